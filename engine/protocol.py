@@ -1,0 +1,131 @@
+"""The one game protocol every game speaks (DESIGN.md), over one fast rules core.
+
+Each game has a rules core, a subclass of `DealCore`: a small mutable object whose
+`legal` lists int action codes and whose `step` applies one in place.  The AI and
+self-play drive that core directly (copy, step, step...).  Everyone else uses the
+functions below, which treat states as values: `apply` steps a *copy*, so a refused
+action never changes anything and an old state stays valid.
+
+    state = zweier.GAME.start_deal(options, dealer=0, seed=...)
+    to_act(state)                 -> seat or None
+    legal_actions(state)          -> (PlayCard(AH), CloseTalon(), ...)
+    apply(state, seat, action)    -> (new_state, events)   or raises IllegalAction
+    view(state, seat)             -> SeatView (seat=None: the public view)
+    result(state)                 -> DealResult or None while the deal runs
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from .actions import INVALID, Action, decode, encode
+from .errors import IllegalAction
+from .events import Event
+from .results import DealResult
+from .views import SeatView
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+class DealCore(ABC):
+    """The mutable, fast state of one deal.  Subclasses hold their own slots.
+
+    `log` is None on the fast path; `apply` sets it to a list on its private copy and
+    the core appends the `Event`s it causes.
+    """
+
+    __slots__ = ("log", "turn")
+
+    game: ClassVar[str]
+    contracts: ClassVar[tuple[str, ...]] = ()
+
+    log: list[Event] | None
+    #: Seat to act, or -1 once the deal is over.
+    turn: int
+    players: int
+    #: The cards as dealt: each seat's hand in dealing order, then the talon/stock
+    #: (empty where there is none).  Records are written from it.
+    dealt: tuple[tuple[int, ...], ...]
+
+    @abstractmethod
+    def legal(self) -> list[int]:
+        """Int codes of the legal actions of the seat to act ([] when over)."""
+
+    @abstractmethod
+    def step(self, code: int) -> None:
+        """Apply a legal action code in place (no checks: the fast path)."""
+
+    @abstractmethod
+    def copy(self) -> Self: ...
+
+    @abstractmethod
+    def explain(self, seat: int, action: Action, code: int) -> tuple[str, str]:
+        """Error code and message for an action that is not legal now."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> SeatView: ...
+
+    @abstractmethod
+    def result(self) -> DealResult | None: ...
+
+    @abstractmethod
+    def locations(self) -> dict[str, int]:
+        """Where every card is now, as named masks (hands, talon, tricks...).
+
+        For the conservation tests: the masks are disjoint and cover the deck.
+        """
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        contracts = self.contracts
+        return tuple(decode(c, contracts) for c in self.legal())
+
+
+def to_act(state: DealCore) -> int | None:
+    return None if state.turn < 0 else state.turn
+
+
+def legal_actions(state: DealCore) -> tuple[Action, ...]:
+    return state.legal_actions()
+
+
+def result(state: DealCore) -> DealResult | None:
+    return state.result()
+
+
+def view(state: DealCore, seat: int | None) -> SeatView:
+    return state.view(seat)
+
+
+def apply(state: DealCore, seat: int, action: Action) -> tuple[DealCore, tuple[Event, ...]]:
+    """Apply `seat`'s `action`: a new state and the events, or `IllegalAction`."""
+    if state.turn < 0:
+        raise IllegalAction("deal_over", "the deal is over")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    code = encode(action, state.contracts)
+    if code == INVALID or code not in state.legal():
+        raise IllegalAction(*state.explain(seat, action, code))
+    new = state.copy()
+    events: list[Event] = []
+    new.log = events
+    new.step(code)
+    new.log = None
+    return new, tuple(events)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A game as the rest of the program knows it: its id, options, deals and match."""
+
+    id: str
+    name: str
+    players: int
+    options_type: type[Any]
+    parse_options: Callable[[Mapping[str, object] | None], Any]
+    start_deal: Callable[..., DealCore]
+    new_match: Callable[..., Match]
+    presets: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
