@@ -38,6 +38,9 @@ class SeatView:
     bids: tuple[tuple[int, Action], ...] = ()
     trick: tuple[tuple[int, Card], ...] = ()
     last_trick: tuple[tuple[int, Card], ...] = ()
+    #: Every completed trick of the deal in order, as (seat, card) in playing order:
+    #: public knowledge a player at the table remembers (and the AI's memory).
+    tricks: tuple[tuple[tuple[int, Card], ...], ...] = ()
     last_trick_winner: int | None = None
     tricks_won: tuple[int, ...] = ()
     points: tuple[int, ...] = ()

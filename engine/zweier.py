@@ -105,6 +105,7 @@ class ZweierDeal(DealCore):
         "dealer",
         "dealt",
         "hands",
+        "history",
         "last",
         "lead_card",
         "leader",
@@ -145,6 +146,7 @@ class ZweierDeal(DealCore):
     shown: list[int]
     marriages: tuple[tuple[int, int, int], ...]
     res: DealResult | None
+    history: tuple[tuple[int, int, int], ...]
     auto: bool
     dealt: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
@@ -177,6 +179,7 @@ class ZweierDeal(DealCore):
         d.shown = [0, 0]
         d.marriages = ()
         d.res = None
+        d.history = ()
         d.dealt = (tuple(hands[0]), tuple(hands[1]), tuple(talon))
         return d
 
@@ -205,6 +208,7 @@ class ZweierDeal(DealCore):
         d.shown = self.shown[:]
         d.marriages = self.marriages
         d.res = self.res
+        d.history = self.history
         d.dealt = self.dealt
         return d
 
@@ -309,6 +313,7 @@ class ZweierDeal(DealCore):
         self.tricks[w] += 1
         self.won[w] |= (1 << lead) | (1 << card)
         self.last = (leader, lead, card, w)
+        self.history += (self.last[:3],)
         self.lead_card = -1
         self.leader = w
         self.turn = w
@@ -464,6 +469,7 @@ class ZweierDeal(DealCore):
             trick=((self.leader, CARDS[self.lead_card]),) if self.lead_card >= 0 else (),
             last_trick=last,
             last_trick_winner=lw,
+            tricks=tuple(((ld, CARDS[a]), (1 - ld, CARDS[b])) for ld, a, b in self.history),
             tricks_won=(self.tricks[0], self.tricks[1]),
             points=(self.total(0), self.total(1)),
             marriages=tuple((s, Suit(su), v) for s, su, v in self.marriages),
