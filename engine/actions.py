@@ -85,6 +85,11 @@ class Raise:
     value: int
 
 
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Thousand with blind bidding: look at your hand (bids made before it are blind)."""
+
+
 Action = (
     PlayCard
     | ExchangeTrump
@@ -98,6 +103,7 @@ Action = (
     | Double
     | Give
     | Raise
+    | Look
 )
 
 # --- int codes ----------------------------------------------------------------------
@@ -108,6 +114,7 @@ CLAIM = 66
 PASS = 67
 DOUBLE = 68
 REDEAL = 69
+LOOK = 70
 TRUMP_SUIT = 72  # + suit
 TRUMP_BLIND = 80  # + index in the hand as dealt
 BID_CONTRACT = 256  # + 2 * contract row + without_talon
@@ -115,6 +122,7 @@ BID_VALUE = 512  # + value // 5
 RAISE = 768  # + value // 5
 GIVE = 1024  # + card + 32 * seat
 DISCARD = 4096  # + low card + 32 * high card + 1024 * (raised contract row + 1)
+DISCARD3 = 1 << 20  # + low + 32 * middle + 1024 * high card (Thousand for two: 3 cards)
 INVALID = -1
 
 
@@ -149,7 +157,14 @@ def encode(action: Action, contracts: Sequence[str] = ()) -> int:
             return TRUMP_SUIT + int(action.suit)
         assert action.blind is not None
         return TRUMP_BLIND + action.blind if 0 <= action.blind < 16 else INVALID
+    if isinstance(action, Look):
+        return LOOK
     if isinstance(action, Discard):
+        if len(action.cards) == 3 and action.contract is None:
+            if len(set(action.cards)) != 3:
+                return INVALID
+            a, b, c = sorted(x.index for x in action.cards)
+            return DISCARD3 + a + 32 * b + 1024 * c
         if len(action.cards) != 2 or action.cards[0] == action.cards[1]:
             return INVALID
         lo, hi = sorted(c.index for c in action.cards)
@@ -182,6 +197,8 @@ def decode(code: int, contracts: Sequence[str] = ()) -> Action:
         return Claim()
     if code == REDEAL:
         return Redeal()
+    if code == LOOK:
+        return Look()
     if TRUMP_SUIT <= code < TRUMP_SUIT + 4:
         return ChooseTrump(suit=Suit(code - TRUMP_SUIT))
     if TRUMP_BLIND <= code < TRUMP_BLIND + 16:
@@ -196,6 +213,10 @@ def decode(code: int, contracts: Sequence[str] = ()) -> Action:
     if GIVE <= code < DISCARD:
         to, card = divmod(code - GIVE, 32)
         return Give(CARDS[card], to)
+    if code >= DISCARD3:
+        rest, a = divmod(code - DISCARD3, 32)
+        c, b = divmod(rest, 32)
+        return Discard((CARDS[a], CARDS[b], CARDS[c]))
     if code >= DISCARD:
         raised, rest = divmod(code - DISCARD, 1024)
         hi, lo = divmod(rest, 32)
@@ -243,6 +264,7 @@ _SIMPLE: dict[str, type] = {
     "close": CloseTalon,
     "claim": Claim,
     "redeal": Redeal,
+    "look": Look,
 }
 _SIMPLE_NAMES = {cls: name for name, cls in _SIMPLE.items()}
 
