@@ -1,0 +1,498 @@
+"""Texts in English and German (Austrian card terms), and how cards are written.
+
+`t(lang, key, **values)` looks a text up; a missing German text falls back to English,
+a missing key is a bug the tests catch (every key used must exist in English).  Card
+display is a setting of its own (`suits`): French suits with symbols, or the German
+(William Tell) deck's names — Herz, Schelle, Eichel, Laub; Ass, Zehner, König, Ober,
+Unter, Neuner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    Claim,
+    CloseTalon,
+    Discard,
+    Double,
+    ExchangeTrump,
+    Give,
+    Pass,
+    PlayCard,
+    Raise,
+    Redeal,
+)
+from engine.cards import Card, Rank, Suit
+
+LANGUAGES = ("en", "de")
+SUIT_STYLES = ("french", "german")
+
+_SUIT_SYMBOL = {Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣", Suit.SPADES: "♠"}
+_RANK_SHORT = {
+    Rank.ACE: "A",
+    Rank.TEN: "10",
+    Rank.KING: "K",
+    Rank.QUEEN: "Q",
+    Rank.JACK: "J",
+    Rank.NINE: "9",
+}
+_SUIT_NAMES = {
+    ("en", "french"): {
+        Suit.HEARTS: "Hearts",
+        Suit.DIAMONDS: "Diamonds",
+        Suit.CLUBS: "Clubs",
+        Suit.SPADES: "Spades",
+    },
+    ("de", "french"): {
+        Suit.HEARTS: "Herz",
+        Suit.DIAMONDS: "Karo",
+        Suit.CLUBS: "Kreuz",
+        Suit.SPADES: "Pik",
+    },
+    ("en", "german"): {
+        Suit.HEARTS: "Hearts",
+        Suit.DIAMONDS: "Bells",
+        Suit.CLUBS: "Acorns",
+        Suit.SPADES: "Leaves",
+    },
+    ("de", "german"): {
+        Suit.HEARTS: "Herz",
+        Suit.DIAMONDS: "Schelle",
+        Suit.CLUBS: "Eichel",
+        Suit.SPADES: "Laub",
+    },
+}
+_GERMAN_RANKS = {
+    "de": {
+        Rank.ACE: "Ass",
+        Rank.TEN: "Zehner",
+        Rank.KING: "König",
+        Rank.QUEEN: "Ober",
+        Rank.JACK: "Unter",
+        Rank.NINE: "Neuner",
+    },
+    "en": {
+        Rank.ACE: "Ace",
+        Rank.TEN: "Ten",
+        Rank.KING: "King",
+        Rank.QUEEN: "Ober",
+        Rank.JACK: "Unter",
+        Rank.NINE: "Nine",
+    },
+}
+_GERMAN_SUIT_MARK = {Suit.HEARTS: "❤", Suit.DIAMONDS: "🔔", Suit.CLUBS: "🌰", Suit.SPADES: "🍃"}
+
+
+def card_label(card: Card, lang: str = "en", style: str = "french") -> str:
+    """How a card is written on a button or in a message."""
+    if style == "german":
+        ranks = _GERMAN_RANKS.get(lang, _GERMAN_RANKS["en"])
+        return f"{_GERMAN_SUIT_MARK[card.suit]}{ranks[card.rank]}"
+    return f"{_RANK_SHORT[card.rank]}{_SUIT_SYMBOL[card.suit]}"
+
+
+def suit_label(suit: Suit, lang: str = "en", style: str = "french") -> str:
+    names = _SUIT_NAMES.get((lang, style), _SUIT_NAMES[("en", style)])
+    mark = _GERMAN_SUIT_MARK[suit] if style == "german" else _SUIT_SYMBOL[suit]
+    return f"{mark} {names[suit]}"
+
+
+def cards_text(
+    cards: tuple[Card, ...] | list[Card], lang: str = "en", style: str = "french"
+) -> str:
+    return " ".join(card_label(c, lang, style) for c in cards) or "—"
+
+
+GAME_NAMES = {
+    "en": {
+        "zweier": "Schnapsen (2 players)",
+        "dreier": "Dreierschnapsen (3 players)",
+        "bauern": "Bauernschnapsen (4 players)",
+        "tausend": "Thousand (Russian Schnapsen)",
+    },
+    "de": {
+        "zweier": "Schnapsen (zu zweit)",
+        "dreier": "Dreierschnapsen",
+        "bauern": "Bauernschnapsen",
+        "tausend": "Tausend (Russisch Schnapsen)",
+    },
+}
+
+CONTRACT_NAMES = {
+    "en": {
+        "normal": "normal game",
+        "bettler": "Bettler",
+        "assenbettler": "Assenbettler",
+        "assbettler": "Ass-Bettler",
+        "schnapser": "Schnapser",
+        "plauderer": "Plauderer",
+        "gang": "Gang",
+        "zehnergang": "Zehnergang",
+        "bauernloch": "Bauernloch",
+        "bauernschnapser": "Bauernschnapser",
+        "kontraschnapser": "Kontraschnapser",
+        "farbenringerl": "Farbenringerl",
+        "kontrabauernschnapser": "Kontrabauernschnapser",
+        "herrenschnapser": "Herrenschnapser",
+        "farbengang": "Farbengang",
+        "bid": "bid",
+    },
+    "de": {"normal": "Normalspiel", "bid": "Gebot"},
+}
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        # refusals (shown only to the presser)
+        "refuse.malformed": "That button is not one of mine.",
+        "refuse.unknown_table": "That table is closed.",
+        "refuse.stale": "That button is out of date — use the newest message.",
+        "refuse.not_seated": "You are not playing at this table.",
+        "refuse.not_your_turn": "It is not your turn.",
+        "refuse.illegal": "Not allowed: {reason}",
+        "refuse.not_in_lobby": "The game has already started.",
+        "refuse.already_seated": "You already have a seat at this table.",
+        "refuse.seated_elsewhere": "You already play at another table in this chat.",
+        "refuse.table_full": "The table is full.",
+        "refuse.not_host": "Only the host ({host}) can do that.",
+        "refuse.not_full": "Every seat must be taken before the start.",
+        "refuse.no_ai_seat": "There is no computer player in that seat.",
+        "refuse.seat_taken": "That seat is taken.",
+        "refuse.not_replaced": "Your seat is not played by the computer.",
+        "refuse.no_table": "There is no table of yours in this chat.",
+        "refuse.not_allowed_to_start": "Only admins can open tables in this chat.",
+        "refuse.not_admin": "Only admins can change the settings.",
+        "refuse.unknown_game": "Unknown game {game}. Games: {games}.",
+        "refuse.bad_options": "Bad rule options: {error}",
+        "refuse.bad_setting": "Bad setting: {error}",
+        "refuse.unknown_preset": "Unknown preset {preset}. Presets: {presets}.",
+        "refuse.not_playing": "The game is not running.",
+        "ok.voted": "Your vote to abort is counted ({votes}/{needed}).",
+        # lobby
+        "lobby.title": "{game} — table {table}",
+        "lobby.host": "Host: {host}",
+        "lobby.seat_empty": "(free)",
+        "lobby.seat_ai": "{name} (computer)",
+        "lobby.team": "Team {team}",
+        "lobby.waiting": "Waiting for players: {free} seat(s) free.",
+        "lobby.ready": "All seats taken — the host can start.",
+        "lobby.rules": "Rules: {rules}",
+        "lobby.expires": "The lobby closes if nobody starts it within {minutes} minutes.",
+        "button.join": "Join",
+        "button.leave": "Leave",
+        "button.add_ai": "Add computer",
+        "button.start": "Start",
+        "button.rules": "Rules",
+        "button.sit": "Sit in seat {seat}",
+        "button.remove_ai": "Remove computer {seat}",
+        "button.show_hand": "Show my hand",
+        "button.take_back": "Take my seat back",
+        "button.abort_vote": "Vote to abort",
+        # table
+        "table.deal": "Deal {deal} — dealer {dealer}",
+        "table.trump": "Trumps: {trump}",
+        "table.trump_card": "Face-up trump: {card}",
+        "table.talon": "Talon: {n} card(s)",
+        "table.talon_closed": "Talon closed",
+        "table.contract": "Contract: {contract} by {declarer}",
+        "table.multiplier": " (×{n})",
+        "table.turn": "To act: {name}",
+        "table.phase.trump": "{name} chooses trumps",
+        "table.phase.bidding": "Bidding — {name} to bid",
+        "table.phase.discard": "{name} takes the talon and discards",
+        "table.phase.doubling": "{name} may double",
+        "table.phase.give": "{name} gives a card to each opponent",
+        "table.phase.raise": "{name} states the final bid",
+        "table.trick": "Trick: {cards}",
+        "table.last_trick": "Last trick: {cards} → {name}",
+        "table.tricks_done": "Tricks: {lines}",
+        "table.points": "Card points: {points}",
+        "table.scores": "Score: {scores}",
+        "table.bummerl": "Bummerl: {bummerl}",
+        "table.seed_hash": "Deal fingerprint (SHA-256 of the seed): {hash}",
+        "table.seed": "Seed of deal {deal}: {seed}",
+        "table.away": "{name} is away — the computer plays for them.",
+        "table.bids": "Bids: {bids}",
+        "table.marriage": "{name} declares {points} ({suit})",
+        # hand
+        "hand.title": "Your hand at table {table} ({game})",
+        "hand.cards": "Hand: {cards}",
+        "hand.your_turn": "Your turn.",
+        "hand.wait": "Waiting for {name}.",
+        "hand.known": "{name} holds: {cards}",
+        "hand.talon": "Talon/stock: {cards}",
+        "hand.pick_second": "Pick the second card to discard (first: {card}).",
+        "hand.pick_contract": "Discard {cards}: keep the contract or raise.",
+        "hand.more": "More…",
+        "hand.back": "Back",
+        # actions on buttons
+        "act.play": "{card}",
+        "act.marriage": "{card} + marriage",
+        "act.exchange": "Exchange trump Jack",
+        "act.close": "Close the talon",
+        "act.claim": "Claim 66",
+        "act.trump_suit": "Trumps: {suit}",
+        "act.trump_blind": "Blind card {n}",
+        "act.redeal": "Redeal",
+        "act.bid": "{contract}",
+        "act.bid_without_talon": "{contract} without talon",
+        "act.bid_value": "Bid {value}",
+        "act.pass": "Pass",
+        "act.double": "Double",
+        "act.discard": "Discard {cards}",
+        "act.discard_raise": "Discard {cards}, play {contract}",
+        "act.discard_pick": "Discard {card}…",
+        "act.give": "Give {card} to {name}",
+        "act.raise": "Final bid {value}",
+        # results
+        "result.deal": "Deal {deal} over: {lines}",
+        "result.points_line": "{name} {points:+d}",
+        "result.reason.reached_66": "66 reached",
+        "result.reason.last_trick": "last trick",
+        "result.reason.closer_failed": "the closer failed",
+        "result.reason.wrong_claim": "wrong claim",
+        "result.reason.made": "contract made",
+        "result.reason.failed": "contract lost",
+        "result.reason.redeal": "redeal",
+        "result.match": "Game over! {lines}",
+        "result.winner": "Winner: {names}",
+        "result.bummerl_line": "{name}: {n} Bummerl",
+        "result.aborted": "The table was closed: {reason}",
+        "result.resigned": "{name} resigned.",
+        "abort.host": "aborted by the host",
+        "abort.vote": "aborted by vote",
+        "abort.expired": "nobody started it in time",
+        "abort.empty": "everyone left",
+        # timers
+        "remind.turn": "{name}, it is your turn ({seconds} s left).",
+        "remind.replaced": "{name} missed {n} turns; the computer takes the seat. Press “Take my seat back” to return.",
+        # leaderboard and stats
+        "board.title": "Leaderboard — {game} ({scope})",
+        "board.scope.chat": "this chat",
+        "board.scope.global": "all chats",
+        "board.row": "{rank}. {name} — rating {rating:.1f}, {won}/{games} won, {bummerl} Bummerl",
+        "board.empty": "No finished games yet.",
+        "stats.title": "Statistics for {name}",
+        "stats.row": "{game}: {games} games, {won} won, {bummerl} Bummerl received, {schneider} Schneider, contracts {made}/{played} made, rating {rating:.1f}",
+        "stats.none": "{name} has no finished games yet.",
+        "forget.done": "Your data is deleted: results, ratings and settings. Running games continue with a computer player in your seat.",
+        "settings.title": "Settings for this chat",
+        "settings.line": "{key} = {value}",
+        "settings.saved": "Saved: {key} = {value}",
+        "help.text": (
+            "Schnapsen bot — play the Austrian Schnapsen family here.\n"
+            "Open a table: /new <game> (zweier, dreier, bauern, tausend), then press Join.\n"
+            "Your hand comes to you privately; play with the buttons.\n"
+            "Other commands: /leaderboard, /stats, /rules, /settings (admins), /abort, /resign, /forgetme, /help."
+        ),
+        "ai.name": "Computer {n}",
+    },
+    "de": {
+        "refuse.malformed": "Dieser Knopf stammt nicht von mir.",
+        "refuse.unknown_table": "Dieser Tisch ist geschlossen.",
+        "refuse.stale": "Dieser Knopf ist veraltet — bitte die neueste Nachricht verwenden.",
+        "refuse.not_seated": "Du spielst an diesem Tisch nicht mit.",
+        "refuse.not_your_turn": "Du bist nicht an der Reihe.",
+        "refuse.illegal": "Nicht erlaubt: {reason}",
+        "refuse.not_in_lobby": "Das Spiel hat schon begonnen.",
+        "refuse.already_seated": "Du sitzt bereits an diesem Tisch.",
+        "refuse.seated_elsewhere": "Du spielst in diesem Chat schon an einem anderen Tisch.",
+        "refuse.table_full": "Der Tisch ist voll.",
+        "refuse.not_host": "Das kann nur der Gastgeber ({host}).",
+        "refuse.not_full": "Vor dem Start müssen alle Plätze besetzt sein.",
+        "refuse.no_ai_seat": "Auf diesem Platz sitzt kein Computer.",
+        "refuse.seat_taken": "Dieser Platz ist besetzt.",
+        "refuse.not_replaced": "Dein Platz wird nicht vom Computer gespielt.",
+        "refuse.no_table": "Du hast in diesem Chat keinen Tisch.",
+        "refuse.not_allowed_to_start": "In diesem Chat dürfen nur Admins Tische eröffnen.",
+        "refuse.not_admin": "Nur Admins dürfen die Einstellungen ändern.",
+        "refuse.unknown_game": "Unbekanntes Spiel {game}. Spiele: {games}.",
+        "refuse.bad_options": "Ungültige Regeloptionen: {error}",
+        "refuse.bad_setting": "Ungültige Einstellung: {error}",
+        "refuse.unknown_preset": "Unbekannte Vorlage {preset}. Vorlagen: {presets}.",
+        "refuse.not_playing": "Das Spiel läuft nicht.",
+        "ok.voted": "Deine Stimme zum Abbrechen zählt ({votes}/{needed}).",
+        "lobby.title": "{game} — Tisch {table}",
+        "lobby.host": "Gastgeber: {host}",
+        "lobby.seat_empty": "(frei)",
+        "lobby.seat_ai": "{name} (Computer)",
+        "lobby.team": "Team {team}",
+        "lobby.waiting": "Warte auf Mitspieler: {free} Platz/Plätze frei.",
+        "lobby.ready": "Alle Plätze besetzt — der Gastgeber kann starten.",
+        "lobby.rules": "Regeln: {rules}",
+        "lobby.expires": "Die Runde schließt, wenn sie nicht binnen {minutes} Minuten startet.",
+        "button.join": "Mitspielen",
+        "button.leave": "Aufstehen",
+        "button.add_ai": "Computer dazu",
+        "button.start": "Start",
+        "button.rules": "Regeln",
+        "button.sit": "Platz {seat}",
+        "button.remove_ai": "Computer {seat} entfernen",
+        "button.show_hand": "Meine Karten",
+        "button.take_back": "Platz zurücknehmen",
+        "button.abort_vote": "Für Abbruch stimmen",
+        "table.deal": "Runde {deal} — Geber {dealer}",
+        "table.trump": "Trumpf: {trump}",
+        "table.trump_card": "Aufgedeckter Trumpf: {card}",
+        "table.talon": "Talon: {n} Karte(n)",
+        "table.talon_closed": "Zugedreht",
+        "table.contract": "Spiel: {contract} von {declarer}",
+        "table.turn": "Am Zug: {name}",
+        "table.phase.trump": "{name} wählt Trumpf",
+        "table.phase.bidding": "Lizitieren — {name} ist dran",
+        "table.phase.discard": "{name} nimmt den Talon und legt ab",
+        "table.phase.doubling": "{name} kann spritzen",
+        "table.phase.give": "{name} gibt jedem Gegner eine Karte",
+        "table.phase.raise": "{name} sagt das endgültige Gebot an",
+        "table.trick": "Stich: {cards}",
+        "table.last_trick": "Letzter Stich: {cards} → {name}",
+        "table.tricks_done": "Stiche: {lines}",
+        "table.points": "Augen: {points}",
+        "table.scores": "Stand: {scores}",
+        "table.bummerl": "Bummerl: {bummerl}",
+        "table.seed_hash": "Fingerabdruck der Runde (SHA-256 des Seeds): {hash}",
+        "table.seed": "Seed der Runde {deal}: {seed}",
+        "table.away": "{name} ist weg — der Computer spielt für sie/ihn.",
+        "table.bids": "Gebote: {bids}",
+        "table.marriage": "{name} meldet {points} ({suit})",
+        "hand.title": "Deine Karten an Tisch {table} ({game})",
+        "hand.cards": "Karten: {cards}",
+        "hand.your_turn": "Du bist dran.",
+        "hand.wait": "Warte auf {name}.",
+        "hand.known": "{name} hat: {cards}",
+        "hand.talon": "Talon: {cards}",
+        "hand.pick_second": "Zweite Karte zum Ablegen wählen (erste: {card}).",
+        "hand.pick_contract": "{cards} ablegen: Spiel behalten oder erhöhen.",
+        "hand.more": "Mehr…",
+        "hand.back": "Zurück",
+        "act.marriage": "{card} + Zwanziger/Vierziger",
+        "act.exchange": "Trumpf-Unter tauschen",
+        "act.close": "Zudrehen",
+        "act.claim": "Ich hab 66 (Aus!)",
+        "act.trump_suit": "Trumpf: {suit}",
+        "act.trump_blind": "Blind Karte {n}",
+        "act.redeal": "Neu geben",
+        "act.bid_without_talon": "{contract} ohne Talon",
+        "act.bid_value": "{value} bieten",
+        "act.pass": "Weiter",
+        "act.double": "Spritzen",
+        "act.discard": "{cards} ablegen",
+        "act.discard_raise": "{cards} ablegen, {contract} spielen",
+        "act.discard_pick": "{card} ablegen…",
+        "act.give": "{card} an {name}",
+        "act.raise": "Endgebot {value}",
+        "result.deal": "Runde {deal} vorbei: {lines}",
+        "result.reason.reached_66": "66 erreicht",
+        "result.reason.last_trick": "letzter Stich",
+        "result.reason.closer_failed": "Zudrehen misslungen",
+        "result.reason.wrong_claim": "falsch abgemeldet",
+        "result.reason.made": "Spiel gewonnen",
+        "result.reason.failed": "Spiel verloren",
+        "result.reason.redeal": "neu gegeben",
+        "result.match": "Partie vorbei! {lines}",
+        "result.winner": "Gewonnen: {names}",
+        "result.bummerl_line": "{name}: {n} Bummerl",
+        "result.aborted": "Der Tisch wurde geschlossen: {reason}",
+        "result.resigned": "{name} hat aufgegeben.",
+        "abort.host": "vom Gastgeber abgebrochen",
+        "abort.vote": "per Abstimmung abgebrochen",
+        "abort.expired": "niemand hat rechtzeitig gestartet",
+        "abort.empty": "alle sind gegangen",
+        "remind.turn": "{name}, du bist dran (noch {seconds} s).",
+        "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
+        "board.title": "Rangliste — {game} ({scope})",
+        "board.scope.chat": "dieser Chat",
+        "board.scope.global": "alle Chats",
+        "board.row": "{rank}. {name} — Wertung {rating:.1f}, {won}/{games} gewonnen, {bummerl} Bummerl",
+        "board.empty": "Noch keine beendeten Partien.",
+        "stats.title": "Statistik für {name}",
+        "stats.row": "{game}: {games} Partien, {won} gewonnen, {bummerl} Bummerl erhalten, {schneider} Schneider, Spiele {made}/{played} gewonnen, Wertung {rating:.1f}",
+        "stats.none": "{name} hat noch keine beendete Partie.",
+        "forget.done": "Deine Daten sind gelöscht: Ergebnisse, Wertungen, Einstellungen. Laufende Partien spielt der Computer für dich weiter.",
+        "settings.title": "Einstellungen für diesen Chat",
+        "settings.saved": "Gespeichert: {key} = {value}",
+        "help.text": (
+            "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
+            "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"
+            "Deine Karten bekommst du privat; gespielt wird mit den Knöpfen.\n"
+            "Weitere Befehle: /leaderboard, /stats, /rules, /settings (Admins), /abort, /resign, /forgetme, /help."
+        ),
+        "ai.name": "Computer {n}",
+    },
+}
+
+
+def norm_lang(lang: str | None) -> str:
+    """Our language for a platform's language code (``de-AT`` → ``de``)."""
+    if not lang:
+        return "en"
+    short = lang.split("-")[0].split("_")[0].lower()
+    return short if short in LANGUAGES else "en"
+
+
+def t(lang: str | None, key: str, /, **values: Any) -> str:
+    catalog = TEXTS.get(norm_lang(lang), TEXTS["en"])
+    text = catalog.get(key) or TEXTS["en"][key]
+    return text.format(**values) if values else text
+
+
+def game_name(game: str, lang: str | None) -> str:
+    return GAME_NAMES.get(norm_lang(lang), GAME_NAMES["en"]).get(game, game)
+
+
+def contract_name(contract: str | None, lang: str | None) -> str:
+    if contract is None:
+        return "—"
+    names = CONTRACT_NAMES.get(norm_lang(lang), {})
+    return names.get(contract) or CONTRACT_NAMES["en"].get(contract, contract)
+
+
+def action_label(
+    action: Action,
+    lang: str | None,
+    style: str = "french",
+    seat_names: tuple[str, ...] = (),
+) -> str:
+    """The text on the button for an action."""
+    lg = norm_lang(lang)
+    if isinstance(action, PlayCard):
+        card = card_label(action.card, lg, style)
+        return t(lg, "act.marriage", card=card) if action.marriage else card
+    if isinstance(action, ExchangeTrump):
+        return t(lg, "act.exchange")
+    if isinstance(action, CloseTalon):
+        return t(lg, "act.close")
+    if isinstance(action, Claim):
+        return t(lg, "act.claim")
+    if isinstance(action, ChooseTrump):
+        if action.suit is not None:
+            return t(lg, "act.trump_suit", suit=suit_label(action.suit, lg, style))
+        return t(lg, "act.trump_blind", n=(action.blind or 0) + 1)
+    if isinstance(action, Redeal):
+        return t(lg, "act.redeal")
+    if isinstance(action, Bid):
+        if action.value is not None:
+            return t(lg, "act.bid_value", value=action.value)
+        name = contract_name(action.contract, lg)
+        key = "act.bid_without_talon" if action.without_talon else "act.bid"
+        return t(lg, key, contract=name)
+    if isinstance(action, Pass):
+        return t(lg, "act.pass")
+    if isinstance(action, Double):
+        return t(lg, "act.double")
+    if isinstance(action, Discard):
+        cards = cards_text(action.cards, lg, style)
+        if action.contract:
+            return t(
+                lg, "act.discard_raise", cards=cards, contract=contract_name(action.contract, lg)
+            )
+        return t(lg, "act.discard", cards=cards)
+    if isinstance(action, Give):
+        name = seat_names[action.to] if action.to < len(seat_names) else str(action.to)
+        return t(lg, "act.give", card=card_label(action.card, lg, style), name=name)
+    if isinstance(action, Raise):
+        return t(lg, "act.raise", value=action.value)
+    return type(action).__name__  # pragma: no cover

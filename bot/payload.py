@@ -1,0 +1,82 @@
+"""Button payloads: the one codec for every press on every platform.
+
+A payload is ``"{table}:{version}:{verb}"``: the table's short id, the table version
+the button was drawn at, and what the button does.  It fits Telegram's 64-byte
+callback data and Discord's 100-character custom_id with room for an adapter prefix.
+
+Verbs: ``a<code>`` a game action (the engine's int action code); the table verbs of
+`TABLE_VERBS` (``j`` join, ``l`` leave, ``ai`` add an AI seat, ``st`` start, ``ru``
+rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort); and verbs
+with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat, and the hand
+menus ``pg<page>``, ``dp<card>`` first card of a discard, ``dr<pair>`` a discard's
+contract), which change nothing but what the presser's hand shows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+
+TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab"})
+ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "dr"})
+MENU_VERBS = frozenset({"pg", "dp", "dr"})
+
+_PAYLOAD = re.compile(r"^([0-9a-z]{1,12}):([0-9]{1,9}):([a-z]{1,3})([0-9]{0,6})$")
+
+
+class PayloadError(ValueError):
+    """A payload that this codec did not make (forged, truncated or foreign)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    table: str
+    version: int
+    verb: str
+    arg: int | None = None
+
+    @property
+    def is_game_action(self) -> bool:
+        return self.verb == "a"
+
+    def encode(self) -> str:
+        return encode(self)
+
+
+def encode(p: Payload) -> str:
+    arg = "" if p.arg is None else str(p.arg)
+    text = f"{p.table}:{p.version}:{p.verb}{arg}"
+    if len(text.encode()) > MAX_BYTES or not _PAYLOAD.match(text):
+        raise PayloadError(f"cannot encode {p!r}")
+    return text
+
+
+def decode(text: str) -> Payload:
+    """Parse a payload, refusing anything that is not exactly what `encode` makes."""
+    if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        raise PayloadError("malformed payload")
+    m = _PAYLOAD.match(text)
+    if m is None:
+        raise PayloadError("malformed payload")
+    table, version, verb, arg = m.groups()
+    if verb == "a":
+        if not arg:
+            raise PayloadError("malformed payload")
+        return Payload(table, int(version), verb, int(arg))
+    if verb in ARG_VERBS:
+        if not arg:
+            raise PayloadError("malformed payload")
+        return Payload(table, int(version), verb, int(arg))
+    if verb in TABLE_VERBS and not arg:
+        return Payload(table, int(version), verb)
+    raise PayloadError("malformed payload")
+
+
+def game_action(table: str, version: int, code: int) -> str:
+    return encode(Payload(table, version, "a", code))
+
+
+def table_verb(table: str, version: int, verb: str, arg: int | None = None) -> str:
+    return encode(Payload(table, version, verb, arg))

@@ -1,0 +1,842 @@
+"""The table service: every use case of the bot, for every platform.
+
+Adapters translate platform input into calls here and render what comes back; the
+service owns the rules of tables (lobby, seats, start, abort, resign), turns and
+timers, AI seats, durability and results.  Its one entry point for button presses is
+`act(user, payload)`.
+
+How a change happens (under the table's lock): decide the log entries, apply them to
+the in-memory table, commit them to the store (with the table's new version), and only
+then tell the listeners.  If the commit fails the table is rebuilt from the store, so
+memory never runs ahead of what is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import protocol as P
+from engine.actions import Action, decode
+from engine.errors import IllegalAction, OptionError
+from engine.events import Event, redact_all
+from engine.games import GAME_MODULES, UnknownGame, game
+
+from . import results as R
+from .ai_seats import choose_action
+from .i18n import norm_lang, t
+from .payload import MENU_VERBS, Payload, PayloadError
+from .payload import decode as decode_payload
+from .settings import ChatSettings, SettingError
+from .store import Store
+from .table import Entry, Status, Table, seat_count
+from .views import (
+    HandView,
+    LobbyView,
+    ResultView,
+    Style,
+    TableView,
+    deal_result_view,
+    hand_view,
+    lobby_view,
+    table_view,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A person on a platform.  `key` is how the core knows them: ``"tg:123"``."""
+
+    platform: str
+    id: str
+    name: str
+    lang: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    platform: str
+    id: str
+    title: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The answer to one press or command, for the user who made it."""
+
+    ok: bool
+    text: str | None = None  # a short note or refusal reason, for that user only
+    code: str = "ok"  # stable reason code for tests and adapters
+    table_id: str | None = None
+    hand: HandView | None = None  # a hand menu to show that user (menus change nothing)
+    lobby: LobbyView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """Something changed at a table: adapters re-render what they show of it.
+
+    `kind`: ``lobby`` (lobby changed), ``started``, ``action`` (a game action),
+    ``deal_end`` (a deal was scored; `result` is set), ``finished``, ``aborted``,
+    ``reminder`` and ``replaced`` (`user` is the player concerned).
+    """
+
+    table_id: str
+    chat: str
+    platform: str
+    version: int
+    kind: str
+    events: tuple[Event, ...] = ()  # public (redacted for nobody's seat)
+    user: str | None = None
+    result: ResultView | None = None
+
+
+class Listener(Protocol):
+    async def table_update(self, update: TableUpdate) -> None: ...
+
+
+@dataclass
+class Timings:
+    turn_timeout: float = 60.0
+    reminder_before: float = 20.0
+    missed_turns_limit: int = 3
+    ai_delay: float = 1.0
+    lobby_expiry: float = 15 * 60.0
+
+
+@dataclass
+class _Timers:
+    handles: list[asyncio.TimerHandle] = field(default_factory=list)
+
+    def cancel(self) -> None:
+        for h in self.handles:
+            h.cancel()
+        self.handles.clear()
+
+
+def _refuse(lang: str | None, key: str, **kw: Any) -> Outcome:
+    return Outcome(False, t(lang, f"refuse.{key}", **kw), key)
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        timings: Timings | None = None,
+        ai_level: str = "strong",
+        seed_source: Callable[[], str] | None = None,
+        clock: Callable[[], float] = time.time,
+        ai_runner: Callable[[Callable[[], int]], Awaitable[int]] | None = None,
+    ) -> None:
+        self.store = store
+        self.timings = timings or Timings()
+        self.ai_level = ai_level
+        self.tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, _Timers] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[Listener] = []
+        self._seed_source = seed_source or (lambda: secrets.token_hex(16))
+        self._clock = clock
+        self._ai_runner = ai_runner or _run_in_thread
+        self._ratings_lock = asyncio.Lock()
+        self._closed = False
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every open table from its log and re-arm its timers."""
+        for row in await self.store.open_tables():
+            try:
+                table = await self._load(row.id)
+            except Exception:
+                log.exception("table %s could not be rebuilt; it stays closed", row.id)
+                continue
+            table.deadline = row.deadline
+            self.tables[table.id] = table
+            self._arm(table)
+        log.info("table service started with %d open table(s)", len(self.tables))
+
+    async def stop(self) -> None:
+        self._closed = True
+        for timers in self._timers.values():
+            timers.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _load(self, table_id: str) -> Table:
+        entries = await self.store.table_log(table_id)
+        table = Table(table_id, entries[0])
+        for e in entries[1:]:
+            table.apply(e)
+        return table
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        lk = self._locks.get(table_id)
+        if lk is None:
+            lk = self._locks[table_id] = asyncio.Lock()
+        return lk
+
+    def _spawn(self, coro: Awaitable[Any], name: str) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    # --- settings and users ----------------------------------------------------------
+
+    async def settings(self, chat: ChatRef) -> ChatSettings:
+        return ChatSettings.from_json(await self.store.chat_settings(chat.key))
+
+    async def update_setting(
+        self, chat: ChatRef, user: UserRef, key: str, value: str, *, is_admin: bool
+    ) -> Outcome:
+        lang = await self._lang(user, chat)
+        if not is_admin:
+            return _refuse(lang, "not_admin")
+        current = await self.settings(chat)
+        try:
+            updated = current.with_value(key, value)
+        except SettingError as e:
+            return _refuse(lang, "bad_setting", error=str(e))
+        await self.store.save_chat_settings(chat.key, updated.to_json())
+        return Outcome(True, t(lang, "settings.saved", key=key, value=value))
+
+    async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
+        if user is not None and user.lang:
+            return norm_lang(user.lang)
+        if chat is not None:
+            return (await self.settings(chat)).language
+        return "en"
+
+    async def remember(self, user: UserRef) -> None:
+        await self.store.save_player(
+            user.key, user.name, norm_lang(user.lang) if user.lang else None
+        )
+
+    # --- creating tables -------------------------------------------------------------
+
+    def tables_in(self, chat: str) -> list[Table]:
+        return [tb for tb in self.tables.values() if tb.chat == chat]
+
+    def table_of(self, chat: str, user: str) -> Table | None:
+        for tb in self.tables_in(chat):
+            if tb.seat_of(user) is not None:
+                return tb
+        return None
+
+    async def create_table(
+        self,
+        chat: ChatRef,
+        host: UserRef,
+        game_id: str,
+        *,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        is_admin: bool = False,
+    ) -> Outcome:
+        """Open a lobby in `chat` with `host` in the first seat."""
+        lang = await self._lang(host, chat)
+        settings = await self.settings(chat)
+        if settings.starters == "admins" and not is_admin:
+            return _refuse(lang, "not_allowed_to_start")
+        try:
+            spec = game(game_id)
+        except UnknownGame:
+            return _refuse(lang, "unknown_game", game=game_id, games=", ".join(GAME_MODULES))
+        preset = preset or settings.presets.get(game_id)
+        raw: dict[str, Any] = {}
+        if preset:
+            if preset not in spec.presets:
+                return _refuse(
+                    lang, "unknown_preset", preset=preset, presets=", ".join(spec.presets) or "—"
+                )
+            raw.update(spec.presets[preset])
+        raw.update(settings.options.get(game_id, {}))
+        raw.update(options or {})
+        try:
+            opts = spec.parse_options(raw)
+        except OptionError as e:
+            return _refuse(lang, "bad_options", error=str(e))
+        if self.table_of(chat.key, host.key) is not None:
+            return _refuse(lang, "seated_elsewhere")
+        await self.remember(host)
+        create: Entry = {
+            "k": "create",
+            "chat": chat.key,
+            "platform": chat.platform,
+            "game": game_id,
+            "options": raw,
+            "preset": preset,
+            "host": host.key,
+            "at": self._clock(),
+            "settings": {
+                "turn_timeout": settings.turn_timeout or self.timings.turn_timeout,
+                "ai_level": settings.ai_level or self.ai_level,
+                "lang": settings.language,
+                "suits": settings.suits,
+            },
+        }
+        table_id = await self.store.create_table(chat.key, game_id, create)
+        table = Table(table_id, create)
+        assert seat_count(spec, opts) == table.players
+        self.tables[table_id] = table
+        async with self.lock(table_id):
+            await self._commit(
+                table, [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
+            )
+            self._arm(table)
+            await self._notify(table, "lobby")
+        return Outcome(True, table_id=table_id, lobby=self.lobby(table_id))
+
+    # --- the one entry point for presses ---------------------------------------------
+
+    async def act(self, user: UserRef, payload: str) -> Outcome:
+        """Handle one button press.  Refusals change nothing and go to `user` only."""
+        lang = norm_lang(user.lang)
+        try:
+            p = decode_payload(payload)
+        except PayloadError:
+            return _refuse(lang, "malformed")
+        table = self.tables.get(p.table)
+        if table is None:
+            return _refuse(lang, "unknown_table")
+        async with self.lock(table.id):
+            if self.tables.get(table.id) is not table:
+                return _refuse(lang, "unknown_table")
+            return await self._act_locked(table, user, p, lang)
+
+    async def _act_locked(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if p.is_game_action:
+            return await self._game_action(table, user, p, lang)
+        if p.verb in MENU_VERBS:
+            return self._menu(table, user, p, lang)
+        handler = _TABLE_VERBS.get(p.verb)
+        if handler is None:  # pragma: no cover - the codec only makes known verbs
+            return _refuse(lang, "malformed")
+        return await handler(self, table, user, p, lang)
+
+    async def _game_action(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.PLAYING or table.deal is None or table.deal_log is None:
+            return _refuse(lang, "not_playing")
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        if p.version != table.version:
+            return _refuse(lang, "stale")
+        if table.to_act() != seat:
+            return _refuse(lang, "not_your_turn")
+        assert p.arg is not None
+        code = p.arg
+        if code not in table.deal.legal():
+            reason = _explain(table, seat, code)
+            return Outcome(False, t(lang, "refuse.illegal", reason=reason), "illegal")
+        entries: list[Entry] = []
+        s = table.seats[seat]
+        if s is not None and s.ai is not None and s.user is not None:
+            entries.append({"k": "back", "seat": seat})  # acting takes the seat back
+        entries.append({"k": "act", "seat": seat, "code": code, "by": "p"})
+        await self._play(table, entries)
+        return Outcome(True, table_id=table.id)
+
+    def _menu(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        if p.version != table.version:
+            return _refuse(lang, "stale")
+        assert p.arg is not None
+        hv = hand_view(table, user.key, self._style(table, user), (p.verb, p.arg))
+        return Outcome(True, table_id=table.id, hand=hv)
+
+    # --- table verbs -------------------------------------------------------------------
+
+    async def _join(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        if table.seat_of(user.key) is not None:
+            return _refuse(lang, "already_seated")
+        if self.table_of(table.chat, user.key) is not None:
+            return _refuse(lang, "seated_elsewhere")
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        if not free:
+            return _refuse(lang, "table_full")
+        await self.remember(user)
+        await self._commit(
+            table, [{"k": "join", "seat": free[0], "user": user.key, "name": user.name}]
+        )
+        await self._notify(table, "lobby")
+        return Outcome(True, table_id=table.id)
+
+    async def _leave(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        entries: list[Entry] = [{"k": "leave", "seat": seat}]
+        remaining = [u for u in table.humans() if u != user.key]
+        if not remaining:
+            entries.append({"k": "abort", "reason": "empty"})
+        elif table.host == user.key:
+            entries.append({"k": "host", "user": remaining[0]})
+        await self._commit(table, entries)
+        await self._after_lobby_change(table)
+        return Outcome(True, table_id=table.id)
+
+    async def _add_ai(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        if table.seat_of(user.key) is None:
+            return _refuse(lang, "not_seated")
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        if not free:
+            return _refuse(lang, "table_full")
+        n = sum(1 for s in table.seats if s is not None and s.user is None) + 1
+        name = t(table.settings.get("lang"), "ai.name", n=n)
+        level = table.settings.get("ai_level", self.ai_level)
+        await self._commit(table, [{"k": "ai", "seat": free[0], "name": name, "level": level}])
+        await self._notify(table, "lobby")
+        return Outcome(True, table_id=table.id)
+
+    async def _remove_ai(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        if table.seat_of(user.key) is None:
+            return _refuse(lang, "not_seated")
+        seat = p.arg if p.arg is not None else -1
+        if (
+            not (0 <= seat < table.players)
+            or (s := table.seats[seat]) is None
+            or s.user is not None
+        ):
+            return _refuse(lang, "no_ai_seat")
+        await self._commit(table, [{"k": "leave", "seat": seat}])
+        await self._notify(table, "lobby")
+        return Outcome(True, table_id=table.id)
+
+    async def _sit(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        to = p.arg if p.arg is not None else -1
+        if not 0 <= to < table.players or table.seats[to] is not None:
+            return _refuse(lang, "seat_taken")
+        await self._commit(table, [{"k": "sit", "from": seat, "to": to}])
+        await self._notify(table, "lobby")
+        return Outcome(True, table_id=table.id)
+
+    async def _start(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.status != Status.LOBBY:
+            return _refuse(lang, "not_in_lobby")
+        if user.key != table.host:
+            host = next((s.name for s in table.seats if s and s.user == table.host), "?")
+            return _refuse(lang, "not_host", host=host)
+        if not table.is_full():
+            return _refuse(lang, "not_full")
+        dealer = secrets.randbelow(table.players)
+        await self._play(table, [{"k": "start", "dealer": dealer}], kind="started")
+        return Outcome(True, table_id=table.id)
+
+    async def _rules(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        from .rules_text import rules_summary
+
+        return Outcome(True, rules_summary(table.game, lang, table.options_json), "rules")
+
+    async def _show_hand(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        hv = hand_view(table, user.key, self._style(table, user))
+        if hv is None:
+            return _refuse(lang, "not_seated")
+        return Outcome(True, table_id=table.id, hand=hv, code="hand")
+
+    async def _take_back(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        s = table.seats[seat]
+        if s is None or s.ai is None:
+            return _refuse(lang, "not_replaced")
+        await self._commit(table, [{"k": "back", "seat": seat}])
+        self._arm(table)
+        await self._notify(table, "action")
+        return Outcome(True, table_id=table.id)
+
+    async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        if table.seat_of(user.key) is None:
+            return _refuse(lang, "not_seated")
+        humans = table.humans()
+        votes = len(table.votes | {user.key})
+        needed = len(humans) // 2 + 1
+        entries: list[Entry] = [{"k": "vote", "user": user.key}]
+        if votes >= needed:
+            entries.append({"k": "abort", "reason": "vote"})
+        await self._commit(table, entries)
+        if table.status == Status.ABORTED:
+            await self._closed_table(table, "aborted")
+            return Outcome(True, table_id=table.id)
+        return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
+
+    # --- commands without a payload --------------------------------------------------
+
+    async def abort(self, chat: ChatRef, user: UserRef) -> Outcome:
+        """The host closes his table; anyone else seated casts an abort vote."""
+        lang = await self._lang(user, chat)
+        table = self.table_of(chat.key, user.key)
+        if table is None:
+            return _refuse(lang, "no_table")
+        async with self.lock(table.id):
+            if table.host == user.key:
+                await self._commit(table, [{"k": "abort", "reason": "host"}])
+                await self._closed_table(table, "aborted")
+                return Outcome(True, table_id=table.id)
+            return await self._vote_abort(table, user, Payload(table.id, table.version, "ab"), lang)
+
+    async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
+        """Concede the match: the resigner (and partner) lose it; the others win."""
+        lang = await self._lang(user, chat)
+        table = self.table_of(chat.key, user.key)
+        if table is None:
+            return _refuse(lang, "no_table")
+        async with self.lock(table.id):
+            seat = table.seat_of(user.key)
+            assert seat is not None
+            if table.status != Status.PLAYING:
+                return _refuse(lang, "not_playing")
+            await self._play(table, [{"k": "resign", "seat": seat}])
+            return Outcome(True, table_id=table.id)
+
+    async def forget(self, user: UserRef) -> Outcome:
+        """Delete a user's data; seats they hold are played on by the computer."""
+        lang = norm_lang(user.lang)
+        for table in list(self.tables.values()):
+            if table.seat_of(user.key) is None:
+                continue
+            async with self.lock(table.id):
+                seat = table.seat_of(user.key)
+                if seat is None:
+                    continue
+                if table.status == Status.LOBBY:
+                    entries: list[Entry] = [{"k": "leave", "seat": seat}]
+                    rest = [u for u in table.humans() if u != user.key]
+                    if not rest:
+                        entries.append({"k": "abort", "reason": "empty"})
+                    elif table.host == user.key:
+                        entries.append({"k": "host", "user": rest[0]})
+                    await self._commit(table, entries)
+                    await self._after_lobby_change(table)
+                else:
+                    name = t(table.settings.get("lang"), "ai.name", n=seat + 1)
+                    level = table.settings.get("ai_level", self.ai_level)
+                    await self._commit(
+                        table, [{"k": "forget", "user": user.key, "name": name, "level": level}]
+                    )
+                    self._arm(table)
+                    await self._notify(table, "action")
+        await R.forget_player(self.store, user.key)
+        return Outcome(True, t(lang, "forget.done"))
+
+    # --- views for adapters ----------------------------------------------------------
+
+    def _style(self, table: Table, user: UserRef | None = None) -> Style:
+        lang = (
+            norm_lang(user.lang)
+            if user is not None and user.lang
+            else table.settings.get("lang", "en")
+        )
+        return Style(lang, table.settings.get("suits", "french"))
+
+    def style_for(self, table_id: str, user_lang: str | None = None) -> Style:
+        table = self.tables[table_id]
+        lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
+        return Style(lang, table.settings.get("suits", "french"))
+
+    def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return None
+        return lobby_view(
+            table, self.style_for(table_id, lang), int(self.timings.lobby_expiry // 60)
+        )
+
+    def table(self, table_id: str, lang: str | None = None) -> TableView | None:
+        table = self.tables.get(table_id)
+        return None if table is None else table_view(table, self.style_for(table_id, lang))
+
+    def hand(self, table_id: str, user: str, lang: str | None = None) -> HandView | None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return None
+        return hand_view(table, user, self.style_for(table_id, lang))
+
+    def seat_users(self, table_id: str) -> list[str]:
+        table = self.tables.get(table_id)
+        return [] if table is None else table.humans()
+
+    # --- the heart: committing changes -------------------------------------------------
+
+    async def _commit(
+        self,
+        table: Table,
+        entries: list[Entry],
+        then: Callable[[Table], list[Entry]] | None = None,
+    ) -> tuple[Event, ...]:
+        """Apply entries in memory, then make them durable; rebuild on failure.
+
+        `then` may add follow-up entries after seeing the applied state (the next
+        deal's seed when a deal ended); they are applied and stored in the same
+        transaction, so a crash can never leave a scored deal without its successor.
+        """
+        first = table.version + 1
+        status_before = table.status
+        deals_before = len(table.deal_points)
+        events: list[Event] = []
+        entries = list(entries)
+        try:
+            for e in entries:
+                events.extend(table.apply(e))
+            if then is not None:
+                more = then(table)
+                for e in more:
+                    events.extend(table.apply(e))
+                entries.extend(more)
+            ops = await R.result_ops(self, table, status_before, deals_before)
+            table.deadline = self._deadline(table)
+            await self.store.append(
+                table.id,
+                first,
+                entries,
+                status=str(table.status),
+                deadline=table.deadline,
+                ops=ops,
+            )
+        except Exception:
+            log.exception("could not store a change of table %s; reloading it", table.id)
+            try:
+                self.tables[table.id] = await self._load(table.id)
+            except Exception:  # pragma: no cover - the store is gone
+                self.tables.pop(table.id, None)
+            raise
+        return tuple(events)
+
+    def _deadline(self, table: Table) -> float | None:
+        seat = table.to_act()
+        if seat is None:
+            return None
+        s = table.seats[seat]
+        if s is None or not s.human_playing:
+            return None
+        return self._clock() + float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+
+    async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None:
+        """Commit game entries (dealing the next deal when one ends), notify, re-arm."""
+        deals_before = len(table.deal_points)
+        result: list[ResultView | None] = [None]
+
+        def next_deal(tb: Table) -> list[Entry]:
+            if len(tb.deal_points) > deals_before or tb.status == Status.FINISHED:
+                result[0] = deal_result_view(tb, self._style(tb))
+            if tb.status == Status.PLAYING and (tb.deal is None or result[0] is not None):
+                return [{"k": "deal", "seed": self._seed_source()}]
+            return []
+
+        events = await self._commit(table, entries, then=next_deal)
+        public = redact_all(events, None)
+        if table.status == Status.FINISHED:
+            await self._notify(table, "finished", public, result=result[0])
+            self._forget_table(table)
+            return
+        if result[0] is not None:
+            await self._notify(table, "deal_end", public, result=result[0])
+            await self._notify(table, "started")
+        else:
+            await self._notify(table, kind, public)
+        self._arm(table)
+
+    async def _after_lobby_change(self, table: Table) -> None:
+        if table.status == Status.ABORTED:
+            await self._closed_table(table, "aborted")
+        else:
+            await self._notify(table, "lobby")
+
+    async def _closed_table(self, table: Table, kind: str) -> None:
+        await self._notify(table, kind)
+        self._forget_table(table)
+
+    def _forget_table(self, table: Table) -> None:
+        self._cancel_timers(table.id)
+        self.tables.pop(table.id, None)
+        self._locks.pop(table.id, None)
+
+    async def _notify(
+        self,
+        table: Table,
+        kind: str,
+        events: tuple[Event, ...] = (),
+        *,
+        user: str | None = None,
+        result: ResultView | None = None,
+    ) -> None:
+        update = TableUpdate(
+            table.id, table.chat, table.platform, table.version, kind, events, user, result
+        )
+        for listener in list(self.listeners):
+            try:
+                await listener.table_update(update)
+            except Exception:
+                log.exception("a listener failed on table %s (%s)", table.id, kind)
+
+    # --- timers and the computer -----------------------------------------------------
+
+    def _cancel_timers(self, table_id: str) -> None:
+        timers = self._timers.pop(table_id, None)
+        if timers is not None:
+            timers.cancel()
+
+    def _arm(self, table: Table) -> None:
+        """Schedule what happens next at this table without a human pressing."""
+        if self._closed:
+            return
+        self._cancel_timers(table.id)
+        timers = self._timers[table.id] = _Timers()
+        loop = asyncio.get_running_loop()
+        version = table.version
+        if table.status == Status.LOBBY:
+            at = table.created_at + self.timings.lobby_expiry
+            delay = max(0.0, at - self._clock())
+            timers.handles.append(loop.call_later(delay, self._fire, table.id, version, "expire"))
+            return
+        seat = table.to_act()
+        if seat is None:
+            return
+        s = table.seats[seat]
+        if s is None:
+            return
+        if not s.human_playing:
+            timers.handles.append(
+                loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
+            )
+            return
+        deadline = table.deadline or (self._clock() + self.timings.turn_timeout)
+        now = self._clock()
+        remind_at = deadline - self.timings.reminder_before
+        if remind_at > now:
+            timers.handles.append(
+                loop.call_later(remind_at - now, self._fire, table.id, version, "remind")
+            )
+        timers.handles.append(
+            loop.call_later(max(0.0, deadline - now), self._fire, table.id, version, "timeout")
+        )
+
+    def _fire(self, table_id: str, version: int, what: str) -> None:
+        self._spawn(self._on_timer(table_id, version, what), f"{what}:{table_id}")
+
+    async def _on_timer(self, table_id: str, version: int, what: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or table.version != version:
+                return
+            if what == "expire":
+                if table.status == Status.LOBBY:
+                    await self._commit(table, [{"k": "abort", "reason": "expired"}])
+                    await self._closed_table(table, "aborted")
+                return
+            seat = table.to_act()
+            if seat is None:
+                return
+            s = table.seats[seat]
+            if what == "remind":
+                if s is not None and s.user is not None:
+                    await self._notify(table, "reminder", user=s.user)
+                return
+            code = await self._choose(table, seat)
+            if table.version != version or self.tables.get(table_id) is not table:
+                return
+            entries: list[Entry] = []
+            if what == "timeout":
+                entries.append({"k": "act", "seat": seat, "code": code, "by": "t"})
+                assert s is not None
+                if s.missed + 1 >= self.timings.missed_turns_limit and s.user is not None:
+                    level = table.settings.get("ai_level", self.ai_level)
+                    entries.append({"k": "replace", "seat": seat, "level": level})
+            else:
+                entries.append({"k": "act", "seat": seat, "code": code, "by": "ai"})
+            await self._play(table, entries)
+            if what == "timeout" and s is not None and s.ai is not None and s.user is not None:
+                await self._notify(table, "replaced", user=s.user)
+
+    async def _choose(self, table: Table, seat: int) -> int:
+        """The computer's action for `seat` (an AI seat, or a player who timed out)."""
+        assert table.deal is not None
+        s = table.seats[seat]
+        level = (s.ai if s is not None and s.ai else None) or table.settings.get(
+            "ai_level", self.ai_level
+        )
+        dseat = table.deal_seat(seat)
+        assert dseat is not None
+        view = P.view(table.deal, dseat)
+        legal = table.deal.legal()
+        rng_seed = f"{table.id}:{table.version}"
+        return await self._ai_runner(lambda: choose_action(level, view, legal, rng_seed))
+
+
+async def _run_in_thread(fn: Callable[[], int]) -> int:
+    return await asyncio.to_thread(fn)
+
+
+def _explain(table: Table, seat: int, code: int) -> str:
+    assert table.deal is not None
+    dseat = table.deal_seat(seat)
+    try:
+        action: Action = decode(code, table.deal.contracts)
+    except (ValueError, IndexError):
+        return "unknown action"
+    try:
+        P.apply(table.deal, dseat if dseat is not None else seat, action)
+    except IllegalAction as e:
+        return e.message
+    return "not allowed now"  # pragma: no cover
+
+
+_TABLE_VERBS: dict[
+    str, Callable[[TableService, Table, UserRef, Payload, str], Awaitable[Outcome]]
+] = {
+    "j": TableService._join,
+    "l": TableService._leave,
+    "ai": TableService._add_ai,
+    "rm": TableService._remove_ai,
+    "s": TableService._sit,
+    "st": TableService._start,
+    "ru": TableService._rules,
+    "h": TableService._show_hand,
+    "tb": TableService._take_back,
+    "ab": TableService._vote_abort,
+}

@@ -1,0 +1,389 @@
+"""The SQLite store (aiosqlite, WAL): tables and their logs, players, chats, results.
+
+Durability rule (DESIGN.md): every table change is appended to the table's log in the
+same transaction that bumps the table's version, and nobody is told before that
+transaction commits.  Writes from all tables go through one writer task that commits
+them in batches (group commit), so hundreds of busy tables cost one commit per batch
+instead of one each, while every caller still waits for its own write to be durable.
+
+Schema changes are numbered SQL files in ``bot/migrations`` applied in order and
+tracked with ``PRAGMA user_version``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+Op = tuple[str, Sequence[Any]]
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+@dataclass
+class _Write:
+    log_rows: list[tuple[str, int, str, float]]
+    table_row: tuple[str, int, float | None, float, str] | None  # status, version, deadline...
+    ops: list[Op]
+    future: asyncio.Future[None] = field(
+        repr=False, default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    chat: str
+    game: str
+    status: str
+    version: int
+    deadline: float | None
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) of every migration file, in order."""
+    out = []
+    for res in resources.files("bot.migrations").iterdir():
+        name = res.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            out.append((int(name[:4]), name, res.read_text(encoding="utf-8")))
+    return sorted(out)
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        self._ro: aiosqlite.Connection | None = None
+        self._queue: asyncio.Queue[_Write] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def open(self) -> Store:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        db = self._db
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await self._migrate()
+        # Reads use their own connection: under WAL they see only committed data and
+        # never land inside the writer's open transaction.
+        self._ro = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._ro.execute("PRAGMA busy_timeout=5000")
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        return self
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.join()
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        if self._ro is not None:
+            await self._ro.close()
+            self._ro = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def __aenter__(self) -> Store:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is not open")
+        return self._db
+
+    @property
+    def ro(self) -> aiosqlite.Connection:
+        if self._ro is None:
+            raise StoreError("the store is not open")
+        return self._ro
+
+    async def _migrate(self) -> None:
+        db = self.db
+        async with db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, name, sql in migrations():
+            if number <= current:
+                continue
+            log.info("applying schema migration %s", name)
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(sql):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number}")
+                await db.execute("COMMIT")
+            except Exception:
+                await db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    # --- the writer ------------------------------------------------------------------
+
+    async def _write_loop(self) -> None:
+        while True:
+            first = await self._queue.get()
+            batch = [first]
+            while not self._queue.empty() and len(batch) < 512:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._commit_batch(batch)
+            except Exception as e:  # pragma: no cover - reported to each waiter
+                for w in batch:
+                    if not w.future.done():
+                        w.future.set_exception(e)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    async def _commit_batch(self, batch: list[_Write]) -> None:
+        db = self.db
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._run_all(batch)
+            await db.execute("COMMIT")
+            self.commits += 1
+        except Exception:
+            await db.execute("ROLLBACK")
+            if len(batch) == 1:
+                raise
+            # isolate the failing write: commit each on its own
+            for w in batch:
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    await self._run_all([w])
+                    await db.execute("COMMIT")
+                    self.commits += 1
+                except Exception as e:
+                    await db.execute("ROLLBACK")
+                    w.future.set_exception(e)
+        for w in batch:
+            if not w.future.done():
+                w.future.set_result(None)
+
+    async def _run_all(self, batch: list[_Write]) -> None:
+        db = self.db
+        logs = [row for w in batch for row in w.log_rows]
+        if logs:
+            await db.executemany(
+                "INSERT INTO table_log (table_id, version, entry, at) VALUES (?, ?, ?, ?)", logs
+            )
+        rows = [w.table_row for w in batch if w.table_row is not None]
+        if rows:
+            await db.executemany(
+                "UPDATE tables SET status=?, version=?, deadline=?, updated=? WHERE id=?", rows
+            )
+        for w in batch:
+            for sql, params in w.ops:
+                await db.execute(sql, params)
+
+    async def write(
+        self,
+        *,
+        log_rows: list[tuple[str, int, str, float]] | None = None,
+        table_row: tuple[str, int, float | None, float, str] | None = None,
+        ops: Iterable[Op] = (),
+    ) -> None:
+        """Queue a write and wait until it is committed."""
+        w = _Write(log_rows or [], table_row, list(ops))
+        await self._queue.put(w)
+        await w.future
+
+    # --- tables ----------------------------------------------------------------------
+
+    async def create_table(self, chat: str, game: str, create_entry: dict[str, Any]) -> str:
+        """Store a new table and its first log entry; returns its new short id.
+
+        Ids are 7 random base-36 characters (short enough for button payloads); the
+        primary key catches the rare collision and we draw again.
+        """
+        for _ in range(10):
+            table_id = _base36(secrets.randbelow(36**7)).rjust(7, "0")
+            try:
+                await self._insert_table(table_id, chat, game, create_entry)
+            except sqlite3.IntegrityError:
+                continue
+            return table_id
+        raise StoreError("could not find a free table id")
+
+    async def _insert_table(
+        self, table_id: str, chat: str, game: str, create_entry: dict[str, Any]
+    ) -> None:
+        now = time.time()
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO tables (id, chat, game, status, version, deadline, created, updated)"
+                    " VALUES (?, ?, ?, 'lobby', 1, NULL, ?, ?)",
+                    (table_id, chat, game, now, now),
+                ),
+                (
+                    "INSERT INTO table_log (table_id, version, entry, at) VALUES (?, 1, ?, ?)",
+                    (table_id, json.dumps(create_entry, separators=(",", ":")), now),
+                ),
+            ]
+        )
+
+    async def append(
+        self,
+        table_id: str,
+        first_version: int,
+        entries: Sequence[dict[str, Any]],
+        *,
+        status: str,
+        deadline: float | None,
+        ops: Iterable[Op] = (),
+    ) -> None:
+        """Append entries as versions ``first_version, first_version + 1, ...`` and set
+        the table's version, status and deadline, in one transaction (with `ops`)."""
+        now = time.time()
+        rows = [
+            (table_id, first_version + i, json.dumps(e, separators=(",", ":")), now)
+            for i, e in enumerate(entries)
+        ]
+        last = first_version + len(entries) - 1
+        await self.write(log_rows=rows, table_row=(status, last, deadline, now, table_id), ops=ops)
+
+    async def open_tables(self) -> list[TableRow]:
+        async with self.ro.execute(
+            "SELECT id, chat, game, status, version, deadline FROM tables "
+            "WHERE status IN ('lobby', 'playing') ORDER BY created"
+        ) as cur:
+            return [TableRow(*r) for r in await cur.fetchall()]
+
+    async def table_row(self, table_id: str) -> TableRow | None:
+        async with self.ro.execute(
+            "SELECT id, chat, game, status, version, deadline FROM tables WHERE id=?", (table_id,)
+        ) as cur:
+            r = await cur.fetchone()
+        return TableRow(*r) if r else None
+
+    async def table_log(self, table_id: str) -> list[dict[str, Any]]:
+        async with self.ro.execute(
+            "SELECT entry FROM table_log WHERE table_id=? ORDER BY version", (table_id,)
+        ) as cur:
+            return [json.loads(r[0]) for r in await cur.fetchall()]
+
+    async def game_record(self, table_id: str) -> dict[str, Any] | None:
+        async with self.ro.execute("SELECT record FROM games WHERE table_id=?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return json.loads(r[0]) if r else None
+
+    # --- players and chats -----------------------------------------------------------
+
+    async def save_player(self, key: str, name: str, lang: str | None) -> None:
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO players (key, name, lang, updated) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET name=excluded.name, "
+                    "lang=COALESCE(excluded.lang, players.lang), updated=excluded.updated",
+                    (key, name, lang, time.time()),
+                )
+            ]
+        )
+
+    async def player(self, key: str) -> tuple[str, str | None] | None:
+        async with self.ro.execute("SELECT name, lang FROM players WHERE key=?", (key,)) as cur:
+            r = await cur.fetchone()
+        return (r[0], r[1]) if r else None
+
+    async def chat_settings(self, chat: str) -> dict[str, Any]:
+        async with self.ro.execute("SELECT settings FROM chats WHERE key=?", (chat,)) as cur:
+            r = await cur.fetchone()
+        return json.loads(r[0]) if r else {}
+
+    async def save_chat_settings(self, chat: str, settings: dict[str, Any]) -> None:
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO chats (key, settings, updated) VALUES (?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET settings=excluded.settings, "
+                    "updated=excluded.updated",
+                    (chat, json.dumps(settings, sort_keys=True), time.time()),
+                )
+            ]
+        )
+
+    # --- where adapters show things -------------------------------------------------
+
+    async def set_message_ref(self, table_id: str, slot: str, ref: str) -> None:
+        """Remember a platform message (e.g. ``"chat_id/message_id"``) for a slot."""
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO message_refs (table_id, slot, ref, updated) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT(table_id, slot) DO UPDATE SET ref=excluded.ref,"
+                    " updated=excluded.updated",
+                    (table_id, slot, ref, time.time()),
+                )
+            ]
+        )
+
+    async def message_refs(self, table_id: str) -> dict[str, str]:
+        rows = await self.fetchall(
+            "SELECT slot, ref FROM message_refs WHERE table_id = ?", (table_id,)
+        )
+        return {slot: ref for slot, ref in rows}
+
+    async def drop_message_refs(self, table_id: str) -> None:
+        await self.write(ops=[("DELETE FROM message_refs WHERE table_id = ?", (table_id,))])
+
+    # --- queries for results and ratings ---------------------------------------------
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with self.ro.execute(sql, params) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration file into statements (no semicolons inside our literals)."""
+    out = []
+    for part in sql.split(";"):
+        lines = [ln for ln in part.splitlines() if not ln.strip().startswith("--")]
+        text = "\n".join(lines).strip()
+        if text:
+            out.append(text)
+    return out
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out

@@ -1,0 +1,260 @@
+"""A table in a chat, rebuilt from its log of entries.
+
+A table's whole history is an append-only list of small JSON entries (``{"k": kind,
+...}``) kept in the store.  `Table.apply` is the one reducer that turns an entry into a
+state change, used both live and when the bot restarts and replays the log, so a
+rebuilt table is exactly the table that was running.  Entries are decided (and
+checked) by `bot.service`; the reducer trusts them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import protocol as P
+from engine.actions import Action, action_to_json, decode
+from engine.events import Event
+from engine.games import game as game_spec
+from engine.match import DealSpec, Match
+from engine.options import options_to_json
+from engine.protocol import DealCore, GameSpec
+from engine.record import deal_json
+
+Entry = dict[str, Any]
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+@dataclass
+class Seat:
+    """One seat.  `user` is the human who sits (or sat) there, None for an AI seat;
+    `ai` is the AI level playing it now (an AI seat, or a human replaced by the AI)."""
+
+    user: str | None
+    name: str
+    ai: str | None = None
+    missed: int = 0
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
+
+    @property
+    def human_playing(self) -> bool:
+        return self.user is not None and self.ai is None
+
+
+@dataclass
+class DealLog:
+    """One deal as the record keeps it."""
+
+    spec: DealSpec
+    seed: str
+    state0: DealCore
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+
+    def to_json(self, record_game: str) -> dict[str, Any]:
+        spec = self.spec
+        tie_break = spec.game != record_game
+        d = deal_json(
+            spec.dealer,
+            self.state0,
+            seed=self.seed,
+            actions=self.actions,
+            game_id=spec.game if tie_break else None,
+            seats=spec.seats if tie_break else None,
+        )
+        d["seed_sha256"] = hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
+        return d
+
+
+def seat_count(spec: GameSpec, options: Any) -> int:
+    """Seats at a table: the game's players, or the Thousand `players` option."""
+    n = getattr(options, "players", None)
+    return n if isinstance(n, int) and n > 0 else spec.players
+
+
+class Table:
+    """The in-memory state of one table; see the module docstring."""
+
+    def __init__(self, table_id: str, create: Entry) -> None:
+        self.id = table_id
+        self.chat: str = create["chat"]
+        self.platform: str = create["platform"]
+        self.game: str = create["game"]
+        self.spec: GameSpec = game_spec(self.game)
+        self.options = self.spec.parse_options(create.get("options") or {})
+        self.options_json: dict[str, Any] = options_to_json(self.options, self.game)
+        self.preset: str | None = create.get("preset")
+        self.host: str = create["host"]
+        self.settings: dict[str, Any] = dict(create.get("settings") or {})
+        self.created_at: float = create.get("at", 0.0)
+        self.seats: list[Seat | None] = [None] * seat_count(self.spec, self.options)
+        self.status = Status.LOBBY
+        self.version = 1
+        self.match: Match | None = None
+        self.deal: DealCore | None = None
+        self.deal_log: DealLog | None = None
+        self.deals: list[DealLog] = []
+        self.deal_points: list[list[int]] = []
+        self.votes: set[str] = set()
+        self.resigned: int | None = None
+        self.abort_reason: str | None = None
+        self.last_events: tuple[Event, ...] = ()
+        self.deadline: float | None = None
+
+    # --- queries ---------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat_of(self, user: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.user == user:
+                return i
+        return None
+
+    def humans(self) -> list[str]:
+        return [s.user for s in self.seats if s is not None and s.user is not None]
+
+    def is_full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    def to_act(self) -> int | None:
+        """The *match* seat to act now, or None."""
+        if self.status != Status.PLAYING or self.deal is None or self.deal_log is None:
+            return None
+        turn = P.to_act(self.deal)
+        return None if turn is None else self.deal_log.spec.seats[turn]
+
+    def deal_seat(self, match_seat: int) -> int | None:
+        if self.deal_log is None:
+            return None
+        seats = self.deal_log.spec.seats
+        return seats.index(match_seat) if match_seat in seats else None
+
+    def legal_codes(self) -> list[int]:
+        return self.deal.legal() if self.deal is not None else []
+
+    def record(self) -> dict[str, Any]:
+        """The game record (RULES.md §6) of everything played so far."""
+        return {
+            "game": self.game,
+            "options": self.options_json,
+            "deals": [d.to_json(self.game) for d in self.deals],
+        }
+
+    # --- the reducer -----------------------------------------------------------------
+
+    def apply(self, entry: Entry) -> tuple[Event, ...]:
+        """Apply one logged entry; returns the engine events it caused (for `act`)."""
+        self.version += 1
+        self.last_events = ()
+        kind = entry["k"]
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown table log entry {kind!r}")
+        events: tuple[Event, ...] = handler(entry) or ()
+        self.last_events = events
+        return events
+
+    def _on_join(self, e: Entry) -> None:
+        self.seats[e["seat"]] = Seat(e["user"], e["name"])
+        self.votes.clear()
+
+    def _on_leave(self, e: Entry) -> None:
+        seat = self.seats[e["seat"]]
+        self.seats[e["seat"]] = None
+        if seat is not None and seat.user is not None:
+            self.votes.discard(seat.user)
+
+    def _on_ai(self, e: Entry) -> None:
+        self.seats[e["seat"]] = Seat(None, e["name"], ai=e["level"])
+
+    def _on_sit(self, e: Entry) -> None:
+        self.seats[e["to"]], self.seats[e["from"]] = self.seats[e["from"]], None
+
+    def _on_host(self, e: Entry) -> None:
+        self.host = e["user"]
+
+    def _on_name(self, e: Entry) -> None:
+        s = self.seats[e["seat"]]
+        if s is not None:
+            s.name = e["name"]
+
+    def _on_start(self, e: Entry) -> None:
+        self.status = Status.PLAYING
+        self.match = self.spec.new_match(self.options, e["dealer"])
+
+    def _on_deal(self, e: Entry) -> None:
+        assert self.match is not None
+        spec = self.match.next_deal()
+        if spec is None:  # pragma: no cover - the service never deals after the end
+            raise ValueError("the match is over")
+        state = self.match.start_deal(spec, seed=bytes.fromhex(e["seed"]))
+        self.deal = state
+        self.deal_log = DealLog(spec, e["seed"], state)
+        self.deals.append(self.deal_log)
+
+    def _on_act(self, e: Entry) -> tuple[Event, ...]:
+        assert self.deal is not None and self.deal_log is not None and self.match is not None
+        spec = self.deal_log.spec
+        seat = spec.seats.index(e["seat"])
+        action = decode(e["code"], self.deal.contracts)
+        self.deal, events = P.apply(self.deal, seat, action)
+        self.deal_log.actions.append((e["seat"], action))
+        s = self.seats[e["seat"]]
+        if s is not None:
+            if e.get("by") == "t":
+                s.missed += 1
+            elif e.get("by") == "p":
+                s.missed = 0
+        res = P.result(self.deal)
+        if res is not None:
+            self.deal_points.append(list(self.match.add_result(spec, res)))
+            if self.match.finished:
+                self.status = Status.FINISHED
+        return events
+
+    def _on_replace(self, e: Entry) -> None:
+        s = self.seats[e["seat"]]
+        if s is not None:
+            s.ai = e["level"]
+
+    def _on_back(self, e: Entry) -> None:
+        s = self.seats[e["seat"]]
+        if s is not None:
+            s.ai = None
+            s.missed = 0
+
+    def _on_vote(self, e: Entry) -> None:
+        self.votes.add(e["user"])
+
+    def _on_abort(self, e: Entry) -> None:
+        self.status = Status.ABORTED
+        self.abort_reason = e.get("reason")
+
+    def _on_resign(self, e: Entry) -> None:
+        self.resigned = e["seat"]
+        self.status = Status.FINISHED
+
+    def _on_forget(self, e: Entry) -> None:
+        """A player deleted their data: the seat keeps playing under a neutral name."""
+        for s in self.seats:
+            if s is not None and s.user == e["user"]:
+                s.user = None
+                s.name = e["name"]
+                s.ai = s.ai or e["level"]
+
+    def action_json(self, code: int) -> dict[str, Any]:
+        assert self.deal is not None
+        return action_to_json(decode(code, self.deal.contracts))

@@ -1,0 +1,601 @@
+"""What to show, as neutral data: adapters only turn these into platform messages.
+
+Every view carries a ready `Message` (plain text with Unicode suits, and rows of
+`Button`s whose payloads the core made) plus the structured data behind it, so
+adapters can send it as it is and tests can look at the data.  Hidden information
+comes only from the engine's per-seat views: the public table view is built from
+``view(state, None)`` and a hand view from ``view(state, seat)``.
+
+Buttons are laid out for the stricter platform (Discord: 5 rows of 5); longer choices
+are split into pages and, for a discard, into a pick-one-card-then-the-other menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import protocol as P
+from engine.actions import (
+    DISCARD,
+    Action,
+    Bid,
+    Discard,
+    PlayCard,
+    Raise,
+    decode,
+)
+from engine.cards import CARDS, Card
+from engine.views import SeatView
+
+from . import i18n
+from .i18n import action_label, card_label, cards_text, contract_name, game_name, suit_label, t
+from .payload import game_action, table_verb
+from .table import Status, Table
+
+MAX_PER_ROW = 5
+MAX_ROWS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+    def all_buttons(self) -> list[Button]:
+        return [b for row in self.buttons for b in row]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    seat: int
+    name: str
+    user: str | None
+    is_ai: bool
+    away: bool
+    team: int | None
+    to_act: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    table_id: str
+    game: str
+    host: str
+    seats: tuple[SeatLine | None, ...]
+    can_start: bool
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table_id: str
+    game: str
+    status: str
+    deal_no: int
+    seats: tuple[SeatLine | None, ...]
+    public: SeatView | None
+    scores: tuple[int, ...]
+    bummerl: tuple[int, ...]
+    seed_sha256: str | None
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    table_id: str
+    seat: int
+    user: str
+    your_turn: bool
+    view: SeatView | None
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    table_id: str
+    deal_no: int
+    points: tuple[int, ...]
+    finished: bool
+    message: Message
+    seed: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    rank: int
+    player: str
+    name: str
+    rating: float
+    games: int
+    won: int
+    bummerl: int
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one reader wants things: language and card pictures."""
+
+    lang: str = "en"
+    suits: str = "french"
+
+
+@dataclass
+class _Layout:
+    rows: list[list[Button]] = field(default_factory=list)
+
+    def add_row(self, buttons: list[Button]) -> None:
+        for i in range(0, len(buttons), MAX_PER_ROW):
+            self.rows.append(buttons[i : i + MAX_PER_ROW])
+
+    def done(self) -> tuple[tuple[Button, ...], ...]:
+        return tuple(tuple(r) for r in self.rows[:MAX_ROWS])
+
+
+def team_of(table: Table, seat: int) -> int | None:
+    return seat % 2 + 1 if table.game == "bauern" else None
+
+
+def seat_lines(table: Table) -> tuple[SeatLine | None, ...]:
+    to_act = table.to_act()
+    out: list[SeatLine | None] = []
+    for i, s in enumerate(table.seats):
+        if s is None:
+            out.append(None)
+            continue
+        out.append(
+            SeatLine(
+                seat=i,
+                name=s.name,
+                user=s.user,
+                is_ai=s.user is None,
+                away=s.user is not None and s.ai is not None,
+                team=team_of(table, i),
+                to_act=to_act == i,
+            )
+        )
+    return tuple(out)
+
+
+def names(table: Table) -> tuple[str, ...]:
+    return tuple(s.name if s is not None else "—" for s in table.seats)
+
+
+# --- lobby ---------------------------------------------------------------------------
+
+
+def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> LobbyView:
+    lg = style.lang
+    seats = seat_lines(table)
+    lines = [t(lg, "lobby.title", game=game_name(table.game, lg), table=table.id)]
+    host = next((s.name for s in table.seats if s is not None and s.user == table.host), "—")
+    lines.append(t(lg, "lobby.host", host=host))
+    for i, line in enumerate(seats):
+        team = f" · {t(lg, 'lobby.team', team=team_of(table, i))}" if table.game == "bauern" else ""
+        if line is None:
+            who = t(lg, "lobby.seat_empty")
+        elif line.is_ai:
+            who = t(lg, "lobby.seat_ai", name=line.name)
+        else:
+            who = line.name
+        lines.append(f"{i + 1}. {who}{team}")
+    free = sum(1 for s in seats if s is None)
+    lines.append(t(lg, "lobby.ready") if free == 0 else t(lg, "lobby.waiting", free=free))
+    if table.preset:
+        lines.append(t(lg, "lobby.rules", rules=table.preset))
+    if lobby_minutes:
+        lines.append(t(lg, "lobby.expires", minutes=lobby_minutes))
+    v = table.version
+    lay = _Layout()
+    lay.add_row(
+        [
+            Button(t(lg, "button.join"), table_verb(table.id, v, "j")),
+            Button(t(lg, "button.leave"), table_verb(table.id, v, "l")),
+            Button(t(lg, "button.add_ai"), table_verb(table.id, v, "ai")),
+            Button(t(lg, "button.start"), table_verb(table.id, v, "st")),
+            Button(t(lg, "button.rules"), table_verb(table.id, v, "ru")),
+        ]
+    )
+    if table.game == "bauern":
+        lay.add_row(
+            [
+                Button(t(lg, "button.sit", seat=i + 1), table_verb(table.id, v, "s", i))
+                for i in range(table.players)
+            ]
+        )
+    ai_seats = [i for i, s in enumerate(table.seats) if s is not None and s.user is None]
+    if ai_seats:
+        lay.add_row(
+            [
+                Button(t(lg, "button.remove_ai", seat=i + 1), table_verb(table.id, v, "rm", i))
+                for i in ai_seats
+            ]
+        )
+    return LobbyView(
+        table.id,
+        table.game,
+        table.host,
+        seats,
+        can_start=free == 0,
+        message=Message("\n".join(lines), lay.done()),
+    )
+
+
+# --- the public table ----------------------------------------------------------------
+
+
+def _trick_text(trick: tuple[tuple[int, Card], ...], nm: tuple[str, ...], style: Style) -> str:
+    return " · ".join(f"{nm[s]} {card_label(c, style.lang, style.suits)}" for s, c in trick)
+
+
+def _match_seat(table: Table, deal_seat: int | None) -> int | None:
+    if deal_seat is None or table.deal_log is None:
+        return deal_seat
+    return table.deal_log.spec.seats[deal_seat]
+
+
+def _remap(table: Table, trick: tuple[tuple[int, Card], ...]) -> tuple[tuple[int, Card], ...]:
+    if table.deal_log is None:
+        return trick
+    seats = table.deal_log.spec.seats
+    return tuple((seats[s], c) for s, c in trick)
+
+
+def scores_of(table: Table) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if table.match is None:
+        return (0,) * table.players, (0,) * table.players
+    summary = table.match.summary()
+    return tuple(summary.get("scores", ())), tuple(summary.get("bummerl", ()))
+
+
+def table_view(table: Table, style: Style) -> TableView:
+    """The channel's picture of the table: public information only."""
+    lg = style.lang
+    nm = names(table)
+    seats = seat_lines(table)
+    scores, bummerl = scores_of(table)
+    deal_no = len(table.deals)
+    pv = P.view(table.deal, None) if table.deal is not None else None
+    seed_hash = None
+    lines = [f"{game_name(table.game, lg)} — {table.id}"]
+    if table.deal_log is not None:
+        seed_hash = table.deal_log.to_json(table.game)["seed_sha256"]
+        dealer = table.deal_log.spec.dealer
+        lines.append(t(lg, "table.deal", deal=deal_no, dealer=nm[dealer]))
+    score_text = " · ".join(
+        f"{'▶ ' if line is not None and line.to_act else ''}{nm[i]} {scores[i] if i < len(scores) else 0}"
+        + (" (AI)" if line is not None and line.away else "")
+        for i, line in enumerate(seats)
+    )
+    lines.append(t(lg, "table.scores", scores=score_text))
+    if pv is not None:
+        lines.extend(_public_lines(table, pv, nm, style))
+    if any(bummerl):
+        lines.append(
+            t(
+                lg,
+                "table.bummerl",
+                bummerl=" · ".join(f"{nm[i]} {b}" for i, b in enumerate(bummerl)),
+            )
+        )
+    if seed_hash and pv is not None and pv.to_act is not None:
+        lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
+    lay = _Layout()
+    if table.status == Status.PLAYING:
+        lay.add_row([Button(t(lg, "button.show_hand"), table_verb(table.id, table.version, "h"))])
+        if any(s is not None and s.user is not None and s.ai is not None for s in table.seats):
+            lay.add_row(
+                [Button(t(lg, "button.take_back"), table_verb(table.id, table.version, "tb"))]
+            )
+    return TableView(
+        table.id,
+        table.game,
+        str(table.status),
+        deal_no,
+        seats,
+        pv,
+        scores,
+        bummerl,
+        seed_hash,
+        Message("\n".join(lines), lay.done()),
+    )
+
+
+def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> list[str]:
+    lg = style.lang
+    out = []
+    if pv.trump is not None:
+        trump = t(lg, "table.trump", trump=suit_label(pv.trump, lg, style.suits))
+        if pv.trump_card is not None and table.game == "zweier":
+            trump += " · " + t(
+                lg, "table.trump_card", card=card_label(pv.trump_card, lg, style.suits)
+            )
+        out.append(trump)
+    if table.game == "zweier":
+        out.append(
+            t(lg, "table.talon_closed")
+            if pv.talon_closed
+            else t(lg, "table.talon", n=pv.talon_size)
+        )
+    declarer = _match_seat(table, pv.declarer)
+    if pv.contract is not None and declarer is not None:
+        text = t(
+            lg, "table.contract", contract=contract_name(pv.contract, lg), declarer=nm[declarer]
+        )
+        if pv.multiplier > 1:
+            text += f" (×{pv.multiplier})"
+        out.append(text)
+    if pv.bids:
+        bids = " · ".join(
+            f"{nm[_match_seat(table, s) or 0]}: {action_label(a, lg, style.suits)}"
+            for s, a in pv.bids[-6:]
+        )
+        out.append(t(lg, "table.bids", bids=bids))
+    for seat, suit, points in pv.marriages[-2:]:
+        out.append(
+            t(
+                lg,
+                "table.marriage",
+                name=nm[_match_seat(table, seat) or 0],
+                points=points,
+                suit=suit_label(suit, lg, style.suits),
+            )
+        )
+    if pv.last_trick and pv.last_trick_winner is not None:
+        out.append(
+            t(
+                lg,
+                "table.last_trick",
+                cards=_trick_text(_remap(table, pv.last_trick), nm, style),
+                name=nm[_match_seat(table, pv.last_trick_winner) or 0],
+            )
+        )
+    if pv.trick:
+        out.append(t(lg, "table.trick", cards=_trick_text(_remap(table, pv.trick), nm, style)))
+    if pv.tricks_won and any(pv.tricks_won):
+        lines = " · ".join(
+            f"{nm[_match_seat(table, i) or 0]} {n}" for i, n in enumerate(pv.tricks_won)
+        )
+        out.append(t(lg, "table.tricks_done", lines=lines))
+        if pv.points and table.game in ("zweier", "dreier", "bauern", "tausend"):
+            pts = " · ".join(
+                f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(pv.points)
+            )
+            out.append(t(lg, "table.points", points=pts))
+    if pv.to_act is not None:
+        who = nm[_match_seat(table, pv.to_act) or 0]
+        key = f"table.phase.{pv.phase}"
+        out.append(
+            t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
+        )
+    return out
+
+
+# --- a seat's hand -------------------------------------------------------------------
+
+
+def hand_view(
+    table: Table, user: str, style: Style, menu: tuple[str, int] | None = None
+) -> HandView | None:
+    """The private message for `user`'s seat: hand, what it knows, and its buttons.
+
+    `menu` is a hand menu the user opened (a page of choices, or the first card of a
+    discard); it never changes the table.
+    """
+    seat = table.seat_of(user)
+    if seat is None:
+        return None
+    lg = style.lang
+    nm = names(table)
+    dseat = table.deal_seat(seat)
+    if table.deal is None or dseat is None:
+        text = t(lg, "hand.title", table=table.id, game=game_name(table.game, lg))
+        return HandView(table.id, seat, user, False, None, Message(text))
+    sv = P.view(table.deal, dseat)
+    lines = [t(lg, "hand.title", table=table.id, game=game_name(table.game, lg))]
+    lines.append(t(lg, "hand.cards", cards=cards_text(sv.hand, lg, style.suits)))
+    if sv.trump is not None:
+        lines.append(t(lg, "table.trump", trump=suit_label(sv.trump, lg, style.suits)))
+    if sv.talon_cards:
+        lines.append(t(lg, "hand.talon", cards=cards_text(sv.talon_cards, lg, style.suits)))
+    known: dict[int, list[Card]] = {}
+    for s, c in sv.known:
+        known.setdefault(s, []).append(c)
+    for s, cards in known.items():
+        lines.append(
+            t(
+                lg,
+                "hand.known",
+                name=nm[_match_seat(table, s) or 0],
+                cards=cards_text(cards, lg, style.suits),
+            )
+        )
+    if sv.trick:
+        lines.append(t(lg, "table.trick", cards=_trick_text(_remap(table, sv.trick), nm, style)))
+    your_turn = sv.to_act == dseat and table.status == Status.PLAYING
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if your_turn:
+        lines.append(t(lg, "hand.your_turn"))
+        buttons = _action_buttons(table, lg, style, nm, menu, lines)
+    elif sv.to_act is not None:
+        lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
+    return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
+
+
+def _action_buttons(
+    table: Table,
+    lg: str,
+    style: Style,
+    nm: tuple[str, ...],
+    menu: tuple[str, int] | None,
+    lines: list[str],
+) -> tuple[tuple[Button, ...], ...]:
+    assert table.deal is not None and table.deal_log is not None
+    contracts = table.deal.contracts
+    codes = table.deal.legal()
+    v = table.version
+    deal_names = tuple(nm[s] for s in table.deal_log.spec.seats)
+
+    def button(code: int) -> Button:
+        return Button(
+            action_label(decode(code, contracts), lg, style.suits, deal_names),
+            game_action(table.id, v, code),
+        )
+
+    discards = [c for c in codes if c >= DISCARD]
+    if discards:
+        return _discard_menu(table, lg, style, codes, discards, menu, lines, button)
+    codes = _thin_values(codes, contracts)
+    lay = _Layout()
+    plays = [c for c in codes if isinstance(decode(c, contracts), PlayCard)]
+    others = [c for c in codes if c not in plays]
+    buttons = [button(c) for c in plays] + [button(c) for c in others]
+    page = menu[1] if menu is not None and menu[0] == "pg" else 0
+    per_page = MAX_ROWS * MAX_PER_ROW - 1
+    if len(buttons) > per_page + 1:
+        start = page * per_page
+        chunk = buttons[start : start + per_page]
+        nxt = (page + 1) if start + per_page < len(buttons) else 0
+        label = t(lg, "hand.more") if nxt else t(lg, "hand.back")
+        chunk.append(Button(label, table_verb(table.id, v, "pg", nxt)))
+        buttons = chunk
+    lay.add_row(buttons)
+    return lay.done()
+
+
+def _thin_values(codes: list[int], contracts: tuple[str, ...]) -> list[int]:
+    """Thousand offers every bid in steps of 5; keep the useful ones on buttons."""
+    valued = [c for c in codes if isinstance(decode(c, contracts), Bid | Raise)]
+    values: list[tuple[int, int]] = []
+    for c in valued:
+        x = _value(decode(c, contracts))
+        if x is not None:
+            values.append((c, x))
+    if len(values) <= 8:
+        return codes
+    lowest = min(x for _, x in values)
+    keep_steps = {0, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120, 150, 200}
+    keep = {c for c, x in values if x - lowest in keep_steps}
+    return [c for c in codes if c not in valued or c in keep]
+
+
+def _value(action: Action) -> int | None:
+    if isinstance(action, Bid):
+        return action.value
+    if isinstance(action, Raise):
+        return action.value
+    return None
+
+
+def _discard_menu(
+    table: Table,
+    lg: str,
+    style: Style,
+    codes: list[int],
+    discards: list[int],
+    menu: tuple[str, int] | None,
+    lines: list[str],
+    button: Any,
+) -> tuple[tuple[Button, ...], ...]:
+    """Discarding two cards (and maybe raising): card, then card, then contract."""
+    assert table.deal is not None
+    contracts = table.deal.contracts
+    v = table.version
+    parsed = [(c, decode(c, contracts)) for c in discards]
+    lay = _Layout()
+    if menu is not None and menu[0] == "dr":
+        lo, hi = menu[1] % 32, menu[1] // 32
+        pair = {lo, hi}
+        choices = [
+            c for c, a in parsed if isinstance(a, Discard) and {x.index for x in a.cards} == pair
+        ]
+        lines.append(
+            t(lg, "hand.pick_contract", cards=cards_text([CARDS[lo], CARDS[hi]], lg, style.suits))
+        )
+        lay.add_row([button(c) for c in choices][:24])
+        return lay.done()
+    if menu is not None and menu[0] == "dp":
+        first = menu[1]
+        lines.append(t(lg, "hand.pick_second", card=card_label(CARDS[first], lg, style.suits)))
+        seconds = sorted(
+            {
+                x.index
+                for _, a in parsed
+                if isinstance(a, Discard)
+                for x in a.cards
+                if first in {y.index for y in a.cards}
+            }
+            - {first}
+        )
+        row = []
+        for s in seconds:
+            lo, hi = min(first, s), max(first, s)
+            row.append(
+                Button(
+                    card_label(CARDS[s], lg, style.suits),
+                    table_verb(table.id, v, "dr", lo + 32 * hi),
+                )
+            )
+        lay.add_row(row)
+        return lay.done()
+    firsts = sorted({x.index for _, a in parsed if isinstance(a, Discard) for x in a.cards})
+    lay.add_row(
+        [
+            Button(
+                t(lg, "act.discard_pick", card=card_label(CARDS[c], lg, style.suits)),
+                table_verb(table.id, v, "dp", c),
+            )
+            for c in firsts
+        ]
+    )
+    rest = [c for c in codes if c < DISCARD]
+    if rest:
+        lay.add_row([button(c) for c in rest])
+    return lay.done()
+
+
+# --- results -------------------------------------------------------------------------
+
+
+def deal_result_view(table: Table, style: Style) -> ResultView | None:
+    """The message after a deal: what it scored and the seed that made it."""
+    if not table.deals or not table.deal_points:
+        return None
+    lg = style.lang
+    nm = names(table)
+    k = len(table.deal_points)
+    log_ = table.deals[k - 1]
+    points = tuple(table.deal_points[-1])
+    res = P.result(table.deal) if table.deal is not None and log_ is table.deal_log else None
+    parts = [t(lg, "result.points_line", name=nm[i], points=p) for i, p in enumerate(points)]
+    text = t(lg, "result.deal", deal=k, lines=" · ".join(parts))
+    if res is not None:
+        key = f"result.reason.{res.reason}"
+        if key in i18n.TEXTS["en"]:
+            text += f" ({t(lg, key)})"
+        if res.contract and table.game != "zweier":
+            text += f" — {contract_name(res.contract, lg)}"
+    text += "\n" + t(lg, "table.seed", deal=k, seed=log_.seed)
+    finished = table.status == Status.FINISHED
+    if finished:
+        text += "\n" + match_summary_text(table, style)
+    return ResultView(table.id, k, points, finished, Message(text), seed=log_.seed)
+
+
+def match_summary_text(table: Table, style: Style) -> str:
+    lg = style.lang
+    nm = names(table)
+    scores, bummerl = scores_of(table)
+    lines = [t(lg, "table.scores", scores=" · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores)))]
+    if table.resigned is not None:
+        lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
+    losers = [f"{nm[i]}: {b}" for i, b in enumerate(bummerl) if b]
+    if losers:
+        lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
+    return t(lg, "result.match", lines="\n".join(lines))
