@@ -1,0 +1,85 @@
+"""Configuration from the environment and `.env`, validated once at start-up.
+
+Every setting is listed in `.env.example`.  Tokens are `SecretStr`s, so they never
+show up in a repr, a log line or an error message.  A bad value stops the bot with one
+clear line and exit code 2 (`load_config`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Config(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+    )
+
+    # platforms: an adapter starts when its token is set
+    discord_token: SecretStr | None = None
+    discord_shard_count: int | None = Field(default=None, ge=1)
+    discord_shard_ids: list[int] | None = None
+    telegram_token: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org/bot"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+
+    # the core
+    database_path: Path = Path("data/schnapsen.sqlite3")
+    turn_timeout: float = Field(default=60.0, gt=0)
+    reminder_before: float = Field(default=20.0, ge=0)
+    missed_turns_limit: int = Field(default=3, ge=1)
+    ai_delay: float = Field(default=1.0, ge=0)
+    lobby_expiry: float = Field(default=900.0, gt=0)
+    ai_level: Literal["random", "heuristic", "strong"] = "strong"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_none(cls, v: object) -> object:
+        return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, v: object) -> object:
+        return v.upper() if isinstance(v, str) else v
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = v.strip()
+            if not v:
+                return None
+            if not v.startswith("["):
+                return [int(x) for x in v.split(",") if x.strip()]
+        return v
+
+
+class ConfigError(Exception):
+    pass
+
+
+def describe(error: ValidationError) -> str:
+    """One line naming each bad setting, without echoing values (they may be secrets)."""
+    parts = []
+    for e in error.errors():
+        name = ".".join(str(x) for x in e["loc"]).upper() or "config"
+        parts.append(f"{name}: {e['msg']}")
+    return "bad configuration: " + "; ".join(parts)
+
+
+def load_config(env_file: str | None = ".env") -> Config:
+    """Read the configuration, or print one clear line and exit with code 2."""
+    try:
+        return Config(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as e:
+        print(describe(e), file=sys.stderr)
+        raise SystemExit(2) from None
