@@ -7,6 +7,7 @@ Each choice is seeded from the table id and version, so a table replays identica
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 
@@ -19,10 +20,8 @@ def choose_action(level: str, view: SeatView, legal: list[int], seed: str) -> in
     rng = random.Random(seed)
     if level != "random":
         try:
-            from engine import ai
-
-            choose = getattr(ai, "choose_code")  # noqa: B009 - optional until the AI lands
-            return int(choose(level, view, legal, rng))
+            ai = importlib.import_module("engine.ai")
+            return int(ai.choose_code(level, view, legal, rng))
         except (ImportError, AttributeError, NotImplementedError, KeyError, ValueError):
             pass
     return rng.choice(legal)
