@@ -105,6 +105,10 @@ class ResultView:
     finished: bool
     message: Message
     seed: str | None = None
+    #: The public table as the deal ended (its last trick included): adapters show it
+    #: as the final state of that deal's table message; by the time they hear of the
+    #: result the table has already moved on to the next deal.
+    table: TableView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +360,8 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 name=nm[_match_seat(table, pv.last_trick_winner) or 0],
             )
         )
+    if pv.tricks:
+        out.append(t(lg, "table.tricks_list", tricks=_tricks_text(table, pv, nm, style)))
     if pv.trick:
         out.append(t(lg, "table.trick", cards=_trick_text(_remap(table, pv.trick), nm, style)))
     if pv.tricks_won and any(pv.tricks_won):
@@ -375,6 +381,23 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
         )
     return out
+
+
+def _tricks_text(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> str:
+    """Every completed trick, compactly: its cards in playing order and who took it.
+
+    The winner of a trick leads the next one, and the last one's winner is public.
+    """
+    parts = []
+    for i, trick in enumerate(pv.tricks):
+        if i + 1 < len(pv.tricks):
+            winner: int | None = pv.tricks[i + 1][0][0] if pv.tricks[i + 1] else None
+        else:
+            winner = pv.last_trick_winner
+        cards = " ".join(card_label(c, style.lang, style.suits) for _, c in trick)
+        who = f" → {nm[_match_seat(table, winner) or 0]}" if winner is not None else ""
+        parts.append(f"{i + 1}. {cards}{who}")
+    return "; ".join(parts)
 
 
 # --- a seat's hand -------------------------------------------------------------------
@@ -585,7 +608,9 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     finished = table.status == Status.FINISHED
     if finished:
         text += "\n" + match_summary_text(table, style)
-    return ResultView(table.id, k, points, finished, Message(text), seed=log_.seed)
+    return ResultView(
+        table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
+    )
 
 
 def match_summary_text(table: Table, style: Style) -> str:
