@@ -40,13 +40,18 @@ from ..tricks import NO_TRUMP, STRENGTH, Order, allowed_mask, best_in_trick
 from . import faces
 from .rules import (
     BETTLER_TOP_ROW,
+    BIDDING,
     CONTRACT_IDS,
     CONTRACTS,
+    DOUBLING,
     GAME_ID,
     NORMAL_ROW,
+    OVER,
+    PLAY,
     SCHNAPSER_TRICKS,
     TARGET,
     TRICKS,
+    TRUMP,
     BauernOptions,
     Holding,
     Kind,
@@ -58,14 +63,11 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..views import SeatView
 
-TRUMP, BIDDING, DOUBLING, PLAY, OVER = range(5)
-PHASES = ("trump", "bidding", "doubling", "play", "over")
-
 # Bit masks of the 20-card deck: the five cards of a suit, and the four aces.
 SUIT5 = tuple(0b11111 << (6 * s) for s in range(4))
 ACES = sum(1 << (6 * s) for s in range(4))
 # Contract kinds as plain ints, for the hot paths.
-_NORMAL, _BETTLER, _SCHNAPSER, _ALL, _SHOWN = (int(k) for k in Kind)
+_NORMAL, _BETTLER, _SCHNAPSER = int(Kind.NORMAL), int(Kind.BETTLER), int(Kind.SCHNAPSER)
 _KINDS = tuple(int(c.kind) for c in CONTRACTS)
 _BETTLER_ROWS = tuple(c.kind == Kind.BETTLER for c in CONTRACTS)
 # Marriage action codes by suit: (K | flag, Q | flag, mask of K and Q).
@@ -74,6 +76,30 @@ _MARRIAGE_CODES = tuple(
 )
 _BID = A.BID_CONTRACT
 _SEATS = range(4)
+
+
+# Rows that need a holding, by holding.
+_HOLDING_ROWS = {
+    h: sum(1 << row for row, c in enumerate(CONTRACTS) if c.holding == h) for h in Holding
+}
+_ROWS_CACHE: dict[BauernOptions, tuple[int, ...]] = {}
+
+
+def _rows_by_position(opts: BauernOptions) -> tuple[int, ...]:
+    """For each priority position (0 = forehand), the rows it may bid under `opts`,
+    before holdings are checked.  Cached: options objects are few and frozen."""
+    rows = _ROWS_CACHE.get(opts)
+    if rows is None:
+        rows = tuple(
+            sum(
+                1 << row
+                for row, c in enumerate(CONTRACTS)
+                if c.bidders >> pos & 1 and enabled(c, opts)
+            )
+            for pos in range(4)
+        )
+        _ROWS_CACHE[opts] = rows
+    return rows
 
 
 def _rota(sitting: int) -> tuple[tuple[int, ...], ...]:
@@ -398,22 +424,15 @@ class BauernDeal(DealCore):
 
     def _biddable(self, seat: int) -> int:
         """Mask of the contract rows `seat` may bid at all: options, seat, holding (§4)."""
-        opts = self.opts
-        pos = 1 << ((seat - self.fh) & 3)
+        rows = _rows_by_position(self.opts)[(seat - self.fh) & 3]
         hand = self.hands[seat]
-        out = 0
-        for row, c in enumerate(CONTRACTS):
-            if not c.bidders & pos or not enabled(c, opts):
-                continue
-            h = c.holding
-            if h == Holding.ACE and not hand & ACES:
-                continue
-            if h == Holding.FULL_SUIT and not any(hand & m == m for m in SUIT5):
-                continue
-            if h == Holding.ALL_TRUMPS and hand & SUIT5[self.trump] != SUIT5[self.trump]:
-                continue
-            out |= 1 << row
-        return out
+        if not hand & ACES:
+            rows &= ~_HOLDING_ROWS[Holding.ACE]
+        if not any(hand & m == m for m in SUIT5):
+            rows &= ~_HOLDING_ROWS[Holding.FULL_SUIT]
+        if hand & SUIT5[self.trump] != SUIT5[self.trump]:
+            rows &= ~_HOLDING_ROWS[Holding.ALL_TRUMPS]
+        return rows
 
     def _bid(self, code: int) -> None:
         seat = self.turn

@@ -17,13 +17,18 @@ from ..cards import CARDS, IDS, Card, Suit, cards_of, mask_of
 from ..tricks import why_not_allowed
 from ..views import SeatView
 from .rules import (
+    BIDDING,
     CONTRACT_IDS,
     CONTRACTS,
+    DOUBLING,
     FOREHAND,
     FOREHAND_TEAM,
     GAME_ID,
     NOT_FOREHAND,
     OPPONENTS,
+    PHASES,
+    PLAY,
+    TRUMP,
     Holding,
     Kind,
     enabled,
@@ -32,8 +37,6 @@ from .rules import (
 if TYPE_CHECKING:
     from .deal import BauernDeal
 
-_PHASES = ("trump", "bidding", "doubling", "play", "over")
-_TRUMP, _BIDDING, _DOUBLING, _PLAY, _OVER = range(5)
 
 _WHO = {
     FOREHAND: "forehand only",
@@ -67,7 +70,7 @@ def _cards(mask: int) -> tuple[Card, ...]:
 
 def view(d: BauernDeal, seat: int | None) -> SeatView:
     phase = d.phase
-    if phase == _TRUMP:
+    if phase == TRUMP:
         # Only the first packet is dealt while forehand names trumps (RULES.md §4).
         hand = _cards(mask_of(d.dealt[seat][:3])) if seat is not None else ()
         sizes: tuple[int, ...] = (3, 3, 3, 3)
@@ -95,7 +98,7 @@ def view(d: BauernDeal, seat: int | None) -> SeatView:
         seat=seat,
         players=4,
         dealer=d.dealer,
-        phase=_PHASES[phase],
+        phase=PHASES[phase],
         to_act=None if d.turn < 0 else d.turn,
         hand=hand,
         hand_sizes=sizes,
@@ -122,7 +125,7 @@ def view(d: BauernDeal, seat: int | None) -> SeatView:
             ("high_bid", high),
             ("passed", tuple(s for s in range(4) if d.passed >> s & 1)),
             ("kontra_over_bettler", d.floor >= 0),
-            ("doubling_round", d.dbl_round if phase == _DOUBLING else None),
+            ("doubling_round", d.dbl_round if phase == DOUBLING else None),
             ("team_points", (d.team_total(0), d.team_total(1))),
             ("pending_marriage_points", pending),
         ),
@@ -135,7 +138,7 @@ def view(d: BauernDeal, seat: int | None) -> SeatView:
 def explain(d: BauernDeal, seat: int, action: Action, code: int) -> tuple[str, str]:
     phase = d.phase
     if isinstance(action, A.ChooseTrump):
-        if phase != _TRUMP:
+        if phase != TRUMP:
             return "action_not_allowed", "trumps are named once, before the auction"
         if action.blind is not None:
             return "invalid_blind", "Aufschlagen turns up card 3 or 4 of the hand as dealt"
@@ -143,12 +146,12 @@ def explain(d: BauernDeal, seat: int, action: Action, code: int) -> tuple[str, s
             "trump_not_in_first_packet",
             "trumps must be a suit of your first three cards (or Aufschlagen)",
         )
-    if phase == _TRUMP:
+    if phase == TRUMP:
         return "action_not_allowed", "forehand names trumps first"
     if isinstance(action, A.Bid):
         return _explain_bid(d, seat, action)
     if isinstance(action, A.Pass):
-        if phase == _BIDDING:
+        if phase == BIDDING:
             return "forehand_must_bid", "forehand opens the auction and may not pass"
         return "action_not_allowed", "passing is for the auction and the doubling"
     if isinstance(action, A.Double):
@@ -156,7 +159,7 @@ def explain(d: BauernDeal, seat: int, action: Action, code: int) -> tuple[str, s
     if isinstance(action, A.PlayCard):
         return _explain_card(d, seat, action)
     if isinstance(action, A.Claim):
-        if phase != _PLAY or d.kind != Kind.NORMAL:
+        if phase != PLAY or d.kind != Kind.NORMAL:
             return "claim_not_allowed", "only a normal game is claimed"
         if d.auto:
             return "claim_not_allowed", "claims are automatic at this table (auto_claim)"
@@ -165,7 +168,7 @@ def explain(d: BauernDeal, seat: int, action: Action, code: int) -> tuple[str, s
 
 
 def _explain_bid(d: BauernDeal, seat: int, action: A.Bid) -> tuple[str, str]:
-    if d.phase != _BIDDING:
+    if d.phase != BIDDING:
         return "action_not_allowed", "the auction is over"
     if action.value is not None or action.without_talon:
         return "invalid_bid", "Bauernschnapsen bids name a contract (there is no talon)"
@@ -188,17 +191,17 @@ def _explain_bid(d: BauernDeal, seat: int, action: A.Bid) -> tuple[str, str]:
 
 
 def _why_no_double(d: BauernDeal, seat: int) -> str:
-    if d.phase == _BIDDING:
+    if d.phase == BIDDING:
         if not d.opts.kontra_beats_bettler:
             return "Kontra comes after the auction"
         return "in the auction, only forehand's opponents Kontra, over a Bettler of his team"
-    if d.phase == _DOUBLING:  # pragma: no cover - a double is always legal here
+    if d.phase == DOUBLING:  # pragma: no cover - a double is always legal here
         return "you may not double now"
     return "doubling is over once the play starts"
 
 
 def _explain_card(d: BauernDeal, seat: int, action: A.PlayCard) -> tuple[str, str]:
-    if d.phase != _PLAY:
+    if d.phase != PLAY:
         return "action_not_allowed", "the play has not started"
     card = action.card.index
     hand = d.hands[seat]

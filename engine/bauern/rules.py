@@ -23,6 +23,9 @@ TARGET = 66
 MATCH_TARGET = 24
 #: Tricks in a deal: 5 cards each, no talon.
 TRICKS = 5
+#: The phases of a deal, as ints for the core and names for the views.
+TRUMP, BIDDING, DOUBLING, PLAY, OVER = range(5)
+PHASES = ("trump", "bidding", "doubling", "play", "over")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

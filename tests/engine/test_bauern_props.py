@@ -21,6 +21,7 @@ from engine.actions import Bid, ChooseTrump, Claim, Double, Pass
 from engine.bauern import BauernDeal, BauernOptions
 from engine.cards import CARDS, POINTS, cards_of, index_of
 from engine.events import HandShown, TrumpChosen
+from engine.protocol import DealCore
 
 from .props import check_random_deal
 
@@ -54,12 +55,15 @@ def test_played_out_deals_count_120() -> None:
     game with claims off and never claim: every one runs all five tricks."""
     for n in range(100):
         rng = random.Random(n)
-        state = bauern.start_deal(BauernOptions(auto_claim=False), n % 4, seed=n.to_bytes(4, "big"))
+        state: DealCore = bauern.start_deal(
+            BauernOptions(auto_claim=False), n % 4, seed=n.to_bytes(4, "big")
+        )
         while (seat := P.to_act(state)) is not None:
             legal = [a for a in P.legal_actions(state) if not isinstance(a, Claim | Double)]
-            if state.phase == 1:
+            if P.view(state, None).phase == "bidding":
                 legal = [a for a in legal if a in (Bid("normal"), Pass())]
             state, _ = P.apply(state, seat, rng.choice(legal))
+        assert isinstance(state, BauernDeal)
         res = P.result(state)
         assert res is not None and res.reason == "last_trick" and state.ntricks == 5
         locations = state.locations()
@@ -84,12 +88,12 @@ def _start(hands: list[list[str]], dealer: int = 0) -> BauernDeal:
 
 
 def test_herrenschnapser_shows_the_hand_to_everyone() -> None:
-    state = _start(SHOWN_HANDS)
+    state: DealCore = _start(SHOWN_HANDS)
     state, events = P.apply(state, 1, ChooseTrump(suit=CARDS[0].suit))
     assert isinstance(events[0], TrumpChosen)
     state, _ = P.apply(state, 1, Bid("herrenschnapser"))
-    for seat in (2, 3):
-        state, _ = P.apply(state, seat, Pass())
+    for other in (2, 3):
+        state, _ = P.apply(state, other, Pass())
     state, events = P.apply(state, 0, Pass())
     shown = [e for e in events if isinstance(e, HandShown)]
     assert shown and shown[0].seat == 1 and len(shown[0].cards) == 5
@@ -101,7 +105,7 @@ def test_herrenschnapser_shows_the_hand_to_everyone() -> None:
 
 
 def test_aufschlag_card_is_public_and_first_packet_only_while_naming_trumps() -> None:
-    state = _start(SHOWN_HANDS, dealer=3)  # seat 0 is forehand: TD KD QD | JD AD
+    state: DealCore = _start(SHOWN_HANDS, dealer=3)  # seat 0 is forehand: TD KD QD | JD AD
     v = P.view(state, 0)
     assert v.phase == "trump" and [c.id for c in v.hand] == ["TD", "KD", "QD"]
     assert ChooseTrump(blind=3) in v.legal and ChooseTrump(blind=4) in v.legal
