@@ -75,14 +75,33 @@ def _enabled_rows(opts: DreierOptions) -> tuple[int, ...]:
     return tuple(i for i, c in enumerate(CONTRACTS) if c.option is None or getattr(opts, c.option))
 
 
-_ENABLED: dict[DreierOptions, tuple[int, ...]] = {}
+#: One bid table entry: (row, contract, may be bid without talon).
+BidRow = tuple[int, Contract, bool]
+_TABLES: dict[DreierOptions, tuple[tuple[int, ...], tuple[BidRow, ...], tuple[BidRow, ...]]] = {}
+
+
+def _tables(opts: DreierOptions) -> tuple[tuple[int, ...], tuple[BidRow, ...], tuple[BidRow, ...]]:
+    """Per table, computed once: the enabled rows, and what forehand and the others may
+    bid regardless of their cards (RULES.md §3 "who may bid", the table's options)."""
+    t = _TABLES.get(opts)
+    if t is None:
+        rows = _enabled_rows(opts)
+        per_seat = []
+        for is_fh in (False, True):
+            per_seat.append(
+                tuple(
+                    (row, CONTRACTS[row], may_bid_without_talon(opts, CONTRACTS[row]))
+                    for row in rows
+                    if seat_may_bid(CONTRACTS[row], is_fh)
+                    and not (row == NORMAL and opts.caller_first)
+                )
+            )
+        t = _TABLES[opts] = (rows, per_seat[0], per_seat[1])
+    return t
 
 
 def enabled_rows(opts: DreierOptions) -> tuple[int, ...]:
-    rows = _ENABLED.get(opts)
-    if rows is None:
-        rows = _ENABLED[opts] = _enabled_rows(opts)
-    return rows
+    return _tables(opts)[0]
 
 
 def has_talon(opts: DreierOptions, c: Contract) -> bool:
@@ -106,6 +125,7 @@ class DreierDeal(DealCore):
     __slots__ = (
         "all_passed",
         "auto",
+        "bid_rows",
         "bids",
         "contract",
         "dbl_pos",
@@ -155,6 +175,8 @@ class DreierDeal(DealCore):
     auto: bool
     dealer: int
     fh: int
+    #: What forehand (index 1) and the others (index 0) may bid at this table.
+    bid_rows: tuple[tuple[BidRow, ...], tuple[BidRow, ...]]
     dealt: tuple[tuple[int, ...], ...]
     hands: list[int]
     talon: int
@@ -208,6 +230,8 @@ class DreierDeal(DealCore):
         d.auto = opts.auto_claim
         d.dealer = dealer
         d.fh = (dealer + 1) % 3
+        _, others, forehand = _tables(opts)
+        d.bid_rows = (others, forehand)
         d.dealt = (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(talon))
         d.hands = [mask_of(hands[0]), mask_of(hands[1]), mask_of(hands[2])]
         d.talon = mask_of(talon)
@@ -255,6 +279,7 @@ class DreierDeal(DealCore):
         d.auto = self.auto
         d.dealer = self.dealer
         d.fh = self.fh
+        d.bid_rows = self.bid_rows
         d.dealt = self.dealt
         d.hands = self.hands[:]
         d.talon = self.talon
@@ -361,33 +386,24 @@ class DreierDeal(DealCore):
             return out
         return []
 
-    def bid_allowed(self, seat: int, row: int, hand: int) -> bool:
-        """Seat, holding and table rules for naming contract `row` (not its rank)."""
-        c = CONTRACTS[row]
-        if row not in enabled_rows(self.opts):
-            return False
-        if not seat_may_bid(c, seat == self.fh):
-            return False
-        return holds(c, hand, self.trump)
-
     def _legal_bids(self, seat: int) -> list[int]:
-        opts = self.opts
         opening = not self.bids
         out: list[int] = []
-        if not (opening and not opts.caller_first):
+        if not (opening and not self.opts.caller_first):
             out.append(A.PASS)  # forehand may not pass the opening (forehand_must_bid)
         hand = self.hands[seat]
+        trump = self.trump
         bonus = 2 - self.priority(seat)
         hk = self.high_key
-        for row in enabled_rows(opts):
-            if row == NORMAL and opts.caller_first:
-                continue  # forehand says `pass` to play the normal game in this order
-            if not self.bid_allowed(seat, row, hand):
-                continue
+        for row, c, wt_ok in self.bid_rows[seat == self.fh]:
             key = row * 6 + bonus
+            if key + 3 <= hk:
+                continue
+            if c.holding is not Holding.NONE and not holds(c, hand, trump):
+                continue
             if key > hk:
                 out.append(A.BID_CONTRACT + 2 * row)
-            if key + 3 > hk and may_bid_without_talon(opts, CONTRACTS[row]):
+            if wt_ok:
                 out.append(A.BID_CONTRACT + 2 * row + 1)
         return out
 
@@ -401,11 +417,9 @@ class DreierDeal(DealCore):
         is_fh = decl == self.fh
         plain: list[int] = []
         held: list[int] = []
-        for row in enabled_rows(self.opts):
-            r = CONTRACTS[row]
-            if row <= cur or not seat_may_bid(r, is_fh):
-                continue
-            (plain if r.holding is Holding.NONE else held).append(row)
+        for row, r, _ in self.bid_rows[is_fh]:
+            if row > cur:
+                (plain if r.holding is Holding.NONE else held).append(row)
         return plain, held
 
     def may_raise_to(self, row: int, kept: int) -> bool:

@@ -1,0 +1,360 @@
+"""Dreierschnapsen rules the replay answer cannot show: views and hidden information,
+events, legal action sets, options and presets, dealing from a seed, the match's
+dealer rotation.  Scenario records (tests/engine/records/dreier/) cover the scoring."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import dreier
+from engine import protocol as P
+from engine.actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    Discard,
+    Pass,
+    PlayCard,
+    Redeal,
+    action_from_json,
+)
+from engine.cards import DECK20, Card, Suit, index_of, mask_of
+from engine.dreier.deal import DreierDeal
+from engine.errors import IllegalAction, OptionError
+from engine.events import Event, HandShown, TalonTaken, TrumpChosen, redact
+from engine.games import available, game
+from engine.options import option_ids
+from engine.results import DealResult
+from engine.selfplay import play_random_deals
+from engine.shuffle import shuffled
+
+RECORDS = Path(__file__).parent / "records" / "dreier"
+
+
+def _cards(text: str) -> list[int]:
+    return [index_of(c) for c in text.split()]
+
+
+def _scenario(name: str) -> tuple[dreier.DreierOptions, dict[str, Any]]:
+    with (RECORDS / f"{name}.json").open(encoding="utf-8") as f:
+        rec = json.load(f)
+    return dreier.options(rec.get("options")), rec["deals"][0]
+
+
+def _start(name: str) -> tuple[DreierDeal, list[tuple[int, Action]]]:
+    opts, d = _scenario(name)
+    hands = [[index_of(c) for c in h] for h in d["hands"]]
+    state = dreier.start_deal(opts, d["dealer"], hands=hands, talon=_cards(" ".join(d["talon"])))
+    acts = [(a["seat"], action_from_json(a)) for a in d["actions"]]
+    return state, acts
+
+
+def _run(
+    state: P.DealCore, acts: list[tuple[int, Action]]
+) -> tuple[DreierDeal, list[tuple[int, Event]]]:
+    """Apply actions through the protocol; events with their index."""
+    events: list[tuple[int, Event]] = []
+    for i, (seat, action) in enumerate(acts):
+        state, evs = P.apply(state, seat, action)
+        events.extend((i, e) for e in evs)
+    assert isinstance(state, DreierDeal)
+    return state, events
+
+
+# --- dealing -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_seeded_deal_follows_the_documented_split(dealer: int) -> None:
+    """docs/rules/dreier.md: 3 each from forehand, 2 to the talon, 3 more each."""
+    seed = b"dreier-split"
+    d = shuffled(DECK20, seed)
+    state = dreier.start_deal(dreier.DreierOptions(), dealer, seed=seed)
+    fh, mh = (dealer + 1) % 3, (dealer + 2) % 3
+    assert state.dealt[fh] == (*d[0:3], *d[11:14])
+    assert state.dealt[mh] == (*d[3:6], *d[14:17])
+    assert state.dealt[dealer] == (*d[6:9], *d[17:20])
+    assert state.dealt[3] == tuple(d[9:11])
+
+
+def test_explicit_cards_are_checked() -> None:
+    with pytest.raises(ValueError, match="three hands of 6"):
+        dreier.start_deal(dreier.DreierOptions(), 0, hands=[[0]], talon=[1, 2])
+    hands = [_cards("AH TH KH QH JH AD"), _cards("TD KD QD JD AC TC"), _cards("KC QC JC AS TS KS")]
+    with pytest.raises(ValueError, match="exactly once"):
+        dreier.start_deal(dreier.DreierOptions(), 0, hands=hands, talon=_cards("AH JS"))
+
+
+# --- trumps and hidden information -------------------------------------------------------
+
+
+def test_trump_phase_shows_only_the_first_packet() -> None:
+    """Trumps are named from the first 3 cards; the second packet is unseen (RULES.md §3)."""
+    state, _ = _start("trump-blind-card")
+    v = P.view(state, 1)
+    assert v.phase == "trump" and v.to_act == 1
+    assert v.hand == Card.parse("AH TH KH")
+    assert v.hand_sizes == (3, 3, 3)
+    assert P.view(state, 2).hand == Card.parse("AD TD KD")
+    assert set(v.legal) == {
+        ChooseTrump(suit=Suit.HEARTS),
+        ChooseTrump(blind=3),
+        ChooseTrump(blind=4),
+        ChooseTrump(blind=5),
+    }
+
+
+def test_three_jacks_may_redeal() -> None:
+    state, acts = _start("redeal-three-jacks")
+    assert Redeal() in P.legal_actions(state)
+    state, _ = _run(state, acts)
+    res = P.result(state)
+    assert res is not None and res.reason == "redeal" and res.points == (0, 0, 0)
+
+
+def test_blind_trump_card_is_public() -> None:
+    state, acts = _start("trump-blind-card")
+    state, events = _run(state, acts[:1])
+    ac = Card.from_id("AC")
+    assert [e for _, e in events] == [TrumpChosen(1, Suit.CLUBS, ac)]
+    assert P.view(state, None).trump_card == ac
+    assert P.view(state, None).trump == Suit.CLUBS
+    for seat in (0, 2):
+        assert (1, ac) in P.view(state, seat).known  # forehand holds it, everyone saw it
+    assert ac in P.view(state, 1).hand
+
+
+def test_talon_is_seen_by_the_declarer_only() -> None:
+    state, acts = _start("normal-won-1")
+    talon = Card.parse("JC KS")
+    state, events = _run(state, acts[:4])  # trump, bid, pass, pass: forehand takes the talon
+    taken = [e for _, e in events if isinstance(e, TalonTaken)]
+    assert len(taken) == 1 and set(taken[0].cards or ()) == set(talon)
+    for seat in (0, 2, None):
+        blank = redact(taken[0], seat)
+        assert isinstance(blank, TalonTaken) and blank.cards is None
+        assert P.view(state, seat).talon_cards == ()
+    v = P.view(state, 1)
+    assert v.phase == "discard" and set(v.talon_cards) == set(talon)
+    assert len(v.hand) == 8
+    state, _ = _run(state, acts[4:5])  # discards JC JS
+    v = P.view(state, 1)
+    assert v.talon_cards == () and v.phase == "doubling"
+    assert dict(v.extra)["discarded"] == Card.parse("JC JS")
+    assert "discarded" not in dict(P.view(state, 2).extra)
+
+
+def test_without_talon_nobody_sees_it() -> None:
+    state, acts = _start("bidding-hold-and-without-talon")
+    state, events = _run(state, acts[:8])
+    assert not any(isinstance(e, TalonTaken) for _, e in events)
+    assert P.view(state, 1).phase == "doubling"
+    assert P.view(state, 1).talon_size == 0 and P.view(state, 1).talon_cards == ()
+    loc = state.locations()
+    assert loc["talon"] == 0 and loc["discard"] == mask_of(_cards("JD JS"))  # for nobody
+
+
+def test_plauderer_hand_is_shown_after_trick_1() -> None:
+    """RULES.md §3: the declarer's hand lies open for the defenders after trick 1."""
+    state, acts = _start("plauderer-won")
+    before, _ = _run(state, acts[:10])  # two cards of trick 1 played
+    assert all(s != 0 for v in (1, 2) for s, _ in P.view(before, v).known)
+    after, events = _run(state, acts[:11])
+    shown = [(i, e) for i, e in events if isinstance(e, HandShown)]
+    assert len(shown) == 1
+    i, event = shown[0]
+    assert i == 10 and event.seat == 0
+    rest = set(Card.parse("QH JD QD JC QC"))
+    assert set(event.cards) == rest
+    for seat in (1, 2, None):
+        assert {c for s, c in P.view(after, seat).known if s == 0} == rest
+    assert not P.view(after, 0).known
+    assert dict(P.view(after, 1).extra)["hand_shown"] is True
+
+
+def test_bettler_hand_stays_hidden() -> None:
+    state, acts = _start("bettler-won")
+    state, events = _run(state, acts[:14])
+    assert not any(isinstance(e, HandShown) for _, e in events)
+    assert not [c for s, c in P.view(state, 1).known if s == 0]
+
+
+def test_first_trick_of_each_side_stays_visible() -> None:
+    state, acts = _start("normal-won-2")
+    state, _ = _run(state, acts[:13])  # trick 1 to middlehand, trick 2 to the declarer
+    first = dict(dict(P.view(state, 0).extra)["first_tricks"])  # type: ignore[arg-type]
+    assert first["defenders"] == (
+        2,
+        ((1, Card.from_id("AC")), (2, Card.from_id("JH")), (0, Card.from_id("KC"))),
+    )
+    assert first["declarer"][0] == 1  # type: ignore[index]
+
+
+def test_marriage_partner_is_known_until_played() -> None:
+    state, acts = _start("normal-won-1")
+    state, _ = _run(state, acts[:14])  # ... forehand leads KH declaring 40
+    assert (1, Card.from_id("QH")) in P.view(state, 2).known
+    assert P.view(state, 2).marriages == ((1, Suit.HEARTS, 40),)
+
+
+# --- bidding -------------------------------------------------------------------------
+
+
+def _bids(state: P.DealCore) -> set[tuple[str | None, bool]]:
+    return {(a.contract, a.without_talon) for a in P.legal_actions(state) if isinstance(a, Bid)}
+
+
+def test_bidding_legal_sets() -> None:
+    state, acts = _start("bidding-hold-and-without-talon")
+    state, _ = _run(state, acts[:1])
+    legal = P.legal_actions(state)
+    assert Pass() not in legal  # forehand_must_bid
+    assert ("normal", False) in _bids(state) and ("kontraschnapser", False) not in _bids(state)
+    assert ("herrenschnapser", False) not in _bids(state)  # forehand holds one trump
+    state, _ = _run(state, acts[1:2])  # forehand: normal
+    bids = _bids(state)
+    assert Pass() in P.legal_actions(state)
+    assert ("normal", False) not in bids and ("schnapser", False) not in bids
+    assert {("bettler", False), ("bettler", True), ("kontraschnapser", True)} <= bids
+    state, _ = _run(state, acts[2:4])  # middlehand bettler, dealer passes
+    assert ("bettler", False) in _bids(state)  # forehand may hold it
+    state, _ = _run(state, acts[4:5])
+    assert ("bettler", False) not in _bids(state)  # middlehand may not hold against forehand
+    assert ("bettler", True) in _bids(state)
+
+
+def test_view_lists_the_auction_and_doubling() -> None:
+    state, acts = _start("spritzen-x8")
+    state, _ = _run(state, acts[:10])
+    v = P.view(state, None)
+    assert v.bids == ((1, Bid("normal")), (2, Pass()), (0, Pass()))
+    assert v.multiplier == 8 and v.phase == "play" and v.contract == "normal"
+    assert len(dict(v.extra)["spritzen"]) == 5  # type: ignore[arg-type]
+
+
+def test_discard_legal_set_with_and_without_raise() -> None:
+    state, acts = _start("raise-after-talon")
+    state, _ = _run(state, acts[:5])
+    legal = P.legal_actions(state)
+    plain = [a for a in legal if isinstance(a, Discard) and a.contract is None]
+    assert len(plain) == 28  # any 2 of the 8 cards
+    raised = {a.contract for a in legal if isinstance(a, Discard) and a.contract}
+    assert "gang" in raised and "schnapser" not in raised and "bettler" not in raised
+    opts = dreier.options({"dreier.raise_after_talon": False})
+    state2 = dreier.start_deal(
+        opts, 0, hands=[list(h) for h in state.dealt[:3]], talon=list(state.dealt[3])
+    )
+    state2, _ = _run(state2, acts[:5])
+    assert all(isinstance(a, Discard) and a.contract is None for a in P.legal_actions(state2))
+
+
+def test_refusals_explain_why() -> None:
+    state, acts = _start("raise-after-talon")
+    state, _ = _run(state, acts[:5])
+    three = Discard(Card.parse("TS JS AH"))
+    codes = {}
+    for name, action in [
+        ("three", three),
+        ("play", PlayCard(Card.from_id("AH"))),
+        ("farben", Discard(Card.parse("TS JS"), "farbenringerl")),
+        ("unknown", Discard(Card.parse("TS JS"), "zehnerloch")),
+    ]:
+        with pytest.raises(IllegalAction) as e:
+            P.apply(state, 2, action)
+        codes[name] = e.value.code
+    assert codes == {
+        "three": "invalid_discard",
+        "play": "action_not_allowed",
+        "farben": "contract_not_allowed",
+        "unknown": "unknown_contract",
+    }
+
+
+def test_refused_action_changes_nothing_and_copy_is_independent() -> None:
+    state, acts = _start("gang-won")
+    state, _ = _run(state, acts[:8])
+    before = (state.turn, state.locations(), P.view(state, None))
+    with pytest.raises(IllegalAction):
+        P.apply(state, 2, PlayCard(Card.from_id("JH")))
+    twin = state.copy()
+    twin.step(twin.legal()[0])
+    assert (state.turn, state.locations(), P.view(state, None)) == before
+
+
+# --- options, registry, match ---------------------------------------------------------------
+
+
+def test_options_ids_defaults_and_errors() -> None:
+    ids = set(option_ids(dreier.DreierOptions, "dreier"))
+    assert {
+        "auto_claim",
+        "dreier.without_talon",
+        "dreier.raise_after_talon",
+        "dreier.caller_first",
+        "dreier.carinthian",
+        "dreier.count_down",
+        "dreier.cut_ritual",
+        "dreier.assenbettler",
+        "dreier.assbettler",
+        "dreier.plauderer",
+        "dreier.zehnergang",
+        "dreier.bauernloch",
+    } == ids
+    o = dreier.options()
+    assert o.auto_claim and o.without_talon and o.raise_after_talon
+    assert not (o.caller_first or o.carinthian or o.count_down or o.plauderer)
+    with pytest.raises(OptionError, match=r"unknown option 'dreier\.gangl'"):
+        dreier.options({"dreier.gangl": True})
+    with pytest.raises(OptionError, match="true or false"):
+        dreier.options({"dreier.carinthian": 1})
+    for contract in dreier.CONTRACTS:
+        if contract.option is not None:
+            assert f"dreier.{contract.option}" in ids
+
+
+@pytest.mark.parametrize("preset", sorted(dreier.PRESETS))
+def test_presets_are_valid_option_sets(preset: str) -> None:
+    dreier.options(dreier.PRESETS[preset])
+
+
+def test_registry_and_selfplay() -> None:
+    assert "dreier" in available() and game("dreier") is dreier.GAME
+    out = play_random_deals("dreier", 50, 3, {"dreier.plauderer": True})
+    assert out["deals"] == 50 and out["actions"] > 50
+
+
+def _result(points: tuple[int, int, int], reason: str = "made") -> DealResult:
+    return DealResult(points=points, winners=(), reason=reason)
+
+
+def test_match_rotation_redeal_and_tie_break_dealer() -> None:
+    m = dreier.new_match(dreier.DreierOptions(), first_dealer=2)
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 2 and spec.game == "dreier"
+    m.add_result(spec, _result((0, 0, 0), "redeal"))
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 2  # the same dealer deals again
+    m.add_result(spec, _result((9, 0, 9)))
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 0
+    m.add_result(spec, _result((18, 0, 0)))  # 27, 0, 9: seat 1 lowest, Schneider
+    assert m.finished and m.bummerl == [0, 2, 0] and m.next_deal() is None
+
+    m = dreier.new_match(dreier.DreierOptions(), first_dealer=0)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((24, 0, 0)))
+    spec = m.next_deal()
+    # seats 1 and 2 tie at 0; the rotation's next dealer is seat 1, who plays
+    assert spec is not None and spec.game == "zweier" and spec.seats == (1, 2)
+    assert spec.dealer == 1
+    m = dreier.new_match(dreier.DreierOptions(), first_dealer=2)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((0, 24, 0)))  # seats 0 and 2 tie; rotation says seat 0
+    spec = m.next_deal()
+    assert spec is not None and spec.seats == (0, 2) and spec.dealer == 0
