@@ -1,0 +1,260 @@
+"""Thousand: views, refusals, options, dealing and the match's scoring invariants.
+
+The rules themselves are shown by the scenario records (records/tausend/, built by
+tausend_scenarios.py and replayed by test_records.py); random deals by
+test_tausend_props.py.  This file covers what records cannot show: what each seat
+sees, and the match's bookkeeping over arbitrary sequences of deals.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import protocol as P
+from engine.actions import Action, Bid, Give, Look, Pass, PlayCard, Raise, Redeal
+from engine.cards import DECK24, Card, index_of
+from engine.errors import IllegalAction, OptionError
+from engine.games import game
+from engine.match import DealSpec
+from engine.results import DealResult
+from engine.shuffle import shuffled
+from engine.tausend import GAME, TausendDeal, TausendMatch, TausendOptions, start_deal
+
+from . import tausend_scenarios
+
+
+def _cards(text: str) -> list[int]:
+    return [index_of(c) for c in text.split()]
+
+
+def _deal(players: int = 3, **opts: object) -> TausendDeal:
+    """Layout A dealt by seat 0: forehand 1 is to declare, seats 2 and 0 oppose."""
+    return start_deal(
+        TausendOptions(players=players, **opts),  # type: ignore[arg-type]
+        0,
+        hands=[
+            _cards("AC QC JC AS TS KS QS"),
+            _cards("AH KH QH JH AD 9C JD"),
+            _cards("9H TD KD QD 9D KC TC"),
+        ],
+        talon=_cards("TH 9S JS"),
+    )
+
+
+def _act(state: TausendDeal, *moves: tuple[int, Action]) -> TausendDeal:
+    for seat, action in moves:
+        new, _ = P.apply(state, seat, action)
+        assert isinstance(new, TausendDeal)
+        state = new
+    return state
+
+
+def test_generated_records_are_current() -> None:
+    """The committed records are exactly what tausend_scenarios.py builds."""
+    assert tausend_scenarios.main(["--check"]) == 0
+
+
+def test_registry_and_presets() -> None:
+    spec = game("tausend")
+    assert spec is GAME and spec.players == 3
+    for preset in spec.presets.values():
+        spec.parse_options(preset)
+    assert spec.parse_options({"tausend.players": 4}).players == 4
+    for bad in ({"tausend.players": 5}, {"tausend.barrel_fine": 130}, {"auto_claim": True}):
+        with pytest.raises(OptionError):
+            spec.parse_options(bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seeded_split_is_the_documented_one(players: int) -> None:
+    """docs/rules/tausend.md: one card at a time clockwise from forehand, then the stock."""
+    seed = b"split"
+    deck = shuffled(DECK24, seed)
+    dealer = 1
+    state = start_deal(TausendOptions(players=players), dealer, seed=seed)
+    active = [(dealer + k) % players for k in range(1, 4 if players == 4 else players + 1)]
+    size = 9 if players == 2 else 7
+    for i, seat in enumerate(active):
+        assert list(state.dealt[seat]) == deck[i : size * len(active) : len(active)]
+    assert list(state.dealt[-1]) == deck[size * len(active) :]
+    if players == 4:
+        assert state.dealt[dealer] == ()
+
+
+def test_views_hide_hands_and_the_stock_until_shown() -> None:
+    s = _deal()
+    for seat in range(3):
+        v = P.view(s, seat)
+        assert len(v.hand) == 7 and v.talon_cards == () and v.talon_size == 3
+        assert v.phase == "bidding" and v.known == ()
+    assert P.view(s, None).hand == ()
+    s = _act(s, (1, Bid(value=100)), (2, Pass()), (0, Pass()))
+    stock = Card.parse("TH 9S JS")
+    for viewer in (None, 0, 1, 2):
+        v = P.view(s, viewer)
+        assert v.talon_cards == stock and v.phase == "give" and v.declarer == 1
+        if viewer != 1:  # the whole stock is known to be in the declarer's hand
+            assert {c for s_, c in v.known if s_ == 1} == set(stock)
+    s = _act(s, (1, Give(Card.from_id("JD"), 2)))
+    assert (2, Card.from_id("JD")) in P.view(s, 1).known  # the giver knows
+    assert P.view(s, 0).known == ()  # the other opponent cannot tell what 1 kept
+    assert Card.from_id("JD") in P.view(s, 2).hand
+
+
+def test_declarer_must_lead_and_marriage_partner_is_shown() -> None:
+    s = _act(
+        _deal(),
+        (1, Bid(value=100)),
+        (2, Pass()),
+        (0, Pass()),
+        (1, Give(Card.from_id("JD"), 2)),
+        (1, Give(Card.from_id("JS"), 0)),
+        (1, Raise(190)),
+    )
+    assert P.to_act(s) == 1 and P.view(s, 1).phase == "play"
+    s = _act(s, (1, PlayCard(Card.from_id("AH"))), (2, PlayCard(Card.from_id("9H"))))
+    s = _act(s, (0, PlayCard(Card.from_id("JS"))))
+    s = _act(s, (1, PlayCard(Card.from_id("KH"), True)))
+    v = P.view(s, 0)
+    assert v.trump is not None and v.trump.letter == "H"
+    assert (1, Card.from_id("QH")) in v.known
+    assert v.marriages[0][2] == 100 and v.points[1] == 13 + 100
+
+
+def test_blind_seat_sees_no_cards_until_it_looks() -> None:
+    s = _deal(blind_bid=True)
+    assert P.view(s, 1).hand == ()
+    assert set(P.legal_actions(s)) == {Look(), Bid(value=100)}
+    s = _act(s, (1, Bid(value=100)))  # blind
+    with pytest.raises(IllegalAction) as e:
+        P.apply(s, 2, Bid(value=125))
+    assert e.value.code == "bid_needs_marriage"
+    s = _act(s, (2, Look()))
+    assert len(P.view(s, 2).hand) == 7
+    assert P.view(s, 0).hand == ()
+    s = _act(s, (2, Pass()), (0, Pass()))
+    assert P.view(s, 0).hand != () and P.view(s, 1).multiplier == 2
+
+
+def test_refusals_name_a_stable_reason() -> None:
+    s = _deal()
+    cases: list[tuple[int, Action, str]] = [
+        (1, Look(), "action_not_allowed"),
+        (1, PlayCard(Card.from_id("AH")), "action_not_allowed"),
+        (1, Redeal(), "redeal_not_allowed"),
+        (1, Bid(contract="normal"), "invalid_bid"),
+        (1, Bid(value=1000), "invalid_bid"),
+    ]
+    for seat, action, code in cases:
+        with pytest.raises(IllegalAction) as e:
+            P.apply(s, seat, action)
+        assert e.value.code == code, action
+    s = _act(
+        s,
+        (1, Bid(value=100)),
+        (2, Pass()),
+        (0, Pass()),
+        (1, Give(Card.from_id("JD"), 2)),
+        (1, Give(Card.from_id("JS"), 0)),
+        (1, Raise(190)),
+        (1, PlayCard(Card.from_id("AH"))),
+    )
+    with pytest.raises(IllegalAction) as e:
+        P.apply(s, 2, PlayCard(Card.from_id("9H"), True))
+    assert e.value.code == "marriage_not_allowed"
+    with pytest.raises(IllegalAction) as e:
+        P.apply(s, 2, Give(Card.from_id("9H"), 0))
+    assert e.value.code == "action_not_allowed"
+
+
+def test_four_players_dealer_sits_out() -> None:
+    s = start_deal(TausendOptions(players=4), 2, seed=b"four")
+    v = P.view(s, None)
+    assert v.sitting_out == 2 and v.hand_sizes[2] == 0 and P.to_act(s) == 3
+    with pytest.raises(IllegalAction) as e:
+        P.apply(s, 2, Pass())
+    assert e.value.code == "not_your_turn"
+
+
+def test_two_players_face_down_stock_stays_hidden() -> None:
+    s = start_deal(TausendOptions(players=2), 0, seed=b"two")
+    assert P.view(s, None).talon_size == 6
+    s = _act(s, (1, Bid(value=100)), (0, Pass()))
+    taken, hidden = s.dealt[-1][:3], s.dealt[-1][3:]
+    for seat in (None, 0, 1):
+        v = P.view(s, seat)
+        assert [c.index for c in v.talon_cards] == list(taken) and v.talon_size == 3
+        assert not v.cards_seen() & {Card.of(c) for c in hidden}
+    assert P.view(s, 1).phase == "discard"
+
+
+def test_match_honours_players_golden_round_and_redeals() -> None:
+    opts = TausendOptions(players=4, golden_round=True)
+    m = GAME.new_match(opts, 3)
+    assert isinstance(m, TausendMatch) and m.players == 4
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 3 and dict(spec.context) == {"golden": True}
+    state = m.start_deal(spec, seed=b"g")
+    assert P.view(state, None).declarer == 0 or P.view(state, None).phase == "redeal"
+    redeal = DealResult(points=(0, 0, 0, 0), winners=(), reason="redeal")
+    assert m.add_result(spec, redeal) == (0, 0, 0, 0)
+    again = m.next_deal()
+    assert again is not None and again.dealer == 3  # the same dealer deals again
+
+
+# --- the match's scoring invariants over arbitrary deal results -----------------------------
+
+_RESULT = st.tuples(
+    st.integers(0, 3),  # declarer slot
+    st.sampled_from((100, 120, 125, 150, 200, 250)),
+    st.booleans(),  # made
+    st.lists(st.integers(0, 80).map(lambda p: p // 5 * 5), min_size=4, max_size=4),
+    st.lists(st.integers(0, 2), min_size=4, max_size=4),  # bolts (0 for the declarer)
+    st.booleans(),  # redeal
+)
+
+
+@given(
+    players=st.sampled_from((2, 3, 4)),
+    fine=st.sampled_from((120, 125)),
+    results=st.lists(_RESULT, min_size=1, max_size=80),
+)
+def test_match_scoring_invariants(
+    players: int, fine: int, results: list[tuple[int, int, bool, list[int], list[int], bool]]
+) -> None:
+    m = TausendMatch(TausendOptions(players=players, barrel_fine=fine), 0)
+    total = [0] * players
+    for slot, value, made, others, bolts, redeal in results:
+        spec = m.next_deal()
+        if spec is None:
+            break
+        assert isinstance(spec, DealSpec)
+        active = [(spec.dealer + k) % players for k in range(1, 4 if players == 4 else players + 1)]
+        d = active[slot % len(active)]
+        pts = [others[s] if s != d else (value if made else -value) for s in range(players)]
+        bolt = [bolts[s] if s in active and s != d else 0 for s in range(players)]
+        res = DealResult(
+            points=tuple(pts),
+            winners=(d,),
+            reason="redeal" if redeal else ("made" if made else "failed"),
+            contract="bid",
+            declarer=d,
+            details=(("value", value), ("made", made), ("golden", False), ("bolts", tuple(bolt))),
+        )
+        change = m.add_result(spec, res)
+        total = [t + c for t, c in zip(total, change, strict=True)]
+        assert total == m.scores  # the deals' points add up to the scores
+        sitters = [s for s in range(players) if m.on_barrel[s]]
+        assert len(sitters) <= (2 if players == 4 else 1)
+        assert sorted(m.climbed) == sitters
+        for s in range(players):
+            assert 0 <= m.bolts[s] < 3 and 0 <= m.falls[s] < 3
+            if m.on_barrel[s]:
+                assert m.scores[s] == 880 and 1 <= 3 - m.attempts[s] <= 3
+            elif s != m.winner:
+                assert m.scores[s] < 880
+    if m.finished:
+        assert m.winner is not None and m.scores[m.winner] == 1000
+        assert m.bummerl == [0 if s == m.winner else 1 for s in range(players)]
