@@ -1,0 +1,12 @@
+"""Telegram adapter (python-telegram-bot 22): `serve(service, config, stop)`.
+
+See `adapters.telegram.adapter` for how tables are shown and `outbox` for how the
+bot keeps within Telegram's limits.
+"""
+
+from __future__ import annotations
+
+from .adapter import TelegramAdapter, serve
+from .outbox import Content, Handle, Outbox, Throttle
+
+__all__ = ["Content", "Handle", "Outbox", "TelegramAdapter", "Throttle", "serve"]

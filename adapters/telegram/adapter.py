@@ -1,0 +1,922 @@
+"""The Telegram adapter: python-telegram-bot 22 in front of the core's `TableService`.
+
+Thin by design: commands and button presses become core calls; the core's neutral
+views become plain-text messages with inline keyboards.  No game rule lives here.
+
+Where things are shown
+- The group sees a lobby message, then one table message per deal (edited as play
+  goes on) and a result message per deal.  It never sees a hand.
+- Each seated human has one private hand message per deal in their private chat
+  with the bot, edited in place; hand menus and "Show my hand" edit it too.
+- Message ids are remembered in the store (`set_message_ref`: slots ``lobby``,
+  ``table`` and ``hand:<user>``), so after a restart the same messages are edited.
+
+The private chat (deep links)
+Telegram lets a bot write privately only to users who started it.  On Join (and for
+the host on /new) the adapter says hello privately; if Telegram refuses (403), the
+press is answered with a ``t.me/<bot>?start=<table>`` link that opens the private
+chat, and the lobby shows who is missing.  The host's Start is refused while a seated
+human is known to be unreachable, so the table waits in the lobby.  A user found
+unreachable later (a restart forgot who had started, or the user blocked the bot) is
+named in the group with the link, and gets the hand the moment they press Start.
+
+Limits
+All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
+honoured).  Callback queries are answered at once, refusals as an alert for the
+presser only.  Updates are deduplicated by `update_id` (webhooks redeliver).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shlex
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from telegram import BotCommand, CallbackQuery, Update
+from telegram import Message as TgMessage
+from telegram import User as TgUser
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    TypeHandler,
+)
+
+from bot import results as R
+from bot.config import Config
+from bot.i18n import game_name, norm_lang, t
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from bot.rules_text import rules_summary
+from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
+from bot.table import Status
+from bot.views import HandView, Message
+from engine.games import available
+
+from .outbox import Btn, Content, Handle, Outbox, Throttle
+from .texts import COMMANDS, tt
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "tg"
+App = Application[Any, Any, Any, Any, Any, Any]
+MAX_ALERT = 200  # answerCallbackQuery text limit
+
+
+class Stop(Protocol):
+    async def wait(self) -> Any: ...
+
+
+@dataclass(eq=False)
+class _TableState:
+    """Which messages show one table."""
+
+    chat_id: int
+    lobby: Handle | None = None
+    table: Handle | None = None
+    hands: dict[str, Handle] = field(default_factory=dict)
+    warned: set[str] = field(default_factory=set)  # told in the group to start the bot
+
+
+def content_of(message: Message, notes: list[str] | None = None) -> Content:
+    """A core `Message` as Telegram content (plain text, callback buttons)."""
+    text = message.text
+    if notes:
+        text = text + "\n" + "\n".join(notes)
+    rows = tuple(tuple(Btn(b.label, data=b.payload) for b in row) for row in message.buttons)
+    return Content(text, rows)
+
+
+def user_ref(user: TgUser) -> UserRef:
+    return UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+
+
+def user_id(user_key: str) -> int:
+    return int(user_key.split(":", 1)[1])
+
+
+class TelegramAdapter:
+    """Handlers, the table listener and the outbox, around one PTB `Application`."""
+
+    def __init__(
+        self,
+        service: TableService,
+        token: str,
+        *,
+        api_url: str = "https://api.telegram.org/bot",
+        throttle: Throttle | None = None,
+        answer_budget: float = 2.0,
+        poll_timeout: float = 10.0,
+        webhook_url: str | None = None,
+        webhook_secret: str | None = None,
+        webhook_listen: str = "0.0.0.0",
+        webhook_port: int = 8443,
+    ) -> None:
+        self.service = service
+        self.answer_budget = answer_budget
+        self.poll_timeout = poll_timeout
+        self.webhook_url = webhook_url
+        self.webhook_secret = webhook_secret
+        self.webhook_listen = webhook_listen
+        self.webhook_port = webhook_port
+        builder = ApplicationBuilder().token(token).base_url(api_url).concurrent_updates(True)
+        if webhook_url:
+            builder = builder.updater(None)
+        self.app: App = builder.build()
+        self.outbox = Outbox(
+            self.app.bot,
+            throttle=throttle,
+            on_posted=self._remember_ref,
+            on_forbidden=self._on_forbidden,
+        )
+        self.states: dict[str, _TableState] = {}
+        self.langs: dict[str, str] = {}
+        self.reachable: set[int] = set()  # users known to have started the bot
+        self.unreachable: set[int] = set()  # users Telegram said we may not write to
+        self._seen: OrderedDict[int, None] = OrderedDict()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._webhook: web.AppRunner | None = None
+        self._add_handlers()
+
+    @classmethod
+    def from_config(cls, service: TableService, config: Config, **kw: Any) -> TelegramAdapter:
+        if config.telegram_token is None:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        secret = config.telegram_webhook_secret
+        kw.setdefault("webhook_url", config.telegram_webhook_url)
+        kw.setdefault("webhook_secret", secret.get_secret_value() if secret else None)
+        kw.setdefault("webhook_listen", config.telegram_webhook_listen)
+        kw.setdefault("webhook_port", config.telegram_webhook_port)
+        return cls(
+            service,
+            config.telegram_token.get_secret_value(),
+            api_url=config.telegram_api_url,
+            **kw,
+        )
+
+    # --- running ---------------------------------------------------------------------
+
+    async def run(self, stop: Stop, ready: Callable[[], None] | None = None) -> None:
+        """Serve until `stop` is set; inside the caller's event loop."""
+        async with self.app:
+            await self._restore()
+            self.service.listeners.append(self)
+            try:
+                await self._set_commands()
+                await self.app.start()
+                if self.webhook_url:
+                    await self._start_webhook()
+                else:
+                    assert self.app.updater is not None
+                    await self.app.updater.start_polling(
+                        poll_interval=0,
+                        timeout=int(self.poll_timeout),
+                        allowed_updates=["message", "callback_query"],
+                    )
+                log.info("telegram adapter running as @%s", self.app.bot.username)
+                if ready is not None:
+                    ready()
+                await stop.wait()
+            finally:
+                if self.app.updater is not None and self.app.updater.running:
+                    await self.app.updater.stop()
+                if self._webhook is not None:
+                    await self._webhook.cleanup()
+                    self._webhook = None
+                with contextlib.suppress(ValueError):
+                    self.service.listeners.remove(self)
+                for task in list(self._tasks):
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(task, 5)
+                if not await self.outbox.drain(10.0):
+                    log.warning("telegram outbox not empty at shutdown")
+                await self.outbox.close()
+                if self.app.running:
+                    await self.app.stop()
+
+    async def _set_commands(self) -> None:
+        for lang, commands in COMMANDS.items():
+            try:
+                await self.app.bot.set_my_commands(
+                    [BotCommand(c, d) for c, d in commands],
+                    language_code=None if lang == "en" else lang,
+                )
+            except TelegramError as e:
+                log.warning("could not set the command menu (%s): %s", lang, e)
+
+    async def _start_webhook(self) -> None:
+        """Receive updates over HTTP(S): check the secret, dedupe, queue for PTB."""
+        assert self.webhook_url is not None
+        path = urlsplit(self.webhook_url).path or "/"
+
+        async def receive(request: web.Request) -> web.Response:
+            if self.webhook_secret is not None:
+                got = request.headers.get("X-Telegram-Bot-Api-Secret-Token")
+                if got != self.webhook_secret:
+                    return web.Response(status=403)
+            try:
+                data = await request.json()
+                update = Update.de_json(data, self.app.bot)
+            except Exception:
+                return web.Response(status=400)
+            if not self._first_time(update.update_id):
+                return web.Response()
+            await self.app.update_queue.put(update)
+            return web.Response()
+
+        server = web.Application()
+        server.router.add_post(path, receive)
+        runner = web.AppRunner(server, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, self.webhook_listen, self.webhook_port).start()
+        self._webhook = runner
+        await self.app.bot.set_webhook(
+            self.webhook_url,
+            secret_token=self.webhook_secret,
+            allowed_updates=["message", "callback_query"],
+        )
+
+    def _first_time(self, update_id: int) -> bool:
+        if update_id in self._seen:
+            return False
+        self._seen[update_id] = None
+        while len(self._seen) > 10_000:
+            self._seen.popitem(last=False)
+        return True
+
+    async def _restore(self) -> None:
+        """Reattach to the messages of open tables and show their current state."""
+        store = self.service.store
+        for row in await store.open_tables():
+            if not row.chat.startswith(PLATFORM + ":"):
+                continue
+            refs = await store.message_refs(row.id)
+            st = self._state(row.id, row.chat)
+            for slot, ref in refs.items():
+                chat_id, _, message_id = ref.partition("/")
+                if not message_id.isdigit():
+                    continue
+                handle = Handle(int(chat_id), row.id, slot, int(message_id))
+                if slot == "lobby":
+                    st.lobby = handle
+                elif slot == "table":
+                    st.table = handle
+                elif slot.startswith("hand:"):
+                    st.hands[slot[5:]] = handle
+            self._refresh(row.id)
+
+    def _refresh(self, table_id: str) -> None:
+        """Edit a table's messages to its current state (after a restart)."""
+        table = self.service.tables.get(table_id)
+        st = self.states.get(table_id)
+        if table is None or st is None:
+            return
+        if table.status == Status.LOBBY:
+            self._show_lobby(table_id, st)
+        elif table.status == Status.PLAYING:
+            self._show_table(table_id, st)
+            for user in self.service.seat_users(table_id):
+                self._show_hand(table_id, st, user)
+
+    # --- the listener: called under the table lock, only queues ---------------------
+
+    async def table_update(self, update: TableUpdate) -> None:
+        if update.platform != PLATFORM:
+            return
+        self._on_update(update)
+
+    def _on_update(self, u: TableUpdate) -> None:
+        st = self._state(u.table_id, u.chat)
+        tid = u.table_id
+        kind = u.kind
+        if kind == "lobby":
+            self._show_lobby(tid, st)
+        elif kind == "started":
+            if st.lobby is not None:
+                self.outbox.freeze(st.lobby)
+            if st.table is not None:
+                self.outbox.freeze(st.table)
+            for hand in st.hands.values():
+                self.outbox.freeze(hand)
+            st.table = None
+            st.hands = {}
+            self._show_table(tid, st)
+            for user in self.service.seat_users(tid):
+                self._show_hand(tid, st, user)
+        elif kind == "action":
+            self._show_table(tid, st)
+            for user in self.service.seat_users(tid):
+                self._show_hand(tid, st, user)
+        elif kind in ("deal_end", "finished"):
+            if kind == "finished":
+                self._show_table(tid, st, create=False)
+            if st.table is not None:
+                self.outbox.freeze(st.table)
+            for hand in st.hands.values():
+                self.outbox.freeze(hand)
+            if u.result is not None:
+                self.outbox.send(st.chat_id, content_of(u.result.message))
+            if kind == "finished":
+                self._close(tid, st)
+        elif kind == "aborted":
+            lang = self._table_lang(tid)
+            table = self.service.tables.get(tid)
+            reason = (table.abort_reason if table is not None else None) or "host"
+            for h in (st.lobby, st.table, *st.hands.values()):
+                if h is not None:
+                    self.outbox.freeze(h)
+            text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
+            self.outbox.send(st.chat_id, Content(text))
+            self._close(tid, st)
+        elif kind == "reminder" and u.user is not None:
+            self._remind(tid, st, u.user)
+        elif kind == "replaced" and u.user is not None:
+            lang = self._table_lang(tid)
+            text = t(
+                lang,
+                "remind.replaced",
+                name=self._seat_name(tid, u.user),
+                n=self.service.timings.missed_turns_limit,
+            )
+            self.outbox.send(st.chat_id, Content(text))
+
+    def _close(self, table_id: str, st: _TableState) -> None:
+        self.states.pop(table_id, None)
+        store = self.service.store
+
+        async def drop() -> None:
+            await store.drop_message_refs(table_id)
+
+        self.outbox.call(st.chat_id, drop)
+
+    def _state(self, table_id: str, chat: str) -> _TableState:
+        st = self.states.get(table_id)
+        if st is None:
+            st = self.states[table_id] = _TableState(int(chat.split(":", 1)[1]))
+        return st
+
+    def _show_lobby(self, table_id: str, st: _TableState) -> None:
+        view = self.service.lobby(table_id)
+        if view is None:
+            return
+        lang = self._table_lang(table_id)
+        missing = [u for u in view.seats if u is not None and u.user and self._unreachable(u.user)]
+        notes = []
+        if missing:
+            names = ", ".join(s.name for s in missing if s is not None)
+            notes.append(tt(lang, "lobby_need_start", names=names, link=self.deep_link(table_id)))
+        content = content_of(view.message, notes)
+        if st.lobby is None:
+            st.lobby = Handle(st.chat_id, table_id, "lobby")
+            self.outbox.post(st.lobby, content)
+        else:
+            self.outbox.edit(st.lobby, content)
+
+    def _show_table(self, table_id: str, st: _TableState, *, create: bool = True) -> None:
+        view = self.service.table(table_id)
+        if view is None:
+            return
+        content = content_of(view.message)
+        if st.table is None:
+            if not create:
+                return
+            st.table = Handle(st.chat_id, table_id, "table")
+            self.outbox.post(st.table, content)
+        else:
+            self.outbox.edit(st.table, content)
+
+    def _show_hand(
+        self, table_id: str, st: _TableState, user: str, view: HandView | None = None
+    ) -> None:
+        """Post or edit `user`'s private hand message (never anywhere else)."""
+        uid = user_id(user)
+        if view is None:
+            view = self.service.hand(table_id, user, self.langs.get(user))
+        if view is None:
+            return
+        handle = st.hands.get(user)
+        if uid in self.unreachable or (handle is not None and handle.dead):
+            self._warn(table_id, st, user)
+            return
+        content = content_of(view.message)
+        if handle is None:
+            handle = st.hands[user] = Handle(uid, table_id, f"hand:{user}")
+            self.outbox.post(handle, content)
+        else:
+            self.outbox.edit(handle, content)
+
+    def _warn(self, table_id: str, st: _TableState, user: str) -> None:
+        """Tell the group (once per table) that `user` must open the private chat."""
+        if user in st.warned:
+            return
+        st.warned.add(user)
+        text = tt(
+            self._table_lang(table_id),
+            "deliver_hand",
+            name=self._seat_name(table_id, user),
+            link=self.deep_link(table_id),
+        )
+        self.outbox.send(st.chat_id, Content(text))
+
+    def _remind(self, table_id: str, st: _TableState, user: str) -> None:
+        lang = self.langs.get(user) or self._table_lang(table_id)
+        text = t(
+            lang,
+            "remind.turn",
+            name=self._seat_name(table_id, user),
+            seconds=int(self.service.timings.reminder_before),
+        )
+        uid = user_id(user)
+        if uid in self.unreachable:
+            self.outbox.send(st.chat_id, Content(text))
+        else:
+            self.outbox.send(uid, Content(text))
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def deep_link(self, table_id: str) -> str:
+        return f"https://t.me/{self.app.bot.username}?start={table_id}"
+
+    def _unreachable(self, user: str) -> bool:
+        return user.startswith(PLATFORM + ":") and user_id(user) in self.unreachable
+
+    def _table_lang(self, table_id: str) -> str:
+        table = self.service.tables.get(table_id)
+        return norm_lang(table.settings.get("lang") if table is not None else None)
+
+    def _seat_name(self, table_id: str, user: str) -> str:
+        table = self.service.tables.get(table_id)
+        if table is not None:
+            seat = table.seat_of(user)
+            s = table.seats[seat] if seat is not None else None
+            if s is not None:
+                return s.name
+        return user
+
+    async def _remember_ref(self, handle: Handle) -> None:
+        if handle.slot is None or handle.table_id not in self.states:
+            return
+        await self.service.store.set_message_ref(handle.table_id, handle.slot, handle.ref)
+
+    def _on_forbidden(self, chat_id: int) -> None:
+        """Telegram refused a private message: tell the tables that wait for this user."""
+        if chat_id < 0:
+            return
+        self.unreachable.add(chat_id)
+        self.reachable.discard(chat_id)
+        key = f"{PLATFORM}:{chat_id}"
+        for table_id, st in list(self.states.items()):
+            table = self.service.tables.get(table_id)
+            if table is None or table.seat_of(key) is None:
+                continue
+            if table.status == Status.LOBBY:
+                self._show_lobby(table_id, st)
+            else:
+                self._warn(table_id, st, key)
+
+    def _user(self, tg_user: TgUser) -> UserRef:
+        ref = user_ref(tg_user)
+        if tg_user.language_code:
+            self.langs[ref.key] = tg_user.language_code
+        return ref
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- handlers --------------------------------------------------------------------
+
+    def _add_handlers(self) -> None:
+        app = self.app
+        app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
+        app.add_handler(CommandHandler("start", self._cmd_start))
+        app.add_handler(CommandHandler("new", self._cmd_new))
+        app.add_handler(CommandHandler("leaderboard", self._cmd_leaderboard))
+        app.add_handler(CommandHandler("stats", self._cmd_stats))
+        app.add_handler(CommandHandler("rules", self._cmd_rules))
+        app.add_handler(CommandHandler("settings", self._cmd_settings))
+        app.add_handler(CommandHandler("abort", self._cmd_abort))
+        app.add_handler(CommandHandler("resign", self._cmd_resign))
+        app.add_handler(CommandHandler("help", self._cmd_help))
+        app.add_handler(CommandHandler("forgetme", self._cmd_forget))
+        app.add_handler(CallbackQueryHandler(self._on_press))
+
+    async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if not self._first_time(update.update_id):
+            raise ApplicationHandlerStop
+
+    # button presses
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None
+        user = self._user(query.from_user)
+        data = query.data or ""
+        blocked = self._start_gate(user, data)
+        if blocked is not None:
+            await self._answer(query, blocked, alert=True)
+            return
+        task = asyncio.ensure_future(self._act(user, data))
+        try:
+            outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
+        except TimeoutError:
+            # The table is busy (the computer is thinking): answer now, report later.
+            await self._answer(query)
+            task.add_done_callback(lambda tk: self._late(user, tk))
+            return
+        await self._respond(query, user, data, outcome)
+
+    def _start_gate(self, user: UserRef, data: str) -> str | None:
+        """Refuse Start while a seated human cannot get their hand privately."""
+        try:
+            p = decode_payload(data)
+        except PayloadError:
+            return None
+        if p.verb != "st":
+            return None
+        table = self.service.tables.get(p.table)
+        if table is None or table.status != Status.LOBBY or table.host != user.key:
+            return None
+        missing = [
+            s.name
+            for s in table.seats
+            if s is not None and s.user is not None and self._unreachable(s.user)
+        ]
+        if not missing:
+            return None
+        return tt(
+            user.lang, "start_blocked", names=", ".join(missing), link=self.deep_link(p.table)
+        )
+
+    async def _act(self, user: UserRef, data: str) -> Outcome:
+        outcome = await self.service.act(user, data)
+        # No await between the core's answer and queuing its hand view: a later table
+        # update can only be queued after it, so the newest state always wins.
+        if outcome.hand is not None and outcome.table_id is not None:
+            st = self.states.get(outcome.table_id)
+            if st is not None:
+                self._show_hand(outcome.table_id, st, user.key, outcome.hand)
+        return outcome
+
+    def _late(self, user: UserRef, task: asyncio.Task[Outcome]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            return
+        outcome = task.result()
+        if not outcome.ok and outcome.text and int(user.id) not in self.unreachable:
+            self.outbox.send(int(user.id), Content(outcome.text))
+
+    async def _respond(
+        self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome
+    ) -> None:
+        lang = user.lang
+        if not outcome.ok:
+            await self._answer(query, outcome.text, alert=True)
+            return
+        in_group = query.message is not None and query.message.chat.id < 0
+        if outcome.code == "rules" and outcome.text:
+            if len(outcome.text) <= MAX_ALERT:
+                await self._answer(query, outcome.text, alert=True)
+            elif int(user.id) in self.reachable:
+                await self._answer(query, tt(lang, "rules_sent"))
+                self.outbox.send(int(user.id), Content(outcome.text))
+            else:
+                await self._answer(query, outcome.text[: MAX_ALERT - 1] + "…", alert=True)
+            return
+        try:
+            verb = decode_payload(data).verb
+        except PayloadError:  # pragma: no cover - the core accepted it
+            verb = ""
+        joined = verb == "j" and outcome.table_id is not None
+        if joined and outcome.table_id and not await self._hello(user, outcome.table_id):
+            await self._answer(query, tt(lang, "need_start"), url=self.deep_link(outcome.table_id))
+            return
+        if outcome.hand is not None and in_group:
+            if int(user.id) in self.unreachable and outcome.table_id is not None:
+                await self._answer(
+                    query, tt(lang, "need_start"), url=self.deep_link(outcome.table_id)
+                )
+                return
+            await self._answer(query, tt(lang, "hand_sent"))
+            return
+        await self._answer(query, outcome.text)
+
+    async def _answer(
+        self,
+        query: CallbackQuery,
+        text: str | None = None,
+        *,
+        alert: bool = False,
+        url: str | None = None,
+    ) -> None:
+        if text is not None and len(text) > MAX_ALERT:
+            text = text[: MAX_ALERT - 1] + "…"
+        try:
+            await query.answer(text, show_alert=alert and bool(text), url=url)
+        except TelegramError as e:  # too late or answered already: nothing to do
+            log.info("could not answer a callback query: %s", e)
+
+    async def _hello(self, user: UserRef, table_id: str) -> bool:
+        """Greet a new player privately; False when Telegram says we may not."""
+        uid = int(user.id)
+        if uid in self.reachable:
+            return True
+        try:
+            await self.app.bot.send_message(uid, tt(user.lang, "joined", table=table_id))
+        except Forbidden:
+            self._on_forbidden(uid)
+            return False
+        except TelegramError as e:  # flood control or network: we don't know yet
+            log.info("could not greet %s privately: %s", uid, e)
+            return True
+        self.reachable.add(uid)
+        return True
+
+    # commands
+
+    async def _reply(self, message: TgMessage, text: str) -> None:
+        self.outbox.send(message.chat.id, Content(text))
+
+    def _chat(self, message: TgMessage) -> ChatRef:
+        return ChatRef(PLATFORM, str(message.chat.id), message.chat.title or "")
+
+    async def _is_admin(self, message: TgMessage, user: UserRef) -> bool:
+        if message.chat.type == "private":
+            return True
+        try:
+            member = await self.app.bot.get_chat_member(message.chat.id, int(user.id))
+        except TelegramError as e:
+            log.info("getChatMember failed: %s", e)
+            return False
+        return member.status in ("creator", "administrator")
+
+    def _incoming(self, update: Update) -> tuple[TgMessage, UserRef] | None:
+        message = update.effective_message
+        if message is None or update.effective_user is None:
+            return None
+        return message, self._user(update.effective_user)
+
+    async def _cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        if message.chat.type != "private":
+            await self._reply(message, t(user.lang, "help.text"))
+            return
+        uid = int(user.id)
+        self.reachable.add(uid)
+        self.unreachable.discard(uid)
+        self.outbox.unblock(uid)
+        await self.service.remember(user)
+        seated = [
+            tb
+            for tb in self.service.tables.values()
+            if tb.platform == PLATFORM and tb.seat_of(user.key) is not None
+        ]
+        if not seated:
+            self.outbox.send(uid, Content(tt(user.lang, "welcome", name=user.name)))
+            return
+        for table in seated:
+            st = self._state(table.id, table.chat)
+            st.warned.discard(user.key)
+            self.outbox.send(uid, Content(tt(user.lang, "welcome_table", table=table.id)))
+            if table.status == Status.LOBBY:
+                self._show_lobby(table.id, st)
+            elif table.status == Status.PLAYING:
+                old = st.hands.get(user.key)
+                if old is not None and (old.dead or old.message_id is None):
+                    st.hands.pop(user.key)
+                self._show_hand(table.id, st, user.key)
+
+    async def _cmd_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        if message.chat.type == "private":
+            await self._reply(message, tt(user.lang, "group_only"))
+            return
+        chat = self._chat(message)
+        args = _split(context.args)
+        game = args[0].lower() if args else "zweier"
+        preset: str | None = None
+        options: dict[str, Any] = {}
+        for arg in args[1:]:
+            if "=" in arg:
+                key, _, value = arg.partition("=")
+                options[key] = _value(value)
+            elif preset is None:
+                preset = arg
+        settings = await self.service.settings(chat)
+        is_admin = settings.starters == "admins" and await self._is_admin(message, user)
+        outcome = await self.service.create_table(
+            chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+        )
+        if not outcome.ok:
+            await self._reply(message, outcome.text or "")
+            return
+        if outcome.table_id is not None and not await self._hello(user, outcome.table_id):
+            st = self.states.get(outcome.table_id)
+            if st is not None:
+                self._show_lobby(outcome.table_id, st)
+
+    async def _cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        args = [a.lower() for a in context.args or []]
+        scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
+        scope = "global" if scope_name == "global" else self._chat(message).key
+        games = [a for a in args if a in available()] or available()
+        lang = user.lang
+        blocks = []
+        for game in games:
+            rows = await R.leaderboard(self.service.store, game, scope)
+            if not rows and len(games) > 1:
+                continue
+            title = t(
+                lang,
+                "board.title",
+                game=game_name(game, lang),
+                scope=t(lang, f"board.scope.{scope_name}"),
+            )
+            lines = [title]
+            if not rows:
+                lines.append(t(lang, "board.empty"))
+            for i, row in enumerate(rows, 1):
+                lines.append(
+                    t(
+                        lang,
+                        "board.row",
+                        rank=i,
+                        name=row.name,
+                        rating=row.rating,
+                        won=row.won,
+                        games=row.games,
+                        bummerl=row.bummerl,
+                    )
+                )
+            blocks.append("\n".join(lines))
+        await self._reply(message, "\n\n".join(blocks) or t(lang, "board.empty"))
+
+    async def _cmd_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        target = user
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+            target = user_ref(replied.from_user)
+        args = [a.lower() for a in context.args or []]
+        private = message.chat.type == "private"
+        scope = "global" if "global" in args or private else self._chat(message).key
+        lang = user.lang
+        rows = await R.player_stats(self.service.store, target.key, scope)
+        if not rows:
+            await self._reply(message, t(lang, "stats.none", name=target.name))
+            return
+        lines = [t(lang, "stats.title", name=target.name)]
+        for s in rows:
+            lines.append(
+                t(
+                    lang,
+                    "stats.row",
+                    game=game_name(s.game, lang),
+                    games=s.games,
+                    won=s.won,
+                    bummerl=s.bummerl,
+                    schneider=s.schneider,
+                    made=s.made,
+                    played=s.played,
+                    rating=s.rating if s.rating is not None else 0.0,
+                )
+            )
+        await self._reply(message, "\n".join(lines))
+
+    async def _cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        args = [a.lower() for a in context.args or []]
+        if args:
+            text = rules_summary(args[0], user.lang)
+        else:
+            table = self.service.table_of(self._chat(message).key, user.key)
+            if table is not None:
+                text = rules_summary(table.game, user.lang, table.options_json)
+            else:
+                text = "\n\n".join(rules_summary(g, user.lang) for g in available())
+        await self._reply(message, text)
+
+    async def _cmd_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        if message.chat.type == "private":
+            await self._reply(message, tt(user.lang, "group_only"))
+            return
+        chat = self._chat(message)
+        is_admin = await self._is_admin(message, user)
+        args = context.args or []
+        if not is_admin:
+            await self._reply(message, t(user.lang, "refuse.not_admin"))
+            return
+        if len(args) >= 2:
+            outcome = await self.service.update_setting(
+                chat, user, args[0], " ".join(args[1:]), is_admin=is_admin
+            )
+            await self._reply(message, outcome.text or "")
+            return
+        settings = await self.service.settings(chat)
+        lines = [t(user.lang, "settings.title")]
+        lines += [t(user.lang, "settings.line", key=k, value=v) for k, v in settings.lines()]
+        await self._reply(message, "\n".join(lines))
+
+    async def _cmd_abort(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        outcome = await self.service.abort(self._chat(message), user)
+        if outcome.text:
+            await self._reply(message, outcome.text)
+
+    async def _cmd_resign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        outcome = await self.service.resign(self._chat(message), user)
+        if outcome.text:
+            await self._reply(message, outcome.text)
+
+    async def _cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        await self._reply(message, t(user.lang, "help.text"))
+
+    async def _cmd_forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        outcome = await self.service.forget(user)
+        self.langs.pop(user.key, None)
+        await self._reply(message, outcome.text or "")
+
+
+def _split(args: list[str] | None) -> list[str]:
+    """Command arguments, honouring quotes (``/new dreier "a b"``)."""
+    if not args:
+        return []
+    try:
+        return shlex.split(" ".join(args))
+    except ValueError:
+        return list(args)
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+async def serve(
+    service: TableService,
+    config: Config,
+    stop: Stop,
+    *,
+    ready: Callable[[], None] | None = None,
+    **kw: Any,
+) -> None:
+    """Run the Telegram adapter inside the running event loop until `stop` is set.
+
+    Long polling by default; a webhook when ``TELEGRAM_WEBHOOK_URL`` is set.  Extra
+    keywords (`throttle`, `answer_budget`, `poll_timeout`) go to `TelegramAdapter`.
+    """
+    adapter = TelegramAdapter.from_config(service, config, **kw)
+    await adapter.run(stop, ready)

@@ -1,0 +1,473 @@
+"""Everything the bot sends to Telegram goes through here: one ordered queue per chat.
+
+Why: the core tells listeners about every change under the table's lock, so the
+listener only *queues*; a worker per chat does the I/O.  The queue is where Telegram's
+limits are met:
+
+- **Order.** A chat's operations run one at a time, in the order they were queued
+  (a deal's result before the next deal's table message).
+- **Coalescing.** A message is a `Handle`; queuing an edit for a handle that already
+  has an edit (or its first post) waiting replaces that content instead of adding a
+  request, so a burst of moves becomes one edit showing the newest state.  The worker
+  takes its throttle slot *before* it picks the content, so waiting for the rate limit
+  is exactly when edits pile up and merge.
+- **Rate.** Token buckets per chat (about 1 message/s), per group (20/min) and overall
+  (30/s) delay requests before Telegram would refuse them; a 429 anyway is honoured:
+  wait `retry_after`, then send the newest content (the final state is never dropped).
+- **Benign errors.** "message is not modified" is success; an edit of a message that is
+  gone becomes a new post; 403 (a user who never started the bot, or blocked it) marks
+  the chat blocked and drops its pending messages until the user starts the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dtm
+import logging
+import time
+import warnings
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Btn:
+    """An inline button: callback data for the bot, or a URL (deep links)."""
+
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What a message shows: plain text and rows of buttons."""
+
+    text: str
+    rows: tuple[tuple[Btn, ...], ...] = ()
+
+    def markup(self) -> InlineKeyboardMarkup | None:
+        if not self.rows:
+            return None
+        return InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(b.label, url=b.url)
+                    if b.url
+                    else InlineKeyboardButton(b.label, callback_data=b.data)
+                    for b in row
+                ]
+                for row in self.rows
+            ]
+        )
+
+    def bare(self) -> Content:
+        return Content(self.text)
+
+
+@dataclass(eq=False)
+class Handle:
+    """One message the bot keeps editing (a lobby, a deal's table, a player's hand).
+
+    `slot` is where its reference is remembered in the store (``None``: not kept).
+    """
+
+    chat_id: int
+    table_id: str
+    slot: str | None
+    message_id: int | None = None
+    shown: Content | None = None  # what Telegram shows now (None: unknown)
+    latest: Content | None = None  # the newest content asked for
+    dead: bool = False  # the chat refused it (403): nothing more is sent for it
+
+    @property
+    def ref(self) -> str:
+        return f"{self.chat_id}/{self.message_id}"
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """The pace the outbox keeps (Telegram's documented limits, slightly under)."""
+
+    per_chat_per_second: float = 1.0
+    per_chat_burst: int = 3
+    per_group_per_minute: float = 20.0
+    per_group_burst: int = 10
+    global_per_second: float = 30.0
+    global_burst: int = 30
+    enabled: bool = True
+
+    @classmethod
+    def off(cls) -> Throttle:
+        return cls(enabled=False)
+
+
+@dataclass
+class _Bucket:
+    capacity: float
+    rate: float
+    tokens: float
+    stamp: float
+
+    def reserve(self, now: float) -> float:
+        """Take one token (maybe on credit); return how long to wait for it."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+OpKind = Literal["post", "edit", "strip", "send", "call"]
+
+
+@dataclass(eq=False)
+class _Op:
+    kind: OpKind
+    handle: Handle | None = None
+    content: Content | None = None
+    fn: Callable[[], Awaitable[None]] | None = None
+    sending: bool = False
+    attempts: int = 0
+
+
+@dataclass(eq=False)
+class _Chat:
+    id: int
+    ops: deque[_Op] = field(default_factory=deque)
+    current: _Op | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    blocked: bool = False
+    buckets: list[_Bucket] = field(default_factory=list)
+
+
+@dataclass
+class Stats:
+    """Counters for tests and logs."""
+
+    requests: int = 0
+    coalesced: int = 0
+    retry_after: int = 0
+    not_modified: int = 0
+    forbidden: int = 0
+    failed: int = 0
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """`retry_after` in seconds, whichever type this PTB version gives it."""
+    raw = getattr(error, "_retry_after", None)
+    if isinstance(raw, dtm.timedelta):
+        return raw.total_seconds()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+class Outbox:
+    """Ordered, coalescing, throttled queues of Telegram requests, one per chat."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        throttle: Throttle | None = None,
+        on_posted: Callable[[Handle], Awaitable[None]] | None = None,
+        on_forbidden: Callable[[int], None] | None = None,
+        max_attempts: int = 5,
+    ) -> None:
+        self.bot = bot
+        self.throttle = throttle or Throttle()
+        self.on_posted = on_posted
+        self.on_forbidden = on_forbidden
+        self.max_attempts = max_attempts
+        self.stats = Stats()
+        self._chats: dict[int, _Chat] = {}
+        self._pending = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._global = _Bucket(
+            self.throttle.global_burst,
+            self.throttle.global_per_second,
+            self.throttle.global_burst,
+            time.monotonic(),
+        )
+        self._closed = False
+
+    # --- queuing (synchronous: safe to call under the core's table lock) -------------
+
+    def post(self, handle: Handle, content: Content) -> None:
+        """Post `handle` as a new message (its first appearance)."""
+        handle.latest = content
+        self._enqueue(handle.chat_id, _Op("post", handle, content))
+
+    def edit(self, handle: Handle, content: Content) -> None:
+        """Show `content` in `handle`'s message, merging with a waiting edit."""
+        handle.latest = content
+        if handle.dead:
+            return
+        chat = self._chats.get(handle.chat_id)
+        if chat is not None:
+            pending = self._pending_op(chat, handle)
+            if pending is not None:
+                pending.content = content
+                if pending.kind == "strip":
+                    pending.kind = "edit"
+                self.stats.coalesced += 1
+                return
+            busy = chat.current is not None and chat.current.handle is handle
+            if handle.shown == content and handle.message_id is not None and not busy:
+                return
+        self._enqueue(handle.chat_id, _Op("edit", handle, content))
+
+    def freeze(self, handle: Handle) -> None:
+        """Take the buttons off a message that is history now (keeping its text)."""
+        if handle.latest is not None:
+            self.edit(handle, handle.latest.bare())
+            return
+        self._enqueue(handle.chat_id, _Op("strip", handle))
+
+    def send(self, chat_id: int, content: Content) -> None:
+        """A one-off message nobody edits later (results, notes)."""
+        self._enqueue(chat_id, _Op("send", None, content))
+
+    def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
+        """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
+        self._enqueue(chat_id, _Op("call", fn=fn))
+
+    def blocked(self, chat_id: int) -> bool:
+        chat = self._chats.get(chat_id)
+        return chat is not None and chat.blocked
+
+    def unblock(self, chat_id: int) -> None:
+        chat = self._chats.get(chat_id)
+        if chat is not None:
+            chat.blocked = False
+
+    def _pending_op(self, chat: _Chat, handle: Handle) -> _Op | None:
+        """A queued (or taken but not yet sent) op whose content may still change."""
+        if (
+            chat.current is not None
+            and chat.current.handle is handle
+            and not chat.current.sending
+            and chat.current.kind in ("post", "edit", "strip")
+        ):
+            return chat.current
+        for op in reversed(chat.ops):
+            if op.handle is handle and op.kind in ("post", "edit", "strip"):
+                return op
+        return None
+
+    def _enqueue(self, chat_id: int, op: _Op) -> None:
+        if self._closed:
+            return
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat(chat_id, buckets=self._buckets(chat_id))
+        if chat.blocked and op.kind != "call":
+            if op.handle is not None:
+                op.handle.dead = True
+            return
+        chat.ops.append(op)
+        self._pending += 1
+        self._idle.clear()
+        if chat.task is None or chat.task.done():
+            chat.task = asyncio.get_running_loop().create_task(
+                self._worker(chat), name=f"tg-outbox:{chat_id}"
+            )
+        chat.wake.set()
+
+    def _buckets(self, chat_id: int) -> list[_Bucket]:
+        th = self.throttle
+        now = time.monotonic()
+        out = [_Bucket(th.per_chat_burst, th.per_chat_per_second, th.per_chat_burst, now)]
+        if chat_id < 0:  # groups and channels have negative ids
+            rate = th.per_group_per_minute / 60.0
+            out.append(_Bucket(th.per_group_burst, rate, th.per_group_burst, now))
+        return out
+
+    # --- the worker ----------------------------------------------------------------
+
+    async def _worker(self, chat: _Chat) -> None:
+        while not self._closed:
+            if not chat.ops:
+                chat.wake.clear()
+                await chat.wake.wait()
+                continue
+            op = chat.ops.popleft()
+            chat.current = op
+            try:
+                await self._perform(chat, op)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.stats.failed += 1
+                log.exception("telegram request for chat %s failed", chat.id)
+            finally:
+                chat.current = None
+                self._done()
+
+    def _done(self) -> None:
+        self._pending -= 1
+        if self._pending <= 0:
+            self._pending = 0
+            self._idle.set()
+
+    async def _pace(self, chat: _Chat) -> None:
+        if not self.throttle.enabled:
+            return
+        now = time.monotonic()
+        delay = max(b.reserve(now) for b in [self._global, *chat.buckets])
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def _perform(self, chat: _Chat, op: _Op) -> None:
+        if op.kind == "call":
+            assert op.fn is not None
+            await op.fn()
+            return
+        handle = op.handle
+        while True:
+            if chat.blocked or (handle is not None and handle.dead):
+                if handle is not None:
+                    handle.dead = True
+                return
+            if op.kind in ("edit", "strip") and handle is not None and handle.message_id is None:
+                op.kind = "post"  # its post never went through: post it now
+                op.content = op.content or handle.latest
+            if op.kind == "edit" and handle is not None and op.content == handle.shown:
+                return
+            await self._pace(chat)
+            op.sending = True
+            op.attempts += 1
+            try:
+                await self._request(chat, op)
+                return
+            except RetryAfter as e:
+                self.stats.retry_after += 1
+                wait = retry_seconds(e)
+                log.info("flood control in chat %s: waiting %.1f s", chat.id, wait)
+                op.sending = False
+                await asyncio.sleep(wait)
+                self._absorb(chat, op)
+            except BadRequest as e:
+                text = e.message.lower()
+                if "not modified" in text:
+                    self.stats.not_modified += 1
+                    if handle is not None and op.content is not None:
+                        handle.shown = op.content
+                    return
+                if (
+                    handle is not None
+                    and op.kind in ("edit", "strip")
+                    and ("message to edit not found" in text or "can't be edited" in text)
+                ):
+                    if op.kind == "strip":
+                        return  # nothing left to take the buttons off
+                    handle.message_id = None  # gone: post it anew
+                    continue
+                self.stats.failed += 1
+                log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)
+                return
+            except Forbidden as e:
+                self.stats.forbidden += 1
+                log.info("chat %s refuses the bot: %s", chat.id, e.message)
+                self._block(chat)
+                if handle is not None:
+                    handle.dead = True
+                if self.on_forbidden is not None:
+                    self.on_forbidden(chat.id)
+                return
+            except NetworkError as e:  # timeouts and connection trouble: retry a while
+                op.sending = False
+                if op.attempts >= self.max_attempts:
+                    self.stats.failed += 1
+                    log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
+                    return
+                await asyncio.sleep(min(0.2 * 2**op.attempts, 5.0))
+            except TelegramError as e:
+                self.stats.failed += 1
+                log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
+                return
+            finally:
+                op.sending = False
+
+    def _absorb(self, chat: _Chat, op: _Op) -> None:
+        """Before a retry, take over newer content queued for the same message."""
+        if op.handle is None:
+            return
+        for other in list(chat.ops):
+            if other.handle is op.handle and other.kind in ("edit", "strip"):
+                if other.kind == "edit":
+                    op.content = other.content
+                    if op.kind == "strip":
+                        op.kind = "edit"
+                chat.ops.remove(other)
+                self.stats.coalesced += 1
+                self._done()
+
+    def _block(self, chat: _Chat) -> None:
+        chat.blocked = True
+        for other in list(chat.ops):
+            if other.kind != "call":
+                chat.ops.remove(other)
+                if other.handle is not None:
+                    other.handle.dead = True
+                self._done()
+
+    async def _request(self, chat: _Chat, op: _Op) -> None:
+        self.stats.requests += 1
+        handle = op.handle
+        if op.kind in ("post", "send"):
+            content = op.content if op.content is not None else Content("…")
+            message = await self.bot.send_message(
+                chat.id, content.text, reply_markup=content.markup()
+            )
+            if handle is not None:
+                handle.message_id = message.message_id
+                handle.shown = content
+                if handle.slot is not None and self.on_posted is not None:
+                    await self.on_posted(handle)
+            return
+        assert handle is not None and handle.message_id is not None
+        if op.kind == "strip":
+            await self.bot.edit_message_reply_markup(chat.id, handle.message_id, reply_markup=None)
+            if handle.shown is not None:
+                handle.shown = handle.shown.bare()
+            return
+        assert op.content is not None
+        await self.bot.edit_message_text(
+            op.content.text, chat.id, handle.message_id, reply_markup=op.content.markup()
+        )
+        handle.shown = op.content
+
+    # --- lifecycle -----------------------------------------------------------------
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until every queue is empty (or `timeout`); True when it is."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [c.task for c in self._chats.values() if c.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

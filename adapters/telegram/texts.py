@@ -1,0 +1,73 @@
+"""Texts that only the Telegram adapter needs (English and German).
+
+The game's texts live in `bot.i18n`; these are about Telegram itself: the command
+menu, the private chat that carries hands, and deep links.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import norm_lang
+
+#: The command menu (setMyCommands), per language; the first language is the default.
+COMMANDS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("new", "Open a table: /new <game> (zweier, dreier, bauern, tausend)"),
+        ("leaderboard", "Best players: /leaderboard [game] [global]"),
+        ("stats", "Your statistics: /stats [global]"),
+        ("rules", "Rules of a game: /rules [game]"),
+        ("settings", "Chat settings (admins): /settings [key value]"),
+        ("abort", "Close your table (host) or vote to close it"),
+        ("resign", "Give up the running match"),
+        ("help", "How to play with this bot"),
+        ("forgetme", "Delete your data"),
+    ],
+    "de": [
+        ("new", "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend)"),
+        ("leaderboard", "Rangliste: /leaderboard [Spiel] [global]"),
+        ("stats", "Deine Statistik: /stats [global]"),
+        ("rules", "Spielregeln: /rules [Spiel]"),
+        ("settings", "Chat-Einstellungen (Admins): /settings [Schlüssel Wert]"),
+        ("abort", "Deinen Tisch schließen oder für den Abbruch stimmen"),
+        ("resign", "Die laufende Partie aufgeben"),
+        ("help", "So spielst du mit diesem Bot"),
+        ("forgetme", "Deine Daten löschen"),
+    ],
+}
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "welcome": "Hello {name}! Your cards and your buttons will come here.",
+        "welcome_table": "You sit at table {table}. Your cards and your buttons will come here.",
+        "joined": "You joined table {table}. Your cards will come here, in our private chat.",
+        "need_start": "Open our private chat and press Start, so I can send you your cards.",
+        "lobby_need_start": "⚠ Waiting for {names} to start a private chat with me: {link}",
+        "start_blocked": "Waiting for {names} to open the private chat with me ({link}).",
+        "hand_sent": "Your hand is in our private chat.",
+        "group_only": "Use this command in a group.",
+        "rules_sent": "The rules are in our private chat.",
+        "deliver_hand": "{name}, I cannot send you your cards: open {link} and press Start.",
+        "no_games": "No games yet.",
+    },
+    "de": {
+        "welcome": "Servus {name}! Deine Karten und Knöpfe kommen hierher.",
+        "welcome_table": "Du sitzt an Tisch {table}. Deine Karten und Knöpfe kommen hierher.",
+        "joined": "Du sitzt an Tisch {table}. Deine Karten kommen hierher, in unseren privaten Chat.",
+        "need_start": "Öffne unseren privaten Chat und drücke Start, damit ich dir deine Karten schicken kann.",
+        "lobby_need_start": "⚠ Warte, bis {names} einen privaten Chat mit mir startet: {link}",
+        "start_blocked": "Warte, bis {names} den privaten Chat mit mir öffnet ({link}).",
+        "hand_sent": "Deine Karten sind in unserem privaten Chat.",
+        "group_only": "Diesen Befehl bitte in einer Gruppe verwenden.",
+        "rules_sent": "Die Regeln sind in unserem privaten Chat.",
+        "deliver_hand": "{name}, ich kann dir deine Karten nicht schicken: öffne {link} und drücke Start.",
+        "no_games": "Noch keine Spiele.",
+    },
+}
+
+
+def tt(lang: str | None, key: str, /, **values: Any) -> str:
+    """An adapter text in `lang` (falling back to English)."""
+    catalog = TEXTS.get(norm_lang(lang), TEXTS["en"])
+    text = catalog.get(key) or TEXTS["en"][key]
+    return text.format(**values) if values else text

@@ -1,0 +1,335 @@
+"""Shared rig for the Telegram end-to-end tests (no tests of its own).
+
+The real python-telegram-bot `Application` (built by `adapters.telegram`) runs against
+`FakeTelegram` with a real `TableService` on a SQLite file; simulated users act only
+through what Telegram would let them do: type commands, press buttons they were sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.telegram import TelegramAdapter, Throttle
+from bot.i18n import card_label
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from bot.service import TableService, TableUpdate, Timings
+from bot.store import Store
+from bot.table import Table
+from engine import protocol as P
+from engine.cards import CARDS, Card
+from tests.e2e.fakes.telegram_api import (
+    Button,
+    CallbackAnswer,
+    FakeChat,
+    FakeMessage,
+    FakeTelegram,
+    FakeUser,
+    Limits,
+    LogErrorGuard,
+)
+
+#: Loggers whose ERROR records fail a test: the library, our adapter and the core.
+GUARDED = ("telegram", "adapters", "bot")
+
+_CARD_BY_LABEL = {card_label(c): c for c in CARDS}
+_CARD = re.compile(r"(?:10|A|K|Q|J|9)[♥♦♣♠]")
+_DEAL = re.compile(r"^Deal (\d+) — dealer", re.M)
+
+
+# ------------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture
+def log_guard() -> Iterator[LogErrorGuard]:
+    """Fail the test on any ERROR from PTB, the adapter or the core."""
+    with LogErrorGuard(*GUARDED) as guard:
+        yield guard
+
+
+@pytest.fixture
+async def fake(log_guard: LogErrorGuard) -> AsyncIterator[FakeTelegram]:
+    """The fake Bot API without flood control (long games); tests may set limits."""
+    async with FakeTelegram(limits=Limits(rate=None)) as server:
+        server.attach(log_guard)
+        yield server
+
+
+# ------------------------------------------------------------------------ hidden info
+
+
+class Witness:
+    """A core listener that records, per deal, every card the public has seen.
+
+    It runs under the table lock like the adapter, at every version, so `revealed`
+    is exactly what the engine's public view showed up to each version.
+    """
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.revealed: dict[tuple[str, int], set[Card]] = {}
+        self.at_version: dict[tuple[str, int], frozenset[Card]] = {}
+        self.dealt: dict[tuple[str, int], set[Card]] = {}
+        self.kinds: list[str] = []
+        self.updates: list[TableUpdate] = []
+
+    async def table_update(self, update: TableUpdate) -> None:
+        self.kinds.append(update.kind)
+        self.updates.append(update)
+        table = self.service.tables.get(update.table_id)
+        if table is None or table.deal is None or table.deal_log is None:
+            return
+        key = (table.id, len(table.deals))
+        pv = P.view(table.deal, None)
+        seen = self.revealed.setdefault(key, set())
+        seen |= pv.cards_seen()
+        seen.update(c for trick in pv.tricks for _, c in trick)
+        self.at_version[(table.id, table.version)] = frozenset(seen)
+        if key not in self.dealt:
+            state0 = table.deal_log.state0
+            players = len(table.deal_log.spec.seats)
+            self.dealt[key] = {c for s in range(players) for c in P.view(state0, s).hand}
+
+    def check_group(self, table_id: str, chat: FakeChat) -> int:
+        """Assert no group message ever showed a card the public had not seen.
+
+        Every revision of every group message is checked: a table message against the
+        cards revealed in its deal up to the version its buttons carry (or the whole
+        deal); anything else must show no card at all.  Returns how many revisions
+        were checked.
+        """
+        checked = 0
+        for message in chat.messages:
+            for rev in message.revisions:
+                checked += 1
+                cards = {_CARD_BY_LABEL[m] for m in _CARD.findall(rev.text)}
+                if not cards:
+                    continue
+                deal = _DEAL.search(rev.text)
+                assert deal is not None, f"cards outside a table message: {rev.text!r}"
+                allowed: frozenset[Card] | set[Card] = self.revealed.get(
+                    (table_id, int(deal.group(1))), set()
+                )
+                for row in rev.keyboard():
+                    for button in row:
+                        version = _version(button.data)
+                        if version is not None and (table_id, version) in self.at_version:
+                            allowed = self.at_version[(table_id, version)]
+                leaked = cards - allowed
+                dealt = self.dealt.get((table_id, int(deal.group(1))), set())
+                assert not leaked, (
+                    f"group saw unrevealed cards {sorted(map(str, leaked))} "
+                    f"(from dealt hands: {sorted(map(str, leaked & dealt))}) in {rev.text!r}"
+                )
+        return checked
+
+
+def _version(data: str) -> int | None:
+    try:
+        return decode_payload(data).version
+    except PayloadError:
+        return None
+
+
+# ------------------------------------------------------------------------ the rig
+
+
+@dataclass
+class Rig:
+    fake: FakeTelegram
+    db: Path
+    service: TableService
+    store: Store
+    adapter: TelegramAdapter
+    stop: asyncio.Event
+    task: asyncio.Task[None]
+    witness: Witness
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+
+    def table(self, table_id: str) -> Table | None:
+        return self.service.tables.get(table_id)
+
+
+def timings(**kw: Any) -> Timings:
+    base: dict[str, Any] = dict(
+        turn_timeout=600.0, reminder_before=20.0, ai_delay=0.0, lobby_expiry=900.0
+    )
+    base.update(kw)
+    return Timings(**base)
+
+
+async def start_rig(
+    fake: FakeTelegram,
+    db: Path,
+    *,
+    throttle: Throttle | None = None,
+    timing: Timings | None = None,
+    ai_level: str = "random",
+    runner: Callable[..., Any] | None = None,
+    **kw: Any,
+) -> Rig:
+    """Open the store, start the service and the adapter (long polling, 1 s polls)."""
+    store = await Store(db).open()
+    service = TableService(store, timings=timing or timings(), ai_level=ai_level)
+    witness = Witness(service)
+    service.listeners.append(witness)
+    await service.start()
+    adapter = TelegramAdapter(
+        service,
+        fake.token,
+        api_url=fake.base_url,
+        throttle=throttle or Throttle.off(),
+        poll_timeout=1,
+        **kw,
+    )
+    stop = asyncio.Event()
+    ready = asyncio.Event()
+    task = asyncio.create_task(adapter.run(stop, ready.set))
+    waiter = asyncio.ensure_future(ready.wait())
+    done, _ = await asyncio.wait({task, waiter}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        waiter.cancel()
+        task.result()
+    assert waiter in done, "the adapter did not start"
+    return Rig(fake, db, service, store, adapter, stop, task, witness)
+
+
+async def stop_rig(rig: Rig) -> None:
+    rig.stop.set()
+    await asyncio.wait_for(rig.task, 15)
+    await rig.service.stop()
+    await rig.store.close()
+
+
+@dataclass
+class Players:
+    """Simulated Telegram users in one group."""
+
+    group: FakeChat
+    users: list[FakeUser]
+
+
+def make_players(fake: FakeTelegram, names: list[str], *, started: bool = True) -> Players:
+    users = [fake.create_user(n, username=n.lower(), started=started) for n in names]
+    group = fake.create_group("Schnapsen", members=users, creator=users[0])
+    return Players(group, users)
+
+
+async def press(fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str) -> CallbackAnswer:
+    query = user.press(message, label)
+    return await fake.wait_answer(query)
+
+
+async def open_table(rig: Rig, players: Players, command: str) -> tuple[str, FakeMessage]:
+    """`/new ...` by the first user, everyone else joins; returns table id and lobby."""
+    fake = rig.fake
+    host, *others = players.users
+    host.send(players.group, command)
+    lobby = await fake.wait_for_message(players.group, contains="Host:")
+    table_id = _table_id(lobby)
+    for user in others:
+        answer = await press(fake, user, lobby, "Join")
+        assert not answer.show_alert, answer.text
+        await fake.wait_for(
+            lambda u=user: u.first_name in lobby.text, what=f"{user.first_name} in the lobby"
+        )
+    return table_id, lobby
+
+
+def _table_id(lobby: FakeMessage) -> str:
+    for button in lobby.buttons():
+        try:
+            return decode_payload(button.data).table
+        except PayloadError:
+            continue
+    raise AssertionError(f"no table buttons in {lobby.text!r}")
+
+
+def hand_message(user: FakeUser, table_id: str) -> FakeMessage | None:
+    """The user's newest private message with buttons of this table."""
+    for message in reversed(user.private_chat.bot_messages()):
+        for button in message.buttons():
+            try:
+                if decode_payload(button.data).table == table_id:
+                    return message
+            except PayloadError:
+                continue
+    return None
+
+
+def _choices(message: FakeMessage, table_id: str, version: int) -> list[Button]:
+    out = []
+    for button in message.buttons():
+        try:
+            p = decode_payload(button.data)
+        except PayloadError:
+            continue
+        if p.table == table_id and p.version == version and p.verb in ("a", "dp", "dr", "pg"):
+            out.append(button)
+    return out
+
+
+async def play(
+    rig: Rig,
+    table_id: str,
+    users: list[FakeUser],
+    *,
+    until: Callable[[], bool],
+    max_presses: int = 5000,
+) -> int:
+    """Press the buttons the players were sent until `until()`; returns the presses.
+
+    Each step waits for some user's private hand message to offer buttons of the
+    table's current version, presses one (a game action mostly; a hand menu when the
+    engine wants a discard picked card by card), then waits for the table to move on
+    or the hand message to change.
+    """
+    fake = rig.fake
+    presses = 0
+
+    def pick() -> tuple[FakeUser, FakeMessage, Button] | None:
+        table = rig.table(table_id)
+        if table is None:
+            return None
+        for user in users:
+            message = hand_message(user, table_id)
+            if message is None:
+                continue
+            options = _choices(message, table_id, table.version)
+            if options:
+                actions = [b for b in options if decode_payload(b.data).verb == "a"]
+                pool = actions if actions and rig.rng.random() < 0.9 else options
+                return user, message, rig.rng.choice(pool)
+        return None
+
+    while not until():
+        assert presses < max_presses, "the game did not end"
+        found = await fake.wait_for(
+            lambda: pick() or until(), timeout=10, what="a hand with buttons to press"
+        )
+        if found is True:
+            break
+        assert isinstance(found, tuple)
+        user, message, button = found
+        table = rig.table(table_id)
+        assert table is not None
+        version = table.version
+        revisions = len(message.revisions)
+        answer = await press(fake, user, message, button.data)
+        presses += 1
+        assert not answer.show_alert, f"{user.first_name} pressed {button}: {answer.text}"
+
+        def moved() -> bool:
+            tb = rig.table(table_id)
+            return tb is None or tb.version != version or len(message.revisions) > revisions
+
+        await fake.wait_for(moved, timeout=10, what="the table to move on")
+    return presses
