@@ -4,7 +4,7 @@
 `step()` applies one in place (no checks), `copy()` is cheap.  The phases run in the
 order of RULES.md §3 — trump, bidding, discard, doubling (Spritzen), play — and one
 method per phase moves the deal on (`_settle`, `_start_doubling`, `_start_play`,
-`_finish`), so phase transitions live in one place each.
+`_end`), so phase transitions live in one place each.
 
 State for an AI that samples hidden cards: the seats' hands are the masks `hands`,
 the talon `talon` (until taken or set aside), the cards out of play `discard`;
