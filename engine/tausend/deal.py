@@ -20,6 +20,7 @@ the receiver know it).  The rest is public.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -86,6 +87,52 @@ STOCK_NINES = "stock_nines"
 GIVEN_NINE = "given_nine"
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What does not change during a deal, shared by every copy of it (cheap `copy`).
+
+    `active`: the playing seats clockwise from forehand; `nxt[seat]`: the next playing
+    seat; `order[leader]`: the seats of a trick led by `leader`, in playing order;
+    `gmult`: 2 in the golden round; `blind_ok`: blind bidding is open.
+    """
+
+    opts: TausendOptions
+    dealer: int
+    active: tuple[int, ...]
+    active_mask: int
+    nxt: tuple[int, ...]
+    order: tuple[tuple[int, ...], ...]
+    golden: bool
+    gmult: int
+    blind_ok: bool
+    stock_cards: tuple[int, ...]
+
+    @classmethod
+    def of(
+        cls, opts: TausendOptions, dealer: int, golden: bool, stock_cards: tuple[int, ...]
+    ) -> Setup:
+        n = opts.players
+        act = active_seats(n, dealer)
+        k = len(act)
+        nxt = [-1] * n
+        order: list[tuple[int, ...]] = [()] * n
+        for i, s in enumerate(act):
+            nxt[s] = act[(i + 1) % k]
+            order[s] = tuple(act[(i + j) % k] for j in range(k))
+        return cls(
+            opts=opts,
+            dealer=dealer,
+            active=act,
+            active_mask=sum(1 << s for s in act),
+            nxt=tuple(nxt),
+            order=tuple(order),
+            golden=golden,
+            gmult=2 if golden else 1,
+            blind_ok=opts.blind_bid and not golden,
+            stock_cards=stock_cards,
+        )
+
+
 class TausendDeal(DealCore):
     """One deal of Thousand for 2, 3 or 4 players (the fourth, the dealer, sits out).
 
@@ -97,20 +144,14 @@ class TausendDeal(DealCore):
     """
 
     __slots__ = (
-        "active",
-        "active_mask",
         "after_claim",
         "auction",
         "blind",
-        "blind_ok",
         "cpoints",
-        "dealer",
         "dealt",
         "declarer",
         "first_seen",
         "given",
-        "gmult",
-        "golden",
         "hands",
         "high",
         "high_blind",
@@ -122,18 +163,16 @@ class TausendDeal(DealCore):
         "marriages",
         "mpoints",
         "mult",
-        "nxt",
         "opp_mask",
-        "opts",
         "passed",
         "phase",
         "pile",
         "players",
         "queue",
         "res",
+        "setup",
         "shown",
         "stock",
-        "stock_cards",
         "stock_claim",
         "taken",
         "to_give",
@@ -146,19 +185,11 @@ class TausendDeal(DealCore):
 
     game = GAME_ID
 
-    opts: TausendOptions
+    setup: Setup
     players: int
-    dealer: int
-    active: tuple[int, ...]
-    active_mask: int
-    nxt: tuple[int, ...]
-    golden: bool
-    gmult: int
-    blind_ok: bool
     phase: int
     hands: list[int]
     stock: int
-    stock_cards: tuple[int, ...]
     taken: bool
     pile: int
     high: int
@@ -209,21 +240,10 @@ class TausendDeal(DealCore):
         d = cls.__new__(cls)
         n = opts.players
         d.log = None
-        d.opts = opts
+        setup = d.setup = Setup.of(opts, dealer, golden, tuple(talon[:3]))
+        act = setup.active
         d.players = n
-        d.dealer = dealer
-        act = active_seats(n, dealer)
-        d.active = act
-        d.active_mask = sum(1 << s for s in act)
-        nxt = [-1] * n
-        for i, s in enumerate(act):
-            nxt[s] = act[(i + 1) % len(act)]
-        d.nxt = tuple(nxt)
-        d.golden = golden
-        d.gmult = 2 if golden else 1
-        d.blind_ok = opts.blind_bid and not golden
         d.hands = [sum(1 << c for c in h) for h in hands]
-        d.stock_cards = tuple(talon[:3])
         d.stock = sum(1 << c for c in talon[:3])
         d.pile = sum(1 << c for c in talon[3:])
         d.taken = False
@@ -232,11 +252,11 @@ class TausendDeal(DealCore):
         d.high_blind = False
         d.passed = 0
         d.first_seen = 0
-        d.looked = 0 if d.blind_ok else d.active_mask
+        d.looked = 0 if setup.blind_ok else setup.active_mask
         d.auction = ()
         d.declarer = -1
         d.value = 0
-        d.mult = d.gmult
+        d.mult = setup.gmult
         d.blind = False
         d.opp_mask = 0
         d.given = [0] * n
@@ -264,7 +284,7 @@ class TausendDeal(DealCore):
             # be claimed, each holder in turn before the stock is shown.
             d.high, d.high_seat = GOLDEN_BID, act[0]
             d._set_declarer(act[0])
-            d.looked = d.active_mask
+            d.looked = setup.active_mask
             d._offer_claims(tuple(s for s in act if d.hands[s] & NINES_MASK == NINES_MASK), -1)
         return d
 
@@ -272,19 +292,11 @@ class TausendDeal(DealCore):
         d = TausendDeal.__new__(TausendDeal)
         d.log = None
         d.turn = self.turn
-        d.opts = self.opts
+        d.setup = self.setup
         d.players = self.players
-        d.dealer = self.dealer
-        d.active = self.active
-        d.active_mask = self.active_mask
-        d.nxt = self.nxt
-        d.golden = self.golden
-        d.gmult = self.gmult
-        d.blind_ok = self.blind_ok
         d.phase = self.phase
         d.hands = self.hands[:]
         d.stock = self.stock
-        d.stock_cards = self.stock_cards
         d.taken = self.taken
         d.pile = self.pile
         d.high = self.high
@@ -344,7 +356,7 @@ class TausendDeal(DealCore):
         if phase == GIVE:
             out = []
             cards = cards_of(hand)
-            for o in self.active:
+            for o in self.setup.active:
                 if self.to_give >> o & 1:
                     base = A.GIVE + 32 * o
                     out.extend(base + c for c in cards)
@@ -427,11 +439,11 @@ class TausendDeal(DealCore):
             self.high_blind = not seen
             if log is not None:
                 log.append(BidMade(seat, value=value))
-        left = self.active_mask & ~self.passed
+        left = self.setup.active_mask & ~self.passed
         if not left & (left - 1):  # RULES.md §5: bidding ends when all others have passed
             self._settle(left.bit_length() - 1)
             return
-        nxt = self.nxt
+        nxt = self.setup.nxt
         s = nxt[seat]
         while self.passed >> s & 1:
             s = nxt[s]
@@ -441,8 +453,8 @@ class TausendDeal(DealCore):
         self.declarer = seat
         self.value = self.high
         self.blind = self.high_blind
-        self.mult = self.gmult * (2 if self.high_blind else 1)
-        self.opp_mask = self.active_mask & ~(1 << seat)
+        self.mult = self.setup.gmult * (2 if self.high_blind else 1)
+        self.opp_mask = self.setup.active_mask & ~(1 << seat)
 
     def _settle(self, seat: int) -> None:
         self._set_declarer(seat)
@@ -456,13 +468,15 @@ class TausendDeal(DealCore):
         d = self.declarer
         self.hands[d] |= self.stock
         self.taken = True
-        self.looked = self.active_mask
+        self.looked = self.setup.active_mask
         self.phase = DISCARD if self.players == 2 else GIVE
         self.to_give = self.opp_mask
         self.stock_claim = (self.stock & NINES_MASK).bit_count() >= 2
         self.turn = d
         if self.log is not None:
-            self.log.append(TalonTaken(d, tuple(CARDS[c] for c in self.stock_cards), shown=True))
+            self.log.append(
+                TalonTaken(d, tuple(CARDS[c] for c in self.setup.stock_cards), shown=True)
+            )
 
     # --- give, discard, raise ---------------------------------------------------------
 
@@ -484,7 +498,7 @@ class TausendDeal(DealCore):
         hands = self.hands
         claims = tuple(
             o
-            for o in self.active
+            for o in self.setup.active
             if self.given[o] & NINES_MASK and hands[o] & NINES_MASK == NINES_MASK
         )
         self._offer_claims(claims, RAISE)
@@ -545,13 +559,10 @@ class TausendDeal(DealCore):
         elif log is not None:
             log.append(CardPlayed(seat, CARDS[card]))
         trick.append(card)
-        if len(trick) < len(self.active):
-            self.turn = self.nxt[seat]
+        seats = self.setup.order[self.leader]
+        if len(trick) < len(seats):
+            self.turn = seats[len(trick)]
             return
-        nxt = self.nxt
-        seats = [self.leader]
-        for _ in range(len(trick) - 1):
-            seats.append(nxt[seats[-1]])
         w = seats[best_in_trick(trick, self.trump, _STRENGTH)]
         pts = 0
         won = 0
@@ -591,6 +602,8 @@ class TausendDeal(DealCore):
         """Score the played-out deal (RULES.md §5).  The match applies bolts' fines and
         the barrel; `points` here are the deal's own scores."""
         n = self.players
+        setup = self.setup
+        gmult = setup.gmult
         if self.pile:  # two players: the face-down stock goes to the last trick's winner
             self.won[last] |= self.pile
             self.cpoints[last] += sum(POINTS[c] for c in cards_of(self.pile))
@@ -601,15 +614,15 @@ class TausendDeal(DealCore):
         pts = [0] * n
         bolts = [0] * n
         pts[d] = self.value * self.mult if made else -self.value * self.mult
-        for s in self.active:
+        for s in setup.active:
             if s != d:
-                pts[s] = round5(totals[s]) * self.gmult
+                pts[s] = round5(totals[s]) * gmult
                 if not self.tricks[s]:
-                    bolts[s] = self.gmult  # RULES.md §5: no trick, a bolt (two when golden)
+                    bolts[s] = gmult  # RULES.md §5: no trick, a bolt (two when golden)
         if n == 4:
-            totals[self.dealer] = stock_value(self.stock)
-            pts[self.dealer] = round5(totals[self.dealer]) * self.gmult
-        opponents = tuple(s for s in self.active if s != d)
+            totals[setup.dealer] = stock_value(self.stock)
+            pts[setup.dealer] = round5(totals[setup.dealer]) * gmult
+        opponents = tuple(s for s in setup.active if s != d)
         self._end(
             DealResult(
                 points=tuple(pts),
@@ -623,7 +636,7 @@ class TausendDeal(DealCore):
                 details=(
                     ("value", self.value),
                     ("made", made),
-                    ("golden", self.golden),
+                    ("golden", setup.golden),
                     ("blind", self.blind),
                     ("bolts", tuple(bolts)),
                     ("last_trick", last),
@@ -660,7 +673,7 @@ class TausendDeal(DealCore):
                 details=(
                     ("redeal_by", seat),
                     ("redeal_reason", reason),
-                    ("golden", self.golden),
+                    ("golden", self.setup.golden),
                     ("bolts", (0,) * n),
                 ),
             )
@@ -695,6 +708,35 @@ class TausendDeal(DealCore):
         return out
 
     # --- facts for the faces -----------------------------------------------------------
+
+    @property
+    def opts(self) -> TausendOptions:
+        return self.setup.opts
+
+    @property
+    def dealer(self) -> int:
+        return self.setup.dealer
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return self.setup.active
+
+    @property
+    def golden(self) -> bool:
+        return self.setup.golden
+
+    @property
+    def blind_ok(self) -> bool:
+        return self.setup.blind_ok
+
+    @property
+    def stock_cards(self) -> tuple[int, ...]:
+        """The stock as dealt (with two players: the first stock, the one taken)."""
+        return self.setup.stock_cards
+
+    def trick_seats(self) -> tuple[int, ...]:
+        """The seats of the cards on the table, in playing order."""
+        return self.setup.order[self.leader][: len(self.trick)]
 
     def total(self, seat: int) -> int:
         """Card points plus declared marriages so far."""

@@ -71,9 +71,7 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
     if seat is not None and deal.looked >> seat & 1:
         hand = tuple(CARDS[c] for c in cards_of(deal.hands[seat]))
     d = deal.declarer
-    trick_seats = [deal.leader]
-    for _ in range(len(deal.trick) - 1):
-        trick_seats.append(deal.nxt[trick_seats[-1]])
+    trick_seats = deal.trick_seats()
     last: tuple[tuple[int, Card], ...] = ()
     if deal.history:
         last = tuple((s, CARDS[c]) for s, c in deal.history[-1])
