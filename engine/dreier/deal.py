@@ -141,7 +141,6 @@ class DreierDeal(DealCore):
         "hands",
         "high_key",
         "high_seat",
-        "last",
         "leader",
         "marriages",
         "mpoints",
@@ -151,6 +150,7 @@ class DreierDeal(DealCore):
         "order",
         "passed",
         "phase",
+        "played",
         "points",
         "ptrump",
         "res",
@@ -208,7 +208,8 @@ class DreierDeal(DealCore):
     mpoints: list[int]
     tricks: list[int]
     won: list[int]
-    last: tuple[int, tuple[int, ...], int] | None
+    #: Every completed trick: (leader, cards in playing order, winner).
+    played: tuple[tuple[int, tuple[int, ...], int], ...]
     first_tricks: tuple[tuple[int, tuple[int, ...], int] | None, ...]
     shown: list[int]
     marriages: tuple[tuple[int, int, int], ...]
@@ -264,7 +265,7 @@ class DreierDeal(DealCore):
         d.mpoints = [0, 0, 0]
         d.tricks = [0, 0, 0]
         d.won = [0, 0, 0]
-        d.last = None
+        d.played = ()
         d.first_tricks = (None, None)
         d.shown = [0, 0, 0]
         d.marriages = ()
@@ -312,7 +313,7 @@ class DreierDeal(DealCore):
         d.mpoints = self.mpoints[:]
         d.tricks = self.tricks[:]
         d.won = self.won[:]
-        d.last = self.last
+        d.played = self.played
         d.first_tricks = self.first_tricks
         d.shown = self.shown[:]
         d.marriages = self.marriages
@@ -679,7 +680,7 @@ class DreierDeal(DealCore):
         self.tricks[w] += 1
         self.won[w] |= (1 << a) | (1 << b) | (1 << c)
         self.ntricks += 1
-        self.last = (leader, trick, w)
+        self.played += ((leader, trick, w),)
         self.trick = ()
         self.leader = w
         self.turn = w

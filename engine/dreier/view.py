@@ -54,11 +54,8 @@ def seat_view(d: DreierDeal, seat: int | None) -> SeatView:
             mask = d.hands[s] if open_hand else d.shown[s] & d.hands[s]
             known.extend((s, CARDS[x]) for x in cards_of(mask))
 
-    last: Trick = ()
-    last_winner = None
-    if d.last is not None:
-        leader, cards, last_winner = d.last
-        last = _trick(leader, cards)
+    tricks = tuple(_trick(leader, cards) for leader, cards, _ in d.played)
+    last_winner = d.played[-1][2] if d.played else None
 
     played = d.decl >= 0 and phase >= PLAY
     counted = tuple(
@@ -113,7 +110,8 @@ def seat_view(d: DreierDeal, seat: int | None) -> SeatView:
         multiplier=d.mult,
         bids=tuple((s, decode(a, CONTRACT_IDS)) for s, a in d.bids),
         trick=_trick(d.leader, d.trick),
-        last_trick=last,
+        last_trick=tricks[-1] if tricks else (),
+        tricks=tricks,
         last_trick_winner=last_winner,
         tricks_won=(d.tricks[0], d.tricks[1], d.tricks[2]),
         points=counted,

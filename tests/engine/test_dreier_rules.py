@@ -194,6 +194,18 @@ def test_first_trick_of_each_side_stays_visible() -> None:
     assert first["declarer"][0] == 1  # type: ignore[index]
 
 
+def test_view_lists_every_completed_trick() -> None:
+    state, acts = _start("normal-won-2")
+    state, _ = _run(state, acts[:14])  # two tricks and the lead of the third
+    v = P.view(state, 0)
+    assert v.tricks == (
+        ((1, Card.from_id("AC")), (2, Card.from_id("JH")), (0, Card.from_id("KC"))),
+        ((2, Card.from_id("AD")), (0, Card.from_id("JS")), (1, Card.from_id("TH"))),
+    )
+    assert v.last_trick == v.tricks[-1] and v.last_trick_winner == 1
+    assert v.trick == ((1, Card.from_id("KH")),)
+
+
 def test_marriage_partner_is_known_until_played() -> None:
     state, acts = _start("normal-won-1")
     state, _ = _run(state, acts[:14])  # ... forehand leads KH declaring 40
