@@ -4,7 +4,8 @@
 `step()` applies one without checks, `copy()` is cheap.  The phases run in the order
 of RULES.md §5 — bidding, stock shown and taken, give (or, with two players, discard
 onto the other stock), raise, play — and one method per step moves the deal on
-(`_settle`, `_take_stock`, `_after_gives`, `_start_play`, `_finish`).
+(`_settle`, `_take_stock`, `_after_gives`, `_raise`, `_finish`, `_redeal`); the phase
+numbers are in `engine.tausend.rules`.
 
 One seat acts at a time, so the three redeal claims of §5 are offered as a `redeal`
 action to the one seat that may make them, when it may (docs/rules/tausend.md):
