@@ -1,18 +1,11 @@
-"""``python -m bot``: start the bot (not built yet; see the open issues)."""
+"""``python -m bot`` (``make run``): start every adapter whose token is configured, or
+the local terminal table when there is none.  See `bot.app`."""
 
 from __future__ import annotations
 
 import sys
 
-
-def main() -> int:
-    print(
-        "The chat bot is not built yet. Meanwhile the rules engine runs:\n"
-        "  .venv/bin/python -m engine selfplay --game zweier --deals 1000 --seed 1\n"
-        "  .venv/bin/python -m engine replay tests/engine/records/zweier/<file>.json"
-    )
-    return 0
-
+from .app import main
 
 if __name__ == "__main__":
     sys.exit(main())

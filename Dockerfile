@@ -1,0 +1,33 @@
+# The Schnapsen bot: `docker build -t schnapsen-bot .`, then
+#   docker run -d --name schnapsen --env-file .env -v schnapsen-data:/data schnapsen-bot
+# With no token in the environment it starts the terminal table instead (`docker run -it`).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# The package and its dependencies (no dev extras); README.md is the package's readme.
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY adapters ./adapters
+RUN pip install . \
+    && groupadd --system --gid 10001 bot \
+    && useradd --system --uid 10001 --gid bot --no-create-home --home-dir /nonexistent bot \
+    && mkdir -p /data \
+    && chown bot:bot /data
+
+# The database lives on a volume, so games and ratings survive new images.
+ENV DATABASE_PATH=/data/schnapsen.sqlite3
+VOLUME ["/data"]
+
+USER bot
+# Telegram webhook mode listens on TELEGRAM_WEBHOOK_PORT (8443 unless set); polling needs no port.
+EXPOSE 8443
+# SIGTERM (docker stop) stops the bot cleanly: tables are durable and resume on the next start.
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]

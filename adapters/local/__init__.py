@@ -1,0 +1,36 @@
+"""The local terminal table: play any game against computer seats with no chat token.
+
+`bot.app` starts it when no Discord or Telegram token is configured (``make run`` on a
+fresh clone).  It uses the same core (`TableService`) and the same SQLite store as the
+chat adapters, so its games, results and ratings are stored like theirs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from bot.config import Config
+from bot.service import TableService
+
+from .lines import LineReader
+from .terminal import CHAT, LocalTable, local_user
+from .texts import say
+
+__all__ = ["CHAT", "LineReader", "LocalTable", "local_user", "serve"]
+
+
+async def serve(service: TableService, config: Config, stop: asyncio.Event) -> None:
+    """The adapter contract: run until `stop` is set, the user quits or input ends."""
+    user = local_user()
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        print(say(user.lang or "en", "no_input"), file=sys.stderr)
+        return
+    reader = LineReader(fd)
+    table = LocalTable(service, stop, readline=reader.readline, out=sys.stdout, user=user)
+    try:
+        await table.run()
+    finally:
+        reader.close()

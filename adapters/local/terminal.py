@@ -1,0 +1,425 @@
+"""A table in the terminal: you against computer seats, through the same core.
+
+The terminal is an adapter like the chat ones: it opens a table with `TableService`,
+presses buttons by their payloads with `service.act`, and renders the neutral views the
+core computes (table, hand, results).  It holds no game logic: the numbered choices are
+the buttons of your `HandView`, in order.
+
+What it prints:
+* when it is your turn, or a deal starts: the table, your hand and numbered choices;
+* while the computers play: the lines of the table that changed (the trick growing,
+  who is to act), so you can follow without a wall of repeated tables;
+* after each deal and at the end: the result message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import TextIO
+
+from bot.i18n import game_name, norm_lang, t
+from bot.payload import PayloadError, decode, table_verb
+from bot.rules_text import rules_summary
+from bot.service import ChatRef, TableService, TableUpdate, UserRef
+from bot.table import Status
+from bot.views import Button, LobbyView, SeatLine
+from engine.games import available
+
+from .texts import say
+
+PLATFORM = "local"
+CHAT = ChatRef(PLATFORM, "terminal", "Terminal")
+DEFAULT_GAME = "zweier"
+PROMPT = "> "
+
+ReadLine = Callable[[], Awaitable[str | None]]
+
+
+def local_user(environ: dict[str, str] | None = None) -> UserRef:
+    """The person at the keyboard: named after $USER, speaking the locale's language."""
+    env = os.environ if environ is None else environ
+    name = (env.get("USER") or "").strip() or "You"
+    locale = env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG") or ""
+    return UserRef(PLATFORM, "me", name, "de" if locale.lower().startswith("de") else "en")
+
+
+class _Stopped(Exception):
+    """`stop` was set (Ctrl-C, SIGTERM) while waiting for input."""
+
+
+class LocalTable:
+    """The terminal adapter's state: one user, one table at a time."""
+
+    def __init__(
+        self,
+        service: TableService,
+        stop: asyncio.Event,
+        *,
+        readline: ReadLine,
+        out: TextIO,
+        user: UserRef | None = None,
+        chat: ChatRef = CHAT,
+        games: list[str] | None = None,
+    ) -> None:
+        self.service = service
+        self.stop = stop
+        self.readline = readline
+        self.out = out
+        self.user = user or local_user()
+        self.lang = norm_lang(self.user.lang)
+        self.chat = chat
+        self.games = games if games is not None else available()
+        self.table_id: str | None = None
+        #: The choices shown last, numbered from 1: what a typed number presses.
+        self.buttons: list[Button] = []
+        self._waiting_for: str | None = None
+        self._lines_read = 0
+        self._over = asyncio.Event()
+        self._shown: list[str] = []  # the table text printed last, line by line
+        self._line_task: asyncio.Task[str | None] | None = None
+        self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]
+
+    # --- output ------------------------------------------------------------------------
+
+    def write(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def prompt(self) -> None:
+        self.out.write(PROMPT)
+        self.out.flush()
+
+    def say(self, key: str, **values: object) -> None:
+        self.write(say(self.lang, key, **values))
+
+    # --- the listener (called by the core under the table's lock: print, never block) ---
+
+    async def table_update(self, update: TableUpdate) -> None:
+        if update.table_id != self.table_id:
+            return
+        kind = update.kind
+        if kind == "started":
+            self.show(full=True)
+        elif kind == "action":
+            self.show(full=self._my_turn())
+        elif kind == "deal_end" and update.result is not None:
+            self.write("")
+            self.write(update.result.message.text)
+        elif kind == "finished":
+            self.buttons = []
+            if update.result is not None:
+                self.write("")
+                self.write(update.result.message.text)
+            self._over.set()
+        elif kind == "aborted":
+            self.buttons = []
+            self.say("aborted")
+            self._over.set()
+        elif kind == "reminder" and update.user == self.user.key:
+            seconds = int(self.service.timings.reminder_before)
+            self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))
+        elif kind == "replaced" and update.user == self.user.key:
+            n = self.service.timings.missed_turns_limit
+            self.write(t(self.lang, "remind.replaced", name=self.user.name, n=n))
+
+    def _my_turn(self) -> bool:
+        if self.table_id is None:
+            return False
+        hand = self.service.hand(self.table_id, self.user.key, self.lang)
+        return hand is not None and hand.your_turn
+
+    def show(self, *, full: bool = True) -> None:
+        """Print the table and your hand (full), or only the table lines that changed."""
+        if self.table_id is None:
+            return
+        table = self.service.table(self.table_id, self.lang)
+        hand = self.service.hand(self.table_id, self.user.key, self.lang)
+        if table is None or hand is None:
+            return
+        lines = table.message.text.splitlines()
+        if not full:
+            # The first line names the table and never changes; a line that differs
+            # only in the to-act marker is not news (the "to act" line says it).
+            seen = {_plain(x) for x in self._shown}
+            for line in lines[1:]:
+                if _plain(line) not in seen:
+                    self.write(line)
+            self._shown = lines
+            self._waiting_for = _to_act(table.seats)
+            return
+        self._shown = lines
+        self.write("")
+        self.write(table.message.text)
+        self.write("")
+        # Table buttons other than "show my hand" (that is the `s` command here):
+        # "take my seat back" after the computer stepped in.
+        extra = [b for b in table.message.all_buttons() if _verb(b.payload) not in ("h", None)]
+        rows = [list(r) for r in hand.message.buttons] + ([extra] if extra else [])
+        self.show_hand(hand.message.text, rows)
+        self._waiting_for = None if hand.your_turn else _to_act(table.seats)
+
+    def show_hand(self, text: str, rows: list[list[Button]]) -> None:
+        """Print a hand and number its buttons row by row; those numbers press them."""
+        self.write(text)
+        self.buttons = [b for row in rows for b in row]
+        if not self.buttons:
+            return
+        self.say("your_actions")
+        n = 0
+        for row in rows:
+            cells = []
+            for b in row:
+                n += 1
+                cells.append(f"{n:>2}) {b.label}")
+            self.write("  " + "   ".join(cells))
+        self.prompt()
+
+    # --- the session -------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Menus and play until the user quits, input ends or `stop` is set."""
+        self.service.listeners.append(self)
+        try:
+            self.say("banner")
+            while not self.stop.is_set():
+                table_id = await self._resume_or_open()
+                if table_id is None:
+                    return
+                if not await self._play(table_id):
+                    return
+        except _Stopped:
+            return
+        finally:
+            self.service.listeners.remove(self)
+            if self._line_task is not None:
+                self._line_task.cancel()
+
+    async def _line(self) -> str | None:
+        """The next input line (None at the end of input); `_Stopped` on stop."""
+        _, line = await self._wait()
+        return line
+
+    async def _wait(self, over: asyncio.Event | None = None) -> tuple[bool, str | None]:
+        """(False, the next line) or (True, None) once `over` is set, whichever is first.
+
+        A line being read when `over` wins stays pending for the next call, so no
+        typed line is lost.
+        """
+        if self._line_task is None:
+            self._line_task = asyncio.ensure_future(self.readline())
+        line_task = self._line_task
+        stop = asyncio.ensure_future(self.stop.wait())
+        end = asyncio.ensure_future(over.wait()) if over is not None else None
+        waits: list[asyncio.Future[object]] = [line_task, stop]  # type: ignore[list-item]
+        if end is not None:
+            waits.append(end)  # type: ignore[arg-type]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            if end is not None:
+                end.cancel()
+        if line_task.done():
+            self._line_task = None
+            line = line_task.result()
+            self._lines_read += line is not None
+            return False, line
+        if over is not None and over.is_set():
+            return True, None
+        raise _Stopped
+
+    async def _resume_or_open(self) -> str | None:
+        """The table to play: an unfinished one of ours, or a new one."""
+        table = self.service.table_of(self.chat.key, self.user.key)
+        if table is not None and table.status == Status.PLAYING:
+            self.say("resume", game=game_name(table.game, self.lang), table=table.id)
+            while True:
+                self.prompt()
+                line = await self._line()
+                if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                    self.say("bye_saved" if line is not None else "bye")
+                    return None
+                answer = line.strip().lower()
+                if answer == "":
+                    self._start_watching(table.id)
+                    self.show(full=True)
+                    return table.id
+                if answer in ("n", "new"):
+                    await self.service.abort(self.chat, self.user)
+                    self.say("abandoned")
+                    break
+                self.say("resume_bad")
+        elif table is not None:  # a lobby left over from an interrupted start
+            self._start_watching(table.id)
+            return await self._fill_and_start(table.id)
+        game_id = await self._choose_game()
+        if game_id is None:
+            return None
+        outcome = await self.service.create_table(self.chat, self.user, game_id, is_admin=True)
+        if not outcome.ok or outcome.table_id is None:
+            self.say("cannot_start", reason=outcome.text or outcome.code)
+            return None
+        self._last_game = game_id
+        self._start_watching(outcome.table_id)
+        return await self._fill_and_start(outcome.table_id)
+
+    def _start_watching(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.buttons = []
+        self._shown = []
+        self._over.clear()
+
+    async def _choose_game(self) -> str | None:
+        self.write("")
+        self.say("games")
+        for i, gid in enumerate(self.games):
+            self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
+        default = self.games.index(self._last_game) + 1
+        self.say("choose", default=f"{default} {game_name(self._last_game, self.lang)}")
+        while True:
+            self.prompt()
+            line = await self._line()
+            if line is None:
+                self.say("bye" if self._lines_read else "no_input")
+                return None
+            text = line.strip().lower()
+            if text in ("q", "quit", "exit"):
+                self.say("bye")
+                return None
+            if text in ("h", "help", "?"):
+                self.say("help")
+                continue
+            if text in ("r", "rules"):
+                for gid in self.games:
+                    self.write(rules_summary(gid, self.lang) + "\n")
+                continue
+            if text == "":
+                return self._last_game
+            if text.isdigit() and 1 <= int(text) <= len(self.games):
+                return self.games[int(text) - 1]
+            matches = [g for g in self.games if g.startswith(text)]
+            if len(matches) == 1:
+                return matches[0]
+            self.say("bad_game", text=line.strip(), n=len(self.games))
+
+    async def _fill_and_start(self, table_id: str) -> str | None:
+        """Computer players in every free seat, then start."""
+        while True:
+            lobby = self.service.lobby(table_id, self.lang)
+            if lobby is None:
+                return None
+            if lobby.can_start:
+                break
+            outcome = await self.service.act(self.user, table_verb(table_id, _version(lobby), "ai"))
+            if not outcome.ok:
+                self.say("cannot_start", reason=outcome.text or outcome.code)
+                return None
+        lobby = self.service.lobby(table_id, self.lang)
+        assert lobby is not None
+        computers = sum(1 for s in lobby.seats if s is not None and s.is_ai)
+        self.say("created", game=game_name(lobby.game, self.lang), n=computers)
+        outcome = await self.service.act(self.user, table_verb(table_id, _version(lobby), "st"))
+        if not outcome.ok:
+            self.say("cannot_start", reason=outcome.text or outcome.code)
+            return None
+        return table_id
+
+    async def _play(self, table_id: str) -> bool:
+        """Read commands until the match ends (True: offer another) or the user quits."""
+        while True:
+            over, line = await self._wait(self._over)
+            if over:
+                self._over.clear()
+                self.table_id = None
+                self.say("match_over")
+                self.prompt()
+                line = await self._line()
+                if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                    self.say("bye")
+                    return False
+                return True
+            if line is None:  # end of input
+                self.say("bye_saved")
+                return False
+            if not await self.command(line):
+                return False
+
+    async def command(self, line: str) -> bool:
+        """Handle one typed line during play; False when the user quits."""
+        text = line.strip().lower()
+        if text in ("q", "quit", "exit"):
+            self.say("bye_saved")
+            return False
+        if text in ("h", "help", "?"):
+            self.say("help")
+            self._reprompt()
+        elif text in ("s", "show", ""):
+            self.show(full=True)
+            if not self.buttons:
+                self.prompt()
+        elif text in ("r", "rules"):
+            await self._rules()
+        elif text.isdigit():
+            await self.press(int(text))
+        else:
+            self.say("unknown_command", text=line.strip())
+            self._reprompt()
+        return True
+
+    async def press(self, n: int) -> None:
+        if not self.buttons:
+            if self._waiting_for:
+                self.say("nothing_to_press", name=self._waiting_for)
+            else:
+                self.say("nothing_yet")
+            return
+        if not 1 <= n <= len(self.buttons):
+            self.say("no_such_action", n=n, max=len(self.buttons))
+            self.prompt()
+            return
+        button = self.buttons[n - 1]
+        self.buttons = []  # pressed: the next view brings the next choices
+        outcome = await self.service.act(self.user, button.payload)
+        if not outcome.ok:
+            self.say("refused", reason=outcome.text or outcome.code)
+            self.show(full=True)
+            return
+        if outcome.hand is not None:  # a hand menu: the next page, a discard's 2nd card
+            msg = outcome.hand.message
+            self.show_hand(msg.text, [list(r) for r in msg.buttons])
+        elif outcome.text:
+            self.write(outcome.text)
+
+    async def _rules(self) -> None:
+        table = self.service.tables.get(self.table_id or "")
+        if table is None:
+            return
+        outcome = await self.service.act(self.user, table_verb(table.id, table.version, "ru"))
+        self.write(outcome.text or "")
+        self._reprompt()
+
+    def _reprompt(self) -> None:
+        if self.buttons:
+            self.prompt()
+
+
+def _version(lobby: LobbyView) -> int:
+    """The table version a lobby's buttons carry (every payload has it)."""
+    return decode(lobby.message.all_buttons()[0].payload).version
+
+
+def _plain(line: str) -> str:
+    return line.replace("▶ ", "")
+
+
+def _verb(payload: str) -> str | None:
+    try:
+        return decode(payload).verb
+    except PayloadError:
+        return None
+
+
+def _to_act(seats: tuple[SeatLine | None, ...]) -> str | None:
+    return next((s.name for s in seats if s is not None and s.to_act), None)

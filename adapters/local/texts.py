@@ -1,0 +1,75 @@
+"""The terminal's own words (menus, help, errors); game texts come from `bot.i18n`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "banner": "Schnapsen — a table in your terminal against computer players.\n"
+        "(No chat token is configured; see .env.example to run the Discord/Telegram bot.)",
+        "games": "Games:",
+        "game_line": "  {n}) {name}  [{id}]",
+        "choose": "Choose a game — a number or a name (Enter: {default}; h: help; q: quit)",
+        "bad_game": "There is no game {text!r}: type a number from 1 to {n}, a game's name, or q to quit.",
+        "resume": "Your unfinished game {game} (table {table}) is still open.\n"
+        "Enter: continue it · n: abandon it and start a new one · q: quit",
+        "resume_bad": "Type Enter to continue, n for a new game, or q to quit.",
+        "abandoned": "The unfinished game is closed.",
+        "created": "{game}: you and {n} computer player(s). Starting…",
+        "cannot_start": "Could not open the table: {reason}",
+        "your_actions": "Your choices:",
+        "nothing_to_press": "Nothing to choose now — wait for {name}.",
+        "nothing_yet": "Nothing to choose now.",
+        "no_such_action": "There is no choice {n}: type a number from 1 to {max}.",
+        "unknown_command": "Unknown command {text!r}. Type a number to choose, or h for help.",
+        "refused": "✗ {reason}",
+        "match_over": "Match over. Enter: play another · q: quit",
+        "aborted": "The table was closed.",
+        "bye": "Bye.",
+        "bye_saved": "Bye — your game is kept; run the bot again to continue it.",
+        "no_input": "No keyboard input (stdin is closed), so no local game. "
+        "To run the chat bot, set DISCORD_TOKEN or TELEGRAM_TOKEN (see .env.example).",
+        "help": "Commands:\n"
+        "  <number>  choose that action (play a card, bid, close the talon, …)\n"
+        "  s         show the table and your hand again\n"
+        "  r         the rules of this game\n"
+        "  h         this help\n"
+        "  q         quit (an unfinished game is kept: start again to continue it)",
+    },
+    "de": {
+        "banner": "Schnapsen — ein Tisch im Terminal gegen Computer-Spieler.\n"
+        "(Kein Chat-Token eingerichtet; siehe .env.example für den Discord/Telegram-Bot.)",
+        "games": "Spiele:",
+        "choose": "Spiel wählen — Nummer oder Name (Enter: {default}; h: Hilfe; q: Ende)",
+        "bad_game": "Es gibt kein Spiel {text!r}: eine Nummer von 1 bis {n}, einen Spielnamen oder q eingeben.",
+        "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
+        "Enter: weiterspielen · n: aufgeben und neu beginnen · q: Ende",
+        "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",
+        "abandoned": "Die unfertige Partie ist geschlossen.",
+        "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
+        "cannot_start": "Der Tisch ließ sich nicht eröffnen: {reason}",
+        "your_actions": "Deine Möglichkeiten:",
+        "nothing_to_press": "Gerade nichts zu wählen — warte auf {name}.",
+        "nothing_yet": "Gerade nichts zu wählen.",
+        "no_such_action": "Keine Möglichkeit {n}: eine Nummer von 1 bis {max} eingeben.",
+        "unknown_command": "Unbekannter Befehl {text!r}. Eine Nummer wählen oder h für Hilfe.",
+        "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
+        "aborted": "Der Tisch wurde geschlossen.",
+        "bye": "Servus.",
+        "bye_saved": "Servus — die Partie bleibt gespeichert; beim nächsten Start geht's weiter.",
+        "no_input": "Keine Tastatureingabe (stdin ist zu), also kein lokales Spiel. "
+        "Für den Chat-Bot DISCORD_TOKEN oder TELEGRAM_TOKEN setzen (siehe .env.example).",
+        "help": "Befehle:\n"
+        "  <Nummer>  diese Möglichkeit wählen (Karte spielen, bieten, zudrehen, …)\n"
+        "  s         Tisch und Karten noch einmal zeigen\n"
+        "  r         die Regeln dieses Spiels\n"
+        "  h         diese Hilfe\n"
+        "  q         beenden (eine unfertige Partie bleibt gespeichert)",
+    },
+}
+
+
+def say(lang: str, key: str, **values: Any) -> str:
+    text = TEXTS.get(lang, {}).get(key) or TEXTS["en"][key]
+    return text.format(**values) if values else text

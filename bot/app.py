@@ -1,0 +1,282 @@
+"""Start the bot: every configured adapter, one event loop, one core, one store.
+
+``python -m bot`` (and ``make run``) land here.  An adapter starts when its token is
+set (`ADAPTERS`); with no token at all the local terminal table starts instead, so the
+game runs on a fresh clone with nothing configured.
+
+The adapter contract: each adapter package exposes
+
+    async def serve(service: TableService, config: Config, stop: asyncio.Event) -> None
+
+which runs until `stop` is set and then shuts down cleanly.  Adapters are imported
+lazily by name, so the core never depends on a platform library it does not use (and
+`bot` keeps importing no adapter, as the import contract in pyproject.toml requires).
+
+Secrets: tokens are `SecretStr` in `Config`; on top of that every log line goes through
+`RedactSecrets`, which blanks the configured secret strings and anything shaped like a
+Telegram bot token (httpx logs request URLs, and Telegram puts the token in the URL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import re
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO, cast
+
+from .config import Config, load_config
+from .service import TableService, Timings
+from .store import Store
+
+log = logging.getLogger("bot.app")
+
+#: adapter name → (the Config field holding its token, the module that serves it)
+ADAPTERS: dict[str, tuple[str, str]] = {
+    "discord": ("discord_token", "adapters.discord"),
+    "telegram": ("telegram_token", "adapters.telegram"),
+}
+LOCAL = "local"
+LOCAL_MODULE = "adapters.local"
+
+#: In a terminal the only other players are computers: a short pause reads well, and
+#: nobody is waiting for a slow human (both apply unless AI_DELAY / TURN_TIMEOUT are set).
+LOCAL_AI_DELAY = 0.3
+LOCAL_TURN_TIMEOUT = 3600.0
+
+REDACTED = "***"
+# A Telegram bot token, "<bot id>:<35 characters>", also inside API URLs (".../bot<token>/").
+_TELEGRAM_TOKEN = re.compile(r"(?<![0-9])[0-9]{5,}:[A-Za-z0-9_-]{30,}")
+
+
+#: An adapter's ``serve(service, config, stop)``.
+Serve = Callable[[TableService, Config, asyncio.Event], Awaitable[None]]
+
+
+Loader = Callable[[str], Serve]
+
+
+# --- logging -----------------------------------------------------------------------------
+
+
+def secrets_of(config: Config) -> list[str]:
+    """Every secret string in the configuration (tokens, the webhook secret)."""
+    out = []
+    for value in (config.discord_token, config.telegram_token, config.telegram_webhook_secret):
+        if value is not None:
+            text = value.get_secret_value()
+            if text.strip():
+                out.append(text)
+    return out
+
+
+class RedactSecrets(logging.Filter):
+    """Blank secrets in a record's message, arguments and traceback.
+
+    Attached to the handlers (not to loggers, whose filters do not see records that
+    propagate from child loggers), so it covers the libraries' loggers too.  The
+    record is rewritten in place: every handler after this one sees the clean text.
+    """
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        # longest first, so a secret that contains another is blanked whole
+        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        for s in self.secrets:
+            text = text.replace(s, REDACTED)
+        return _TELEGRAM_TOKEN.sub(REDACTED, text)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: keep what we have, without args
+            message = str(record.msg)
+        clean = self.redact(message)
+        if clean != message or record.args:
+            record.msg, record.args = clean, None
+        if record.exc_info and record.exc_info[0] is not None:
+            if not record.exc_text:
+                record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None  # formatters use the redacted exc_text from here on
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+class _Handler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Our stderr handler, so configuring again replaces it."""
+
+
+def configure_logging(
+    config: Config, *, stream: TextIO | None = None, quiet: bool = False
+) -> logging.Handler:
+    """One stderr handler at the configured level, with secrets redacted.
+
+    `quiet` (the local terminal table) shows only warnings unless LOG_LEVEL was set,
+    so log lines do not run through the game.  httpx logs every request URL at INFO,
+    and Telegram's URLs hold the token: it speaks at WARNING unless we debug.
+    """
+    level = logging.getLevelName(config.log_level)
+    if quiet and "log_level" not in config.model_fields_set:
+        level = max(level, logging.WARNING)
+    handler = _Handler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets(secrets_of(config)))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        if isinstance(old, _Handler):  # configured twice (tests): replace, not add
+            root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    noisy = logging.DEBUG if level <= logging.DEBUG else logging.WARNING
+    for name in ("httpx", "httpcore", "telegram.ext.Updater", "aiosqlite"):
+        logging.getLogger(name).setLevel(max(noisy, level))
+    return handler
+
+
+# --- which adapters ----------------------------------------------------------------------
+
+
+def adapters_for(config: Config) -> list[str]:
+    """The adapters to start: those with a token, else the local terminal table."""
+    chosen = [name for name, (field, _) in ADAPTERS.items() if getattr(config, field) is not None]
+    return chosen or [LOCAL]
+
+
+def timings_for(config: Config, adapters: list[str]) -> Timings:
+    local_only = adapters == [LOCAL]
+    explicit = config.model_fields_set
+    ai_delay = config.ai_delay
+    turn_timeout = config.turn_timeout
+    if local_only and "ai_delay" not in explicit:
+        ai_delay = LOCAL_AI_DELAY
+    if local_only and "turn_timeout" not in explicit:
+        turn_timeout = LOCAL_TURN_TIMEOUT
+    return Timings(
+        turn_timeout=turn_timeout,
+        reminder_before=min(config.reminder_before, turn_timeout),
+        missed_turns_limit=config.missed_turns_limit,
+        ai_delay=ai_delay,
+        lobby_expiry=config.lobby_expiry,
+    )
+
+
+def load_adapter(name: str) -> Serve:
+    """The `serve` coroutine function of an adapter, imported on demand."""
+    module_name = LOCAL_MODULE if name == LOCAL else ADAPTERS[name][1]
+    module = importlib.import_module(module_name)
+    serve = getattr(module, "serve", None)
+    if not callable(serve):
+        raise AdapterError(f"{module_name} has no serve(service, config, stop)")
+    return cast(Serve, serve)
+
+
+class AdapterError(RuntimeError):
+    pass
+
+
+# --- running -----------------------------------------------------------------------------
+
+
+@dataclass
+class App:
+    """The running bot: what `run` builds, kept for tests and for a clean stop."""
+
+    config: Config
+    store: Store
+    service: TableService
+    stop: asyncio.Event
+    adapters: list[str]
+
+
+async def run(
+    config: Config,
+    *,
+    loader: Loader = load_adapter,
+    stop: asyncio.Event | None = None,
+    on_started: Callable[[App], None] | None = None,
+) -> int:
+    """Run the adapters until `stop` is set (SIGINT/SIGTERM) or they all end.
+
+    Returns the exit code: 0 after a clean stop, 1 when an adapter could not start or
+    failed (the others are then stopped too: half a bot is worse than a clear error).
+    """
+    stop = stop or asyncio.Event()
+    names = adapters_for(config)
+    try:
+        serves = [(name, loader(name)) for name in names]
+    except Exception as e:  # an adapter's library is missing or broken
+        log.error("could not load an adapter (%s): %s", ", ".join(names), e)
+        return 1
+
+    store = await Store(config.database_path).open()
+    service = TableService(store, timings=timings_for(config, names), ai_level=config.ai_level)
+    loop = asyncio.get_running_loop()
+    signals = _install_signals(loop, stop)
+    code = 0
+    try:
+        await service.start()
+        log.info("starting: %s (database %s)", ", ".join(names), config.database_path)
+        if on_started is not None:
+            on_started(App(config, store, service, stop, names))
+        tasks = {
+            asyncio.create_task(_serve(name, serve, service, config, stop), name=name): name
+            for name, serve in serves
+        }
+        pending = set(tasks)
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task.result() is False:
+                    code = 1
+                    stop.set()  # one adapter failed: stop the others cleanly
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        await service.stop()
+        await store.close()
+    log.info("stopped")
+    return code
+
+
+async def _serve(
+    name: str, serve: Serve, service: TableService, config: Config, stop: asyncio.Event
+) -> bool:
+    """Run one adapter; False (after logging why) when it failed."""
+    try:
+        await serve(service, config, stop)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("the %s adapter failed", name)
+        return False
+    return True
+
+
+def _install_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> list[int]:
+    installed: list[int] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+    return installed
+
+
+def main() -> int:
+    """``python -m bot``: load the configuration (exit 2 when bad), then run."""
+    config = load_config()
+    names = adapters_for(config)
+    configure_logging(config, quiet=names == [LOCAL])
+    try:
+        return asyncio.run(run(config))
+    except KeyboardInterrupt:  # Ctrl-C before the signal handlers were in place
+        return 130

@@ -1,0 +1,309 @@
+"""The local terminal table (adapters/local) driven in-process with scripted input.
+
+A `Terminal` stands in for the keyboard and the screen: it answers every prompt the
+table prints with the next line of a script (or a rule such as "press 1"), and keeps
+everything printed.  The core, the SQLite file and the computer seats are real; the AI
+moves at once (ai_delay 0) at the "random" level, so whole matches take a moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from adapters.local import LineReader, LocalTable, local_user
+from adapters.local.terminal import CHAT, PROMPT
+from bot.service import TableService, Timings, UserRef
+from bot.store import Store
+from engine.games import available
+
+LOCAL_TIMINGS = Timings(
+    turn_timeout=3600.0, reminder_before=20.0, missed_turns_limit=3, ai_delay=0.0
+)
+USER = UserRef("local", "me", "Tester", "en")
+
+#: Decides the answer to a prompt from the screen printed since the previous answer.
+Answer = Callable[[str], str | None]
+
+
+class Terminal(io.StringIO):
+    """Screen and keyboard: every prompt (``"> "``) gets one answer."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__()
+        self.answer = answer
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.since = 0  # where the text since the last answer starts
+        self.prompts = 0
+
+    def write(self, s: str) -> int:
+        n = super().write(s)
+        if s == PROMPT:
+            self.prompts += 1
+            screen = self.getvalue()[self.since :]
+            self.since = len(self.getvalue())
+            self.lines.put_nowait(self.answer(screen))
+        return n
+
+    async def next_line(self) -> str | None:
+        return await self.lines.get()
+
+    @property
+    def text(self) -> str:
+        return self.getvalue()
+
+
+def script(*lines: str | None, then: str | None = None) -> Answer:
+    """Answer prompts with `lines` in order, then always with `then`."""
+    todo = list(lines)
+
+    def answer(screen: str) -> str | None:
+        return todo.pop(0) if todo else then
+
+    return answer
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "local.sqlite3"
+
+
+@pytest.fixture
+async def service(db: Path) -> AsyncIterator[TableService]:
+    async with running_service(db) as svc:
+        yield svc
+
+
+class running_service:
+    """A started core on `db`; leave and enter again to restart the bot."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+
+    async def __aenter__(self) -> TableService:
+        self.store = await Store(self.db).open()
+        self.service = TableService(self.store, timings=LOCAL_TIMINGS, ai_level="random")
+        await self.service.start()
+        return self.service
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.service.stop()
+        await self.store.close()
+
+
+async def play(service: TableService, answer: Answer, timeout: float = 60.0) -> Terminal:
+    term = Terminal(answer)
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+    await asyncio.wait_for(table.run(), timeout)
+    return term
+
+
+async def test_plays_a_whole_zweier_match_to_the_end(service: TableService, db: Path) -> None:
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "zweier"
+        if "Match over" in screen:
+            return "q"
+        return "1"  # the first choice is always a legal one (a card)
+
+    term = await play(service, answer)
+    out = term.text
+    assert "Your choices:" in out
+    assert "Last trick:" in out
+    assert "Deal 1 over:" in out
+    assert "Game over!" in out
+    assert "Match over" in out
+    assert "✗" not in out  # no press was refused
+    assert out.rstrip().endswith("Bye.")
+    assert service.tables == {}  # the finished table is closed
+    rows = await service.store.fetchall("SELECT status FROM tables")
+    assert rows == [("finished",)]
+
+
+async def test_plays_another_match_after_the_end(service: TableService) -> None:
+    matches = 0
+
+    def answer(screen: str) -> str:
+        nonlocal matches
+        if "Choose a game" in screen:
+            return ""  # the default: zweier, then the game played last
+        if "Match over" in screen:
+            matches += 1
+            return "" if matches < 2 else "q"
+        return "1"
+
+    term = await play(service, answer, timeout=120)
+    assert term.text.count("Game over!") == 2
+    rows = await service.store.fetchall("SELECT game, status FROM tables")
+    assert rows == [("zweier", "finished"), ("zweier", "finished")]
+
+
+@pytest.mark.parametrize("game_id", available())
+async def test_every_game_starts_and_takes_choices(service: TableService, game_id: str) -> None:
+    presses = 0
+
+    def answer(screen: str) -> str:
+        nonlocal presses
+        if "Choose a game" in screen:
+            return game_id
+        presses += 1
+        return "1" if presses < 12 and "Match over" not in screen else "q"
+
+    term = await play(service, answer)
+    out = term.text
+    assert "computer player(s)" in out
+    assert "Your choices:" in out
+    assert "✗" not in out
+    assert presses >= 2
+
+
+async def test_clear_errors_for_bad_input(service: TableService) -> None:
+    term = await play(
+        service, script("abc", "9", "h", "r", "zweier", "99", "0", "hello", "h", "r", "s", "q")
+    )
+    out = term.text
+    assert "There is no game 'abc'" in out
+    assert "There is no game '9': type a number from 1 to" in out
+    assert "Commands:" in out
+    assert "Two players, 20 cards" in out  # the rules of every game, from the menu
+    assert "There is no choice 99: type a number from 1 to" in out
+    assert "There is no choice 0" in out
+    assert "Unknown command 'hello'" in out
+    assert "Options:" in out  # the table's rules with its options
+    assert out.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
+
+
+async def test_pressing_when_nothing_to_choose_says_so(service: TableService) -> None:
+    term = Terminal(script())
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+    await table.press(1)
+    assert "Nothing to choose now." in term.text
+
+
+async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> None:
+    async with running_service(db) as service:
+        first = await play(service, script("zweier", "1", "q"))
+        table_id = next(iter(service.tables))
+        assert "Bye — your game is kept" in first.text
+
+    async with running_service(db) as service:  # the bot restarts on the same file
+        assert table_id in service.tables
+        again = await play(service, script("", "1", "q"))
+        assert f"(table {table_id}) is still open" in again.text
+        assert again.text.count("Your choices:") >= 1
+        assert "Choose a game" not in again.text
+
+
+async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        old = next(iter(service.tables))
+        term = await play(service, script("x", "n", "zweier", "q"))
+        assert "Type Enter to continue, n for a new game" in term.text
+        assert "The unfinished game is closed." in term.text
+        assert old not in service.tables
+        rows = dict(await service.store.fetchall("SELECT id, status FROM tables"))
+        assert rows[old] == "aborted"
+        assert list(rows.values()).count("playing") == 1
+
+
+async def test_end_of_input_before_anything_explains_the_chat_bot(
+    service: TableService,
+) -> None:
+    term = await play(service, script(None))
+    assert "stdin is closed" in term.text
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in term.text
+
+
+async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> None:
+    term = await play(service, script("zweier", None))
+    assert "your game is kept" in term.text
+    assert len(service.tables) == 1
+
+
+async def test_stop_ends_the_session_while_waiting_for_input(service: TableService) -> None:
+    stop = asyncio.Event()
+    never: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+    async def readline() -> str | None:
+        return await never
+
+    out = io.StringIO()
+    table = LocalTable(service, stop, readline=readline, out=out, user=USER)
+    task = asyncio.create_task(table.run())
+    await asyncio.sleep(0.05)
+    assert "Choose a game" in out.getvalue()
+    stop.set()
+    await asyncio.wait_for(task, 2)
+    assert table not in service.listeners
+
+
+async def test_updates_of_other_tables_are_not_shown(service: TableService) -> None:
+    other = UserRef("tg", "1", "Anna")
+    from bot.service import ChatRef
+
+    stop = asyncio.Event()
+    term = Terminal(script())
+    table = LocalTable(service, stop, readline=term.next_line, out=term, user=USER)
+    task = asyncio.create_task(table.run())
+    await asyncio.sleep(0.05)
+    await service.create_table(ChatRef("tg", "-1"), other, "zweier")
+    stop.set()
+    await asyncio.wait_for(task, 2)
+    assert "Anna" not in term.text
+
+
+def test_local_user_from_the_environment() -> None:
+    me = local_user({"USER": "anna", "LANG": "de_AT.UTF-8"})
+    assert (me.platform, me.id, me.name, me.lang) == ("local", "me", "anna", "de")
+    assert me.key == "local:me"
+    assert local_user({}).name == "You"
+    assert local_user({"USER": " ", "LANG": "C.UTF-8"}).lang == "en"
+    assert CHAT.key == "local:terminal"
+
+
+async def test_german_menus_for_a_german_locale(service: TableService) -> None:
+    term = Terminal(script("q"))
+    de = UserRef("local", "me", "Anna", "de")
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=de)
+    await asyncio.wait_for(table.run(), 5)
+    assert "Spiel wählen" in term.text
+    assert "Servus." in term.text
+
+
+# --- reading lines without blocking the loop -----------------------------------------
+
+
+async def test_line_reader_on_a_pipe() -> None:
+    r, w = os.pipe()
+    try:
+        reader = LineReader(r)
+        os.write(w, b"one\r\ntw")
+        assert await asyncio.wait_for(reader.readline(), 2) == "one"
+        os.write(w, "o\nlast ü".encode())
+        assert await asyncio.wait_for(reader.readline(), 2) == "two"
+        os.close(w)
+        w = -1
+        assert await asyncio.wait_for(reader.readline(), 2) == "last ü"
+        assert await asyncio.wait_for(reader.readline(), 2) is None
+        assert await reader.readline() is None  # stays at the end
+        reader.close()
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+
+
+async def test_line_reader_on_a_regular_file_uses_a_thread(tmp_path: Path) -> None:
+    path = tmp_path / "input.txt"
+    path.write_text("zweier\n1\n")
+    with path.open("rb") as f:
+        reader = LineReader(f.fileno())
+        got = [await asyncio.wait_for(reader.readline(), 2) for _ in range(3)]
+        reader.close()
+    assert got == ["zweier", "1", None]

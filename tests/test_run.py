@@ -1,0 +1,427 @@
+"""Starting the bot: `make run`, configuration errors, signals, adapters, secret logs.
+
+The processes started here get a temporary database and no tokens in their
+environment; empty token variables also override any token a developer's `.env` holds
+(the environment wins over `.env`), so no test ever talks to Discord or Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import app
+from bot.config import Config
+from bot.service import TableService
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = ROOT / ".venv" / "bin" / "python"
+PYTHON = str(PY) if PY.exists() else sys.executable
+
+FAKE_TELEGRAM = "123456789:AAFakeTokenForTestsOnly_abcdefghijklmnop"
+FAKE_DISCORD = "MTIzNDU2Nzg5.FakeDiscord.TokenForTestsOnly-xyz"
+FAKE_SECRET = "webhook-secret-for-tests-only"
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment for a bot process: no tokens, a temporary database."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+        and not k.startswith(("DISCORD_", "TELEGRAM_", "PYTEST_"))
+    }
+    env.update(
+        DISCORD_TOKEN="",
+        TELEGRAM_TOKEN="",
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        AI_LEVEL="random",
+        AI_DELAY="0.05",
+        TURN_TIMEOUT="3600",
+        LOG_LEVEL="WARNING",
+        LANG="C.UTF-8",
+        USER="tester",
+        PYTHONPATH=str(ROOT),
+        TERM="dumb",
+    )
+    env.update(extra)
+    return env
+
+
+# --- `make run` with no token: the local table, through a pseudo-terminal ----------------
+
+
+class Pty:
+    """A child process on a pseudo-terminal, read with bounded waits."""
+
+    def __init__(self, cmd: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.master, slave = os.openpty()
+        self.proc = subprocess.Popen(
+            cmd, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, start_new_session=True
+        )
+        os.close(slave)
+        self.text = ""
+        self.mark = 0  # `expect` looks at the output after this point
+
+    def expect(self, pattern: str, timeout: float) -> re.Match[str]:
+        """Wait (at most `timeout` seconds) for `pattern` in the output after `mark`."""
+        end = time.monotonic() + timeout
+        rx = re.compile(pattern)
+        while True:
+            m = rx.search(self.text, self.mark)
+            if m is not None:
+                self.mark = m.end()
+                return m
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {pattern!r} within {timeout} s; output:\n{self.text}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:  # the child closed the terminal
+                    data = b""
+                if not data:
+                    raise AssertionError(f"output ended before {pattern!r}:\n{self.text}")
+                self.text += data.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def send(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def wait(self, timeout: float) -> int:
+        return self.proc.wait(timeout)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+        os.close(self.master)
+
+
+@pytest.fixture
+def pty_run(tmp_path: Path) -> Iterator[list[Pty]]:
+    started: list[Pty] = []
+    yield started
+    for p in started:
+        p.close()
+
+
+def make_run_command(tmp_path: Path) -> list[str]:
+    """`make run` in the repository, as a newcomer types it.
+
+    After `make test` the install stamp is fresh and make only runs the run recipe.
+    When pyproject.toml changed since the last install, the test does not reinstall
+    the shared virtualenv itself: STAMP then names a fresh file, so make still goes
+    through the Makefile's run target (`.venv/bin/python -m bot`) and nothing else.
+    """
+    make = shutil.which("make")
+    if make is None:  # pragma: no cover - make is part of the two-command promise
+        pytest.skip("make is not installed")
+    cmd = [make, "-s", "-C", str(ROOT), "run"]
+    stamp_fresh = subprocess.run(
+        [make, "-s", "-q", "-C", str(ROOT), ".venv/.installed-stamp"],
+        capture_output=True,
+        env=clean_env(tmp_path),
+    )
+    if stamp_fresh.returncode != 0:
+        stamp = tmp_path / "installed-stamp"
+        stamp.touch()
+        cmd.append(f"STAMP={stamp}")
+    return cmd
+
+
+def test_make_run_without_a_token_plays_the_local_table_to_the_first_trick(
+    tmp_path: Path, pty_run: list[Pty]
+) -> None:
+    term = Pty(make_run_command(tmp_path), clean_env(tmp_path), cwd=tmp_path)
+    pty_run.append(term)
+    term.expect(r"a table in your terminal", timeout=20)  # make + interpreter start-up
+    term.expect(r"Choose a game.*\n> ", timeout=5)
+    term.send("zweier")
+    term.expect(r"you and 1 computer player", timeout=5)
+    for _ in range(6):
+        m = term.expect(r"Last trick: .*→|Your choices:\n.*\n(?:.*\n)?> ", timeout=5)
+        if m.group(0).startswith("Last trick"):
+            break
+        term.send("1")  # the first choice: a card
+    else:
+        raise AssertionError(f"no completed trick after 6 cards:\n{term.text}")
+    assert "Hand:" in term.text
+    term.send("q")
+    term.expect(r"your game is kept", timeout=5)
+    assert term.wait(timeout=10) == 0
+    assert (tmp_path / "bot.sqlite3").exists()
+
+
+def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        os.set_blocking(proc.stdout.fileno(), False)
+        out = b""
+        end = time.monotonic() + 15
+        while b"Choose a game" not in out:
+            assert time.monotonic() < end, out.decode()
+            select.select([proc.stdout], [], [], 0.5)
+            out += proc.stdout.read() or b""
+        proc.stdin.write(b"zweier\n")
+        proc.stdin.flush()
+        while b"Your hand" not in out:
+            assert time.monotonic() < end, out.decode()
+            select.select([proc.stdout], [], [], 0.5)
+            out += proc.stdout.read() or b""
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=5) == 0
+        assert proc.stderr is not None
+        assert proc.stderr.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
+def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+        timeout=20,
+    )
+    assert done.returncode == 0
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stdout.decode()
+
+
+# --- configuration errors ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("TURN_TIMEOUT", "abc"), ("AI_LEVEL", "genius"), ("TELEGRAM_WEBHOOK_PORT", "70000")],
+)
+def test_bad_config_is_one_line_on_stderr_and_exit_code_2(
+    tmp_path: Path, setting: str, value: str
+) -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=clean_env(tmp_path, **{setting: value}),
+        cwd=tmp_path,
+        timeout=20,
+    )
+    assert done.returncode == 2
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert err.startswith("bad configuration: ") and setting in err
+    assert done.stdout == b""
+
+
+def test_a_bad_dotenv_never_echoes_its_tokens(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        f"TELEGRAM_TOKEN={FAKE_TELEGRAM}\nDISCORD_TOKEN={FAKE_DISCORD}\nMISSED_TURNS_LIMIT=0\n"
+    )
+    env = clean_env(tmp_path)
+    del env["TELEGRAM_TOKEN"], env["DISCORD_TOKEN"]  # taken from the .env file
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"], capture_output=True, env=env, cwd=tmp_path, timeout=20
+    )
+    assert done.returncode == 2
+    err = done.stderr.decode()
+    assert "MISSED_TURNS_LIMIT" in err and err.count("\n") == 1
+    for secret in (FAKE_TELEGRAM, FAKE_DISCORD, FAKE_TELEGRAM.split(":")[1]):
+        assert secret not in err
+
+
+def test_env_example_lists_every_setting_with_a_comment() -> None:
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    for name in Config.model_fields:
+        key = name.upper()
+        at = [i for i, line in enumerate(lines) if re.match(rf"^(# )?{key}=", line)]
+        assert len(at) == 1, f"{key} is not (once) in .env.example"
+        before = lines[at[0] - 1]
+        assert before.startswith("# ") and not re.match(r"^# [A-Z_]+=", before), key
+    # Copied as it is, .env.example is a valid configuration: the local table.
+    config = Config(_env_file=str(ROOT / ".env.example"))  # type: ignore[call-arg]
+    assert app.adapters_for(config) == ["local"]
+
+
+# --- adapters and timings ------------------------------------------------------------------
+
+
+def config(tmp_path: Path, **kw: Any) -> Config:
+    kw.setdefault("database_path", tmp_path / "bot.sqlite3")
+    return Config(_env_file=None, **kw)  # type: ignore[call-arg]
+
+
+def test_the_adapters_follow_the_tokens(tmp_path: Path) -> None:
+    assert app.adapters_for(config(tmp_path)) == ["local"]
+    assert app.adapters_for(config(tmp_path, telegram_token=FAKE_TELEGRAM)) == ["telegram"]
+    both = config(tmp_path, telegram_token=FAKE_TELEGRAM, discord_token=FAKE_DISCORD)
+    assert sorted(app.adapters_for(both)) == ["discord", "telegram"]
+    assert app.adapters_for(config(tmp_path, telegram_token="  ")) == ["local"]
+
+
+def test_local_play_is_quick_unless_configured(tmp_path: Path) -> None:
+    local = app.timings_for(config(tmp_path), ["local"])
+    assert local.ai_delay == app.LOCAL_AI_DELAY == 0.3
+    assert local.turn_timeout == app.LOCAL_TURN_TIMEOUT
+    set_ = app.timings_for(config(tmp_path, ai_delay=0.0, turn_timeout=30), ["local"])
+    assert (set_.ai_delay, set_.turn_timeout) == (0.0, 30)
+    chat = app.timings_for(config(tmp_path, lobby_expiry=60, missed_turns_limit=2), ["telegram"])
+    assert (chat.ai_delay, chat.turn_timeout, chat.reminder_before) == (1.0, 60.0, 20.0)
+    assert (chat.lobby_expiry, chat.missed_turns_limit) == (60, 2)
+
+
+def test_the_local_adapter_keeps_the_contract() -> None:
+    serve = app.load_adapter("local")
+    assert asyncio.iscoroutinefunction(serve)
+    import inspect
+
+    assert list(inspect.signature(serve).parameters) == ["service", "config", "stop"]
+
+
+async def test_run_starts_the_adapters_and_stops_them_cleanly(tmp_path: Path) -> None:
+    seen: list[tuple[str, TableService, bool]] = []
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            seen.append((name, service, service.store is not None))
+            await stop.wait()
+            seen.append((name, service, True))
+
+        return serve
+
+    started: list[app.App] = []
+
+    def on_started(a: app.App) -> None:
+        started.append(a)
+        asyncio.get_running_loop().call_later(0.05, a.stop.set)
+
+    cfg = config(tmp_path, telegram_token=FAKE_TELEGRAM, discord_token=FAKE_DISCORD, ai_delay=0.5)
+    code = await asyncio.wait_for(app.run(cfg, loader=loader, on_started=on_started), 5)
+    assert code == 0
+    assert sorted(n for n, _, _ in seen) == ["discord", "discord", "telegram", "telegram"]
+    (a,) = started
+    assert a.service.timings.ai_delay == 0.5 and a.service.ai_level == "strong"
+    assert a.store._db is None  # closed
+    assert (tmp_path / "bot.sqlite3").exists()
+
+
+async def test_a_missing_adapter_is_exit_code_1(tmp_path: Path) -> None:
+    def loader(name: str) -> app.Serve:
+        raise ModuleNotFoundError(f"No module named 'adapters.{name}'")
+
+    buf = io.StringIO()
+    handler = app.configure_logging(config(tmp_path), stream=buf)
+    try:
+        code = await app.run(config(tmp_path, telegram_token=FAKE_TELEGRAM), loader=loader)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert code == 1
+    assert "could not load an adapter (telegram)" in buf.getvalue()
+
+
+# --- secrets never reach the logs ----------------------------------------------------------
+
+
+async def test_tokens_never_appear_in_logs(tmp_path: Path) -> None:
+    """Adapters (stubbed here) and their libraries log the tokens every way they can."""
+
+    def loader(name: str) -> app.Serve:
+        async def telegram(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            httpx = logging.getLogger("httpx")
+            url = f"https://api.telegram.org/bot{FAKE_TELEGRAM}/getUpdates"
+            httpx.info('HTTP Request: POST %s "HTTP/1.1 200 OK"', url)
+            httpx.warning('HTTP Request: POST %s "HTTP/1.1 502 Bad Gateway"', url)
+            logging.getLogger("telegram.ext.Application").debug("token %s", FAKE_TELEGRAM)
+            logging.getLogger("adapters.telegram").info(f"webhook secret {FAKE_SECRET}")
+            try:
+                raise ConnectionError(f"cannot reach {url}")
+            except ConnectionError:
+                logging.getLogger("adapters.telegram").exception("polling failed")
+            await stop.wait()
+
+        async def discord(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            logging.getLogger("discord.http").debug("login with %r", FAKE_DISCORD)
+            await asyncio.sleep(0.01)
+            raise RuntimeError(f"improper token {FAKE_DISCORD}")  # the app logs the traceback
+
+        return telegram if name == "telegram" else discord
+
+    cfg = config(
+        tmp_path,
+        telegram_token=FAKE_TELEGRAM,
+        discord_token=FAKE_DISCORD,
+        telegram_webhook_secret=FAKE_SECRET,
+        log_level="DEBUG",
+    )
+    buf = io.StringIO()
+    root = logging.getLogger()
+    level = root.level
+    handler = app.configure_logging(cfg, stream=buf)
+    try:
+        code = await asyncio.wait_for(app.run(cfg, loader=loader), 5)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    logs = buf.getvalue()
+    assert code == 1  # the failing adapter stops the bot
+    assert "the discord adapter failed" in logs and "Traceback" in logs
+    assert "https://api.telegram.org/bot***/getUpdates" in logs
+    assert "improper token ***" in logs
+    assert "polling failed" in logs and "cannot reach" in logs
+    for secret in (FAKE_TELEGRAM, FAKE_DISCORD, FAKE_SECRET, FAKE_TELEGRAM.split(":")[1]):
+        assert secret not in logs
+    assert "HTTP/1.1 200 OK" in logs  # at DEBUG, httpx's request lines are kept (redacted)
+
+
+def test_httpx_request_lines_are_quiet_unless_debugging(tmp_path: Path) -> None:
+    buf = io.StringIO()
+    root = logging.getLogger()
+    level = root.level
+    handler = app.configure_logging(config(tmp_path, log_level="INFO"), stream=buf)
+    try:
+        logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/botX/getMe")
+        logging.getLogger("bot.test").info("kept")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    assert "getMe" not in buf.getvalue() and "kept" in buf.getvalue()
+
+
+def test_the_filter_redacts_telegram_shaped_tokens_it_was_not_told_about() -> None:
+    f = app.RedactSecrets(["other-secret"])
+    record = logging.LogRecord(
+        "x",
+        logging.INFO,
+        __file__,
+        1,
+        "url %s and %s",
+        ("/bot987654321:" + "A" * 35, "other-secret"),
+        None,
+    )
+    assert f.filter(record)
+    assert record.getMessage() == "url /bot*** and ***"
