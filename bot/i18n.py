@@ -21,6 +21,7 @@ from engine.actions import (
     Double,
     ExchangeTrump,
     Give,
+    Look,
     Pass,
     PlayCard,
     Raise,
@@ -225,7 +226,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.wait": "Waiting for {name}.",
         "hand.known": "{name} holds: {cards}",
         "hand.talon": "Talon/stock: {cards}",
-        "hand.pick_second": "Pick the second card to discard (first: {card}).",
+        "hand.pick_second": "Pick the next card to discard (so far: {card}).",
         "hand.pick_contract": "Discard {cards}: keep the contract or raise.",
         "hand.more": "More…",
         "hand.back": "Back",
@@ -248,6 +249,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.discard_pick": "Discard {card}…",
         "act.give": "Give {card} to {name}",
         "act.raise": "Final bid {value}",
+        "act.look": "Look at my cards",
         # results
         "result.deal": "Deal {deal} over: {lines}",
         "result.points_line": "{name} {points:+d}",
@@ -366,7 +368,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.wait": "Warte auf {name}.",
         "hand.known": "{name} hat: {cards}",
         "hand.talon": "Talon: {cards}",
-        "hand.pick_second": "Zweite Karte zum Ablegen wählen (erste: {card}).",
+        "hand.pick_second": "Nächste Karte zum Ablegen wählen (bisher: {card}).",
         "hand.pick_contract": "{cards} ablegen: Spiel behalten oder erhöhen.",
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
@@ -386,6 +388,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.discard_pick": "{card} ablegen…",
         "act.give": "{card} an {name}",
         "act.raise": "Endgebot {value}",
+        "act.look": "Karten ansehen",
         "result.deal": "Runde {deal} vorbei: {lines}",
         "result.reason.reached_66": "66 erreicht",
         "result.reason.last_trick": "letzter Stich",
@@ -497,4 +500,6 @@ def action_label(
         return t(lg, "act.give", card=card_label(action.card, lg, style), name=name)
     if isinstance(action, Raise):
         return t(lg, "act.raise", value=action.value)
+    if isinstance(action, Look):
+        return t(lg, "act.look")
     return type(action).__name__  # pragma: no cover

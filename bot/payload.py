@@ -8,8 +8,8 @@ Verbs: ``a<code>`` a game action (the engine's int action code); the table verbs
 `TABLE_VERBS` (``j`` join, ``l`` leave, ``ai`` add an AI seat, ``st`` start, ``ru``
 rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort); and verbs
 with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat, and the hand
-menus ``pg<page>``, ``dp<card>`` first card of a discard, ``dr<pair>`` a discard's
-contract), which change nothing but what the presser's hand shows.
+menus ``pg<page>`` and ``dp<mask>`` — the cards of a discard picked so far), which
+change nothing but what the presser's hand shows.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 MAX_BYTES = 64
 
 TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab"})
-ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "dr"})
-MENU_VERBS = frozenset({"pg", "dp", "dr"})
+ARG_VERBS = frozenset({"rm", "s", "pg", "dp"})
+MENU_VERBS = frozenset({"pg", "dp"})
 
-_PAYLOAD = re.compile(r"^([0-9a-z]{1,12}):([0-9]{1,9}):([a-z]{1,3})([0-9]{0,6})$")
+_PAYLOAD = re.compile(r"^([0-9a-z]{1,12}):([0-9]{1,9}):([a-z]{1,3})([0-9]{0,8})$")
 
 
 class PayloadError(ValueError):

@@ -526,59 +526,45 @@ def _discard_menu(
     lines: list[str],
     button: Any,
 ) -> tuple[tuple[Button, ...], ...]:
-    """Discarding two cards (and maybe raising): card, then card, then contract."""
+    """Discarding cards (and maybe raising) one card at a time, then the contract.
+
+    The menu state is the mask of the cards picked so far (payload verb ``dp``); once
+    the picked cards make a whole discard, the choices are that discard's actions
+    (keep the contract, or raise).
+    """
     assert table.deal is not None
     contracts = table.deal.contracts
     v = table.version
-    parsed = [(c, decode(c, contracts)) for c in discards]
+    options: list[tuple[int, int]] = []  # (code, mask of its cards)
+    for c in discards:
+        a = decode(c, contracts)
+        if isinstance(a, Discard):
+            options.append((c, sum(1 << x.index for x in a.cards)))
+    picked = menu[1] if menu is not None and menu[0] == "dp" else 0
     lay = _Layout()
-    if menu is not None and menu[0] == "dr":
-        lo, hi = menu[1] % 32, menu[1] // 32
-        pair = {lo, hi}
-        choices = [
-            c for c, a in parsed if isinstance(a, Discard) and {x.index for x in a.cards} == pair
-        ]
-        lines.append(
-            t(lg, "hand.pick_contract", cards=cards_text([CARDS[lo], CARDS[hi]], lg, style.suits))
-        )
-        lay.add_row([button(c) for c in choices][:24])
+    complete = [c for c, m in options if m == picked]
+    if picked and complete:
+        cards = [CARDS[i] for i in range(24) if picked >> i & 1]
+        lines.append(t(lg, "hand.pick_contract", cards=cards_text(cards, lg, style.suits)))
+        lay.add_row([button(c) for c in complete][:24])
         return lay.done()
-    if menu is not None and menu[0] == "dp":
-        first = menu[1]
-        lines.append(t(lg, "hand.pick_second", card=card_label(CARDS[first], lg, style.suits)))
-        seconds = sorted(
-            {
-                x.index
-                for _, a in parsed
-                if isinstance(a, Discard)
-                for x in a.cards
-                if first in {y.index for y in a.cards}
-            }
-            - {first}
-        )
-        row = []
-        for s in seconds:
-            lo, hi = min(first, s), max(first, s)
-            row.append(
-                Button(
-                    card_label(CARDS[s], lg, style.suits),
-                    table_verb(table.id, v, "dr", lo + 32 * hi),
-                )
-            )
-        lay.add_row(row)
-        return lay.done()
-    firsts = sorted({x.index for _, a in parsed if isinstance(a, Discard) for x in a.cards})
+    next_cards = sorted(
+        {i for _, m in options if m & picked == picked for i in range(24) if (m & ~picked) >> i & 1}
+    )
+    if picked:
+        cards = [CARDS[i] for i in range(24) if picked >> i & 1]
+        lines.append(t(lg, "hand.pick_second", card=cards_text(cards, lg, style.suits)))
     lay.add_row(
         [
             Button(
                 t(lg, "act.discard_pick", card=card_label(CARDS[c], lg, style.suits)),
-                table_verb(table.id, v, "dp", c),
+                table_verb(table.id, v, "dp", picked | 1 << c),
             )
-            for c in firsts
+            for c in next_cards
         ]
     )
     rest = [c for c in codes if c < DISCARD]
-    if rest:
+    if rest and not picked:
         lay.add_row([button(c) for c in rest])
     return lay.done()
 

@@ -21,7 +21,7 @@ def play_random_deals(
     rng = random.Random(seed)
     choice = rng.choice
     actions = 0
-    players = spec.players
+    players = getattr(opts, "players", None) or spec.players
     points = [0] * players
     start = time.perf_counter()
     for n in range(deals):
