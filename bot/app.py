@@ -138,8 +138,9 @@ def configure_logging(
     root.addHandler(handler)
     root.setLevel(level)
     noisy = logging.DEBUG if level <= logging.DEBUG else logging.WARNING
-    for name in ("httpx", "httpcore", "telegram.ext.Updater", "aiosqlite"):
+    for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(max(noisy, level))
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, level))  # a line per query
     return handler
 
 

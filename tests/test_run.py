@@ -167,7 +167,8 @@ def test_make_run_without_a_token_plays_the_local_table_to_the_first_trick(
     assert (tmp_path / "bot.sqlite3").exists()
 
 
-def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     proc = subprocess.Popen(
         [PYTHON, "-m", "bot"],
         stdin=subprocess.PIPE,
@@ -191,10 +192,12 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
             assert time.monotonic() < end, out.decode()
             select.select([proc.stdout], [], [], 0.5)
             out += proc.stdout.read() or b""
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         assert proc.wait(timeout=5) == 0
         assert proc.stderr is not None
         assert proc.stderr.read() == b""
+        out += proc.stdout.read() or b""
+        assert out.rstrip().endswith(b"run the bot again to continue it.")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -425,3 +428,51 @@ def test_the_filter_redacts_telegram_shaped_tokens_it_was_not_told_about() -> No
     )
     assert f.filter(record)
     assert record.getMessage() == "url /bot*** and ***"
+
+
+async def test_the_real_telegram_adapter_at_debug_never_logs_its_token(tmp_path: Path) -> None:
+    """`python -m bot` with a Telegram token, against the fake Bot API on 127.0.0.1.
+
+    python-telegram-bot and httpx log every request URL, and Telegram's URLs hold the
+    token. At LOG_LEVEL=DEBUG the process talks to the fake server, answers a command,
+    stops on SIGTERM, and its whole log has the token only as ``***``. The token's
+    secret half is too short to look like a Telegram token, so the redaction of the
+    configured secret is what is tested, not the pattern.
+    """
+    from tests.e2e.fakes.telegram_api import FakeTelegram
+
+    token = "7000000002:not-a-real-token-42"
+    async with FakeTelegram(token=token) as fake:
+        env = clean_env(
+            tmp_path,
+            TELEGRAM_TOKEN=token,
+            TELEGRAM_API_URL=fake.base_url,
+            LOG_LEVEL="DEBUG",
+            TURN_TIMEOUT="60",
+        )
+        proc = await asyncio.create_subprocess_exec(
+            PYTHON,
+            "-m",
+            "bot",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp_path,
+        )
+        try:
+            alice = fake.create_user("Alice")
+            group = fake.create_group("Schnapsen", members=[alice])
+            sent = alice.send(group, "/help")
+            await fake.wait_for_message(group, after=sent, timeout=20)
+            proc.send_signal(signal.SIGTERM)
+            out, err = await asyncio.wait_for(proc.communicate(), 10)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    logs = err.decode()
+    assert proc.returncode == 0, logs[-3000:]
+    assert "getUpdates" in logs and "/bot***/" in logs  # request URLs are logged...
+    assert token not in logs and token.split(":")[1] not in logs  # ...without the token
+    assert out == b""

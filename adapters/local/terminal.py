@@ -189,7 +189,9 @@ class LocalTable:
                     return
                 if not await self._play(table_id):
                     return
-        except _Stopped:
+        except _Stopped:  # Ctrl-C or SIGTERM
+            self.write("")
+            self.say("bye_saved" if self.table_id in self.service.tables else "bye")
             return
         finally:
             self.service.listeners.remove(self)

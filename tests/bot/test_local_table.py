@@ -241,6 +241,7 @@ async def test_stop_ends_the_session_while_waiting_for_input(service: TableServi
     stop.set()
     await asyncio.wait_for(task, 2)
     assert table not in service.listeners
+    assert out.getvalue().rstrip().endswith("Bye.")
 
 
 async def test_updates_of_other_tables_are_not_shown(service: TableService) -> None:
