@@ -37,6 +37,15 @@ FAKE_DISCORD = "MTIzNDU2Nzg5.FakeDiscord.TokenForTestsOnly-xyz"
 FAKE_SECRET = "webhook-secret-for-tests-only"
 
 
+@pytest.fixture(autouse=True)
+def no_settings_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's exported settings (AI_DELAY, a token, ...) must not leak in."""
+    names = {n.upper() for n in Config.model_fields}
+    for key in list(os.environ):
+        if key.upper() in names:
+            monkeypatch.delenv(key)
+
+
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """The environment for a bot process: no tokens, a temporary database."""
     env = {
@@ -131,6 +140,8 @@ def make_run_command(tmp_path: Path) -> list[str]:
     make = shutil.which("make")
     if make is None:  # pragma: no cover - make is part of the two-command promise
         pytest.skip("make is not installed")
+    if not PY.exists():  # pragma: no cover - `make test` creates it before the tests
+        pytest.skip("no .venv: `make run` would create it (run `make test` first)")
     cmd = [make, "-s", "-C", str(ROOT), "run"]
     stamp_fresh = subprocess.run(
         [make, "-s", "-q", "-C", str(ROOT), ".venv/.installed-stamp"],
