@@ -48,6 +48,9 @@ LOCAL_MODULE = "adapters.local"
 #: nobody is waiting for a slow human (both apply unless AI_DELAY / TURN_TIMEOUT are set).
 LOCAL_AI_DELAY = 0.3
 LOCAL_TURN_TIMEOUT = 3600.0
+#: Seconds the adapters have to shut down after SIGTERM before they are cancelled
+#: (Docker sends SIGKILL 10 s after SIGTERM).
+SHUTDOWN_GRACE = 8.0
 
 REDACTED = "***"
 # A Telegram bot token, "<bot id>:<35 characters>", also inside API URLs (".../bot<token>/").
@@ -205,6 +208,7 @@ async def run(
     loader: Loader = load_adapter,
     stop: asyncio.Event | None = None,
     on_started: Callable[[App], None] | None = None,
+    shutdown_grace: float = SHUTDOWN_GRACE,
 ) -> int:
     """Run the adapters until `stop` is set (SIGINT/SIGTERM) or they all end.
 
@@ -223,29 +227,57 @@ async def run(
     service = TableService(store, timings=timings_for(config, names), ai_level=config.ai_level)
     loop = asyncio.get_running_loop()
     signals = _install_signals(loop, stop)
-    code = 0
     try:
         await service.start()
         log.info("starting: %s (database %s)", ", ".join(names), config.database_path)
         if on_started is not None:
             on_started(App(config, store, service, stop, names))
-        tasks = {
-            asyncio.create_task(_serve(name, serve, service, config, stop), name=name): name
+        tasks = [
+            asyncio.create_task(_serve(name, serve, service, config, stop), name=name)
             for name, serve in serves
-        }
-        pending = set(tasks)
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                if task.result() is False:
-                    code = 1
-                    stop.set()  # one adapter failed: stop the others cleanly
+        ]
+        code = await _supervise(tasks, stop, shutdown_grace)
     finally:
         for sig in signals:
             loop.remove_signal_handler(sig)
         await service.stop()
         await store.close()
     log.info("stopped")
+    return code
+
+
+async def _supervise(tasks: list[asyncio.Task[bool]], stop: asyncio.Event, grace: float) -> int:
+    """Wait for the adapters; once `stop` is set, give them `grace` seconds to finish.
+
+    An adapter that fails sets `stop` for the others (exit code 1).  One that does not
+    finish within the grace period after `stop` is cancelled, so a hung platform
+    library cannot keep the process alive after SIGTERM.
+    """
+    code = 0
+    pending: set[asyncio.Task[bool]] = set(tasks)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        while pending and not stop.is_set():
+            done, _ = await asyncio.wait(
+                pending | {stopping},
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            for task in pending & done:
+                pending.discard(task)
+                if task.result() is False:
+                    code = 1
+                    stop.set()  # one adapter failed: stop the others cleanly
+        if pending:
+            done, pending = await asyncio.wait(pending, timeout=grace)
+            code = max([code] + [1 for task in done if task.result() is False])
+        if pending:
+            names = ", ".join(sorted(task.get_name() for task in pending))
+            log.warning("%s did not stop within %.0f s; cancelling", names, grace)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+    finally:
+        stopping.cancel()
     return code
 
 

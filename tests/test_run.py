@@ -344,6 +344,39 @@ async def test_run_starts_the_adapters_and_stops_them_cleanly(tmp_path: Path) ->
     assert (tmp_path / "bot.sqlite3").exists()
 
 
+async def test_an_adapter_that_ignores_stop_is_cancelled_after_the_grace(
+    tmp_path: Path,
+) -> None:
+    cancelled: list[str] = []
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            if name == "discord":
+                return  # ends at once: the other one keeps running
+            try:
+                await asyncio.sleep(3600)  # never looks at `stop`
+            except asyncio.CancelledError:
+                cancelled.append(name)
+                raise
+
+        return serve
+
+    def on_started(a: app.App) -> None:
+        asyncio.get_running_loop().call_later(0.05, a.stop.set)
+
+    cfg = config(tmp_path, telegram_token=FAKE_TELEGRAM, discord_token=FAKE_DISCORD)
+    buf = io.StringIO()
+    handler = app.configure_logging(cfg, stream=buf)
+    try:
+        run = app.run(cfg, loader=loader, on_started=on_started, shutdown_grace=0.1)
+        code = await asyncio.wait_for(run, 5)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert code == 0
+    assert cancelled == ["telegram"]
+    assert "telegram did not stop within" in buf.getvalue()
+
+
 async def test_a_missing_adapter_is_exit_code_1(tmp_path: Path) -> None:
     def loader(name: str) -> app.Serve:
         raise ModuleNotFoundError(f"No module named 'adapters.{name}'")
