@@ -230,9 +230,7 @@ class TelegramAdapter:
                 update = Update.de_json(data, self.app.bot)
             except Exception:
                 return web.Response(status=400)
-            if not self._first_time(update.update_id):
-                return web.Response()
-            await self.app.update_queue.put(update)
+            await self.app.update_queue.put(update)  # duplicates stop at `_dedupe`
             return web.Response()
 
         server = web.Application()
@@ -319,9 +317,11 @@ class TelegramAdapter:
             for user in self.service.seat_users(tid):
                 self._show_hand(tid, st, user)
         elif kind in ("deal_end", "finished"):
-            if kind == "finished":
-                self._show_table(tid, st, create=False)
-            if st.table is not None:
+            final = u.result.table if u.result is not None else None
+            if st.table is not None and final is not None:
+                # the deal as it ended (last trick included), without buttons
+                self.outbox.edit(st.table, content_of(final.message).bare())
+            elif st.table is not None:
                 self.outbox.freeze(st.table)
             for hand in st.hands.values():
                 self.outbox.freeze(hand)
@@ -633,6 +633,7 @@ class TelegramAdapter:
         if uid in self.reachable:
             return True
         try:
+            await self.outbox.paced(uid)
             await self.app.bot.send_message(uid, tt(user.lang, "joined", table=table_id))
         except Forbidden:
             self._on_forbidden(uid)

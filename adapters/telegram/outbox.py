@@ -98,7 +98,7 @@ class Throttle:
     """The pace the outbox keeps (Telegram's documented limits, slightly under)."""
 
     per_chat_per_second: float = 1.0
-    per_chat_burst: int = 3
+    per_chat_burst: int = 2
     per_group_per_minute: float = 20.0
     per_group_burst: int = 10
     global_per_second: float = 30.0
@@ -243,6 +243,10 @@ class Outbox:
         """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
         self._enqueue(chat_id, _Op("call", fn=fn))
 
+    async def paced(self, chat_id: int) -> None:
+        """Wait for a slot in `chat_id`'s pace, for a request made outside the queue."""
+        await self._pace(self._chat(chat_id))
+
     def blocked(self, chat_id: int) -> bool:
         chat = self._chats.get(chat_id)
         return chat is not None and chat.blocked
@@ -269,9 +273,7 @@ class Outbox:
     def _enqueue(self, chat_id: int, op: _Op) -> None:
         if self._closed:
             return
-        chat = self._chats.get(chat_id)
-        if chat is None:
-            chat = self._chats[chat_id] = _Chat(chat_id, buckets=self._buckets(chat_id))
+        chat = self._chat(chat_id)
         if chat.blocked and op.kind != "call":
             if op.handle is not None:
                 op.handle.dead = True
@@ -284,6 +286,12 @@ class Outbox:
                 self._worker(chat), name=f"tg-outbox:{chat_id}"
             )
         chat.wake.set()
+
+    def _chat(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat(chat_id, buckets=self._buckets(chat_id))
+        return chat
 
     def _buckets(self, chat_id: int) -> list[_Bucket]:
         th = self.throttle

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from adapters.telegram import TelegramAdapter, Throttle
+from adapters.telegram import TelegramAdapter, Throttle, serve
+from bot.config import Config
 from bot.i18n import card_label
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
@@ -26,6 +27,7 @@ from bot.store import Store
 from bot.table import Table
 from engine import protocol as P
 from engine.cards import CARDS, Card
+from engine.views import SeatView
 from tests.e2e.fakes.telegram_api import (
     Button,
     CallbackAnswer,
@@ -66,6 +68,11 @@ async def fake(log_guard: LogErrorGuard) -> AsyncIterator[FakeTelegram]:
 # ------------------------------------------------------------------------ hidden info
 
 
+def deal_over(rig: Rig, table_id: str) -> Callable[[], bool]:
+    """`until` for one deal: a deal was scored (or the match is over already)."""
+    return lambda: "deal_end" in rig.witness.kinds or rig.table(table_id) is None
+
+
 class Witness:
     """A core listener that records, per deal, every card the public has seen.
 
@@ -84,14 +91,17 @@ class Witness:
     async def table_update(self, update: TableUpdate) -> None:
         self.kinds.append(update.kind)
         self.updates.append(update)
+        final = update.result.table if update.result is not None else None
+        if final is not None and final.public is not None:
+            key = (update.table_id, update.result.deal_no if update.result else 0)
+            self.revealed.setdefault(key, set()).update(_public_cards(final.public))
         table = self.service.tables.get(update.table_id)
         if table is None or table.deal is None or table.deal_log is None:
             return
         key = (table.id, len(table.deals))
         pv = P.view(table.deal, None)
         seen = self.revealed.setdefault(key, set())
-        seen |= pv.cards_seen()
-        seen.update(c for trick in pv.tricks for _, c in trick)
+        seen |= _public_cards(pv)
         self.at_version[(table.id, table.version)] = frozenset(seen)
         if key not in self.dealt:
             state0 = table.deal_log.state0
@@ -132,6 +142,11 @@ class Witness:
         return checked
 
 
+def _public_cards(pv: SeatView) -> set[Card]:
+    assert not pv.hand, "the public view has no hand"
+    return set(pv.cards_seen()) | {c for trick in pv.tricks for _, c in trick}
+
+
 def _version(data: str) -> int | None:
     try:
         return decode_payload(data).version
@@ -158,6 +173,17 @@ class Rig:
         return self.service.tables.get(table_id)
 
 
+def config_for(fake: FakeTelegram, db: Path, **kw: Any) -> Config:
+    """The bot's configuration pointing at the fake (no .env file)."""
+    return Config(  # type: ignore[call-arg]
+        _env_file=None,
+        telegram_token=fake.token,
+        telegram_api_url=fake.base_url,
+        database_path=db,
+        **kw,
+    )
+
+
 def timings(**kw: Any) -> Timings:
     base: dict[str, Any] = dict(
         turn_timeout=600.0, reminder_before=20.0, ai_delay=0.0, lobby_expiry=900.0
@@ -173,7 +199,7 @@ async def start_rig(
     throttle: Throttle | None = None,
     timing: Timings | None = None,
     ai_level: str = "random",
-    runner: Callable[..., Any] | None = None,
+    config: Config | None = None,
     **kw: Any,
 ) -> Rig:
     """Open the store, start the service and the adapter (long polling, 1 s polls)."""
@@ -182,23 +208,22 @@ async def start_rig(
     witness = Witness(service)
     service.listeners.append(witness)
     await service.start()
-    adapter = TelegramAdapter(
-        service,
-        fake.token,
-        api_url=fake.base_url,
-        throttle=throttle or Throttle.off(),
-        poll_timeout=1,
-        **kw,
-    )
     stop = asyncio.Event()
     ready = asyncio.Event()
-    task = asyncio.create_task(adapter.run(stop, ready.set))
+    options: dict[str, Any] = dict(throttle=throttle or Throttle.off(), poll_timeout=1, **kw)
+    if config is not None:
+        # the app runner's way in: `serve(service, config, stop)`
+        task = asyncio.create_task(serve(service, config, stop, ready=ready.set, **options))
+    else:
+        adapter = TelegramAdapter(service, fake.token, api_url=fake.base_url, **options)
+        task = asyncio.create_task(adapter.run(stop, ready.set))
     waiter = asyncio.ensure_future(ready.wait())
     done, _ = await asyncio.wait({task, waiter}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         waiter.cancel()
         task.result()
     assert waiter in done, "the adapter did not start"
+    adapter = next(x for x in service.listeners if isinstance(x, TelegramAdapter))
     return Rig(fake, db, service, store, adapter, stop, task, witness)
 
 
@@ -223,7 +248,9 @@ def make_players(fake: FakeTelegram, names: list[str], *, started: bool = True) 
     return Players(group, users)
 
 
-async def press(fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str) -> CallbackAnswer:
+async def press(
+    fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str
+) -> CallbackAnswer:
     query = user.press(message, label)
     return await fake.wait_answer(query)
 
@@ -254,14 +281,18 @@ def _table_id(lobby: FakeMessage) -> str:
 
 
 def hand_message(user: FakeUser, table_id: str) -> FakeMessage | None:
-    """The user's newest private message with buttons of this table."""
+    """The user's newest private hand message for this table (English texts)."""
     for message in reversed(user.private_chat.bot_messages()):
-        for button in message.buttons():
-            try:
-                if decode_payload(button.data).table == table_id:
-                    return message
-            except PayloadError:
-                continue
+        if message.text.startswith(f"Your hand at table {table_id}"):
+            return message
+        for rev in message.revisions:
+            for row in rev.keyboard():
+                for button in row:
+                    try:
+                        if decode_payload(button.data).table == table_id:
+                            return message
+                    except PayloadError:
+                        continue
     return None
 
 
@@ -283,13 +314,16 @@ async def play(
     users: list[FakeUser],
     *,
     until: Callable[[], bool],
+    prefer: tuple[str, ...] = (),
+    limit: int | None = None,
     max_presses: int = 5000,
 ) -> int:
-    """Press the buttons the players were sent until `until()`; returns the presses.
+    """Press the buttons the players were sent until `until()` (or `limit` presses).
 
     Each step waits for some user's private hand message to offer buttons of the
     table's current version, presses one (a game action mostly; a hand menu when the
-    engine wants a discard picked card by card), then waits for the table to move on
+    engine wants a discard picked card by card; a label in `prefer` most often, so
+    random players do not bid the wildest contract every deal), then waits for the table to move on
     or the hand message to change.
     """
     fake = rig.fake
@@ -307,13 +341,16 @@ async def play(
             if options:
                 actions = [b for b in options if decode_payload(b.data).verb == "a"]
                 pool = actions if actions and rig.rng.random() < 0.9 else options
+                liked = [b for b in options if b.text in prefer]
+                if liked and rig.rng.random() < 0.9:
+                    pool = liked
                 return user, message, rig.rng.choice(pool)
         return None
 
-    while not until():
+    while not until() and presses != limit:
         assert presses < max_presses, "the game did not end"
         found = await fake.wait_for(
-            lambda: pick() or until(), timeout=10, what="a hand with buttons to press"
+            lambda: pick() or until(), timeout=10, what=_stuck(rig, table_id, users)
         )
         if found is True:
             break
@@ -327,9 +364,26 @@ async def play(
         presses += 1
         assert not answer.show_alert, f"{user.first_name} pressed {button}: {answer.text}"
 
-        def moved() -> bool:
+        def moved(
+            version: int = version, message: FakeMessage = message, n: int = revisions
+        ) -> bool:
             tb = rig.table(table_id)
-            return tb is None or tb.version != version or len(message.revisions) > revisions
+            return tb is None or tb.version != version or len(message.revisions) > n
 
         await fake.wait_for(moved, timeout=10, what="the table to move on")
     return presses
+
+
+def _stuck(rig: Rig, table_id: str, users: list[FakeUser]) -> str:
+    """What the players see, for a failure message."""
+    table = rig.table(table_id)
+    lines = ["a hand with buttons to press"]
+    lines.append(f"updates: {rig.witness.kinds[-8:]}")
+    if table is not None:
+        lines.append(f"table version {table.version}, seat to act {table.to_act()}")
+    for user in users:
+        message = hand_message(user, table_id)
+        text = message.text if message is not None else "(no hand message)"
+        keys = message.keyboard() if message is not None else []
+        lines.append(f"--- {user.first_name}: {text}\n{keys}")
+    return "\n".join(lines)

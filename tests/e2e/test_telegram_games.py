@@ -1,0 +1,100 @@
+"""Whole games over Telegram, played only by pressing the buttons the users were sent.
+
+Every test also checks the group transcript against the engine: no card that the
+public had not seen yet ever appears in a group message (see `Witness`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, FakeUser
+from tests.e2e.test_telegram_harness import (
+    Rig,
+    deal_over,
+    fake,
+    log_guard,
+    make_players,
+    open_table,
+    play,
+    press,
+    start_rig,
+    stop_rig,
+)
+
+__all__ = ["fake", "log_guard"]
+
+
+def check_deals(rig: Rig, table_id: str, group: FakeChat, users: list[FakeUser]) -> int:
+    """One result message and one private hand message per deal and human; no leaks."""
+    deals = sum(1 for u in rig.witness.updates if u.result is not None)
+    results = [m for m in group.bot_messages() if " over: " in m.text]
+    assert len(results) == deals >= 1
+    for user in users:
+        hands = [m for m in user.private_chat.bot_messages() if m.text.startswith("Your hand")]
+        assert len(hands) >= deals
+        assert all(not m.buttons() for m in hands[:deals])  # finished deals: no buttons
+    assert not any("Hand:" in r.text for m in group.messages for r in m.revisions)
+    assert rig.witness.check_group(table_id, group) > deals
+    return deals
+
+
+async def test_dreier_match(fake: FakeTelegram, tmp_path: Path) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli"])
+        table_id, lobby = await open_table(rig, players, "/new dreier")
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        presses = await play(
+            rig,
+            table_id,
+            players.users,
+            until=lambda: rig.table(table_id) is None,
+            prefer=("Pass", "normal game"),  # so a match takes a few deals
+        )
+        await rig.adapter.outbox.drain()
+        deals = check_deals(rig, table_id, players.group, players.users)
+        assert presses > 10 * deals
+        assert "Game over!" in players.group.bot_messages()[-1].text
+        assert rig.witness.kinds[-1] == "finished"
+    finally:
+        await stop_rig(rig)
+
+
+async def test_bauern_deal(fake: FakeTelegram, tmp_path: Path) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli", "Dori"])
+        table_id, lobby = await open_table(rig, players, "/new bauern")
+        assert "Team 1" in lobby.text and "Team 2" in lobby.text
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        presses = await play(
+            rig, table_id, players.users, until=deal_over(rig, table_id), prefer=("Pass",)
+        )
+        await rig.adapter.outbox.drain()
+        assert check_deals(rig, table_id, players.group, players.users) == 1
+        assert presses > 4  # trumps, the auction, tricks until the contract is decided
+    finally:
+        await stop_rig(rig)
+
+
+async def test_tausend_deal_with_ai(fake: FakeTelegram, tmp_path: Path) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna"])
+        anna = players.users[0]
+        table_id, lobby = await open_table(rig, players, "/new tausend")
+        for _ in range(2):
+            revisions = len(lobby.revisions)
+            assert not (await press(fake, anna, lobby, "Add computer")).show_alert
+            await fake.wait_for_edit(lobby, revisions=revisions)
+        assert "Computer 2 (computer)" in lobby.text
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=deal_over(rig, table_id))
+        await rig.adapter.outbox.drain()
+        assert check_deals(rig, table_id, players.group, players.users) == 1
+        # the computer's seats moved on their own; only Anna got private messages
+        private = {c.params["chat_id"] for c in fake.calls_to("sendMessage")} - {players.group.id}
+        assert private == {anna.id}
+    finally:
+        await stop_rig(rig)
