@@ -199,7 +199,7 @@ class TelegramAdapter:
                 for task in list(self._tasks):
                     with contextlib.suppress(Exception):
                         await asyncio.wait_for(task, 5)
-                if not await self.outbox.drain(10.0):
+                if not await self.outbox.drain(5.0):
                     log.warning("telegram outbox not empty at shutdown")
                 await self.outbox.close()
                 if self.app.running:
@@ -383,14 +383,12 @@ class TelegramAdapter:
         else:
             self.outbox.edit(st.lobby, content)
 
-    def _show_table(self, table_id: str, st: _TableState, *, create: bool = True) -> None:
+    def _show_table(self, table_id: str, st: _TableState) -> None:
         view = self.service.table(table_id)
         if view is None:
             return
         content = content_of(view.message)
         if st.table is None:
-            if not create:
-                return
             st.table = Handle(st.chat_id, table_id, "table")
             self.outbox.post(st.table, content)
         else:

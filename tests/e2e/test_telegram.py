@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from tests.e2e.test_telegram_harness import (
     press,
     start_rig,
     stop_rig,
+    timings,
 )
 
 __all__ = ["fake", "log_guard"]
@@ -349,3 +351,68 @@ async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) 
     finally:
         await stop_rig(rig)
     assert fake.webhook is not None  # the webhook stays set for the next start
+
+
+async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path: Path) -> None:
+    quick = timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=1)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None and table.to_act() is not None
+        sleeper = players.users[table.to_act() or 0]
+        # the reminder comes privately, then the computer plays and the group is told
+        await fake.wait_for_message(sleeper.private_chat, contains="it is your turn")
+        note = await fake.wait_for_message(players.group, contains="missed 1 turns")
+        assert sleeper.first_name in note.text
+        group_table = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in table_messages(players.group.bot_messages(), table_id)
+                    if any(b.text == "Take my seat back" for b in m.buttons())
+                ),
+                None,
+            ),
+            what="the take-back button",
+        )
+        answer = await press(fake, sleeper, group_table, "Take my seat back")
+        assert not answer.show_alert, answer.text
+    finally:
+        await stop_rig(rig)
+
+
+async def test_presses_are_answered_while_the_computer_thinks(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The table lock is held while the computer thinks: answer first, act later."""
+    thinking = asyncio.Event()
+
+    async def slow_ai(choose: Callable[[], int]) -> int:
+        thinking.set()
+        await asyncio.sleep(1.0)
+        return choose()
+
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", answer_budget=0.2, ai_runner=slow_ai)
+    try:
+        players = make_players(fake, ["Anna"])
+        anna = players.users[0]
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        revisions = len(lobby.revisions)
+        assert not (await press(fake, anna, lobby, "Add computer")).show_alert
+        await fake.wait_for_edit(lobby, revisions=revisions)
+        thinking.clear()
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        group_table = await fake.wait_for_message(players.group, contains="Deal 1")
+        table = rig.table(table_id)
+        assert table is not None
+        if table.to_act() == 0:  # Anna leads: play a card so the computer must think
+            await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await asyncio.wait_for(thinking.wait(), 5)
+        answer = await press(fake, anna, group_table, "Show my hand")
+        assert answer.delay < 0.6 and not answer.show_alert
+        await fake.wait_for(lambda: table.to_act() == 0, what="the computer's move")
+    finally:
+        await stop_rig(rig)

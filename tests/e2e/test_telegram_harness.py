@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,11 +200,14 @@ async def start_rig(
     timing: Timings | None = None,
     ai_level: str = "random",
     config: Config | None = None,
+    ai_runner: Callable[[Callable[[], int]], Awaitable[int]] | None = None,
     **kw: Any,
 ) -> Rig:
     """Open the store, start the service and the adapter (long polling, 1 s polls)."""
     store = await Store(db).open()
-    service = TableService(store, timings=timing or timings(), ai_level=ai_level)
+    service = TableService(
+        store, timings=timing or timings(), ai_level=ai_level, ai_runner=ai_runner
+    )
     witness = Witness(service)
     service.listeners.append(witness)
     await service.start()
