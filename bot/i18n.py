@@ -218,6 +218,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.seed": "Seed of deal {deal}: {seed}",
         "table.away": "{name} is away — the computer plays for them.",
         "table.bids": "Bids: {bids}",
+        "table.bolts": "Bolts: {bolts}",
+        "table.barrel": "On the barrel: {names}",
         "table.marriage": "{name} declares {points} ({suit})",
         # hand
         "hand.title": "Your hand at table {table} ({game})",
@@ -361,6 +363,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.seed": "Seed der Runde {deal}: {seed}",
         "table.away": "{name} ist weg — der Computer spielt für sie/ihn.",
         "table.bids": "Gebote: {bids}",
+        "table.bolts": "Nuller: {bolts}",
+        "table.barrel": "Am Fass: {names}",
         "table.marriage": "{name} meldet {points} ({suit})",
         "hand.title": "Deine Karten an Tisch {table} ({game})",
         "hand.cards": "Karten: {cards}",

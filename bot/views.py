@@ -278,6 +278,17 @@ def table_view(table: Table, style: Style) -> TableView:
         for i, line in enumerate(seats)
     )
     lines.append(t(lg, "table.scores", scores=score_text))
+    summary = table.match.summary() if table.match is not None else {}
+    bolts = summary.get("bolts")
+    if isinstance(bolts, list) and any(bolts):
+        lines.append(
+            t(lg, "table.bolts", bolts=" · ".join(f"{nm[i]} {b}" for i, b in enumerate(bolts)))
+        )
+    barrel = summary.get("barrel")
+    if isinstance(barrel, list):
+        on = [nm[i] for i, b in enumerate(barrel) if isinstance(b, dict) and b.get("on")]
+        if on:
+            lines.append(t(lg, "table.barrel", names=", ".join(on)))
     if pv is not None:
         lines.extend(_public_lines(table, pv, nm, style))
     if any(bummerl):
@@ -327,11 +338,16 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             if pv.talon_closed
             else t(lg, "table.talon", n=pv.talon_size)
         )
+    extra = dict(pv.extra)
+    if pv.talon_cards and table.game == "tausend":
+        out.append(t(lg, "hand.talon", cards=cards_text(pv.talon_cards, lg, style.suits)))
     declarer = _match_seat(table, pv.declarer)
     if pv.contract is not None and declarer is not None:
-        text = t(
-            lg, "table.contract", contract=contract_name(pv.contract, lg), declarer=nm[declarer]
-        )
+        name = contract_name(pv.contract, lg)
+        value = extra.get("value") or extra.get("bid")
+        if table.game == "tausend" and isinstance(value, int):
+            name = f"{name} {value}"
+        text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
         if pv.multiplier > 1:
             text += f" (×{pv.multiplier})"
         out.append(text)
