@@ -125,6 +125,15 @@ class _Bucket:
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
 
+MAX_TEXT = 4096  # Telegram's limit for a message text
+
+
+def fit(text: str) -> str:
+    """Text Telegram accepts: not empty, at most `MAX_TEXT` characters."""
+    text = text.strip() or "…"
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
 OpKind = Literal["post", "edit", "strip", "send", "call"]
 
 
@@ -437,7 +446,7 @@ class Outbox:
         if op.kind in ("post", "send"):
             content = op.content if op.content is not None else Content("…")
             message = await self.bot.send_message(
-                chat.id, content.text, reply_markup=content.markup()
+                chat.id, fit(content.text), reply_markup=content.markup()
             )
             if handle is not None:
                 handle.message_id = message.message_id
@@ -453,7 +462,7 @@ class Outbox:
             return
         assert op.content is not None
         await self.bot.edit_message_text(
-            op.content.text, chat.id, handle.message_id, reply_markup=op.content.markup()
+            fit(op.content.text), chat.id, handle.message_id, reply_markup=op.content.markup()
         )
         handle.shown = op.content
 
