@@ -461,7 +461,9 @@ class TableService:
             return _refuse(lang, "not_host", host=host)
         if not table.is_full():
             return _refuse(lang, "not_full")
-        dealer = secrets.randbelow(table.players)
+        # The first dealer is drawn like a seed (from `secrets` unless a test injects a
+        # deterministic source), so a table's whole history follows from its seeds.
+        dealer = int(self._seed_source(), 16) % table.players
         await self._play(table, [{"k": "start", "dealer": dealer}], kind="started")
         return Outcome(True, table_id=table.id)
 

@@ -19,7 +19,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -67,8 +67,9 @@ def migrations() -> list[tuple[int, str, str]]:
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, table_ids: Callable[[], str] | None = None) -> None:
         self.path = str(path)
+        self._table_ids = table_ids or _random_table_id
         self._db: aiosqlite.Connection | None = None
         self._ro: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
@@ -230,7 +231,7 @@ class Store:
         primary key catches the rare collision and we draw again.
         """
         for _ in range(10):
-            table_id = _base36(secrets.randbelow(36**7)).rjust(7, "0")
+            table_id = self._table_ids()
             try:
                 await self._insert_table(table_id, chat, game, create_entry)
             except sqlite3.IntegrityError:
@@ -377,6 +378,10 @@ def _statements(sql: str) -> list[str]:
         if text:
             out.append(text)
     return out
+
+
+def _random_table_id() -> str:
+    return _base36(secrets.randbelow(36**7)).rjust(7, "0")
 
 
 def _base36(n: int) -> str:
