@@ -33,7 +33,7 @@ import contextlib
 import logging
 import shlex
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -61,7 +61,7 @@ from bot.payload import decode as decode_payload
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import HandView, Message
+from bot.views import HandView, Message, match_summary_text
 from engine.games import available
 
 from .outbox import Btn, Content, Handle, Outbox, Throttle
@@ -145,7 +145,6 @@ class TelegramAdapter:
         self.reachable: set[int] = set()  # users known to have started the bot
         self.unreachable: set[int] = set()  # users Telegram said we may not write to
         self._seen: OrderedDict[int, None] = OrderedDict()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._webhook: web.AppRunner | None = None
         self._add_handlers()
 
@@ -189,21 +188,19 @@ class TelegramAdapter:
                     ready()
                 await stop.wait()
             finally:
+                # no new updates; let presses in progress finish; then flush the output
                 if self.app.updater is not None and self.app.updater.running:
                     await self.app.updater.stop()
                 if self._webhook is not None:
                     await self._webhook.cleanup()
                     self._webhook = None
+                if self.app.running:
+                    await self.app.stop()
                 with contextlib.suppress(ValueError):
                     self.service.listeners.remove(self)
-                for task in list(self._tasks):
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(task, 5)
                 if not await self.outbox.drain(5.0):
                     log.warning("telegram outbox not empty at shutdown")
                 await self.outbox.close()
-                if self.app.running:
-                    await self.app.stop()
 
     async def _set_commands(self) -> None:
         for lang, commands in COMMANDS.items():
@@ -321,12 +318,18 @@ class TelegramAdapter:
             if st.table is not None and final is not None:
                 # the deal as it ended (last trick included), without buttons
                 self.outbox.edit(st.table, content_of(final.message).bare())
+            elif st.table is not None and kind == "finished":
+                self._show_table(tid, st)  # a finished table has no buttons
             elif st.table is not None:
                 self.outbox.freeze(st.table)
             for hand in st.hands.values():
                 self.outbox.freeze(hand)
             if u.result is not None:
                 self.outbox.send(st.chat_id, content_of(u.result.message))
+            elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
+                # ended before any deal was scored (a resignation): the summary alone
+                summary = match_summary_text(table, self.service.style_for(tid))
+                self.outbox.send(st.chat_id, Content(summary))
             if kind == "finished":
                 self._close(tid, st)
         elif kind == "aborted":
@@ -488,11 +491,6 @@ class TelegramAdapter:
         if tg_user.language_code:
             self.langs[ref.key] = tg_user.language_code
         return ref
-
-    def _spawn(self, coro: Awaitable[Any]) -> None:
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # --- handlers --------------------------------------------------------------------
 

@@ -119,6 +119,8 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await fake.wait_for_message(group, contains="Der Tisch wurde geschlossen")
         await rig.adapter.outbox.drain()
         assert lobby.buttons() == []
+        berti.send(berti.private_chat, "/forgetme")
+        await fake.wait_for_message(berti.private_chat, contains="Your data is deleted")
     finally:
         await stop_rig(rig)
 
@@ -262,6 +264,13 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         assert answer.text == "Your hand is in our private chat." and not answer.show_alert
         assert hand_message(anna, table_id) is hand
         assert all(q.answer is not None for q in fake.queries.values())
+
+        # /resign ends the match for everyone; the table's buttons go
+        anna.send(players.group, "/resign")
+        summary = await fake.wait_for_message(players.group, contains="Anna resigned.")
+        assert "Game over!" in summary.text
+        await rig.adapter.outbox.drain()
+        assert group_table.buttons() == [] and rig.table(table_id) is None
     finally:
         await stop_rig(rig)
 
