@@ -425,3 +425,24 @@ async def test_presses_are_answered_while_the_computer_thinks(
         await fake.wait_for(lambda: table.to_act() == 0, what="the computer's move")
     finally:
         await stop_rig(rig)
+
+
+async def test_app_runner_serves_telegram(fake: FakeTelegram, tmp_path: Path) -> None:
+    """`python -m bot`'s runner loads `adapters.telegram` and stops it within its grace."""
+    from bot.app import SHUTDOWN_GRACE
+    from bot.app import run as run_app
+
+    stop = asyncio.Event()
+    config = config_for(fake, tmp_path / "bot.sqlite3")
+    task = asyncio.create_task(run_app(config, stop=stop))
+    try:
+        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
+        players = make_players(fake, ["Anna"])
+        players.users[0].send(players.group, "/new dreier")
+        await fake.wait_for_message(players.group, contains="Host: Anna")
+    finally:
+        stop.set()
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        assert await asyncio.wait_for(task, SHUTDOWN_GRACE + 2) == 0
+        assert loop.time() - began < SHUTDOWN_GRACE
