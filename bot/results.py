@@ -283,6 +283,11 @@ async def forget_player(store: Store, player: str) -> None:
         ("DELETE FROM results WHERE player = ?", (player,)),
         ("DELETE FROM contracts WHERE player = ?", (player,)),
         ("DELETE FROM ratings WHERE player = ?", (player,)),
+        # adapters' private message slots are named "<what>:<user key>"
+        (
+            "DELETE FROM message_refs WHERE substr(slot, -?) = ?",
+            (len(player) + 1, ":" + player),
+        ),
     ]
     placeholder = "deleted"
     for table_id, version, entry in await store.fetchall(

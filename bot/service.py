@@ -27,6 +27,7 @@ from engine.actions import Action, decode
 from engine.errors import IllegalAction, OptionError
 from engine.events import Event, redact_all
 from engine.games import GAME_MODULES, UnknownGame, game
+from engine.protocol import GameSpec
 
 from . import results as R
 from .ai_seats import choose_action
@@ -45,6 +46,7 @@ from .views import (
     deal_result_view,
     hand_view,
     lobby_view,
+    menu_valid,
     table_view,
 )
 
@@ -157,6 +159,7 @@ class TableService:
         self._clock = clock
         self._ai_runner = ai_runner or _run_in_thread
         self._ratings_lock = asyncio.Lock()
+        self._claims: set[tuple[str, str]] = set()
         self._closed = False
 
     # --- lifecycle -------------------------------------------------------------------
@@ -250,6 +253,10 @@ class TableService:
                 return tb
         return None
 
+    def _seated_in(self, chat: str, user: str) -> bool:
+        """One seat per player per chat: a seat, or a table being opened right now."""
+        return (chat, user) in self._claims or self.table_of(chat, user) is not None
+
     async def create_table(
         self,
         chat: ChatRef,
@@ -283,8 +290,28 @@ class TableService:
             opts = spec.parse_options(raw)
         except OptionError as e:
             return _refuse(lang, "bad_options", error=str(e))
-        if self.table_of(chat.key, host.key) is not None:
+        if self._seated_in(chat.key, host.key):
             return _refuse(lang, "seated_elsewhere")
+        # Opening a table awaits the store before the host is seated: hold the claim
+        # so a concurrent join or open by the same person in this chat is refused.
+        claim = (chat.key, host.key)
+        self._claims.add(claim)
+        try:
+            return await self._open(chat, host, game_id, spec, opts, raw, preset, settings)
+        finally:
+            self._claims.discard(claim)
+
+    async def _open(
+        self,
+        chat: ChatRef,
+        host: UserRef,
+        game_id: str,
+        spec: GameSpec,
+        opts: Any,
+        raw: dict[str, Any],
+        preset: str | None,
+        settings: ChatSettings,
+    ) -> Outcome:
         await self.remember(host)
         create: Entry = {
             "k": "create",
@@ -371,6 +398,10 @@ class TableService:
         if p.version != table.version:
             return _refuse(lang, "stale")
         assert p.arg is not None
+        if table.to_act() != seat:
+            return _refuse(lang, "not_your_turn")
+        if not menu_valid(table, seat, (p.verb, p.arg)):
+            return _refuse(lang, "malformed")
         hv = hand_view(table, user.key, self._style(table, user), (p.verb, p.arg))
         return Outcome(True, table_id=table.id, hand=hv)
 
@@ -381,15 +412,17 @@ class TableService:
             return _refuse(lang, "not_in_lobby")
         if table.seat_of(user.key) is not None:
             return _refuse(lang, "already_seated")
-        if self.table_of(table.chat, user.key) is not None:
+        if self._seated_in(table.chat, user.key):
             return _refuse(lang, "seated_elsewhere")
         free = [i for i, s in enumerate(table.seats) if s is None]
         if not free:
             return _refuse(lang, "table_full")
-        await self.remember(user)
+        # no await between the checks above and the seat taken in memory (`_commit`
+        # applies before it stores), so two joins in one chat cannot both pass
         await self._commit(
             table, [{"k": "join", "seat": free[0], "user": user.key, "name": user.name}]
         )
+        await self.remember(user)
         await self._notify(table, "lobby")
         return Outcome(True, table_id=table.id)
 
@@ -556,9 +589,11 @@ class TableService:
                 else:
                     name = t(table.settings.get("lang"), "ai.name", n=seat + 1)
                     level = table.settings.get("ai_level", self.ai_level)
-                    await self._commit(
-                        table, [{"k": "forget", "user": user.key, "name": name, "level": level}]
-                    )
+                    entries = [{"k": "forget", "user": user.key, "name": name, "level": level}]
+                    if table.host == user.key:
+                        rest = [u for u in table.humans() if u != user.key]
+                        entries.append({"k": "host", "user": rest[0] if rest else "deleted"})
+                    await self._commit(table, entries)
                     self._arm(table)
                     await self._notify(table, "action")
         await R.forget_player(self.store, user.key)

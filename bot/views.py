@@ -508,6 +508,29 @@ def _action_buttons(
     return lay.done()
 
 
+def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
+    """Whether a hand menu (a page, the cards of a discard picked so far) is one the
+    seat's buttons can lead to now; a forged number is not."""
+    if table.deal is None or table.to_act() != seat:
+        return False
+    verb, arg = menu
+    contracts = table.deal.contracts
+    codes = table.deal.legal()
+    discards = [c for c in codes if c >= DISCARD]
+    if verb == "dp":
+        for c in discards:
+            a = decode(c, contracts)
+            if isinstance(a, Discard):
+                mask = sum(1 << x.index for x in a.cards)
+                if arg and mask & arg == arg:
+                    return True
+        return False
+    if verb == "pg":
+        per_page = MAX_ROWS * MAX_PER_ROW - 1
+        return not discards and arg * per_page < len(_thin_values(codes, contracts))
+    return False
+
+
 def _thin_values(codes: list[int], contracts: tuple[str, ...]) -> list[int]:
     """Thousand offers every bid in steps of 5; keep the useful ones on buttons."""
     valued = [c for c in codes if isinstance(decode(c, contracts), Bid | Raise)]
@@ -590,10 +613,27 @@ def _discard_menu(
 
 def deal_result_view(table: Table, style: Style) -> ResultView | None:
     """The message after a deal: what it scored and the seed that made it."""
-    if not table.deals or not table.deal_points:
+    if not table.deals:
         return None
     lg = style.lang
     nm = names(table)
+    if len(table.deal_points) < len(table.deals):
+        if table.status != Status.FINISHED:
+            return None  # the deal still runs: its seed stays secret
+        # A resignation ended the match in the middle of a deal: the deal scores
+        # nothing, and its seed is published like that of any deal that ended.
+        k = len(table.deals)
+        seed = table.deals[-1].seed
+        text = t(lg, "table.seed", deal=k, seed=seed) + "\n" + match_summary_text(table, style)
+        return ResultView(
+            table.id,
+            k,
+            (0,) * table.players,
+            True,
+            Message(text),
+            seed=seed,
+            table=table_view(table, style),
+        )
     k = len(table.deal_points)
     log_ = table.deals[k - 1]
     points = tuple(table.deal_points[-1])

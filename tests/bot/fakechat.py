@@ -1,0 +1,370 @@
+"""An in-memory adapter for testing the core the way a chat uses it.
+
+`FakeChat` is a `Listener`: it records every `TableUpdate` and renders what a group
+chat and each player's private chat would show (lobby, table message, hands,
+results), exactly as an adapter would, from the views the service hands out.
+`Player` presses only buttons it was shown.  Nothing here knows a game rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.payload import decode as decode_payload
+from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
+from bot.store import Store
+from bot.table import Table
+from bot.views import Button, HandView, LobbyView, Message, TableView
+
+#: Chooses a game action code for `seat` of `table` among `codes` (those on the buttons).
+Policy = Callable[[Table, int, list[int], random.Random], int]
+
+
+def random_policy(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+    return rng.choice(codes)
+
+
+def seeds(prefix: str = "s") -> Callable[[], str]:
+    """A deterministic `seed_source`: SHA-256 of a counter, as 32 hex digits."""
+    n = 0
+
+    def next_seed() -> str:
+        nonlocal n
+        n += 1
+        return hashlib.sha256(f"{prefix}{n}".encode()).hexdigest()[:32]
+
+    return next_seed
+
+
+def ids(prefix: str = "t") -> Callable[[], str]:
+    """Deterministic table ids (base-36 friendly)."""
+    n = 0
+
+    def next_id() -> str:
+        nonlocal n
+        n += 1
+        return f"{prefix}{n:06d}"
+
+    return next_id
+
+
+async def inline_ai(fn: Callable[[], int]) -> int:
+    """Run the AI's choice on the loop (fast and deterministic for tests)."""
+    return fn()
+
+
+@dataclass
+class Posted:
+    """One message in the group chat (or an edit of one)."""
+
+    table_id: str
+    kind: str
+    version: int
+    message: Message
+
+
+@dataclass
+class FakeChat:
+    service: TableService
+    langs: dict[str, str] = field(default_factory=dict)  # user key -> language
+    updates: list[TableUpdate] = field(default_factory=list)
+    channel: list[Posted] = field(default_factory=list)
+    hands: dict[tuple[str, str], HandView] = field(default_factory=dict)
+    hand_history: list[HandView] = field(default_factory=list)
+    lobbies: dict[str, LobbyView] = field(default_factory=dict)
+    tables: dict[str, TableView] = field(default_factory=dict)
+    #: Called with every update, under the table's lock, after it was rendered.
+    on_update: list[Callable[[TableUpdate], None]] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def table_update(self, update: TableUpdate) -> None:
+        self.updates.append(update)
+        svc = self.service
+        tid = update.table_id
+        if update.kind == "lobby":
+            lv = svc.lobby(tid)
+            if lv is not None:
+                self.lobbies[tid] = lv
+                self.channel.append(Posted(tid, "lobby", update.version, lv.message))
+        elif update.kind in ("started", "action"):
+            tv = svc.table(tid)
+            if tv is not None:
+                self.tables[tid] = tv
+                self.channel.append(Posted(tid, update.kind, update.version, tv.message))
+            for user in svc.seat_users(tid):
+                hv = svc.hand(tid, user, self.langs.get(user))
+                if hv is not None:
+                    self.hands[(tid, user)] = hv
+                    self.hand_history.append(hv)
+        elif update.kind in ("deal_end", "finished"):
+            assert update.result is not None
+            self.channel.append(Posted(tid, update.kind, update.version, update.result.message))
+            if update.kind == "finished":
+                for key in [k for k in self.hands if k[0] == tid]:
+                    del self.hands[key]
+        elif update.kind == "aborted":
+            for key in [k for k in self.hands if k[0] == tid]:
+                del self.hands[key]
+        for check in self.on_update:
+            check(update)
+        self.changed.set()
+
+    def resync(self) -> None:
+        """Render every open table again, as an adapter does after a restart."""
+        for tid, table in self.service.tables.items():
+            if str(table.status) == "lobby":
+                lv = self.service.lobby(tid)
+                if lv is not None:
+                    self.lobbies[tid] = lv
+                continue
+            tv = self.service.table(tid)
+            if tv is not None:
+                self.tables[tid] = tv
+            for user in self.service.seat_users(tid):
+                hv = self.service.hand(tid, user, self.langs.get(user))
+                if hv is not None:
+                    self.hands[(tid, user)] = hv
+
+    def kinds(self, table_id: str) -> list[str]:
+        return [u.kind for u in self.updates if u.table_id == table_id]
+
+    async def wait(self, pred: Callable[[], bool], timeout: float = 5.0) -> None:
+        """Wait (bounded) until `pred()` holds; fails the test on timeout."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not pred():
+            left = end - loop.time()
+            if left <= 0:
+                raise AssertionError("timed out waiting for the table")
+            self.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
+
+
+def button(message: Message, payload_verb: str) -> Button:
+    """The button of a message whose payload has this verb (e.g. ``"j"``, ``"st"``)."""
+    for b in message.all_buttons():
+        p = decode_payload(b.payload)
+        verb = p.verb + ("" if p.arg is None or p.verb == "a" else str(p.arg))
+        if verb == payload_verb or p.verb == payload_verb:
+            return b
+    raise AssertionError(f"no {payload_verb!r} button in {message.text!r}")
+
+
+@dataclass
+class Player:
+    """A simulated person: presses buttons they were shown, nothing else."""
+
+    chat: FakeChat
+    user: UserRef
+    policy: Policy = random_policy
+    presses: int = 0
+
+    @property
+    def key(self) -> str:
+        return self.user.key
+
+    async def press(self, b: Button) -> Outcome:
+        self.presses += 1
+        return await self.chat.service.act(self.user, b.payload)
+
+    def hand(self, table_id: str) -> HandView | None:
+        return self.chat.hands.get((table_id, self.key))
+
+    async def take_turn(self, table_id: str) -> Outcome | None:
+        """If the hand view says it is our turn, press one of its buttons.
+
+        Menus (pages, discard picking) change nothing at the table; follow them to a
+        game action.  The choice is seeded by table id, version and user, so a game
+        is a function of its seeds.
+        """
+        hv = self.hand(table_id)
+        table = self.chat.service.tables.get(table_id)
+        if hv is None or table is None or not hv.your_turn:
+            return None
+        rng = random.Random(f"{table_id}:{table.version}:{self.key}")
+        message = hv.message
+        for _ in range(6):
+            actions: dict[int, Button] = {}
+            menus: list[Button] = []
+            for b in message.all_buttons():
+                p = decode_payload(b.payload)
+                if p.is_game_action:
+                    assert p.arg is not None
+                    actions[p.arg] = b
+                elif p.verb in ("pg", "dp", "dr"):
+                    menus.append(b)
+            if actions and (not menus or rng.random() < 0.8):
+                seat = hv.seat
+                code = self.policy(table, seat, sorted(actions), rng)
+                return await self.press(actions[code])
+            assert menus, f"a turn without buttons: {message.text!r}"
+            out = await self.press(rng.choice(menus))
+            assert out.ok and out.hand is not None, out
+            message = out.hand.message
+        raise AssertionError("menus lead nowhere")
+
+
+async def play_out(
+    chat: FakeChat,
+    table_id: str,
+    players: list[Player],
+    *,
+    timeout: float = 60.0,
+    after_press: Callable[[Outcome], Awaitable[None]] | None = None,
+) -> None:
+    """Let the players take their turns (AI seats move on their own) until the table
+    is gone from the service (finished or aborted)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    svc = chat.service
+    while table_id in svc.tables:
+        if loop.time() > end:
+            raise AssertionError("the game did not finish in time")
+        pressed = False
+        for pl in players:
+            out = await pl.take_turn(table_id)
+            if out is not None:
+                assert out.ok or out.code == "stale", out
+                pressed = True
+                if after_press is not None:
+                    await after_press(out)
+                break
+        if not pressed:
+            chat.changed.clear()
+            if table_id not in svc.tables:
+                break
+            with suppress(TimeoutError):
+                await asyncio.wait_for(chat.changed.wait(), 0.5)
+
+
+@dataclass
+class Bot:
+    """A service on a store, with a fake chat attached; restartable on the same file."""
+
+    path: Path
+    timings: Timings
+    seed_source: Callable[[], str]
+    table_ids: Callable[[], str]
+    clock: Callable[[], float] | None = None
+    ai_level: str = "random"
+    ai_runner: Callable[[Callable[[], int]], Awaitable[int]] | None = inline_ai
+    langs: dict[str, str] = field(default_factory=dict)
+    store: Store | None = None
+    service: TableService | None = None
+    chat: FakeChat | None = None
+
+    async def start(self) -> Bot:
+        self.store = await Store(self.path, table_ids=self.table_ids).open()
+        kw: dict[str, Any] = {}
+        if self.clock is not None:
+            kw["clock"] = self.clock
+        if self.ai_runner is not None:
+            kw["ai_runner"] = self.ai_runner
+        self.service = TableService(
+            self.store,
+            timings=self.timings,
+            ai_level=self.ai_level,
+            seed_source=self.seed_source,
+            **kw,
+        )
+        self.chat = FakeChat(self.service, self.langs)
+        self.service.listeners.append(self.chat)
+        await self.service.start()
+        self.chat.resync()
+        return self
+
+    async def stop(self) -> None:
+        if self.service is not None:
+            await self.service.stop()
+        if self.store is not None:
+            await self.store.close()
+        self.service = self.store = self.chat = None
+
+    @property
+    def svc(self) -> TableService:
+        assert self.service is not None
+        return self.service
+
+    @property
+    def fc(self) -> FakeChat:
+        assert self.chat is not None
+        return self.chat
+
+    def player(self, user: UserRef, policy: Policy = random_policy) -> Player:
+        return Player(self.fc, user, policy)
+
+
+@asynccontextmanager
+async def running(bot: Bot) -> Any:
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+def users(n: int, platform: str = "tg", lang: str | None = None) -> list[UserRef]:
+    names = ["Anna", "Bert", "Cilli", "Done", "Ernst"]
+    return [UserRef(platform, str(100 + i), names[i], lang) for i in range(n)]
+
+
+CHAT = ChatRef("tg", "-1001", "Stammtisch")
+
+
+def all_texts(messages: Iterator[Message]) -> str:
+    return "\n".join(m.text for m in messages)
+
+
+async def open_table(
+    bot: Bot,
+    game: str,
+    players: list[Player],
+    *,
+    options: dict[str, Any] | None = None,
+    chat: ChatRef = CHAT,
+    start: bool = True,
+) -> str:
+    """The first player opens a lobby, the others press Join, the host fills the rest
+    with computer seats and presses Start — all through buttons of the lobby view."""
+    host = players[0]
+    out = await bot.svc.create_table(chat, host.user, game, options=options)
+    assert out.ok and out.table_id is not None, out
+    tid = out.table_id
+    for pl in players[1:]:
+        res = await pl.press(button(bot.fc.lobbies[tid].message, "j"))
+        assert res.ok, res
+    while not bot.fc.lobbies[tid].can_start:
+        res = await host.press(button(bot.fc.lobbies[tid].message, "ai"))
+        assert res.ok, res
+    if start:
+        res = await host.press(button(bot.fc.lobbies[tid].message, "st"))
+        assert res.ok, res
+    return tid
+
+
+async def snapshot(bot: Bot, table_id: str) -> tuple[object, ...]:
+    """Everything a refused press must leave as it was: memory, log and store row."""
+    table = bot.svc.tables[table_id]
+    log = await bot.store.table_log(table_id)  # type: ignore[union-attr]
+    row = await bot.store.table_row(table_id)  # type: ignore[union-attr]
+    seats = [(s.user, s.name, s.ai, s.missed) if s else None for s in table.seats]
+    return (
+        table.version,
+        len(log),
+        str(table.status),
+        table.host,
+        seats,
+        sorted(table.votes),
+        table.record(),
+        table.deal.legal() if table.deal is not None else None,
+        row,
+        len(bot.fc.updates),
+    )

@@ -1,0 +1,111 @@
+"""Whole matches of every game, lobby to leaderboard, through buttons only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot import results as R
+from bot.table import seat_count
+from engine.games import available, game
+from engine.record import replay_record
+
+from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, users
+from .policies import ai_for, policy_for
+
+GAMES = available()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_whole_match_lobby_to_leaderboard(
+    make_bot: Callable[..., Bot], game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await make_bot().start()
+    try:
+        ai = ai_for(game_id, bot.svc)
+        if ai is not None:
+            monkeypatch.setattr("bot.service.choose_action", ai)
+        humans = [bot.player(u, policy_for(game_id)) for u in users(2)]
+        tid = await open_table(bot, game_id, humans)
+        table = bot.svc.tables[tid]
+        spec = game(game_id)
+        assert table.players == seat_count(spec, table.options)
+        ai_seats = [s for s in table.seats if s is not None and s.user is None]
+        assert len(ai_seats) == table.players - 2
+
+        await play_out(bot.fc, tid, humans, timeout=60)
+
+        kinds = bot.fc.kinds(tid)
+        assert kinds[0] == "lobby" and kinds[-1] == "finished"
+        assert kinds.count("started") == kinds.count("deal_end") + 1
+        assert "aborted" not in kinds
+        assert tid not in bot.svc.tables
+        row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+        assert row is not None and row.status == "finished" and row.deadline is None
+
+        # the stored record replays to the same end
+        record = await bot.store.game_record(tid)  # type: ignore[union-attr]
+        assert record is not None
+        code, answer = replay_record(record)
+        assert code == 0, answer
+        assert isinstance(answer, dict) and answer["finished"] is True
+        assert len(record["deals"]) == kinds.count("started")
+        assert answer["scores"] == list(table.match.summary()["scores"])  # type: ignore[union-attr]
+        final = bot.fc.channel[-1]
+        assert final.kind == "finished" and final.message.text
+
+        # every press was a button the player was shown, and none was refused
+        assert all(pl.presses > 0 for pl in humans)
+
+        # results, stats and the leaderboard
+        store = bot.store
+        assert store is not None
+        keys = {pl.key for pl in humans}
+        for scope in ("global", CHAT.key):
+            board = await R.leaderboard(store, game_id, scope)
+            assert {e.player for e in board} == keys
+            assert all(e.games == 1 for e in board)
+            assert [e.rating for e in board] == sorted((e.rating for e in board), reverse=True)
+            assert {e.name for e in board} == {pl.user.name for pl in humans}
+        rows = await store.fetchall(
+            "SELECT player, won FROM results WHERE table_id = ? ORDER BY seat", (tid,)
+        )
+        assert {p for p, _ in rows} == keys
+        standings = R.standings(table)
+        assert any(st.won for st in standings) and not all(st.won for st in standings)
+        for pl in humans:
+            stats = await R.player_stats(store, pl.key)
+            assert [(s.game, s.games) for s in stats] == [(game_id, 1)]
+            won = next(w for p, w in rows if p == pl.key)
+            assert stats[0].won == won
+    finally:
+        await bot.stop()
+
+
+async def test_whole_match_with_threaded_ai(make_bot: Callable[..., Bot]) -> None:
+    """The default AI runner (a worker thread) drives a match as well."""
+    bot = await make_bot(ai_runner=None).start()
+    try:
+        humans = [bot.player(users(1)[0])]
+        tid = await open_table(bot, "zweier", humans)
+        await play_out(bot.fc, tid, humans, timeout=30)
+        assert bot.fc.kinds(tid)[-1] == "finished"
+    finally:
+        await bot.stop()
+
+
+async def test_two_matches_update_ratings_in_order(make_bot: Callable[..., Bot]) -> None:
+    """Ratings accumulate over matches (games counted, not overwritten)."""
+    bot = await make_bot(ai_runner=inline_ai).start()
+    try:
+        humans = [bot.player(u) for u in users(2)]
+        for _ in range(2):
+            tid = await open_table(bot, "zweier", humans)
+            await play_out(bot.fc, tid, humans, timeout=30)
+        board = await R.leaderboard(bot.store, "zweier", "global")  # type: ignore[arg-type]
+        assert sorted(e.games for e in board) == [2, 2]
+        got = await bot.store.fetchall("SELECT games FROM ratings WHERE scope='global'")  # type: ignore[union-attr]
+        assert sorted(g for (g,) in got) == [2, 2]
+    finally:
+        await bot.stop()

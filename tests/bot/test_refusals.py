@@ -1,0 +1,257 @@
+"""Presses the core must refuse, each with nothing changed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bot.i18n import card_label
+from bot.payload import decode, game_action, table_verb
+from bot.service import UserRef
+from bot.views import HandView
+from engine.cards import CARDS
+
+from .fakechat import CHAT, Bot, Player, button, open_table, snapshot, users
+
+OUTSIDER = UserRef("tg", "999", "Zaungast")
+
+
+async def _zweier(bot: Bot) -> tuple[str, list[Player]]:
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    return tid, players
+
+
+def _turn(bot: Bot, tid: str, players: list[Player]) -> tuple[Player, HandView]:
+    for pl in players:
+        hv = pl.hand(tid)
+        if hv is not None and hv.your_turn:
+            return pl, hv
+    raise AssertionError("nobody's turn")
+
+
+def _actions(hv: HandView) -> list[str]:
+    return [b.payload for b in hv.message.all_buttons() if decode(b.payload).is_game_action]
+
+
+async def test_stale_press_is_refused(bot: Bot) -> None:
+    tid, players = await _zweier(bot)
+    # play until someone is to act holding a hand view of an older version
+    for _ in range(40):
+        pl, hv = _turn(bot, tid, players)
+        old = [
+            h
+            for h in bot.fc.hand_history
+            if h.user == pl.key and h.your_turn and h is not hv and _actions(h)
+        ]
+        if old:
+            break
+        await pl.take_turn(tid)
+    else:
+        pytest.fail("no earlier turn")
+    before = await snapshot(bot, tid)
+    stale = _actions(old[-1])[0]
+    out = await bot.svc.act(pl.user, stale)
+    assert not out.ok and out.code == "stale"
+    assert await snapshot(bot, tid) == before
+    # the current buttons still work
+    out = await bot.svc.act(pl.user, _actions(hv)[0])
+    assert out.ok
+
+
+async def test_double_press_applies_once(bot: Bot) -> None:
+    tid, players = await _zweier(bot)
+    pl, hv = _turn(bot, tid, players)
+    payload = _actions(hv)[0]
+    v0 = bot.svc.tables[tid].version
+    log0 = len(await bot.store.table_log(tid))  # type: ignore[union-attr]
+    outs = await asyncio.gather(*(bot.svc.act(pl.user, payload) for _ in range(3)))
+    assert sorted(o.ok for o in outs) == [False, False, True]
+    assert {o.code for o in outs if not o.ok} == {"stale"}
+    table = bot.svc.tables[tid]
+    assert table.version == v0 + 1
+    assert len(await bot.store.table_log(tid)) == log0 + 1  # type: ignore[union-attr]
+    assert sum(len(d.actions) for d in table.deals) == 1
+
+
+async def test_concurrent_joins_for_the_last_seat(bot: Bot) -> None:
+    a, b, c = (bot.player(u) for u in users(3))
+    out = await bot.svc.create_table(CHAT, a.user, "zweier")
+    tid = out.table_id
+    assert tid is not None
+    join = button(bot.fc.lobbies[tid].message, "j")
+    outs = await asyncio.gather(b.press(join), c.press(join))
+    assert sorted(o.code for o in outs) == ["ok", "table_full"]
+    table = bot.svc.tables[tid]
+    assert table.is_full() and len(table.humans()) == 2
+
+
+async def test_press_by_someone_not_seated(bot: Bot) -> None:
+    tid, players = await _zweier(bot)
+    pl, hv = _turn(bot, tid, players)
+    before = await snapshot(bot, tid)
+    v = bot.svc.tables[tid].version
+    for payload in [
+        *_actions(hv),
+        table_verb(tid, v, "h"),
+        table_verb(tid, v, "tb"),
+        table_verb(tid, v, "ab"),
+        table_verb(tid, v, "l"),
+        table_verb(tid, v, "pg", 1),
+    ]:
+        out = await bot.svc.act(OUTSIDER, payload)
+        assert not out.ok and out.code in ("not_seated", "not_in_lobby"), (payload, out)
+        assert out.hand is None
+    assert await snapshot(bot, tid) == before
+    # the other seated player cannot press the one to act's buttons either
+    other = next(p for p in players if p is not pl)
+    for payload in _actions(hv):
+        out = await bot.svc.act(other.user, payload)
+        assert not out.ok and out.code == "not_your_turn"
+    assert await snapshot(bot, tid) == before
+
+
+async def test_malformed_and_forged_payloads(bot: Bot) -> None:
+    tid, players = await _zweier(bot)
+    pl, hv = _turn(bot, tid, players)
+    table = bot.svc.tables[tid]
+    v = table.version
+    assert table.deal is not None
+    legal = set(table.deal.legal())
+    illegal_codes = [c for c in range(0, 70) if c not in legal][:20]
+    not_in_hand = [c.index for c in CARDS if c not in (hv.view.hand if hv.view is not None else ())]
+    forged = [
+        "",
+        "x",
+        ":",
+        "::",
+        f"{tid}",
+        f"{tid}:{v}",
+        f"{tid}:{v}:",
+        f"{tid}:{v}:a",
+        f"{tid}:{v}:zz",
+        f"{tid}:{v}:j1",
+        f"{tid}:{v}:rm",
+        f"{tid}:-1:a0",
+        f"{tid}:{v}:a-1",
+        f"{tid.upper()}:{v}:a0",
+        f"{tid}:{v}:a0 ",
+        f" {tid}:{v}:a0",
+        f"{tid}:{v}:a0\n",
+        f"{tid}:{v}:a0:a1",
+        f"{tid}:{v}:a１",
+        f"{tid}:{v}:a" + "9" * 7,
+        f"{tid}:" + "9" * 10 + ":a0",
+        "x" * 65,
+        "ζ" * 40,
+        f"zz{tid}:{v}:a0",
+        f"nosuch:{v}:a0",
+        *(game_action(tid, v, c) for c in illegal_codes),
+        *(game_action(tid, v, c) for c in not_in_hand),
+        game_action(tid, v, 999999),
+        table_verb(tid, v, "rm", 1),
+        table_verb(tid, v, "rm", 99),
+        table_verb(tid, v, "s", 1),
+        table_verb(tid, v, "j"),
+        table_verb(tid, v, "ai"),
+        table_verb(tid, v, "st"),
+        table_verb(tid, v, "tb"),
+        table_verb(tid, v, "dp", 999999),
+        table_verb(tid, v, "dp", 1),
+        table_verb(tid, v, "pg", 1),
+        table_verb(tid, v, "pg", 0),
+        table_verb(tid, v + 5, "pg", 999999),
+        f"{tid}:{v}:dr5",
+    ]
+    before = await snapshot(bot, tid)
+    hidden = {c for p in players if p is not pl for c in (p.hand(tid).view.hand)}  # type: ignore[union-attr]
+    codes = set()
+    for payload in forged:
+        out = await bot.svc.act(pl.user, payload)
+        if out.ok:
+            # only menus may say yes: they change nothing and show the presser's hand
+            assert decode(payload).verb in ("pg", "dp"), payload
+            assert out.hand is not None and out.hand.user == pl.key
+            continue
+        codes.add(out.code)
+        assert out.text, payload
+        # a refusal names no card another seat holds
+        for c in hidden:
+            assert card_label(c) not in out.text, (payload, out.text)
+    assert await snapshot(bot, tid) == before
+    assert {"malformed", "unknown_table", "illegal", "stale", "not_in_lobby"} <= codes
+    assert codes <= {
+        "malformed",
+        "unknown_table",
+        "illegal",
+        "stale",
+        "not_in_lobby",
+        "not_replaced",
+        "already_seated",
+    }
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "n"), [("dreier", None, 3), ("tausend", {"tausend.players": 2}, 2)]
+)
+async def test_forged_menu_payloads_in_a_discard(
+    make_bot: Callable[..., Bot], game_id: str, options: dict[str, object] | None, n: int
+) -> None:
+    """Hand menus (discard picking) with forged numbers are refused, not crashes."""
+    from engine.games import available
+
+    if game_id not in available():
+        pytest.skip(f"{game_id} is not implemented yet")
+    bot = await make_bot().start()
+    try:
+        found = await _until_discard_menu(bot, game_id, options, n)
+        if found is None:
+            pytest.skip("no discard menu came up")
+        tid, pl = found
+        v = bot.svc.tables[tid].version
+        before = await snapshot(bot, tid)
+        rng = random.Random(5)
+        hv = pl.hand(tid)
+        assert hv is not None and hv.view is not None
+        held = sum(1 << c.index for c in hv.view.hand)
+        shown = [decode(b.payload) for b in hv.message.all_buttons()]
+        for p in shown:  # the menu's own buttons lead on, with buttons to press
+            if p.verb == "dp":
+                out = await bot.svc.act(pl.user, p.encode())
+                assert out.ok and out.hand is not None and out.hand.message.all_buttons()
+        forged = [~held & (2**24 - 1), 2**24 - 1, 999999, 2**26, 0, 1 << 30]
+        forged += [rng.randrange(1, 10**8) | (~held & (2**24 - 1)) for _ in range(5)]
+        for arg in forged:
+            arg %= 10**8
+            out = await bot.svc.act(pl.user, f"{tid}:{v}:dp{arg}")
+            assert not out.ok and out.code == "malformed", (arg, out)
+        for arg in (99, 9999):
+            out = await bot.svc.act(pl.user, table_verb(tid, v, "pg", arg))
+            assert not out.ok and out.code == "malformed", out
+        other = next(p for p in bot.fc.hands if p[0] == tid and p[1] != pl.key)[1]
+        other_user = next(u for u in users(n) if u.key == other)
+        out = await bot.svc.act(other_user, shown[0].encode())
+        assert not out.ok and out.code in ("not_your_turn", "illegal"), out
+        assert await snapshot(bot, tid) == before
+    finally:
+        await bot.stop()
+
+
+async def _until_discard_menu(
+    bot: Bot, game_id: str, options: dict[str, object] | None, n: int
+) -> tuple[str, Player] | None:
+    for _ in range(20):  # tables, each played until a discard menu shows
+        players = [bot.player(u) for u in users(n)]
+        tid = await open_table(bot, game_id, players, options=options)
+        while tid in bot.svc.tables:
+            for pl in players:
+                hv = pl.hand(tid)
+                if hv is not None and any(
+                    decode(b.payload).verb == "dp" for b in hv.message.all_buttons()
+                ):
+                    return tid, pl
+            assert any([await p.take_turn(tid) is not None for p in players])
+    return None

@@ -1,0 +1,529 @@
+"""Lobby and table commands: expiry, host, abort, votes, resign, seats, AI seats,
+several tables per chat, /forgetme, per-chat settings and languages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+
+import pytest
+
+from bot import results as R
+from bot.i18n import TEXTS
+from bot.payload import decode, table_verb
+from bot.service import ChatRef, Timings, UserRef
+from bot.table import Status
+from bot.views import Button
+from engine.games import available
+
+from .conftest import FAST
+from .fakechat import CHAT, Bot, button, open_table, play_out, snapshot, users
+
+OTHER_CHAT = ChatRef("tg", "-1002", "Anderswo")
+
+
+def _verbs(bot: Bot, tid: str) -> list[str]:
+    return [decode(b.payload).verb for b in bot.fc.lobbies[tid].message.all_buttons()]
+
+
+# --- lobby ---------------------------------------------------------------------------
+
+
+async def test_lobby_expires(make_bot: Callable[..., Bot]) -> None:
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=0.2)
+    bot = await make_bot(timings=timings).start()
+    try:
+        a = bot.player(users(1)[0])
+        out = await bot.svc.create_table(CHAT, a.user, "zweier")
+        tid = out.table_id
+        assert tid is not None and tid in bot.svc.tables
+        await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=3)
+        assert bot.fc.kinds(tid)[-1] == "aborted"
+        row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+        assert row is not None and row.status == "aborted"
+        assert bot.svc.table_of(CHAT.key, a.key) is None
+        # the host may open a new table right away
+        assert (await bot.svc.create_table(CHAT, a.user, "zweier")).ok
+    finally:
+        await bot.stop()
+
+
+async def test_lobby_expiry_survives_a_restart(make_bot: Callable[..., Bot]) -> None:
+    now = [1000.0]
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=60)
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    a = users(1)[0]
+    tid = (await bot.svc.create_table(CHAT, a, "zweier")).table_id
+    assert tid is not None
+    await bot.stop()
+    now[0] += 59.9  # the restart happens just before the lobby would close
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    try:
+        assert tid in bot.svc.tables
+        await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=2)
+        assert bot.fc.kinds(tid) == ["aborted"]
+    finally:
+        await bot.stop()
+
+
+async def test_host_leaves_and_hands_over(bot: Bot) -> None:
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert bot.svc.tables[tid].host == a.key
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "l"))).ok
+    table = bot.svc.tables[tid]
+    assert table.host == b.key and table.seat_of(a.key) is None
+    assert "Bert" in bot.fc.lobbies[tid].message.text.splitlines()[1]
+    # the old host is an outsider now; the new host runs the table
+    out = await a.press(button(bot.fc.lobbies[tid].message, "st"))
+    assert out.code == "not_seated" or out.code == "not_host"
+    assert (await c.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    out = await c.press(button(bot.fc.lobbies[tid].message, "st"))
+    assert out.code == "not_host" and "Bert" in (out.text or "")
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert bot.svc.tables[tid].status == Status.PLAYING
+
+
+async def test_last_human_leaving_closes_the_lobby(bot: Bot) -> None:
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a], start=False)  # a + a computer
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "l"))).ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+
+
+async def test_start_needs_the_host_and_a_full_table(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    out = await bot.svc.create_table(CHAT, a.user, "dreier")
+    tid = out.table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    before = await snapshot(bot, tid)
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).code == "not_full"
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "st"))).code == "not_host"
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).code == "already_seated"
+    assert await snapshot(bot, tid) == before
+
+
+async def test_add_and_remove_computer_seats(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    for _ in range(3):
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    lobby = bot.fc.lobbies[tid]
+    assert lobby.can_start and sum(1 for s in lobby.seats if s and s.is_ai) == 3
+    assert (await a.press(button(lobby.message, "ai"))).code == "table_full"
+    assert (await b.press(button(lobby.message, "j"))).code == "table_full"
+    # an outsider cannot touch the computers; a seated player can
+    assert (await b.press(button(lobby.message, "rm1"))).code == "not_seated"
+    assert (await a.press(button(lobby.message, "rm2"))).ok
+    lobby = bot.fc.lobbies[tid]
+    assert lobby.seats[2] is None and not lobby.can_start
+    assert "rm2" not in [
+        decode(x.payload).verb + str(decode(x.payload).arg) for x in lobby.message.all_buttons()
+    ]
+    out = await a.press(Button("x", table_verb(tid, 1, "rm", 0)))
+    assert out.code == "no_ai_seat"  # seat 0 is a person
+    assert (await b.press(button(lobby.message, "j"))).ok
+    assert bot.svc.tables[tid].seats[2].user == b.key  # type: ignore[union-attr]
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    # no lobby buttons once the game runs
+    out = await a.press(button(lobby.message, "rm1"))
+    assert out.code == "not_in_lobby"
+
+
+@pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")
+async def test_choose_seat_for_bauern_teams(bot: Bot) -> None:
+    a, b, c, d = (bot.player(u) for u in users(4))
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # seat 1: team 2
+    lobby = bot.fc.lobbies[tid]
+    assert [s.team if s else None for s in lobby.seats] == [1, 2, None, None]
+    assert "Team 1" in lobby.message.text and "Team 2" in lobby.message.text
+    # b wants to play with a: seat 3 (index 2) is a's partner
+    assert (await b.press(button(lobby.message, "s2"))).ok
+    table = bot.svc.tables[tid]
+    assert table.seat_of(b.key) == 2 and table.seats[1] is None
+    lobby = bot.fc.lobbies[tid]
+    assert (await c.press(button(lobby.message, "s0"))).code == "not_seated"
+    assert (await c.press(button(lobby.message, "j"))).ok
+    assert bot.svc.tables[tid].seat_of(c.key) == 1
+    before = await snapshot(bot, tid)
+    assert (await c.press(button(lobby.message, "s0"))).code == "seat_taken"
+    assert (await c.press(button(lobby.message, "s1"))).code == "seat_taken"  # own seat
+    assert await snapshot(bot, tid) == before
+    assert (await d.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert bot.svc.tables[tid].seat_of(d.key) == 3
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert (await d.press(button(bot.fc.lobbies[tid].message, "s1"))).code == "not_in_lobby"
+    await play_out(bot.fc, tid, [a, b, c, d])
+    rows = dict(
+        await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+    )
+    assert rows[a.key] == rows[b.key] and rows[c.key] == rows[d.key]
+    assert rows[a.key] != rows[c.key]
+
+
+# --- several tables, one seat per chat ------------------------------------------------
+
+
+async def test_several_tables_per_chat_one_seat_each(bot: Bot) -> None:
+    a, b, c = (bot.player(u) for u in users(3))
+    t1 = (await bot.svc.create_table(CHAT, a.user, "zweier")).table_id
+    t2 = (await bot.svc.create_table(CHAT, b.user, "zweier")).table_id
+    assert t1 and t2 and t1 != t2
+    assert {t.id for t in bot.svc.tables_in(CHAT.key)} == {t1, t2}
+    assert (await a.press(button(bot.fc.lobbies[t2].message, "j"))).code == "seated_elsewhere"
+    assert (await bot.svc.create_table(CHAT, a.user, "dreier")).code == "seated_elsewhere"
+    # another chat is another matter
+    assert (await bot.svc.create_table(OTHER_CHAT, a.user, "zweier")).ok
+    assert (await c.press(button(bot.fc.lobbies[t2].message, "j"))).ok
+    assert (await b.press(button(bot.fc.lobbies[t2].message, "st"))).ok
+    assert (await a.press(button(bot.fc.lobbies[t1].message, "ai"))).ok
+    assert (await a.press(button(bot.fc.lobbies[t1].message, "st"))).ok
+    await asyncio.gather(play_out(bot.fc, t1, [a]), play_out(bot.fc, t2, [b, c]))
+    assert bot.fc.kinds(t1)[-1] == bot.fc.kinds(t2)[-1] == "finished"
+
+
+async def test_concurrent_claims_of_a_seat_in_one_chat(bot: Bot) -> None:
+    """One seat per player per chat holds under concurrent presses too."""
+    a, b, c = (bot.player(u) for u in users(3))
+    t1 = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    t2 = (await bot.svc.create_table(CHAT, b.user, "dreier")).table_id
+    assert t1 and t2
+    outs = await asyncio.gather(
+        c.press(button(bot.fc.lobbies[t1].message, "j")),
+        c.press(button(bot.fc.lobbies[t2].message, "j")),
+        bot.svc.create_table(CHAT, c.user, "zweier"),
+    )
+    assert sorted(o.ok for o in outs) == [False, False, True], outs
+    seats = [t for t in bot.svc.tables_in(CHAT.key) if t.seat_of(c.key) is not None]
+    assert len(seats) == 1
+
+
+# --- abort, votes, resign ---------------------------------------------------------------
+
+
+async def test_host_aborts_a_running_game(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    assert (await bot.svc.abort(CHAT, b.user)).ok  # a vote, not enough alone (1 of 2)
+    assert tid in bot.svc.tables and bot.svc.tables[tid].votes == {b.key}
+    assert (await bot.svc.abort(CHAT, a.user)).ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+    row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+    assert row is not None and row.status == "aborted"
+    assert await bot.store.game_record(tid) is None  # type: ignore[union-attr]
+    assert await R.leaderboard(bot.store, "zweier", "global") == []  # type: ignore[arg-type]
+    assert (await bot.svc.abort(CHAT, a.user)).code == "no_table"
+
+
+async def test_majority_vote_aborts(bot: Bot) -> None:
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = await open_table(bot, "dreier", [a, b, c])
+    out = await bot.svc.abort(CHAT, b.user)
+    assert out.ok and out.text is not None and "1/2" in out.text
+    out = await bot.svc.abort(CHAT, b.user)  # voting twice counts once
+    assert tid in bot.svc.tables and "1/2" in (out.text or "")
+    assert (
+        await bot.svc.act(UserRef("tg", "5", "X"), table_verb(tid, 1, "ab"))
+    ).code == "not_seated"
+    out = await c.press(Button("", table_verb(tid, 1, "ab")))
+    assert out.ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+    # the vote survives nothing: the table is closed for good
+    assert (await bot.svc.abort(CHAT, a.user)).code == "no_table"
+
+
+async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot().start()
+    a, b, c = users(3)
+    players = [bot.player(u) for u in (a, b, c)]
+    tid = await open_table(bot, "dreier", players)
+    assert (await bot.svc.abort(CHAT, b)).ok
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        assert bot.svc.tables[tid].votes == {b.key}
+        assert (await bot.svc.abort(CHAT, c)).ok
+        assert tid not in bot.svc.tables
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("deals_first", [0, 1])
+async def test_resign_ends_the_match(bot: Bot, deals_first: int) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    while len(bot.svc.tables[tid].deal_points) < deals_first:
+        for pl in (a, b):
+            await pl.take_turn(tid)
+    assert (await bot.svc.resign(CHAT, a.user)).ok
+    assert tid not in bot.svc.tables
+    kinds = bot.fc.kinds(tid)
+    assert kinds[-1] == "finished"
+    final = bot.fc.updates[-1]
+    assert final.result is not None and final.result.finished
+    assert "Anna" in final.result.message.text
+    rows = dict(
+        await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+    )
+    assert rows == {a.key: 0, b.key: 1}
+    board = await R.leaderboard(bot.store, "zweier", CHAT.key)  # type: ignore[arg-type]
+    assert [e.player for e in board] == [b.key, a.key]
+    assert (await bot.svc.resign(CHAT, a.user)).code == "no_table"
+
+
+async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a], start=False)
+    before = await snapshot(bot, tid)
+    assert (await bot.svc.resign(CHAT, a.user)).code == "not_playing"
+    assert await snapshot(bot, tid) == before
+
+
+@pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")
+async def test_resign_at_bauern_loses_for_the_team(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "s2"))).ok  # a's partner
+    for _ in range(2):
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert (await bot.svc.resign(CHAT, b.user)).ok
+    rows = dict(
+        await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+    )
+    assert rows == {a.key: 0, b.key: 0}
+
+
+# --- /forgetme --------------------------------------------------------------------------
+
+
+async def test_forget_me_deletes_data_and_the_table_goes_on(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot().start()
+    a, b = (bot.player(u) for u in users(2))
+    # a finished game first, so there is something to delete
+    tid0 = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, tid0, [a, b])
+    assert await R.player_stats(bot.store, a.key)  # type: ignore[arg-type]
+    await bot.store.set_message_ref(tid0, f"hand:{a.key}", "dm/1")  # type: ignore[union-attr]
+
+    tid = await open_table(bot, "zweier", [a, b])
+    for _ in range(3):
+        for pl in (a, b):
+            await pl.take_turn(tid)
+    out = await bot.svc.forget(a.user)
+    assert out.ok and out.text
+    table = bot.svc.tables[tid]
+    assert table.seat_of(a.key) is None and a.key not in bot.svc.seat_users(tid)
+    assert table.host != a.key
+    seat = next(s for s in table.seats if s is not None and s.user is None)
+    assert seat.ai is not None and seat.name != a.user.name
+    store = bot.store
+    assert store is not None
+    assert await store.player(a.key) is None
+    assert await R.player_stats(store, a.key) == []
+    for sql in (
+        "SELECT COUNT(*) FROM results WHERE player = ?",
+        "SELECT COUNT(*) FROM ratings WHERE player = ?",
+        "SELECT COUNT(*) FROM contracts WHERE player = ?",
+        "SELECT COUNT(*) FROM table_log WHERE entry LIKE '%' || ? || '%'",
+        "SELECT COUNT(*) FROM message_refs WHERE slot LIKE '%' || ? || '%'",
+    ):
+        assert (await store.fetchall(sql, (a.key,)))[0][0] == 0, sql
+    names = await store.fetchall("SELECT entry FROM table_log")
+    assert not any(a.user.name in e for (e,) in names)
+    # the table plays on (the computer for a) and finishes; b's game counts
+    await play_out(bot.fc, tid, [b])
+    assert bot.fc.kinds(tid)[-1] == "finished"
+    rows = await store.fetchall("SELECT player FROM results WHERE table_id = ?", (tid,))
+    assert rows == [(b.key,)]
+    await bot.stop()
+    # and a restart rebuilds everything from the scrubbed logs
+    bot = await make_bot().start()
+    try:
+        assert bot.svc.tables == {}
+    finally:
+        await bot.stop()
+
+
+async def test_forget_me_mid_game_then_restart(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot().start()
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    await bot.svc.forget(a.user)
+    before = bot.svc.tables[tid]
+    seats = [(s.user, s.name, s.ai) for s in before.seats if s]
+    version = before.version
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        table = bot.svc.tables[tid]
+        assert table.version == version
+        assert [(s.user, s.name, s.ai) for s in table.seats if s] == seats
+        b = bot.player(b.user)
+        await play_out(bot.fc, tid, [b])
+        assert bot.fc.kinds(tid)[-1] == "finished"
+    finally:
+        await bot.stop()
+
+
+async def test_forget_me_in_a_lobby(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await bot.svc.forget(a.user)).ok
+    table = bot.svc.tables[tid]
+    assert table.host == b.key and table.seat_of(a.key) is None
+
+
+# --- settings and languages --------------------------------------------------------------
+
+
+async def test_settings_admins_only_and_validated(bot: Bot) -> None:
+    a = users(1)[0]
+    s0 = await bot.svc.settings(CHAT)
+    assert (
+        await bot.svc.update_setting(CHAT, a, "language", "de", is_admin=False)
+    ).code == "not_admin"
+    for key, value in [
+        ("language", "xx"),
+        ("suits", "italian"),
+        ("starters", "nobody"),
+        ("ai_level", "genius"),
+        ("turn_timeout", "5"),
+        ("turn_timeout", "abc"),
+        ("turn_timeout", "99999"),
+        ("nonsense", "1"),
+        ("preset.zweier", "nope"),
+        ("preset.nogame", "standard"),
+        ("zweier.nope", "on"),
+        ("zweier.auto_claim", "banana"),
+    ]:
+        out = await bot.svc.update_setting(CHAT, a, key, value, is_admin=True)
+        assert not out.ok and out.code == "bad_setting", (key, value, out)
+    assert await bot.svc.settings(CHAT) == s0
+    for key, value in [
+        ("language", "de"),
+        ("suits", "german"),
+        ("turn_timeout", "45"),
+        ("ai_level", "random"),
+        ("zweier.auto_claim", "off"),
+        ("preset.dreier", "standard"),
+    ]:
+        out = await bot.svc.update_setting(CHAT, a, key, value, is_admin=True)
+        assert out.ok, (key, value, out)
+    s = await bot.svc.settings(CHAT)
+    assert (s.language, s.suits, s.turn_timeout, s.ai_level) == ("de", "german", 45, "random")
+    assert s.options == {"zweier": {"auto_claim": False}} and s.presets == {"dreier": "standard"}
+    # other chats are untouched
+    assert await bot.svc.settings(OTHER_CHAT) == s0
+    # a new table takes the chat's settings
+    tid = (await bot.svc.create_table(CHAT, a, "zweier")).table_id
+    assert tid is not None
+    table = bot.svc.tables[tid]
+    assert table.settings["turn_timeout"] == 45 and table.settings["suits"] == "german"
+    assert table.options.auto_claim is False
+
+
+async def test_only_admins_may_open_tables_when_set(bot: Bot) -> None:
+    a = users(1)[0]
+    assert (await bot.svc.update_setting(CHAT, a, "starters", "admins", is_admin=True)).ok
+    assert (await bot.svc.create_table(CHAT, a, "zweier")).code == "not_allowed_to_start"
+    assert (await bot.svc.create_table(CHAT, a, "zweier", is_admin=True)).ok
+
+
+async def test_bad_games_presets_and_options_are_refused(bot: Bot) -> None:
+    a = users(1)[0]
+    assert (await bot.svc.create_table(CHAT, a, "poker")).code == "unknown_game"
+    assert (await bot.svc.create_table(CHAT, a, "zweier", preset="nope")).code == "unknown_preset"
+    out = await bot.svc.create_table(CHAT, a, "zweier", options={"auto_claim": "x"})
+    assert out.code == "bad_options"
+    assert bot.svc.tables == {}
+
+
+async def test_german_user_gets_german_texts(make_bot: Callable[..., Bot]) -> None:
+    de = UserRef("tg", "7", "Resi", "de-AT")
+    en = UserRef("tg", "8", "Bob", "en")
+    bot = await make_bot(langs={de.key: "de"}).start()
+    try:
+        tid = (await bot.svc.create_table(CHAT, de, "zweier")).table_id
+        assert tid is not None
+        lobby_de = bot.svc.lobby(tid, "de")
+        assert lobby_de is not None
+        assert "Mitspielen" in [b.label for b in lobby_de.message.all_buttons()]
+        assert "Gastgeber" in lobby_de.message.text
+        assert (await bot.svc.act(en, button(lobby_de.message, "j").payload)).ok
+        assert (await bot.svc.act(de, button(lobby_de.message, "st").payload)).ok
+        hv = bot.fc.hands[(tid, de.key)]
+        assert "Deine Karten" in hv.message.text
+        hv_en = bot.fc.hands[(tid, en.key)]
+        assert "Your hand" in hv_en.message.text
+        # refusals in the presser's language
+        other = hv_en if not hv_en.your_turn else hv
+        who = en if other is hv_en else de
+        mover = de if who is en else en
+        mover_hv = hv if mover is de else hv_en
+        out = await bot.svc.act(who, mover_hv.message.all_buttons()[0].payload)
+        assert out.code == "not_your_turn"
+        assert out.text == TEXTS["de" if who is de else "en"]["refuse.not_your_turn"]
+        tv = bot.svc.table(tid, "de")
+        assert tv is not None and "Stand:" in tv.message.text
+        assert "Meine Karten" in [b.label for b in tv.message.all_buttons()]
+    finally:
+        await bot.stop()
+
+
+async def test_german_suits(bot: Bot) -> None:
+    a, b = users(2)
+    assert (await bot.svc.update_setting(CHAT, a, "suits", "german", is_admin=True)).ok
+    assert (await bot.svc.update_setting(CHAT, a, "language", "de", is_admin=True)).ok
+    players = [bot.player(u) for u in (a, b)]
+    tid = await open_table(bot, "zweier", players)
+    hv = players[0].hand(tid)
+    assert hv is not None and hv.view is not None
+    text = hv.message.text
+    for suit in ("♥", "♦", "♣", "♠"):
+        assert suit not in text
+    assert any(w in text for w in ("Ass", "Zehner", "König", "Ober", "Unter"))
+    tv = bot.svc.table(tid)
+    assert tv is not None
+    assert any(w in tv.message.text for w in ("Herz", "Schelle", "Eichel", "Laub"))
+    assert "Trumpf" in tv.message.text
+
+
+def test_every_german_text_has_an_english_original_with_the_same_fields() -> None:
+    import string
+
+    fmt = string.Formatter()
+    for key, de in TEXTS["de"].items():
+        assert key in TEXTS["en"], key
+        fields_de = {f for _, f, _, _ in fmt.parse(de) if f}
+        fields_en = {f for _, f, _, _ in fmt.parse(TEXTS["en"][key]) if f}
+        assert fields_de == fields_en, key
+
+
+async def test_chat_settings_are_json_in_the_store(bot: Bot) -> None:
+    a = users(1)[0]
+    assert (await bot.svc.update_setting(CHAT, a, "turn_timeout", "30", is_admin=True)).ok
+    raw = await bot.store.fetchall("SELECT settings FROM chats WHERE key = ?", (CHAT.key,))  # type: ignore[union-attr]
+    assert json.loads(raw[0][0])["turn_timeout"] == 30
+
+
+def test_fast_timings_are_sane() -> None:
+    assert FAST.ai_delay == 0
