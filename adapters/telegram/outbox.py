@@ -192,8 +192,10 @@ class Outbox:
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
         on_forbidden: Callable[[int], None] | None = None,
         max_attempts: int = 5,
+        idle_after: float = 60.0,
     ) -> None:
         self.bot = bot
+        self.idle_after = idle_after
         self.throttle = throttle or Throttle()
         self.on_posted = on_posted
         self.on_forbidden = on_forbidden
@@ -317,7 +319,11 @@ class Outbox:
         while not self._closed:
             if not chat.ops:
                 chat.wake.clear()
-                await chat.wake.wait()
+                try:
+                    await asyncio.wait_for(chat.wake.wait(), self.idle_after)
+                except TimeoutError:
+                    if not chat.ops:
+                        return  # an idle chat costs no task; `_enqueue` starts a new one
                 continue
             op = chat.ops.popleft()
             chat.current = op

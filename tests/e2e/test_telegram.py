@@ -446,3 +446,27 @@ async def test_app_runner_serves_telegram(fake: FakeTelegram, tmp_path: Path) ->
         began = loop.time()
         assert await asyncio.wait_for(task, SHUTDOWN_GRACE + 2) == 0
         assert loop.time() - began < SHUTDOWN_GRACE
+
+
+async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> None:
+    """Ten quick edits of one message under a 1/s pace: one post, one edit, newest text."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle(per_chat_burst=1), idle_after=0.05)
+        handle = Handle(group.id, "t1", None)
+        outbox.post(handle, Content("move 0"))
+        for n in range(1, 10):
+            outbox.edit(handle, Content(f"move {n}"))
+        outbox.send(group.id, Content("result"))
+        assert await outbox.drain(5)
+        sent = group.bot_messages()
+        assert [m.text for m in sent] == ["move 9", "result"]
+        assert outbox.stats.requests == 2 and outbox.stats.coalesced == 9
+        outbox.edit(handle, Content("move 9"))  # what it shows already: no request
+        await asyncio.sleep(0.1)  # the idle worker has ended by now
+        outbox.edit(handle, Content("final"))
+        assert await outbox.drain(5)
+        assert sent[0].text == "final" and outbox.stats.requests == 3
+        await outbox.close()
