@@ -1,0 +1,851 @@
+"""The Discord adapter: discord.py in front of the table service.
+
+Two directions, both thin:
+
+* **In** — every button press (`PayloadButton`) and slash command becomes one call on
+  the `TableService`, acknowledged within Discord's 3 seconds (answered at once when
+  the core is quick, deferred first when it is not).  Refusals go to the presser only,
+  as an ephemeral reply with the core's reason.
+* **Out** — the service tells us of every change (`table_update`, called under the
+  table's lock, so it only queues).  Each table has an outbox worked by one task that
+  renders the *current* views when it sends, so a burst of changes costs one edit per
+  message (coalescing), and a table's messages change in the order things happened.
+
+Where things are shown, per table (slot → platform message, persisted with
+`store.set_message_ref` so a restarted bot edits the same messages):
+
+* ``lobby`` — the lobby message in the channel (the reply to ``/schnapsen new``);
+* ``table`` — the table message; a new one each deal (messages older than an hour
+  cannot be edited freely), the old one keeps the deal's final picture;
+* ``hand:<user>`` — the user's hand, by direct message, with the legal moves as
+  buttons; a new one each deal.  When a user's DMs are closed (403 / 50007) the
+  channel says so once, and the table's "Show my hand" button opens the hand as an
+  ephemeral message, which is kept up to date through that interaction's token
+  while it lasts (`live:<user>`, in memory only: 15 minutes at most).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.config import Config
+from bot.i18n import t
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
+from bot.table import Status
+from bot.views import HandView, Message, match_summary_text
+
+from . import render
+from .render import PayloadButton, fingerprint
+from .texts import text
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "dc"
+T = TypeVar("T")
+
+#: Seconds the core may take before a press or command is deferred (Discord: 3 s).
+ACK_BUDGET = 2.0
+#: An ephemeral hand is edited through its interaction's token, valid for 15 minutes.
+LIVE_TTL = 14 * 60.0
+#: On stop, queued messages get this long to go out.
+DRAIN_TIMEOUT = 5.0
+
+UNKNOWN_MESSAGE = 10008
+OLD_MESSAGE = 30046
+DMS_CLOSED = 50007
+
+
+# --- the client ------------------------------------------------------------------------
+
+
+def intents() -> discord.Intents:
+    """Interactions need no intent; guilds keep the channel cache.  Nothing privileged."""
+    return discord.Intents(guilds=True)
+
+
+class _Hooks:
+    """What our client adds to discord.py's (plain or auto-sharded) client."""
+
+    schnapsen: DiscordAdapter
+
+    async def setup_hook(self) -> None:
+        await self.schnapsen.setup()
+
+    async def on_ready(self) -> None:
+        self.schnapsen.ready.set()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await self.schnapsen.on_interaction(interaction)
+
+
+class SchnapsenClient(_Hooks, discord.Client):
+    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+        super().__init__(
+            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
+        )
+        self.schnapsen = adapter
+        self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
+
+
+class ShardedSchnapsenClient(_Hooks, discord.AutoShardedClient):
+    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+        super().__init__(
+            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
+        )
+        self.schnapsen = adapter
+        self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
+
+
+AnyClient = SchnapsenClient | ShardedSchnapsenClient
+
+
+# --- the outbox --------------------------------------------------------------------------
+
+
+@dataclass
+class Op:
+    """One thing to show.  ``edit``/``post`` render the slot from the service when they
+    run (the newest state); ``final`` shows a message computed when it was queued (the
+    table may be gone by then) and forgets the slot; ``note`` posts text."""
+
+    kind: Literal["edit", "post", "final", "note", "close"]
+    slot: str = ""
+    message: Message | None = None
+    mentions: tuple[int, ...] = ()
+
+
+@dataclass
+class _Outbox:
+    ops: deque[Op] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+    def add(self, op: Op) -> None:
+        if op.kind == "edit":
+            for queued in reversed(self.ops):
+                if queued.slot == op.slot:
+                    if queued.kind in ("edit", "post"):
+                        return  # it will render the newest state anyway
+                    break
+        elif op.kind in ("post", "final"):
+            # edits queued for this slot would only be overwritten
+            self.ops = deque(q for q in self.ops if not (q.kind == "edit" and q.slot == op.slot))
+        self.ops.append(op)
+
+    @property
+    def idle(self) -> bool:
+        return not self.ops and (self.task is None or self.task.done())
+
+
+@dataclass
+class _Live:
+    """An ephemeral hand we can still edit (through an interaction token)."""
+
+    edit: Callable[[str, discord.ui.View | None], Awaitable[Any]]
+    expires: float
+
+
+# --- the adapter -------------------------------------------------------------------------
+
+
+class DiscordAdapter:
+    """Runs one Discord client over a `TableService`; see the module docstring."""
+
+    def __init__(
+        self,
+        service: TableService,
+        config: Config,
+        *,
+        ack_budget: float = ACK_BUDGET,
+        live_ttl: float = LIVE_TTL,
+        **client_options: Any,
+    ) -> None:
+        self.service = service
+        self.config = config
+        self.ack_budget = ack_budget
+        self.live_ttl = live_ttl
+        sharded = config.discord_shard_count is not None or bool(config.discord_shard_ids)
+        if config.discord_shard_ids and config.discord_shard_count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total)")
+        self.client: AnyClient
+        if sharded:
+            self.client = ShardedSchnapsenClient(
+                self,
+                shard_count=config.discord_shard_count,
+                shard_ids=config.discord_shard_ids,
+                **client_options,
+            )
+        else:
+            self.client = SchnapsenClient(self, **client_options)
+        self.ready = asyncio.Event()
+        self._channels: dict[str, int] = {}  # table → the channel it plays in
+        self._refs: dict[str, dict[str, tuple[int, int]]] = {}  # table → slot → message
+        self._shown: dict[tuple[str, str], render.Fingerprint] = {}
+        self._outboxes: dict[str, _Outbox] = {}
+        self._live: dict[tuple[str, str], _Live] = {}
+        self._langs: dict[str, str] = {}  # user key → Discord locale
+        self._dm_channels: dict[str, int] = {}
+        self._dm_closed: set[str] = set()
+        self._dm_noted: set[tuple[str, str]] = set()
+        #: Called each time the last queued message has gone out (tests wait on it).
+        self.idle_callbacks: list[Callable[[], None]] = []
+
+    # --- running -----------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Log in, connect, keep the tables' messages up to date until `stop` is set."""
+        token = self.config.discord_token
+        if token is None:
+            raise RuntimeError("DISCORD_TOKEN is not set")
+        client = self.client
+        self.service.listeners.append(self)
+        connect: asyncio.Task[None] | None = None
+        try:
+            await client.login(token.get_secret_value())
+            connect = asyncio.create_task(client.connect(reconnect=True), name="discord-connect")
+            await self._restore()
+            stopped = asyncio.create_task(stop.wait(), name="discord-stop")
+            await asyncio.wait({connect, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+        finally:
+            with contextlib.suppress(ValueError):
+                self.service.listeners.remove(self)
+            await self._drain_all(DRAIN_TIMEOUT)
+            await client.close()
+            if connect is not None:
+                done, _ = await asyncio.wait({connect}, timeout=DRAIN_TIMEOUT)
+                if not done:
+                    connect.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await connect
+        if connect is not None and not connect.cancelled() and connect.exception() is not None:
+            raise connect.exception()  # type: ignore[misc]
+
+    async def setup(self) -> None:
+        """`setup_hook`: the buttons that survive restarts, and the slash commands."""
+        from .commands import Translator, install
+
+        self.client.add_dynamic_items(PayloadButton)
+        tree = self.client.tree
+        install(tree, self)
+        await tree.set_translator(Translator())
+        await tree.sync()
+
+    async def _restore(self) -> None:
+        """Pick up open tables: where their messages are, and show their current state
+        (a change may have been stored just before the last stop, never shown)."""
+        for table_id, table in list(self.service.tables.items()):
+            if table.platform != PLATFORM:
+                continue
+            refs = await self.service.store.message_refs(table_id)
+            channel = refs.get("channel")
+            if channel is None or not channel.isdigit():
+                log.warning(
+                    "table %s has no known channel; its messages stay as they are", table_id
+                )
+                continue
+            self._channels[table_id] = int(channel)
+            slots = self._refs.setdefault(table_id, {})
+            for slot, ref in refs.items():
+                parsed = _parse_ref(ref)
+                if parsed is not None:
+                    slots[slot] = parsed
+                    if slot.startswith("hand:"):
+                        self._dm_channels[slot[5:]] = parsed[0]
+            if table.status == Status.LOBBY:
+                self._add(table_id, Op("edit", "lobby"))
+            else:
+                self._add(table_id, Op("edit", "table"))
+                for user in self.service.seat_users(table_id):
+                    if f"hand:{user}" in slots:
+                        self._add(table_id, Op("edit", f"hand:{user}"))
+
+    async def _drain_all(self, timeout: float) -> None:
+        tasks = [
+            b.task for b in self._outboxes.values() if b.task is not None and not b.task.done()
+        ]
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def idle(self) -> bool:
+        """Nothing queued or being sent (for tests and a clean stop)."""
+        return all(box.idle for box in self._outboxes.values())
+
+    # --- who and where -----------------------------------------------------------------
+
+    def user(self, interaction: discord.Interaction[Any]) -> UserRef:
+        who = interaction.user
+        locale = interaction.locale.value if interaction.locale else None
+        ref = UserRef(PLATFORM, str(who.id), who.display_name, lang=locale)
+        if locale:
+            self._langs[ref.key] = locale
+        return ref
+
+    @staticmethod
+    def chat(interaction: discord.Interaction[Any]) -> ChatRef:
+        """A server is a chat (its settings, its leaderboard); a DM is one of its own."""
+        if interaction.guild_id is not None:
+            name = interaction.guild.name if interaction.guild is not None else ""
+            return ChatRef(PLATFORM, str(interaction.guild_id), name)
+        return ChatRef(PLATFORM, str(interaction.channel_id), "DM")
+
+    def forget_user(self, user: str) -> None:
+        self._langs.pop(user, None)
+        self._dm_channels.pop(user, None)
+        self._dm_closed.discard(user)
+
+    async def opened(
+        self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
+    ) -> None:
+        """`/schnapsen new` opened a table: its lobby is the reply to the command."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        self._channels[table_id] = channel_id
+        self._refs.setdefault(table_id, {})
+        await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
+        try:
+            message_id = await self.reply(
+                interaction, render.content(lobby), view=render.view(lobby), ephemeral=False
+            )
+        except discord.HTTPException as e:
+            log.warning("table %s: lobby not shown as the reply (%s); posting it", table_id, e)
+            message_id = None
+        if message_id is not None:
+            await self._remember(table_id, "lobby", channel_id, message_id, lobby)
+        self._add(table_id, Op("edit", "lobby"))  # anything that changed meanwhile
+
+    # --- in: answering within Discord's deadline ------------------------------------------
+
+    async def within_budget(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Awaitable[T],
+        *,
+        ephemeral: bool = True,
+        thinking: bool = False,
+    ) -> T:
+        """Await `work`; if it takes longer than the budget, acknowledge first."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.ack_budget)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+            return await task
+
+    async def reply(
+        self,
+        interaction: discord.Interaction[Any],
+        content: str,
+        *,
+        view: discord.ui.View | None = None,
+        ephemeral: bool = True,
+    ) -> int | None:
+        """Answer (or follow up on a deferred interaction); the new message's id."""
+        content = content[: render.MAX_CONTENT] or "…"
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        if view is not None:
+            kwargs["view"] = view
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(content, wait=True, **kwargs)
+            return sent.id
+        response = await interaction.response.send_message(content, **kwargs)
+        return response.message_id
+
+    # --- in: button presses --------------------------------------------------------------
+
+    async def press(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        """One button press, whatever the button: the core decides what it means and
+        whether this user may press it."""
+        user = self.user(interaction)
+        message = interaction.message
+        table_id = _table_of(payload)
+        on_hand = (
+            message is not None
+            and table_id is not None
+            and self._is_hand(table_id, user.key, message)
+        )
+        try:
+            outcome = await self.within_budget(interaction, self.service.act(user, payload))
+        except Exception:
+            log.exception("a press (%s) failed", payload)
+            with contextlib.suppress(discord.HTTPException):
+                await self.reply(interaction, text(user.lang, "failed"))
+            return
+        try:
+            await self._answer(interaction, user, outcome, table_id, on_hand)
+        except discord.HTTPException as e:
+            log.warning("could not answer a press (%s): %s", payload, e)
+
+    def _is_hand(self, table_id: str, user: str, message: discord.Message) -> bool:
+        if message.flags.ephemeral:
+            return True
+        ref = self._refs.get(table_id, {}).get(f"hand:{user}")
+        return ref is not None and ref[1] == message.id
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        user: UserRef,
+        outcome: Outcome,
+        table_id: str | None,
+        on_hand: bool,
+    ) -> None:
+        ephemeral_hand = on_hand and interaction.message is not None
+        ephemeral_hand = ephemeral_hand and bool(
+            interaction.message and interaction.message.flags.ephemeral
+        )
+        if outcome.hand is not None:
+            await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
+            return
+        if outcome.text:
+            await self.reply(interaction, outcome.text)
+            if outcome.code == "stale" and on_hand and table_id is not None:
+                self._refresh_hand(table_id, user.key)  # the hand shows old buttons
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        if ephemeral_hand and table_id is not None and table_id in self._channels:
+            # keep editing this ephemeral hand through the newest token
+            self._live[(table_id, user.key)] = _Live(
+                lambda c, v: interaction.edit_original_response(content=c, view=v),
+                _now() + self.live_ttl,
+            )
+            self._shown.pop((table_id, f"live:{user.key}"), None)
+            self._add(table_id, Op("edit", f"live:{user.key}"))
+
+    async def _show_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        user: UserRef,
+        hand: HandView,
+        on_hand: bool,
+        ephemeral_hand: bool,
+    ) -> None:
+        """A hand for this user only: in place of the hand they pressed on (a menu),
+        or as a new ephemeral message ("Show my hand")."""
+        table_id = hand.table_id
+        msg = hand.message
+        live_slot = (table_id, f"live:{user.key}")
+        version = self._version(table_id)
+        if on_hand:
+            if interaction.response.is_done():  # deferred: the pressed message is @original
+                await interaction.edit_original_response(
+                    content=render.content(msg), view=render.view(msg)
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=render.content(msg), view=render.view(msg)
+                )
+            if ephemeral_hand:
+                self._live[(table_id, user.key)] = _Live(
+                    lambda c, v: interaction.edit_original_response(content=c, view=v),
+                    _now() + self.live_ttl,
+                )
+                self._shown[live_slot] = fingerprint(msg)
+            else:
+                self._shown.pop((table_id, f"hand:{user.key}"), None)
+        else:
+            edit = await self._new_ephemeral(interaction, msg)
+            if table_id in self._channels:
+                self._live[(table_id, user.key)] = _Live(edit, _now() + self.live_ttl)
+                self._shown[live_slot] = fingerprint(msg)
+        if self._version(table_id) != version:
+            self._refresh_hand(table_id, user.key)  # the table moved on meanwhile
+
+    async def _new_ephemeral(
+        self, interaction: discord.Interaction[Any], msg: Message
+    ) -> Callable[[str, discord.ui.View | None], Awaitable[Any]]:
+        """Show `msg` to the presser only; how to edit it while the token lasts."""
+        kwargs: dict[str, Any] = _view_kwargs(msg)
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(
+                render.content(msg), ephemeral=True, wait=True, **kwargs
+            )
+
+            async def edit_followup(content: str, view: discord.ui.View | None) -> None:
+                await sent.edit(content=content, view=view)
+
+            return edit_followup
+        await interaction.response.send_message(render.content(msg), ephemeral=True, **kwargs)
+
+        async def edit_original(content: str, view: discord.ui.View | None) -> None:
+            await interaction.edit_original_response(content=content, view=view)
+
+        return edit_original
+
+    def _version(self, table_id: str) -> int | None:
+        table = self.service.tables.get(table_id)
+        return None if table is None else table.version
+
+    def _refresh_hand(self, table_id: str, user: str) -> None:
+        if table_id not in self._channels:
+            return
+        for slot in (f"hand:{user}", f"live:{user}"):
+            self._shown.pop((table_id, slot), None)
+        if f"hand:{user}" in self._refs.get(table_id, {}):
+            self._add(table_id, Op("edit", f"hand:{user}"))
+        if (table_id, user) in self._live:
+            self._add(table_id, Op("edit", f"live:{user}"))
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component that is not ours (no ``s:`` payload): say so instead of
+        letting the user see "This interaction failed"."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if PayloadButton.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                text(self.user(interaction).lang, "not_here"), ephemeral=True
+            )
+
+    # --- out: the listener ---------------------------------------------------------------
+
+    async def table_update(self, update: TableUpdate) -> None:
+        """Called by the core under the table's lock: only decide what to show."""
+        if update.platform != PLATFORM:
+            return
+        table_id = update.table_id
+        if table_id not in self._channels:
+            # the lobby of a table being opened: `/schnapsen new` shows it itself
+            return
+        kind = update.kind
+        humans = self.service.seat_users(table_id)
+        add = self._add
+        if kind == "lobby":
+            add(table_id, Op("edit", "lobby"))
+        elif kind == "started":
+            lobby = self.service.lobby(table_id)
+            if lobby is not None and "lobby" in self._refs.get(table_id, {}):
+                started = t(self._table_lang(table_id), "refuse.not_in_lobby")
+                add(table_id, Op("final", "lobby", Message(f"{lobby.message.text}\n{started}")))
+            add(table_id, Op("post", "table"))
+            for user in humans:
+                self._dm_closed.discard(user)  # one new try each deal, never a loop
+                add(table_id, Op("final", f"hand:{user}"))
+                add(table_id, Op("post", f"hand:{user}"))
+                if (table_id, user) in self._live:
+                    add(table_id, Op("edit", f"live:{user}"))
+        elif kind in ("action", "replaced"):
+            add(table_id, Op("edit", "table"))
+            for user in humans:
+                add(table_id, Op("edit", f"hand:{user}"))
+                if (table_id, user) in self._live:
+                    add(table_id, Op("edit", f"live:{user}"))
+            if kind == "replaced" and update.user is not None:
+                add(table_id, self._note(table_id, "remind.replaced", update.user))
+        elif kind == "deal_end":
+            final = update.result.table if update.result is not None else None
+            add(table_id, Op("final", "table", _stripped(final.message) if final else None))
+            if update.result is not None:
+                add(table_id, Op("note", message=update.result.message))
+        elif kind in ("finished", "aborted"):
+            self._closing(table_id, update, humans)
+        elif kind == "reminder" and update.user is not None:
+            add(table_id, self._note(table_id, "remind.turn", update.user))
+
+    def _closing(self, table_id: str, update: TableUpdate, humans: list[str]) -> None:
+        """The last messages of a table: final pictures, the result, then forget it."""
+        add = self._add
+        table = self.service.tables.get(table_id)
+        lang = self._table_lang(table_id)
+        if update.kind == "finished":
+            final = update.result.table if update.result is not None else None
+            view = final or self.service.table(table_id)
+            add(table_id, Op("final", "table", _stripped(view.message) if view else None))
+            for user in humans:
+                hand = self.service.hand(table_id, user, self._langs.get(user))
+                msg = _stripped(hand.message) if hand is not None else None
+                add(table_id, Op("final", f"hand:{user}", msg))
+                add(table_id, Op("final", f"live:{user}", msg))
+            if update.result is not None:
+                add(table_id, Op("note", message=update.result.message))
+            elif table is not None:  # resigned before any deal was scored
+                summary = match_summary_text(table, self.service.style_for(table_id))
+                add(table_id, Op("note", message=Message(summary)))
+        else:
+            add(table_id, Op("final", "lobby"))
+            add(table_id, Op("final", "table"))
+            for user in humans:
+                add(table_id, Op("final", f"hand:{user}"))
+                add(table_id, Op("final", f"live:{user}"))
+            reason = table.abort_reason if table is not None else None
+            why = t(lang, f"abort.{reason}") if reason in _ABORT_REASONS else str(reason or "")
+            add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
+        add(table_id, Op("close"))
+
+    def _table_lang(self, table_id: str) -> str | None:
+        table = self.service.tables.get(table_id)
+        return table.settings.get("lang") if table is not None else None
+
+    def _note(self, table_id: str, key: str, user: str) -> Op:
+        table = self.service.tables.get(table_id)
+        lang = self._table_lang(table_id)
+        uid = _user_id(user)
+        mention = f"<@{uid}>" if uid is not None else user
+        if key == "remind.turn":
+            deadline = table.deadline if table is not None else None
+            seconds = max(0, round((deadline or time.time()) - time.time()))
+            body = t(lang, key, name=mention, seconds=seconds)
+        else:
+            body = t(lang, key, name=mention, n=self.service.timings.missed_turns_limit)
+        return Op("note", message=Message(body), mentions=(uid,) if uid is not None else ())
+
+    # --- out: the outbox worker ----------------------------------------------------------
+
+    def _add(self, table_id: str, op: Op) -> None:
+        box = self._outboxes.get(table_id)
+        if box is None:
+            box = self._outboxes[table_id] = _Outbox()
+        box.add(op)
+        if box.task is None or box.task.done():
+            box.task = asyncio.create_task(
+                self._work(table_id, box), name=f"discord-outbox-{table_id}"
+            )
+
+    async def _work(self, table_id: str, box: _Outbox) -> None:
+        while box.ops:
+            op = box.ops.popleft()
+            try:
+                await self._do(table_id, op)
+            except asyncio.CancelledError:
+                raise
+            except discord.HTTPException as e:
+                log.warning("table %s: could not %s %s: %s", table_id, op.kind, op.slot, e)
+            except Exception:
+                log.exception("table %s: %s %s failed", table_id, op.kind, op.slot)
+        box.task = None
+        if self.idle():
+            for callback in list(self.idle_callbacks):
+                callback()
+
+    async def _do(self, table_id: str, op: Op) -> None:
+        if op.kind == "close":
+            await self._forget(table_id)
+        elif op.kind == "note":
+            await self._send_note(table_id, op)
+        elif op.kind == "final":
+            await self._final(table_id, op.slot, op.message)
+        elif op.slot.startswith("live:"):
+            await self._edit_live(table_id, op.slot[5:])
+        else:
+            msg = self._render(table_id, op.slot)
+            if msg is None:
+                return
+            ref = self._refs.get(table_id, {}).get(op.slot)
+            if op.kind == "post" or ref is None:
+                await self._post(table_id, op.slot, msg)
+            elif self._shown.get((table_id, op.slot)) != fingerprint(msg):
+                await self._edit(table_id, op.slot, ref, msg)
+
+    def _render(self, table_id: str, slot: str) -> Message | None:
+        if slot == "lobby":
+            lobby = self.service.lobby(table_id)
+            return lobby.message if lobby is not None else None
+        if slot == "table":
+            table = self.service.table(table_id)
+            return table.message if table is not None else None
+        user = slot.split(":", 1)[1]
+        hand = self.service.hand(table_id, user, self._langs.get(user))
+        return hand.message if hand is not None else None
+
+    async def _post(self, table_id: str, slot: str, msg: Message) -> None:
+        if slot.startswith("hand:"):
+            user = slot[5:]
+            if user in self._dm_closed:
+                return
+            try:
+                dm = await self._dm(user)
+                if dm is None:
+                    return
+                channel_id = dm
+                sent = await self._channel(channel_id).send(
+                    render.content(msg), **_view_kwargs(msg)
+                )
+            except discord.Forbidden as e:
+                if e.code != DMS_CLOSED:
+                    raise
+                await self._dms_closed(table_id, user)
+                return
+        else:
+            channel_id = self._channels[table_id]
+            sent = await self._channel(channel_id).send(render.content(msg), **_view_kwargs(msg))
+        await self._remember(table_id, slot, channel_id, sent.id, msg)
+
+    async def _remember(
+        self, table_id: str, slot: str, channel_id: int, message_id: int, msg: Message
+    ) -> None:
+        self._refs.setdefault(table_id, {})[slot] = (channel_id, message_id)
+        self._shown[(table_id, slot)] = fingerprint(msg)
+        await self.service.store.set_message_ref(table_id, slot, f"{channel_id}/{message_id}")
+
+    async def _edit(self, table_id: str, slot: str, ref: tuple[int, int], msg: Message) -> None:
+        channel_id, message_id = ref
+        try:
+            await (
+                self._channel(channel_id)
+                .get_partial_message(message_id)
+                .edit(content=render.content(msg), view=render.view(msg))
+            )
+        except discord.HTTPException as e:
+            if e.code not in (UNKNOWN_MESSAGE, OLD_MESSAGE):
+                raise
+            # deleted, or too old to edit: show it as a new message instead
+            log.info(
+                "table %s: %s message %s gone (%s); posting anew",
+                table_id,
+                slot,
+                message_id,
+                e.code,
+            )
+            await self._post(table_id, slot, msg)
+            return
+        self._shown[(table_id, slot)] = fingerprint(msg)
+
+    async def _final(self, table_id: str, slot: str, msg: Message | None) -> None:
+        """Show a slot's last state (or just take its buttons away) and forget it."""
+        if slot.startswith("live:"):
+            live = self._live.pop((table_id, slot[5:]), None)
+            if live is not None and msg is not None and live.expires > _now():
+                with contextlib.suppress(discord.HTTPException):
+                    await live.edit(render.content(msg), None)
+            return
+        ref = self._refs.get(table_id, {}).pop(slot, None)
+        self._shown.pop((table_id, slot), None)
+        if ref is None:
+            return
+        channel_id, message_id = ref
+        partial = self._channel(channel_id).get_partial_message(message_id)
+        try:
+            if msg is None:
+                await partial.edit(view=None)
+            else:
+                await partial.edit(content=render.content(msg), view=None)
+        except discord.HTTPException as e:
+            # too old or deleted: its buttons are refused as stale anyway
+            log.info("table %s: final %s not shown: %s", table_id, slot, e)
+
+    async def _edit_live(self, table_id: str, user: str) -> None:
+        live = self._live.get((table_id, user))
+        if live is None:
+            return
+        if live.expires <= _now():
+            self._live.pop((table_id, user), None)
+            return
+        msg = self._render(table_id, f"hand:{user}")
+        slot = (table_id, f"live:{user}")
+        if msg is None or self._shown.get(slot) == fingerprint(msg):
+            return
+        try:
+            await live.edit(render.content(msg), render.view(msg))
+        except discord.HTTPException as e:
+            log.info("table %s: ephemeral hand of %s not editable: %s", table_id, user, e)
+            self._live.pop((table_id, user), None)
+            return
+        self._shown[slot] = fingerprint(msg)
+
+    async def _send_note(self, table_id: str, op: Op) -> None:
+        assert op.message is not None
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
+        )
+        await self._channel(self._channels[table_id]).send(
+            render.content(op.message), allowed_mentions=mentions
+        )
+
+    async def _dms_closed(self, table_id: str, user: str) -> None:
+        """Say once per table that this user plays through "Show my hand"."""
+        self._dm_closed.add(user)
+        if (table_id, user) in self._dm_noted:
+            return
+        self._dm_noted.add((table_id, user))
+        uid = _user_id(user)
+        lang = self._langs.get(user)
+        note = text(lang, "dm_closed", mention=f"<@{uid}>")
+        await self._send_note(
+            table_id, Op("note", message=Message(note), mentions=(uid,) if uid else ())
+        )
+
+    async def _dm(self, user: str) -> int | None:
+        channel_id = self._dm_channels.get(user)
+        if channel_id is None:
+            uid = _user_id(user)
+            if uid is None:  # pragma: no cover - not a Discord user key
+                return None
+            channel = await self.client.create_dm(discord.Object(id=uid))
+            channel_id = self._dm_channels[user] = channel.id
+        return channel_id
+
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id)
+
+    async def _forget(self, table_id: str) -> None:
+        await self.service.store.drop_message_refs(table_id)
+        self._channels.pop(table_id, None)
+        self._refs.pop(table_id, None)
+        self._outboxes.pop(table_id, None)
+        for key in [k for k in self._shown if k[0] == table_id]:
+            del self._shown[key]
+        for key in [k for k in self._live if k[0] == table_id]:
+            del self._live[key]
+        self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
+
+
+_ABORT_REASONS = {"host", "vote", "expired", "empty"}
+
+
+def _stripped(message: Message) -> Message:
+    return render.without_buttons(message)
+
+
+def _view_kwargs(msg: Message) -> dict[str, Any]:
+    view = render.view(msg)
+    return {"view": view} if view is not None else {}
+
+
+def _parse_ref(ref: str) -> tuple[int, int] | None:
+    channel, _, message = ref.partition("/")
+    if channel.isdigit() and message.isdigit():
+        return int(channel), int(message)
+    return None
+
+
+def _user_id(user_key: str) -> int | None:
+    platform, _, uid = user_key.partition(":")
+    return int(uid) if platform == PLATFORM and uid.isdigit() else None
+
+
+def _table_of(payload: str) -> str | None:
+    try:
+        return decode_payload(payload).table
+    except PayloadError:
+        return None
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+async def serve(service: TableService, config: Config, stop: asyncio.Event) -> None:
+    """The adapter contract of `bot.app`: run the Discord bot until `stop` is set."""
+    await DiscordAdapter(service, config).run(stop)

@@ -1,0 +1,257 @@
+"""The slash commands, each a call on the core and a reply.
+
+English names, with German names and descriptions for Discord clients set to German
+(`Translator`, from `texts.GERMAN`).  Replies are in the user's client language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot import results as R
+from bot.i18n import game_name, t
+from bot.rules_text import rules_summary
+from engine.games import available, game
+
+from .texts import GERMAN, text
+
+if TYPE_CHECKING:
+    from .adapter import DiscordAdapter
+
+
+class Translator(app_commands.Translator):
+    """German for the command names, descriptions and choices (Discord's ``de``)."""
+
+    async def translate(
+        self,
+        string: locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.german:
+            return None
+        game_id = string.extras.get("game")
+        if isinstance(game_id, str):
+            return game_name(game_id, "de")
+        return GERMAN.get(string.message)
+
+
+def _game_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=locale_str(game_name(g, "en"), game=g), value=g)
+        for g in available()
+    ]
+
+
+def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> None:
+    """Add every command to `tree` (called once, from `setup_hook`)."""
+    service = adapter.service
+    store = service.store
+    games = _game_choices()
+
+    group = app_commands.Group(
+        name=locale_str("schnapsen"), description=locale_str("Play Schnapsen")
+    )
+
+    @group.command(name=locale_str("new"), description=locale_str("Open a table in this channel"))
+    @app_commands.rename(game=locale_str("game"), preset=locale_str("preset"))
+    @app_commands.describe(
+        game=locale_str("The game to play"), preset=locale_str("A set of house rules")
+    )
+    @app_commands.choices(game=games)
+    async def new(
+        interaction: discord.Interaction[Any], game: str, preset: str | None = None
+    ) -> None:
+        user = adapter.user(interaction)
+        chat = adapter.chat(interaction)
+        is_admin = interaction.guild_id is None or interaction.permissions.manage_guild
+        outcome = await adapter.within_budget(
+            interaction,
+            service.create_table(chat, user, game, preset=preset, is_admin=is_admin),
+            ephemeral=False,
+            thinking=True,
+        )
+        if not outcome.ok or outcome.table_id is None or outcome.lobby is None:
+            await adapter.reply(interaction, outcome.text or text(user.lang, "failed"))
+            return
+        await adapter.opened(interaction, outcome.table_id, outcome.lobby.message)
+
+    @new.autocomplete("preset")
+    async def preset_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        chosen = interaction.namespace.game
+        ids = [chosen] if isinstance(chosen, str) and chosen else available()
+        names = sorted({p for g in ids for p in game(g).presets})
+        return [app_commands.Choice(name=p, value=p) for p in names if current in p][:25]
+
+    tree.add_command(group)
+
+    @tree.command(name=locale_str("leaderboard"), description=locale_str("The best players"))
+    @app_commands.rename(game=locale_str("game"), scope=locale_str("scope"))
+    @app_commands.describe(
+        game=locale_str("The game (all games if left out)"),
+        scope=locale_str("This server or all servers"),
+    )
+    @app_commands.choices(
+        game=games,
+        scope=[
+            app_commands.Choice(name=locale_str("This server"), value="server"),
+            app_commands.Choice(name=locale_str("All servers"), value="global"),
+        ],
+    )
+    async def leaderboard(
+        interaction: discord.Interaction[Any], game: str | None = None, scope: str = "server"
+    ) -> None:
+        lang = adapter.user(interaction).lang
+        where = "global" if scope == "global" else adapter.chat(interaction).key
+        scope_text = t(lang, "board.scope.global" if scope == "global" else "board.scope.chat")
+
+        async def board() -> str:
+            blocks = []
+            for g in [game] if game else available():
+                rows = await R.leaderboard(store, g, where)
+                if not rows and game is None:
+                    continue
+                lines = [t(lang, "board.title", game=game_name(g, lang), scope=scope_text)]
+                lines += [
+                    t(
+                        lang,
+                        "board.row",
+                        rank=i + 1,
+                        name=r.name,
+                        rating=r.rating,
+                        won=r.won,
+                        games=r.games,
+                        bummerl=r.bummerl,
+                    )
+                    for i, r in enumerate(rows)
+                ] or [t(lang, "board.empty")]
+                blocks.append("\n".join(lines))
+            return "\n\n".join(blocks) or t(lang, "board.empty")
+
+        body = await adapter.within_budget(interaction, board(), ephemeral=False, thinking=True)
+        await adapter.reply(interaction, body, ephemeral=False)
+
+    @tree.command(name=locale_str("stats"), description=locale_str("Statistics of a player"))
+    @app_commands.rename(user=locale_str("user"))
+    @app_commands.describe(user=locale_str("Whose statistics (you if left out)"))
+    async def stats(
+        interaction: discord.Interaction[Any], user: discord.User | discord.Member | None = None
+    ) -> None:
+        lang = adapter.user(interaction).lang
+        who = user or interaction.user
+
+        async def lines() -> str:
+            rows = await R.player_stats(store, f"dc:{who.id}", "global")
+            if not rows:
+                return t(lang, "stats.none", name=who.display_name)
+            out = [t(lang, "stats.title", name=who.display_name)]
+            out += [
+                t(
+                    lang,
+                    "stats.row",
+                    game=game_name(s.game, lang),
+                    games=s.games,
+                    won=s.won,
+                    bummerl=s.bummerl,
+                    schneider=s.schneider,
+                    made=s.made,
+                    played=s.played,
+                    rating=s.rating if s.rating is not None else 0.0,
+                )
+                for s in rows
+            ]
+            return "\n".join(out)
+
+        body = await adapter.within_budget(interaction, lines(), ephemeral=False, thinking=True)
+        await adapter.reply(interaction, body, ephemeral=False)
+
+    @tree.command(name=locale_str("rules"), description=locale_str("The rules of a game"))
+    @app_commands.rename(game=locale_str("game"))
+    @app_commands.describe(game=locale_str("The game (your table's if left out)"))
+    @app_commands.choices(game=games)
+    async def rules(interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        user = adapter.user(interaction)
+        if game is not None:
+            body = rules_summary(game, user.lang)
+        else:
+            table = service.table_of(adapter.chat(interaction).key, user.key)
+            if table is not None:
+                body = rules_summary(table.game, user.lang, table.options_json)
+            else:
+                body = "\n\n".join(rules_summary(g, user.lang) for g in available())
+        await adapter.reply(interaction, body)
+
+    @tree.command(
+        name=locale_str("settings"),
+        description=locale_str("Show or change this server's settings"),
+    )
+    @app_commands.rename(key=locale_str("key"), value=locale_str("value"))
+    @app_commands.describe(
+        key=locale_str("The setting, e.g. language, suits, turn_timeout"),
+        value=locale_str("Its new value"),
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        interaction: discord.Interaction[Any], key: str | None = None, value: str | None = None
+    ) -> None:
+        user = adapter.user(interaction)
+        chat = adapter.chat(interaction)
+        if key is not None and value is not None:
+            outcome = await adapter.within_budget(
+                interaction,
+                service.update_setting(
+                    chat, user, key, value, is_admin=interaction.permissions.manage_guild
+                ),
+            )
+            await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+            return
+        current = (await service.settings(chat)).lines()
+        if key is not None:
+            current = [(k, v) for k, v in current if k == key.strip()]
+            if not current:
+                await adapter.reply(interaction, text(user.lang, "settings_unknown", key=key))
+                return
+        lines = [t(user.lang, "settings.title")]
+        lines += [t(user.lang, "settings.line", key=k, value=v) for k, v in current]
+        await adapter.reply(interaction, "\n".join(lines))
+
+    @tree.command(
+        name=locale_str("abort"),
+        description=locale_str("Close your table (host) or vote to close it"),
+    )
+    async def abort(interaction: discord.Interaction[Any]) -> None:
+        user = adapter.user(interaction)
+        outcome = await adapter.within_budget(
+            interaction, service.abort(adapter.chat(interaction), user)
+        )
+        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+
+    @tree.command(name=locale_str("resign"), description=locale_str("Give up your running match"))
+    async def resign(interaction: discord.Interaction[Any]) -> None:
+        user = adapter.user(interaction)
+        outcome = await adapter.within_budget(
+            interaction, service.resign(adapter.chat(interaction), user)
+        )
+        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+
+    @tree.command(
+        name=locale_str("forgetme"), description=locale_str("Delete your data (results, ratings)")
+    )
+    async def forgetme(interaction: discord.Interaction[Any]) -> None:
+        user = adapter.user(interaction)
+        outcome = await adapter.within_budget(interaction, service.forget(user))
+        adapter.forget_user(user.key)
+        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+
+    @tree.command(name=locale_str("help"), description=locale_str("How to play with this bot"))
+    async def help_(interaction: discord.Interaction[Any]) -> None:
+        lang = adapter.user(interaction).lang
+        names = ", ".join(f"{game_name(g, lang)} ({g})" for g in available())
+        await adapter.reply(interaction, text(lang, "help", games=names))

@@ -1,0 +1,113 @@
+"""The core's neutral messages as Discord messages, and the one button class.
+
+Every button is a `PayloadButton`: a `discord.ui.DynamicItem` whose custom_id is
+``s:`` plus the core's payload (``table:version:verb``).  Registered once in
+`setup_hook`, it answers presses on any message that carries such a custom_id — also
+messages sent before a restart — and hands the payload to the adapter untouched.  The
+custom_id says *what* the button does, never *who* may press it: the core decides that
+from the presser's user id.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from bot.views import Button, Message
+
+PREFIX = "s:"
+MAX_CONTENT = 2000
+MAX_LABEL = 80
+
+#: Buttons by verb: moves stand out, leaving is red, the rest is grey.
+_STYLES = {
+    "a": discord.ButtonStyle.primary,
+    "h": discord.ButtonStyle.primary,
+    "j": discord.ButtonStyle.success,
+    "st": discord.ButtonStyle.success,
+    "tb": discord.ButtonStyle.success,
+    "l": discord.ButtonStyle.danger,
+    "ab": discord.ButtonStyle.danger,
+}
+
+
+@runtime_checkable
+class PressHandler(Protocol):
+    async def press(self, interaction: discord.Interaction[Any], payload: str) -> None: ...
+
+
+class PayloadButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    # Anything after the prefix reaches the core, which refuses what it did not make
+    # (so a forged custom_id gets an answer instead of "This interaction failed").
+    template=r"s:(?P<payload>\S{1,98})",
+):
+    def __init__(self, payload: str, label: str = "?", *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_clip(label, MAX_LABEL),
+                custom_id=PREFIX + payload,
+                style=_style(payload),
+            ),
+            row=row,
+        )
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PayloadButton:
+        label = getattr(item, "label", None) or "?"
+        return cls(match["payload"], label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = getattr(interaction.client, "schnapsen", None)
+        if isinstance(handler, PressHandler):
+            await handler.press(interaction, self.payload)
+
+
+def _style(payload: str) -> discord.ButtonStyle:
+    try:
+        verb = decode_payload(payload).verb
+    except PayloadError:
+        return discord.ButtonStyle.secondary
+    return _STYLES.get(verb, discord.ButtonStyle.secondary)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def content(message: Message) -> str:
+    return _clip(message.text, MAX_CONTENT) or "…"
+
+
+def view(message: Message) -> discord.ui.View | None:
+    """The buttons, row by row (the core keeps to Discord's 5 rows of 5)."""
+    if not message.buttons:
+        return None
+    out = discord.ui.View(timeout=None)
+    for row, buttons in enumerate(message.buttons[:5]):
+        for button in buttons[:5]:
+            out.add_item(PayloadButton(button.payload, button.label, row=row))
+    return out
+
+
+def without_buttons(message: Message) -> Message:
+    return Message(message.text)
+
+
+Fingerprint = tuple[str, tuple[tuple[Button, ...], ...]]
+
+
+def fingerprint(message: Message) -> Fingerprint:
+    """What a message shows; an edit to the same fingerprint is skipped."""
+    return (content(message), message.buttons)

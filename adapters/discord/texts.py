@@ -1,0 +1,110 @@
+"""Texts that only the Discord adapter needs (English and German).
+
+The game's texts live in `bot.i18n`; these are about Discord itself: the slash
+commands' German names and descriptions (Discord shows each user their client
+language), and the few notes that exist because of Discord (closed DMs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import norm_lang
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "done": "Done.",
+        "failed": "Something went wrong; please try again.",
+        "dm_closed": (
+            "{mention}, I cannot send you direct messages. Press “Show my hand” on the "
+            "table message to see your cards and play."
+        ),
+        "not_here": "This button is not one of mine.",
+        "settings_unknown": "There is no setting {key}.",
+        "help": (
+            "Schnapsen bot — play the Austrian Schnapsen family here.\n"
+            "• /schnapsen new game:<game> opens a table; the others press Join, the host "
+            "presses Start. Computer players fill seats with “Add computer”.\n"
+            "• Your hand comes by direct message, with a button for every move. If your "
+            "DMs are closed, press “Show my hand” on the table message.\n"
+            "• /leaderboard, /stats, /rules, /abort (the host closes the table, others "
+            "vote), /resign, /forgetme, /settings (Manage Server).\n"
+            "Games: {games}."
+        ),
+    },
+    "de": {
+        "done": "Erledigt.",
+        "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
+        "dm_closed": (
+            "{mention}, ich kann dir keine Direktnachrichten schicken. Drück bei der "
+            "Tisch-Nachricht auf „Meine Karten“, um deine Karten zu sehen und zu spielen."
+        ),
+        "not_here": "Dieser Knopf stammt nicht von mir.",
+        "settings_unknown": "Die Einstellung {key} gibt es nicht.",
+        "help": (
+            "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
+            "• /schnapsen neu spiel:<Spiel> eröffnet einen Tisch; die anderen drücken "
+            "„Mitspielen“, der Gastgeber „Start“. Mit „Computer dazu“ spielt der Computer mit.\n"
+            "• Deine Karten kommen per Direktnachricht, mit einem Knopf für jeden Zug. Sind "
+            "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „Meine Karten“.\n"
+            "• /rangliste, /statistik, /regeln, /abbrechen (Gastgeber schließt, andere "
+            "stimmen ab), /aufgeben, /vergiss-mich, /einstellungen (Server verwalten).\n"
+            "Spiele: {games}."
+        ),
+    },
+}
+
+
+def text(lang: str | None, key: str, /, **values: Any) -> str:
+    catalog = TEXTS.get(norm_lang(lang), TEXTS["en"])
+    template = catalog.get(key) or TEXTS["en"][key]
+    return template.format(**values) if values else template
+
+
+#: German names and descriptions of the slash commands, their options and choices,
+#: keyed by the English text (what `app_commands.locale_str` carries).  Names must be
+#: lower case, without spaces, at most 32 characters (Discord's rule).
+GERMAN: dict[str, str] = {
+    # /schnapsen new
+    "schnapsen": "schnapsen",
+    "Play Schnapsen": "Schnapsen spielen",
+    "new": "neu",
+    "Open a table in this channel": "Einen Tisch in diesem Kanal eröffnen",
+    "game": "spiel",
+    "The game to play": "Das Spiel",
+    "preset": "vorlage",
+    "A set of house rules": "Eine Vorlage mit Hausregeln",
+    # /leaderboard
+    "leaderboard": "rangliste",
+    "The best players": "Die besten Spieler",
+    "The game (all games if left out)": "Das Spiel (ohne Angabe: alle Spiele)",
+    "scope": "bereich",
+    "This server or all servers": "Dieser Server oder alle Server",
+    "This server": "Dieser Server",
+    "All servers": "Alle Server",
+    # /stats
+    "stats": "statistik",
+    "Statistics of a player": "Statistik eines Spielers",
+    "user": "spieler",
+    "Whose statistics (you if left out)": "Wessen Statistik (ohne Angabe: deine)",
+    # /rules
+    "rules": "regeln",
+    "The rules of a game": "Die Regeln eines Spiels",
+    "The game (your table's if left out)": "Das Spiel (ohne Angabe: das deines Tisches)",
+    # /settings
+    "settings": "einstellungen",
+    "Show or change this server's settings": "Die Einstellungen dieses Servers zeigen oder ändern",
+    "key": "einstellung",
+    "The setting, e.g. language, suits, turn_timeout": "Die Einstellung, z. B. language, suits, turn_timeout",
+    "value": "wert",
+    "Its new value": "Ihr neuer Wert",
+    # the rest
+    "abort": "abbrechen",
+    "Close your table (host) or vote to close it": "Deinen Tisch schließen (Gastgeber) oder für den Abbruch stimmen",
+    "resign": "aufgeben",
+    "Give up your running match": "Deine laufende Partie aufgeben",
+    "forgetme": "vergiss-mich",
+    "Delete your data (results, ratings)": "Deine Daten löschen (Ergebnisse, Wertungen)",
+    "help": "hilfe",
+    "How to play with this bot": "So spielst du mit diesem Bot",
+}

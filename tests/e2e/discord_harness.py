@@ -1,0 +1,422 @@
+"""What the Discord end-to-end tests share: a fake Discord that watches for leaked
+cards, the real bot (core + adapter) on a SQLite file, and simulated players.
+
+The players only do what a person can: read the messages they were sent and press
+their buttons.  The harness looks at the core for two things a person sees too —
+whose turn it is and whether the table still exists — so it knows when to act and when
+the game is over, never to choose a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import random
+import re
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+from pydantic import SecretStr
+
+from adapters.discord import DiscordAdapter
+from bot.config import Config
+from bot.i18n import card_label
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from bot.service import TableService, TableUpdate, Timings
+from bot.store import Store
+from bot.table import DealLog, Table
+from engine import protocol as P
+from engine.actions import Pass
+from engine.actions import decode as decode_action
+from engine.cards import Card
+from tests.e2e.fakes.discord_api import (
+    ErrorLogGuard,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    Limits,
+)
+
+#: Loggers whose ERROR records fail a test: discord.py's, the adapter's, the core's.
+GUARDED_LOGGERS = ("discord", "adapters", "bot")
+
+
+# --------------------------------------------------------------------------- hidden cards
+
+
+def deal_states(log: DealLog) -> list[P.DealCore]:
+    """Every state of a deal so far, from its record."""
+    states = [log.state0]
+    state = log.state0
+    for match_seat, action in log.actions:
+        state, _ = P.apply(state, log.spec.seats.index(match_seat), action)
+        states.append(state)
+    return states
+
+
+def secret_cards(log: DealLog) -> set[Card]:
+    """Cards dealt to (or now in) a hand that nobody has been shown publicly yet."""
+    states = deal_states(log)
+    seats = range(len(log.spec.seats))
+    public: set[Card] = set()
+    for state in states:
+        public |= P.view(state, None).cards_seen()
+    held: set[Card] = set()
+    for state in (states[0], states[-1]):
+        for seat in seats:
+            held |= set(P.view(state, seat).hand)
+    return held - public
+
+
+_DEAL_NUMBER = re.compile(r"(?:Deal|Runde) (\d+)")
+
+
+class CheckedFake(FakeDiscord):
+    """A fake Discord that checks every channel message the bot writes, the moment it
+    is written, against the cards still hidden at the bot's tables."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.tables: dict[str, Table] = {}
+        self.leaks: list[str] = []
+        self.checked = 0
+
+    def _store_message(self, channel: FakeChannel, *args: Any, **kwargs: Any) -> FakeMessage:
+        message = super()._store_message(channel, *args, **kwargs)
+        self._inspect(message)
+        return message
+
+    def _edit_message(self, message: FakeMessage, *args: Any, **kwargs: Any) -> None:
+        super()._edit_message(message, *args, **kwargs)
+        self._inspect(message)
+
+    def poke(self) -> None:
+        """Re-evaluate `wait_for` predicates (something outside the fake changed)."""
+        self._changed()
+
+    def _inspect(self, message: FakeMessage) -> None:
+        if message.channel.is_dm or message.ephemeral or message.author is not self.bot_user:
+            return
+        self.checked += 1
+        text = message.text
+        found = _DEAL_NUMBER.search(text)
+        for table in self.tables.values():
+            if not table.deals:
+                continue
+            number = int(found[1]) if found else len(table.deals)
+            if not 1 <= number <= len(table.deals):
+                continue
+            lang = table.settings.get("lang", "en")
+            suits = table.settings.get("suits", "french")
+            for card in secret_cards(table.deals[number - 1]):
+                label = card_label(card, lang, suits)
+                if label in text:
+                    self.leaks.append(
+                        f"table {table.id} deal {number}: hidden card {label} in channel"
+                        f" message {message.id}: {text!r}"
+                    )
+
+
+class TableRecorder:
+    """A listener that keeps every table the service reported (also once it is gone),
+    for the hidden-card check."""
+
+    def __init__(self, service: TableService, fake: CheckedFake) -> None:
+        self.service = service
+        self.fake = fake
+        self.updates: list[TableUpdate] = []
+
+    async def table_update(self, update: TableUpdate) -> None:
+        self.updates.append(update)
+        table = self.service.tables.get(update.table_id)
+        if table is not None:
+            self.fake.tables[table.id] = table
+
+
+# --------------------------------------------------------------------------- the world
+
+
+@dataclass
+class Bot:
+    store: Store
+    service: TableService
+    adapter: DiscordAdapter
+    stop: asyncio.Event
+    task: asyncio.Task[None]
+    recorder: TableRecorder
+
+
+@dataclass
+class World:
+    fake: CheckedFake
+    guild: FakeGuild
+    channel: FakeChannel
+    db: Path
+    users: dict[str, FakeUser]
+    moderator: FakeUser
+    outsider_channel: FakeChannel
+    bot: Bot | None = None
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    seeds: Iterator[int] = field(default_factory=itertools.count)
+
+    def __getitem__(self, name: str) -> FakeUser:
+        return self.users[name]
+
+    @property
+    def service(self) -> TableService:
+        assert self.bot is not None
+        return self.bot.service
+
+    @property
+    def adapter(self) -> DiscordAdapter:
+        assert self.bot is not None
+        return self.bot.adapter
+
+    def seed(self) -> str:
+        return hashlib.sha256(f"deal {next(self.seeds)}".encode()).hexdigest()[:32]
+
+    # --- the bot ---------------------------------------------------------------------
+
+    async def start_bot(
+        self,
+        *,
+        timings: Timings | None = None,
+        config: dict[str, Any] | None = None,
+        **adapter_options: Any,
+    ) -> Bot:
+        assert self.bot is None
+        store = await Store(self.db).open()
+        service = TableService(
+            store,
+            timings=timings or Timings(ai_delay=0, turn_timeout=600, reminder_before=0),
+            ai_level="random",
+            seed_source=self.seed,
+        )
+        recorder = TableRecorder(service, self.fake)
+        service.listeners.append(recorder)
+        await service.start()
+        for table in service.tables.values():
+            self.fake.tables[table.id] = table
+        settings = Config(  # type: ignore[call-arg]
+            _env_file=None, discord_token=SecretStr(self.fake.token), **(config or {})
+        )
+        adapter_options.setdefault("guild_ready_timeout", 0.05)
+        adapter = DiscordAdapter(service, settings, **adapter_options)
+        adapter.idle_callbacks.append(self.fake.poke)
+        stop = asyncio.Event()
+        task = asyncio.create_task(adapter.run(stop), name="discord-adapter")
+        ready = asyncio.create_task(adapter.ready.wait())
+        done, _ = await asyncio.wait({ready, task}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            stop.set()
+            try:
+                await asyncio.wait_for(task, 10)
+            finally:
+                await service.stop()
+                await store.close()
+            raise TimeoutError("the Discord adapter did not become ready")
+        self.bot = Bot(store, service, adapter, stop, task, recorder)
+        return self.bot
+
+    async def stop_bot(self) -> None:
+        bot, self.bot = self.bot, None
+        if bot is None:
+            return
+        bot.stop.set()
+        try:
+            await asyncio.wait_for(bot.task, 10)
+        finally:
+            await bot.service.stop()
+            await bot.store.close()
+
+    async def restart(self, **options: Any) -> Bot:
+        await self.settle()
+        await self.stop_bot()
+        return await self.start_bot(**options)
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the adapter has sent everything it queued."""
+        await self.fake.wait_for(
+            lambda: self.bot is None or self.adapter.idle(),
+            timeout=timeout,
+            description="the adapter's outboxes to drain",
+        )
+
+    # --- what players see and do -----------------------------------------------------
+
+    async def slash(self, user: FakeUser, command: str, /, **options: Any) -> FakeMessage:
+        interaction = await self.fake.slash(user, self.channel, command, **options)
+        return await interaction
+
+    async def click(self, user: FakeUser, message: FakeMessage, target: str) -> FakeInteraction:
+        interaction = await self.fake.click(user, message, target)
+        await interaction.wait_acknowledged()
+        return interaction
+
+    async def open_table(
+        self, host: FakeUser, game: str, **options: Any
+    ) -> tuple[str, FakeMessage]:
+        lobby = await self.slash(host, "schnapsen new", game=game, **options)
+        table_id = table_of(lobby)
+        assert table_id is not None, lobby.content
+        return table_id, lobby
+
+    def table_messages(self, table_id: str) -> list[FakeMessage]:
+        """The channel's table messages of a table (one per deal), oldest first."""
+        return [
+            m
+            for m in self.fake.channel_messages(self.channel)
+            if table_id in m.content
+            and _DEAL_NUMBER.search(m.content)
+            and m.content.splitlines()[0].endswith(table_id)
+        ]
+
+    def hand_message(self, user: FakeUser, table_id: str) -> FakeMessage | None:
+        """The newest hand this user was sent (DM) or shown (ephemeral) for a table."""
+        candidates = [
+            m
+            for m in [*self.fake.dms(user), *self.fake.ephemerals(user)]
+            if f"table {table_id}" in m.content or f"Tisch {table_id}" in m.content
+        ]
+        return max(candidates, key=lambda m: m.edited_at or m.created_at, default=None)
+
+    async def play(
+        self,
+        table_id: str,
+        *,
+        until: Callable[[], bool] | None = None,
+        max_presses: int = 3000,
+    ) -> int:
+        """Let the humans play by pressing their buttons until the table is gone (or
+        `until()`); players with closed DMs press "Show my hand" when it is their turn.
+        Returns how many buttons were pressed."""
+        presses = 0
+        while presses < max_presses:
+
+            def next_step() -> tuple[str, FakeUser | None, FakeMessage | None] | None:
+                if table_id not in self.service.tables or (until is not None and until()):
+                    return ("done", None, None)
+                return self.next_move(table_id)
+
+            step, user, message = await self.fake.wait_for(
+                next_step, description=f"a turn at table {table_id}"
+            )
+            if step == "done":
+                return presses
+            assert user is not None and message is not None
+            if step == "show":
+                await self.click(user, message, "Show my hand")
+            else:
+                table = self.service.tables[table_id]
+                ids = [
+                    b.custom_id
+                    for b in message.buttons
+                    if b.custom_id is not None and is_current(b.custom_id, table)
+                ]
+                await self.click(user, message, self.choose(table, ids))
+                presses += 1
+        raise AssertionError(f"table {table_id} still running after {max_presses} presses")
+
+    def choose(self, table: Table, custom_ids: list[str]) -> str:
+        """A casual player: mostly passes in an auction (so ordinary contracts get
+        played), otherwise presses any of their buttons."""
+        passes = []
+        for custom_id in custom_ids:
+            payload = decode_payload(custom_id.removeprefix("s:"))
+            if (
+                payload.verb == "a"
+                and payload.arg is not None
+                and table.deal is not None
+                and isinstance(decode_action(payload.arg, table.deal.contracts), Pass)
+            ):
+                passes.append(custom_id)
+        if passes and self.rng.random() < 0.8:
+            return passes[0]
+        return self.rng.choice(custom_ids)
+
+    def next_move(self, table_id: str) -> tuple[str, FakeUser, FakeMessage] | None:
+        """("press", player, their hand) when a human is to act and sees current
+        buttons; ("show", player, table message) when that player's DMs are closed and
+        they have no current hand yet; None while things are moving."""
+        table = self.service.tables.get(table_id)
+        if table is None or not self.adapter.idle():
+            return None
+        seat = table.to_act()
+        if seat is None or (s := table.seats[seat]) is None or s.user is None or s.ai:
+            return None
+        user = self.fake.users[int(s.user.split(":")[1])]
+        for message in [*reversed(self.fake.dms(user)), *reversed(self.fake.ephemerals(user))]:
+            if any(b.custom_id and is_current(b.custom_id, table) for b in message.buttons):
+                return ("press", user, message)
+        tables = self.table_messages(table_id)
+        if user.dms_closed and tables:
+            return ("show", user, tables[-1])
+        return None
+
+
+def table_of(message: FakeMessage) -> str | None:
+    for button in message.buttons:
+        payload = (button.custom_id or "").removeprefix("s:")
+        with contextlib.suppress(PayloadError):
+            return decode_payload(payload).table
+    return None
+
+
+def is_current(custom_id: str, table: Table) -> bool:
+    """Is this a button of the table's current version?"""
+    try:
+        payload = decode_payload(custom_id.removeprefix("s:"))
+    except PayloadError:
+        return False
+    return payload.table == table.id and payload.version == table.version
+
+
+@contextlib.asynccontextmanager
+async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> AsyncIterator[World]:
+    """A fake Discord with a server, a channel and players; discord.py pointed at it
+    for the duration (the patch is process-wide and always undone)."""
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    guard = ErrorLogGuard(*GUARDED_LOGGERS)
+    fake = CheckedFake(limits=limits or Limits())
+    async with fake:
+        guild = fake.add_guild("Wirtshaus")
+        channel = fake.add_text_channel(guild, "schnapsen")
+        other = fake.add_text_channel(guild, "kaffeehaus")
+        users = {
+            "anna": fake.add_user("anna"),
+            "bert": fake.add_user("bert", locale="de"),
+            "clara": fake.add_user("clara"),
+            "dora": fake.add_user("dora"),
+            "emil": fake.add_user("emil", dms_closed=True),
+            "otto": fake.add_user("otto"),
+        }
+        for user in users.values():
+            fake.add_member(guild, user)
+        moderator = fake.add_user("moderator")
+        fake.add_member(guild, moderator, manage_guild=True)
+        world = World(fake, guild, channel, tmp_path / "bot.sqlite3", users, moderator, other)
+        with fake.patched():
+            guard.install()
+            try:
+                yield world
+            finally:
+                try:
+                    await world.stop_bot()
+                finally:
+                    guard.uninstall()
+        fake.assert_healthy()
+    assert saved == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    guard.check()
+    assert not fake.leaks, "\n".join(fake.leaks)

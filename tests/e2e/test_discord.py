@@ -1,0 +1,472 @@
+"""The Discord adapter end to end: the real discord.py against the fake Discord.
+
+Each test gets a fresh fake (guild, channel, players; discord.py patched to it and
+restored after), the real core on a SQLite file in tmp_path, and fails on any ERROR
+log or any hidden card in a channel message (`discord_world`).  Whole games of the
+other variants are in test_discord_games.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from adapters.discord import serve
+from bot.config import Config
+from bot.i18n import card_label, t
+from bot.service import Outcome, TableService, Timings, UserRef
+from bot.store import Store
+from tests.e2e.discord_harness import World, discord_world, is_current, secret_cards
+from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Limits, MessageFlag
+
+MANAGE_GUILD = 1 << 5
+
+
+async def start_zweier(world: World, host: FakeUser, guest: FakeUser) -> tuple[str, FakeMessage]:
+    table_id, lobby = await world.open_table(host, "zweier")
+    await world.click(guest, lobby, "Join")
+    await world.settle()
+    await world.click(host, lobby, "Start")
+    await world.settle()
+    return table_id, lobby
+
+
+def table_message(world: World, table_id: str) -> FakeMessage:
+    return world.table_messages(table_id)[-1]
+
+
+async def reply_to(world: World, user: FakeUser, message: FakeMessage, target: str) -> str:
+    """Press and return the ephemeral answer the presser got."""
+    interaction = await world.fake.click(user, message, target)
+    if await interaction.wait_acknowledged() == 4:
+        answer = await interaction
+    else:
+        [answer] = await interaction.wait_followups()
+    assert answer.ephemeral_for is user, answer
+    return answer.content
+
+
+async def next_press(world: World, table_id: str) -> tuple[FakeUser, FakeMessage]:
+    step, user, message = await world.fake.wait_for(
+        lambda: world.next_move(table_id), description="a player to act"
+    )
+    assert step == "press"
+    return user, message
+
+
+def current_ids(world: World, table_id: str, message: FakeMessage) -> list[str]:
+    table = world.service.tables[table_id]
+    return [b.custom_id for b in message.buttons if b.custom_id and is_current(b.custom_id, table)]
+
+
+# --------------------------------------------------------------------------- commands
+
+
+async def test_slash_commands_are_synced_with_german_names(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        commands = {c["name"]: c for c in world.fake.commands()}
+        assert set(commands) == {
+            "schnapsen",
+            "leaderboard",
+            "stats",
+            "rules",
+            "settings",
+            "abort",
+            "resign",
+            "forgetme",
+            "help",
+        }
+        assert commands["leaderboard"]["name_localizations"] == {"de": "rangliste"}
+        assert commands["forgetme"]["name_localizations"] == {"de": "vergiss-mich"}
+        [new] = commands["schnapsen"]["options"]
+        assert (new["name"], new["name_localizations"]) == ("new", {"de": "neu"})
+        game, preset = new["options"]
+        assert game["required"] and not preset.get("required", False)
+        assert game["name_localizations"] == {"de": "spiel"}
+        zweier = next(c for c in game["choices"] if c["value"] == "zweier")
+        assert zweier["name_localizations"] == {"de": "Schnapsen (zu zweit)"}
+        assert preset.get("autocomplete") is True
+        settings = commands["settings"]
+        assert settings["default_member_permissions"] == str(MANAGE_GUILD)
+        assert settings["contexts"] == [0]  # servers only
+        with pytest.raises(PermissionError):  # hidden from members without Manage Server
+            await world.fake.slash(world["anna"], world.channel, "settings")
+
+
+async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, moderator = world["anna"], world.moderator
+
+        shown = await world.slash(moderator, "settings")
+        assert shown.ephemeral_for is moderator
+        assert "Settings for this chat" in shown.content and "language = en" in shown.content
+        saved = await world.slash(moderator, "settings", key="language", value="de")
+        assert saved.content == "Saved: language = de"
+        bad = await world.slash(moderator, "settings", key="turn_timeout", value="soon")
+        assert "turn_timeout must be a number" in bad.content
+
+        # the server's language is now German: a new lobby speaks it
+        _, lobby = await world.open_table(anna, "zweier")
+        assert [b.label for b in lobby.buttons][:2] == ["Mitspielen", "Aufstehen"]
+
+        rules = await world.slash(anna, "rules", game="zweier")
+        assert rules.ephemeral_for is anna and "66" in rules.content
+        own = await world.slash(anna, "rules")  # anna's table's game, with its options
+        assert own.content.startswith("Schnapsen (2 players)")
+        help_text = await world.slash(anna, "help")
+        assert "/schnapsen new" in help_text.content and help_text.ephemeral_for is anna
+        board = await world.slash(anna, "leaderboard", game="zweier", scope="global")
+        assert board.content.endswith("No finished games yet.") and board.ephemeral_for is None
+        stats = await world.slash(anna, "stats")
+        assert stats.content == "anna has no finished games yet."
+        none = await world.slash(world["bert"], "abort")
+        assert none.content == "Du hast in diesem Chat keinen Tisch."  # bert's client is German
+
+
+async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await start_zweier(world, anna, bert)
+        assert lobby.buttons == [] and lobby.content.endswith("The game has already started.")
+
+        await world.play(table_id)
+        await world.settle()
+
+        messages = world.fake.channel_messages(world.channel)
+        assert "Game over!" in messages[-1].content
+        assert all(m.buttons == [] for m in messages)
+        assert all(m.buttons == [] for p in (anna, bert) for m in world.fake.dms(p))
+        # one DM hand per deal and player
+        deals = len(world.table_messages(table_id))
+        assert len(world.fake.dms(anna)) == len(world.fake.dms(bert)) == deals
+
+        board = await world.slash(anna, "leaderboard", game="zweier")
+        assert "Leaderboard — Schnapsen (2 players) (this chat)" in board.content
+        assert "1. " in board.content and "anna" in board.content and "bert" in board.content
+        stats = await world.slash(bert, "stats", user=anna)
+        assert stats.content.startswith("Statistik für anna")  # bert reads German
+        assert "Schnapsen (zu zweit): 1 Partien" in stats.content
+
+
+# --------------------------------------------------------------------------- failure cases
+
+
+async def test_closed_dms_fall_back_to_ephemeral_hands(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+
+        notes = [m for m in world.fake.channel_messages(world.channel) if emil.mention in m.content]
+        assert len(notes) == 1 and "cannot send you direct messages" in notes[0].content
+        assert world.fake.dms(emil) == []
+
+        hand = await reply_to(world, emil, table_message(world, table_id), "Show my hand")
+        assert hand.startswith(f"Your hand at table {table_id}")
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 2)
+        await world.settle()
+
+        ephemerals = world.fake.ephemerals(emil)
+        hands = [m for m in ephemerals if m.content.startswith("Your hand")]
+        assert hands and all(m.flags & MessageFlag.EPHEMERAL for m in hands)
+        # an ephemeral hand follows the game while its token lasts: it was edited
+        assert any(m.history for m in hands)
+        # one failed DM per deal, no retry loop; the note is not repeated
+        failures = [r for r in world.fake.requests if r.code == 50007]
+        assert len(failures) == len(table.deals)
+        notes = [m for m in world.fake.channel_messages(world.channel) if emil.mention in m.content]
+        assert len(notes) == 1
+
+
+async def test_restart_mid_deal_old_buttons_still_work(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_log.actions) >= 3)  # type: ignore[union-attr]
+        await world.settle()
+        shown = table_message(world, table_id)
+        user, hand = await next_press(world, table_id)
+        [button] = current_ids(world, table_id, hand)[:1]
+
+        await world.restart()
+        assert world.service.tables[table_id] is not table  # rebuilt from the log
+
+        version = world.service.tables[table_id].version
+        await world.click(user, hand, button)  # a button sent by the previous process
+        await world.settle()
+        assert world.service.tables[table_id].version > version
+        assert table_message(world, table_id) is shown  # the same message, edited
+        assert shown.history[-1].content != shown.content
+
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        assert any("Deal 1 over" in m.content for m in world.fake.channel_messages(world.channel))
+
+
+async def test_lobby_survives_a_restart(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        await world.restart()
+        await world.click(bert, lobby, "Join")
+        await world.settle()
+        assert "2. bert" in lobby.content
+        await world.click(anna, lobby, "Start")
+        await world.settle()
+        assert len(world.table_messages(table_id)) == 1
+        assert len(world.fake.dms(anna)) == len(world.fake.dms(bert)) == 1
+
+
+async def test_presses_by_someone_not_at_the_table(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert, otto = world["anna"], world["bert"], world["otto"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        assert await reply_to(world, otto, lobby, "Start") == "Only the host (anna) can do that."
+        await world.click(bert, lobby, "Join")
+        await world.settle()
+        assert await reply_to(world, otto, lobby, "Join") == "The table is full."
+        await world.click(anna, lobby, "Start")
+        await world.settle()
+
+        message = table_message(world, table_id)
+        answer = await reply_to(world, otto, message, "Show my hand")
+        assert answer == "You are not playing at this table."
+        # otto copies the player's current move into a button of his own
+        _, hand = await next_press(world, table_id)
+        [move] = current_ids(world, table_id, hand)[:1]
+        version = world.service.tables[table_id].version
+        interaction = await world.fake.click(otto, message, move, forged=True)
+        await interaction.wait_acknowledged()
+        assert (await interaction).content == "You are not playing at this table."
+        assert world.service.tables[table_id].version == version
+
+
+async def test_concurrent_double_press_counts_once(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        user, hand = await next_press(world, table_id)
+        [move] = current_ids(world, table_id, hand)[:1]
+        table = world.service.tables[table_id]
+        assert table.deal_log is not None
+        before = len(table.deal_log.actions)
+
+        presses = await asyncio.gather(
+            world.fake.click(user, hand, move), world.fake.click(user, hand, move)
+        )
+        await asyncio.gather(*(p.wait_acknowledged() for p in presses))
+        await world.settle()
+
+        assert len(table.deal_log.actions) == before + 1
+        refusals = [r.content for p in presses for r in p.responses if r.ephemeral]
+        assert refusals == [t(user.locale, "refuse.stale")]
+        assert all(not p.rejections for p in presses)  # no double acknowledgement (40060)
+
+
+async def test_forged_custom_ids_get_an_answer(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna = world["anna"]
+        _, lobby = await world.open_table(anna, "zweier")
+        forged = {
+            "s:nonsense": "That button is not one of mine.",
+            "s:zzzzzzz:5:a3": "That table is closed.",
+            "s:" + "9" * 98: "That button is not one of mine.",
+            "other:42": "This button is not one of mine.",
+        }
+        for custom_id, expected in forged.items():
+            interaction = await world.fake.click(anna, lobby, custom_id, forged=True)
+            reply = await interaction
+            assert (reply.content, reply.ephemeral_for) == (expected, anna)
+        assert "1. anna" in lobby.content and "2. (free)" in lobby.content
+
+
+async def test_rate_limits_are_waited_out(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        edits = "/channels/{channel_id}/messages/{message_id}"
+        callbacks = "/interactions/{interaction_id}/{token}/callback"
+        fake.rate_limit("PATCH", edits, times=3, retry_after=0.05)
+        fake.rate_limit("POST", callbacks, times=1, retry_after=0.05)
+        seen = len(fake.requests)
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+
+        def statuses(method: str, route: str) -> list[int]:
+            return [r.status for r in fake.requests[seen:] if r in fake.requests_to(method, route)]
+
+        edited = statuses("PATCH", edits)
+        assert edited[:3] == [429, 429, 429] and set(edited[3:]) == {200}
+        assert statuses("POST", callbacks)[:2] == [429, 200]
+        assert any("Deal 1 over" in m.content for m in fake.channel_messages(world.channel))
+
+
+async def test_a_slow_core_is_deferred_within_the_deadline(tmp_path: Path) -> None:
+    async with discord_world(tmp_path, limits=Limits(ack_deadline=0.6)) as world:
+        await world.start_bot(ack_budget=0.1)
+        anna, bert, otto = world["anna"], world["bert"], world["otto"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        service = world.service
+        act = service.act
+
+        async def slow_act(user: UserRef, payload: str) -> Outcome:
+            await asyncio.sleep(0.3)
+            return await act(user, payload)
+
+        service.act = slow_act  # type: ignore[method-assign]
+        message = table_message(world, table_id)
+        refused = await world.fake.click(otto, message, "Show my hand")
+        assert await refused.wait_acknowledged() == 6  # deferred, then followed up
+        [answer] = await refused.wait_followups()
+        assert answer.content == "You are not playing at this table." and answer.ephemeral
+
+        shown = await world.fake.click(anna, message, "Show my hand")
+        assert await shown.wait_acknowledged() == 6
+        [hand] = await shown.wait_followups()
+        assert hand.ephemeral_for is anna and hand.buttons is not None
+        user, dm = await next_press(world, table_id)
+        press = await world.fake.click(user, dm, current_ids(world, table_id, dm)[0])
+        assert await press.wait_acknowledged() == 6
+        await world.settle()
+        assert not any(i.failed for i in world.fake.interactions)
+
+
+@pytest.mark.parametrize("trouble", ["too_old", "deleted"])
+async def test_a_table_message_that_cannot_be_edited_is_posted_again(
+    tmp_path: Path, trouble: str
+) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        first = table_message(world, table_id)
+        if trouble == "too_old":
+            world.fake.age_message(first, 2 * 3600)
+        else:
+            first.deleted = True
+        user, hand = await next_press(world, table_id)
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        second = table_message(world, table_id)
+        assert second is not first and "Deal 1" in second.content
+        expected = 30046 if trouble == "too_old" else 10008
+        assert [r.code for r in world.fake.requests if r.status == 400 or r.status == 404][-1:] == [
+            expected
+        ]
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        assert second.buttons == [] and second.history  # edited on, then finalised
+
+
+async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        timings = Timings(turn_timeout=0.8, reminder_before=0.6, missed_turns_limit=1, ai_delay=0)
+        await world.start_bot(timings=timings)
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        table = world.service.tables[table_id]
+        seat = table.to_act()
+        assert seat is not None
+        late = anna if table.seats[seat].user == f"dc:{anna.id}" else bert  # type: ignore[union-attr]
+
+        def said(text: str) -> FakeMessage | None:
+            return next(
+                (m for m in world.fake.channel_messages(world.channel) if text in m.content), None
+            )
+
+        reminder = await world.fake.wait_for(lambda: said("it is your turn"))
+        assert late.mention in reminder.content and late in reminder.mentions
+        replaced = await world.fake.wait_for(lambda: said("the computer takes the seat"))
+        assert late in replaced.mentions
+        await world.settle()
+        message = table_message(world, table_id)
+        assert "Take my seat back" in [b.label for b in message.buttons]
+        await world.click(late, message, "Take my seat back")
+        await world.settle()
+        assert "Take my seat back" not in [b.label for b in table_message(world, table_id).buttons]
+
+
+async def test_resign_and_forget_me(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        reply = await world.slash(anna, "resign")
+        assert reply.content == "Done." and reply.ephemeral_for is anna
+        await world.settle()
+        assert "anna resigned." in world.fake.channel_messages(world.channel)[-1].content
+        assert table_id not in world.service.tables
+        gone = await world.slash(anna, "forgetme")
+        assert gone.content.startswith("Your data is deleted")
+        assert (await world.slash(anna, "stats")).content == "anna has no finished games yet."
+
+
+# --------------------------------------------------------------------------- the runner
+
+
+async def test_autosharded_client_from_config(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        # one shard: discord.py waits 5 s between identifies, too long for a test
+        await world.start_bot(config={"discord_shard_count": 1, "discord_shard_ids": [0]})
+        [session] = world.fake.sessions
+        assert session.shard == (0, 1)
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        assert len(world.table_messages(table_id)) == 2
+
+
+async def test_serve_runs_until_stopped(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        store = await Store(world.db).open()
+        service = TableService(store, timings=Timings(ai_delay=0))
+        await service.start()
+        config = Config(_env_file=None, discord_token=SecretStr(world.fake.token))  # type: ignore[call-arg]
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve(service, config, stop))
+        try:
+            await world.fake.wait_for(lambda: world.fake.sessions and world.fake.commands())
+            reply = await world.slash(world["anna"], "help")
+            assert "/schnapsen new" in reply.content
+            assert len(service.listeners) == 1
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+            await service.stop()
+            await store.close()
+        assert service.listeners == [] and world.fake.sessions == []
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+async def test_the_hidden_card_check_catches_a_leak(tmp_path: Path) -> None:
+    """Guard the guard: a card from a hand in a channel message is reported."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        assert table.deal_log is not None
+        hidden = sorted(secret_cards(table.deal_log), key=lambda c: c.index)
+        assert len(hidden) >= 10  # two hands of five, nothing played yet
+        leak = card_label(hidden[0])
+        channel = world.adapter.client.get_partial_messageable(world.channel.id)
+        await channel.send(f"psst: {leak}")
+        assert len(world.fake.leaks) == 1 and leak in world.fake.leaks[0]
+        world.fake.leaks.clear()
