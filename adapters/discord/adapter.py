@@ -307,9 +307,15 @@ class DiscordAdapter:
         return ChatRef(PLATFORM, str(interaction.channel_id), "DM")
 
     def forget_user(self, user: str) -> None:
+        """After /forgetme: nothing of the user stays here either (the core dropped
+        their message refs; the computer plays their seats)."""
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.discard(user)
+        for slots in self._refs.values():
+            slots.pop(f"hand:{user}", None)
+        for key in [k for k in self._live if k[1] == user]:
+            del self._live[key]
 
     async def opened(
         self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
@@ -384,6 +390,9 @@ class DiscordAdapter:
         )
         try:
             outcome = await self.within_budget(interaction, self.service.act(user, payload))
+        except discord.HTTPException as e:  # could not even defer: Discord gave up on it
+            log.warning("a press (%s) could not be acknowledged: %s", payload, e)
+            return
         except Exception:
             log.exception("a press (%s) failed", payload)
             with contextlib.suppress(discord.HTTPException):
@@ -624,8 +633,25 @@ class DiscordAdapter:
             )
 
     async def _work(self, table_id: str, box: _Outbox) -> None:
+        """Send a table's queue.  Up to the next note, ops of different messages go out
+        side by side (a hand per player, the table); a message's own ops stay in order,
+        and notes keep their place in the conversation."""
         while box.ops:
-            op = box.ops.popleft()
+            chains: dict[str, list[Op]] = {}
+            while box.ops and box.ops[0].kind not in ("note", "close"):
+                op = box.ops.popleft()
+                chains.setdefault(op.slot, []).append(op)
+            if chains:
+                await asyncio.gather(*(self._chain(table_id, ops) for ops in chains.values()))
+            else:
+                await self._chain(table_id, [box.ops.popleft()])
+        box.task = None
+        if self.idle():
+            for callback in list(self.idle_callbacks):
+                callback()
+
+    async def _chain(self, table_id: str, ops: list[Op]) -> None:
+        for op in ops:
             try:
                 await self._do(table_id, op)
             except asyncio.CancelledError:
@@ -634,10 +660,6 @@ class DiscordAdapter:
                 log.warning("table %s: could not %s %s: %s", table_id, op.kind, op.slot, e)
             except Exception:
                 log.exception("table %s: %s %s failed", table_id, op.kind, op.slot)
-        box.task = None
-        if self.idle():
-            for callback in list(self.idle_callbacks):
-                callback()
 
     async def _do(self, table_id: str, op: Op) -> None:
         if op.kind == "close":
@@ -659,12 +681,16 @@ class DiscordAdapter:
                 await self._edit(table_id, op.slot, ref, msg)
 
     def _render(self, table_id: str, slot: str) -> Message | None:
+        """A slot's current message from the core (None: nothing to show there now)."""
+        table = self.service.tables.get(table_id)
+        if table is None or (slot == "lobby") != (table.status == Status.LOBBY):
+            return None
         if slot == "lobby":
             lobby = self.service.lobby(table_id)
             return lobby.message if lobby is not None else None
         if slot == "table":
-            table = self.service.table(table_id)
-            return table.message if table is not None else None
+            view = self.service.table(table_id)
+            return view.message if view is not None else None
         user = slot.split(":", 1)[1]
         hand = self.service.hand(table_id, user, self._langs.get(user))
         return hand.message if hand is not None else None

@@ -136,12 +136,24 @@ class TableRecorder:
         self.service = service
         self.fake = fake
         self.updates: list[TableUpdate] = []
+        self.versions: dict[str, int] = {}
+
+    def track(self, table: Table) -> None:
+        self.fake.tables[table.id] = table
+        self.versions[table.id] = table.version
 
     async def table_update(self, update: TableUpdate) -> None:
         self.updates.append(update)
+        self.versions[update.table_id] = update.version
         table = self.service.tables.get(update.table_id)
         if table is not None:
             self.fake.tables[table.id] = table
+        self.fake.poke()
+
+    def caught_up(self) -> bool:
+        """Has every change the core made (in memory) been reported to listeners?
+        A change is applied in memory before it is stored and reported."""
+        return all(self.versions.get(t.id) == t.version for t in self.service.tables.values())
 
 
 # --------------------------------------------------------------------------- the world
@@ -207,7 +219,7 @@ class World:
         service.listeners.append(recorder)
         await service.start()
         for table in service.tables.values():
-            self.fake.tables[table.id] = table
+            recorder.track(table)
         settings = Config(  # type: ignore[call-arg]
             _env_file=None, discord_token=SecretStr(self.fake.token), **(config or {})
         )
@@ -246,12 +258,14 @@ class World:
         await self.stop_bot()
         return await self.start_bot(**options)
 
+    def settled(self) -> bool:
+        """The core reported every change and the adapter sent all it queued."""
+        bot = self.bot
+        return bot is None or (bot.recorder.caught_up() and bot.adapter.idle())
+
     async def settle(self, timeout: float = 5.0) -> None:
-        """Wait until the adapter has sent everything it queued."""
         await self.fake.wait_for(
-            lambda: self.bot is None or self.adapter.idle(),
-            timeout=timeout,
-            description="the adapter's outboxes to drain",
+            self.settled, timeout=timeout, description="the core and the adapter to settle"
         )
 
     # --- what players see and do -----------------------------------------------------
@@ -351,7 +365,7 @@ class World:
         buttons; ("show", player, table message) when that player's DMs are closed and
         they have no current hand yet; None while things are moving."""
         table = self.service.tables.get(table_id)
-        if table is None or not self.adapter.idle():
+        if table is None or not self.settled():
             return None
         seat = table.to_act()
         if seat is None or (s := table.seats[seat]) is None or s.user is None or s.ai:
