@@ -434,3 +434,6 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
     assert saved == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     guard.check()
     assert not fake.leaks, "\n".join(fake.leaks)
+    # every press and command was answered in time, and never twice
+    assert [i for i in fake.interactions if not i.acknowledged] == []
+    assert [e for i in fake.interactions for e in i.rejections if e.code == 40060] == []

@@ -185,6 +185,24 @@ async def test_closed_dms_fall_back_to_ephemeral_hands(tmp_path: Path) -> None:
         assert len(notes) == 1
 
 
+async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
+    async with discord_world(tmp_path, limits=Limits(token_lifetime=0.8)) as world:
+        await world.start_bot(live_ttl=0.4)
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
+        first = await shown
+        await world.fake.wait_for(lambda: shown.token_expired)
+
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        # the old ephemeral was left alone once its token ran out: no 401 / 50027
+        assert [r for r in world.fake.requests if r.code == 50027] == []
+        assert first.ephemeral_for is emil
+        assert len([m for m in world.fake.ephemerals(emil) if m.buttons or m.history]) >= 1
+
+
 async def test_restart_mid_deal_old_buttons_still_work(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         await world.start_bot()
@@ -280,6 +298,8 @@ async def test_forged_custom_ids_get_an_answer(tmp_path: Path) -> None:
         await world.start_bot()
         anna = world["anna"]
         _, lobby = await world.open_table(anna, "zweier")
+        unknown = await world.slash(anna, "schnapsen new", game="zweier", preset="nonsense")
+        assert unknown.ephemeral_for is anna and unknown.content.startswith("Unknown preset")
         forged = {
             "s:nonsense": "That button is not one of mine.",
             "s:zzzzzzz:5:a3": "That table is closed.",
