@@ -256,6 +256,10 @@ class DiscordAdapter:
                 )
                 continue
             self._channels[table_id] = int(channel)
+            for user in self.service.seat_users(table_id):
+                known = None if user in self._langs else await self.service.store.player(user)
+                if known is not None and known[1]:
+                    self._langs[user] = known[1]  # hands in each player's language
             slots = self._refs.setdefault(table_id, {})
             for slot, ref in refs.items():
                 parsed = _parse_ref(ref)
@@ -320,12 +324,12 @@ class DiscordAdapter:
     async def opened(
         self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
     ) -> None:
-        """`/schnapsen new` opened a table: its lobby is the reply to the command."""
+        """`/schnapsen new` opened a table: its lobby is the reply to the command.
+
+        The reply goes first (the 3-second window); until the table is registered the
+        listener ignores it, and the edit queued last shows anything that changed."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        self._channels[table_id] = channel_id
-        self._refs.setdefault(table_id, {})
-        await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
         try:
             message_id = await self.reply(
                 interaction, render.content(lobby), view=render.view(lobby), ephemeral=False
@@ -333,9 +337,12 @@ class DiscordAdapter:
         except discord.HTTPException as e:
             log.warning("table %s: lobby not shown as the reply (%s); posting it", table_id, e)
             message_id = None
+        self._channels[table_id] = channel_id
+        self._refs.setdefault(table_id, {})
+        await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
         if message_id is not None:
             await self._remember(table_id, "lobby", channel_id, message_id, lobby)
-        self._add(table_id, Op("edit", "lobby"))  # anything that changed meanwhile
+        self._add(table_id, Op("edit", "lobby"))
 
     # --- in: answering within Discord's deadline ------------------------------------------
 
@@ -417,10 +424,8 @@ class DiscordAdapter:
         table_id: str | None,
         on_hand: bool,
     ) -> None:
-        ephemeral_hand = on_hand and interaction.message is not None
-        ephemeral_hand = ephemeral_hand and bool(
-            interaction.message and interaction.message.flags.ephemeral
-        )
+        pressed = interaction.message
+        ephemeral_hand = on_hand and pressed is not None and pressed.flags.ephemeral
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return
@@ -546,8 +551,7 @@ class DiscordAdapter:
         elif kind == "started":
             lobby = self.service.lobby(table_id)
             if lobby is not None and "lobby" in self._refs.get(table_id, {}):
-                started = t(self._table_lang(table_id), "refuse.not_in_lobby")
-                add(table_id, Op("final", "lobby", Message(f"{lobby.message.text}\n{started}")))
+                add(table_id, Op("final", "lobby", self._started_lobby(table_id, lobby.message)))
             add(table_id, Op("post", "table"))
             for user in humans:
                 self._dm_closed.discard(user)  # one new try each deal, never a loop
@@ -602,6 +606,14 @@ class DiscordAdapter:
             why = t(lang, f"abort.{reason}") if reason in _ABORT_REASONS else str(reason or "")
             add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
         add(table_id, Op("close"))
+
+    def _started_lobby(self, table_id: str, lobby: Message) -> Message:
+        """The lobby's last words: who sat down, and that the game is on."""
+        lang = self._table_lang(table_id)
+        minutes = int(self.service.timings.lobby_expiry // 60)
+        stale = {t(lang, "lobby.ready"), t(lang, "lobby.expires", minutes=minutes)}
+        lines = [line for line in lobby.text.splitlines() if line not in stale]
+        return Message("\n".join([*lines, t(lang, "refuse.not_in_lobby")]))
 
     def _table_lang(self, table_id: str) -> str | None:
         table = self.service.tables.get(table_id)

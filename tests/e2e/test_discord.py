@@ -134,6 +134,7 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         anna, bert = world["anna"], world["bert"]
         table_id, lobby = await start_zweier(world, anna, bert)
         assert lobby.buttons == [] and lobby.content.endswith("The game has already started.")
+        assert "2. bert" in lobby.content and "lobby closes" not in lobby.content
 
         await world.play(table_id)
         await world.settle()
@@ -229,6 +230,8 @@ async def test_restart_mid_deal_old_buttons_still_work(tmp_path: Path) -> None:
         await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
         await world.settle()
         assert any("Deal 1 over" in m.content for m in world.fake.channel_messages(world.channel))
+        # the new process still writes each player's hand in their language
+        assert all(m.content.startswith("Deine Karten") for m in world.fake.dms(bert))
 
 
 async def test_lobby_survives_a_restart(tmp_path: Path) -> None:
