@@ -59,8 +59,8 @@ T = TypeVar("T")
 ACK_BUDGET = 2.0
 #: An ephemeral hand is edited through its interaction's token, valid for 15 minutes.
 LIVE_TTL = 14 * 60.0
-#: On stop, queued messages get this long to go out.
-DRAIN_TIMEOUT = 5.0
+#: On stop, queued messages get this long to go out (bot.app allows 8 s in all).
+DRAIN_TIMEOUT = 4.0
 
 UNKNOWN_MESSAGE = 10008
 OLD_MESSAGE = 30046

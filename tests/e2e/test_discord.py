@@ -15,6 +15,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.discord import serve
+from bot import app
 from bot.config import Config
 from bot.i18n import card_label, t
 from bot.service import Outcome, TableService, Timings, UserRef
@@ -474,6 +475,31 @@ async def test_serve_runs_until_stopped(tmp_path: Path) -> None:
             await service.stop()
             await store.close()
         assert service.listeners == [] and world.fake.sessions == []
+
+
+async def test_the_app_runner_serves_discord(tmp_path: Path) -> None:
+    """`python -m bot` with a Discord token: bot.app loads this adapter and stops it."""
+    async with discord_world(tmp_path) as world:
+        fake = world.fake
+        config = Config(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=SecretStr(fake.token),
+            telegram_token=None,
+            database_path=world.db,
+            ai_delay=0,
+        )
+        stop = asyncio.Event()
+        task = asyncio.create_task(app.run(config, stop=stop))
+        try:
+            await fake.wait_for(lambda: fake.sessions and fake.commands())
+            table_id, lobby = await world.open_table(world["anna"], "zweier")
+            assert "1. anna" in lobby.content
+        finally:
+            stop.set()
+            assert await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 2) == 0
+        assert fake.sessions == []
+        async with Store(world.db) as store:  # the lobby is still open, for the next start
+            assert (await store.message_refs(table_id)).keys() == {"channel", "lobby"}
 
 
 # --------------------------------------------------------------------------- the checks
