@@ -49,6 +49,9 @@ class SeatView:
     sitting_out: int | None = None
     legal: tuple[Action, ...] = ()
     result: DealResult | None = None
+    #: The table's rule options by id (RULES.md option ids, e.g. ``("auto_claim", True)``):
+    #: public, and a player (or the AI) needs them to know what is legal later.
+    options: tuple[tuple[str, object], ...] = ()
     extra: tuple[tuple[str, object], ...] = field(default=())
 
     def cards_seen(self) -> frozenset[Card]:

@@ -36,7 +36,7 @@ from .events import (
     TrumpExchanged,
 )
 from .match import DealSpec, Match
-from .options import parse_options
+from .options import options_to_json, parse_options
 from .protocol import DealCore, GameSpec
 from .results import DealResult
 from .shuffle import shuffled
@@ -334,6 +334,8 @@ class ZweierDeal(DealCore):
                 second = self.upcard
                 self.upcard = -1
                 second_public = True
+                # Everybody saw who took the face-up trump: it stays known until played.
+                self.shown[1 - w] |= 1 << second
             self.tpos = pos
             self.hands[w] |= 1 << first
             self.hands[1 - w] |= 1 << second
@@ -476,8 +478,15 @@ class ZweierDeal(DealCore):
             known=other_known,
             legal=self.legal_actions() if seat is not None and seat == self.turn else (),
             result=self.res,
+            options=tuple(options_to_json(self.opts, GAME_ID).items()),
             extra=(
                 ("closed_by", None if self.closed_by < 0 else self.closed_by),
+                # What the closer's opponent had when the talon was closed (RULES.md §2:
+                # the closer's game points are counted from it); public at the table.
+                (
+                    "closing_snapshot",
+                    None if self.closed_by < 0 else (self.close_opp_points, self.close_opp_tricks),
+                ),
                 (
                     "pending_marriage_points",
                     (

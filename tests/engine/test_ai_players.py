@@ -1,0 +1,167 @@
+"""The AI players: legal, reproducible, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import protocol as P
+from engine import zweier
+from engine.actions import ExchangeTrump
+from engine.ai import Budget, UnknownLevel, UnsupportedGame, player
+from engine.ai.zweier_worlds import worlds
+from engine.views import SeatView
+
+LEVELS = ("random", "heuristic", "strong")
+#: Small budgets keep the suite fast; the logic is the same at any size.
+TINY = Budget(playouts=8, worlds=2)
+
+
+def _deal(seed: bytes, dealer: int, auto_claim: bool = True) -> zweier.ZweierDeal:
+    return zweier.start_deal(zweier.options({"auto_claim": auto_claim}), dealer, seed=seed)
+
+
+def _advance(state: zweier.ZweierDeal, rng: random.Random, steps: int) -> zweier.ZweierDeal:
+    """Random legal play for up to `steps` actions (stops before the deal ends)."""
+    for _ in range(steps):
+        nxt = state.copy()
+        nxt.step(rng.choice(nxt.legal()))
+        if nxt.turn < 0:
+            break
+        state = nxt
+    return state
+
+
+def _alternatives(state: zweier.ZweierDeal, rng: random.Random, n: int) -> list[zweier.ZweierDeal]:
+    """Deals that differ from `state` only in what the seat to act cannot see.
+
+    Two independent sources: the talon re-ordered and opponent cards swapped with
+    talon cards on the real deal (kept only if the seat's view is unchanged), and
+    worlds dealt by the AI's own determinizer.
+    """
+    seat = state.turn
+    view = state.view(seat)
+    out: list[zweier.ZweierDeal] = []
+    opp = 1 - seat
+    for _ in range(n):
+        alt = state.copy()
+        rest = list(alt.stock[alt.tpos :])
+        rng.shuffle(rest)
+        hidden = [c for c in range(24) if alt.hands[opp] >> c & 1 and not alt.shown[opp] >> c & 1]
+        if rest and hidden:
+            a, b = rng.choice(hidden), rng.randrange(len(rest))
+            alt.hands[opp] ^= (1 << a) | (1 << rest[b])
+            rest[b] = a
+        alt.stock = alt.stock[: alt.tpos] + tuple(rest)
+        if alt.view(seat) == view:
+            out.append(alt)
+    sampler = worlds(view)
+    for _ in range(n):
+        world = sampler.sample(rng)
+        assert world.view(seat) == view, "a sampled world must look the same to the seat"
+        out.append(world)
+    return out
+
+
+@given(
+    deal_seed=st.binary(min_size=1, max_size=8),
+    choice_seed=st.integers(0, 2**32),
+    auto_claim=st.booleans(),
+)
+def test_every_level_plays_only_legal_actions(
+    deal_seed: bytes, choice_seed: int, auto_claim: bool
+) -> None:
+    """A whole deal with the seat to act's level drawn at random each time."""
+    rng = random.Random(choice_seed)
+    players = {level: player(level, "zweier") for level in LEVELS}
+    state = _deal(deal_seed, choice_seed % 2, auto_claim)
+    while (seat := P.to_act(state)) is not None:
+        view = P.view(state, seat)
+        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
+        assert action in view.legal
+        state, _ = P.apply(state, seat, action)
+    assert P.result(state) is not None
+
+
+@given(
+    deal_seed=st.binary(min_size=1, max_size=8),
+    choice_seed=st.integers(0, 2**32),
+    steps=st.integers(0, 18),
+    auto_claim=st.booleans(),
+)
+def test_no_peeking(deal_seed: bytes, choice_seed: int, steps: int, auto_claim: bool) -> None:
+    """The choice depends on the view only: other hidden cards, same action."""
+    rng = random.Random(choice_seed)
+    state = _advance(_deal(deal_seed, choice_seed % 2, auto_claim), rng, steps)
+    seat = state.turn
+    for level in ("heuristic", "strong"):
+        ai = player(level)
+        expected = ai.choose(state.view(seat), random.Random(7), TINY)
+        for alt in _alternatives(state, rng, 2):
+            assert ai.choose(alt.view(seat), random.Random(7), TINY) == expected
+
+
+@given(
+    deal_seed=st.binary(min_size=1, max_size=8),
+    choice_seed=st.integers(0, 2**32),
+    steps=st.integers(0, 18),
+)
+def test_sampled_worlds_agree_with_the_view_and_the_truth(
+    deal_seed: bytes, choice_seed: int, steps: int
+) -> None:
+    """Worlds reproduce the view exactly, and the inferences never exclude the truth."""
+    rng = random.Random(choice_seed)
+    state = _advance(_deal(deal_seed, choice_seed % 2), rng, steps)
+    seat = state.turn
+    view = state.view(seat)
+    sampler = worlds(view)
+    assert not state.hands[1 - seat] & sampler.barred
+    for _ in range(4):
+        world = sampler.sample(rng)
+        assert world.view(seat) == view
+        assert world.legal() == state.legal()
+    if sampler.certain:
+        assert sampler.sample(rng).hands == state.hands
+
+
+def test_choices_repeat_for_a_seed() -> None:
+    ai = player("strong")
+    rng = random.Random(3)
+    for n in range(12):
+        state = _advance(_deal(n.to_bytes(2, "big"), n % 2), rng, n)
+        view = state.view(state.turn)
+        first = [ai.choose(view, random.Random(s), Budget(playouts=40, worlds=4)) for s in (1, 2)]
+        again = [ai.choose(view, random.Random(s), Budget(playouts=40, worlds=4)) for s in (1, 2)]
+        assert first == again
+
+
+def test_registry_names_levels_and_games() -> None:
+    assert {player(level).level for level in LEVELS} == set(LEVELS)
+    with pytest.raises(UnknownLevel, match=r"unknown AI level 'genius'.*random, heuristic, strong"):
+        player("genius")
+    with pytest.raises(UnsupportedGame, match="'strong' AI does not play 'skat'"):
+        player("strong", "skat")
+    view = SeatView(game="skat", seat=0, players=3, dealer=2, phase="play", to_act=0)
+    for level in ("heuristic", "strong"):
+        with pytest.raises(UnsupportedGame):
+            player(level).choose(view, random.Random(1))
+    assert player("random", "skat").supports("skat")
+    assert player("strong", "zweier").supports("zweier")
+
+
+def test_budget_refuses_nonsense() -> None:
+    with pytest.raises(ValueError):
+        Budget(playouts=0)
+
+
+def test_heuristic_exchanges_the_trump_jack() -> None:
+    for n in range(200):
+        state = _deal(n.to_bytes(2, "big"), 0)
+        view = state.view(state.turn)
+        if ExchangeTrump() in view.legal:
+            assert player("heuristic").choose(view, random.Random(1)) == ExchangeTrump()
+            return
+    raise AssertionError("no deal with an exchange found")
