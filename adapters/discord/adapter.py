@@ -746,6 +746,11 @@ class DiscordAdapter:
                 .edit(content=render.content(msg), view=render.view(msg))
             )
         except discord.HTTPException as e:
+            if e.code == DMS_CLOSED and slot.startswith("hand:"):
+                # the player closed their DMs mid-deal: on to "Show my hand"
+                self._refs.get(table_id, {}).pop(slot, None)
+                await self._dms_closed(table_id, slot[5:])
+                return
             if e.code not in (UNKNOWN_MESSAGE, OLD_MESSAGE):
                 raise
             # deleted, or too old to edit: show it as a new message instead

@@ -36,7 +36,7 @@ from bot.table import DealLog, Table
 from engine import protocol as P
 from engine.actions import Pass
 from engine.actions import decode as decode_action
-from engine.cards import Card
+from engine.cards import CARDS, Card
 from tests.e2e.fakes.discord_api import (
     ErrorLogGuard,
     FakeChannel,
@@ -82,15 +82,20 @@ def secret_cards(log: DealLog) -> set[Card]:
 _DEAL_NUMBER = re.compile(r"(?:Deal|Runde) (\d+)")
 
 
+_HAND_LINE = re.compile(r"^(?:Hand|Karten): (.*)$", re.MULTILINE)
+
+
 class CheckedFake(FakeDiscord):
-    """A fake Discord that checks every channel message the bot writes, the moment it
-    is written, against the cards still hidden at the bot's tables."""
+    """A fake Discord that checks every message the bot writes, the moment it is
+    written: a channel message must show no card that is still hidden at the bot's
+    tables, and a private hand (DM or ephemeral) must be its reader's own hand."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.tables: dict[str, Table] = {}
         self.leaks: list[str] = []
         self.checked = 0
+        self.hands_checked = 0
 
     def _store_message(self, channel: FakeChannel, *args: Any, **kwargs: Any) -> FakeMessage:
         message = super()._store_message(channel, *args, **kwargs)
@@ -98,15 +103,23 @@ class CheckedFake(FakeDiscord):
         return message
 
     def _edit_message(self, message: FakeMessage, *args: Any, **kwargs: Any) -> None:
+        before = message.content
         super()._edit_message(message, *args, **kwargs)
-        self._inspect(message)
+        if message.content != before:  # taking buttons away shows nothing new
+            self._inspect(message)
 
     def poke(self) -> None:
         """Re-evaluate `wait_for` predicates (something outside the fake changed)."""
         self._changed()
 
     def _inspect(self, message: FakeMessage) -> None:
-        if message.channel.is_dm or message.ephemeral or message.author is not self.bot_user:
+        if message.author is not self.bot_user:
+            return
+        reader = message.ephemeral_for or (
+            message.channel.recipient if message.channel.is_dm else None
+        )
+        if reader is not None:
+            self._inspect_hand(message, reader)
             return
         self.checked += 1
         text = message.text
@@ -126,6 +139,29 @@ class CheckedFake(FakeDiscord):
                         f"table {table.id} deal {number}: hidden card {label} in channel"
                         f" message {message.id}: {text!r}"
                     )
+
+    def _inspect_hand(self, message: FakeMessage, reader: FakeUser) -> None:
+        """The hand shown is one the reader's seat held during this or the last deal."""
+        line = _HAND_LINE.search(message.content)
+        if line is None:
+            return
+        for table in self.tables.values():
+            seat = table.seat_of(f"dc:{reader.id}")
+            if seat is None or table.id not in message.content or not table.deals:
+                continue
+            self.hands_checked += 1
+            labels = {card_label(c): c for c in CARDS}
+            shown = {labels[x] for x in line[1].split() if x in labels}
+            held = []
+            for log in table.deals[-2:]:
+                if seat in log.spec.seats:
+                    deal_seat = log.spec.seats.index(seat)
+                    held += [set(P.view(s, deal_seat).hand) for s in deal_states(log)]
+            if shown not in held:
+                self.leaks.append(
+                    f"table {table.id}: {reader.username} was shown {line[1]!r}, not a hand"
+                    f" of their seat {seat}"
+                )
 
 
 class TableRecorder:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import discord
 import pytest
 from pydantic import SecretStr
 
@@ -518,4 +519,13 @@ async def test_the_hidden_card_check_catches_a_leak(tmp_path: Path) -> None:
         channel = world.adapter.client.get_partial_messageable(world.channel.id)
         await channel.send(f"psst: {leak}")
         assert len(world.fake.leaks) == 1 and leak in world.fake.leaks[0]
+        world.fake.leaks.clear()
+
+        # and a hand DMed to the wrong player is reported too
+        anna, bert = world["anna"], world["bert"]
+        bert_hand = world.service.hand(table_id, f"dc:{bert.id}")
+        assert bert_hand is not None
+        dm = await world.adapter.client.create_dm(discord.Object(id=anna.id))
+        await dm.send(bert_hand.message.text)
+        assert len(world.fake.leaks) == 1 and "anna was shown" in world.fake.leaks[0]
         world.fake.leaks.clear()

@@ -57,7 +57,7 @@ async def test_dreierschnapsen_whole_match(tmp_path: Path) -> None:
         assert all("Tricks played:" in m.content or "Redeal" in m.content for m in deals)
         # Bert's Discord speaks German: so do his hands
         assert all("Deine Karten" in m.content for m in world.fake.dms(bert))
-        assert world.fake.checked > presses
+        assert world.fake.checked > presses and world.fake.hands_checked > presses
         record = await world.service.store.game_record(table_id)
         assert record is not None and len(record["deals"]) == len(deals)
 
