@@ -1,0 +1,231 @@
+"""Thousand: how the strong AI bids and scores, seat by seat, against the heuristic.
+
+    python bench/ai_tausend.py --deals 300 --seed 1 --jobs 2 [--a strong --b heuristic]
+
+Each deal is dealt from a seed (seeds drawn from ``--seed`` as in bench/ai_arena.py, so
+deal i is the arena's deal i) and played 1 + 3 times (three players): once with B in
+every seat (the baseline), then with A in seat r against two B players, for r = 0, 1, 2.
+A's score in seat r is compared with B's score in the same seat of the baseline: the
+same cards, the same seat, only the player differs.
+
+Reported: points per deal of A and of B in the same seats, the paired difference with
+a 95% confidence interval (the deal is the unit); A's contracts (deals it declared:
+made / all, and split into contracts it was held to as forehand — it opened the
+mandatory 100 and nobody bid — and contracts it bid for), the same for B in the same
+seats of the baseline; redeals A claimed; A's decision times by phase (decisions with
+two or more legal actions).  The last line is a JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import protocol as P
+from engine.actions import Bid
+from engine.ai import Budget, Player, player
+from engine.games import game
+
+_CTX: dict[str, Any] = {}
+
+
+def _init(a: str, b: str, options: dict[str, Any], budget: Budget | None) -> None:
+    spec = game("tausend")
+    _CTX.update(
+        spec=spec,
+        opts=spec.parse_options(options),
+        players={"a": player(a, "tausend"), "b": player(b, "tausend")},
+        budget=budget,
+    )
+
+
+def _contract(state: Any, seat: int) -> dict[str, Any] | None:
+    """How `seat` fared as declarer, or None if it did not declare."""
+    res = P.result(state)
+    assert res is not None
+    if res.declarer != seat or res.reason == "redeal":
+        return None
+    view = P.view(state, seat)
+    bids = [(s, a) for s, a in view.bids if isinstance(a, Bid)]
+    details = dict(res.details)
+    return {
+        "made": bool(details["made"]),
+        "value": details["value"],
+        "held": len(bids) == 1 and bids[0][0] == seat,
+    }
+
+
+def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
+    spec = _CTX["spec"]
+    players: dict[str, Player] = _CTX["players"]
+    budget: Budget | None = _CTX["budget"]
+    rngs = [random.Random(f"{tag}:{s}") for s in range(len(seating))]
+    times: dict[str, list[float]] = defaultdict(list)
+    redeals = 0
+    state = spec.start_deal(_CTX["opts"], dealer, seed=seed)
+    while (seat := P.to_act(state)) is not None:
+        view = P.view(state, seat)
+        side = seating[seat]
+        t0 = time.perf_counter()
+        action = players[side].choose(view, rngs[seat], budget)
+        dt = (time.perf_counter() - t0) * 1000
+        if side == "a" and len(view.legal) > 1:
+            times[view.phase].append(dt)
+        state, _ = P.apply(state, seat, action)
+    res = P.result(state)
+    assert res is not None
+    if res.reason == "redeal" and "a" in seating:
+        redeals = int(seating[dict(res.details)["redeal_by"]] == "a")
+    return {"state": state, "points": res.points, "times": dict(times), "redeals": redeals}
+
+
+def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
+    index, seed, run_seed = job
+    n = _CTX["opts"].players
+    dealer = index % n
+    base = _play(dealer, seed, "b" * n, f"{run_seed}:{index}:base")
+    rows = []
+    times: dict[str, list[float]] = defaultdict(list)
+    redeals = 0
+    for r in range(n):
+        seating = "".join("a" if s == r else "b" for s in range(n))
+        g = _play(dealer, seed, seating, f"{run_seed}:{index}:{r}")
+        for k, v in g["times"].items():
+            times[k] += v
+        redeals += g["redeals"]
+        rows.append(
+            {
+                "seat": r,
+                "a": g["points"][r],
+                "b": base["points"][r],
+                "a_contract": _contract(g["state"], r),
+                "b_contract": _contract(base["state"], r),
+            }
+        )
+    return {
+        "deal": index,
+        "seed": seed.hex(),
+        "rows": rows,
+        "times": dict(times),
+        "redeals": redeals,
+    }
+
+
+def _rate(cs: list[dict[str, Any]]) -> dict[str, Any]:
+    made = sum(c["made"] for c in cs)
+    return {"made": made, "of": len(cs), "rate": round(made / len(cs), 4) if cs else None}
+
+
+def _contracts(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
+    cs = [r[f"{side}_contract"] for r in rows if r[f"{side}_contract"] is not None]
+    return {
+        "all": _rate(cs),
+        "bid": _rate([c for c in cs if not c["held"]]),
+        "held": _rate([c for c in cs if c["held"]]),
+        "mean_value": round(statistics.fmean(c["value"] for c in cs), 1) if cs else None,
+    }
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 2) if xs else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--a", default="strong")
+    parser.add_argument("--b", default="heuristic")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--options", default="{}", help="rule options as JSON")
+    parser.add_argument("--playouts", type=int, help="override the playout budget")
+    parser.add_argument("--worlds", type=int, help="override the world budget")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    options = json.loads(args.options)
+    budget = None
+    if args.playouts or args.worlds:
+        base = Budget()
+        budget = Budget(playouts=args.playouts or base.playouts, worlds=args.worlds or base.worlds)
+    rng = random.Random(args.seed)
+    jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
+    init = (args.a, args.b, options, budget)
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with Pool(args.jobs, initializer=_init, initargs=init) as pool:
+            results = list(pool.imap(play_deal, jobs, chunksize=2))
+    else:
+        _init(*init)
+        results = [play_deal(j) for j in jobs]
+    elapsed = time.perf_counter() - start
+
+    rows = [row for r in results for row in r["rows"]]
+    diffs = [statistics.fmean(x["a"] - x["b"] for x in r["rows"]) for r in results]
+    times: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for k, v in r["times"].items():
+            times[k] += v
+        if not args.quiet:
+            pts = " ".join(f"{x['a']:+5d}/{x['b']:+5d}" for x in r["rows"])
+            print(f"deal {r['deal']:4d} seed {r['seed']}  a/b by seat {pts}")
+    every = [t for v in times.values() for t in v]
+    mean_diff = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    summary = {
+        "a": args.a,
+        "b": args.b,
+        "deals": len(results),
+        "games": len(rows),
+        "a_points_per_deal": round(statistics.fmean(x["a"] for x in rows), 2),
+        "b_points_same_seat": round(statistics.fmean(x["b"] for x in rows), 2),
+        "diff_per_deal": round(mean_diff, 2),
+        "diff_ci95": [round(mean_diff - half, 2), round(mean_diff + half, 2)],
+        "a_contracts": _contracts(rows, "a"),
+        "b_contracts_same_seat": _contracts(rows, "b"),
+        "a_redeals_claimed": sum(r["redeals"] for r in results),
+        "a_decision_ms": {
+            "median": round(statistics.median(every), 2) if every else 0.0,
+            "p95": _pct(every, 0.95),
+            "max": round(max(every, default=0.0), 2),
+            "decisions": len(every),
+            "by_phase": {
+                k: {"median": round(statistics.median(v), 2), "p95": _pct(v, 0.95), "n": len(v)}
+                for k, v in sorted(times.items())
+            },
+        },
+        "budget": None
+        if budget is None
+        else {"playouts": budget.playouts, "worlds": budget.worlds, "seconds": budget.seconds},
+        "options": options,
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "seconds": round(elapsed, 1),
+    }
+    a, b = summary["a_contracts"]["all"], summary["b_contracts_same_seat"]["all"]
+    print(
+        f"tausend: {args.a} vs {args.b}, {len(results)} deals, {len(rows)} games: points per deal "
+        f"{args.a} {summary['a_points_per_deal']} vs {args.b} in the same seat "
+        f"{summary['b_points_same_seat']} (diff {mean_diff:+.2f}, 95% CI "
+        f"{summary['diff_ci95']}); contracts made {args.a} {a['made']}/{a['of']}, "
+        f"{args.b} {b['made']}/{b['of']}"
+    )
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Thousand's hooks for the AI (`GameAI`): worlds, policy, exact phase, value (RULES.md §5).
+
+The strong level decides every choice of a deal the same way — each bid, gift, final
+raise, redeal claim and card is scored over deals sampled from what the seat knows
+(`tausend_worlds`), each world played out by the heuristic (`tausend_policy`) for
+every seat, the seat's own later choices included.  So a bid is worth what the
+auction, the stock, the gifts, the raise and the play that follow make of it.
+
+The value of a finished deal to a seat is its score change (RULES.md §5): the
+declarer's ± contract, a defender's points rounded to 5 (times the golden round's
+or blind bid's multiplier), less a third of the bolt fine for a bolt taken; in units
+of 5 points (every score is a multiple of 5), so the numbers stay small.  A redeal
+is worth nothing to anybody.
+
+Over the last two tricks a world is solved exactly (alpha-beta): the defenders play
+as one side against the declarer.  Earlier the three hands are too big to solve in
+the time a chat can wait, so playouts go to the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..tausend.deal import TausendDeal
+from ..tausend.rules import BOLT_FINE, BOLTS_TO_FINE, MAX_BID, PLAY
+from .plugins import GameAI
+from .tausend_policy import policy
+from .tausend_worlds import worlds
+
+#: The search's unit of points: every score of a deal is a multiple of 5.
+UNIT = 5
+#: What a bolt costs in the long run: a third of the fine the third one brings.
+BOLT_COST = BOLT_FINE // BOLTS_TO_FINE // UNIT
+#: Cards left in all hands at most for the exact search (the last two tricks of 3).
+EXACT_CARDS = 6
+
+
+def exact(d: TausendDeal) -> bool:
+    """Few enough cards left that alpha-beta finishes the world at once."""
+    if d.phase != PLAY:
+        return False
+    n = 0
+    for h in d.hands:
+        n += h.bit_count()
+    return n <= EXACT_CARDS
+
+
+def value(d: TausendDeal, seat: int) -> int:
+    """The deal's score change for `seat` in units of 5 points, a bolt counted at a
+    third of its fine (RULES.md §5); a redeal is 0."""
+    res = d.res
+    assert res is not None
+    if res.reason == "redeal":
+        return 0
+    v = res.points[seat] // UNIT
+    if seat != d.declarer and d.opp_mask >> seat & 1 and not d.tricks[seat]:
+        v -= BOLT_COST * d.setup.gmult
+    return v
+
+
+def same_side(d: TausendDeal, seat: int) -> bool:
+    """The seat to act plays for `seat`: itself, or both defenders together."""
+    turn = d.turn
+    if turn == seat:
+        return True
+    dec = d.declarer
+    return dec >= 0 and seat != dec and turn != dec
+
+
+def key(d: TausendDeal) -> Hashable:
+    """Everything that decides the rest of a deal in play: the hands, the trick, who
+    is to act, the trumps, each seat's points and whether it has a trick (marriages
+    need one, and a bolt is the lack of one).  The contract is fixed in one world."""
+    t = d.tricks
+    cp = d.cpoints
+    mp = d.mpoints
+    return (
+        tuple(d.hands),
+        tuple(d.trick),
+        d.turn,
+        d.trump,
+        tuple(cp[s] + mp[s] for s in range(d.players)),
+        tuple(x > 0 for x in t),
+    )
+
+
+#: Game points per deal at most, either way (400 doubled), in the search's unit.
+BOUND = 2 * MAX_BID // UNIT
+
+AI: GameAI[TausendDeal] = GameAI(
+    game="tausend",
+    contracts=TausendDeal.contracts,
+    worlds=worlds,
+    policy=policy,
+    exact=exact,
+    value=value,
+    same_side=same_side,
+    key=key,
+    bounds=(-BOUND - 2 * BOLT_COST, BOUND),
+)
