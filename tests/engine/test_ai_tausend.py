@@ -1,0 +1,453 @@
+"""The Thousand AI: legal in every phase, reproducible, blind to what its seat cannot
+see, with worlds that agree with the view and sensible bids, gifts and raises."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import actions as A
+from engine import protocol as P
+from engine import tausend
+from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal
+from engine.ai import Budget, player
+from engine.ai.plugins import game_ai
+from engine.ai.search import Solver
+from engine.ai.tausend import AI, BOLT_COST, exact, same_side, value
+from engine.ai.tausend_policy import policy, strength
+from engine.ai.tausend_worlds import PILE, worlds
+from engine.cards import Card
+from engine.tausend import TausendDeal, TausendOptions
+from engine.tausend.deal import Setup
+from engine.tausend.rules import BIDDING, GIVE, PLAY, RAISE
+from engine.views import SeatView
+
+LEVELS = ("random", "heuristic", "strong")
+#: Small budgets keep the suite fast; the logic is the same at any size.
+TINY = Budget(playouts=6, worlds=2)
+
+OPTIONS = st.builds(
+    TausendOptions,
+    players=st.sampled_from((2, 3, 3, 4)),
+    golden_round=st.booleans(),
+    blind_bid=st.booleans(),
+)
+
+
+def _deal(opts: TausendOptions, seed: bytes, dealer: int, golden: bool = False) -> TausendDeal:
+    return tausend.start_deal(opts, dealer % opts.players, seed=seed, golden=golden)
+
+
+def _advance(state: TausendDeal, rng: random.Random, steps: int, heuristic: bool) -> TausendDeal:
+    """Play up to `steps` actions (random or heuristic), stopping before the end."""
+    for _ in range(steps):
+        nxt = state.copy()
+        nxt.step(policy(nxt) if heuristic else rng.choice(nxt.legal()))
+        if nxt.turn < 0:
+            break
+        state = nxt
+    return state
+
+
+def _state(data: st.DataObject) -> TausendDeal:
+    opts = data.draw(OPTIONS)
+    seed = data.draw(st.binary(min_size=1, max_size=8))
+    state = _deal(opts, seed, data.draw(st.integers(0, 3)), data.draw(st.booleans()))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    return _advance(state, rng, data.draw(st.integers(0, 40)), data.draw(st.booleans()))
+
+
+def _swap_hidden(state: TausendDeal, rng: random.Random) -> TausendDeal:
+    """The deal with two cards swapped that the seat to act cannot tell apart: between
+    other hands (their unshown cards), the unshown stock and the face-down stock."""
+    seat = state.turn
+    view = state.view(seat)
+    known = 0
+    for _, c in view.known:
+        known |= 1 << c.index
+    alt = state.copy()
+    places: list[tuple[int, int]] = []
+    for s in state.active:
+        if s != seat or not view.hand:
+            places.append((s, alt.hands[s] & ~known))
+    if not alt.taken:
+        places.append((-1, alt.stock))
+    if alt.pile:
+        places.append((PILE, alt.pile))
+    places = [(w, m) for w, m in places if m]
+    if len(places) < 2:
+        return alt
+    (wa, ma), (wb, mb) = rng.sample(places, 2)
+    ca = rng.choice([c for c in range(24) if ma >> c & 1])
+    cb = rng.choice([c for c in range(24) if mb >> c & 1])
+    for where, out, into in ((wa, ca, cb), (wb, cb, ca)):
+        flip = (1 << out) | (1 << into)
+        if where >= 0:
+            alt.hands[where] ^= flip
+        elif where == PILE:
+            alt.pile ^= flip
+        else:
+            alt.stock ^= flip
+            cards = tuple(into if c == out else c for c in alt.setup.stock_cards)
+            alt.setup = dataclasses.replace(alt.setup, stock_cards=cards)
+    return alt
+
+
+def _alternatives(state: TausendDeal, rng: random.Random, n: int) -> list[TausendDeal]:
+    """Deals that differ from `state` only in what the seat to act cannot see: real
+    deals with hidden cards swapped, and worlds dealt by the AI's own sampler."""
+    seat = state.turn
+    view = state.view(seat)
+    out = []
+    for _ in range(n):
+        alt = _swap_hidden(_swap_hidden(state, rng), rng)
+        assert alt.view(seat) == view
+        out.append(alt)
+    sampler = worlds(view)
+    for _ in range(n):
+        world = sampler.sample(rng)
+        assert world.view(seat) == view, "a sampled world must look the same to the seat"
+        out.append(world)
+    return out
+
+
+# --- legal, blind, repeatable ----------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    options=OPTIONS,
+    deal_seed=st.binary(min_size=1, max_size=8),
+    choice_seed=st.integers(0, 2**32),
+    golden=st.booleans(),
+)
+def test_every_level_plays_only_legal_actions(
+    options: TausendOptions, deal_seed: bytes, choice_seed: int, golden: bool
+) -> None:
+    """Whole deals for 2, 3 and 4 players, golden and blind, a level drawn each time."""
+    rng = random.Random(choice_seed)
+    players = {level: player(level, "tausend") for level in LEVELS}
+    state = _deal(options, deal_seed, choice_seed, golden)
+    while (seat := P.to_act(state)) is not None:
+        view = P.view(state, seat)
+        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
+        assert action in view.legal
+        state, _ = P.apply(state, seat, action)
+    assert P.result(state) is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_no_peeking(data: st.DataObject) -> None:
+    """Other hidden cards (other hands, the unshown stock), the same view and seed:
+    the same choice, for the heuristic and the strong level."""
+    state = _state(data)
+    seat = state.turn
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    view = state.view(seat)
+    for level in ("heuristic", "strong"):
+        ai = player(level)
+        expected = ai.choose(view, random.Random(7), TINY)
+        for alt in _alternatives(state, rng, 2):
+            assert ai.choose(alt.view(seat), random.Random(7), TINY) == expected
+
+
+def test_hidden_cards_do_change_the_deal() -> None:
+    """The no-peeking test has teeth: its alternatives really differ from the deal."""
+    rng = random.Random(5)
+    changed = 0
+    for n in range(30):
+        state = _advance(_deal(TausendOptions(), n.to_bytes(2, "big"), n), rng, n, True)
+        for alt in _alternatives(state, rng, 2):
+            changed += alt.hands != state.hands or alt.stock != state.stock
+    assert changed > 80
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_worlds_agree_with_the_view_and_never_exclude_the_truth(data: st.DataObject) -> None:
+    state = _state(data)
+    seat = state.turn
+    view = state.view(seat)
+    sampler = worlds(view)
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    for _ in range(3):
+        world = sampler.sample(rng)
+        assert world.view(seat) == view
+        assert world.legal() == state.legal()
+        loc = world.locations()
+        cards = [m for k, m in loc.items()]
+        assert sum(m.bit_count() for m in cards) == 24
+    if not sampler.open_deal:
+        # The hard inferences (suits shown out of, the stock's whereabouts) hold.
+        def place(where: int) -> int:
+            return state.hands[where] if where >= 0 else state.pile
+
+        assert not place(sampler.a) & sampler.only_b
+        assert not place(sampler.b) & sampler.only_a
+        assert (place(sampler.b) & sampler.stock).bit_count() <= sampler.stock_max
+    if sampler.certain:
+        assert sampler.sample(rng).hands == state.hands
+
+
+def test_worlds_respect_suits_shown_out_of() -> None:
+    """A player who did not follow suit gets no card of it in any world."""
+    rng = random.Random(11)
+    checked = 0
+    for n in range(200):
+        state = _advance(_deal(TausendOptions(), n.to_bytes(2, "big"), n), rng, 22, True)
+        if state.phase != PLAY:
+            continue
+        seat = state.turn
+        view = state.view(seat)
+        void = {s: 0 for s in range(3)}
+        for trick in view.tricks:
+            led = trick[0][1].suit
+            for s, card in trick[1:]:
+                if card.suit != led:
+                    void[s] |= 0x3F << (6 * int(led))
+        sampler = worlds(view)
+        for _ in range(5):
+            world = sampler.sample(rng)
+            for s, m in void.items():
+                if s != seat:
+                    assert not world.hands[s] & m
+                    checked += 1
+    assert checked > 100
+
+
+def test_choices_repeat_for_a_seed() -> None:
+    ai = player("strong", "tausend")
+    rng = random.Random(3)
+    budget = Budget(playouts=30, worlds=3)
+    for n in range(10):
+        state = _advance(_deal(TausendOptions(), n.to_bytes(2, "big"), n), rng, 3 * n, True)
+        view = state.view(state.turn)
+        first = [ai.choose(view, random.Random(s), budget) for s in (1, 2)]
+        again = [ai.choose(view, random.Random(s), budget) for s in (1, 2)]
+        assert first == again
+
+
+def test_registered() -> None:
+    assert game_ai("tausend") is AI
+    assert player("strong", "tausend").supports("tausend")
+
+
+# --- the value of a deal and the exact search ---------------------------------------------
+
+
+def _played_out(seed: int) -> TausendDeal:
+    d = _deal(TausendOptions(), seed.to_bytes(2, "big"), seed)
+    while d.turn >= 0:
+        d.step(policy(d))
+    return d
+
+
+def test_value_is_the_score_change_in_fives_less_bolts() -> None:
+    seen_bolt = False
+    for n in range(60):
+        d = _played_out(n)
+        res = d.res
+        assert res is not None
+        for s in range(3):
+            if res.reason == "redeal":
+                assert value(d, s) == 0
+                continue
+            bolt = s != res.declarer and not d.tricks[s]
+            seen_bolt |= bolt
+            assert value(d, s) == res.points[s] // 5 - BOLT_COST * bolt
+            assert AI.bounds[0] <= value(d, s) <= AI.bounds[1]
+    assert seen_bolt
+
+
+def _minimax(d: TausendDeal, me: int) -> int:
+    if d.turn < 0:
+        return value(d, me)
+    values = []
+    for code in d.legal():
+        child = d.copy()
+        child.step(code)
+        values.append(_minimax(child, me))
+    return max(values) if same_side(d, me) else min(values)
+
+
+@settings(max_examples=40, deadline=None)
+@given(deal_seed=st.binary(min_size=1, max_size=8), choice_seed=st.integers(0, 2**32))
+def test_alpha_beta_equals_minimax_in_the_exact_phase(deal_seed: bytes, choice_seed: int) -> None:
+    rng = random.Random(choice_seed)
+    d = _deal(TausendOptions(), deal_seed, choice_seed)
+    while d.turn >= 0 and not exact(d):
+        d.step(policy(d) if rng.random() < 0.7 else rng.choice(d.legal()))
+    if d.turn < 0:
+        return
+    me = rng.randrange(3)
+    solver = Solver(AI, me)
+    assert solver.value(d.copy()) == _minimax(d, me)
+    for code in d.legal():
+        child = d.copy()
+        child.step(code)
+        assert solver.value(child.copy()) == _minimax(child, me)
+
+
+# --- the heuristic ----------------------------------------------------------------------
+
+
+def _hands(*texts: str) -> list[list[int]]:
+    return [[c.index for c in Card.parse(t)] for t in texts]
+
+
+def _fixed(hands: list[list[int]], stock: str, dealer: int = 2) -> TausendDeal:
+    return tausend.start_deal(
+        TausendOptions(), dealer, hands=hands, talon=[c.index for c in Card.parse(stock)]
+    )
+
+
+#: Seat 0 (forehand, dealer 2): Aces, Tens and the Hearts marriage.  Seat 1: rags.
+STRONG = "AH TH KH QH AD TD AC"
+WEAK = "9H JH 9D JD JC TC QS"
+REST = "KD QD KC QC AS TS JS"
+STOCK = "KS 9C 9S"
+
+
+def test_strength_orders_hands() -> None:
+    strong, weak = (sum(1 << c for c in h) for h in _hands(STRONG, WEAK))
+    assert strength(strong) > 200 > 60 > strength(weak)
+
+
+def test_heuristic_bids_with_a_strong_hand_and_passes_a_weak_one() -> None:
+    d = _fixed(_hands(WEAK, STRONG, REST), STOCK)  # forehand is seat 0: weak
+    d.step(policy(d))  # the mandatory 100
+    assert d.high == 100
+    assert policy(d) == A.BID_VALUE + 105 // 5  # the strong hand raises by 5
+    d.step(policy(d))
+    d.step(policy(d))  # seat 2 decides
+    assert policy(d) == A.PASS  # the weak forehand does not go on
+
+
+def test_heuristic_gifts_keep_marriages_and_aces() -> None:
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)
+    assert d.phase == GIVE and d.declarer == 0
+    given: list[int] = []
+    while d.phase == GIVE:
+        code = policy(d)
+        given.append((code - A.GIVE) % 32)
+        d.step(code)
+    names = {Card.of(c).id for c in given}
+    assert names == {"9C", "9S"}
+    assert d.phase == RAISE
+    raise_code = policy(d)
+    assert raise_code > A.RAISE + 100 // 5  # the hand is worth far more than 100
+
+
+def test_heuristic_declares_the_marriage_once_it_has_a_trick() -> None:
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    while d.turn >= 0 and not (d.phase == PLAY and d.turn == 0 and d.tricks[0] and not d.trick):
+        d.step(policy(d))
+    assert d.turn == 0
+    code = policy(d)
+    assert code & A.MARRIAGE_FLAG and Card.of(code & 31).suit == Card.parse("KH")[0].suit
+
+
+def test_heuristic_looks_before_bidding_blind() -> None:
+    opts = TausendOptions(blind_bid=True)
+    d = tausend.start_deal(opts, 2, seed=b"blind")
+    assert A.LOOK in d.legal()
+    assert policy(d) == A.LOOK
+
+
+# --- the strong level's bids, gifts and raise come from the search ----------------------
+
+
+def _view_at(d: TausendDeal) -> SeatView:
+    return d.view(d.turn)
+
+
+def test_strong_bids_a_strong_hand_and_passes_a_weak_one() -> None:
+    ai = player("strong", "tausend")
+    budget = Budget(playouts=200, worlds=4)
+    d = _fixed(_hands(WEAK, STRONG, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    choice = ai.choose(_view_at(d), random.Random(1), budget)
+    assert isinstance(choice, Bid) and (choice.value or 0) >= 105
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    d.step(A.BID_VALUE + 21)  # someone else bids 105 over the rags
+    d.step(A.BID_VALUE + 22)
+    d.step(A.BID_VALUE + 23)  # seat 0 raises to 115; seat 1 (rags) decides
+    assert d.turn == 1
+    assert ai.choose(_view_at(d), random.Random(1), budget) == Pass()
+
+
+def test_strong_gives_and_raises_by_search() -> None:
+    ai = player("strong", "tausend")
+    budget = Budget(playouts=200, worlds=4)
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)
+    for _ in range(2):
+        choice = ai.choose(_view_at(d), random.Random(2), budget)
+        assert isinstance(choice, Give) and choice.card.id not in {"KH", "QH", "AH"}
+        d, _ = P.apply(d, 0, choice)
+    assert d.phase == RAISE
+    choice = ai.choose(_view_at(d), random.Random(2), budget)
+    assert isinstance(choice, Raise) and choice.value >= 150
+
+
+def test_strong_claims_a_redeal_for_a_lost_contract() -> None:
+    """Held to 100 on rags with two 9s in the stock: starting again beats losing 100."""
+    weak = "JH QD JD 9C JC 9S QC"
+    rest = "AH TH KH QH AD TD AC"
+    other = "KD KC TC AS TS JS QS"
+    d = _fixed(_hands(weak, rest, other), "9H 9D KS")
+    d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)
+    assert d.declarer == 0 and Redeal() in d.legal_actions()
+    ai = player("strong", "tausend")
+    assert ai.choose(_view_at(d), random.Random(3), Budget(playouts=200)) == Redeal()
+
+
+def test_strong_follows_and_leads_legally_with_small_budgets_for_two_and_four() -> None:
+    for players in (2, 4):
+        opts = TausendOptions(players=players)
+        d = tausend.start_deal(opts, 0, seed=b"t%d" % players)
+        ai = player("strong", "tausend")
+        rng = random.Random(players)
+        while (seat := P.to_act(d)) is not None:
+            view = P.view(d, seat)
+            action = ai.choose(view, rng, TINY)
+            assert action in view.legal
+            d, _ = P.apply(d, seat, action)
+        res = P.result(d)
+        assert res is not None
+
+
+def test_setup_is_rebuilt_for_unshown_stocks() -> None:
+    """Worlds dealt before the stock is shown carry their own stock (Setup)."""
+    d = _fixed(_hands(WEAK, STRONG, REST), STOCK)
+    sampler = worlds(d.view(0))
+    rng = random.Random(4)
+    stocks = set()
+    for _ in range(20):
+        world = sampler.sample(rng)
+        assert isinstance(world.setup, Setup)
+        assert sum(1 << c for c in world.setup.stock_cards) == world.stock
+        stocks.add(world.stock)
+    assert len(stocks) > 10
+
+
+def test_a_played_card_is_a_play_action() -> None:
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
+    d.step(A.BID_VALUE + 20)
+    while d.turn >= 0 and d.phase != PLAY:
+        d.step(policy(d))
+    action = player("heuristic").choose(_view_at(d), random.Random(1))
+    assert isinstance(action, PlayCard)
