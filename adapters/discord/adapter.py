@@ -213,8 +213,8 @@ class DiscordAdapter:
         connect: asyncio.Task[None] | None = None
         try:
             await client.login(token.get_secret_value())
+            await self._restore()  # before any press can arrive
             connect = asyncio.create_task(client.connect(reconnect=True), name="discord-connect")
-            await self._restore()
             stopped = asyncio.create_task(stop.wait(), name="discord-stop")
             await asyncio.wait({connect, stopped}, return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
@@ -458,7 +458,7 @@ class DiscordAdapter:
         table_id = hand.table_id
         msg = hand.message
         live_slot = (table_id, f"live:{user.key}")
-        version = self._version(table_id)
+        version = _drawn_at(msg) or self._version(table_id)
         if on_hand:
             if interaction.response.is_done():  # deferred: the pressed message is @original
                 await interaction.edit_original_response(
@@ -876,6 +876,14 @@ def _parse_ref(ref: str) -> tuple[int, int] | None:
 def _user_id(user_key: str) -> int | None:
     platform, _, uid = user_key.partition(":")
     return int(uid) if platform == PLATFORM and uid.isdigit() else None
+
+
+def _drawn_at(message: Message) -> int | None:
+    """The table version a message's buttons were drawn at (None: no buttons)."""
+    for button in message.all_buttons():
+        with contextlib.suppress(PayloadError):
+            return decode_payload(button.payload).version
+    return None
 
 
 def _table_of(payload: str) -> str | None:
