@@ -31,7 +31,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -200,6 +200,9 @@ class DiscordAdapter:
         self._dm_noted: set[tuple[str, str]] = set()
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
+        self._handling = 0  # presses and commands being handled
+        self._handled = asyncio.Event()
+        self._handled.set()
 
     # --- running -----------------------------------------------------------------------
 
@@ -219,9 +222,11 @@ class DiscordAdapter:
             await asyncio.wait({connect, stopped}, return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
         finally:
+            with contextlib.suppress(TimeoutError):  # presses in flight finish first
+                await asyncio.wait_for(self._handled.wait(), DRAIN_TIMEOUT / 2)
             with contextlib.suppress(ValueError):
                 self.service.listeners.remove(self)
-            await self._drain_all(DRAIN_TIMEOUT)
+            await self._drain_all(DRAIN_TIMEOUT / 2)
             await client.close()
             if connect is not None:
                 done, _ = await asyncio.wait({connect}, timeout=DRAIN_TIMEOUT)
@@ -287,6 +292,18 @@ class DiscordAdapter:
         for task in pending:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    @contextlib.asynccontextmanager
+    async def handling(self) -> AsyncIterator[None]:
+        """Around a press or command that changes something: a stop waits for it."""
+        self._handling += 1
+        self._handled.clear()
+        try:
+            yield
+        finally:
+            self._handling -= 1
+            if self._handling == 0:
+                self._handled.set()
 
     def idle(self) -> bool:
         """Nothing queued or being sent (for tests and a clean stop)."""
@@ -387,6 +404,10 @@ class DiscordAdapter:
     async def press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         """One button press, whatever the button: the core decides what it means and
         whether this user may press it."""
+        async with self.handling():
+            await self._press(interaction, payload)
+
+    async def _press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         user = self.user(interaction)
         message = interaction.message
         table_id = _table_of(payload)

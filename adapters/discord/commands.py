@@ -66,6 +66,12 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def new(
         interaction: discord.Interaction[Any], game: str, preset: str | None = None
     ) -> None:
+        async with adapter.handling():
+            await open_table(interaction, game, preset)
+
+    async def open_table(
+        interaction: discord.Interaction[Any], game: str, preset: str | None
+    ) -> None:
         user = adapter.user(interaction)
         chat = adapter.chat(interaction)
         is_admin = interaction.guild_id is None or interaction.permissions.manage_guild
