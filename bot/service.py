@@ -18,9 +18,9 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engine import protocol as P
 from engine.actions import Action, decode
@@ -51,6 +51,8 @@ from .views import (
 )
 
 log = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,7 @@ class TableService:
         self._ai_runner = ai_runner or _run_in_thread
         self._ratings_lock = asyncio.Lock()
         self._claims: set[tuple[str, str]] = set()
+        self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
 
     # --- lifecycle -------------------------------------------------------------------
@@ -178,14 +181,34 @@ class TableService:
         log.info("table service started with %d open table(s)", len(self.tables))
 
     async def stop(self) -> None:
+        """Stop timers and cancel work in progress (what is stored stays stored)."""
         self._closed = True
         for timers in self._timers.values():
             timers.cancel()
-        for task in list(self._tasks):
+        tasks = [*self._tasks, *self._work]
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R:
+        """Run a change to its end even if the caller is cancelled.
+
+        An adapter's handler may be cancelled (a platform timeout, a dropped
+        connection) while its press is being stored.  Half a change — stored but
+        never announced, no timer armed for the next seat — would leave the table
+        stalled until a restart, so once started, a change finishes.
+        """
+        task = asyncio.ensure_future(coro)
+        self._work.add(task)
+        task.add_done_callback(self._work_done)
+        return await asyncio.shield(task)
+
+    def _work_done(self, task: asyncio.Task[Any]) -> None:
+        self._work.discard(task)
+        if not task.cancelled():
+            task.exception()  # the caller has it, if still there; _commit logged it
 
     async def _load(self, table_id: str) -> Table:
         entries = await self.store.table_log(table_id)
@@ -268,6 +291,19 @@ class TableService:
         is_admin: bool = False,
     ) -> Outcome:
         """Open a lobby in `chat` with `host` in the first seat."""
+        return await self._to_completion(
+            self._create_table(chat, host, game_id, preset, options, is_admin)
+        )
+
+    async def _create_table(
+        self,
+        chat: ChatRef,
+        host: UserRef,
+        game_id: str,
+        preset: str | None,
+        options: dict[str, Any] | None,
+        is_admin: bool,
+    ) -> Outcome:
         lang = await self._lang(host, chat)
         settings = await self.settings(chat)
         if settings.starters == "admins" and not is_admin:
@@ -345,6 +381,9 @@ class TableService:
 
     async def act(self, user: UserRef, payload: str) -> Outcome:
         """Handle one button press.  Refusals change nothing and go to `user` only."""
+        return await self._to_completion(self._act(user, payload))
+
+    async def _act(self, user: UserRef, payload: str) -> Outcome:
         lang = norm_lang(user.lang)
         try:
             p = decode_payload(payload)
@@ -542,11 +581,16 @@ class TableService:
 
     async def abort(self, chat: ChatRef, user: UserRef) -> Outcome:
         """The host closes his table; anyone else seated casts an abort vote."""
+        return await self._to_completion(self._abort(chat, user))
+
+    async def _abort(self, chat: ChatRef, user: UserRef) -> Outcome:
         lang = await self._lang(user, chat)
         table = self.table_of(chat.key, user.key)
         if table is None:
             return _refuse(lang, "no_table")
         async with self.lock(table.id):
+            if self.tables.get(table.id) is not table or table.seat_of(user.key) is None:
+                return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
             if table.host == user.key:
                 await self._commit(table, [{"k": "abort", "reason": "host"}])
                 await self._closed_table(table, "aborted")
@@ -555,13 +599,17 @@ class TableService:
 
     async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         """Concede the match: the resigner (and partner) lose it; the others win."""
+        return await self._to_completion(self._resign(chat, user))
+
+    async def _resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         lang = await self._lang(user, chat)
         table = self.table_of(chat.key, user.key)
         if table is None:
             return _refuse(lang, "no_table")
         async with self.lock(table.id):
             seat = table.seat_of(user.key)
-            assert seat is not None
+            if self.tables.get(table.id) is not table or seat is None:
+                return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
             if table.status != Status.PLAYING:
                 return _refuse(lang, "not_playing")
             await self._play(table, [{"k": "resign", "seat": seat}])
@@ -569,6 +617,9 @@ class TableService:
 
     async def forget(self, user: UserRef) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer."""
+        return await self._to_completion(self._forget(user))
+
+    async def _forget(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.lang)
         for table in list(self.tables.values()):
             if table.seat_of(user.key) is None:
@@ -653,6 +704,7 @@ class TableService:
         first = table.version + 1
         status_before = table.status
         deals_before = len(table.deal_points)
+        turn_before = _turn_key(table)
         events: list[Event] = []
         entries = list(entries)
         try:
@@ -663,16 +715,24 @@ class TableService:
                 for e in more:
                     events.extend(table.apply(e))
                 entries.extend(more)
-            ops = await R.result_ops(self, table, status_before, deals_before)
-            table.deadline = self._deadline(table)
-            await self.store.append(
-                table.id,
-                first,
-                entries,
-                status=str(table.status),
-                deadline=table.deadline,
-                ops=ops,
-            )
+            if table.deadline is None or _turn_key(table) != turn_before:
+                # a new turn gets a new deadline; a vote or a seat change elsewhere
+                # does not give the player to act more time
+                table.deadline = self._deadline(table)
+            finishing = status_before != Status.FINISHED and table.status == Status.FINISHED
+            # A finished match reads ratings and writes new ones: one at a time, each
+            # durable before the next reads, or two matches of one player at once
+            # would lose an update.
+            async with self._ratings_lock if finishing else contextlib.nullcontext():
+                ops = await R.result_ops(self, table, status_before, deals_before)
+                await self.store.append(
+                    table.id,
+                    first,
+                    entries,
+                    status=str(table.status),
+                    deadline=table.deadline,
+                    ops=ops,
+                )
         except Exception:
             log.exception("could not store a change of table %s; reloading it", table.id)
             try:
@@ -843,6 +903,14 @@ class TableService:
         legal = table.deal.legal()
         rng_seed = f"{table.id}:{table.version}"
         return await self._ai_runner(lambda: choose_action(level, view, legal, rng_seed))
+
+
+def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
+    """What makes a new turn: a deal, an action, the seat to act, who plays it."""
+    seat = table.to_act()
+    s = table.seats[seat] if seat is not None else None
+    actions = len(table.deal_log.actions) if table.deal_log is not None else -1
+    return (len(table.deals), actions, seat, s is not None and s.human_playing)
 
 
 async def _run_in_thread(fn: Callable[[], int]) -> int:

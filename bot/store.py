@@ -29,6 +29,22 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 
+
+class _InfoAndAbove(logging.Filter):
+    """aiosqlite logs every statement *with its parameters* at DEBUG: our log rows
+    hold deal seeds, and a seed is every hidden card of its deal.  Those lines never
+    reach a handler, whatever level the bot logs at."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.INFO
+
+
+def _quiet_aiosqlite() -> None:
+    lg = logging.getLogger("aiosqlite")
+    if not any(isinstance(f, _InfoAndAbove) for f in lg.filters):
+        lg.addFilter(_InfoAndAbove())
+
+
 Op = tuple[str, Sequence[Any]]
 
 
@@ -74,11 +90,14 @@ class Store:
         self._ro: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._closing = False
         self.commits = 0
 
     # --- lifecycle -------------------------------------------------------------------
 
     async def open(self) -> Store:
+        _quiet_aiosqlite()
+        self._closing = False
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
@@ -96,6 +115,7 @@ class Store:
         return self
 
     async def close(self) -> None:
+        self._closing = True  # refuse new writes: nobody would commit them
         if self._writer is not None:
             await self._queue.join()
             self._writer.cancel()
@@ -154,20 +174,33 @@ class Store:
     # --- the writer ------------------------------------------------------------------
 
     async def _write_loop(self) -> None:
-        while True:
-            first = await self._queue.get()
-            batch = [first]
-            while not self._queue.empty() and len(batch) < 512:
+        batch: list[_Write] = []
+        try:
+            while True:
+                first = await self._queue.get()
+                batch = [first]
+                while not self._queue.empty() and len(batch) < 512:
+                    batch.append(self._queue.get_nowait())
+                try:
+                    await self._commit_batch(batch)
+                except Exception as e:  # pragma: no cover - reported to each waiter
+                    for w in batch:
+                        if not w.future.done():
+                            w.future.set_exception(e)
+                finally:
+                    for _ in batch:
+                        self._queue.task_done()
+                batch = []
+        finally:
+            # Stopped with writes in flight or queued (the loop is going down): tell
+            # their waiters, so that nobody waits forever for a commit.
+            while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            try:
-                await self._commit_batch(batch)
-            except Exception as e:  # pragma: no cover - reported to each waiter
-                for w in batch:
-                    if not w.future.done():
-                        w.future.set_exception(e)
-            finally:
-                for _ in batch:
-                    self._queue.task_done()
+                self._queue.task_done()
+            error = StoreError("the store closed before this write was committed")
+            for w in batch:
+                if not w.future.done():
+                    w.future.set_exception(error)
 
     async def _commit_batch(self, batch: list[_Write]) -> None:
         db = self.db
@@ -189,7 +222,8 @@ class Store:
                     self.commits += 1
                 except Exception as e:
                     await db.execute("ROLLBACK")
-                    w.future.set_exception(e)
+                    if not w.future.done():  # its waiter may be gone (cancelled)
+                        w.future.set_exception(e)
         for w in batch:
             if not w.future.done():
                 w.future.set_result(None)
@@ -218,6 +252,8 @@ class Store:
         ops: Iterable[Op] = (),
     ) -> None:
         """Queue a write and wait until it is committed."""
+        if self._writer is None or self._closing:
+            raise StoreError("the store is not open")  # nobody would ever commit it
         w = _Write(log_rows or [], table_row, list(ops))
         await self._queue.put(w)
         await w.future

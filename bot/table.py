@@ -61,6 +61,11 @@ class DealLog:
     state0: DealCore
     actions: list[tuple[int, Action]] = field(default_factory=list)
 
+    @property
+    def seed_sha256(self) -> str:
+        """The seed's SHA-256, published while the deal runs (the seed after it)."""
+        return hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
+
     def to_json(self, record_game: str) -> dict[str, Any]:
         spec = self.spec
         tie_break = spec.game != record_game
@@ -72,7 +77,7 @@ class DealLog:
             game_id=spec.game if tie_break else None,
             seats=spec.seats if tie_break else None,
         )
-        d["seed_sha256"] = hashlib.sha256(bytes.fromhex(self.seed)).hexdigest()
+        d["seed_sha256"] = self.seed_sha256
         return d
 
 

@@ -269,7 +269,7 @@ def table_view(table: Table, style: Style) -> TableView:
     seed_hash = None
     lines = [f"{game_name(table.game, lg)} — {table.id}"]
     if table.deal_log is not None:
-        seed_hash = table.deal_log.to_json(table.game)["seed_sha256"]
+        seed_hash = table.deal_log.seed_sha256
         dealer = table.deal_log.spec.dealer
         lines.append(t(lg, "table.deal", deal=deal_no, dealer=nm[dealer]))
     score_text = " · ".join(

@@ -31,16 +31,25 @@ def random_policy(table: Table, seat: int, codes: list[int], rng: random.Random)
     return rng.choice(codes)
 
 
-def seeds(prefix: str = "s") -> Callable[[], str]:
-    """A deterministic `seed_source`: SHA-256 of a counter, as 32 hex digits."""
-    n = 0
+class Seeds:
+    """A deterministic `seed_source`: SHA-256 of a counter, as 32 hex digits.
 
-    def next_seed() -> str:
-        nonlocal n
-        n += 1
-        return hashlib.sha256(f"{prefix}{n}".encode()).hexdigest()[:32]
+    `n` is how many seeds were drawn; after a crash a test sets it to the number of
+    draws the store kept (a seed drawn for a change that never committed is drawn
+    again, as `secrets` would draw a fresh one).
+    """
 
-    return next_seed
+    def __init__(self, prefix: str = "s") -> None:
+        self.prefix = prefix
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return hashlib.sha256(f"{self.prefix}{self.n}".encode()).hexdigest()[:32]
+
+
+def seeds(prefix: str = "s") -> Seeds:
+    return Seeds(prefix)
 
 
 def ids(prefix: str = "t") -> Callable[[], str]:
@@ -286,6 +295,28 @@ class Bot:
             await self.service.stop()
         if self.store is not None:
             await self.store.close()
+        self.service = self.store = self.chat = None
+
+    async def crash(self) -> None:
+        """Die like a killed process: work in progress is cancelled and writes not
+        yet committed are lost (the open transaction rolls back)."""
+        store = self.store
+        if store is not None:
+            store._closing = True
+        if self.service is not None:
+            self.service.listeners.clear()
+            await self.service.stop()
+        if store is not None:
+            writer = store._writer
+            if writer is not None:
+                writer.cancel()
+                with suppress(asyncio.CancelledError):
+                    await writer
+                store._writer = None
+            for conn in (store._db, store._ro):
+                if conn is not None:
+                    await conn.close()
+            store._db = store._ro = None
         self.service = self.store = self.chat = None
 
     @property

@@ -1,0 +1,341 @@
+"""Durability: kill the bot anywhere, restart it on the same file, and the game goes
+on exactly as if nothing happened; timers come back from the stored deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import results as R
+from bot.payload import decode
+from bot.service import ChatRef, Timings
+from bot.store import Store
+from engine.games import available
+
+from .conftest import FAST
+from .fakechat import CHAT, Bot, Seeds, ids, inline_ai, open_table, play_out, seeds, users
+from .policies import ai_for, policy_for
+
+
+async def _durable(path: Path, table_id: str) -> dict[str, Any]:
+    """What the store holds about a table, minus wall-clock times."""
+    store = await Store(path).open()
+    try:
+        log = await store.table_log(table_id)
+        for e in log:
+            e.pop("at", None)
+        row = await store.table_row(table_id)
+        results = await store.fetchall(
+            "SELECT player, seat, won, bummerl, schneider, score FROM results"
+            " WHERE table_id = ? ORDER BY player",
+            (table_id,),
+        )
+        ratings = await store.fetchall(
+            "SELECT scope, game, player, mu, sigma, games FROM ratings ORDER BY scope, player"
+        )
+        contracts = await store.fetchall(
+            "SELECT deal, player, contract, made FROM contracts WHERE table_id = ? ORDER BY deal",
+            (table_id,),
+        )
+        return {
+            "log": log,
+            "status": row.status if row else None,
+            "record": await store.game_record(table_id),
+            "results": results,
+            "ratings": ratings,
+            "contracts": contracts,
+        }
+    finally:
+        await store.close()
+
+
+def _bot(path: Path, seed_source: Seeds, **kw: Any) -> Bot:
+    timings = Timings(
+        turn_timeout=60, reminder_before=10, missed_turns_limit=3, ai_delay=0.002, lobby_expiry=600
+    )
+    return Bot(path, timings, seed_source, ids(), ai_runner=inline_ai, **kw)
+
+
+async def _reference(path: Path, game_id: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    bot = await _bot(path, seeds()).start()
+    try:
+        _patch_ai(monkeypatch, game_id, bot)
+        humans = [bot.player(u, policy_for(game_id)) for u in users(2)]
+        tid = await open_table(bot, game_id, humans)
+        await play_out(bot.fc, tid, humans, timeout=60)
+        return tid
+    finally:
+        await bot.stop()
+
+
+def _patch_ai(monkeypatch: pytest.MonkeyPatch, game_id: str, bot: Bot) -> None:
+    ai = ai_for(game_id, bot.svc)
+    if ai is not None:
+        monkeypatch.setattr("bot.service.choose_action", ai)
+
+
+def _actions(bot: Bot, tid: str) -> int:
+    table = bot.svc.tables.get(tid)
+    return -1 if table is None else sum(len(d.actions) for d in table.deals)
+
+
+async def _seeds_kept(path: Path, table_id: str) -> int:
+    store = await Store(path).open()
+    try:
+        log = await store.table_log(table_id)
+    finally:
+        await store.close()
+    return sum(1 for e in log if e["k"] in ("start", "deal"))
+
+
+CASES = [
+    ("zweier", 1, False),
+    ("zweier", 3, True),
+    ("dreier", 1, True),
+    ("dreier", 2, False),
+    ("bauern", 1, True),
+    ("bauern", 3, False),
+    ("tausend", 41, True),
+]
+
+
+@pytest.mark.parametrize(("game_id", "k", "mid_act"), CASES)
+async def test_killed_every_k_actions_finishes_identically(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_id: str, k: int, mid_act: bool
+) -> None:
+    if game_id not in available():
+        pytest.skip(f"{game_id} is not implemented yet")
+    ref_path = tmp_path / "reference.sqlite3"
+    tid = await _reference(ref_path, game_id, monkeypatch)
+    expected = await _durable(ref_path, tid)
+    assert expected["status"] == "finished"
+
+    path = tmp_path / "killed.sqlite3"
+    seed_source = seeds()
+    table_ids = ids()
+
+    def make() -> Bot:
+        b = _bot(path, seed_source)
+        b.table_ids = table_ids
+        return b
+
+    bot = await make().start()
+    try:
+        kills = await _play_with_kills(bot, make, tid, game_id, k, mid_act, monkeypatch)
+    finally:
+        await bot.stop()
+    assert kills >= 2
+    got = await _durable(path, tid)
+    assert got == expected
+
+
+async def _play_with_kills(
+    bot: Bot,
+    make: Callable[[], Bot],
+    tid: str,
+    game_id: str,
+    k: int,
+    mid_act: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> int:
+    path = bot.path
+    seed_source = bot.seed_source
+    assert isinstance(seed_source, Seeds)
+    rng = random.Random(f"{game_id}{k}")
+    _patch_ai(monkeypatch, game_id, bot)
+    humans = [bot.player(u, policy_for(game_id)) for u in users(2)]
+    assert await open_table(bot, game_id, humans) == tid
+    kills = 0
+    next_kill = k
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 90
+    try:
+        while True:
+            assert loop.time() < end, "the killed game did not finish"
+            if tid not in bot.svc.tables:
+                break
+            done = _actions(bot, tid)
+            if done >= next_kill:
+                await bot.crash()
+                kills += 1
+                next_kill = done + k
+                seed_source.n = await _seeds_kept(path, tid)
+                bot = await make().start()
+                _patch_ai(monkeypatch, game_id, bot)
+                humans = [bot.player(pl.user, pl.policy) for pl in humans]
+                continue
+            pressed = False
+            for pl in humans:
+                hv = pl.hand(tid)
+                if hv is None or not hv.your_turn:
+                    continue
+                pressed = True
+                if mid_act and done + 1 >= next_kill and rng.random() < 0.7:
+                    # die in the middle of this press: it may or may not have been stored
+                    task = asyncio.ensure_future(pl.take_turn(tid))
+                    for _ in range(rng.randrange(6)):
+                        await asyncio.sleep(0)
+                    task.cancel()  # the process dies: its handlers with it
+                    await bot.crash()
+                    with suppress(asyncio.CancelledError):
+                        await task
+                    kills += 1
+                    next_kill = done + 1 + k
+                    seed_source.n = await _seeds_kept(path, tid)
+                    bot = await make().start()
+                    _patch_ai(monkeypatch, game_id, bot)
+                    humans = [bot.player(p.user, p.policy) for p in humans]
+                else:
+                    out = await pl.take_turn(tid)
+                    assert out is not None and out.ok, out
+                break
+            if not pressed:
+                await bot.fc.wait(lambda b=bot, n=done: _actions(b, tid) != n, timeout=10)
+    finally:
+        await bot.stop()  # the last one started
+    return kills
+
+
+async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:
+    """A press whose caller is cancelled (an adapter's handler timed out) is stored,
+    announced, and the computer's next move is scheduled — the table never stalls."""
+    bot = await make_bot().start()
+    try:
+        a = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [a])
+        for _ in range(30):
+            await bot.fc.wait(lambda: a.hand(tid) is not None and a.hand(tid).your_turn)  # type: ignore[union-attr]
+            version = bot.svc.tables[tid].version
+            updates = len(bot.fc.updates)
+            hv = a.hand(tid)
+            assert hv is not None
+            payload = next(
+                b.payload for b in hv.message.all_buttons() if decode(b.payload).is_game_action
+            )
+            task = asyncio.ensure_future(bot.svc.act(a.user, payload))
+            await asyncio.sleep(0)  # the press is under way ...
+            task.cancel()  # ... when its caller goes away
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            # the press went through anyway, was announced, and play goes on (the
+            # computer's move included: the next wait for our turn needs it)
+            await bot.fc.wait(lambda n=updates: len(bot.fc.updates) > n)
+            assert bot.svc.tables.get(tid) is None or bot.svc.tables[tid].version > version
+            if tid not in bot.svc.tables:
+                break
+        await play_out(bot.fc, tid, [a])
+        assert bot.fc.kinds(tid)[-1] == "finished"
+    finally:
+        await bot.stop()
+
+
+async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..., Bot]) -> None:
+    now = [5000.0]
+    timings = Timings(
+        turn_timeout=30, reminder_before=10, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    table = bot.svc.tables[tid]
+    seat = table.to_act()
+    assert seat is not None
+    mover = a if table.seats[seat].user == a.key else b  # type: ignore[union-attr]
+    deadline = table.deadline
+    assert deadline == pytest.approx(now[0] + 30)
+    row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+    assert row is not None and row.deadline == deadline
+    await bot.stop()
+
+    # back 19.9 s later: the reminder is 0.1 s away, the timeout 10.1 s
+    now[0] += 19.9
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    try:
+        assert bot.svc.tables[tid].deadline == deadline
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
+        reminder = next(u for u in bot.fc.updates if u.kind == "reminder")
+        assert reminder.user == mover.key
+        assert "action" not in bot.fc.kinds(tid)
+    finally:
+        await bot.stop()
+
+    # back again after the deadline passed: the computer plays for the absent player
+    now[0] += 10.2
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    try:
+        await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
+        log = await bot.store.table_log(tid)  # type: ignore[union-attr]
+        timed_out = [e for e in log if e["k"] == "act" and e.get("by") == "t"]
+        assert len(timed_out) == 1 and timed_out[0]["seat"] == seat
+        table = bot.svc.tables[tid]
+        assert table.seats[seat].missed == 1  # type: ignore[union-attr]
+    finally:
+        await bot.stop()
+
+
+async def test_ai_turn_resumes_after_restart(make_bot: Callable[..., Bot]) -> None:
+    """A table whose computer seat was about to move when the bot died goes on."""
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=30, lobby_expiry=600)
+    bot = await make_bot(timings=timings).start()
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a])
+    table = bot.svc.tables[tid]
+    if table.seats[table.to_act()].user == a.key:  # type: ignore[index,union-attr]
+        assert (await a.take_turn(tid)) is not None
+    version = bot.svc.tables[tid].version
+    await bot.stop()
+    fast = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=600)
+    bot = await make_bot(timings=fast).start()
+    try:
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
+    finally:
+        await bot.stop()
+
+
+async def test_ratings_of_matches_finishing_at_once(make_bot: Callable[..., Bot]) -> None:
+    """One player's two matches (in two chats) ending at the same moment both count."""
+    bot = await make_bot().start()
+    try:
+        a, b, c = (bot.player(u) for u in users(3))
+        other = ChatRef("tg", "-1009", "Nebenan")
+        t1 = await open_table(bot, "zweier", [a, b])
+        t2 = await open_table(bot, "zweier", [a, c], chat=other)
+        assert t1 != t2
+        outs = await asyncio.gather(bot.svc.resign(CHAT, b.user), bot.svc.resign(other, c.user))
+        assert all(o.ok for o in outs)
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT games FROM ratings WHERE scope = 'global' AND player = ?", (a.key,)
+        )
+        assert rows == [(2,)]
+        board = await R.leaderboard(bot.store, "zweier", "global")  # type: ignore[arg-type]
+        assert board[0].player == a.key and board[0].games == 2 and board[0].won == 2
+    finally:
+        await bot.stop()
+
+
+async def test_restart_keeps_lobbies_and_settings(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot().start()
+    a, b = users(2)
+    assert (await bot.svc.update_setting(CHAT, a, "language", "de", is_admin=True)).ok
+    tid = (await bot.svc.create_table(CHAT, a, "dreier")).table_id
+    assert tid is not None
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        lobby = bot.svc.lobby(tid)
+        assert lobby is not None and "Gastgeber" in lobby.message.text
+        assert (await bot.svc.act(b, lobby.message.all_buttons()[0].payload)).ok
+        assert bot.svc.tables[tid].seat_of(b.key) == 1
+    finally:
+        await bot.stop()
+
+
+def test_fast_timings_in_use() -> None:
+    assert json.dumps(FAST.__dict__)
