@@ -1,0 +1,169 @@
+"""Turn timers with small timings: reminder, the computer plays for an absent player,
+replacement after missed turns, and taking the seat back."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from bot.payload import decode
+from bot.service import Timings
+
+from .fakechat import CHAT, Bot, Player, button, open_table, users
+
+TIMINGS = Timings(
+    turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
+)
+
+
+def _to_act(bot: Bot, tid: str) -> str | None:
+    table = bot.svc.tables.get(tid)
+    if table is None:
+        return None
+    seat = table.to_act()
+    s = table.seats[seat] if seat is not None else None
+    return s.user if s is not None else None
+
+
+async def _log(bot: Bot, tid: str) -> list[dict[str, object]]:
+    return await bot.store.table_log(tid)  # type: ignore[union-attr]
+
+
+async def _play_others(
+    bot: Bot, tid: str, present: Player, absent: Player, until: Callable[[], bool]
+) -> None:
+    """The present player plays whenever it is their turn; the absent one never."""
+    while not until():
+        if tid not in bot.svc.tables:
+            return
+        if _to_act(bot, tid) == present.key and present.hand(tid) is not None:
+            out = await present.take_turn(tid)
+            if out is not None:
+                continue
+        await bot.fc.wait(lambda: until() or _to_act(bot, tid) == present.key, timeout=3)
+
+
+async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot(timings=TIMINGS).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        absent = a if _to_act(bot, tid) == a.key else b
+        present = b if absent is a else a
+        seat = bot.svc.tables[tid].seat_of(absent.key)
+        assert seat is not None
+
+        # 1. a reminder, then the computer plays the absent player's turn
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
+        reminder = next(u for u in bot.fc.updates if u.kind == "reminder")
+        assert reminder.user == absent.key
+        await bot.fc.wait(
+            lambda: bot.svc.tables[tid].seats[seat].missed == 1,  # type: ignore[union-attr]
+            timeout=2,
+        )
+        log = await _log(bot, tid)
+        assert [e["by"] for e in log if e["k"] == "act"] == ["t"]
+        assert bot.svc.tables[tid].seats[seat].ai is None  # type: ignore[union-attr]
+
+        # 2. a second missed turn in a row: the computer takes the seat
+        await _play_others(bot, tid, present, absent, lambda: "replaced" in bot.fc.kinds(tid))
+        replaced = [u for u in bot.fc.updates if u.kind == "replaced"]
+        assert len(replaced) == 1 and replaced[0].user == absent.key
+        table = bot.svc.tables[tid]
+        s = table.seats[seat]
+        assert s is not None and s.ai is not None and s.user == absent.key
+        log = await _log(bot, tid)
+        assert [e["k"] for e in log].count("replace") == 1
+        tv = bot.fc.tables[tid]
+        assert "(AI)" in tv.message.text
+        take_back = button(tv.message, "tb")
+        # the computer now plays that seat without waiting for a timeout
+        moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)
+        await _play_others(
+            bot,
+            tid,
+            present,
+            absent,
+            lambda: (
+                sum(1 for d in bot.svc.tables[tid].deals for st, _ in d.actions if st == seat)
+                >= moves + 2
+                or tid not in bot.svc.tables
+            ),
+        )
+        assert tid in bot.svc.tables, "the match ended too soon for this test"
+        log = await _log(bot, tid)
+        assert any(e["k"] == "act" and e.get("by") == "ai" and e["seat"] == seat for e in log)
+
+        # 3. the player takes the seat back with the button of the table message
+        out = await absent.press(take_back)
+        assert out.ok, out
+        s = bot.svc.tables[tid].seats[seat]
+        assert s is not None and s.ai is None and s.missed == 0
+        assert (await absent.press(take_back)).code == "not_replaced"
+        assert not any(
+            decode(b.payload).verb == "tb" for b in bot.fc.tables[tid].message.all_buttons()
+        )
+
+        # 4. missing one turn again does not replace them (the count starts over)
+        await _play_others(
+            bot,
+            tid,
+            present,
+            absent,
+            lambda: bot.svc.tables[tid].seats[seat].missed == 1,  # type: ignore[union-attr]
+        )
+        assert [u.kind for u in bot.fc.updates].count("replaced") == 1
+
+        # 5. replaced again, then simply playing a card takes the seat back too
+        await _play_others(
+            bot,
+            tid,
+            present,
+            absent,
+            lambda: [u.kind for u in bot.fc.updates].count("replaced") == 2,
+        )
+        bot.svc.timings.ai_delay = 5.0  # the computer thinks long: the player is quicker
+        await _play_others(bot, tid, present, absent, lambda: _to_act(bot, tid) == absent.key)
+        bot.svc._arm(bot.svc.tables[tid])  # re-arm with the long delay
+        hv = absent.hand(tid)
+        assert hv is not None and hv.your_turn
+        out = await absent.take_turn(tid)
+        assert out is not None and out.ok
+        s = bot.svc.tables[tid].seats[seat] if tid in bot.svc.tables else None
+        if s is not None:
+            assert s.ai is None and s.missed == 0
+        log = await _log(bot, tid)
+        assert log[-1]["k"] in ("act", "deal") and any(e["k"] == "back" for e in log[-3:])
+    finally:
+        await bot.stop()
+
+
+async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot]) -> None:
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0.15, lobby_expiry=600)
+    bot = await make_bot(timings=timings).start()
+    try:
+        a = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [a])
+        if _to_act(bot, tid) == a.key:
+            await a.take_turn(tid)
+        version = bot.svc.tables[tid].version
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
+        assert loop.time() - t0 >= 0.1
+    finally:
+        await bot.stop()
+
+
+async def test_no_timer_for_a_finished_or_aborted_table(make_bot: Callable[..., Bot]) -> None:
+    bot = await make_bot(timings=TIMINGS).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        assert (await bot.svc.abort(CHAT, a.user)).ok
+        n = len(bot.fc.updates)
+        await asyncio.sleep(0.5)  # longer than a turn: nothing fires
+        assert len(bot.fc.updates) == n
+        assert tid not in bot.svc._timers
+    finally:
+        await bot.stop()
