@@ -13,7 +13,8 @@ a 95% confidence interval (the deal is the unit); A's contracts (deals it declar
 made / all, and split into contracts it was held to as forehand — it opened the
 mandatory 100 and nobody bid — and contracts it bid for), the same for B in the same
 seats of the baseline; redeals A claimed; A's decision times by phase (decisions with
-two or more legal actions).  The last line is a JSON object.
+two or more legal actions), wall-clock and, as `cpu_*`, the process's CPU time (what a
+decision costs when the machine is shared).  The last line is a JSON object.
 """
 
 from __future__ import annotations
@@ -78,10 +79,12 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
         view = P.view(state, seat)
         side = seating[seat]
         t0 = time.perf_counter()
+        c0 = time.process_time()
         action = players[side].choose(view, rngs[seat], budget)
         dt = (time.perf_counter() - t0) * 1000
         if side == "a" and len(view.legal) > 1:
             times[view.phase].append(dt)
+            times["cpu"].append((time.process_time() - c0) * 1000)
         state, _ = P.apply(state, seat, action)
     res = P.result(state)
     assert res is not None
@@ -182,6 +185,7 @@ def main() -> int:
         if not args.quiet:
             pts = " ".join(f"{x['a']:+5d}/{x['b']:+5d}" for x in r["rows"])
             print(f"deal {r['deal']:4d} seed {r['seed']}  a/b by seat {pts}")
+    cpu = times.pop("cpu", [])
     every = [t for v in times.values() for t in v]
     mean_diff = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
@@ -202,6 +206,9 @@ def main() -> int:
             "p95": _pct(every, 0.95),
             "max": round(max(every, default=0.0), 2),
             "decisions": len(every),
+            "cpu_median": round(statistics.median(cpu), 2) if cpu else 0.0,
+            "cpu_p95": _pct(cpu, 0.95),
+            "cpu_max": round(max(cpu, default=0.0), 2),
             "by_phase": {
                 k: {"median": round(statistics.median(v), 2), "p95": _pct(v, 0.95), "n": len(v)}
                 for k, v in sorted(times.items())
