@@ -18,12 +18,16 @@ from . import bauern_worlds
 from .bauern_policy import policy, reading
 from .plugins import GameAI
 
-#: Cards left in the players' hands at which a world is solved exactly: the last two
-#: tricks of four players (three of a Bettler without its partner), or three tricks
-#: of a contract that the first lost trick decides.
-EXACT_CARDS = 8
-EXACT_CARDS_DECISIVE = 12
-_DECISIVE = frozenset(int(k) for k in (Kind.BETTLER, Kind.SCHNAPSER, Kind.ALL_TRICKS))
+#: Cards left in the players' hands from which a world is solved exactly, by
+#: contract kind: the last two tricks (three of a Bettler whose partner sits out);
+#: a Schnapser, decided within three tricks, from the second trick on.  Measured to
+#: keep a decision's many playouts within the time budget.
+EXACT_CARDS = {
+    int(Kind.NORMAL): 8,
+    int(Kind.BETTLER): 9,
+    int(Kind.SCHNAPSER): 12,
+    int(Kind.ALL_TRICKS): 8,
+}
 #: The most a deal can be worth: the highest contract, Subkontra'd.
 MAX_POINTS = max(c.value for c in CONTRACTS) * 8
 
@@ -44,8 +48,7 @@ def exact(d: BauernDeal) -> bool:
     """Few enough cards left that alpha-beta finishes the world within the budget."""
     if d.phase != PLAY:
         return False
-    limit = EXACT_CARDS_DECISIVE if d.kind in _DECISIVE else EXACT_CARDS
-    return cards_left(d) <= limit
+    return cards_left(d) <= EXACT_CARDS[d.kind]
 
 
 def value(d: BauernDeal, seat: int) -> int:

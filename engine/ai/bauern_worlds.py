@@ -219,42 +219,121 @@ class BauernWorlds:
         return dealt
 
 
+#: Nonempty seat masks inside each seat mask (for Hall's condition).
+_SUBMASKS = tuple(tuple(m for m in range(1, 16) if not m & ~sub) for sub in range(16))
+
+
+def _feasible(counts: list[int], need: Sequence[int], seats: int) -> bool:
+    """Hall's condition for dealing cards to seats: `counts[m]` cards may go only to
+    the seats of mask m; every group of seats must have room for the cards that can
+    go nowhere else (and no card may go nowhere)."""
+    if counts[0]:
+        return False
+    for sub in _SUBMASKS[seats]:
+        room = 0
+        for s in range(4):
+            if sub >> s & 1:
+                room += need[s]
+        n = 0
+        for m in _SUBMASKS[sub]:
+            n += counts[m]
+        if n > room:
+            return False
+    return True
+
+
+def _allowed(cards: Sequence[int], need: Sequence[int], barred: Sequence[int]) -> list[int]:
+    """For each card, the mask of seats that still need cards and may hold it."""
+    out = []
+    for c in cards:
+        a = 0
+        for s in range(4):
+            if need[s] and not barred[s] >> c & 1:
+                a |= 1 << s
+        out.append(a)
+    return out
+
+
 def deal_hidden(
     hidden: int, need: Sequence[int], barred: Sequence[int], rng: random.Random
 ) -> list[int] | None:
-    """Deal the `hidden` cards, `need[s]` to seat s and none of `barred[s]`: uniformly
-    when nothing is barred, else the most constrained cards first, each to a seat with
-    room drawn in proportion to its room left.  None if no attempt succeeds."""
+    """Deal the `hidden` cards, `need[s]` to seat s and none of `barred[s]`; None when
+    that cannot be done.  Uniform when nothing is barred; else the most constrained
+    cards first, each to a seat drawn in proportion to its room left (and, should that
+    run into a dead end, card by card keeping the rest dealable)."""
     cards = list(cards_of(hidden))
     rng.shuffle(cards)
+    out = [0, 0, 0, 0]
     if not any(barred):
-        out = [0, 0, 0, 0]
         i = 0
         for s in range(4):
             for c in cards[i : i + need[s]]:
                 out[s] |= 1 << c
             i += need[s]
         return out
-    seats = [s for s in range(4) if need[s]]
-    for _ in range(DEAL_TRIES):
+    allowed = _allowed(cards, need, barred)
+    counts = [0] * 16
+    for a in allowed:
+        counts[a] += 1
+    seats = sum(1 << s for s in range(4) if need[s])
+    if not _feasible(counts, need, seats):
+        return None
+    order = sorted(range(len(cards)), key=lambda i: allowed[i].bit_count())
+    for _ in range(4):
         room = list(need)
         out = [0, 0, 0, 0]
-        allowed = [[s for s in seats if not barred[s] >> c & 1] for c in cards]
-        for i in sorted(range(len(cards)), key=lambda i: len(allowed[i])):
-            open_seats = [s for s in allowed[i] if room[s]]
-            if not open_seats:
+        for i in order:
+            a = allowed[i]
+            total = 0
+            for s in range(4):
+                if a >> s & 1:
+                    total += room[s]
+            if not total:
                 break
-            pick = rng.randrange(sum(room[s] for s in open_seats))
-            for s in open_seats:
-                pick -= room[s]
-                if pick < 0:
-                    break
+            pick = rng.randrange(total)
+            for s in range(4):
+                if a >> s & 1:
+                    pick -= room[s]
+                    if pick < 0:
+                        break
             out[s] |= 1 << cards[i]
             room[s] -= 1
         else:
             return out
-        rng.shuffle(cards)
-    return None
+    # Card by card, each to a seat that leaves the rest dealable (Hall's condition).
+    room = list(need)
+    out = [0, 0, 0, 0]
+    for i in order:
+        a = allowed[i] & seats
+        counts[a] -= 1
+        options: list[int] = []
+        for s in range(4):
+            if a >> s & 1 and room[s]:
+                room[s] -= 1
+                left = seats & ~(0 if room[s] else 1 << s)
+                if _feasible(_restrict(counts, left), room, left):
+                    options.append(s)
+                room[s] += 1
+        pick = rng.randrange(sum(room[s] for s in options))
+        for s in options:
+            pick -= room[s]
+            if pick < 0:
+                break
+        out[s] |= 1 << cards[i]
+        room[s] -= 1
+        if not room[s]:
+            seats &= ~(1 << s)
+            counts = _restrict(counts, seats)
+    return out
+
+
+def _restrict(counts: list[int], seats: int) -> list[int]:
+    """Counts by allowed-seat mask once only `seats` may still take cards."""
+    out = [0] * 16
+    for m in range(16):
+        if counts[m]:
+            out[m & seats] += counts[m]
+    return out
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -370,8 +449,10 @@ def worlds(view: SeatView, reading: Reading | None = None) -> BauernWorlds:
         if s == me or not need[s] or not (hard[s] or soft[s]):
             continue
         choices = _hands(
-            hidden & ~barred[s],
-            need[s],
+            s,
+            hidden,
+            (need[0], need[1], need[2], need[3]),
+            (barred[0], barred[1], barred[2], barred[3]),
             hands[s],
             tuple(hard[s]),
             tuple(dict.fromkeys(soft[s])) if reading is not None else (),
@@ -397,8 +478,10 @@ def worlds(view: SeatView, reading: Reading | None = None) -> BauernWorlds:
 
 @lru_cache(maxsize=1024)
 def _hands(
-    pool: int,
-    k: int,
+    seat: int,
+    hidden: int,
+    need: tuple[int, int, int, int],
+    barred: tuple[int, int, int, int],
     held: int,
     hard: tuple[tuple[int, ...], ...],
     soft: tuple[tuple[int, ...], ...],
@@ -406,16 +489,31 @@ def _hands(
     position: int,
     reading: Reading | None,
 ) -> tuple[int, ...]:
-    """The ways to add `k` cards of `pool` to `held` that pass every certainty and
-    reading; else those passing the certainties; () when nothing narrows the hand."""
+    """The ways to deal `seat` its `need[seat]` hidden cards (added to `held`) that pass
+    every certainty and reading and leave the other seats' cards dealable; else those
+    passing the certainties; () when nothing narrows the hand."""
+    k = need[seat]
+    rest = list(need)
+    rest[seat] = 0
+    seats = sum(1 << s for s in range(4) if rest[s])
+    cards = cards_of(hidden)
+    allowed = dict(zip(cards, _allowed(cards, rest, barred), strict=True))
+    counts = [0] * 16
+    for a in allowed.values():
+        counts[a] += 1
     strict: list[int] = []
     loose: list[int] = []
-    for combo in itertools.combinations(cards_of(pool), k):
+    for combo in itertools.combinations(cards_of(hidden & ~barred[seat]), k):
         m = 0
         for c in combo:
             m |= 1 << c
         full = held | m
         if not all(_certain(what, full, trump) for what in hard):
+            continue
+        left = counts[:]
+        for c in combo:
+            left[allowed[c]] -= 1
+        if not _feasible(left, rest, seats):
             continue
         loose.append(m)
         if reading is not None and all(reading(what, full, trump, position) for what in soft):
