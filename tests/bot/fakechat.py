@@ -299,7 +299,8 @@ class Bot:
 
     async def crash(self) -> None:
         """Die like a killed process: work in progress is cancelled and writes not
-        yet committed are lost (the open transaction rolls back)."""
+        yet committed are lost (a batch already on the writer thread commits or not,
+        atomically)."""
         store = self.store
         if store is not None:
             store._closing = True
@@ -307,16 +308,7 @@ class Bot:
             self.service.listeners.clear()
             await self.service.stop()
         if store is not None:
-            writer = store._writer
-            if writer is not None:
-                writer.cancel()
-                with suppress(asyncio.CancelledError):
-                    await writer
-                store._writer = None
-            for conn in (store._db, store._ro):
-                if conn is not None:
-                    await conn.close()
-            store._db = store._ro = None
+            await store.close(drain=False)
         self.service = self.store = self.chat = None
 
     @property
