@@ -65,10 +65,10 @@ BID_CHANCE = 0.75
 PLAUSIBLE_CHANCE = 0.6
 #: A contract this likely is a sure thing: Rekontra it.
 SURE_CHANCE = 0.95
-#: Hand strength (`normal_strength`) for Kontra, Rekontra and Subkontra on a normal game.
-DOUBLE_BARS = (0, 11.0, 12.0, 13.0)
-#: ... and for a Kontra over a Bettler (`bauern.kontra_beats_bettler`).
-KONTRA_OVER_BETTLER = 9.0
+#: Hand strength (`normal_strength`) for a Kontra over a Bettler in the auction
+#: (`bauern.kontra_beats_bettler`), and for Kontra, Rekontra and Subkontra on a
+#: normal game (by doubling round).
+DOUBLE_BARS = (9.0, 11.0, 12.0, 13.0)
 #: How much weaker than the bar a sampled hand of a player who doubled may be.
 DOUBLE_SLACK = 1.5
 #: Trump naming: the best first-packet suit must weigh this much, else Aufschlagen.
@@ -285,7 +285,7 @@ def _bid(d: BauernDeal, codes: list[int]) -> int:
     best, best_ev = -1, 0.0
     for code in codes:
         if code == A.DOUBLE:
-            if normal_strength(hand, d.trump) >= KONTRA_OVER_BETTLER:
+            if normal_strength(hand, d.trump) >= DOUBLE_BARS[0]:
                 return code
             continue
         if code == A.PASS:

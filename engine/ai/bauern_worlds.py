@@ -51,7 +51,8 @@ from ..views import SeatView
 #: position) -> bool`` for a hand of five, the named trump and the seat's priority
 #: position (0 forehand).  `what` is ``(NAMED,)`` (forehand named this suit),
 #: ``(BID, row)`` or ``(DOUBLED, row, round)`` (Kontra 1, Rekontra 2, Subkontra 3 on
-#: contract `row`).  Supplied by the policy: its own choices, read backwards.
+#: contract `row`; round 0 is a Kontra over a Bettler said in the auction, on the
+#: normal game).  Supplied by the policy: its own choices, read backwards.
 Reading = Callable[[tuple[int, ...], int, int, int], bool]
 NAMED, BID, DOUBLED = range(3)
 #: Rule certainties: the seat holds a trump, an ace.
@@ -553,7 +554,7 @@ def _rebuild(
             return None
         if code == A.DOUBLE:
             if d.phase == BIDDING:  # a Kontra over a Bettler: on the normal game
-                said.append((seat, (DOUBLED, 0, 1)))
+                said.append((seat, (DOUBLED, 0, 0)))
             else:
                 said.append((seat, (DOUBLED, d.row, d.dbl_round)))
         elif code != A.PASS and not (code == A.BID_CONTRACT and seat == fh):
