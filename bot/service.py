@@ -373,7 +373,6 @@ class TableService:
             await self._commit(
                 table, [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
             )
-            self._arm(table)
             await self._notify(table, "lobby")
         return Outcome(True, table_id=table_id, lobby=self.lobby(table_id))
 
@@ -558,7 +557,6 @@ class TableService:
         if s is None or s.ai is None:
             return _refuse(lang, "not_replaced")
         await self._commit(table, [{"k": "back", "seat": seat}])
-        self._arm(table)
         await self._notify(table, "action")
         return Outcome(True, table_id=table.id)
 
@@ -645,7 +643,6 @@ class TableService:
                         rest = [u for u in table.humans() if u != user.key]
                         entries.append({"k": "host", "user": rest[0] if rest else "deleted"})
                     await self._commit(table, entries)
-                    self._arm(table)
                     await self._notify(table, "action")
         await R.forget_player(self.store, user.key)
         return Outcome(True, t(lang, "forget.done"))
@@ -733,6 +730,12 @@ class TableService:
                     deadline=table.deadline,
                     ops=ops,
                 )
+            # Every change re-arms the table's timers: they are keyed to its version,
+            # so a timer of an older version (a join, a vote since) would do nothing.
+            if table.status in (Status.LOBBY, Status.PLAYING):
+                self._arm(table)
+            else:
+                self._cancel_timers(table.id)
         except Exception:
             log.exception("could not store a change of table %s; reloading it", table.id)
             try:
@@ -774,7 +777,6 @@ class TableService:
             await self._notify(table, "started")
         else:
             await self._notify(table, kind, public)
-        self._arm(table)
 
     async def _after_lobby_change(self, table: Table) -> None:
         if table.status == Status.ABORTED:
@@ -874,8 +876,14 @@ class TableService:
                 if s is not None and s.user is not None:
                     await self._notify(table, "reminder", user=s.user)
                 return
-            code = await self._choose(table, seat)
-            if table.version != version or self.tables.get(table_id) is not table:
+            choice = self._choice(table, seat)
+        # The computer thinks without holding the table: presses (a hand to show, a
+        # seat to take back, an abort) are answered meanwhile.  Its choice is a
+        # function of the table id and version, so if anything changed, it is dropped
+        # and the timers re-armed by that change decide again.
+        code = await self._ai_runner(choice)
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or table.version != version:
                 return
             entries: list[Entry] = []
             if what == "timeout":
@@ -887,11 +895,13 @@ class TableService:
             else:
                 entries.append({"k": "act", "seat": seat, "code": code, "by": "ai"})
             await self._play(table, entries)
-            if what == "timeout" and s is not None and s.ai is not None and s.user is not None:
+            replaced = what == "timeout" and s is not None and s.ai is not None
+            if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
 
-    async def _choose(self, table: Table, seat: int) -> int:
-        """The computer's action for `seat` (an AI seat, or a player who timed out)."""
+    def _choice(self, table: Table, seat: int) -> Callable[[], int]:
+        """The computer's decision for `seat` (an AI seat, or a player who timed out),
+        to run off the table's lock: it closes over a view and the legal codes only."""
         assert table.deal is not None
         s = table.seats[seat]
         level = (s.ai if s is not None and s.ai else None) or table.settings.get(
@@ -902,7 +912,7 @@ class TableService:
         view = P.view(table.deal, dseat)
         legal = table.deal.legal()
         rng_seed = f"{table.id}:{table.version}"
-        return await self._ai_runner(lambda: choose_action(level, view, legal, rng_seed))
+        return lambda: choose_action(level, view, legal, rng_seed)
 
 
 def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:

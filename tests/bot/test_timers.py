@@ -167,3 +167,39 @@ async def test_no_timer_for_a_finished_or_aborted_table(make_bot: Callable[..., 
         assert tid not in bot.svc._timers
     finally:
         await bot.stop()
+
+
+async def test_lobby_expires_after_changes(make_bot: Callable[..., Bot]) -> None:
+    """Every change re-arms the timers: a lobby someone joined still expires."""
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=0.3)
+    bot = await make_bot(timings=timings).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+        assert tid is not None
+        assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+        await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=2)
+        assert bot.fc.kinds(tid)[-1] == "aborted"
+    finally:
+        await bot.stop()
+
+
+async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None:
+    """A vote to abort (a change that is not a move) neither stops the turn timer
+    nor gives the player to act more time."""
+    bot = await make_bot(timings=TIMINGS).start()
+    try:
+        a, b, c = (bot.player(u) for u in users(3))
+        tid = await open_table(bot, "dreier", [a, b, c])
+        deadline = bot.svc.tables[tid].deadline
+        mover = _to_act(bot, tid)
+        host = bot.svc.tables[tid].host
+        voter = next(p for p in (a, b, c) if p.key not in (mover, host))
+        assert (await bot.svc.abort(CHAT, voter.user)).ok
+        assert tid in bot.svc.tables and bot.svc.tables[tid].deadline == deadline
+        await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
+        log = await _log(bot, tid)
+        assert any(e["k"] == "act" and e.get("by") == "t" for e in log)
+    finally:
+        await bot.stop()
