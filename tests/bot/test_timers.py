@@ -203,3 +203,32 @@ async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None
         assert any(e["k"] == "act" and e.get("by") == "t" for e in log)
     finally:
         await bot.stop()
+
+
+async def test_presses_are_answered_while_the_computer_thinks(
+    make_bot: Callable[..., Bot],
+) -> None:
+    thinking = asyncio.Event()
+
+    async def slow(fn: Callable[[], int]) -> int:
+        thinking.set()
+        await asyncio.sleep(0.4)
+        return fn()
+
+    bot = await make_bot(ai_runner=slow).start()
+    try:
+        a = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [a])
+        if _to_act(bot, tid) == a.key:
+            assert (await a.take_turn(tid)) is not None
+        await asyncio.wait_for(thinking.wait(), 2)
+        version = bot.svc.tables[tid].version
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        out = await a.press(button(bot.fc.tables[tid].message, "h"))
+        assert out.ok and out.hand is not None
+        assert loop.time() - t0 < 0.2  # not after the computer's 0.4 s
+        assert bot.svc.tables[tid].version == version
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
+    finally:
+        await bot.stop()
