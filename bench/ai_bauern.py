@@ -8,8 +8,9 @@ so the cards' luck cancels) and reports what the target is stated in: A's share 
 all game points won, with a 95% interval (a duplicate deal is the independent unit;
 ratio estimator, delta method).  Also per side: which contracts it declared, how
 often they were made and what they brought in, Kontra/Rekontra/Subkontra counts and
-their outcome, and decision times (decisions with two or more legal actions).  The
-last line is a JSON object.
+their outcome, and decision times (decisions with two or more legal actions), both
+wall-clock and the deciding process's CPU time (which does not grow when other work
+shares the cores).  The last line is a JSON object.
 """
 
 from __future__ import annotations
@@ -53,16 +54,20 @@ def _play(dealer: int, seed: bytes, seating: tuple[str, ...], tag: str) -> dict[
     budget: Budget | None = _CTX["budget"]
     rngs = [random.Random(f"{tag}:{s}") for s in range(4)]
     times: dict[str, list[float]] = {"a": [], "b": []}
+    cpu: dict[str, list[float]] = {"a": [], "b": []}
     doubles: list[str] = []
     state = spec.start_deal(_CTX["opts"], dealer, seed=seed)
     while (seat := P.to_act(state)) is not None:
         view = P.view(state, seat)
         side = seating[seat]
         t0 = time.perf_counter()
+        c0 = time.process_time()
         action = players[side].choose(view, rngs[seat], budget)
+        dc = time.process_time() - c0
         dt = time.perf_counter() - t0
         if len(view.legal) > 1:
             times[side].append(dt * 1000)
+            cpu[side].append(dc * 1000)
         if isinstance(action, Double):
             doubles.append(side)
         state, _ = P.apply(state, seat, action)
@@ -78,6 +83,7 @@ def _play(dealer: int, seed: bytes, seating: tuple[str, ...], tag: str) -> dict[
         "winner": seating[res.winners[0]],
         "doubles": doubles,
         "times": times,
+        "cpu": cpu,
     }
 
 
@@ -106,6 +112,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     contracts: dict[str, dict[str, list[float]]] = {"a": defaultdict(list), "b": defaultdict(list)}
     doubling: dict[str, dict[str, int]] = {"a": defaultdict(int), "b": defaultdict(int)}
     times: dict[str, list[float]] = {"a": [], "b": []}
+    cpu: dict[str, list[float]] = {"a": [], "b": []}
     games = [g for r in results for g in r["games"]]
     for g in games:
         side = g["declarer"]
@@ -120,6 +127,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             doubling[who][name + "_won"] += g["winner"] == who
         for side in "ab":
             times[side] += g["times"][side]
+            cpu[side] += g["cpu"][side]
     table: dict[str, dict[str, dict[str, float]]] = {}
     for side in "ab":
         rows: dict[str, dict[str, float]] = {}
@@ -152,6 +160,16 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                 "over_1s": sum(1 for x in t if x > 1000),
             }
             for side, t in times.items()
+        },
+        # CPU time of the deciding process: what the decision costs, whatever else
+        # the machine is running (wall-clock above includes waiting for a core).
+        "decision_cpu_ms": {
+            side: {
+                "median": round(statistics.median(t), 2) if t else 0.0,
+                "p95": round(_pct(t, 0.95), 2),
+                "max": round(max(t, default=0.0), 2),
+            }
+            for side, t in cpu.items()
         },
     }
 
@@ -201,9 +219,11 @@ def main() -> int:
     )
     for side in "ab":
         t = out["decision_ms"][side]
+        c = out["decision_cpu_ms"][side]
         print(
             f"{side.upper()} decision ms: median {t['median']} p95 {t['p95']} max {t['max']} "
-            f"over {t['n']} decisions ({t['over_1s']} over 1 s)"
+            f"over {t['n']} decisions ({t['over_1s']} over 1 s); CPU ms median {c['median']} "
+            f"p95 {c['p95']} max {c['max']}"
         )
         for cid, row in sorted(out["contracts"][side].items(), key=lambda kv: -kv[1]["n"]):
             print(f"  {side.upper()} declares {cid:22s} {row}")
