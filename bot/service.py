@@ -162,6 +162,7 @@ class TableService:
         self._ai_runner = ai_runner or _run_in_thread
         self._ratings_lock = asyncio.Lock()
         self._claims: set[tuple[str, str]] = set()
+        self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -245,12 +246,13 @@ class TableService:
         lang = await self._lang(user, chat)
         if not is_admin:
             return _refuse(lang, "not_admin")
-        current = await self.settings(chat)
-        try:
-            updated = current.with_value(key, value)
-        except SettingError as e:
-            return _refuse(lang, "bad_setting", error=str(e))
-        await self.store.save_chat_settings(chat.key, updated.to_json())
+        async with self._settings_lock:  # read-modify-write: two admins lose nothing
+            current = await self.settings(chat)
+            try:
+                updated = current.with_value(key, value)
+            except SettingError as e:
+                return _refuse(lang, "bad_setting", error=str(e))
+            await self.store.save_chat_settings(chat.key, updated.to_json())
         return Outcome(True, t(lang, "settings.saved", key=key, value=value))
 
     async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
@@ -638,7 +640,15 @@ class TableService:
                 else:
                     name = t(table.settings.get("lang"), "ai.name", n=seat + 1)
                     level = table.settings.get("ai_level", self.ai_level)
-                    entries = [{"k": "forget", "user": user.key, "name": name, "level": level}]
+                    entries = [
+                        {
+                            "k": "forget",
+                            "seat": seat,
+                            "user": user.key,
+                            "name": name,
+                            "level": level,
+                        }
+                    ]
                     if table.host == user.key:
                         rest = [u for u in table.humans() if u != user.key]
                         entries.append({"k": "host", "user": rest[0] if rest else "deleted"})
@@ -842,9 +852,11 @@ class TableService:
                 loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
             )
             return
-        deadline = table.deadline or (self._clock() + self.timings.turn_timeout)
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        deadline = table.deadline or (self._clock() + timeout)
         now = self._clock()
-        remind_at = deadline - self.timings.reminder_before
+        # a chat's short turn timeout still gets its reminder, half-way through
+        remind_at = deadline - min(self.timings.reminder_before, timeout / 2)
         if remind_at > now:
             timers.handles.append(
                 loop.call_later(remind_at - now, self._fire, table.id, version, "remind")

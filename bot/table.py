@@ -253,9 +253,14 @@ class Table:
         self.status = Status.FINISHED
 
     def _on_forget(self, e: Entry) -> None:
-        """A player deleted their data: the seat keeps playing under a neutral name."""
-        for s in self.seats:
-            if s is not None and s.user == e["user"]:
+        """A player deleted their data: the seat keeps playing under a neutral name.
+
+        The entry names the seat: once the log is scrubbed, every forgotten player's
+        key reads the same (``"deleted"``), and only the seat tells them apart."""
+        self.votes.discard(e["user"])
+        seat = e.get("seat")
+        for i, s in enumerate(self.seats):
+            if s is not None and s.user == e["user"] and seat in (None, i):
                 s.user = None
                 s.name = e["name"]
                 s.ai = s.ai or e["level"]

@@ -527,3 +527,41 @@ async def test_chat_settings_are_json_in_the_store(bot: Bot) -> None:
 
 def test_fast_timings_are_sane() -> None:
     assert FAST.ai_delay == 0
+
+
+async def test_two_players_forget_me_at_one_table_then_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    bot = await make_bot().start()
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = await open_table(bot, "dreier", [a, b, c])
+    assert (await bot.svc.abort(CHAT, b.user)).ok  # a vote that leaves with b
+    await bot.svc.forget(b.user)
+    await bot.svc.forget(c.user)
+    table = bot.svc.tables[tid]
+    seats = [(s.user, s.name, s.ai) for s in table.seats if s]
+    assert table.votes == set()
+    version = table.version
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        table = bot.svc.tables[tid]
+        assert table.version == version
+        assert [(s.user, s.name, s.ai) for s in table.seats if s] == seats
+        assert table.votes == set()
+        await play_out(bot.fc, tid, [bot.player(a.user)])
+        assert bot.fc.kinds(tid)[-1] == "finished"
+    finally:
+        await bot.stop()
+
+
+async def test_concurrent_settings_changes_both_count(bot: Bot) -> None:
+    a = users(1)[0]
+    outs = await asyncio.gather(
+        bot.svc.update_setting(CHAT, a, "language", "de", is_admin=True),
+        bot.svc.update_setting(CHAT, a, "suits", "german", is_admin=True),
+        bot.svc.update_setting(CHAT, a, "turn_timeout", "40", is_admin=True),
+    )
+    assert all(o.ok for o in outs)
+    s = await bot.svc.settings(CHAT)
+    assert (s.language, s.suits, s.turn_timeout) == ("de", "german", 40)

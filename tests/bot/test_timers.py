@@ -232,3 +232,20 @@ async def test_presses_are_answered_while_the_computer_thinks(
         await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
     finally:
         await bot.stop()
+
+
+async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) -> None:
+    """A turn shorter than the reminder lead time is reminded half-way."""
+    timings = Timings(
+        turn_timeout=0.4, reminder_before=5.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        mover = _to_act(bot, tid)
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
+        assert "action" not in bot.fc.kinds(tid)
+        assert next(u.user for u in bot.fc.updates if u.kind == "reminder") == mover
+    finally:
+        await bot.stop()
