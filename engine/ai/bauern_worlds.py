@@ -502,6 +502,8 @@ def _hands(
     counts = [0] * 16
     for a in allowed.values():
         counts[a] += 1
+    # With nothing barred elsewhere, the others can take any rest.
+    check = any(barred[t] for t in range(4) if rest[t])
     strict: list[int] = []
     loose: list[int] = []
     for combo in itertools.combinations(cards_of(hidden & ~barred[seat]), k):
@@ -511,11 +513,12 @@ def _hands(
         full = held | m
         if not all(_certain(what, full, trump) for what in hard):
             continue
-        left = counts[:]
-        for c in combo:
-            left[allowed[c]] -= 1
-        if not _feasible(left, rest, seats):
-            continue
+        if check:
+            left = counts[:]
+            for c in combo:
+                left[allowed[c]] -= 1
+            if not _feasible(left, rest, seats):
+                continue
         loose.append(m)
         if reading is not None and all(reading(what, full, trump, position) for what in soft):
             strict.append(m)

@@ -97,7 +97,7 @@ def _alternatives(d: BauernDeal, rng: random.Random, n: int) -> list[BauernDeal]
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
