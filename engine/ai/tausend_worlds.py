@@ -18,8 +18,11 @@ What a player at the table knows, and so what every world respects:
   that trick: each marriage declared changes them) — for the rest of the deal, since
   nobody receives cards during the play;
 - a bid above 120 needs a marriage in hand (RULES.md §5): a bidder's cards (held and
-  played since) hold a King and Queen of one suit; so do the declarer's after a final
-  bid above 120.
+  played since) hold a King and Queen of one suit; so do the declarer's after he
+  raised above 120 (keeping his bid needs nothing);
+- what the auction says of the hands, read as the heuristic bids (a model of the other
+  players, with slack): a voluntary bid means a hand worth it, a pass one that is not;
+  the declarer's final bid, what his cards were worth after the gifts.
 
 Two shapes of hidden information, each dealt exactly as uniformly as it is simple:
 - *open deal* (the stock not yet shown: bidding, or the golden round's claims): no
@@ -28,7 +31,8 @@ Two shapes of hidden information, each dealt exactly as uniformly as it is simpl
   other players (or, with two players, the opponent and the face-down stock).  Cards
   one place cannot hold go to the other; the other defender's stock card is chosen
   with the weight of its completions; the rest are split uniformly.
-The marriage conditions are met by rejection (a few tries, then the last draw stands).
+The marriage conditions and the reads of the auction are soft: of a few draws, the one
+that disagrees least is kept.
 """
 
 from __future__ import annotations
@@ -264,7 +268,8 @@ def worlds(view: SeatView) -> TausendWorlds:
             if level and seen:
                 lows[s] = max(lows[s], bid_value + BID_MARGIN)
             level = bid_value
-        elif seen and level:
+        elif seen and 0 < level < FREE_BID_LIMIT:
+            # (Above 120 a pass may only mean no marriage: it says nothing of strength.)
             highs[s] = min(highs[s], level + 5 + BID_MARGIN)
     d.looked = looked
     d.first_seen = first_seen
