@@ -15,11 +15,16 @@ mandatory 100 and nobody bid — and contracts it bid for), the same for B in th
 seats of the baseline; redeals A claimed; A's decision times by phase (decisions with
 two or more legal actions), wall-clock and, as `cpu_*`, the process's CPU time (what a
 decision costs when the machine is shared).  The last line is a JSON object.
+
+With ``--oracle`` A's search is handed the real deal instead of sampled worlds: not a
+player (it sees every card) but the ceiling of the same search, e.g. for how many
+contracts held at the mandatory 100 can be made at all.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -36,19 +41,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import protocol as P
 from engine.actions import Bid
 from engine.ai import Budget, Player, player
+from engine.ai.plugins import game_ai
 from engine.games import game
 
 _CTX: dict[str, Any] = {}
+#: With --oracle: the real deal, which A's worlds then return (A sees every card).
+_TRUTH: dict[str, Any] = {}
 
 
-def _init(a: str, b: str, options: dict[str, Any], budget: Budget | None) -> None:
+class _Oracle:
+    """Worlds that are the real deal: the search with perfect information."""
+
+    certain = True
+
+    def sample(self, rng: random.Random) -> Any:
+        return _TRUTH["state"].copy()
+
+
+def _init(a: str, b: str, options: dict[str, Any], budget: Budget | None, oracle: bool) -> None:
     spec = game("tausend")
-    _CTX.update(
-        spec=spec,
-        opts=spec.parse_options(options),
-        players={"a": player(a, "tausend"), "b": player(b, "tausend")},
-        budget=budget,
-    )
+    players = {"a": player(a, "tausend"), "b": player(b, "tausend")}
+    if oracle:
+        seeing = dataclasses.replace(game_ai("tausend"), worlds=lambda view: _Oracle())
+        players["a"].game_ai = lambda game_id: seeing  # type: ignore[method-assign]
+    _CTX.update(spec=spec, opts=spec.parse_options(options), players=players, budget=budget)
 
 
 def _contract(state: Any, seat: int) -> dict[str, Any] | None:
@@ -78,6 +94,7 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     while (seat := P.to_act(state)) is not None:
         view = P.view(state, seat)
         side = seating[seat]
+        _TRUTH["state"] = state
         t0 = time.perf_counter()
         c0 = time.process_time()
         action = players[side].choose(view, rngs[seat], budget)
@@ -157,6 +174,11 @@ def main() -> int:
     parser.add_argument("--options", default="{}", help="rule options as JSON")
     parser.add_argument("--playouts", type=int, help="override the playout budget")
     parser.add_argument("--worlds", type=int, help="override the world budget")
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="A's search sees every card (an upper bound of the search, not a player)",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     options = json.loads(args.options)
@@ -166,7 +188,7 @@ def main() -> int:
         budget = Budget(playouts=args.playouts or base.playouts, worlds=args.worlds or base.worlds)
     rng = random.Random(args.seed)
     jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
-    init = (args.a, args.b, options, budget)
+    init = (args.a, args.b, options, budget, args.oracle)
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs, initializer=_init, initargs=init) as pool:
@@ -218,6 +240,7 @@ def main() -> int:
         if budget is None
         else {"playouts": budget.playouts, "worlds": budget.worlds, "seconds": budget.seconds},
         "options": options,
+        "oracle": args.oracle,
         "seed": args.seed,
         "jobs": args.jobs,
         "seconds": round(elapsed, 1),
