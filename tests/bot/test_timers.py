@@ -139,7 +139,7 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
 
 
 async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot]) -> None:
-    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0.15, lobby_expiry=600)
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0.3, lobby_expiry=600)
     bot = await make_bot(timings=timings).start()
     try:
         a = bot.player(users(1)[0])
@@ -150,7 +150,7 @@ async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
-        assert loop.time() - t0 >= 0.1
+        assert loop.time() - t0 >= 0.15
     finally:
         await bot.stop()
 
@@ -212,7 +212,7 @@ async def test_presses_are_answered_while_the_computer_thinks(
 
     async def slow(fn: Callable[[], int]) -> int:
         thinking.set()
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(1.0)
         return fn()
 
     bot = await make_bot(ai_runner=slow).start()
@@ -227,7 +227,7 @@ async def test_presses_are_answered_while_the_computer_thinks(
         t0 = loop.time()
         out = await a.press(button(bot.fc.tables[tid].message, "h"))
         assert out.ok and out.hand is not None
-        assert loop.time() - t0 < 0.2  # not after the computer's 0.4 s
+        assert loop.time() - t0 < 0.5  # not after the computer's 1 s
         assert bot.svc.tables[tid].version == version
         await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
     finally:
@@ -244,8 +244,9 @@ async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) ->
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
         mover = _to_act(bot, tid)
-        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
-        assert "action" not in bot.fc.kinds(tid)
+        await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
+        kinds = bot.fc.kinds(tid)
+        assert "reminder" in kinds and kinds.index("reminder") < kinds.index("action")
         assert next(u.user for u in bot.fc.updates if u.kind == "reminder") == mover
     finally:
         await bot.stop()
