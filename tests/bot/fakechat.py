@@ -141,6 +141,23 @@ class FakeChat:
                 if hv is not None:
                     self.hands[(tid, user)] = hv
 
+    def describe(self) -> str:
+        """Where each open table stands (for a failure message)."""
+        out = []
+        svc = self.service
+        loop = asyncio.get_running_loop()
+        for tid, t in svc.tables.items():
+            timers = svc._timers.get(tid)
+            pending = [round(h.when() - loop.time(), 3) for h in (timers.handles if timers else [])]
+            seats = [(s.user, s.ai, s.missed) if s else None for s in t.seats]
+            hands = {u: hv.your_turn for (x, u), hv in self.hands.items() if x == tid}
+            out.append(
+                f"{tid} v{t.version} {t.status} to_act={t.to_act()} seats={seats} "
+                f"timers_in={pending} tasks={len(svc._tasks)} work={len(svc._work)} "
+                f"hands_your_turn={hands} last={self.kinds(tid)[-3:]}"
+            )
+        return "; ".join(out) or "no open table"
+
     def kinds(self, table_id: str) -> list[str]:
         return [u.kind for u in self.updates if u.table_id == table_id]
 
@@ -148,10 +165,11 @@ class FakeChat:
         """Wait (bounded) until `pred()` holds; fails the test on timeout."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
+        await asyncio.sleep(0)  # let the service run even when pred() holds already
         while not pred():
             left = end - loop.time()
             if left <= 0:
-                raise AssertionError("timed out waiting for the table")
+                raise AssertionError(f"timed out waiting for the table: {self.describe()}")
             self.changed.clear()
             with suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.05))

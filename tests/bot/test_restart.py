@@ -197,7 +197,13 @@ async def _play_with_kills(
                     assert out is not None and out.ok, out
                 break
             if not pressed:
-                await bot.fc.wait(lambda b=bot, n=done: _actions(b, tid) != n, timeout=10)
+                # memory is ahead of the views while a change is being stored: wait
+                # for the next update, not only for the next action
+                seen = len(bot.fc.updates)
+                await bot.fc.wait(
+                    lambda b=bot, n=done, u=seen: _actions(b, tid) != n or len(b.fc.updates) != u,
+                    timeout=10,
+                )
     finally:
         await bot.stop()  # the last one started
     return kills

@@ -36,11 +36,11 @@ async def _play_others(
     while not until():
         if tid not in bot.svc.tables:
             return
-        if _to_act(bot, tid) == present.key and present.hand(tid) is not None:
-            out = await present.take_turn(tid)
-            if out is not None:
-                continue
-        await bot.fc.wait(lambda: until() or _to_act(bot, tid) == present.key, timeout=3)
+        out = await present.take_turn(tid)  # if their hand message says it is their turn
+        if out is not None:
+            continue
+        n = len(bot.fc.updates)
+        await bot.fc.wait(lambda n=n: until() or len(bot.fc.updates) != n, timeout=3)
 
 
 async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[..., Bot]) -> None:
