@@ -1,0 +1,167 @@
+"""Dreierschnapsen's hooks for the AI (`GameAI`): worlds, policy, exact phase, value.
+
+The whole deal is one search problem: trumps, bids, the discard (with its raise) and
+Spritzen are actions like the cards, so the strong level scores each of them by
+playing sampled worlds to the end with the heuristic policy, and once few cards are
+left in the hands, alpha-beta finishes the play exactly (the declarer against the two
+defenders is a two-sided game, so plain alpha-beta applies).
+
+Values are relative game points, `2 * mine - the other two's`: the match is lost by
+the lowest score, so a point the others win hurts as a point I win helps.  A declarer
+who makes v gets +2v and fails with -2v; a defender gets +v / -v.  The sum over the
+three seats is 0, so both defenders want the same thing.
+
+`estimate` runs the strong level's search for a decision and also reports, per
+candidate, how often the seat ended as declarer and made its contract: the bidding
+calibration of bench/ai_dreier.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import encode
+from ..dreier import DreierDeal
+from ..dreier.deal import PLAY
+from ..views import SeatView
+from .base import Budget
+from .dreier_policy import policy
+from .dreier_worlds import worlds
+from .plugins import GameAI
+from .strong import StrongPlayer
+
+#: The play is solved exactly once the hands hold this many cards in all (3 each).
+EXACT_CARDS = 9
+#: The most a deal is worth: Herrenschnapser (24) without talon, times 8.
+MAX_VALUE = (24 + 1) * 8
+
+
+def exact(d: DreierDeal) -> bool:
+    """Few cards left in play: alpha-beta finishes the world."""
+    h = d.hands
+    return d.phase == PLAY and (h[0] | h[1] | h[2]).bit_count() <= EXACT_CARDS
+
+
+def value(d: DreierDeal, seat: int) -> int:
+    """`seat`'s game points minus the other two's, counted twice for the seat."""
+    res = d.res
+    assert res is not None
+    p = res.points
+    return 2 * p[seat] - p[(seat + 1) % 3] - p[(seat + 2) % 3]
+
+
+def same_side(d: DreierDeal, seat: int) -> bool:
+    """The declarer plays alone; the two defenders are one side."""
+    decl = d.decl
+    return (d.turn == decl) == (seat == decl)
+
+
+def key(d: DreierDeal) -> Hashable:
+    """Everything that decides the rest of a world's play (contract, trump, declarer
+    and multiplier are fixed within one search): the hands, the trick so far and who
+    is to play, each side's points and marriages, and whether each side has a trick
+    (marriages count from then on; no trick is the 3-point win)."""
+    a, b = d.defs
+    decl = d.decl
+    t = d.tricks
+    return (
+        d.hands[0],
+        d.hands[1],
+        d.hands[2],
+        d.trick,
+        d.turn,
+        d.points[decl],
+        d.points[a] + d.points[b],
+        d.mpoints[decl],
+        d.mpoints[a] + d.mpoints[b],
+        t[decl] > 0,
+        t[a] + t[b] > 0,
+    )
+
+
+AI: GameAI[DreierDeal] = GameAI(
+    game="dreier",
+    contracts=DreierDeal.contracts,
+    worlds=worlds,
+    policy=policy,
+    exact=exact,
+    value=value,
+    same_side=same_side,
+    key=key,
+    bounds=(-2 * MAX_VALUE, 2 * MAX_VALUE),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One candidate's score over the sampled worlds.
+
+    `value` is the strong level's mean; `declared` the share of its playouts in which
+    the seat ended as declarer; `made` the share of those in which it made its
+    contract (None when it never declared).
+    """
+
+    code: int
+    value: float
+    declared: float
+    made: float | None
+
+
+class _Recorder(StrongPlayer):
+    """The strong level, noting for each candidate how its playouts ended for the seat.
+
+    Values (and so the search, its pruning and its choice) are the strong level's own:
+    `_playout` asks the base class for the value, then replays the same deterministic
+    playout to see who declared and whether he made it.
+    """
+
+    def __init__(self, like: StrongPlayer) -> None:
+        super().__init__(
+            budget=like.budget, solve_within=like.solve_within, solve_hidden=like.solve_hidden
+        )
+        self.prune_z = like.prune_z
+        self.ends: dict[int, list[tuple[bool, bool]]] = {}
+
+    def _playout(self, ai: Any, world: Any, code: int, me: int, deadline: float) -> int:
+        v = super()._playout(ai, world, code, me, deadline)
+        core = world.copy()
+        core.step(code)
+        plies = 0
+        while core.turn >= 0:
+            if plies <= self.solve_within and exact(core):
+                mine = core.decl == me  # solved exactly: the sign says who won
+                self.ends.setdefault(code, []).append((mine, mine and v > 0))
+                return v
+            core.step(policy(core))
+            plies += 1
+        res = core.res
+        assert res is not None
+        mine = res.declarer == me
+        self.ends.setdefault(code, []).append((mine, mine and me in res.winners))
+        return v
+
+
+def estimate(
+    view: SeatView, rng: random.Random, budget: Budget, like: StrongPlayer | None = None
+) -> list[Estimate]:
+    """The strong level's scores for each legal action of `view` (the same search, so
+    the same worlds and choice for the same `rng` state), with how often each ended in
+    a contract of this seat's, and how often that was made: the strong level's
+    estimated chance of making the contract it bids (bench/ai_dreier.py's calibration).
+    """
+    rec = _Recorder(like or StrongPlayer())
+    codes = [encode(a, AI.contracts) for a in view.legal]
+    scores, _ = rec.scores(AI, view, codes, rng, budget)
+    out = []
+    for code, score in zip(codes, scores, strict=True):
+        ends = rec.ends.get(code, [])
+        n = len(ends)
+        declared = sum(1 for mine, _ in ends if mine)
+        made = sum(1 for _, ok in ends if ok)
+        out.append(
+            Estimate(code, score, declared / n if n else 0.0, made / declared if declared else None)
+        )
+    return out
