@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -888,12 +889,23 @@ class TableService:
                 if s is not None and s.user is not None:
                     await self._notify(table, "reminder", user=s.user)
                 return
-            choice = self._choice(table, seat)
+            choice, legal = self._choice(table, seat)
         # The computer thinks without holding the table: presses (a hand to show, a
         # seat to take back, an abort) are answered meanwhile.  Its choice is a
         # function of the table id and version, so if anything changed, it is dropped
         # and the timers re-armed by that change decide again.
-        code = await self._ai_runner(choice)
+        try:
+            code = await self._ai_runner(choice)
+        except Exception as e:  # the table must not stall on an AI bug
+            # the type only: a message could name the cards of the seat's hand
+            log.error(
+                "the computer failed to choose at table %s (%s); it plays at random",
+                table_id,
+                type(e).__name__,
+            )
+            code = -1
+        if code not in legal:
+            code = random.Random(f"{table_id}:{version}").choice(legal)
         async with self.lock(table_id):
             if self.tables.get(table_id) is not table or table.version != version:
                 return
@@ -911,9 +923,10 @@ class TableService:
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
 
-    def _choice(self, table: Table, seat: int) -> Callable[[], int]:
+    def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]:
         """The computer's decision for `seat` (an AI seat, or a player who timed out),
-        to run off the table's lock: it closes over a view and the legal codes only."""
+        to run off the table's lock (it closes over a view and the legal codes only),
+        and those legal codes."""
         assert table.deal is not None
         s = table.seats[seat]
         level = (s.ai if s is not None and s.ai else None) or table.settings.get(
@@ -924,7 +937,7 @@ class TableService:
         view = P.view(table.deal, dseat)
         legal = table.deal.legal()
         rng_seed = f"{table.id}:{table.version}"
-        return lambda: choose_action(level, view, legal, rng_seed)
+        return (lambda: choose_action(level, view, legal, rng_seed)), legal
 
 
 def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:

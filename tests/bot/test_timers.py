@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+
 from bot.payload import decode
 from bot.service import Timings
 
-from .fakechat import CHAT, Bot, Player, button, open_table, users
+from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
 
 TIMINGS = Timings(
     turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
@@ -248,5 +250,29 @@ async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) ->
         kinds = bot.fc.kinds(tid)
         assert "reminder" in kinds and kinds.index("reminder") < kinds.index("action")
         assert next(u.user for u in bot.fc.updates if u.kind == "reminder") == mover
+    finally:
+        await bot.stop()
+
+
+async def test_a_failing_computer_does_not_stall_the_table(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls = [0]
+
+    def broken(level: str, view: object, legal: list[int], seed: str) -> int:
+        calls[0] += 1
+        if calls[0] % 2:
+            raise ValueError("the hand AH TH KH leaks into this message")
+        return 99999  # not a legal code
+
+    monkeypatch.setattr("bot.service.choose_action", broken)
+    bot = await make_bot().start()
+    try:
+        a = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [a])
+        await play_out(bot.fc, tid, [a])
+        assert bot.fc.kinds(tid)[-1] == "finished" and calls[0] > 4
+        failures = [r for r in caplog.records if "failed to choose" in r.getMessage()]
+        assert failures and not any("AH" in r.getMessage() for r in failures)
     finally:
         await bot.stop()
