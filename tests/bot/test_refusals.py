@@ -13,6 +13,7 @@ from bot.payload import decode, game_action, table_verb
 from bot.service import UserRef
 from bot.views import HandView
 from engine.cards import CARDS
+from engine.games import available
 
 from .fakechat import CHAT, Bot, Player, button, open_table, snapshot, users
 
@@ -201,8 +202,6 @@ async def test_forged_menu_payloads_in_a_discard(
     make_bot: Callable[..., Bot], game_id: str, options: dict[str, object] | None, n: int
 ) -> None:
     """Hand menus (discard picking) with forged numbers are refused, not crashes."""
-    from engine.games import available
-
     if game_id not in available():
         pytest.skip(f"{game_id} is not implemented yet")
     bot = await make_bot().start()
@@ -255,3 +254,38 @@ async def _until_discard_menu(
                     return tid, pl
             assert any([await p.take_turn(tid) is not None for p in players])
     return None
+
+
+@pytest.mark.parametrize("game_id", available())
+async def test_fuzzed_action_codes_are_refused_cleanly(
+    make_bot: Callable[..., Bot], game_id: str
+) -> None:
+    """Any number in an action payload: a refusal with a reason, never an exception."""
+    bot = await make_bot().start()
+    try:
+        n = {"zweier": 2, "bauern": 4}.get(game_id, 3)
+        players = [bot.player(u) for u in users(n)]
+        tid = await open_table(bot, game_id, players)
+        rng = random.Random(game_id)
+        for _ in range(6):
+            table = bot.svc.tables.get(tid)
+            if table is None or table.deal is None:
+                break
+            seat = table.to_act()
+            assert seat is not None
+            mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
+            legal = set(table.deal.legal())
+            before = await snapshot(bot, tid)
+            codes = [rng.randrange(0, 10**k) for k in (2, 3, 4, 5, 6) for _ in range(40)]
+            for code in codes:
+                if code in legal:
+                    continue
+                out = await bot.svc.act(mover.user, game_action(tid, table.version, code))
+                assert not out.ok and out.code == "illegal" and out.text, (code, out)
+            assert await snapshot(bot, tid) == before
+            for _ in range(rng.randrange(1, 4)):
+                for p in players:
+                    if await p.take_turn(tid) is not None:
+                        break
+    finally:
+        await bot.stop()
