@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -161,7 +161,7 @@ class TableService:
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self._clock = clock
         self._ai_runner = ai_runner or _run_in_thread
-        self._ratings_lock = asyncio.Lock()
+        self._player_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # lock, users
         self._claims: set[tuple[str, str]] = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
@@ -193,6 +193,30 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    @contextlib.asynccontextmanager
+    async def _rating_locks(self, players: list[str]) -> AsyncIterator[None]:
+        """Hold the rating locks of these players (in one order: no deadlock)."""
+        keys = sorted(set(players))
+        for k in keys:
+            lock, users = self._player_locks.get(k) or (asyncio.Lock(), 0)
+            self._player_locks[k] = (lock, users + 1)
+        held: list[asyncio.Lock] = []
+        try:
+            for k in keys:
+                lock = self._player_locks[k][0]
+                await lock.acquire()
+                held.append(lock)
+            yield
+        finally:
+            for lock in reversed(held):
+                lock.release()
+            for k in keys:
+                lock, users = self._player_locks[k]
+                if users > 1:
+                    self._player_locks[k] = (lock, users - 1)
+                else:
+                    del self._player_locks[k]
 
     async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R:
         """Run a change to its end even if the caller is cancelled.
@@ -728,10 +752,11 @@ class TableService:
                 # does not give the player to act more time
                 table.deadline = self._deadline(table)
             finishing = status_before != Status.FINISHED and table.status == Status.FINISHED
-            # A finished match reads ratings and writes new ones: one at a time, each
-            # durable before the next reads, or two matches of one player at once
-            # would lose an update.
-            async with self._ratings_lock if finishing else contextlib.nullcontext():
+            # A finished match reads its players' ratings and writes new ones: matches
+            # sharing a player go one at a time, each durable before the next reads,
+            # or two matches of one player ending at once would lose an update.
+            players = table.humans() if finishing else []
+            async with self._rating_locks(players):
                 ops = await R.result_ops(self, table, status_before, deals_before)
                 await self.store.append(
                     table.id,
