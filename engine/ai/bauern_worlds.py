@@ -477,7 +477,7 @@ def worlds(view: SeatView, reading: Reading | None = None) -> BauernWorlds:
     )
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # an entry holds up to 3003 hands: keep the cache small
 def _hands(
     seat: int,
     hidden: int,
