@@ -92,10 +92,12 @@ class Store:
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
-        # The writer commits on a plain sqlite3 connection, a batch in one call; WAL
+        # The writer commits on a plain sqlite3 connection on its own thread, a batch
+        # in one call (reads and migrations use aiosqlite); WAL
         # checkpoints (the only writes that wait for the disk) run on a thread of
         # their own with their own connection, off the path of every press.
         self._pool: ThreadPoolExecutor | None = None
+        self._wpool: ThreadPoolExecutor | None = None
         self._wconn: sqlite3.Connection | None = None
         self._checkpoint: asyncio.Future[None] | None = None
         self._commits_at_checkpoint = 0
@@ -120,6 +122,7 @@ class Store:
         self._ro = await aiosqlite.connect(self.path, isolation_level=None)
         await self._ro.execute("PRAGMA busy_timeout=5000")
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="store-checkpoint")
+        self._wpool = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
         self._wconn = self._connect_writer()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
         return self
@@ -179,6 +182,9 @@ class Store:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if self._wpool is not None:
+            self._wpool.shutdown(wait=True)  # a batch in flight finishes first
+            self._wpool = None
         if self._wconn is not None:
             self._wconn.close()
             self._wconn = None
@@ -241,26 +247,25 @@ class Store:
                 batch = [first]
                 while not self._queue.empty() and len(batch) < 512:
                     batch.append(self._queue.get_nowait())
+                commit = asyncio.get_running_loop().run_in_executor(
+                    self._wpool, self._commit_batch, batch
+                )
                 try:
-                    errors = self._commit_batch(batch)
-                    self._maybe_checkpoint()
-                except Exception as e:  # pragma: no cover - reported to each waiter
+                    errors = await asyncio.shield(commit)
+                except asyncio.CancelledError:
+                    # going down: the batch on the writer thread still finishes, and
+                    # its waiters learn the truth (committed or not)
+                    self._settle(batch, await commit)
+                    batch = []
+                    raise
+                except Exception as e:  # pragma: no cover - the thread pool itself failed
                     errors = [e] * len(batch)
-                try:
-                    for w, error in zip(batch, errors, strict=True):
-                        if w.future.done():  # its waiter is gone (cancelled)
-                            continue
-                        if error is None:
-                            w.future.set_result(None)
-                        else:
-                            w.future.set_exception(error)
-                finally:
-                    for _ in batch:
-                        self._queue.task_done()
+                self._settle(batch, errors)
                 batch = []
+                self._maybe_checkpoint()
         finally:
-            # Stopped with writes in flight or queued (the loop is going down): tell
-            # their waiters, so that nobody waits forever for a commit.
+            # Stopped with writes queued (the loop is going down): tell their
+            # waiters, so that nobody waits forever for a commit.
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
                 self._queue.task_done()
@@ -269,14 +274,27 @@ class Store:
                 if not w.future.done():
                     w.future.set_exception(error)
 
+    def _settle(self, batch: list[_Write], errors: list[Exception | None]) -> None:
+        try:
+            for w, error in zip(batch, errors, strict=True):
+                if w.future.done():  # its waiter is gone (cancelled)
+                    continue
+                if error is None:
+                    w.future.set_result(None)
+                else:
+                    w.future.set_exception(error)
+        finally:
+            for _ in batch:
+                self._queue.task_done()
+
     def _commit_batch(self, batch: list[_Write]) -> list[Exception | None]:
         """Commit a batch in one transaction; the error of each write, None for those
         committed.  A failing write is isolated: the others are committed one by one
         without it.
 
-        This runs on the event loop: with WAL, ``synchronous=NORMAL`` and no
-        checkpoint inside, a commit is a few hundred microseconds of CPU and no disk
-        wait, cheaper than handing the batch to a thread and back."""
+        This runs on the writer's own thread, one hand-off per batch (not per
+        statement, as aiosqlite would): the event loop never waits for SQLite, even
+        when another process holds the database's write lock for a while."""
         conn = self._wconn
         if conn is None:
             return [StoreError("the store is not open")] * len(batch)
