@@ -20,8 +20,11 @@ The rules are a club player's (RULES.md §5 gives the game):
   trumps); draw trumps with a master trump; cash masters (Aces, Tens whose Ace is
   gone); otherwise lead the cheapest card.  Following: the last hand takes a trick it
   can take, with the card it least needs later; earlier hands win only with a card
-  nobody left can beat; a defender whose partner holds the trick safely adds points;
-  otherwise the cheapest card goes.
+  nobody left can beat (any winner, when only the partner is left); a defender whose
+  partner holds the trick safely adds points; otherwise the cheapest card goes.
+
+The margins and weights were tuned by paired self-play (one seat with a variant, two
+unchanged, the same deals): docs/ai_tausend.md.
 """
 
 from __future__ import annotations
