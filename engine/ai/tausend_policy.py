@@ -12,9 +12,10 @@ The rules are a club player's (RULES.md §5 gives the game):
 - bidding: estimate what the hand makes as declarer (`strength`: card points it can
   take, marriages it can declare, what the stock and the gifts bring) and raise by 5
   while the bid stays `BID_MARGIN` below that; claim a redeal with four weak 9s;
-- gifts: give the cards the hand needs least (9s and Jacks, never a marriage half or
-  an Ace; no King or Queen whose partner is out, which could make the receiver a
-  marriage); claim a redeal for two 9s in the stock when the contract looks lost;
+- gifts: give the cards the hand needs least (9s and Jacks; a marriage half, an Ace,
+  or a King or Queen whose partner is out — it could make the receiver a marriage —
+  only as a last resort); claim a redeal for two 9s in the stock when the contract
+  looks lost;
 - final raise: raise only to what the hand makes with `RAISE_MARGIN` to spare;
 - play: declare the marriage worth most as soon as it may be declared (it sets the
   trumps); draw trumps with a master trump; cash masters (Aces, Tens whose Ace is
