@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import protocol as P
 from engine.actions import Bid, Discard, Double, encode
 from engine.ai import Budget, Player, player
-from engine.ai.dreier import AI, estimate
+from engine.ai.dreier import AI, _contract_of, estimate, family, logit
 from engine.ai.strong import StrongPlayer
 from engine.games import game
 
@@ -67,8 +67,9 @@ def _play(dealer: int, seed: bytes, seating: tuple[str, ...], tag: str) -> dict[
     budget: Budget | None = _CTX["budget"]
     rngs = [random.Random(f"{tag}:{s}") for s in range(3)]
     times: list[tuple[str, float]] = []
-    bid_pred: float | None = None
-    discard_pred: float | None = None
+    #: (raw share, calibrated chance, contract family) at A's last bid / its discard
+    bid_pred: tuple[float, float | None, str] | None = None
+    discard_pred: tuple[float, float | None, str] | None = None
     agree = [0, 0]
     doubled_by_a = 0
     state = _CTX["spec"].start_deal(_CTX["opts"], dealer, seed=seed)
@@ -96,16 +97,24 @@ def _play(dealer: int, seed: bytes, seating: tuple[str, ...], tag: str) -> dict[
             best = max(est, key=lambda e: e.value)
             agree[0] += best.value == mine.value
             agree[1] += 1
+            pred = None
+            if mine.made is not None:
+                contract = _contract_of(code, view.contract)
+                assert contract is not None
+                pred = (mine.made, mine.chance, family(contract))
             if isinstance(action, Bid):
-                bid_pred = mine.made
+                bid_pred = pred
             elif isinstance(action, Discard):
-                discard_pred = mine.made
+                discard_pred = pred
         state, _ = P.apply(state, seat, action)
     res = P.result(state)
     assert res is not None
+    contract = res.contract
+    if contract is not None and res.detail("without_talon"):
+        contract += " without talon"
     return {
         "points": list(res.points),
-        "contract": res.contract,
+        "contract": contract,
         "declarer": res.declarer,
         "made": res.declarer is not None and res.declarer in res.winners,
         "multiplier": res.multiplier,
@@ -163,6 +172,48 @@ def _deciles(pairs: list[tuple[float, bool]]) -> list[dict[str, Any]]:
     return rows
 
 
+def fit_calibration(rows: list[tuple[float, str, bool]]) -> dict[str, list[float]] | None:
+    """Logistic recalibration of the raw shares: logit(chance) = a[family] + b logit(share),
+    maximum likelihood by Newton's method (one intercept per contract family, one
+    slope), in the form of `engine.ai.dreier.CALIBRATION`."""
+    fams = sorted({f for _, f, _ in rows})
+    if len(rows) < 20:
+        return None
+    k = len(fams) + 1
+    xs = [[1.0 if f == g else 0.0 for g in fams] + [logit(r)] for r, f, _ in rows]
+    ys = [1.0 if m else 0.0 for _, _, m in rows]
+    w = [0.0] * (k - 1) + [1.0]
+    for _ in range(50):
+        grad = [0.0] * k
+        hess = [[1e-6 if i == j else 0.0 for j in range(k)] for i in range(k)]
+        for x, y in zip(xs, ys, strict=True):
+            z = sum(wi * xi for wi, xi in zip(w, x, strict=True))
+            p = 1 / (1 + math.exp(-z))
+            for i in range(k):
+                grad[i] += (y - p) * x[i]
+                for j in range(k):
+                    hess[i][j] += p * (1 - p) * x[i] * x[j]
+        step = _solve(hess, grad)
+        w = [wi + si for wi, si in zip(w, step, strict=True)]
+        if max(abs(si) for si in step) < 1e-9:
+            break
+    return {f: [round(w[i], 3), round(w[-1], 3)] for i, f in enumerate(fams)}
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Gaussian elimination (small, well-conditioned systems)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(n):
+            if r != c and m[c][c]:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
+    return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
+
+
 def _pct(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
@@ -180,9 +231,12 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         "b": defaultdict(lambda: [0, 0]),
     }
     same: list[tuple[bool, bool]] = []
+    same_by: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     times: list[tuple[str, float]] = []
     bid_pairs: list[tuple[float, bool]] = []
     discard_pairs: list[tuple[float, bool]] = []
+    chance_pairs: list[tuple[float, bool]] = []
+    fit_rows: list[tuple[float, str, bool]] = []
     agree = [0, 0]
     doubled = {"n": 0, "declarer_failed": 0}
     for r in results:
@@ -206,15 +260,23 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                 row[0] += 1
                 row[1] += g["made"]
                 if g["bid_pred"] is not None:
-                    bid_pairs.append((g["bid_pred"], g["made"]))
+                    share, chance, fam = g["bid_pred"]
+                    bid_pairs.append((share, g["made"]))
+                    fit_rows.append((share, fam, g["made"]))
+                    if chance is not None:
+                        chance_pairs.append((chance, g["made"]))
                 if g["discard_pred"] is not None:
-                    discard_pairs.append((g["discard_pred"], g["made"]))
+                    discard_pairs.append((g["discard_pred"][0], g["made"]))
             if b_decl:
                 row = decl["b"][base["contract"]]
                 row[0] += 1
                 row[1] += base["made"]
             if a_decl and b_decl and g["contract"] == base["contract"]:
                 same.append((g["made"], base["made"]))
+                row = same_by[g["contract"]]
+                row[0] += 1
+                row[1] += g["made"]
+                row[2] += base["made"]
         raw.append(d_raw / 3)
         rel.append(d_rel / 3)
     m, lo, hi = _mean_ci(raw)
@@ -271,10 +333,15 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             "a": round(sum(a for a, _ in same) / len(same), 4) if same else None,
             "b": round(sum(b for _, b in same) / len(same), 4) if same else None,
             "diff_ci95": [round(slo, 4), round(shi, 4)] if same else None,
+            "by_contract": {
+                c: {"n": v[0], "a": v[1], "b": v[2]} for c, v in sorted(same_by.items())
+            },
         },
         "a_doubled_deals": doubled,
-        "calibration_bid": calib(bid_pairs),
-        "calibration_discard": calib(discard_pairs),
+        "calibration_bid": calib(chance_pairs),
+        "calibration_bid_raw_share": calib(bid_pairs),
+        "calibration_discard_raw_share": calib(discard_pairs),
+        "calibration_fit": fit_calibration(fit_rows),
         "estimate_agrees_with_choice": agree,
         "a_decision_ms_median": round(statistics.median(ms), 2) if ms else 0.0,
         "a_decision_ms_p95": round(_pct(ms, 0.95), 2),
@@ -336,13 +403,15 @@ def main() -> int:
             f"{level} ({side.upper()}) declared {t['declared']}, made {t['made']} ({t['made_rate']})"
         )
         for c, v in t["by_contract"].items():
-            print(f"    {c:24s} {v['n']:5d} made {v['made']:5d}")
+            print(f"    {c:32s} {v['n']:5d} made {v['made']:5d}")
     sc = s["same_contract_made"]
     print(
         f"same seat, same deal, same contract: {s['same_contract_pairs']} pairs, made "
         f"A {sc['a']} B {sc['b']} (A - B 95% CI {sc['diff_ci95']})"
     )
-    for name in ("calibration_bid", "calibration_discard"):
+    for c, v in sc["by_contract"].items():
+        print(f"    {c:32s} {v['n']:5d} made A {v['a']:5d} B {v['b']:5d}")
+    for name in ("calibration_bid", "calibration_bid_raw_share", "calibration_discard_raw_share"):
         c = s[name]
         if not c["pairs"]:
             continue
@@ -356,6 +425,10 @@ def main() -> int:
                 f"    {row['decile']}  {row['n']:5d}  {row['predicted']:.3f}  {row['made']:.3f}"
                 f"  {row['diff']:+.3f}  {row['made_ci95']}"
             )
+    if s["calibration_fit"]:
+        print(
+            f"calibration fitted on these deals (logit a + b logit share): {s['calibration_fit']}"
+        )
     print(
         f"A decision ms: median {s['a_decision_ms_median']} p95 {s['a_decision_ms_p95']} "
         f"max {s['a_decision_ms_max']} over {s['a_decisions']} decisions ({s['a_over_1s']} over 1 s)"

