@@ -238,7 +238,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     chance_pairs: list[tuple[float, bool]] = []
     fit_rows: list[tuple[float, str, bool]] = []
     agree = [0, 0]
-    doubled = {"n": 0, "declarer_failed": 0}
+    #: deals where A said `double`, by its role: [deals, contract made]
+    doubled = {"as_defender": [0, 0], "as_declarer": [0, 0]}
     for r in results:
         base = r["base"]
         d_raw = d_rel = 0.0
@@ -251,8 +252,9 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             agree[0] += g["agree"][0]
             agree[1] += g["agree"][1]
             if g["doubled_by_a"]:
-                doubled["n"] += 1
-                doubled["declarer_failed"] += not g["made"]
+                role = "as_declarer" if g["declarer"] == seat else "as_defender"
+                doubled[role][0] += 1
+                doubled[role][1] += g["made"]
             a_decl = g["declarer"] == seat
             b_decl = base["declarer"] == seat
             if a_decl:
@@ -425,6 +427,12 @@ def main() -> int:
                 f"    {row['decile']}  {row['n']:5d}  {row['predicted']:.3f}  {row['made']:.3f}"
                 f"  {row['diff']:+.3f}  {row['made_ci95']}"
             )
+    dd = s["a_doubled_deals"]
+    print(
+        f"A doubled as defender in {dd['as_defender'][0]} deals (declarer made "
+        f"{dd['as_defender'][1]}), redoubled as declarer in {dd['as_declarer'][0]} (made "
+        f"{dd['as_declarer'][1]})"
+    )
     if s["calibration_fit"]:
         print(
             f"calibration fitted on these deals (logit a + b logit share): {s['calibration_fit']}"

@@ -124,10 +124,8 @@ class _Recorder(StrongPlayer):
     """
 
     def __init__(self, like: StrongPlayer) -> None:
-        super().__init__(
-            budget=like.budget, solve_within=like.solve_within, solve_hidden=like.solve_hidden
-        )
-        self.prune_z = like.prune_z
+        super().__init__()
+        vars(self).update(vars(like))  # the same settings, whatever they are
         self.ends: dict[int, list[tuple[bool, bool]]] = {}
 
     def _playout(self, ai: Any, world: Any, code: int, me: int, deadline: float) -> int:
@@ -202,10 +200,11 @@ def family(c: Contract) -> str:
 #: strong level, which plays the contract, makes more of it.  Fitted by
 #: ``bench/ai_dreier.py --fit`` on deals disjoint from the benchmark's (see
 #: docs/ai_dreier.md).
+#: Fitted on 300 duplicate deals, --seed 11 (565 contracts the strong level declared).
 CALIBRATION: dict[str, tuple[float, float]] = {
-    "game": (0.0, 1.0),
-    "no_trick": (0.0, 1.0),
-    "slam": (0.0, 1.0),
+    "game": (0.28, 0.93),
+    "no_trick": (0.338, 0.93),
+    "slam": (0.358, 0.93),
 }
 
 
