@@ -84,7 +84,17 @@ def policy(d: DreierDeal) -> int:
     phase = d.phase
     if phase == DISCARD_PHASE:
         me = d.turn
-        key = (me, d.hands[me], unseen(d, me), d.contract, d.trump, d.fh, d.all_passed, d.opts)
+        key = (
+            me,
+            d.hands[me],
+            d.taken,  # the talon: under `carinthian` a raise's holding is checked without it
+            unseen(d, me),
+            d.contract,
+            d.trump,
+            d.fh,
+            d.all_passed,
+            d.opts,
+        )
         code = _DISCARDS.get(key)
         if code is None:
             if len(_DISCARDS) > CACHE_SIZE:

@@ -22,7 +22,7 @@ from engine.actions import (
     encode,
 )
 from engine.ai import Budget, player
-from engine.ai.dreier import AI, estimate, exact, same_side, value
+from engine.ai.dreier import AI, calibrated, estimate, exact, same_side, value
 from engine.ai.dreier_policy import danger, policy, sure_tricks
 from engine.ai.dreier_worlds import TALON, worlds
 from engine.ai.search import Solver
@@ -312,6 +312,17 @@ def test_estimate_matches_the_strong_choice() -> None:
         for r in rows:
             assert 0.0 <= r.declared <= 1.0
             assert r.made is None or 0.0 <= r.made <= 1.0
+            if r.code == PASS:
+                assert r.chance is None  # no contract of his own
+            elif r.made is not None:
+                assert r.chance is not None and 0.0 < r.chance < 1.0
+
+
+def test_calibration_is_monotone_per_family() -> None:
+    for fam in ("game", "no_trick", "slam"):
+        chances = [calibrated(k / 20, fam) for k in range(21)]
+        assert chances == sorted(chances)
+        assert chances[0] > 0.0 and chances[-1] < 1.0
 
 
 # --- the heuristic where the answer is clear --------------------------------------------
