@@ -43,6 +43,7 @@ from math import comb
 
 from ..actions import LOOK, PASS, Bid, encode
 from ..cards import DECK24_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, Card, cards_of
+from ..options import parse_options
 from ..tausend.deal import Setup, TausendDeal
 from ..tausend.rules import (
     DISCARD,
@@ -219,7 +220,10 @@ def worlds(view: SeatView) -> TausendWorlds:
     extra = _extra(view)
     golden = bool(extra.get("golden"))
     looked_flags = extra.get("looked")
-    opts = TausendOptions(players=n, blind_bid=looked_flags is not None, golden_round=golden)
+    if view.options:  # the table's rules, as the view states them
+        opts = parse_options(TausendOptions, "tausend", dict(view.options))
+    else:  # older views: read the rules from what the view shows
+        opts = TausendOptions(players=n, blind_bid=looked_flags is not None, golden_round=golden)
     taken = bool(view.talon_cards)
     stock_cards = tuple(c.index for c in view.talon_cards)
     stock_mask = _mask(list(view.talon_cards))

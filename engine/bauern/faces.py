@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .. import actions as A
 from ..actions import Action, decode
 from ..cards import CARDS, IDS, Card, Suit, cards_of, mask_of
+from ..options import options_to_json
 from ..tricks import why_not_allowed
 from ..views import SeatView
 from .rules import (
@@ -95,6 +96,7 @@ def view(d: BauernDeal, seat: int | None) -> SeatView:
     high = (CONTRACT_IDS[d.high], d.holder) if d.high >= 0 and not settled else None
     return SeatView(
         game=GAME_ID,
+        options=tuple(options_to_json(d.opts, GAME_ID).items()),
         seat=seat,
         players=4,
         dealer=d.dealer,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import decode
 from ..cards import CARDS, Card, Suit, cards_of
+from ..options import options_to_json
 from ..views import SeatView
 from .contracts import CONTRACT_IDS
 from .deal import DISCARD, PHASES, PLAY, TRUMP
@@ -90,6 +91,7 @@ def seat_view(d: DreierDeal, seat: int | None) -> SeatView:
     to_act = None if d.turn < 0 else d.turn
     return SeatView(
         game="dreier",
+        options=tuple(options_to_json(d.opts, "dreier").items()),
         seat=seat,
         players=3,
         dealer=d.dealer,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .. import actions as A
 from ..actions import Action, decode
 from ..cards import CARDS, IDS, MARRIAGE_MASK, SUIT_LETTERS, Card, Rank, Suit, cards_of
+from ..options import options_to_json
 from ..tricks import Order, why_not_allowed
 from ..views import SeatView
 from .rules import (
@@ -91,6 +92,7 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
         extra.append(("stock_value", stock_value(deal.stock)))
     return SeatView(
         game=GAME_ID,
+        options=tuple(options_to_json(deal.setup.opts, GAME_ID).items()),
         seat=seat,
         players=n,
         dealer=deal.dealer,
