@@ -21,7 +21,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from engine import protocol as P
 from engine.actions import Action, decode
@@ -35,6 +35,7 @@ from .ai_seats import choose_action
 from .i18n import norm_lang, t
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
+from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .settings import ChatSettings, SettingError
 from .store import Store
 from .table import Entry, Status, Table, seat_count
@@ -53,76 +54,9 @@ from .views import (
 
 log = logging.getLogger(__name__)
 
+__all__ = ["ChatRef", "Listener", "Outcome", "TableService", "TableUpdate", "Timings", "UserRef"]
+
 _R = TypeVar("_R")
-
-
-@dataclass(frozen=True, slots=True)
-class UserRef:
-    """A person on a platform.  `key` is how the core knows them: ``"tg:123"``."""
-
-    platform: str
-    id: str
-    name: str
-    lang: str | None = None
-
-    @property
-    def key(self) -> str:
-        return f"{self.platform}:{self.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRef:
-    platform: str
-    id: str
-    title: str = ""
-
-    @property
-    def key(self) -> str:
-        return f"{self.platform}:{self.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The answer to one press or command, for the user who made it."""
-
-    ok: bool
-    text: str | None = None  # a short note or refusal reason, for that user only
-    code: str = "ok"  # stable reason code for tests and adapters
-    table_id: str | None = None
-    hand: HandView | None = None  # a hand menu to show that user (menus change nothing)
-    lobby: LobbyView | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableUpdate:
-    """Something changed at a table: adapters re-render what they show of it.
-
-    `kind`: ``lobby`` (lobby changed), ``started``, ``action`` (a game action),
-    ``deal_end`` (a deal was scored; `result` is set), ``finished``, ``aborted``,
-    ``reminder`` and ``replaced`` (`user` is the player concerned).
-    """
-
-    table_id: str
-    chat: str
-    platform: str
-    version: int
-    kind: str
-    events: tuple[Event, ...] = ()  # public (redacted for nobody's seat)
-    user: str | None = None
-    result: ResultView | None = None
-
-
-class Listener(Protocol):
-    async def table_update(self, update: TableUpdate) -> None: ...
-
-
-@dataclass
-class Timings:
-    turn_timeout: float = 60.0
-    reminder_before: float = 20.0
-    missed_turns_limit: int = 3
-    ai_delay: float = 1.0
-    lobby_expiry: float = 15 * 60.0
 
 
 @dataclass
