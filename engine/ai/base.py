@@ -63,7 +63,7 @@ class Player(ABC):
 
     #: The level's name in the registry ("random", "heuristic", "strong").
     level: str = ""
-    #: Effort used when `choose` is given no budget.
+    #: Effort used when `choose` is given no budget (and the game names none).
     budget: Budget = DEFAULT_BUDGET
 
     @abstractmethod
@@ -78,7 +78,8 @@ class Player(ABC):
         return game_ai(game)
 
     @abstractmethod
-    def _choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action: ...
+    def _choose(self, view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
+        """`budget` is the caller's, or None for the level's own default."""
 
     def choose(self, view: SeatView, rng: random.Random, budget: Budget | None = None) -> Action:
         """The action this seat takes, given only its view (and `view.legal`)."""
@@ -88,4 +89,4 @@ class Player(ABC):
             raise AIError("the AI is asked for a move only on its own turn, with its own view")
         if len(view.legal) == 1:
             return view.legal[0]
-        return self._choose(view, rng, budget or self.budget)
+        return self._choose(view, rng, budget)

@@ -18,7 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ..protocol import DealCore
 from ..views import SeatView
-from .base import UnsupportedGame
+from .base import Budget, UnsupportedGame
 
 C = TypeVar("C", bound=DealCore)
 C_co = TypeVar("C_co", bound=DealCore, covariant=True)
@@ -58,6 +58,15 @@ class GameAI(Generic[C]):
     key: Callable[[C], Hashable]
     #: The least and most `value` can be (tight bounds make alpha-beta cut early).
     bounds: tuple[int, int]
+    #: Nothing is hidden from anyone any more in this world (Zweierschnapsen: the talon
+    #: is gone), so solving it is no clairvoyance; None: same as `exact`.
+    perfect: Callable[[C], bool] | None = None
+    #: Game points an action code must win by over the alternatives, for actions
+    #: whose estimate errs one way (Zweierschnapsen: closing the talon, judged with
+    #: an opponent model that plays the open talon better than most do); None: 0.
+    caution: Callable[[int], float] | None = None
+    #: The strong level's default effort for this game (None: `base.DEFAULT_BUDGET`).
+    budget: Budget | None = None
 
 
 #: Games with AI support, by game id: the module holding its ``AI``.

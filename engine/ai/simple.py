@@ -22,7 +22,7 @@ class RandomPlayer(Player):
     def supports(self, game: str) -> bool:
         return True
 
-    def _choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
+    def _choose(self, view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
         return rng.choice(view.legal)
 
 
@@ -32,7 +32,7 @@ class HeuristicPlayer(Player):
     def supports(self, game: str) -> bool:
         return game in supported()
 
-    def _choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
+    def _choose(self, view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
         ai = self.game_ai(view.game)
         world = ai.worlds(view).sample(rng)
         return decode(ai.policy(world), ai.contracts)

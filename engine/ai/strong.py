@@ -7,19 +7,24 @@ comparison between candidates is far less noisy than each estimate (common rando
 numbers).
 
 - While much is hidden (Zweierschnapsen: talon open) each candidate is scored by a
-  heuristic playout of the world to its end (`Budget.playouts` in all).  Once the world
-  would be small enough for exact play (talon closed or gone) the playout stops and
-  alpha-beta finishes it: closing the talon, and the last tricks before it runs out,
-  are judged by exact play rather than by the heuristic's.
-- Once the real deal is in that phase, every candidate is solved exactly in each of
-  `Budget.worlds` worlds; with nothing hidden (talon gone) one world is the truth.
+  heuristic playout of the world to its end, `Budget.playouts` in all.  Every
+  `PRUNE_EVERY` worlds, candidates clearly behind the leader are dropped and the rest
+  of the budget separates the contenders (successive rejection).
+- Once the real deal is small enough for exact play (talon closed or gone), every
+  candidate is solved by alpha-beta in each of `Budget.worlds` worlds; with nothing
+  hidden (talon gone) one world is the truth and play is perfect.
+- Playouts do not switch to alpha-beta by default (`solve_within`): measured, solving
+  sampled worlds inside playouts makes closing look too good (the solver sees the
+  opponent's cards: strategy fusion) and costs up to 15 times the time.
 
-Ties go to the heuristic's own choice, so the search only departs from sensible play
-when it sees a reason.
+`GameAI.caution` makes final actions whose estimate leans optimistic (closing the
+talon) win by a margin; ties go to the heuristic's own choice, so the search only
+departs from sensible play when it sees a reason.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -30,15 +35,32 @@ from .base import Budget, Player
 from .plugins import GameAI, supported
 from .search import OutOfTime, Solver
 
+#: Rounds (worlds) between two pruning passes, and how many standard errors below the
+#: leader a candidate must be to go.
+PRUNE_EVERY = 8
+PRUNE_Z = 2.5
+#: Share of `Budget.seconds` the search may use: the rest covers reading the view,
+#: finishing the world in progress and answering, so the whole decision stays inside.
+DEADLINE_SHARE = 0.8
+
 
 class StrongPlayer(Player):
     level = "strong"
+    prune_z = PRUNE_Z
 
     def __init__(
-        self, *, budget: Budget | None = None, solve_within: int = -1, solve_hidden: bool = True
+        self,
+        *,
+        budget: Budget | None = None,
+        solve_within: int = -1,
+        solve_hidden: bool = True,
+        solve_perfect_only: bool = True,
     ) -> None:
-        if budget is not None:
-            self.budget = budget
+        #: Playouts switch to alpha-beta only in worlds where nothing is hidden from
+        #: either side (`GameAI.perfect`), never in merely exact ones.
+        self.solve_perfect_only = solve_perfect_only
+        #: A budget given at construction beats the game's (`GameAI.budget`).
+        self.own_budget = budget
         #: Solve the exact phase over sampled worlds even while cards are hidden
         #: (talon closed); otherwise only when nothing is hidden.
         self.solve_hidden = solve_hidden
@@ -50,11 +72,14 @@ class StrongPlayer(Player):
     def supports(self, game: str) -> bool:
         return game in supported()
 
-    def _choose(self, view: SeatView, rng: random.Random, budget: Budget) -> Action:
+    def _choose(self, view: SeatView, rng: random.Random, budget: Budget | None) -> Action:
         ai = self.game_ai(view.game)
         codes = [encode(a, ai.contracts) for a in view.legal]
         assert view.seat is not None
+        budget = budget or self.own_budget or ai.budget or self.budget
         scores, hint = self.scores(ai, view, codes, rng, budget)
+        if ai.caution is not None:
+            scores = [v - ai.caution(c) for v, c in zip(scores, codes, strict=True)]
         best = max(range(len(codes)), key=lambda i: (scores[i], codes[i] == hint, -i))
         return decode(codes[best], ai.contracts)
 
@@ -70,31 +95,64 @@ class StrongPlayer(Player):
         heuristic's choice (the tie-break)."""
         assert view.seat is not None
         me = view.seat
-        deadline = time.perf_counter() + budget.seconds
+        deadline = time.perf_counter() + budget.seconds * DEADLINE_SHARE
         knowledge = ai.worlds(view)
         world = knowledge.sample(rng)
         hint = ai.policy(world)
-        totals = [0.0] * len(codes)
-        n = 0
         solve = ai.exact(world) and (knowledge.certain or self.solve_hidden)
         if solve:
-            rounds = 1 if knowledge.certain else budget.worlds
+            limit = 1 if knowledge.certain else budget.worlds
+            cost = 1  # a world's solves count as one
         else:
-            rounds = max(2, budget.playouts // len(codes))
+            limit = max(2 * len(codes), budget.playouts)
+            cost = 0  # one per candidate played out
+        #: Per candidate, its value in each world so far (None once dropped).
+        values: list[list[int] | None] = [[] for _ in codes]
+        active = list(range(len(codes)))
+        spent = rounds = 0
         while True:
             try:
-                values = self._evaluate(ai, world, codes, me, deadline, solve)
+                got = self._evaluate(ai, world, [codes[i] for i in active], me, deadline, solve)
             except OutOfTime:
-                break  # the round in progress is dropped: every candidate saw n worlds
-            for i, v in enumerate(values):
-                totals[i] += v
-            n += 1
-            if n >= rounds or time.perf_counter() > deadline:
+                break  # the world in progress is dropped: every candidate saw `rounds`
+            for i, v in zip(active, got, strict=True):
+                vals = values[i]
+                assert vals is not None
+                vals.append(v)
+            rounds += 1
+            spent += cost or len(active)
+            if spent >= limit or time.perf_counter() > deadline:
                 break
+            if not solve and rounds % PRUNE_EVERY == 0 and len(active) > 1:
+                active = self._prune(values, active)
             world = knowledge.sample(rng)
-        if not n:
-            return [0.0] * len(codes), hint
-        return [t / n for t in totals], hint
+        means = [sum(v) / len(v) if v else 0.0 for v in values]
+        # Dropped candidates keep their (clearly worse) means from fewer worlds.
+        best_active = max(means[i] for i in active)
+        return [m if i in active else min(m, best_active - 1e-9) for i, m in enumerate(means)], hint
+
+    def _prune(self, values: list[list[int] | None], active: list[int]) -> list[int]:
+        """Drop candidates clearly worse than the leader over the same worlds, so the
+        rest of the budget separates the contenders (successive rejection).  A
+        candidate goes when its mean difference to the leader stays below zero by
+        `PRUNE_Z` standard errors (the differences are paired: same worlds)."""
+        lead = max(active, key=lambda i: sum(values[i] or ()))
+        lead_vals = values[lead]
+        assert lead_vals is not None
+        n = len(lead_vals)
+        keep = []
+        for i in active:
+            vals = values[i]
+            assert vals is not None
+            if i == lead:
+                keep.append(i)
+                continue
+            diffs = [a - b for a, b in zip(vals, lead_vals, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean + self.prune_z * math.sqrt(var / n) >= 0:
+                keep.append(i)
+        return keep
 
     def _evaluate(
         self, ai: GameAI[Any], world: Any, codes: list[int], me: int, deadline: float, solve: bool
@@ -114,7 +172,7 @@ class StrongPlayer(Player):
         core = world.copy()
         core.step(code)
         policy = ai.policy
-        exact = ai.exact
+        exact = ai.perfect if self.solve_perfect_only and ai.perfect else ai.exact
         plies = 0
         within = self.solve_within
         while core.turn >= 0:

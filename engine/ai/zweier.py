@@ -9,15 +9,36 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..actions import CLOSE
 from ..zweier import ZweierDeal
+from .base import Budget
 from .plugins import GameAI
 from .zweier_policy import policy
 from .zweier_worlds import worlds
 
 
 def exact(d: ZweierDeal) -> bool:
-    """Stichzwang and no more drawing: the world's remaining play is fully determined."""
+    """Stichzwang and no more drawing: within one world nothing is left to chance, and
+    the hands are small enough for alpha-beta."""
     return d.closed_by >= 0 or d.upcard < 0
+
+
+def perfect(d: ZweierDeal) -> bool:
+    """The talon is gone: both hands are known to both players."""
+    return d.upcard < 0 and d.closed_by < 0
+
+
+#: How much closing the talon must beat playing on by (game points), see `caution`.
+#: Measured (600 duplicate deals each): 0.4 and 0.8 win 1.3 and 1.8 points of win rate
+#: more against `random` than 0, and are even against `heuristic`.
+CLOSE_CAUTION = 0.6
+
+
+def caution(code: int) -> float:
+    """Closing is final and its estimate leans optimistic: the playouts answer every
+    other move with a competent opponent, while after closing Stichzwang leaves the
+    opponent few choices, so playing on is judged against better play than closing."""
+    return CLOSE_CAUTION if code == CLOSE else 0.0
 
 
 def value(d: ZweierDeal, seat: int) -> int:
@@ -62,4 +83,8 @@ AI: GameAI[ZweierDeal] = GameAI(
     same_side=same_side,
     key=key,
     bounds=(-3, 3),
+    perfect=perfect,
+    caution=caution,
+    # Measured: 400 -> 1,600 playouts gains about a point of win rate, more is noise.
+    budget=Budget(playouts=1600, worlds=48),
 )

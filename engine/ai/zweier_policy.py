@@ -70,26 +70,44 @@ def policy(d: ZweierDeal) -> int:
     return _lead(d, me, codes)
 
 
+#: _BASE_KEEP[open_talon][trump * 24 + card]: card points plus the trump premium.
+_BASE_KEEP = tuple(
+    tuple(
+        POINTS[c] + ((TRUMP_KEEP_OPEN if op else TRUMP_KEEP_STRICT) if c // 6 == t else 0)
+        for t in range(4)
+        for c in range(24)
+    )
+    for op in (False, True)
+)
+#: Kings and Queens, whose worth depends on their marriage partner.
+_KQ = sum(1 << (s * 6 + r) for s in range(4) for r in (KING, QUEEN))
+
+
 def _keep(card: int, hand: int, out: int, trump: int, open_talon: bool) -> int:
-    """How much the holder would rather keep `card` (lower: cheaper to give away)."""
-    v = POINTS[card]
-    rank = card % 6
-    if card // 6 == trump:
-        v += TRUMP_KEEP_OPEN if open_talon else TRUMP_KEEP_STRICT
-    if rank in (KING, QUEEN):
-        partner = card ^ 1
-        if hand >> partner & 1:
+    """How much the holder would rather keep `card` (lower: cheaper to give away):
+    its points, more for a trump, much more for half of a marriage in hand."""
+    v = _BASE_KEEP[open_talon][trump * 24 + card]
+    if _KQ >> card & 1:
+        if hand >> (card ^ 1) & 1:  # King and Queen sit on adjacent bits
             v += MARRIAGE_KEEP
-        elif open_talon and out >> partner & 1:
+        elif open_talon and out >> (card ^ 1) & 1:
             v += 2
     return v
 
 
 def _cheapest(cards: list[int] | tuple[int, ...], hand: int, out: int, trump: int, op: bool) -> int:
+    """The card `_keep` values least (inlined: this is the playouts' inner loop)."""
+    base = _BASE_KEEP[op]
+    row = trump * 24
     best = cards[0]
     best_v = 1 << 30
     for c in cards:
-        v = _keep(c, hand, out, trump, op)
+        v = base[row + c]
+        if _KQ >> c & 1:
+            if hand >> (c ^ 1) & 1:
+                v += MARRIAGE_KEEP
+            elif op and out >> (c ^ 1) & 1:
+                v += 2
         if v < best_v:
             best, best_v = c, v
     return best

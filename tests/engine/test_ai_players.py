@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine import protocol as P
 from engine import zweier
-from engine.actions import ExchangeTrump
+from engine.actions import CLAIM, Claim, ExchangeTrump, encode
 from engine.ai import Budget, UnknownLevel, UnsupportedGame, player
 from engine.ai.zweier_worlds import worlds
 from engine.views import SeatView
@@ -165,3 +166,63 @@ def test_heuristic_exchanges_the_trump_jack() -> None:
             assert player("heuristic").choose(view, random.Random(1)) == ExchangeTrump()
             return
     raise AssertionError("no deal with an exchange found")
+
+
+def test_claims_66_when_auto_claim_is_off() -> None:
+    """Heuristic and strong claim as soon as they are on lead with 66 (RULES.md §1)."""
+    found = 0
+    for n in range(400):
+        rng = random.Random(n)
+        state = _deal(n.to_bytes(2, "big"), n % 2, auto_claim=False)
+        while state.turn >= 0:
+            view = state.view(state.turn)
+            if Claim() in view.legal and view.points[state.turn] >= 66:
+                for level in ("heuristic", "strong"):
+                    assert player(level).choose(view, random.Random(1), TINY) == Claim()
+                found += 1
+                break
+            codes = [c for c in state.legal() if c != CLAIM]
+            state.step(rng.choice(codes))
+        if found >= 5:
+            return
+    raise AssertionError("no position with a claim found")
+
+
+def test_a_card_that_wins_the_deal_is_played() -> None:
+    """Heuristic and strong finish a deal they can win on the spot: a card that
+    takes the trick to 66 is played rather than one that does not."""
+    checked = 0
+    for n in range(2000):
+        rng = random.Random(n)
+        state = _deal(n.to_bytes(2, "big"), n % 2)
+        while state.turn >= 0:
+            seat = state.turn
+            view = state.view(seat)
+            if state.lead_card >= 0:
+                wins_now = []
+                for code in state.legal():
+                    child = state.copy()
+                    child.step(code)
+                    res = child.result()
+                    if res is not None and res.winners == (seat,):
+                        wins_now.append(code)
+                if wins_now and len(wins_now) < len(state.legal()):
+                    for level in ("heuristic", "strong"):
+                        action = player(level).choose(view, random.Random(1), TINY)
+                        assert encode(action) in wins_now, (level, action)
+                    checked += 1
+            state.step(rng.choice(state.legal()))
+        if checked >= 8:
+            return
+    raise AssertionError("too few positions with a winning card found")
+
+
+def test_the_wall_clock_stop_holds() -> None:
+    """A budget too big for the time allowed is cut at `Budget.seconds`."""
+    state = _deal(b"\x05", 0)
+    view = state.view(state.turn)
+    huge = Budget(playouts=10**7, worlds=10**5, seconds=0.05)
+    start = time.perf_counter()
+    action = player("strong").choose(view, random.Random(1), huge)
+    assert time.perf_counter() - start < 0.5
+    assert action in view.legal
