@@ -28,7 +28,10 @@ def _to_act(bot: Bot, tid: str) -> str | None:
 
 
 async def _log(bot: Bot, tid: str) -> list[dict[str, object]]:
-    return await bot.store.table_log(tid)  # type: ignore[union-attr]
+    # the table changes in memory before its entries are stored, both under the
+    # table's lock: taking the lock waits for a write in flight
+    async with bot.svc.lock(tid):
+        return await bot.store.table_log(tid)  # type: ignore[union-attr]
 
 
 async def _play_others(
