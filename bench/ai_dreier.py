@@ -26,7 +26,6 @@ The last line is a JSON object.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -39,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import duplicate_args
 
 from engine import protocol as P
 from engine.actions import Bid, Discard, Double, encode
@@ -355,26 +356,10 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
-    parser.add_argument("--a", default="strong", help="level of side A")
-    parser.add_argument("--b", default="heuristic", help="level of side B")
-    parser.add_argument("--deals", type=int, default=200, help="duplicate deals")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--options", default="{}", help="rule options as JSON")
-    parser.add_argument("--playouts", type=int, help="override the levels' playout budget")
-    parser.add_argument("--worlds", type=int, help="override the levels' world budget")
+    parser = duplicate_args.parser(__doc__, "side", 200)
     parser.add_argument("--no-calibration", action="store_true", help="skip the estimates")
     args = parser.parse_args()
-    options = json.loads(args.options)
-    budget = None
-    if args.playouts or args.worlds:
-        base = Budget()
-        budget = Budget(playouts=args.playouts or base.playouts, worlds=args.worlds or base.worlds)
-    rng = random.Random(args.seed)
-    jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
+    options, budget, jobs = duplicate_args.setup(args)
     init = (args.a, args.b, options, budget, not args.no_calibration)
     start = time.perf_counter()
     if args.jobs > 1:

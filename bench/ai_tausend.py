@@ -23,7 +23,6 @@ contracts held at the mandatory 100 can be made at all.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -37,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import duplicate_args
 
 from engine import protocol as P
 from engine.actions import Bid
@@ -163,17 +164,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
-    parser.add_argument("--a", default="strong")
-    parser.add_argument("--b", default="heuristic")
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--options", default="{}", help="rule options as JSON")
-    parser.add_argument("--playouts", type=int, help="override the playout budget")
-    parser.add_argument("--worlds", type=int, help="override the world budget")
+    parser = duplicate_args.parser(__doc__, "side", 100)
     parser.add_argument(
         "--oracle",
         action="store_true",
@@ -181,13 +172,7 @@ def main() -> int:
     )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
-    options = json.loads(args.options)
-    budget = None
-    if args.playouts or args.worlds:
-        base = Budget()
-        budget = Budget(playouts=args.playouts or base.playouts, worlds=args.worlds or base.worlds)
-    rng = random.Random(args.seed)
-    jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
+    options, budget, jobs = duplicate_args.setup(args)
     init = (args.a, args.b, options, budget, args.oracle)
     start = time.perf_counter()
     if args.jobs > 1:

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from engine import actions as A
 from engine import bauern
-from engine import protocol as P
 from engine.actions import Bid, ChooseTrump, Double, Pass, PlayCard
 from engine.ai import Budget, player
 from engine.ai.bauern import AI, exact
@@ -22,7 +21,8 @@ from engine.bauern.rules import BIDDING, CONTRACT_IDS, PLAY, TRUMP
 from engine.cards import DECK20, DECK20_MASK, Card, Suit, cards_of, index_of, mask_of
 from engine.tricks import NO_TRUMP, Order
 
-LEVELS = ("random", "heuristic", "strong")
+from .ai_helpers import play_out_mixed, sampled_worlds
+
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
 
@@ -89,12 +89,7 @@ def _alternatives(d: BauernDeal, rng: random.Random, n: int) -> list[BauernDeal]
             alt = BauernDeal.start(d.opts, d.dealer, alt.dealt[:4])
         if alt.view(me) == view:
             out.append(alt)
-    sampler = worlds(view)
-    for _ in range(n):
-        world = sampler.sample(rng)
-        assert world.view(me) == view, "a sampled world must look the same to the seat"
-        out.append(world)
-    return out
+    return out + sampled_worlds(worlds, view, me, n, rng)
 
 
 @settings(max_examples=40, deadline=None)
@@ -108,14 +103,7 @@ def test_every_level_plays_only_legal_actions(
 ) -> None:
     """Whole deals, the level of each decision drawn at random, every option set."""
     rng = random.Random(choice_seed)
-    players = {level: player(level, "bauern") for level in LEVELS}
-    state: P.DealCore = _deal(options, deal_seed, choice_seed % 4)
-    while (seat := P.to_act(state)) is not None:
-        view = P.view(state, seat)
-        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
-        assert action in view.legal
-        state, _ = P.apply(state, seat, action)
-    assert P.result(state) is not None
+    play_out_mixed(_deal(options, deal_seed, choice_seed % 4), "bauern", rng, TINY)
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import dreier
-from engine import protocol as P
 from engine.actions import (
     BID_CONTRACT,
     PASS,
@@ -31,7 +30,8 @@ from engine.dreier.contracts import CONTRACT_IDS, ROW
 from engine.dreier.deal import BIDDING, DISCARD, PLAY, TRUMP, DreierDeal
 from engine.tricks import Order
 
-LEVELS = ("random", "heuristic", "strong")
+from .ai_helpers import LEVELS, play_out_mixed, sampled_worlds
+
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
 
@@ -133,12 +133,7 @@ def _alternatives(state: DreierDeal, rng: random.Random, n: int) -> list[DreierD
             alt = _swap(state, a, b)
         if alt.view(seat) == view:
             out.append(alt)
-    sampler = worlds(view)
-    for _ in range(n):
-        world = sampler.sample(rng)
-        assert world.view(seat) == view, "a sampled world must look the same to the seat"
-        out.append(world)
-    return out
+    return out + sampled_worlds(worlds, view, seat, n, rng)
 
 
 @settings(max_examples=30, deadline=None)
@@ -153,14 +148,7 @@ def test_every_level_plays_only_legal_actions(
     """Whole deals under random rule options, the level of the seat to act drawn at
     random each time: every phase (trump, bidding, discard, Spritzen, play)."""
     rng = random.Random(choice_seed)
-    players = {level: player(level, "dreier") for level in LEVELS}
-    state: P.DealCore = _deal(deal_seed, choice_seed % 3, options)
-    while (seat := P.to_act(state)) is not None:
-        view = P.view(state, seat)
-        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
-        assert action in view.legal
-        state, _ = P.apply(state, seat, action)
-    assert P.result(state) is not None
+    play_out_mixed(_deal(deal_seed, choice_seed % 3, options), "dreier", rng, TINY)
 
 
 @settings(max_examples=40, deadline=None)

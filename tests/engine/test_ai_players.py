@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import protocol as P
 from engine import zweier
 from engine.actions import CLAIM, Claim, ExchangeTrump, encode
 from engine.ai import Budget, UnknownLevel, UnsupportedGame, player
 from engine.ai.zweier_worlds import worlds
 from engine.views import SeatView
 
-LEVELS = ("random", "heuristic", "strong")
+from .ai_helpers import LEVELS, play_out_mixed, sampled_worlds
+
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
 
@@ -59,12 +59,7 @@ def _alternatives(state: zweier.ZweierDeal, rng: random.Random, n: int) -> list[
         alt.stock = alt.stock[: alt.tpos] + tuple(rest)
         if alt.view(seat) == view:
             out.append(alt)
-    sampler = worlds(view)
-    for _ in range(n):
-        world = sampler.sample(rng)
-        assert world.view(seat) == view, "a sampled world must look the same to the seat"
-        out.append(world)
-    return out
+    return out + sampled_worlds(worlds, view, seat, n, rng)
 
 
 @given(
@@ -77,14 +72,7 @@ def test_every_level_plays_only_legal_actions(
 ) -> None:
     """A whole deal with the seat to act's level drawn at random each time."""
     rng = random.Random(choice_seed)
-    players = {level: player(level, "zweier") for level in LEVELS}
-    state = _deal(deal_seed, choice_seed % 2, auto_claim)
-    while (seat := P.to_act(state)) is not None:
-        view = P.view(state, seat)
-        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
-        assert action in view.legal
-        state, _ = P.apply(state, seat, action)
-    assert P.result(state) is not None
+    play_out_mixed(_deal(deal_seed, choice_seed % 2, auto_claim), "zweier", rng, TINY)
 
 
 @given(

@@ -25,7 +25,8 @@ from engine.tausend.deal import Setup
 from engine.tausend.rules import BIDDING, GIVE, PLAY, RAISE
 from engine.views import SeatView
 
-LEVELS = ("random", "heuristic", "strong")
+from .ai_helpers import play_out_mixed, sampled_worlds
+
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=6, worlds=2)
 
@@ -106,12 +107,7 @@ def _alternatives(state: TausendDeal, rng: random.Random, n: int) -> list[Tausen
         alt = _swap_hidden(_swap_hidden(state, rng), rng)
         assert alt.view(seat) == view
         out.append(alt)
-    sampler = worlds(view)
-    for _ in range(n):
-        world = sampler.sample(rng)
-        assert world.view(seat) == view, "a sampled world must look the same to the seat"
-        out.append(world)
-    return out
+    return out + sampled_worlds(worlds, view, seat, n, rng)
 
 
 # --- legal, blind, repeatable ----------------------------------------------------------
@@ -129,14 +125,7 @@ def test_every_level_plays_only_legal_actions(
 ) -> None:
     """Whole deals for 2, 3 and 4 players, golden and blind, a level drawn each time."""
     rng = random.Random(choice_seed)
-    players = {level: player(level, "tausend") for level in LEVELS}
-    state = _deal(options, deal_seed, choice_seed, golden)
-    while (seat := P.to_act(state)) is not None:
-        view = P.view(state, seat)
-        action = players[rng.choice(LEVELS)].choose(view, rng, TINY)
-        assert action in view.legal
-        state, _ = P.apply(state, seat, action)
-    assert P.result(state) is not None
+    play_out_mixed(_deal(options, deal_seed, choice_seed, golden), "tausend", rng, TINY)
 
 
 @settings(max_examples=60, deadline=None)

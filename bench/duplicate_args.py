@@ -1,0 +1,44 @@
+"""The command line every duplicate-deal benchmark shares (`ai_arena.py` and the
+per-game ones): two levels, the deals and their seeds, the worker processes, rule
+options and budget overrides, parsed the same way everywhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.ai import Budget
+
+
+def parser(doc: str | None, side: str = "side", deals: int = 200) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--a", default="strong", help=f"level of {side} A")
+    p.add_argument("--b", default="heuristic", help=f"level of {side} B")
+    p.add_argument("--deals", type=int, default=deals, help="duplicate deals")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--options", default="{}", help="rule options as JSON")
+    p.add_argument("--playouts", type=int, help="override the levels' playout budget")
+    p.add_argument("--worlds", type=int, help="override the levels' world budget")
+    return p
+
+
+def setup(
+    args: argparse.Namespace,
+) -> tuple[dict[str, Any], Budget | None, list[tuple[int, bytes, int]]]:
+    """The rule options, the budget override (None: each level's own) and one job per
+    duplicate deal: its number, its deal seed (drawn from ``--seed``) and ``--seed``."""
+    options = json.loads(args.options)
+    budget = None
+    if args.playouts or args.worlds:
+        base = Budget()
+        budget = Budget(playouts=args.playouts or base.playouts, worlds=args.worlds or base.worlds)
+    rng = random.Random(args.seed)
+    jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
+    return options, budget, jobs

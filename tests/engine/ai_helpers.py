@@ -1,0 +1,40 @@
+"""What the AI tests of every game share: playing a deal out with a level drawn at
+random for each decision, and worlds drawn by a game's own sampler."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine import protocol as P
+from engine.ai import Budget, player
+from engine.views import SeatView
+
+LEVELS = ("random", "heuristic", "strong")
+
+
+def play_out_mixed(state: P.DealCore, game: str, rng: random.Random, budget: Budget) -> None:
+    """Play `state` to its end, each decision by a level drawn at random; every action
+    must be one of the view's legal ones and the deal must end with a result."""
+    players = {level: player(level, game) for level in LEVELS}
+    while (seat := P.to_act(state)) is not None:
+        view = P.view(state, seat)
+        action = players[rng.choice(LEVELS)].choose(view, rng, budget)
+        assert action in view.legal
+        state, _ = P.apply(state, seat, action)
+    assert P.result(state) is not None
+
+
+def sampled_worlds(
+    worlds: Callable[[SeatView], Any], view: SeatView, seat: int, n: int, rng: random.Random
+) -> list[Any]:
+    """`n` worlds of the AI's sampler for `view`, each checked to look the same to
+    the seat as the real deal does."""
+    sampler = worlds(view)
+    out = []
+    for _ in range(n):
+        world = sampler.sample(rng)
+        assert world.view(seat) == view, "a sampled world must look the same to the seat"
+        out.append(world)
+    return out
