@@ -455,6 +455,9 @@ def hand_view(
                 cards=cards_text(cards, lg, style.suits),
             )
         )
+    discarded = dict(sv.extra).get("discarded")  # the declarer's own, Dreier and Thousand
+    if isinstance(discarded, tuple) and discarded:
+        lines.append(t(lg, "hand.discarded", cards=cards_text(discarded, lg, style.suits)))
     if sv.trick:
         lines.append(t(lg, "table.trick", cards=_trick_text(_remap(table, sv.trick), nm, style)))
     your_turn = sv.to_act == dseat and table.status == Status.PLAYING

@@ -62,6 +62,11 @@ class SeatView:
         seen.update(c for _, c in self.known)
         if self.trump_card is not None:
             seen.add(self.trump_card)
+        for _, value in self.extra:  # a game's own facts may name cards too
+            if isinstance(value, Card):
+                seen.add(value)
+            elif isinstance(value, tuple):
+                seen.update(c for c in value if isinstance(c, Card))
         for a in self.legal:
             card = getattr(a, "card", None)
             if isinstance(card, Card):

@@ -381,6 +381,9 @@ def worlds(view: SeatView) -> TausendWorlds:
     d.queue = (view.to_act,) if phase == REDEAL_CLAIM else ()
     d.after_claim = RAISE if phase == REDEAL_CLAIM and taken else -1
     d.pile = 0
+    # two players: the declarer knows the cards he laid away (his view says which)
+    laid_cards = extra.get("discarded")
+    d.laid = _mask(list(laid_cards)) if isinstance(laid_cards, tuple) else 0
 
     # --- the hidden cards and where they may lie -----------------------------------------
     played = 0
@@ -461,7 +464,8 @@ def worlds(view: SeatView) -> TausendWorlds:
     if n == 2:
         a, b = others[0], PILE
         cap_b = view.talon_size
-        only_b = hidden & stock_mask if me == dec else 0  # cards I laid away
+        # the cards I laid away (older views without "discarded": the stock cards I hid)
+        only_b = (hidden & (d.laid or stock_mask)) if me == dec else 0
     else:
         if me == dec:
             a, b = others

@@ -158,6 +158,7 @@ class TausendDeal(DealCore):
         "high_blind",
         "high_seat",
         "history",
+        "laid",
         "last_winner",
         "leader",
         "looked",
@@ -193,6 +194,8 @@ class TausendDeal(DealCore):
     stock: int
     taken: bool
     pile: int
+    #: Two players: the 3 cards the declarer laid on the face-down stock (he knows them).
+    laid: int
     high: int
     high_seat: int
     high_blind: bool
@@ -247,6 +250,7 @@ class TausendDeal(DealCore):
         d.hands = [sum(1 << c for c in h) for h in hands]
         d.stock = sum(1 << c for c in talon[:3])
         d.pile = sum(1 << c for c in talon[3:])
+        d.laid = 0
         d.taken = False
         d.high = 0
         d.high_seat = -1
@@ -300,6 +304,7 @@ class TausendDeal(DealCore):
         d.stock = self.stock
         d.taken = self.taken
         d.pile = self.pile
+        d.laid = self.laid
         d.high = self.high
         d.high_seat = self.high_seat
         d.high_blind = self.high_blind
@@ -530,6 +535,7 @@ class TausendDeal(DealCore):
         mask = (1 << a) | (1 << b) | (1 << c)
         self.hands[seat] &= ~mask
         self.pile |= mask
+        self.laid = mask
         self.stock_claim = False
         self.to_give = 0
         if self.log is not None:

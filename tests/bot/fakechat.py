@@ -409,3 +409,22 @@ async def snapshot(bot: Bot, table_id: str) -> tuple[object, ...]:
         row,
         len(bot.fc.updates),
     )
+
+
+async def until_discard_menu(
+    bot: Bot, game_id: str, options: dict[str, object] | None, n: int
+) -> tuple[str, Player] | None:
+    """A table of `game_id` whose seat to act is picking cards to discard (the first
+    of up to 20 tables, each played until one does), and the player at that seat."""
+    for _ in range(20):  # tables, each played until a discard menu shows
+        players = [bot.player(u) for u in users(n)]
+        tid = await open_table(bot, game_id, players, options=options)
+        while tid in bot.svc.tables:
+            for pl in players:
+                hv = pl.hand(tid)
+                if hv is not None and any(
+                    decode_payload(b.payload).verb == "dp" for b in hv.message.all_buttons()
+                ):
+                    return tid, pl
+            assert any([await p.take_turn(tid) is not None for p in players])
+    return None

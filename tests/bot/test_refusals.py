@@ -15,7 +15,7 @@ from bot.views import HandView
 from engine.cards import CARDS
 from engine.games import available
 
-from .fakechat import CHAT, Bot, Player, button, open_table, snapshot, users
+from .fakechat import CHAT, Bot, Player, button, open_table, snapshot, until_discard_menu, users
 
 OUTSIDER = UserRef("tg", "999", "Zaungast")
 
@@ -206,7 +206,7 @@ async def test_forged_menu_payloads_in_a_discard(
         pytest.skip(f"{game_id} is not implemented yet")
     bot = await make_bot().start()
     try:
-        found = await _until_discard_menu(bot, game_id, options, n)
+        found = await until_discard_menu(bot, game_id, options, n)
         if found is None:
             pytest.skip("no discard menu came up")
         tid, pl = found
@@ -237,23 +237,6 @@ async def test_forged_menu_payloads_in_a_discard(
         assert await snapshot(bot, tid) == before
     finally:
         await bot.stop()
-
-
-async def _until_discard_menu(
-    bot: Bot, game_id: str, options: dict[str, object] | None, n: int
-) -> tuple[str, Player] | None:
-    for _ in range(20):  # tables, each played until a discard menu shows
-        players = [bot.player(u) for u in users(n)]
-        tid = await open_table(bot, game_id, players, options=options)
-        while tid in bot.svc.tables:
-            for pl in players:
-                hv = pl.hand(tid)
-                if hv is not None and any(
-                    decode(b.payload).verb == "dp" for b in hv.message.all_buttons()
-                ):
-                    return tid, pl
-            assert any([await p.take_turn(tid) is not None for p in players])
-    return None
 
 
 @pytest.mark.parametrize("game_id", available())

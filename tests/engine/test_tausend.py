@@ -8,12 +8,15 @@ sees, and the match's bookkeeping over arbitrary sequences of deals.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import protocol as P
-from engine.actions import Action, Bid, Give, Look, Pass, PlayCard, Raise, Redeal
+from engine.actions import Action, Bid, Discard, Give, Look, Pass, PlayCard, Raise, Redeal
+from engine.ai.tausend_worlds import worlds
 from engine.cards import DECK24, Card, index_of
 from engine.errors import IllegalAction, OptionError
 from engine.games import game
@@ -188,6 +191,29 @@ def test_two_players_face_down_stock_stays_hidden() -> None:
         assert [c.index for c in v.talon_cards] == list(taken) and v.talon_size == 3
         assert not v.cards_seen() & {Card.of(c) for c in hidden}
     assert P.view(s, 1).phase == "discard"
+
+
+def test_two_players_declarer_remembers_what_he_laid_away() -> None:
+    """The declarer's view names the 3 cards he laid on the face-down stock; the
+    other player's view and the public one do not; the AI's worlds put them there."""
+    s = start_deal(TausendOptions(players=2), 0, seed=b"two")
+    s = _act(s, (1, Bid(value=100)), (0, Pass()))
+    discard = next(a for a in P.legal_actions(s) if isinstance(a, Discard))
+    laid = set(discard.cards)
+    s = _act(s, (1, discard))
+    assert set(dict(P.view(s, 1).extra)["discarded"]) == laid  # type: ignore[arg-type]
+    for seat in (None, 0):
+        v = P.view(s, seat)
+        shown = set(v.talon_cards)  # the stock was shown to all before he took it
+        assert "discarded" not in dict(v.extra) and not v.cards_seen() & (laid - shown)
+    s = _act(s, (1, P.legal_actions(s)[0]))  # the final bid: play begins
+    view = P.view(s, 1)
+    sampler = worlds(view)
+    rng = random.Random(3)
+    for _ in range(20):
+        world = sampler.sample(rng)
+        assert world.view(1) == view
+        assert all(world.pile >> c.index & 1 for c in laid), "laid cards lie in the pile"
 
 
 def test_match_honours_players_golden_round_and_redeals() -> None:

@@ -1,0 +1,44 @@
+"""What a player's private hand message tells them beyond their cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.i18n import card_label
+from engine.cards import Card
+
+from .fakechat import Bot, until_discard_menu
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "n"), [("dreier", None, 3), ("tausend", {"tausend.players": 2}, 2)]
+)
+async def test_declarer_is_reminded_what_he_laid_away(
+    make_bot: Callable[..., Bot], game_id: str, options: dict[str, object] | None, n: int
+) -> None:
+    """Laid-away cards are out of the hand but still the declarer's knowledge: his own
+    hand message lists them; nobody else's message and no table message does."""
+    bot = await make_bot().start()
+    try:
+        found = await until_discard_menu(bot, game_id, options, n)
+        assert found is not None, "no discard came up in 20 tables"
+        tid, declarer = found
+        while True:
+            hv = declarer.hand(tid)
+            assert hv is not None and hv.view is not None
+            laid = dict(hv.view.extra).get("discarded")
+            if laid:
+                break
+            out = await declarer.take_turn(tid)
+            assert out is not None and out.ok, out
+        assert isinstance(laid, tuple) and all(isinstance(c, Card) for c in laid)
+        line = next(x for x in hv.message.text.splitlines() if x.startswith("You laid away:"))
+        assert all(card_label(c) in line for c in laid)
+        for (table_id, key), other in bot.fc.hands.items():
+            if table_id == tid and key != declarer.key:
+                assert "laid away" not in other.message.text
+        assert "laid away" not in bot.fc.tables[tid].message.text
+    finally:
+        await bot.stop()
