@@ -238,6 +238,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     discard_pairs: list[tuple[float, bool]] = []
     chance_pairs: list[tuple[float, bool]] = []
     fit_rows: list[tuple[float, str, bool]] = []
+    #: (raw share, family, made, contract) of each declared contract, for --dump
+    dump: list[list[Any]] = []
     agree = [0, 0]
     #: deals where A said `double`, by its role: [deals, contract made]
     doubled = {"as_defender": [0, 0], "as_declarer": [0, 0]}
@@ -266,6 +268,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                     share, chance, fam = g["bid_pred"]
                     bid_pairs.append((share, g["made"]))
                     fit_rows.append((share, fam, g["made"]))
+                    dump.append([share, fam, g["made"], g["contract"]])
                     if chance is not None:
                         chance_pairs.append((chance, g["made"]))
                 if g["discard_pred"] is not None:
@@ -345,6 +348,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         "calibration_bid_raw_share": calib(bid_pairs),
         "calibration_discard_raw_share": calib(discard_pairs),
         "calibration_fit": fit_calibration(fit_rows),
+        "_rows": dump,
         "estimate_agrees_with_choice": agree,
         "a_decision_ms_median": round(statistics.median(ms), 2) if ms else 0.0,
         "a_decision_ms_p95": round(_pct(ms, 0.95), 2),
@@ -358,6 +362,9 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> int:
     parser = duplicate_args.parser(__doc__, "side", 200)
     parser.add_argument("--no-calibration", action="store_true", help="skip the estimates")
+    parser.add_argument(
+        "--dump", help="write (raw share, family, made, contract) per contract as JSON here"
+    )
     args = parser.parse_args()
     options, budget, jobs = duplicate_args.setup(args)
     init = (args.a, args.b, options, budget, not args.no_calibration)
@@ -369,6 +376,9 @@ def main() -> int:
         _init(*init)
         results = [play_deal(j) for j in jobs]
     s = summarize(results)
+    rows = s.pop("_rows")
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(rows))
     s.update(a=args.a, b=args.b, seed=args.seed, options=options, jobs=args.jobs)
     s["budget"] = None if budget is None else {"playouts": budget.playouts, "worlds": budget.worlds}
     s["seconds"] = round(time.perf_counter() - start, 1)

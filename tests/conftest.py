@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# Shared rigs and helpers assert too: give their failures pytest's detailed messages.
+pytest.register_assert_rewrite(
+    "tests.bot.fakechat",
+    "tests.engine.ai_helpers",
+    "tests.engine.props",
+    "tests.e2e.discord_harness",
+    "tests.e2e.telegram_harness",
+)
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -18,7 +18,7 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits
-from tests.e2e.test_telegram_harness import (
+from tests.e2e.telegram_harness import (
     config_for,
     fake,
     hand_message,

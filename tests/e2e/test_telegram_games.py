@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, FakeUser
-from tests.e2e.test_telegram_harness import (
+from tests.e2e.telegram_harness import (
     Rig,
     deal_over,
     fake,
