@@ -197,10 +197,10 @@ def family(c: Contract) -> str:
 #: Recalibration of the share of playouts won at a bid, per contract family:
 #: logit(chance) = a + b * logit(share), the share clipped to [0.02, 0.98].  The raw
 #: share is biased low because the playouts continue with the heuristic, and the
-#: strong level, which plays the contract, makes more of it.  Fitted by
-#: ``bench/ai_dreier.py --fit`` on deals disjoint from the benchmark's (see
-#: docs/ai_dreier.md).
-#: Fitted on 700 duplicate deals, ``--seed 21`` (the strong level's declared contracts).
+#: strong level, which plays the contract, makes more of it.  Fitted by maximum
+#: likelihood on deals disjoint from the benchmark's (700 duplicate deals of
+#: ``bench/ai_dreier.py --seed 21``, which prints the fit of the deals it plays as
+#: "calibration fitted on these deals"; the strong level's declared contracts).
 CALIBRATION: dict[str, tuple[float, float]] = {
     "game": (0.794, 0.776),
     "no_trick": (0.47, 0.776),
