@@ -16,8 +16,14 @@ pytest.register_assert_rewrite(
     "tests.e2e.telegram_harness",
 )
 
+# CI draws the same examples on every run (a clean clone has no example database, and a
+# rare example must not turn a run red at random); locally the draws differ each run.
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "dev", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]

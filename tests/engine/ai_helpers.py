@@ -3,6 +3,7 @@ random for each decision, and worlds drawn by a game's own sampler."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,12 @@ from engine.ai import Budget, player
 from engine.views import SeatView
 
 LEVELS = ("random", "heuristic", "strong")
+
+
+def scaled(n: int) -> int:
+    """Examples for an AI property test: `n` in CI, four times as many locally (the
+    AI tests set their own counts, sized to their cost, so the profile cannot)."""
+    return n if os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci" else 4 * n
 
 
 def play_out_mixed(state: P.DealCore, game: str, rng: random.Random, budget: Budget) -> None:

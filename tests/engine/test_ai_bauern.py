@@ -21,7 +21,7 @@ from engine.bauern.rules import BIDDING, CONTRACT_IDS, PLAY, TRUMP
 from engine.cards import DECK20, DECK20_MASK, Card, Suit, cards_of, index_of, mask_of
 from engine.tricks import NO_TRUMP, Order
 
-from .ai_helpers import play_out_mixed, sampled_worlds
+from .ai_helpers import play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
@@ -92,7 +92,7 @@ def _alternatives(d: BauernDeal, rng: random.Random, n: int) -> list[BauernDeal]
     return out + sampled_worlds(worlds, view, me, n, rng)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -106,7 +106,7 @@ def test_every_level_plays_only_legal_actions(
     play_out_mixed(_deal(options, deal_seed, choice_seed % 4), "bauern", rng, TINY)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -125,7 +125,7 @@ def test_no_peeking(options: BauernOptions, deal_seed: bytes, choice_seed: int, 
             assert ai.choose(alt.view(me), random.Random(7), TINY) == expected
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scaled(80), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -178,7 +178,7 @@ def _minimax(d: BauernDeal, me: int) -> int:
     return max(values) if AI.same_side(d, me) else min(values)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -204,7 +204,7 @@ def test_alpha_beta_equals_minimax(
         assert solver.value(child.copy()) == _minimax(child, me)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled(200), deadline=None)
 @given(
     cards=st.integers(1, 9),
     split=st.lists(st.integers(0, 3), min_size=9, max_size=9),

@@ -30,7 +30,7 @@ from engine.dreier.contracts import CONTRACT_IDS, ROW
 from engine.dreier.deal import BIDDING, DISCARD, PLAY, TRUMP, DreierDeal
 from engine.tricks import Order
 
-from .ai_helpers import LEVELS, play_out_mixed, sampled_worlds
+from .ai_helpers import LEVELS, play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
@@ -136,7 +136,7 @@ def _alternatives(state: DreierDeal, rng: random.Random, n: int) -> list[DreierD
     return out + sampled_worlds(worlds, view, seat, n, rng)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -151,7 +151,7 @@ def test_every_level_plays_only_legal_actions(
     play_out_mixed(_deal(deal_seed, choice_seed % 3, options), "dreier", rng, TINY)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -181,7 +181,7 @@ def test_no_peeking(
             assert p.choose(alt.view(seat), random.Random(7), TINY) == expected[name]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -241,7 +241,7 @@ def _minimax(d: DreierDeal, me: int) -> int:
     return max(values) if same_side(d, me) else min(values)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(
     deal_seed=st.binary(min_size=1, max_size=8),
     choice_seed=st.integers(0, 2**32),

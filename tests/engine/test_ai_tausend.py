@@ -25,7 +25,7 @@ from engine.tausend.deal import Setup
 from engine.tausend.rules import BIDDING, GIVE, PLAY, RAISE
 from engine.views import SeatView
 
-from .ai_helpers import play_out_mixed, sampled_worlds
+from .ai_helpers import play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=6, worlds=2)
@@ -113,7 +113,7 @@ def _alternatives(state: TausendDeal, rng: random.Random, n: int) -> list[Tausen
 # --- legal, blind, repeatable ----------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(
     options=OPTIONS,
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -128,7 +128,7 @@ def test_every_level_plays_only_legal_actions(
     play_out_mixed(_deal(options, deal_seed, choice_seed, golden), "tausend", rng, TINY)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(data=st.data())
 def test_no_peeking(data: st.DataObject) -> None:
     """Other hidden cards (other hands, the unshown stock), the same view and seed:
@@ -155,7 +155,7 @@ def test_hidden_cards_do_change_the_deal() -> None:
     assert changed > 80
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scaled(80), deadline=None)
 @given(data=st.data())
 def test_worlds_agree_with_the_view_and_never_exclude_the_truth(data: st.DataObject) -> None:
     state = _state(data)
@@ -265,7 +265,7 @@ def _minimax(d: TausendDeal, me: int) -> int:
     return max(values) if same_side(d, me) else min(values)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(deal_seed=st.binary(min_size=1, max_size=8), choice_seed=st.integers(0, 2**32))
 def test_alpha_beta_equals_minimax_in_the_exact_phase(deal_seed: bytes, choice_seed: int) -> None:
     rng = random.Random(choice_seed)
