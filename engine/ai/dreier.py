@@ -123,6 +123,10 @@ class _Recorder(StrongPlayer):
     playout to see who declared and whether he made it.
     """
 
+    #: The estimate wants the chosen action's share of made contracts over the whole
+    #: budget (the calibration was fitted so), not only until the choice is clear.
+    stop_when_decided = False
+
     def __init__(self, like: StrongPlayer) -> None:
         super().__init__()
         vars(self).update(vars(like))  # the same settings, whatever they are

@@ -9,7 +9,8 @@ numbers).
 - While much is hidden (Zweierschnapsen: talon open) each candidate is scored by a
   heuristic playout of the world to its end, `Budget.playouts` in all.  Every
   `PRUNE_EVERY` worlds, candidates clearly behind the leader are dropped and the rest
-  of the budget separates the contenders (successive rejection).
+  of the budget separates the contenders (successive rejection); once one is left,
+  the decision is made.
 - Once the real deal is small enough for exact play (talon closed or gone), every
   candidate is solved by alpha-beta in each of `Budget.worlds` worlds; with nothing
   hidden (talon gone) one world is the truth and play is perfect.
@@ -47,6 +48,10 @@ DEADLINE_SHARE = 0.8
 class StrongPlayer(Player):
     level = "strong"
     prune_z = PRUNE_Z
+    #: Stop as soon as pruning leaves one candidate that needs no margin (the choice
+    #: cannot change then; a third of the median decision time).  Estimates that need the full budget's
+    #: precision for the chosen action (the Dreier calibration) turn it off.
+    stop_when_decided = True
 
     def __init__(
         self,
@@ -125,6 +130,12 @@ class StrongPlayer(Player):
                 break
             if not solve and rounds % PRUNE_EVERY == 0 and len(active) > 1:
                 active = self._prune(values, active)
+                if len(active) == 1 and self.stop_when_decided:
+                    last = codes[active[0]]
+                    # The choice is made unless a margin (`GameAI.caution`) still has
+                    # to be earned: then more worlds decide whether it is.
+                    if ai.caution is None or not ai.caution(last):
+                        break
             world = knowledge.sample(rng)
         means = [sum(v) / len(v) if v else 0.0 for v in values]
         # Dropped candidates keep their (clearly worse) means from fewer worlds.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from engine import zweier
 from engine.actions import CLAIM, Claim, ExchangeTrump, encode
 from engine.ai import Budget, UnknownLevel, UnsupportedGame, player
+from engine.ai.strong import StrongPlayer
 from engine.ai.zweier_worlds import worlds
 from engine.views import SeatView
 
@@ -214,3 +216,35 @@ def test_the_wall_clock_stop_holds() -> None:
     action = player("strong").choose(view, random.Random(1), huge)
     assert time.perf_counter() - start < 0.5
     assert action in view.legal
+
+
+class _Counting(StrongPlayer):
+    """The strong level, counting the playouts it runs."""
+
+    def __init__(self, stop: bool) -> None:
+        super().__init__()
+        self.stop_when_decided = stop
+        self.playouts = 0
+
+    def _playout(self, ai: Any, world: Any, code: int, me: int, deadline: float) -> int:
+        self.playouts += 1
+        return super()._playout(ai, world, code, me, deadline)
+
+
+def test_a_decided_search_stops_early_and_chooses_the_same() -> None:
+    """Once pruning leaves one candidate the search stops: fewer playouts, the same
+    action as spending the whole budget on it."""
+    budget = Budget(playouts=1600, worlds=8)
+    early_stops = 0
+    for n in range(16):
+        state = _advance(_deal(n.to_bytes(2, "big"), n % 2), random.Random(n), 2 + n % 5)
+        view = state.view(state.turn)
+        if len(view.legal) < 2:
+            continue
+        quick, full = _Counting(stop=True), _Counting(stop=False)
+        a = quick.choose(view, random.Random(1), budget)
+        b = full.choose(view, random.Random(1), budget)
+        assert a == b
+        assert quick.playouts <= full.playouts
+        early_stops += quick.playouts < full.playouts
+    assert early_stops >= 3
