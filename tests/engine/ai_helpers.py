@@ -10,6 +10,8 @@ from typing import Any
 
 from engine import protocol as P
 from engine.ai import Budget, player
+from engine.ai.plugins import GameAI
+from engine.ai.search import Solver
 from engine.views import SeatView
 
 LEVELS = ("random", "heuristic", "strong")
@@ -45,3 +47,26 @@ def sampled_worlds(
         assert world.view(seat) == view, "a sampled world must look the same to the seat"
         out.append(world)
     return out
+
+
+def minimax(ai: GameAI[Any], d: Any, me: int) -> int:
+    """Plain minimax on the game's values and sides: the oracle for `Solver`."""
+    if d.turn < 0:
+        return ai.value(d, me)
+    values = []
+    for code in d.legal():
+        child = d.copy()
+        child.step(code)
+        values.append(minimax(ai, child, me))
+    return max(values) if ai.same_side(d, me) else min(values)
+
+
+def assert_solver_is_minimax(ai: GameAI[Any], d: Any, me: int) -> None:
+    """Alpha-beta equals minimax at `d` and after each legal action; one solver for
+    all, so its transposition table carrying over between searches changes nothing."""
+    solver = Solver(ai, me)
+    assert solver.value(d.copy()) == minimax(ai, d, me)
+    for code in d.legal():
+        child = d.copy()
+        child.step(code)
+        assert solver.value(child.copy()) == minimax(ai, child, me)

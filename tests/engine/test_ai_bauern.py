@@ -15,13 +15,12 @@ from engine.ai import Budget, player
 from engine.ai.bauern import AI, exact
 from engine.ai.bauern_policy import chance, gang_losers, policy
 from engine.ai.bauern_worlds import deal_hidden, stichzwang_bars, worlds
-from engine.ai.search import Solver
 from engine.bauern import BauernDeal, BauernOptions
 from engine.bauern.rules import BIDDING, CONTRACT_IDS, PLAY, TRUMP
 from engine.cards import DECK20, DECK20_MASK, Card, Suit, cards_of, index_of, mask_of
 from engine.tricks import NO_TRUMP, Order
 
-from .ai_helpers import play_out_mixed, sampled_worlds, scaled
+from .ai_helpers import assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
@@ -167,17 +166,6 @@ def test_choices_repeat_for_a_seed() -> None:
         assert first == again
 
 
-def _minimax(d: BauernDeal, me: int) -> int:
-    if d.turn < 0:
-        return AI.value(d, me)
-    values = []
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        values.append(_minimax(child, me))
-    return max(values) if AI.same_side(d, me) else min(values)
-
-
 @settings(max_examples=scaled(60), deadline=None)
 @given(
     options=OPTIONS,
@@ -196,12 +184,7 @@ def test_alpha_beta_equals_minimax(
     if d.turn < 0:
         return
     me = rng.randrange(4)
-    solver = Solver(AI, me)
-    assert solver.value(d.copy()) == _minimax(d, me)
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        assert solver.value(child.copy()) == _minimax(child, me)
+    assert_solver_is_minimax(AI, d, me)
 
 
 @settings(max_examples=scaled(200), deadline=None)

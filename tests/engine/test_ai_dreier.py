@@ -21,16 +21,15 @@ from engine.actions import (
     encode,
 )
 from engine.ai import Budget, player
-from engine.ai.dreier import AI, calibrated, estimate, exact, same_side, value
+from engine.ai.dreier import AI, calibrated, estimate, exact, value
 from engine.ai.dreier_policy import danger, policy, sure_tricks
 from engine.ai.dreier_worlds import TALON, worlds
-from engine.ai.search import Solver
 from engine.cards import DECK20_MASK, Card, Suit, cards_of
 from engine.dreier.contracts import CONTRACT_IDS, ROW
 from engine.dreier.deal import BIDDING, DISCARD, PLAY, TRUMP, DreierDeal
 from engine.tricks import Order
 
-from .ai_helpers import LEVELS, play_out_mixed, sampled_worlds, scaled
+from .ai_helpers import LEVELS, assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
@@ -230,17 +229,6 @@ def test_registry_plays_dreier() -> None:
         assert player(level, "dreier").supports("dreier")
 
 
-def _minimax(d: DreierDeal, me: int) -> int:
-    if d.turn < 0:
-        return value(d, me)
-    values = []
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        values.append(_minimax(child, me))
-    return max(values) if same_side(d, me) else min(values)
-
-
 @settings(max_examples=scaled(30), deadline=None)
 @given(
     deal_seed=st.binary(min_size=1, max_size=8),
@@ -258,12 +246,7 @@ def test_alpha_beta_equals_minimax(deal_seed: bytes, choice_seed: int, auto_clai
     if d.turn < 0:
         return
     me = rng.randrange(3)
-    solver = Solver(AI, me)
-    assert solver.value(d.copy()) == _minimax(d, me)
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        assert solver.value(child.copy()) == _minimax(child, me)
+    assert_solver_is_minimax(AI, d, me)
 
 
 def test_values_are_relative_game_points() -> None:

@@ -13,16 +13,7 @@ from engine.ai.search import Solver, playout
 from engine.ai.zweier import AI, exact
 from engine.ai.zweier_policy import policy
 
-
-def _minimax(d: zweier.ZweierDeal, me: int) -> int:
-    if d.turn < 0:
-        return AI.value(d, me)
-    values = []
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        values.append(_minimax(child, me))
-    return max(values) if d.turn == me else min(values)
+from .ai_helpers import assert_solver_is_minimax
 
 
 def _exact_position(seed: bytes, rng: random.Random, auto_claim: bool) -> zweier.ZweierDeal:
@@ -46,13 +37,7 @@ def test_alpha_beta_equals_minimax(deal_seed: bytes, choice_seed: int, auto_clai
     if d.turn < 0:
         return
     me = rng.randrange(2)
-    solver = Solver(AI, me)
-    assert solver.value(d.copy()) == _minimax(d, me)
-    # The table carries over between searches of one world without changing answers.
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        assert solver.value(child.copy()) == _minimax(child, me)
+    assert_solver_is_minimax(AI, d, me)
 
 
 def test_playouts_finish_deals() -> None:

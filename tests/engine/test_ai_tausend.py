@@ -15,8 +15,7 @@ from engine import tausend
 from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal
 from engine.ai import Budget, player
 from engine.ai.plugins import game_ai
-from engine.ai.search import Solver
-from engine.ai.tausend import AI, BOLT_COST, exact, same_side, value
+from engine.ai.tausend import AI, BOLT_COST, exact, value
 from engine.ai.tausend_policy import policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
@@ -25,7 +24,7 @@ from engine.tausend.deal import Setup
 from engine.tausend.rules import BIDDING, GIVE, PLAY, RAISE
 from engine.views import SeatView
 
-from .ai_helpers import play_out_mixed, sampled_worlds, scaled
+from .ai_helpers import assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=6, worlds=2)
@@ -254,17 +253,6 @@ def test_value_is_the_score_change_in_fives_less_bolts() -> None:
     assert seen_bolt
 
 
-def _minimax(d: TausendDeal, me: int) -> int:
-    if d.turn < 0:
-        return value(d, me)
-    values = []
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        values.append(_minimax(child, me))
-    return max(values) if same_side(d, me) else min(values)
-
-
 @settings(max_examples=scaled(40), deadline=None)
 @given(deal_seed=st.binary(min_size=1, max_size=8), choice_seed=st.integers(0, 2**32))
 def test_alpha_beta_equals_minimax_in_the_exact_phase(deal_seed: bytes, choice_seed: int) -> None:
@@ -275,12 +263,7 @@ def test_alpha_beta_equals_minimax_in_the_exact_phase(deal_seed: bytes, choice_s
     if d.turn < 0:
         return
     me = rng.randrange(3)
-    solver = Solver(AI, me)
-    assert solver.value(d.copy()) == _minimax(d, me)
-    for code in d.legal():
-        child = d.copy()
-        child.step(code)
-        assert solver.value(child.copy()) == _minimax(child, me)
+    assert_solver_is_minimax(AI, d, me)
 
 
 # --- the heuristic ----------------------------------------------------------------------
