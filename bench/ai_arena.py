@@ -91,8 +91,10 @@ def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
     """Play deal `index` once per seating; A's and B's points and A's share of wins."""
     index, seed, run_seed = job
     spec = _CTX["spec"]
-    dealer = index % spec.players
-    rows = seatings(spec.players, spec.id == "bauern")
+    # A rule option may change the table's size (Thousand for 2 or 4).
+    players = getattr(_CTX["opts"], "players", spec.players)
+    dealer = index % players
+    rows = seatings(players, spec.id == "bauern")
     a_pts = b_pts = wins = 0.0
     times: dict[str, list[float]] = {"a": [], "b": []}
     for r, seating in enumerate(rows):

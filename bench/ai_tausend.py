@@ -18,7 +18,18 @@ decision costs when the machine is shared).  The last line is a JSON object.
 
 With ``--oracle`` A's search is handed the real deal instead of sampled worlds: not a
 player (it sees every card) but the ceiling of the same search, e.g. for how many
-contracts held at the mandatory 100 can be made at all.
+contracts held at the mandatory 100 can be made at all.  ``--oracle-phases give,raise``
+does so only in those phases (``bidding``, ``give``, ``raise``, ``play``, ...): where
+the search loses most to what it cannot see.
+
+``--forehand`` studies the contracts forehand is held to: each deal is played once,
+A in forehand (the seat that must open at 100) against two B, no baseline; that game
+is the same as the full run's game with A in that seat.  ``--dump FILE`` writes
+(deal, A's contract, A's points) per deal, and ``--paired FILE`` compares this run
+with such a dump of the same deals (another budget or variant), deal by deal:
+
+    python bench/ai_tausend.py --forehand --deals 900 --playouts 400 --dump base.json
+    python bench/ai_tausend.py --forehand --deals 900 --paired base.json
 """
 
 from __future__ import annotations
@@ -59,13 +70,32 @@ class _Oracle:
         return _TRUTH["state"].copy()
 
 
-def _init(a: str, b: str, options: dict[str, Any], budget: Budget | None, oracle: bool) -> None:
+def _init(
+    a: str,
+    b: str,
+    options: dict[str, Any],
+    budget: Budget | None,
+    oracle: frozenset[str] | bool,
+    forehand: bool = False,
+) -> None:
+    """`oracle`: the phases in which A's search sees every card (True: all)."""
     spec = game("tausend")
     players = {"a": player(a, "tausend"), "b": player(b, "tausend")}
     if oracle:
-        seeing = dataclasses.replace(game_ai("tausend"), worlds=lambda view: _Oracle())
-        players["a"].game_ai = lambda game_id: seeing  # type: ignore[method-assign]
-    _CTX.update(spec=spec, opts=spec.parse_options(options), players=players, budget=budget)
+        base = game_ai("tausend")
+
+        def worlds(view: Any) -> Any:
+            return _Oracle() if oracle is True or view.phase in oracle else base.worlds(view)
+
+        seeing = dataclasses.replace(base, worlds=worlds)
+        players["a"].game_ai = lambda game: seeing  # type: ignore[method-assign]
+    _CTX.update(
+        spec=spec,
+        opts=spec.parse_options(options),
+        players=players,
+        budget=budget,
+        forehand=forehand,
+    )
 
 
 def _contract(state: Any, seat: int) -> dict[str, Any] | None:
@@ -107,8 +137,79 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     res = P.result(state)
     assert res is not None
     if res.reason == "redeal" and "a" in seating:
-        redeals = int(seating[dict(res.details)["redeal_by"]] == "a")
+        by: Any = dict(res.details)["redeal_by"]
+        redeals = int(seating[by] == "a")
     return {"state": state, "points": res.points, "times": dict(times), "redeals": redeals}
+
+
+def play_forehand(job: tuple[int, bytes, int]) -> dict[str, Any]:
+    """A in forehand against B: the game of the full run with A in that seat."""
+    index, seed, run_seed = job
+    n = _CTX["opts"].players
+    dealer = index % n
+    fh = (dealer + 1) % n
+    seating = "".join("a" if s == fh else "b" for s in range(n))
+    c0 = time.process_time()
+    g = _play(dealer, seed, seating, f"{run_seed}:{index}:{fh}")
+    return {
+        "deal": index,
+        "contract": _contract(g["state"], fh),
+        "points": g["points"][fh],
+        "cpu": time.process_time() - c0,
+    }
+
+
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(xs)
+    return mean, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+
+
+def forehand_report(results: list[dict[str, Any]], args: Any) -> dict[str, Any]:
+    """Forehand's contracts and points; with --paired, the differences deal by deal."""
+    cs = [r["contract"] for r in results if r["contract"] is not None]
+    summary: dict[str, Any] = {
+        "a": args.a,
+        "b": args.b,
+        "deals": len(results),
+        "forehand_points_per_deal": round(statistics.fmean(r["points"] for r in results), 2),
+        "contracts": _contracts([{"a_contract": c} for c in cs], "a"),
+        "cpu_seconds": round(sum(r["cpu"] for r in results), 1),
+    }
+    print(
+        f"tausend forehand: {args.a} vs {args.b}, {len(results)} deals: held contracts made "
+        f"{summary['contracts']['held']}, points per deal {summary['forehand_points_per_deal']}"
+    )
+    if args.paired:
+        before = {r[0]: r for r in json.loads(Path(args.paired).read_text())}
+        both = [r for r in results if r["deal"] in before]
+        pts, pts_ci = _mean_ci([r["points"] - before[r["deal"]][2] for r in both])
+        held = [
+            int(r["contract"]["made"]) - int(before[r["deal"]][1]["made"])
+            for r in both
+            if r["contract"]
+            and r["contract"]["held"]
+            and before[r["deal"]][1]
+            and before[r["deal"]][1]["held"]
+        ]
+        made, made_ci = _mean_ci([float(x) for x in held]) if held else (0.0, 0.0)
+        summary["paired"] = {
+            "against": args.paired,
+            "deals": len(both),
+            "points_diff": round(pts, 2),
+            "points_diff_ci95": round(pts_ci, 2),
+            "held_both": len(held),
+            "held_made_diff_pct": round(100 * made, 1),
+            "held_made_diff_ci95_pct": round(100 * made_ci, 1),
+        }
+        print(
+            f"paired with {args.paired} over {len(both)} deals: points {pts:+.2f} ±{pts_ci:.2f}, "
+            f"held contracts made {100 * made:+.1f} ±{100 * made_ci:.1f} points of "
+            f"{len(held)} held in both"
+        )
+    if args.dump:
+        rows = [[r["deal"], r["contract"], r["points"]] for r in results]
+        Path(args.dump).write_text(json.dumps(rows))
+    return summary
 
 
 def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
@@ -170,18 +271,47 @@ def main() -> int:
         action="store_true",
         help="A's search sees every card (an upper bound of the search, not a player)",
     )
+    parser.add_argument(
+        "--oracle-phases",
+        default="",
+        help="comma-separated phases in which A's search sees every card (e.g. give,raise)",
+    )
+    parser.add_argument(
+        "--forehand",
+        action="store_true",
+        help="play A in forehand only, no baseline: the contracts it is held to",
+    )
+    parser.add_argument("--dump", help="with --forehand: write (deal, contract, points) here")
+    parser.add_argument("--paired", help="with --forehand: compare deal by deal with this dump")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
+    if (args.dump or args.paired) and not args.forehand:
+        parser.error("--dump and --paired go with --forehand")
     options, budget, jobs = duplicate_args.setup(args)
-    init = (args.a, args.b, options, budget, args.oracle)
+    phases = frozenset(p for p in args.oracle_phases.split(",") if p)
+    init = (args.a, args.b, options, budget, args.oracle or phases, args.forehand)
+    work = play_forehand if args.forehand else play_deal
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs, initializer=_init, initargs=init) as pool:
-            results = list(pool.imap(play_deal, jobs, chunksize=2))
+            results = list(pool.imap(work, jobs, chunksize=2))
     else:
         _init(*init)
-        results = [play_deal(j) for j in jobs]
+        results = [work(j) for j in jobs]
     elapsed = time.perf_counter() - start
+    if args.forehand:
+        summary = forehand_report(results, args)
+        summary.update(
+            oracle=args.oracle,
+            oracle_phases=sorted(phases),
+            seed=args.seed,
+            seconds=round(elapsed, 1),
+            budget=None
+            if budget is None
+            else {"playouts": budget.playouts, "worlds": budget.worlds},
+        )
+        print(json.dumps(summary))
+        return 0
 
     rows = [row for r in results for row in r["rows"]]
     diffs = [statistics.fmean(x["a"] - x["b"] for x in r["rows"]) for r in results]

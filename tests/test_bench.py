@@ -43,3 +43,35 @@ def test_arena_prints_its_summary(game: str) -> None:
     rate = res["a_win_rate"]
     lo, hi = res["a_win_ci95"]  # type: ignore[misc]
     assert isinstance(rate, float | int) and 0 <= lo <= rate <= hi <= 1
+
+
+def test_tausend_forehand_runs_pair_with_their_dump(tmp_path: Path) -> None:
+    """The same deals played again with the same players are the same games, so a run
+    paired with its own dump differs by nothing (and the dump says what it played)."""
+    dump = tmp_path / "fh.json"
+    common = ["bench/ai_tausend.py", "--forehand", "--a", "heuristic", "--b", "heuristic"]
+    first = _last_json(*common, "--deals", "8", "--seed", "4", "--dump", str(dump))
+    rows = json.loads(dump.read_text())
+    assert [r[0] for r in rows] == list(range(8))
+    contracts = first["contracts"]
+    assert isinstance(contracts, dict)
+    held = [r[1] for r in rows if r[1] is not None and r[1]["held"]]
+    assert held, "forehand is held to 100 in most of these deals"
+    assert contracts["held"]["of"] == len(held)
+    assert contracts["held"]["made"] == sum(c["made"] for c in held)
+    again = _last_json(*common, "--deals", "8", "--seed", "4", "--paired", str(dump))
+    paired = again["paired"]
+    assert isinstance(paired, dict)
+    assert (paired["deals"], paired["held_both"]) == (8, len(held))
+    assert paired["points_diff"] == 0 and paired["held_made_diff_pct"] == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_arena_seats_the_table_size_the_options_ask_for(players: int) -> None:
+    """Thousand for 2 or 4: the arena rotates A through that many seats."""
+    res = _last_json(
+        "bench/ai_arena.py", "--game", "tausend", "--a", "heuristic", "--b", "random",
+        "--deals", "2", "--seed", "2", "--quiet",
+        "--options", json.dumps({"tausend.players": players}),
+    )  # fmt: skip
+    assert res["games"] == 2 * players
