@@ -76,7 +76,6 @@ def _init(
     options: dict[str, Any],
     budget: Budget | None,
     oracle: frozenset[str] | bool,
-    forehand: bool = False,
 ) -> None:
     """`oracle`: the phases in which A's search sees every card (True: all)."""
     spec = game("tausend")
@@ -94,7 +93,6 @@ def _init(
         opts=spec.parse_options(options),
         players=players,
         budget=budget,
-        forehand=forehand,
     )
 
 
@@ -142,15 +140,19 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     return {"state": state, "points": res.points, "times": dict(times), "redeals": redeals}
 
 
+def _alone(n: int, seat: int) -> str:
+    """The seating with A in `seat` and B everywhere else."""
+    return "".join("a" if s == seat else "b" for s in range(n))
+
+
 def play_forehand(job: tuple[int, bytes, int]) -> dict[str, Any]:
     """A in forehand against B: the game of the full run with A in that seat."""
     index, seed, run_seed = job
     n = _CTX["opts"].players
     dealer = index % n
     fh = (dealer + 1) % n
-    seating = "".join("a" if s == fh else "b" for s in range(n))
     c0 = time.process_time()
-    g = _play(dealer, seed, seating, f"{run_seed}:{index}:{fh}")
+    g = _play(dealer, seed, _alone(n, fh), f"{run_seed}:{index}:{fh}")
     return {
         "deal": index,
         "contract": _contract(g["state"], fh),
@@ -160,6 +162,7 @@ def play_forehand(job: tuple[int, bytes, int]) -> dict[str, Any]:
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
     mean = statistics.fmean(xs)
     return mean, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
 
@@ -221,8 +224,7 @@ def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
     times: dict[str, list[float]] = defaultdict(list)
     redeals = 0
     for r in range(n):
-        seating = "".join("a" if s == r else "b" for s in range(n))
-        g = _play(dealer, seed, seating, f"{run_seed}:{index}:{r}")
+        g = _play(dealer, seed, _alone(n, r), f"{run_seed}:{index}:{r}")
         for k, v in g["times"].items():
             times[k] += v
         redeals += g["redeals"]
@@ -289,7 +291,7 @@ def main() -> int:
         parser.error("--dump and --paired go with --forehand")
     options, budget, jobs = duplicate_args.setup(args)
     phases = frozenset(p for p in args.oracle_phases.split(",") if p)
-    init = (args.a, args.b, options, budget, args.oracle or phases, args.forehand)
+    init = (args.a, args.b, options, budget, args.oracle or phases)
     work = play_forehand if args.forehand else play_deal
     start = time.perf_counter()
     if args.jobs > 1:
@@ -299,6 +301,11 @@ def main() -> int:
         _init(*init)
         results = [work(j) for j in jobs]
     elapsed = time.perf_counter() - start
+    budget_info = (
+        None
+        if budget is None
+        else {"playouts": budget.playouts, "worlds": budget.worlds, "seconds": budget.seconds}
+    )
     if args.forehand:
         summary = forehand_report(results, args)
         summary.update(
@@ -306,9 +313,7 @@ def main() -> int:
             oracle_phases=sorted(phases),
             seed=args.seed,
             seconds=round(elapsed, 1),
-            budget=None
-            if budget is None
-            else {"playouts": budget.playouts, "worlds": budget.worlds},
+            budget=budget_info,
         )
         print(json.dumps(summary))
         return 0
@@ -324,8 +329,7 @@ def main() -> int:
             print(f"deal {r['deal']:4d} seed {r['seed']}  a/b by seat {pts}")
     cpu = times.pop("cpu", [])
     every = [t for v in times.values() for t in v]
-    mean_diff = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    mean_diff, half = _mean_ci(diffs)
     summary = {
         "a": args.a,
         "b": args.b,
@@ -351,9 +355,7 @@ def main() -> int:
                 for k, v in sorted(times.items())
             },
         },
-        "budget": None
-        if budget is None
-        else {"playouts": budget.playouts, "worlds": budget.worlds, "seconds": budget.seconds},
+        "budget": budget_info,
         "options": options,
         "oracle": args.oracle,
         "seed": args.seed,

@@ -464,8 +464,8 @@ def worlds(view: SeatView) -> TausendWorlds:
     if n == 2:
         a, b = others[0], PILE
         cap_b = view.talon_size
-        # the cards I laid away (older views without "discarded": the stock cards I hid)
-        only_b = (hidden & (d.laid or stock_mask)) if me == dec else 0
+        # the cards I laid away (none before I have: the shown stock is in my hand)
+        only_b = hidden & d.laid if me == dec else 0
     else:
         if me == dec:
             a, b = others
