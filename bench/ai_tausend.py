@@ -11,7 +11,9 @@ same cards, the same seat, only the player differs.
 Reported: points per deal of A and of B in the same seats, the paired difference with
 a 95% confidence interval (the deal is the unit); A's contracts (deals it declared:
 made / all, and split into contracts it was held to as forehand — it opened the
-mandatory 100 and nobody bid — and contracts it bid for), the same for B in the same
+mandatory 100 and nobody bid — and contracts it bid for; the held ones split again
+into those it raised after the stock and those it kept at 100, and `own_value`: the
+contracts whose value it chose, i.e. all but the kept ones), the same for B in the same
 seats of the baseline; redeals A claimed; A's decision times by phase (decisions with
 two or more legal actions), wall-clock and, as `cpu_*`, the process's CPU time (what a
 decision costs when the machine is shared).  The last line is a JSON object.
@@ -105,10 +107,13 @@ def _contract(state: Any, seat: int) -> dict[str, Any] | None:
     view = P.view(state, seat)
     bids = [(s, a) for s, a in view.bids if isinstance(a, Bid)]
     details = dict(res.details)
+    held = len(bids) == 1 and bids[0][0] == seat
     return {
         "made": bool(details["made"]),
         "value": details["value"],
-        "held": len(bids) == 1 and bids[0][0] == seat,
+        "held": held,
+        # held and never above the compulsory opening: a value nobody chose
+        "kept": held and details["value"] == bids[0][1].value,
     }
 
 
@@ -257,6 +262,9 @@ def _contracts(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
         "all": _rate(cs),
         "bid": _rate([c for c in cs if not c["held"]]),
         "held": _rate([c for c in cs if c["held"]]),
+        "held_raised": _rate([c for c in cs if c["held"] and not c["kept"]]),
+        "held_kept": _rate([c for c in cs if c["kept"]]),
+        "own_value": _rate([c for c in cs if not c["kept"]]),
         "mean_value": round(statistics.fmean(c["value"] for c in cs), 1) if cs else None,
     }
 

@@ -363,6 +363,10 @@ def worlds(view: SeatView) -> TausendWorlds:
         for o in range(n):
             if o != me:
                 given[o] = known[o] & ~shown[o]
+    else:
+        got = dict(view.extra).get("received")
+        if isinstance(got, Card):
+            given[me] = _mask([got])
     d.given = given
     size = 9 if n == 2 else 7
     if phase == GIVE:

@@ -88,6 +88,9 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
     ]
     if deal.blind_ok:
         extra.append(("looked", tuple(bool(deal.looked >> s & 1) for s in range(n))))
+    if seat is not None and seat != d and deal.given[seat]:
+        # the receiver saw which card was handed over, as at a real table
+        extra.append(("received", CARDS[cards_of(deal.given[seat])[0]]))
     if seat is not None and seat == d and deal.laid:
         extra.append(("discarded", tuple(CARDS[c] for c in cards_of(deal.laid))))
     if n == 4 and deal.taken:

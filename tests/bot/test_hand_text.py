@@ -9,7 +9,7 @@ import pytest
 from bot.i18n import card_label
 from engine.cards import Card
 
-from .fakechat import Bot, until_discard_menu
+from .fakechat import Bot, open_table, until_discard_menu, users
 
 
 @pytest.mark.parametrize(
@@ -40,5 +40,43 @@ async def test_declarer_is_reminded_what_he_laid_away(
             if table_id == tid and key != declarer.key:
                 assert "laid away" not in other.message.text
         assert "laid away" not in bot.fc.tables[tid].message.text
+    finally:
+        await bot.stop()
+
+
+async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Only the receiver learns the card the declarer handed him: his hand message
+    names it and the giver; the other defender's message and the table's do not."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        gave: dict[str, Card] = {}
+        while len(gave) < 2:
+            assert tid in bot.svc.tables, "the deal ended before both gifts"
+            for pl in players:
+                hv = pl.hand(tid)
+                assert hv is not None and hv.view is not None
+                got = dict(hv.view.extra).get("received")
+                if isinstance(got, Card):
+                    gave[pl.key] = got
+            if len(gave) < 2:
+                assert any([await p.take_turn(tid) is not None for p in players])
+        declarer = next(p for p in players if p.key not in gave)
+        for pl in players:
+            hv = pl.hand(tid)
+            assert hv is not None
+            lines = [x for x in hv.message.text.splitlines() if " gave you: " in x]
+            if pl is declarer:
+                assert lines == []
+                continue
+            (line,) = lines
+            assert line.startswith(f"{declarer.user.name} gave you: ")
+            assert card_label(gave[pl.key]) in line
+            other = next(c for k, c in gave.items() if k != pl.key)
+            assert card_label(other) not in line
+        assert " gave you: " not in bot.fc.tables[tid].message.text
     finally:
         await bot.stop()

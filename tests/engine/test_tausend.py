@@ -104,6 +104,14 @@ def test_views_hide_hands_and_the_stock_until_shown() -> None:
     assert (2, Card.from_id("JD")) in P.view(s, 1).known  # the giver knows
     assert P.view(s, 0).known == ()  # the other opponent cannot tell what 1 kept
     assert Card.from_id("JD") in P.view(s, 2).hand
+    # the receiver saw the card handed over; the other opponent and the public did not
+    assert dict(P.view(s, 2).extra)["received"] == Card.from_id("JD")
+    assert "received" not in dict(P.view(s, 0).extra)
+    assert "received" not in dict(P.view(s, None).extra)
+    assert "received" not in dict(P.view(s, 1).extra)  # the giver has it in `known`
+    s = _act(s, (1, Give(Card.from_id("9S"), 0)))
+    assert dict(P.view(s, 0).extra)["received"] == Card.from_id("9S")
+    assert dict(P.view(s, 2).extra)["received"] == Card.from_id("JD")
 
 
 def test_declarer_must_lead_and_marriage_partner_is_shown() -> None:
