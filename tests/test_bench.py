@@ -59,6 +59,18 @@ def test_tausend_forehand_runs_pair_with_their_dump(tmp_path: Path) -> None:
     assert held, "forehand is held to 100 in most of these deals"
     assert contracts["held"]["of"] == len(held)
     assert contracts["held"]["made"] == sum(c["made"] for c in held)
+    # held ones split into raised and kept at the opening 100; the kept ones are 100
+    kept = [c for c in held if c["kept"]]
+    assert 0 < len(kept) < len(held), "both kinds occur in these deals"
+    assert all(c["value"] == 100 for c in kept)
+    assert all(c["value"] > 100 for c in held if not c["kept"])
+    assert contracts["held_kept"]["of"] == len(kept)
+    assert contracts["held_raised"]["of"] + len(kept) == len(held)
+    assert contracts["own_value"]["of"] == contracts["all"]["of"] - len(kept)
+    assert (
+        contracts["own_value"]["made"]
+        == contracts["bid"]["made"] + (contracts["held_raised"]["made"])
+    )
     again = _last_json(*common, "--deals", "8", "--seed", "4", "--paired", str(dump))
     paired = again["paired"]
     assert isinstance(paired, dict)
