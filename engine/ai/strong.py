@@ -129,7 +129,7 @@ class StrongPlayer(Player):
             if spent >= limit or time.perf_counter() > deadline:
                 break
             if not solve and rounds % PRUNE_EVERY == 0 and len(active) > 1:
-                active = self._prune(values, active)
+                active = self._prune(values, active, ai.prune_floor)
                 if len(active) == 1 and self.stop_when_decided:
                     last = codes[active[0]]
                     # The choice is made unless a margin (`GameAI.caution`) still has
@@ -142,7 +142,9 @@ class StrongPlayer(Player):
         best_active = max(means[i] for i in active)
         return [m if i in active else min(m, best_active - 1e-9) for i, m in enumerate(means)], hint
 
-    def _prune(self, values: list[list[int] | None], active: list[int]) -> list[int]:
+    def _prune(
+        self, values: list[list[int] | None], active: list[int], floor: float = 0.0
+    ) -> list[int]:
         """Drop candidates clearly worse than the leader over the same worlds, so the
         rest of the budget separates the contenders (successive rejection).  A
         candidate goes when its mean difference to the leader stays below zero by
@@ -160,7 +162,7 @@ class StrongPlayer(Player):
                 continue
             diffs = [a - b for a, b in zip(vals, lead_vals, strict=True)]
             mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            var = max(sum((d - mean) ** 2 for d in diffs) / (n - 1), floor * floor)
             if mean + self.prune_z * math.sqrt(var / n) >= 0:
                 keep.append(i)
         return keep

@@ -248,3 +248,15 @@ def test_a_decided_search_stops_early_and_chooses_the_same() -> None:
         assert quick.playouts <= full.playouts
         early_stops += quick.playouts < full.playouts
     assert early_stops >= 3
+
+
+def test_a_spread_floor_keeps_candidates_a_few_worlds_cannot_separate() -> None:
+    """Eight worlds in which the leader (say a high raise) always did best: a close
+    candidate trails by the same amount in each, so its measured spread is zero.
+    Without a floor that looks certain and prunes it; with one (`GameAI.prune_floor`)
+    it stays for more worlds to decide, while a candidate far behind still goes."""
+    p = StrongPlayer()
+    lead, close, far = [34] * 8, [30] * 8, [-34] * 8
+    values: list[list[int] | None] = [lead, close, far]
+    assert p._prune(values, [0, 1, 2]) == [0]
+    assert p._prune(values, [0, 1, 2], floor=8.0) == [0, 1]
