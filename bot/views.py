@@ -455,13 +455,14 @@ def hand_view(
                 cards=cards_text(cards, lg, style.suits),
             )
         )
-    received = dict(sv.extra).get("received")  # Thousand: the card the declarer gave
+    extra = dict(sv.extra)
+    received = extra.get("received")  # Thousand: the card the declarer gave
     if isinstance(received, Card) and sv.declarer is not None:
         name = nm[_match_seat(table, sv.declarer) or 0]
         lines.append(
             t(lg, "hand.received", name=name, cards=cards_text((received,), lg, style.suits))
         )
-    discarded = dict(sv.extra).get("discarded")  # the declarer's own, Dreier and Thousand
+    discarded = extra.get("discarded")  # the declarer's own, Dreier and Thousand
     if isinstance(discarded, tuple) and discarded:
         lines.append(t(lg, "hand.discarded", cards=cards_text(discarded, lg, style.suits)))
     if sv.trick:

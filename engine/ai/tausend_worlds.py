@@ -364,7 +364,7 @@ def worlds(view: SeatView) -> TausendWorlds:
             if o != me:
                 given[o] = known[o] & ~shown[o]
     else:
-        got = dict(view.extra).get("received")
+        got = extra.get("received")
         if isinstance(got, Card):
             given[me] = _mask([got])
     d.given = given
