@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -160,6 +161,41 @@ async def test_every_game_starts_and_takes_choices(service: TableService, game_i
     assert "Your choices:" in out
     assert "✗" not in out
     assert presses >= 2
+
+
+@pytest.mark.parametrize(
+    ("game_id", "phase"),
+    [("dreier", "Trumps — You to choose"), ("tausend", "Stock — You to give each opponent")],
+)
+async def test_table_lines_read_right_when_the_player_is_called_you(
+    service: TableService, game_id: str, phase: str
+) -> None:
+    """With no USER (a `docker run -it`) the terminal player is "You": the table's
+    phase and marriage lines must not say "You gives" or "You chooses"."""
+    seen = ""
+
+    def answer(screen: str) -> str:
+        nonlocal seen
+        seen += screen
+        if "Choose a game" in screen:
+            return game_id
+        if phase in seen or len(seen) > 2_000_000:
+            return "q"
+        if "Match over" in screen:
+            return ""  # another match
+        if "Bidding — You to bid" in screen:  # outbid everyone: the human declares
+            return str(re.findall(r"(\d+)\) ", screen)[-1])
+        return "1"
+
+    term = Terminal(answer)
+    table = LocalTable(
+        service, asyncio.Event(), readline=term.next_line, out=term, user=local_user({})
+    )
+    await asyncio.wait_for(table.run(), 60)
+    out = term.text
+    assert phase in out
+    third_person = re.findall(r"\bYou (?:gives|takes|chooses|states|declares|says)\b", out)
+    assert third_person == []
 
 
 async def test_clear_errors_for_bad_input(service: TableService) -> None:
