@@ -1,7 +1,9 @@
 # The Schnapsen bot: `docker build -t schnapsen-bot .`, then
 #   docker run -d --name schnapsen --env-file .env -v schnapsen-data:/data schnapsen-bot
 # With no token in the environment it starts the terminal table instead (`docker run -it`).
-FROM python:3.11-slim
+# BASE_IMAGE: any image with Python 3.11+ and pip as `python` / `pip` (a mirror's copy, say).
+ARG BASE_IMAGE=python:3.11-slim
+FROM ${BASE_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TextIO, cast
 
 from .config import Config, load_config
+from .ports import PlatformUnreachable, TokenRejected
 from .service import TableService, Timings
 from .store import Store
 
@@ -51,6 +52,10 @@ LOCAL_TURN_TIMEOUT = 3600.0
 #: Seconds the adapters have to shut down after SIGTERM before they are cancelled
 #: (Docker sends SIGKILL 10 s after SIGTERM).
 SHUTDOWN_GRACE = 8.0
+#: Seconds between attempts to start an adapter whose platform could not be reached
+#: (the last one repeats): a container that starts before its network, or during an
+#: outage, comes up once the platform answers instead of exiting.
+RETRY_DELAYS = (5.0, 10.0, 20.0, 40.0, 60.0)
 
 REDACTED = "***"
 # A Telegram bot token, "<bot id>:<35 characters>", also inside API URLs (".../bot<token>/").
@@ -209,11 +214,14 @@ async def run(
     stop: asyncio.Event | None = None,
     on_started: Callable[[App], None] | None = None,
     shutdown_grace: float = SHUTDOWN_GRACE,
+    retry_delays: tuple[float, ...] = RETRY_DELAYS,
 ) -> int:
     """Run the adapters until `stop` is set (SIGINT/SIGTERM) or they all end.
 
     Returns the exit code: 0 after a clean stop, 1 when an adapter could not start or
     failed (the others are then stopped too: half a bot is worse than a clear error).
+    A platform that cannot be reached is not a failure: its adapter is started again
+    after `retry_delays` while the others serve.
     """
     stop = stop or asyncio.Event()
     names = adapters_for(config)
@@ -233,7 +241,7 @@ async def run(
         if on_started is not None:
             on_started(App(config, store, service, stop, names))
         tasks = [
-            asyncio.create_task(_serve(name, serve, service, config, stop), name=name)
+            asyncio.create_task(_serve(name, serve, service, config, stop, retry_delays), name=name)
             for name, serve in serves
         ]
         code = await _supervise(tasks, stop, shutdown_grace)
@@ -282,17 +290,42 @@ async def _supervise(tasks: list[asyncio.Task[bool]], stop: asyncio.Event, grace
 
 
 async def _serve(
-    name: str, serve: Serve, service: TableService, config: Config, stop: asyncio.Event
+    name: str,
+    serve: Serve,
+    service: TableService,
+    config: Config,
+    stop: asyncio.Event,
+    retry_delays: tuple[float, ...] = RETRY_DELAYS,
 ) -> bool:
-    """Run one adapter; False (after logging why) when it failed."""
-    try:
-        await serve(service, config, stop)
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("the %s adapter failed", name)
-        return False
-    return True
+    """Run one adapter; False (after logging why) when it failed.
+
+    An unreachable platform is logged as one warning line per attempt and tried
+    again until `stop`; a rejected token is one error line (no traceback: it is a
+    setting to fix, not a bug)."""
+    attempt = 0
+    while True:
+        try:
+            await serve(service, config, stop)
+        except asyncio.CancelledError:
+            raise
+        except TokenRejected as e:
+            log.error("%s: %s", name, e)
+            return False
+        except PlatformUnreachable as e:
+            if stop.is_set():
+                return True
+            delay = retry_delays[min(attempt, len(retry_delays) - 1)]
+            attempt += 1
+            log.warning("%s: cannot reach the platform (%s); trying again in %g s", name, e, delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+            if stop.is_set():
+                return True
+            continue
+        except Exception:
+            log.exception("the %s adapter failed", name)
+            return False
+        return True
 
 
 def _install_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> list[int]:

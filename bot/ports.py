@@ -82,3 +82,14 @@ class Timings:
     missed_turns_limit: int = 3
     ai_delay: float = 1.0
     lobby_expiry: float = 15 * 60.0
+
+
+class PlatformUnreachable(Exception):
+    """An adapter could not reach its platform while starting (no connection, a
+    timeout, the platform's server failing): the runner tries again later, since a
+    network or an outage usually comes back.  The message must not hold a token."""
+
+
+class TokenRejected(Exception):
+    """The platform refused the configured token: trying again cannot help, so the
+    runner stops with this one-line message (which names the setting, never the token)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
 import os
 import re
@@ -26,6 +27,7 @@ import pytest
 
 from bot import app
 from bot.config import Config
+from bot.ports import PlatformUnreachable, TokenRejected
 from bot.service import TableService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -375,6 +377,67 @@ async def test_an_adapter_that_ignores_stop_is_cancelled_after_the_grace(
     assert code == 0
     assert cancelled == ["telegram"]
     assert "telegram did not stop within" in buf.getvalue()
+
+
+async def test_an_unreachable_platform_is_tried_again_while_the_others_serve(
+    tmp_path: Path,
+) -> None:
+    loop = asyncio.get_running_loop()
+    attempts: list[float] = []
+    served: list[str] = []
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            if name == "telegram":
+                attempts.append(loop.time())
+                raise PlatformUnreachable("ConnectError: no route to host")
+            served.append(name)
+            await stop.wait()
+
+        return serve
+
+    def on_started(a: app.App) -> None:
+        loop.call_later(0.6, a.stop.set)
+
+    cfg = config(tmp_path, telegram_token=FAKE_TELEGRAM, discord_token=FAKE_DISCORD)
+    run = app.run(cfg, loader=loader, on_started=on_started, retry_delays=(0.05, 0.1))
+    assert await asyncio.wait_for(run, 5) == 0
+    assert served == ["discord"]  # never stopped by the other one's trouble
+    assert len(attempts) >= 3
+    gaps = [b - a for a, b in itertools.pairwise(attempts)]
+    assert gaps[0] >= 0.04 and all(g >= 0.09 for g in gaps[1:])  # the delays, then the last
+
+
+async def test_stop_while_waiting_to_try_a_platform_again_is_a_clean_exit(
+    tmp_path: Path,
+) -> None:
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            raise PlatformUnreachable("TimedOut: Timed out")
+
+        return serve
+
+    def on_started(a: app.App) -> None:
+        asyncio.get_running_loop().call_later(0.1, a.stop.set)
+
+    cfg = config(tmp_path, telegram_token=FAKE_TELEGRAM)
+    run = app.run(cfg, loader=loader, on_started=on_started, retry_delays=(3600.0,))
+    assert await asyncio.wait_for(run, 5) == 0  # not an hour
+
+
+async def test_a_rejected_token_is_not_tried_again(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            calls.append(name)
+            raise TokenRejected("Telegram rejected TELEGRAM_TOKEN")
+
+        return serve
+
+    cfg = config(tmp_path, telegram_token=FAKE_TELEGRAM)
+    assert await asyncio.wait_for(app.run(cfg, loader=loader, retry_delays=(0.01,)), 5) == 1
+    assert calls == ["telegram"]
 
 
 async def test_a_missing_adapter_is_exit_code_1(tmp_path: Path) -> None:

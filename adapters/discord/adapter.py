@@ -35,6 +35,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -42,6 +43,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
+from bot.ports import PlatformUnreachable, TokenRejected
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
 from bot.views import HandView, Message, match_summary_text
@@ -215,7 +217,7 @@ class DiscordAdapter:
         self.service.listeners.append(self)
         connect: asyncio.Task[None] | None = None
         try:
-            await client.login(token.get_secret_value())
+            await self._login(token.get_secret_value())
             await self._restore()  # before any press can arrive
             connect = asyncio.create_task(client.connect(reconnect=True), name="discord-connect")
             stopped = asyncio.create_task(stop.wait(), name="discord-stop")
@@ -236,6 +238,20 @@ class DiscordAdapter:
                         await connect
         if connect is not None and not connect.cancelled() and connect.exception() is not None:
             raise connect.exception()  # type: ignore[misc]
+
+    async def _login(self, token: str) -> None:
+        """Log in, telling a wrong token (stop: a setting to fix) from a Discord that
+        cannot be reached (the runner tries again).  Once logged in, discord.py itself
+        reconnects the gateway through outages."""
+        try:
+            await self.client.login(token)
+        except discord.LoginFailure:
+            raise TokenRejected(
+                "Discord rejected DISCORD_TOKEN (401 Unauthorized); copy the bot token "
+                "again from the Developer Portal"
+            ) from None
+        except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as e:
+            raise PlatformUnreachable(f"{type(e).__name__}: {e}") from None
 
     async def setup(self) -> None:
         """`setup_hook`: the buttons that survive restarts, and the slash commands."""

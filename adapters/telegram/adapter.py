@@ -42,7 +42,7 @@ from aiohttp import web
 from telegram import BotCommand, CallbackQuery, Update
 from telegram import Message as TgMessage
 from telegram import User as TgUser
-from telegram.error import Forbidden, TelegramError
+from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -58,6 +58,7 @@ from bot.config import Config
 from bot.i18n import game_name, norm_lang, t
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
+from bot.ports import PlatformUnreachable, TokenRejected
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
@@ -167,7 +168,32 @@ class TelegramAdapter:
     # --- running ---------------------------------------------------------------------
 
     async def run(self, stop: Stop, ready: Callable[[], None] | None = None) -> None:
-        """Serve until `stop` is set; inside the caller's event loop."""
+        """Serve until `stop` is set; inside the caller's event loop.
+
+        A wrong token is `TokenRejected`; no connection while starting (before the
+        first poll or the webhook is set) is `PlatformUnreachable`, for the runner to
+        try again.  Later outages are PTB's to ride out: polling retries on its own."""
+        serving = False
+
+        def started() -> None:
+            nonlocal serving
+            serving = True
+            if ready is not None:
+                ready()
+
+        try:
+            await self._serve(stop, started)
+        except InvalidToken:  # its message holds the token: never passed on
+            raise TokenRejected(
+                "Telegram rejected TELEGRAM_TOKEN (401 Unauthorized); copy the token "
+                "again from @BotFather"
+            ) from None
+        except NetworkError as e:
+            if serving:
+                raise
+            raise PlatformUnreachable(f"{type(e).__name__}: {e}") from None
+
+    async def _serve(self, stop: Stop, ready: Callable[[], None]) -> None:
         async with self.app:
             await self._restore()
             self.service.listeners.append(self)
@@ -184,8 +210,7 @@ class TelegramAdapter:
                         allowed_updates=["message", "callback_query"],
                     )
                 log.info("telegram adapter running as @%s", self.app.bot.username)
-                if ready is not None:
-                    ready()
+                ready()
                 await stop.wait()
             finally:
                 # no new updates; let presses in progress finish; then flush the output

@@ -9,6 +9,9 @@ other variants are in test_discord_games.py.
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
+import socket
 from pathlib import Path
 
 import discord
@@ -22,7 +25,7 @@ from bot.i18n import card_label, t
 from bot.service import Outcome, TableService, Timings, UserRef
 from bot.store import Store
 from tests.e2e.discord_harness import World, discord_world, is_current, secret_cards
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Limits, MessageFlag
+from tests.e2e.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, Limits, MessageFlag
 
 MANAGE_GUILD = 1 << 5
 
@@ -501,6 +504,78 @@ async def test_the_app_runner_serves_discord(tmp_path: Path) -> None:
         assert fake.sessions == []
         async with Store(world.db) as store:  # the lobby is still open, for the next start
             assert (await store.message_refs(table_id)).keys() == {"channel", "lobby"}
+
+
+async def test_discord_out_of_reach_at_start_is_tried_until_it_answers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Logging in fails while Discord cannot be reached: the runner warns and tries
+    again (the other adapters would go on serving) until it gets through."""
+    async with discord_world(tmp_path) as world:
+        fake = world.fake
+        config = Config(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=SecretStr(fake.token),
+            telegram_token=None,
+            database_path=world.db,
+            ai_delay=0,
+        )
+        with socket.socket() as s:  # nothing listens here
+            s.bind(("127.0.0.1", 0))
+            dead = f"http://127.0.0.1:{s.getsockname()[1]}/api/v10"
+        caplog.set_level(logging.WARNING, logger="bot.app")
+        stop = asyncio.Event()
+        reachable = discord.http.Route.BASE
+        discord.http.Route.BASE = dead
+        try:
+            task = asyncio.create_task(app.run(config, stop=stop, retry_delays=(0.1,)))
+            while caplog.text.count("cannot reach the platform") < 2:
+                assert not task.done()
+                await asyncio.sleep(0.02)
+        finally:
+            discord.http.Route.BASE = reachable  # the network is back
+        try:
+            await fake.wait_for(lambda: fake.sessions and fake.commands())
+            _table_id, lobby = await world.open_table(world["anna"], "zweier")
+            assert "1. anna" in lobby.content
+        finally:
+            stop.set()
+            assert await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 2) == 0
+    tries = [r for r in caplog.records if "cannot reach the platform" in r.getMessage()]
+    assert all(r.levelname == "WARNING" and r.exc_info is None for r in tries)
+    assert tries[0].getMessage().startswith("discord: cannot reach the platform (ClientConnector")
+
+
+async def test_a_wrong_discord_token_stops_the_bot_with_one_clear_line(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        wrong = "wrong." + fake.token
+        config = Config(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=SecretStr(wrong),
+            telegram_token=None,
+            database_path=tmp_path / "bot.sqlite3",
+            log_level="DEBUG",
+        )
+        buf = io.StringIO()
+        root = logging.getLogger()
+        level = root.level
+        handler = app.configure_logging(config, stream=buf)
+        try:
+            with fake.patched():
+                code = await asyncio.wait_for(app.run(config, retry_delays=(0.1,)), 10)
+        finally:
+            root.removeHandler(handler)
+            root.setLevel(level)
+    logs = buf.getvalue()
+    assert code == 1
+    errors = [line for line in logs.splitlines() if " ERROR " in line]
+    assert len(errors) == 1
+    assert errors[0].endswith(
+        "discord: Discord rejected DISCORD_TOKEN (401 Unauthorized); "
+        "copy the bot token again from the Developer Portal"
+    )
+    assert "Traceback" not in logs and "cannot reach" not in logs
+    assert wrong not in logs
 
 
 # --------------------------------------------------------------------------- the checks

@@ -9,13 +9,17 @@ control (forced 429s and the real limits) and webhook delivery.
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import socket
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
+from bot.config import Config
 from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits
 from tests.e2e.telegram_harness import (
@@ -446,6 +450,87 @@ async def test_app_runner_serves_telegram(fake: FakeTelegram, tmp_path: Path) ->
         began = loop.time()
         assert await asyncio.wait_for(task, SHUTDOWN_GRACE + 2) == 0
         assert loop.time() - began < SHUTDOWN_GRACE
+
+
+async def _until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        assert loop.time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+async def test_telegram_out_of_reach_at_start_is_tried_until_it_answers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot started before its network (or during an outage) waits and comes up,
+    with one warning line per attempt, instead of exiting with a traceback."""
+    from bot.app import SHUTDOWN_GRACE
+    from bot.app import run as run_app
+
+    with socket.socket() as s:  # a port where nothing listens yet
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    fake = FakeTelegram(limits=Limits(rate=None))
+    config = replace_url(config_for(fake, tmp_path / "bot.sqlite3"), f"http://127.0.0.1:{port}/bot")
+    caplog.set_level(logging.WARNING, logger="bot.app")
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_app(config, stop=stop, retry_delays=(0.1, 0.2)))
+    try:
+        await _until(lambda: caplog.text.count("cannot reach the platform") >= 2, "two attempts")
+        assert not task.done()  # still trying, not exited
+        await fake.start(port)
+        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
+        players = make_players(fake, ["Anna"])
+        players.users[0].send(players.group, "/new zweier")
+        await fake.wait_for_message(players.group, contains="Host: Anna")
+    finally:
+        stop.set()
+        code = await asyncio.wait_for(task, SHUTDOWN_GRACE + 2)
+        await fake.stop()
+    assert code == 0
+    tries = [r for r in caplog.records if "cannot reach the platform" in r.getMessage()]
+    assert all(r.levelname == "WARNING" and r.exc_info is None for r in tries)
+    assert "telegram: cannot reach the platform (NetworkError: " in tries[0].getMessage()
+    assert "trying again in 0.1 s" in tries[0].getMessage()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_wrong_telegram_token_stops_the_bot_with_one_clear_line(tmp_path: Path) -> None:
+    """The log as `python -m bot` writes it (redacting handler, DEBUG so the HTTP
+    library logs its URLs too): one error line naming the setting, no traceback."""
+    from bot.app import configure_logging
+    from bot.app import run as run_app
+
+    wrong = "7000000001:" + "W" * 35  # well formed, but not the bot's
+    async with FakeTelegram(limits=Limits(rate=None)) as fake:
+        config = config_for(fake, tmp_path / "bot.sqlite3", log_level="DEBUG").model_copy(
+            update={"telegram_token": SecretStr(wrong)}
+        )
+        buf = io.StringIO()
+        root = logging.getLogger()
+        level = root.level
+        handler = configure_logging(config, stream=buf)
+        try:
+            code = await asyncio.wait_for(run_app(config, retry_delays=(0.1,)), 10)
+        finally:
+            root.removeHandler(handler)
+            root.setLevel(level)
+    logs = buf.getvalue()
+    assert code == 1
+    errors = [line for line in logs.splitlines() if " ERROR " in line]
+    assert len(errors) == 1
+    assert errors[0].endswith(
+        "telegram: Telegram rejected TELEGRAM_TOKEN (401 Unauthorized); "
+        "copy the token again from @BotFather"
+    )
+    assert "Traceback" not in logs
+    assert "cannot reach" not in logs  # a wrong token is not retried
+    assert "getMe" in logs and wrong.split(":")[1] not in logs
+
+
+def replace_url(config: Config, url: str) -> Config:
+    return config.model_copy(update={"telegram_api_url": url})
 
 
 async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> None:

@@ -1105,15 +1105,15 @@ class FakeTelegram:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
 
-    async def start(self) -> None:
-        """Listen on 127.0.0.1 on a free port (``self.port``)."""
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 on `port`, or a free one (``self.port``)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
+        sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
         await web.SockSite(self._runner, sock).start()
         self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
