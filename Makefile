@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint typecheck bench clean
+.PHONY: run test install lint typecheck bench docker-smoke clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: lint typecheck
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+
+# Build the image and check it (root and a few minutes; not part of `make test`).
+docker-smoke:
+	.ci/docker-smoke
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
