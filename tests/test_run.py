@@ -29,6 +29,7 @@ from bot import app
 from bot.config import Config
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.service import TableService
+from tests.app_logs import run_logged
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = ROOT / ".venv" / "bin" / "python"
@@ -488,16 +489,7 @@ async def test_tokens_never_appear_in_logs(tmp_path: Path) -> None:
         telegram_webhook_secret=FAKE_SECRET,
         log_level="DEBUG",
     )
-    buf = io.StringIO()
-    root = logging.getLogger()
-    level = root.level
-    handler = app.configure_logging(cfg, stream=buf)
-    try:
-        code = await asyncio.wait_for(app.run(cfg, loader=loader), 5)
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
-    logs = buf.getvalue()
+    code, logs = await run_logged(cfg, timeout=5, loader=loader)
     assert code == 1  # the failing adapter stops the bot
     assert "the discord adapter failed" in logs and "Traceback" in logs
     assert "https://api.telegram.org/bot***/getUpdates" in logs

@@ -9,10 +9,10 @@ other variants are in test_discord_games.py.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import socket
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -24,6 +24,7 @@ from bot.config import Config
 from bot.i18n import card_label, t
 from bot.service import Outcome, TableService, Timings, UserRef
 from bot.store import Store
+from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.discord_harness import World, discord_world, is_current, secret_cards
 from tests.e2e.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, Limits, MessageFlag
 
@@ -481,26 +482,38 @@ async def test_serve_runs_until_stopped(tmp_path: Path) -> None:
         assert service.listeners == [] and world.fake.sessions == []
 
 
+def discord_only(token: str, db: Path, **kw: Any) -> Config:
+    """The configuration of a bot with a Discord token only (no .env file)."""
+    return Config(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token=SecretStr(token),
+        telegram_token=None,
+        database_path=db,
+        **kw,
+    )
+
+
+async def open_a_table_then_stop(world: World, task: asyncio.Task[int], stop: asyncio.Event) -> str:
+    """Once the app's bot is connected, Anna opens a table; then stop, exit code 0."""
+    fake = world.fake
+    try:
+        await fake.wait_for(lambda: fake.sessions and fake.commands())
+        table_id, lobby = await world.open_table(world["anna"], "zweier")
+        assert "1. anna" in lobby.content
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 2) == 0
+    return table_id
+
+
 async def test_the_app_runner_serves_discord(tmp_path: Path) -> None:
     """`python -m bot` with a Discord token: bot.app loads this adapter and stops it."""
     async with discord_world(tmp_path) as world:
         fake = world.fake
-        config = Config(  # type: ignore[call-arg]
-            _env_file=None,
-            discord_token=SecretStr(fake.token),
-            telegram_token=None,
-            database_path=world.db,
-            ai_delay=0,
-        )
+        config = discord_only(fake.token, world.db, ai_delay=0)
         stop = asyncio.Event()
         task = asyncio.create_task(app.run(config, stop=stop))
-        try:
-            await fake.wait_for(lambda: fake.sessions and fake.commands())
-            table_id, lobby = await world.open_table(world["anna"], "zweier")
-            assert "1. anna" in lobby.content
-        finally:
-            stop.set()
-            assert await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 2) == 0
+        table_id = await open_a_table_then_stop(world, task, stop)
         assert fake.sessions == []
         async with Store(world.db) as store:  # the lobby is still open, for the next start
             assert (await store.message_refs(table_id)).keys() == {"channel", "lobby"}
@@ -513,13 +526,7 @@ async def test_discord_out_of_reach_at_start_is_tried_until_it_answers(
     again (the other adapters would go on serving) until it gets through."""
     async with discord_world(tmp_path) as world:
         fake = world.fake
-        config = Config(  # type: ignore[call-arg]
-            _env_file=None,
-            discord_token=SecretStr(fake.token),
-            telegram_token=None,
-            database_path=world.db,
-            ai_delay=0,
-        )
+        config = discord_only(fake.token, world.db, ai_delay=0)
         with socket.socket() as s:  # nothing listens here
             s.bind(("127.0.0.1", 0))
             dead = f"http://127.0.0.1:{s.getsockname()[1]}/api/v10"
@@ -534,47 +541,22 @@ async def test_discord_out_of_reach_at_start_is_tried_until_it_answers(
                 await asyncio.sleep(0.02)
         finally:
             discord.http.Route.BASE = reachable  # the network is back
-        try:
-            await fake.wait_for(lambda: fake.sessions and fake.commands())
-            _table_id, lobby = await world.open_table(world["anna"], "zweier")
-            assert "1. anna" in lobby.content
-        finally:
-            stop.set()
-            assert await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 2) == 0
-    tries = [r for r in caplog.records if "cannot reach the platform" in r.getMessage()]
-    assert all(r.levelname == "WARNING" and r.exc_info is None for r in tries)
-    assert tries[0].getMessage().startswith("discord: cannot reach the platform (ClientConnector")
+        await open_a_table_then_stop(world, task, stop)
+    tries = retry_warnings(caplog.records)
+    assert tries[0].startswith("discord: cannot reach the platform (ClientConnector")
 
 
 async def test_a_wrong_discord_token_stops_the_bot_with_one_clear_line(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         wrong = "wrong." + fake.token
-        config = Config(  # type: ignore[call-arg]
-            _env_file=None,
-            discord_token=SecretStr(wrong),
-            telegram_token=None,
-            database_path=tmp_path / "bot.sqlite3",
-            log_level="DEBUG",
-        )
-        buf = io.StringIO()
-        root = logging.getLogger()
-        level = root.level
-        handler = app.configure_logging(config, stream=buf)
-        try:
-            with fake.patched():
-                code = await asyncio.wait_for(app.run(config, retry_delays=(0.1,)), 10)
-        finally:
-            root.removeHandler(handler)
-            root.setLevel(level)
-    logs = buf.getvalue()
-    assert code == 1
-    errors = [line for line in logs.splitlines() if " ERROR " in line]
-    assert len(errors) == 1
-    assert errors[0].endswith(
+        config = discord_only(wrong, tmp_path / "bot.sqlite3", log_level="DEBUG")
+        with fake.patched():
+            code, logs = await run_logged(config, retry_delays=(0.1,))
+    assert the_one_error(code, logs).endswith(
         "discord: Discord rejected DISCORD_TOKEN (401 Unauthorized); "
         "copy the bot token again from the Developer Portal"
     )
-    assert "Traceback" not in logs and "cannot reach" not in logs
+    assert "cannot reach" not in logs  # a wrong token is not retried
     assert wrong not in logs
 
 

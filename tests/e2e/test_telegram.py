@@ -9,7 +9,6 @@ control (forced 429s and the real limits) and webhook delivery.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import socket
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from pydantic import SecretStr
 
 from bot.config import Config
 from bot.payload import decode as decode_payload
+from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits
 from tests.e2e.telegram_harness import (
     config_for,
@@ -431,6 +431,14 @@ async def test_presses_are_answered_while_the_computer_thinks(
         await stop_rig(rig)
 
 
+async def open_a_table(fake: FakeTelegram, game: str) -> None:
+    """Once the bot polls, Anna opens a table in her group and sees its lobby."""
+    await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
+    players = make_players(fake, ["Anna"])
+    players.users[0].send(players.group, f"/new {game}")
+    await fake.wait_for_message(players.group, contains="Host: Anna")
+
+
 async def test_app_runner_serves_telegram(fake: FakeTelegram, tmp_path: Path) -> None:
     """`python -m bot`'s runner loads `adapters.telegram` and stops it within its grace."""
     from bot.app import SHUTDOWN_GRACE
@@ -440,10 +448,7 @@ async def test_app_runner_serves_telegram(fake: FakeTelegram, tmp_path: Path) ->
     config = config_for(fake, tmp_path / "bot.sqlite3")
     task = asyncio.create_task(run_app(config, stop=stop))
     try:
-        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
-        players = make_players(fake, ["Anna"])
-        players.users[0].send(players.group, "/new dreier")
-        await fake.wait_for_message(players.group, contains="Host: Anna")
+        await open_a_table(fake, "dreier")
     finally:
         stop.set()
         loop = asyncio.get_running_loop()
@@ -480,51 +485,31 @@ async def test_telegram_out_of_reach_at_start_is_tried_until_it_answers(
         await _until(lambda: caplog.text.count("cannot reach the platform") >= 2, "two attempts")
         assert not task.done()  # still trying, not exited
         await fake.start(port)
-        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
-        players = make_players(fake, ["Anna"])
-        players.users[0].send(players.group, "/new zweier")
-        await fake.wait_for_message(players.group, contains="Host: Anna")
+        await open_a_table(fake, "zweier")
     finally:
         stop.set()
         code = await asyncio.wait_for(task, SHUTDOWN_GRACE + 2)
         await fake.stop()
     assert code == 0
-    tries = [r for r in caplog.records if "cannot reach the platform" in r.getMessage()]
-    assert all(r.levelname == "WARNING" and r.exc_info is None for r in tries)
-    assert "telegram: cannot reach the platform (NetworkError: " in tries[0].getMessage()
-    assert "trying again in 0.1 s" in tries[0].getMessage()
+    tries = retry_warnings(caplog.records)
+    assert tries[0].startswith("telegram: cannot reach the platform (NetworkError: ")
+    assert "trying again in 0.1 s" in tries[0]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_wrong_telegram_token_stops_the_bot_with_one_clear_line(tmp_path: Path) -> None:
     """The log as `python -m bot` writes it (redacting handler, DEBUG so the HTTP
     library logs its URLs too): one error line naming the setting, no traceback."""
-    from bot.app import configure_logging
-    from bot.app import run as run_app
-
     wrong = "7000000001:" + "W" * 35  # well formed, but not the bot's
     async with FakeTelegram(limits=Limits(rate=None)) as fake:
         config = config_for(fake, tmp_path / "bot.sqlite3", log_level="DEBUG").model_copy(
             update={"telegram_token": SecretStr(wrong)}
         )
-        buf = io.StringIO()
-        root = logging.getLogger()
-        level = root.level
-        handler = configure_logging(config, stream=buf)
-        try:
-            code = await asyncio.wait_for(run_app(config, retry_delays=(0.1,)), 10)
-        finally:
-            root.removeHandler(handler)
-            root.setLevel(level)
-    logs = buf.getvalue()
-    assert code == 1
-    errors = [line for line in logs.splitlines() if " ERROR " in line]
-    assert len(errors) == 1
-    assert errors[0].endswith(
+        code, logs = await run_logged(config, retry_delays=(0.1,))
+    assert the_one_error(code, logs).endswith(
         "telegram: Telegram rejected TELEGRAM_TOKEN (401 Unauthorized); "
         "copy the token again from @BotFather"
     )
-    assert "Traceback" not in logs
     assert "cannot reach" not in logs  # a wrong token is not retried
     assert "getMe" in logs and wrong.split(":")[1] not in logs
 
