@@ -32,6 +32,11 @@ with such a dump of the same deals (another budget or variant), deal by deal:
 
     python bench/ai_tausend.py --forehand --deals 900 --playouts 400 --dump base.json
     python bench/ai_tausend.py --forehand --deals 900 --paired base.json
+
+``--ceiling`` (with ``--forehand`` and B = heuristic) asks of each contract forehand is
+held to whether a declarer seeing every card could have made it against these
+defenders, from the same start of play (bench/tausend_ceiling.py): the most any card
+play could reach after A's bidding, gifts and final bid.
 """
 
 from __future__ import annotations
@@ -51,12 +56,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import duplicate_args
+import tausend_ceiling
 
 from engine import protocol as P
 from engine.actions import Bid
 from engine.ai import Budget, Player, player
 from engine.ai.plugins import game_ai
+from engine.ai.tausend_policy import policy as heuristic_policy
 from engine.games import game
+from engine.tausend.rules import PLAY
 
 _CTX: dict[str, Any] = {}
 #: With --oracle: the real deal, which A's worlds then return (A sees every card).
@@ -78,6 +86,7 @@ def _init(
     options: dict[str, Any],
     budget: Budget | None,
     oracle: frozenset[str] | bool,
+    ceiling: bool = False,
 ) -> None:
     """`oracle`: the phases in which A's search sees every card (True: all)."""
     spec = game("tausend")
@@ -95,6 +104,7 @@ def _init(
         opts=spec.parse_options(options),
         players=players,
         budget=budget,
+        ceiling=ceiling,
     )
 
 
@@ -125,7 +135,10 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     times: dict[str, list[float]] = defaultdict(list)
     redeals = 0
     state = spec.start_deal(_CTX["opts"], dealer, seed=seed)
+    play_start = None
     while (seat := P.to_act(state)) is not None:
+        if play_start is None and state.phase == PLAY:
+            play_start = state.copy()
         view = P.view(state, seat)
         side = seating[seat]
         _TRUTH["state"] = state
@@ -142,7 +155,13 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     if res.reason == "redeal" and "a" in seating:
         by: Any = dict(res.details)["redeal_by"]
         redeals = int(seating[by] == "a")
-    return {"state": state, "points": res.points, "times": dict(times), "redeals": redeals}
+    return {
+        "state": state,
+        "points": res.points,
+        "times": dict(times),
+        "redeals": redeals,
+        "play_start": play_start,
+    }
 
 
 def _alone(n: int, seat: int) -> str:
@@ -158,12 +177,12 @@ def play_forehand(job: tuple[int, bytes, int]) -> dict[str, Any]:
     fh = (dealer + 1) % n
     c0 = time.process_time()
     g = _play(dealer, seed, _alone(n, fh), f"{run_seed}:{index}:{fh}")
-    return {
-        "deal": index,
-        "contract": _contract(g["state"], fh),
-        "points": g["points"][fh],
-        "cpu": time.process_time() - c0,
-    }
+    contract = _contract(g["state"], fh)
+    cpu = time.process_time() - c0
+    if contract is not None and contract["held"] and _CTX.get("ceiling"):
+        line = tausend_ceiling.winning_line(g["play_start"], heuristic_policy)
+        contract["makeable"] = line is not None
+    return {"deal": index, "contract": contract, "points": g["points"][fh], "cpu": cpu}
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -187,6 +206,17 @@ def forehand_report(results: list[dict[str, Any]], args: Any) -> dict[str, Any]:
         f"tausend forehand: {args.a} vs {args.b}, {len(results)} deals: held contracts made "
         f"{summary['contracts']['held']}, points per deal {summary['forehand_points_per_deal']}"
     )
+    if args.ceiling:
+        held = [c for c in cs if c["held"]]
+        summary["ceiling"] = {
+            "held": _rate([{"made": c["makeable"]} for c in held]),
+            "held_kept": _rate([{"made": c["makeable"]} for c in held if c["kept"]]),
+            "made_but_not_makeable": sum(c["made"] and not c["makeable"] for c in held),
+        }
+        print(
+            f"seeing every card, against {args.b}: {summary['ceiling']['held']} of the held "
+            f"contracts could be made; kept at 100: {summary['ceiling']['held_kept']}"
+        )
     if args.paired:
         before = {r[0]: r for r in json.loads(Path(args.paired).read_text())}
         both = [r for r in results if r["deal"] in before]
@@ -293,13 +323,20 @@ def main() -> int:
     )
     parser.add_argument("--dump", help="with --forehand: write (deal, contract, points) here")
     parser.add_argument("--paired", help="with --forehand: compare deal by deal with this dump")
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="with --forehand: could each held contract be made seeing every card",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
-    if (args.dump or args.paired) and not args.forehand:
-        parser.error("--dump and --paired go with --forehand")
+    if (args.dump or args.paired or args.ceiling) and not args.forehand:
+        parser.error("--dump, --paired and --ceiling go with --forehand")
+    if args.ceiling and args.b != "heuristic":
+        parser.error("--ceiling models the defenders as the heuristic: use --b heuristic")
     options, budget, jobs = duplicate_args.setup(args)
     phases = frozenset(p for p in args.oracle_phases.split(",") if p)
-    init = (args.a, args.b, options, budget, args.oracle or phases)
+    init = (args.a, args.b, options, budget, args.oracle or phases, args.ceiling)
     work = play_forehand if args.forehand else play_deal
     start = time.perf_counter()
     if args.jobs > 1:

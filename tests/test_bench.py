@@ -3,12 +3,19 @@ last line: small runs, checked for the keys and for figures that add up (not tim
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from engine.ai.tausend_policy import policy
+from engine.games import game
+from engine.tausend.rules import OVER, PLAY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,3 +94,52 @@ def test_arena_seats_the_table_size_the_options_ask_for(players: int) -> None:
         "--options", json.dumps({"tausend.players": players}),
     )  # fmt: skip
     assert res["games"] == 2 * players
+
+
+def _bench_module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_thousand_ceiling_finds_real_lines_and_misses_none() -> None:
+    """`tausend_ceiling.winning_line` on contracts forehand is held to (heuristic
+    bidding and gifts): every line it returns makes the contract when played against
+    the defenders, and every contract the heuristic's own play makes has a line."""
+    ceiling = _bench_module("tausend_ceiling")
+    spec = game("tausend")
+    opts = spec.parse_options({})
+    rng = random.Random(11)
+    found = missed_by_policy = none = 0
+    for i in range(150):
+        d = spec.start_deal(opts, i % 3, seed=rng.randbytes(16))
+        while d.phase not in (PLAY, OVER):
+            d.step(policy(d))
+        if d.phase != PLAY:
+            continue
+        line = ceiling.winning_line(d, policy)
+        own = ceiling.play_line(d, [], policy)  # the heuristic's own play
+        if own.total(d.declarer) >= d.value:
+            assert line is not None
+        if line is None:
+            none += 1
+            continue
+        found += 1
+        end = ceiling.play_line(d, line, policy)
+        assert end.total(d.declarer) >= d.value
+        missed_by_policy += own.total(d.declarer) < d.value
+    assert found and none and missed_by_policy  # all three kinds occur
+
+
+def test_tausend_forehand_ceiling_is_above_what_was_made() -> None:
+    out = _last_json(
+        "bench/ai_tausend.py", "--forehand", "--a", "heuristic", "--deals", "30", "--ceiling"
+    )
+    ceiling = out["ceiling"]
+    contracts = out["contracts"]
+    assert isinstance(ceiling, dict) and isinstance(contracts, dict)
+    assert ceiling["made_but_not_makeable"] == 0
+    assert ceiling["held"]["of"] == contracts["held"]["of"]
+    assert ceiling["held"]["made"] > contracts["held"]["made"]
