@@ -136,8 +136,9 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
     redeals = 0
     state = spec.start_deal(_CTX["opts"], dealer, seed=seed)
     play_start = None
+    keep_start = bool(_CTX.get("ceiling"))  # only --ceiling reads the start of play
     while (seat := P.to_act(state)) is not None:
-        if play_start is None and state.phase == PLAY:
+        if keep_start and play_start is None and state.phase == PLAY:
             play_start = state.copy()
         view = P.view(state, seat)
         side = seating[seat]
