@@ -53,6 +53,17 @@ def encode(p: Payload) -> str:
     return text
 
 
+def loggable(text: str) -> str:
+    """A payload as a log line may show it: table, version and verb, never the
+    argument (a card code, or the cards picked for a discard, is hidden information
+    until played)."""
+    try:
+        p = decode(text)
+    except PayloadError:
+        return "malformed payload"
+    return f"{p.table}:{p.version}:{p.verb}"
+
+
 def decode(text: str) -> Payload:
     """Parse a payload, refusing anything that is not exactly what `encode` makes."""
     if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > MAX_BYTES:

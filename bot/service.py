@@ -112,8 +112,17 @@ class TableService:
                 log.exception("table %s could not be rebuilt; it stays closed", row.id)
                 continue
             table.deadline = row.deadline
+            grace = self._after_downtime(table)
+            if grace is not None:
+                try:
+                    await self.store.set_deadline(table.id, grace)
+                except Exception:
+                    log.exception("table %s: could not store the new deadline", row.id)
+                table.deadline = grace
             self.tables[table.id] = table
             self._arm(table)
+            if grace is not None:
+                self._fire(table.id, table.version, "remind")
         log.info("table service started with %d open table(s)", len(self.tables))
 
     async def stop(self) -> None:
@@ -524,9 +533,8 @@ class TableService:
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
-        humans = table.humans()
         votes = len(table.votes | {user.key})
-        needed = len(humans) // 2 + 1
+        needed = table.votes_needed()
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
         if votes >= needed:
             entries.append({"k": "abort", "reason": "vote"})
@@ -534,12 +542,17 @@ class TableService:
         if table.status == Status.ABORTED:
             await self._closed_table(table, "aborted")
             return Outcome(True, table_id=table.id)
+        # The vote is a new version of the table: every message is drawn again, so
+        # the buttons players see stay current and the channel sees the vote.
+        await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
         return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
 
     # --- commands without a payload --------------------------------------------------
 
     async def abort(self, chat: ChatRef, user: UserRef) -> Outcome:
-        """The host closes his table; anyone else seated casts an abort vote."""
+        """The host closes his table in the lobby, or when he is its only human; in a
+        running match with other humans his abort is a vote like anyone's, so a host
+        who is losing cannot wipe the match off the record (`/resign` concedes)."""
         return await self._to_completion(self._abort(chat, user))
 
     async def _abort(self, chat: ChatRef, user: UserRef) -> Outcome:
@@ -550,7 +563,8 @@ class TableService:
         async with self.lock(table.id):
             if self.tables.get(table.id) is not table or table.seat_of(user.key) is None:
                 return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
-            if table.host == user.key:
+            alone = table.humans() == [user.key]
+            if table.host == user.key and (table.status == Status.LOBBY or alone):
                 await self._commit(table, [{"k": "abort", "reason": "host"}])
                 await self._closed_table(table, "aborted")
                 return Outcome(True, table_id=table.id)
@@ -715,6 +729,30 @@ class TableService:
             raise
         return tuple(events)
 
+    def _after_downtime(self, table: Table) -> float | None:
+        """A new deadline for a turn that ran out, or nearly, while the bot was down
+        (None: the stored one stands).  The downtime is not the player's: he gets a
+        reminder at once and the reminder's time to move, not an instant computer
+        move and a missed turn counted against him."""
+        if table.deadline is None:
+            return None
+        least = self._clock() + self._remind_window(table)
+        return least if table.deadline < least else None
+
+    def _remind_window(self, table: Table) -> float:
+        """How long before the deadline the player is reminded: `reminder_before`, or
+        half of a chat's shorter turn timeout."""
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        return min(self.timings.reminder_before, timeout / 2)
+
+    def seconds_left(self, table_id: str) -> int:
+        """Whole seconds until the turn at a table times out (0 without a deadline):
+        what a reminder tells the player, by the core's clock."""
+        table = self.tables.get(table_id)
+        if table is None or table.deadline is None:
+            return 0
+        return max(0, round(table.deadline - self._clock()))
+
     def _deadline(self, table: Table) -> float | None:
         seat = table.to_act()
         if seat is None:
@@ -815,9 +853,10 @@ class TableService:
         timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
         deadline = table.deadline or (self._clock() + timeout)
         now = self._clock()
-        # a chat's short turn timeout still gets its reminder, half-way through
-        remind_at = deadline - min(self.timings.reminder_before, timeout / 2)
-        if remind_at > now:
+        # a chat's short turn timeout still gets its reminder, half-way through; one
+        # due now was sent already (or is sent by `start`, after a restart)
+        remind_at = deadline - self._remind_window(table)
+        if remind_at > now + 0.001:
             timers.handles.append(
                 loop.call_later(remind_at - now, self._fire, table.id, version, "remind")
             )

@@ -403,6 +403,17 @@ class Store:
         last = first_version + len(entries) - 1
         await self.write(log_rows=rows, table_row=(status, last, deadline, now, table_id), ops=ops)
 
+    async def set_deadline(self, table_id: str, deadline: float | None) -> None:
+        """Move a table's turn deadline without a change to its log (a restart)."""
+        await self.write(
+            ops=[
+                (
+                    "UPDATE tables SET deadline=?, updated=? WHERE id=?",
+                    (deadline, time.time(), table_id),
+                )
+            ]
+        )
+
     async def open_tables(self) -> list[TableRow]:
         async with self.ro.execute(
             "SELECT id, chat, game, status, version, deadline FROM tables "

@@ -131,6 +131,10 @@ class Table:
     def humans(self) -> list[str]:
         return [s.user for s in self.seats if s is not None and s.user is not None]
 
+    def votes_needed(self) -> int:
+        """Abort votes that close a running table: a majority of its human players."""
+        return len(self.humans()) // 2 + 1
+
     def is_full(self) -> bool:
         return all(s is not None for s in self.seats)
 

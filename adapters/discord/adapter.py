@@ -41,7 +41,7 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.i18n import t
-from bot.payload import PayloadError
+from bot.payload import PayloadError, loggable
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
@@ -435,17 +435,17 @@ class DiscordAdapter:
         try:
             outcome = await self.within_budget(interaction, self.service.act(user, payload))
         except discord.HTTPException as e:  # could not even defer: Discord gave up on it
-            log.warning("a press (%s) could not be acknowledged: %s", payload, e)
+            log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)
             return
         except Exception:
-            log.exception("a press (%s) failed", payload)
+            log.exception("a press (%s) failed", loggable(payload))
             with contextlib.suppress(discord.HTTPException):
                 await self.reply(interaction, text(user.lang, "failed"))
             return
         try:
             await self._answer(interaction, user, outcome, table_id, on_hand)
         except discord.HTTPException as e:
-            log.warning("could not answer a press (%s): %s", payload, e)
+            log.warning("could not answer a press (%s): %s", loggable(payload), e)
 
     def _is_hand(self, table_id: str, user: str, message: discord.Message) -> bool:
         if message.flags.ephemeral:
@@ -657,14 +657,11 @@ class DiscordAdapter:
         return table.settings.get("lang") if table is not None else None
 
     def _note(self, table_id: str, key: str, user: str) -> Op:
-        table = self.service.tables.get(table_id)
         lang = self._table_lang(table_id)
         uid = _user_id(user)
         mention = f"<@{uid}>" if uid is not None else user
         if key == "remind.turn":
-            deadline = table.deadline if table is not None else None
-            seconds = max(0, round((deadline or time.time()) - time.time()))
-            body = t(lang, key, name=mention, seconds=seconds)
+            body = t(lang, key, name=mention, seconds=self.service.seconds_left(table_id))
         else:
             body = t(lang, key, name=mention, n=self.service.timings.missed_turns_limit)
         return Op("note", message=Message(body), mentions=(uid,) if uid is not None else ())

@@ -144,16 +144,31 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         await adapter.reply(interaction, body, ephemeral=False)
 
     @tree.command(name=locale_str("stats"), description=locale_str("Statistics of a player"))
-    @app_commands.rename(user=locale_str("user"))
-    @app_commands.describe(user=locale_str("Whose statistics (you if left out)"))
+    @app_commands.rename(user=locale_str("user"), scope=locale_str("scope"))
+    @app_commands.describe(
+        user=locale_str("Whose statistics (you if left out)"),
+        scope=locale_str("This server or all servers"),
+    )
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name=locale_str("This server"), value="server"),
+            app_commands.Choice(name=locale_str("All servers"), value="global"),
+        ],
+    )
     async def stats(
-        interaction: discord.Interaction[Any], user: discord.User | discord.Member | None = None
+        interaction: discord.Interaction[Any],
+        user: discord.User | discord.Member | None = None,
+        scope: str = "server",
     ) -> None:
         lang = adapter.user(interaction).lang
         who = user or interaction.user
+        # like /leaderboard: this server's games unless asked for all (a public reply
+        # must not show what someone played on other servers); a DM has no server
+        server = scope != "global" and interaction.guild_id is not None
+        where = adapter.chat(interaction).key if server else "global"
 
         async def lines() -> str:
-            rows = await R.player_stats(store, f"dc:{who.id}", "global")
+            rows = await R.player_stats(store, f"dc:{who.id}", where)
             if not rows:
                 return t(lang, "stats.none", name=who.display_name)
             out = [t(lang, "stats.title", name=who.display_name)]

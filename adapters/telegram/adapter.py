@@ -461,7 +461,7 @@ class TelegramAdapter:
             lang,
             "remind.turn",
             name=self._seat_name(table_id, user),
-            seconds=int(self.service.timings.reminder_before),
+            seconds=self.service.seconds_left(table_id),
         )
         uid = user_id(user)
         if uid in self.unreachable:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.i18n import card_label
+from bot.payload import game_action, loggable, table_verb
 from bot.service import TableService, TableUpdate
 from bot.table import Status, Table
 from bot.views import Button
@@ -298,3 +299,11 @@ async def test_refusals_show_no_hidden_card(bot: Bot) -> None:
             leaked = _cards_in(out.text, hidden - own - named)
             assert not leaked, (code, out.text)
         await mover.take_turn(tid)
+
+
+def test_a_press_in_a_log_line_names_no_card() -> None:
+    """Adapters log a press they could not answer; the line keeps the table, version
+    and verb, never the argument (the card played, or the cards picked to discard)."""
+    assert loggable(game_action("t1abc", 7, 17)) == "t1abc:7:a"
+    assert loggable(table_verb("t1abc", 7, "dp", 1 << 17 | 1 << 3)) == "t1abc:7:dp"
+    assert loggable("t1abc:7:a17; DROP") == "malformed payload"

@@ -4,6 +4,7 @@ on exactly as if nothing happened; timers come back from the stored deadlines.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -272,9 +273,25 @@ async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..
     finally:
         await bot.stop()
 
-    # back again after the deadline passed: the computer plays for the absent player
+    # back after the deadline passed while the bot was down: the downtime is not the
+    # player's, he is reminded at once and gets the reminder's time (10 s) to move
     now[0] += 10.2
     bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    try:
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
+        assert bot.svc.tables[tid].deadline == pytest.approx(now[0] + 10)
+        row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+        assert row is not None and row.deadline == pytest.approx(now[0] + 10)
+        await asyncio.sleep(0.2)
+        assert "action" not in bot.fc.kinds(tid)
+        assert bot.svc.tables[tid].seats[seat].missed == 0  # type: ignore[union-attr]
+    finally:
+        await bot.stop()
+
+    # still away when that ran out: the computer plays for the absent player
+    now[0] += 10.1
+    short = dataclasses.replace(timings, reminder_before=0.2)
+    bot = await make_bot(timings=short, clock=lambda: now[0]).start()
     try:
         await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
         log = await bot.store.table_log(tid)  # type: ignore[union-attr]

@@ -242,6 +242,38 @@ async def test_majority_vote_aborts(bot: Bot) -> None:
     assert (await bot.svc.abort(CHAT, a.user)).code == "no_table"
 
 
+async def test_a_vote_keeps_every_button_current_and_shows_in_the_channel(bot: Bot) -> None:
+    """A vote is a new version of the table: the player to act can still press the
+    buttons he is shown, and the table message tells everyone about the vote."""
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = await open_table(bot, "dreier", [a, b, c])
+    table = bot.svc.tables[tid]
+    mover = next(p for p in (a, b, c) if p.key == table.humans()[table.to_act() or 0])
+    voter = next(p for p in (a, b, c) if p is not mover and p.key != table.host)
+    assert (await bot.svc.abort(CHAT, voter.user)).ok
+    assert "Votes to close the table: 1 of the 2 needed" in bot.fc.tables[tid].message.text
+    out = await mover.take_turn(tid)
+    assert out is not None and out.ok, out
+
+
+async def test_the_host_cannot_close_a_running_match_alone(bot: Bot) -> None:
+    """Once the match runs, the host's abort is one vote: a losing host cannot wipe
+    the scored deals off the record (he may resign); alone with computers he may."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    while not bot.svc.tables[tid].deal_points:
+        for pl in (a, b):
+            await pl.take_turn(tid)
+    out = await bot.svc.abort(CHAT, a.user)
+    assert out.ok and "1/2" in (out.text or "")
+    assert tid in bot.svc.tables
+    solo = bot.player(users(3)[2])
+    other = ChatRef("tg", "-1003", "Solo")
+    tid2 = await open_table(bot, "zweier", [solo], chat=other)
+    assert (await bot.svc.abort(other, solo.user)).ok
+    assert tid2 not in bot.svc.tables
+
+
 async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
     bot = await make_bot().start()
     a, b, c = users(3)

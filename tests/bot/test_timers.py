@@ -165,7 +165,9 @@ async def test_no_timer_for_a_finished_or_aborted_table(make_bot: Callable[..., 
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
+        assert (await bot.svc.abort(CHAT, b.user)).ok  # a vote, then the host's: closed
         assert (await bot.svc.abort(CHAT, a.user)).ok
+        assert tid not in bot.svc.tables
         n = len(bot.fc.updates)
         await asyncio.sleep(0.5)  # longer than a turn: nothing fires
         assert len(bot.fc.updates) == n
@@ -203,7 +205,8 @@ async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None
         voter = next(p for p in (a, b, c) if p.key not in (mover, host))
         assert (await bot.svc.abort(CHAT, voter.user)).ok
         assert tid in bot.svc.tables and bot.svc.tables[tid].deadline == deadline
-        await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
+        voted = bot.svc.tables[tid].version
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > voted, timeout=2)
         log = await _log(bot, tid)
         assert any(e["k"] == "act" and e.get("by") == "t" for e in log)
     finally:

@@ -160,6 +160,18 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         assert stats.content.startswith("Statistik für anna")  # bert reads German
         assert "Schnapsen (zu zweit): 1 Partien" in stats.content
 
+        # another server sees anna's games there only, unless it asks for all servers
+        guild = world.fake.add_guild("Beisl")
+        elsewhere = world.fake.add_text_channel(guild, "karten")
+        world.fake.add_member(guild, bert)
+        await world.settle()
+        there = await (await world.fake.slash(bert, elsewhere, "stats", user=anna))
+        assert there.content == "anna hat noch keine beendete Partie."
+        everywhere = await (
+            await world.fake.slash(bert, elsewhere, "stats", user=anna, scope="global")
+        )
+        assert "Schnapsen (zu zweit): 1 Partien" in everywhere.content
+
 
 # --------------------------------------------------------------------------- failure cases
 

@@ -87,12 +87,21 @@ async def test_bauernschnapsen_whole_deal(tmp_path: Path) -> None:
             assert len(hands) == 2  # one per deal
             assert hands[0].buttons == []
 
-        # the host closes the table: the channel says so and no button is left
-        reply = await world.slash(anna, "abort")
-        assert reply.ephemeral_for is anna
+        # in a running match the host's abort is a vote: three of four close the
+        # table; the channel says so and no button is left
+        for voter in (anna, bert):
+            reply = await world.slash(voter, "abort")
+            assert reply.ephemeral_for is voter
+        await world.settle()
+        assert table_id in world.service.tables
+        assert (
+            "Votes to close the table: 2 of the 3 needed"
+            in world.table_messages(table_id)[-1].content
+        )
+        await world.slash(clara, "abort")
         await world.settle()
         assert table_id not in world.service.tables
-        assert "aborted by the host" in world.fake.channel_messages(world.channel)[-1].content
+        assert "aborted by vote" in world.fake.channel_messages(world.channel)[-1].content
         assert_closed_cleanly(world, table_id)
         assert all(m.buttons == [] for p in (anna, bert, clara, dora) for m in world.fake.dms(p))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import replace
@@ -540,3 +541,60 @@ async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> Non
         assert await outbox.drain(5)
         assert sent[0].text == "final" and outbox.stats.requests == 3
         await outbox.close()
+
+
+async def test_an_abort_vote_leaves_the_hand_buttons_working(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A guest's /abort is a vote; the player to act can still press the buttons of
+    his hand message afterwards (they are drawn again), and the group sees the vote."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await fake.wait_for_message(players.group, contains="Deal 1")
+        table = rig.table(table_id)
+        assert table is not None
+        actor = players.users[table.to_act() or 0]
+        berti.send(players.group, "/abort")  # a vote: 1 of 2
+        await fake.wait_for_message(players.group, contains="1 of the 2 needed")
+        hand = await fake.wait_for(
+            lambda: (
+                (m := hand_message(actor, table_id))
+                and m.buttons()
+                and decode_payload(m.buttons()[0].data).version == table.version
+                and m
+            ),
+            what="the hand drawn again after the vote",
+        )
+        answer = await press(fake, actor, hand, hand.buttons()[0].data)
+        assert not answer.show_alert, answer.text
+    finally:
+        await stop_rig(rig)
+
+
+async def test_the_reminder_says_how_long_is_really_left(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """With a chat's turn timeout of 10 s the reminder comes half-way and says 5 s,
+    not the bot-wide reminder time."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, _ = players.users
+        anna.send(players.group, "/settings turn_timeout 10")
+        await fake.wait_for_message(players.group, contains="turn_timeout")
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None and table.to_act() is not None
+        sleeper = players.users[table.to_act() or 0]
+        note = await fake.wait_for_message(
+            sleeper.private_chat, contains="it is your turn", timeout=15
+        )
+        said = re.search(r"\((\d+) s left\)", note.text)
+        assert said is not None and 3 <= int(said.group(1)) <= 5, note.text  # 20 before
+    finally:
+        await stop_rig(rig)
