@@ -238,6 +238,21 @@ def _trick_text(trick: tuple[tuple[int, Card], ...], nm: tuple[str, ...], style:
     return " · ".join(f"{nm[s]} {card_label(c, style.lang, style.suits)}" for s, c in trick)
 
 
+def deal_game(table: Table) -> str:
+    """The game of the deal in play: the table's, except a Dreierschnapsen tie-break,
+    which is a deal of Zweierschnapsen between the two tied players."""
+    return table.deal_log.spec.game if table.deal_log is not None else table.game
+
+
+def _tie_break_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
+    """Who plays the tie-break deal, when this deal is one."""
+    log_ = table.deal_log
+    if log_ is None or log_.spec.game == table.game:
+        return None
+    a, b = (nm[s] for s in log_.spec.seats)
+    return t(lg, "table.tie_break", a=a, b=b, game=game_name(log_.spec.game, lg))
+
+
 def _match_seat(table: Table, deal_seat: int | None) -> int | None:
     if deal_seat is None or table.deal_log is None:
         return deal_seat
@@ -272,11 +287,27 @@ def table_view(table: Table, style: Style) -> TableView:
         seed_hash = table.deal_log.seed_sha256
         dealer = table.deal_log.spec.dealer
         lines.append(t(lg, "table.deal", deal=deal_no, dealer=nm[dealer]))
-    score_text = " · ".join(
-        f"{'▶ ' if line is not None and line.to_act else ''}{nm[i]} {scores[i] if i < len(scores) else 0}"
-        + (" (AI)" if line is not None and line.away else "")
-        for i, line in enumerate(seats)
-    )
+        tie = _tie_break_line(table, lg, nm)
+        if tie is not None:
+            lines.append(tie)
+
+    def seat_text(i: int) -> str:
+        line = seats[i]
+        return f"{'▶ ' if line is not None and line.to_act else ''}{nm[i]}" + (
+            " (AI)" if line is not None and line.away else ""
+        )
+
+    def score_of(i: int) -> int:
+        return scores[i] if i < len(scores) else 0
+
+    if table.game == "bauern":
+        # partners sit opposite and share a score: show the teams, not four scores
+        score_text = " · ".join(
+            f"{t(lg, 'lobby.team', team=k + 1)}: {seat_text(k)} & {seat_text(k + 2)} {score_of(k)}"
+            for k in (0, 1)
+        )
+    else:
+        score_text = " · ".join(f"{seat_text(i)} {score_of(i)}" for i in range(len(seats)))
     lines.append(t(lg, "table.scores", scores=score_text))
     summary = table.match.summary() if table.match is not None else {}
     bolts = summary.get("bolts")
@@ -330,12 +361,12 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     out = []
     if pv.trump is not None:
         trump = t(lg, "table.trump", trump=suit_label(pv.trump, lg, style.suits))
-        if pv.trump_card is not None and table.game == "zweier":
+        if pv.trump_card is not None and deal_game(table) == "zweier":
             trump += " · " + t(
                 lg, "table.trump_card", card=card_label(pv.trump_card, lg, style.suits)
             )
         out.append(trump)
-    if table.game == "zweier":
+    if deal_game(table) == "zweier":
         out.append(
             t(lg, "table.talon_closed")
             if pv.talon_closed
@@ -657,8 +688,13 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         key = f"result.reason.{res.reason}"
         if key in i18n.TEXTS["en"]:
             text += f" ({t(lg, key)})"
-        if res.contract and table.game != "zweier":
+        if res.contract and log_.spec.game != "zweier":
             text += f" — {contract_name(res.contract, lg)}"
+        if log_.spec.game != table.game and res.winners:
+            # a tie-break: its loser takes the Bummerl, and that is the news
+            winner = log_.spec.seats[res.winners[0]]
+            loser = next(s for s in log_.spec.seats if s != winner)
+            text += "\n" + t(lg, "result.tie_break", winner=nm[winner], loser=nm[loser])
     text += "\n" + t(lg, "table.seed", deal=k, seed=log_.seed)
     finished = table.status == Status.FINISHED
     if finished:

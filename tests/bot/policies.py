@@ -15,7 +15,8 @@ from typing import Any
 
 from bot.service import TableService
 from bot.table import Table
-from engine.actions import Bid, Give, Pass, PlayCard, Raise, decode
+from engine.actions import Bid, Give, Pass, PlayCard, Raise, decode, encode
+from engine.ai import player
 from engine.views import SeatView
 
 
@@ -57,6 +58,16 @@ def _choose(
     if gives:
         return min(gives, key=lambda ca: ca[1].card.points)[0]
     return min(codes)
+
+
+def heuristic(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+    """Play as the engine's rule-based AI would: contracts are made and matches end
+    the way people's do (random declarers always fail), e.g. in a tie-break."""
+    assert table.deal is not None
+    dseat = table.deal_seat(seat)
+    view = table.deal.view(dseat)
+    code = encode(player("heuristic", view.game).choose(view, rng, None), table.deal.contracts)
+    return code if code in codes else rng.choice(codes)  # a value the buttons thin out
 
 
 def policy_for(game: str) -> Callable[[Table, int, list[int], random.Random], int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -11,8 +12,8 @@ from bot.table import seat_count
 from engine.games import available, game
 from engine.record import replay_record
 
-from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, users
-from .policies import ai_for, policy_for
+from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, seeds, users
+from .policies import ai_for, heuristic, policy_for
 
 GAMES = available()
 
@@ -109,3 +110,48 @@ async def test_two_matches_update_ratings_in_order(make_bot: Callable[..., Bot])
         assert sorted(g for (g,) in got) == [2, 2]
     finally:
         await bot.stop()
+
+
+async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Two players tied for lowest play one deal of Zweierschnapsen: the table says
+    so, shows that deal's talon and face-up trump, and the result names who takes
+    the Bummerl (seeds chosen so that this match ends in a tie)."""
+    bot = await make_bot(seed_source=seeds("tb15")).start()
+    try:
+        players = [bot.player(u, heuristic) for u in users(3)]
+        tid = await open_table(bot, "dreier", players)
+        shown: list[str] = []
+        bot.fc.on_update.append(
+            lambda u: (
+                shown.append(bot.fc.tables[tid].message.text)
+                if u.kind in ("started", "action") and tid in bot.fc.tables
+                else None
+            )
+        )
+        await play_out(bot.fc, tid, players)
+        tie = [text for text in shown if "Tie-break:" in text]
+        assert tie, "these seeds no longer end in a tie: find others"
+        assert "one deal of Schnapsen (2 players); the loser takes the Bummerl" in tie[0]
+        assert "Talon: 10 card(s)" in tie[0] and "Face-up trump" in tie[0]
+        final = bot.fc.channel[-1].message.text
+        assert "Tie-break won by " in final and "takes the Bummerl." in final
+        assert "normal game" not in final
+    finally:
+        await bot.stop()
+
+
+async def test_bauern_shows_the_teams_and_why_each_deal_ended(bot: Bot) -> None:
+    """Partners sit opposite: the table shows two teams with their score, and every
+    deal's result says why it ended (a Bettler's lost trick as much as 66 reached)."""
+    players = [bot.player(u, heuristic) for u in users(4)]
+    tid = await open_table(bot, "bauern", players)
+    text = bot.fc.tables[tid].message.text
+    assert re.search(r"Team 1: .*Anna.* & .*Cilli.* 0 · Team 2: .*Bert.* & .*Done.* 0", text), text
+    await play_out(bot.fc, tid, players)
+    ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
+    assert len(ends) > 1
+    for end in ends:
+        first = end.splitlines()[0]
+        assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
