@@ -690,6 +690,12 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             text += f" ({t(lg, key)})"
         if res.contract and log_.spec.game != "zweier":
             text += f" — {contract_name(res.contract, lg)}"
+            value = res.detail("value")
+            if table.game == "tausend" and isinstance(value, int):
+                text += f" {value}"
+        # Thousand: fines and the barrel change scores beyond the deal's points
+        for seat, what in getattr(table.match, "notes", ()):
+            text += "\n" + t(lg, f"result.note.{what}", name=nm[seat])
         if log_.spec.game != table.game and res.winners:
             # a tie-break: its loser takes the Bummerl, and that is the news
             winner = log_.spec.seats[res.winners[0]]
@@ -711,7 +717,13 @@ def match_summary_text(table: Table, style: Style) -> str:
     lines = [t(lg, "table.scores", scores=" · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores)))]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
-    losers = [f"{nm[i]}: {b}" for i, b in enumerate(bummerl) if b]
-    if losers:
-        lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
+    winner = table.match.summary().get("winner") if table.match is not None else None
+    if table.game == "tausend":
+        # no Bummerl in Thousand: one player reaches 1000 and wins
+        if isinstance(winner, int):
+            lines.append(t(lg, "result.reached_1000", name=nm[winner]))
+    else:
+        losers = [f"{nm[i]} {b}" for i, b in enumerate(bummerl) if b]
+        if losers:
+            lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
     return t(lg, "result.match", lines="\n".join(lines))

@@ -25,6 +25,19 @@ from .rules import (
     TausendOptions,
 )
 
+#: The notes of `TausendMatch.notes`: what a deal did to a score beyond its points.
+NOTES = (
+    "bolt_fine",
+    "barrel_frozen",
+    "barrel_failed",
+    "barrel_won",
+    "barrel_climbed",
+    "barrel_crowded",
+    "barrel_pushed_off",
+    "barrel_attempts",
+    "barrel_reset",
+)
+
 
 class TausendMatch(Match):
     """Deals until a player on the barrel makes a bid above 120 (he wins at 1000).
@@ -55,6 +68,10 @@ class TausendMatch(Match):
         self.played = 0
         self.winner: int | None = None
         self.bummerl = [0] * n
+        #: What the last deal did to the scores beyond its own points, as (seat, what):
+        #: a table explains a score change the deal's points do not (RULES.md §5).
+        #: `what` is one of NOTES.
+        self.notes: list[tuple[int, str]] = []
 
     @property
     def capacity(self) -> int:
@@ -97,6 +114,8 @@ class TausendMatch(Match):
         """
         self.results.append(result)
         n = self.players
+        self.notes = []
+        note = self.notes.append
         if result.reason == "redeal":
             return (0,) * n
         self.played += 1
@@ -119,9 +138,13 @@ class TausendMatch(Match):
                     self.winner = s
                     self.on_barrel[s] = False
                     self.climbed.remove(s)
+                    note((s, "barrel_won"))
                 else:
                     self.scores[s] = BARREL_AT + pts  # 880 − bid (doubled if golden/blind)
+                    note((s, "barrel_failed"))
                     self._fall(s)
+            elif pts:
+                note((s, "barrel_frozen"))
 
         bolts = result.detail("bolts", ())
         assert isinstance(bolts, tuple)
@@ -131,6 +154,7 @@ class TausendMatch(Match):
                 if self.bolts[s] == BOLTS_TO_FINE:
                     self.bolts[s] = 0
                     self.scores[s] -= BOLT_FINE * mult
+                    note((s, "bolt_fine"))
                     if self.on_barrel[s]:
                         self._fall(s)
 
@@ -143,6 +167,7 @@ class TausendMatch(Match):
                     self.attempts[s] += 1
                     if self.attempts[s] >= BARREL_ATTEMPTS:
                         self.scores[s] = BARREL_AT - fine
+                        self.notes.append((s, "barrel_attempts"))
                         self._fall(s)
             self._climb(fine)
         return tuple(self.scores[s] - before[s] for s in range(n))
@@ -159,15 +184,18 @@ class TausendMatch(Match):
         if len(new) > self.capacity:
             for s in new:
                 self.scores[s] = BARREL_AT - fine
+                self.notes.append((s, "barrel_crowded"))
             return
         for s in new:
             self.scores[s] = BARREL_AT
             self.on_barrel[s] = True
             self.attempts[s] = 0
             self.climbed.append(s)
+            self.notes.append((s, "barrel_climbed"))
         while len(self.climbed) > self.capacity:
             s = self.climbed[0]
             self.scores[s] = BARREL_AT - fine
+            self.notes.append((s, "barrel_pushed_off"))
             self._fall(s)
 
     def _fall(self, s: int) -> None:
@@ -179,6 +207,7 @@ class TausendMatch(Match):
         if self.falls[s] == FALLS_TO_RESET:
             self.falls[s] = 0
             self.scores[s] = 0
+            self.notes.append((s, "barrel_reset"))
 
     def summary(self) -> dict[str, Any]:
         """The replay's answer (docs/rules/tausend.md, "Replay answer")."""

@@ -55,6 +55,12 @@ async def test_whole_match_lobby_to_leaderboard(
         assert answer["scores"] == list(table.match.summary()["scores"])  # type: ignore[union-attr]
         final = bot.fc.channel[-1]
         assert final.kind == "finished" and final.message.text
+        if game_id == "tausend":
+            # the barrel's jumps in the scores are explained; Thousand has a winner
+            ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
+            assert any("reaches the barrel (880)." in text for text in ends)
+            assert "reaches 1000 and wins." in final.message.text
+            assert "Bummerl" not in final.message.text
 
         # every press was a button the player was shown, and none was refused
         assert all(pl.presses > 0 for pl in humans)

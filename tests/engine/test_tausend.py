@@ -24,6 +24,7 @@ from engine.match import DealSpec
 from engine.results import DealResult
 from engine.shuffle import shuffled
 from engine.tausend import GAME, TausendDeal, TausendMatch, TausendOptions, start_deal
+from engine.tausend.match import NOTES
 
 from . import tausend_scenarios
 
@@ -280,6 +281,12 @@ def test_match_scoring_invariants(
         change = m.add_result(spec, res)
         total = [t + c for t, c in zip(total, change, strict=True)]
         assert total == m.scores  # the deals' points add up to the scores
+        # every change the deal's own points do not explain is explained by a note
+        noted = {s for s, _ in m.notes}
+        assert all(w in NOTES for _, w in m.notes)
+        for s in range(players):
+            if not redeal and change[s] != pts[s]:
+                assert s in noted, (s, pts[s], change[s], m.notes)
         sitters = [s for s in range(players) if m.on_barrel[s]]
         assert len(sitters) <= (2 if players == 4 else 1)
         assert sorted(m.climbed) == sitters
