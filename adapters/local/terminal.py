@@ -10,6 +10,9 @@ What it prints:
 * while the computers play: the lines of the table that changed (the trick growing,
   who is to act), so you can follow without a wall of repeated tables;
 * after each deal and at the end: the result message.
+
+Every line is fitted to the terminal's width (`wrap`); the table is opened in the
+language the terminal speaks (`local_user`), so its results read like the menus.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bot.views import Button, LobbyView, SeatLine
 from engine.games import available
 
 from .texts import say
+from .wrap import fill, terminal_width, wrap
 
 PLATFORM = "local"
 CHAT = ChatRef(PLATFORM, "terminal", "Terminal")
@@ -62,6 +66,7 @@ class LocalTable:
         user: UserRef | None = None,
         chat: ChatRef = CHAT,
         games: list[str] | None = None,
+        width: Callable[[], int] = terminal_width,
     ) -> None:
         self.service = service
         self.stop = stop
@@ -71,6 +76,8 @@ class LocalTable:
         self.lang = norm_lang(self.user.lang)
         self.chat = chat
         self.games = games if games is not None else available()
+        #: The screen's width in columns, asked at every line (0: unknown, no wrapping).
+        self.width = width
         self.table_id: str | None = None
         #: The choices shown last, numbered from 1: what a typed number presses.
         self.buttons: list[Button] = []
@@ -79,17 +86,22 @@ class LocalTable:
         self._over = asyncio.Event()
         self._shown: list[str] = []  # the table text printed last, line by line
         self._line_task: asyncio.Task[str | None] | None = None
+        self._at_prompt = False  # the cursor is after the prompt: nothing typed since
         self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]
 
     # --- output ------------------------------------------------------------------------
 
     def write(self, text: str) -> None:
-        self.out.write(text + "\n")
+        width = self.width()
+        lines = [part for line in text.split("\n") for part in wrap(line, width)]
+        self.out.write("\n".join(lines) + "\n")
         self.out.flush()
+        self._at_prompt = False
 
     def prompt(self) -> None:
         self.out.write(PROMPT)
         self.out.flush()
+        self._at_prompt = True
 
     def say(self, key: str, **values: object) -> None:
         self.write(say(self.lang, key, **values))
@@ -168,12 +180,15 @@ class LocalTable:
             return
         self.say("your_actions")
         n = 0
+        width = self.width()
         for row in rows:
             cells = []
             for b in row:
                 n += 1
                 cells.append(f"{n:>2}) {b.label}")
-            self.write("  " + "   ".join(cells))
+            # A row that does not fit is split between choices, never inside one.
+            if cells:
+                self.write("\n".join(fill(cells, width)))
         self.prompt()
 
     # --- the session -------------------------------------------------------------------
@@ -226,7 +241,12 @@ class LocalTable:
         if line_task.done():
             self._line_task = None
             line = line_task.result()
+            if line is None and self._at_prompt:
+                # End of input (Ctrl-D) echoes no newline: what follows would be
+                # printed on the prompt's line.
+                self.write("")
             self._lines_read += line is not None
+            self._at_prompt = False
             return False, line
         if over is not None and over.is_set():
             return True, None
@@ -241,7 +261,7 @@ class LocalTable:
                 self.prompt()
                 line = await self._line()
                 if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                    self.say("bye_saved" if line is not None else "bye")
+                    self.say("bye_saved")  # the table stays open either way
                     return None
                 answer = line.strip().lower()
                 if answer == "":
@@ -259,6 +279,7 @@ class LocalTable:
         game_id = await self._choose_game()
         if game_id is None:
             return None
+        await self._speak_my_language()
         outcome = await self.service.create_table(self.chat, self.user, game_id, is_admin=True)
         if not outcome.ok or outcome.table_id is None:
             self.say("cannot_start", reason=outcome.text or outcome.code)
@@ -266,6 +287,22 @@ class LocalTable:
         self._last_game = game_id
         self._start_watching(outcome.table_id)
         return await self._fill_and_start(outcome.table_id)
+
+    async def _speak_my_language(self) -> None:
+        """Make the terminal's chat speak the user's language before a table opens.
+
+        A table renders its deal and match results in its chat's language (the
+        `language` setting, stored with the table when it opens), not in the
+        reader's, so without this a German locale would get German menus but
+        English results.
+        """
+        if (await self.service.settings(self.chat)).language == self.lang:
+            return
+        outcome = await self.service.update_setting(
+            self.chat, self.user, "language", self.lang, is_admin=True
+        )
+        if not outcome.ok:  # not expected: `lang` is one of the languages we speak
+            self.write(outcome.text or outcome.code)
 
     def _start_watching(self, table_id: str) -> None:
         self.table_id = table_id
@@ -299,8 +336,9 @@ class LocalTable:
                 continue
             if text == "":
                 return self._last_game
-            if text.isdigit() and 1 <= int(text) <= len(self.games):
-                return self.games[int(text) - 1]
+            n = _number(text)
+            if n is not None and 1 <= n <= len(self.games):
+                return self.games[n - 1]
             matches = [g for g in self.games if g.startswith(text)]
             if len(matches) == 1:
                 return matches[0]
@@ -363,8 +401,8 @@ class LocalTable:
                 self.prompt()
         elif text in ("r", "rules"):
             await self._rules()
-        elif text.isdigit():
-            await self.press(int(text))
+        elif (n := _number(text)) is not None:
+            await self.press(n)
         else:
             self.say("unknown_command", text=line.strip())
             self._reprompt()
@@ -410,6 +448,21 @@ class LocalTable:
 def _version(lobby: LobbyView) -> int:
     """The table version a lobby's buttons carry (every payload has it)."""
     return decode(lobby.message.all_buttons()[0].payload).version
+
+
+def _number(text: str) -> int | None:
+    """A typed number: ASCII digits only.
+
+    `str.isdigit` also accepts "²" or "٣", which `int` refuses or reads as a
+    number nobody typed on purpose; those are unknown input like any other word
+    (and so is a number of thousands of digits, which `int` refuses).
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # longer than sys.get_int_max_str_digits()
+        return None
 
 
 def _plain(line: str) -> str:

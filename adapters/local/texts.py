@@ -8,9 +8,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "banner": "Schnapsen — a table in your terminal against computer players.\n"
         "(No chat token is configured; see .env.example to run the Discord/Telegram bot.)",
-        "games": "Games:",
+        "games": "Games (type a number or a name):",
         "game_line": "  {n}) {name}  [{id}]",
-        "choose": "Choose a game — a number or a name (Enter: {default}; h: help; q: quit)",
+        # Fits 80 columns with the longest default game, so it stays one line there.
+        "choose": "Choose a game (Enter: {default} · h: help · q: quit)",
         "bad_game": "There is no game {text!r}: type a number from 1 to {n}, a game's name, or q to quit.",
         "resume": "Your unfinished game {game} (table {table}) is still open.\n"
         "Enter: continue it · n: abandon it and start a new one · q: quit",
@@ -40,8 +41,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "de": {
         "banner": "Schnapsen — ein Tisch im Terminal gegen Computer-Spieler.\n"
         "(Kein Chat-Token eingerichtet; siehe .env.example für den Discord/Telegram-Bot.)",
-        "games": "Spiele:",
-        "choose": "Spiel wählen — Nummer oder Name (Enter: {default}; h: Hilfe; q: Ende)",
+        "games": "Spiele (Nummer oder Name eingeben):",
+        "choose": "Spiel wählen (Enter: {default} · h: Hilfe · q: Ende)",
         "bad_game": "Es gibt kein Spiel {text!r}: eine Nummer von 1 bis {n}, einen Spielnamen oder q eingeben.",
         "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
         "Enter: weiterspielen · n: aufgeben und neu beginnen · q: Ende",

@@ -19,6 +19,9 @@ import pytest
 
 from adapters.local import LineReader, LocalTable, local_user
 from adapters.local.terminal import CHAT, PROMPT
+from adapters.local.texts import say
+from adapters.local.wrap import columns, wrap
+from bot.i18n import game_name
 from bot.service import TableService, Timings, UserRef
 from bot.store import Store
 from engine.games import available
@@ -67,6 +70,12 @@ def script(*lines: str | None, then: str | None = None) -> Answer:
         return todo.pop(0) if todo else then
 
     return answer
+
+
+@pytest.fixture(autouse=True)
+def wide_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines are wrapped to $COLUMNS (or the terminal's width): wide unless a test says."""
+    monkeypatch.setenv("COLUMNS", "500")
 
 
 @pytest.fixture
@@ -214,6 +223,25 @@ async def test_clear_errors_for_bad_input(service: TableService) -> None:
     assert out.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
 
 
+async def test_digits_other_than_ascii_are_unknown_input(service: TableService) -> None:
+    """`str.isdigit` holds for "²" (which `int` refuses) and "٣" (which it reads as 3)."""
+    term = await play(service, script("²", "zweier", "²", "٣", "１", "1", "q"))
+    out = term.text
+    assert "There is no game '²': type a number from 1 to" in out
+    assert "Unknown command '²'" in out
+    assert "Unknown command '٣'" in out
+    assert "Unknown command '１'" in out
+    assert "✗" not in out
+    assert out.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
+
+
+async def test_a_very_long_number_is_unknown_input(service: TableService) -> None:
+    """`int` refuses more than 4300 digits: such a line is no game's number either."""
+    term = await play(service, script("9" * 5000, "q"))
+    assert "There is no game" in term.text and f"'{'9' * 5000}'" in term.text
+    assert term.text.rstrip().endswith("Bye.")
+
+
 async def test_pressing_when_nothing_to_choose_says_so(service: TableService) -> None:
     term = Terminal(script())
     table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
@@ -260,6 +288,27 @@ async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> Non
     term = await play(service, script("zweier", None))
     assert "your game is kept" in term.text
     assert len(service.tables) == 1
+    # Ctrl-D echoes no newline on a terminal: the goodbye goes on a line of its own.
+    assert term.text.endswith(
+        PROMPT + "\nBye — your game is kept; run the bot again to continue it.\n"
+    )
+
+
+async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        table_id = next(iter(service.tables))
+        term = await play(service, script(None))
+        assert "is still open" in term.text
+        assert term.text.endswith(
+            PROMPT + "\nBye — your game is kept; run the bot again to continue it.\n"
+        )
+        assert table_id in service.tables
+
+
+async def test_end_of_input_at_the_game_menu_ends_the_prompt_line(service: TableService) -> None:
+    term = await play(service, script("x", None))
+    assert term.text.endswith(PROMPT + "\nBye.\n")
 
 
 async def test_stop_ends_the_session_while_waiting_for_input(service: TableService) -> None:
@@ -311,6 +360,101 @@ async def test_german_menus_for_a_german_locale(service: TableService) -> None:
     await asyncio.wait_for(table.run(), 5)
     assert "Spiel wählen" in term.text
     assert "Servus." in term.text
+
+
+@pytest.mark.parametrize(("lang", "other"), [("de", "en"), ("en", "de")])
+async def test_results_come_in_the_language_of_the_terminal(
+    service: TableService, lang: str, other: str
+) -> None:
+    """The results are rendered in the table's (chat's) language, not the reader's:
+    the terminal sets its chat's language to its own before it opens a table."""
+    me = UserRef("local", "me", "Anna", lang)
+    await service.update_setting(CHAT, me, "language", other, is_admin=True)
+
+    def answer(screen: str) -> str:
+        if "1)" in screen and ("Choose a game" in screen or "Spiel wählen" in screen):
+            return "zweier"
+        if "Match over" in screen or "Partie vorbei. Enter" in screen:
+            return "q"
+        return "1"
+
+    term = Terminal(answer)
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=me)
+    await asyncio.wait_for(table.run(), 60)
+    out = term.text
+    if lang == "de":
+        assert "Runde 1 vorbei:" in out and "Seed der Runde 1:" in out
+        assert "Partie vorbei!" in out
+        assert "Deal 1 over" not in out and "Game over!" not in out
+    else:
+        assert "Deal 1 over:" in out and "Seed of deal 1:" in out and "Game over!" in out
+        assert "Runde 1 vorbei" not in out and "Partie vorbei!" not in out
+    assert (await service.settings(CHAT)).language == lang
+
+
+# --- fitting a narrow terminal ---------------------------------------------------------
+
+
+async def test_lines_fit_a_narrow_terminal(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 40 columns the long lines (the bids, Thousand's 20 ways to give a card) wrap
+    at spaces; a choice's number stays with its text."""
+    monkeypatch.setenv("COLUMNS", "40")
+    seen = ""
+
+    def answer(screen: str) -> str:
+        nonlocal seen
+        seen += screen
+        if "Choose a game" in screen:
+            return "tausend"
+        if "20) Give" in seen or len(seen) > 2_000_000:
+            return "q"
+        if "Match over" in screen:
+            return ""
+        if "Bidding — You to bid" in screen:  # outbid everyone: the human gives cards
+            return str(re.findall(r"(\d+)\) ", screen)[-1])
+        return "1"
+
+    term = Terminal(answer)
+    you = local_user({})  # "You", so the phase lines read "You to bid"
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=you)
+    await asyncio.wait_for(table.run(), 60)
+    out = term.text
+    assert "Stock — You to give" in out
+    lines = [line.removeprefix(PROMPT) for line in out.splitlines()]
+    too_wide = [line for line in lines if columns(line) > 40]
+    assert too_wide == []
+    choices = [line for line in lines if re.search(r"\d+\)", line)]
+    assert any("20) Give" in line for line in choices)  # all 20 gives, one a line
+    assert [line for line in choices if re.search(r"\d+\)$", line.rstrip())] == []
+    # Numbers are never separated from the number of choices or tricks either.
+    assert [line for line in lines if re.fullmatch(r" *\d+[.)]? *", line)] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_game_prompt_is_one_line_at_80_columns(lang: str) -> None:
+    """The prompt stays right above "> " on a classic terminal, whichever game is the
+    default (the one played last)."""
+    for n, gid in enumerate(available(), 1):
+        choose = say(lang, "choose", default=f"{n} {game_name(gid, lang)}")
+        assert columns(choose) <= 80, choose
+
+
+def test_wrap_breaks_at_spaces_and_keeps_cards_and_numbers_whole() -> None:
+    tricks = "Tricks played: 1. A♥ 9♥ Q♥ → Computer 2; 2. K♣ A♣ 10♣ → You; 3. 10♥ J♣ J♥ → Anna"
+    lines = wrap(tricks, 30)
+    assert all(columns(line) <= 30 for line in lines)
+    assert " ".join(part.strip() for part in lines) == tricks
+    assert all(re.match(r" *(?:\d\.|→)? *$", line) is None for line in lines)
+    assert not any(line.rstrip().endswith(("1.", "2.", "3.", "Computer")) for line in lines)
+    assert lines[1].startswith("  ")  # continuation lines are indented
+    # German suit marks are two columns wide; a card wider than the line stays whole.
+    german = "Hand: 🌰Ober 🔔Ass 🍃König ❤Zehner"
+    assert columns("🌰Ober") == 6
+    assert wrap(german, 11) == ["Hand:", "  🌰Ober", "  🔔Ass", "  🍃König", "  ❤Zehner"]
+    assert wrap("  12) Give 10♥ to Computer 1", 20) == ["  12) Give 10♥ to", "      Computer 1"]
+    assert wrap("short", 0) == ["short"]  # width unknown (a pipe): as it is
 
 
 # --- reading lines without blocking the loop -----------------------------------------
