@@ -88,12 +88,17 @@ _GERMAN_RANKS = {
 _GERMAN_SUIT_MARK = {Suit.HEARTS: "❤", Suit.DIAMONDS: "🔔", Suit.CLUBS: "🌰", Suit.SPADES: "🍃"}
 
 
+#: French-suited cards in German: Dame and Bube, as printed on Austrian cards.
+_RANK_SHORT_DE = {**_RANK_SHORT, Rank.QUEEN: "D", Rank.JACK: "B"}
+
+
 def card_label(card: Card, lang: str = "en", style: str = "french") -> str:
     """How a card is written on a button or in a message."""
     if style == "german":
         ranks = _GERMAN_RANKS.get(lang, _GERMAN_RANKS["en"])
         return f"{_GERMAN_SUIT_MARK[card.suit]}{ranks[card.rank]}"
-    return f"{_RANK_SHORT[card.rank]}{_SUIT_SYMBOL[card.suit]}"
+    short = _RANK_SHORT_DE if lang == "de" else _RANK_SHORT
+    return f"{short[card.rank]}{_SUIT_SYMBOL[card.suit]}"
 
 
 def suit_label(suit: Suit, lang: str = "en", style: str = "french") -> str:
@@ -164,6 +169,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.seat_taken": "That seat is taken.",
         "refuse.not_replaced": "Your seat is not played by the computer.",
         "refuse.no_table": "There is no table of yours in this chat.",
+        "refuse.which_table": "This chat has several tables: name one ({tables}).",
         "refuse.not_allowed_to_start": "Only admins can open tables in this chat.",
         "refuse.not_admin": "Only admins can change the settings.",
         "refuse.unknown_game": "Unknown game {game}. Games: {games}.",
@@ -189,6 +195,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "button.rules": "Rules",
         "button.sit": "Sit in seat {seat}",
         "button.remove_ai": "Remove computer {seat}",
+        "button.remove_player": "Remove {name}",
         "button.show_hand": "Show my hand",
         "button.take_back": "Take my seat back",
         "button.abort_vote": "Vote to abort",
@@ -210,6 +217,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.trick": "Trick: {cards}",
         "table.last_trick": "Last trick: {cards} → {name}",
         "table.tricks_list": "Tricks played: {tricks}",
+        "table.first_tricks": "First tricks, face up: {tricks}",
         "table.tricks_done": "Tricks: {lines}",
         "table.points": "Card points: {points}",
         "table.scores": "Score: {scores}",
@@ -250,9 +258,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.bid_value": "Bid {value}",
         "act.pass": "Pass",
         "act.double": "Double",
+        "act.double.bauern": "Kontra",
+        "act.marriage.tausend": "{card} + marriage",
+        "table.phase.doubling.bauern": "Kontra — {name} to say Kontra or pass",
         "act.discard": "Discard {cards}",
         "act.discard_raise": "Discard {cards}, play {contract}",
         "act.discard_pick": "Discard {card}…",
+        "act.discard_again": "↺ Pick again",
         "act.give": "Give {card} to {name}",
         "act.raise": "Final bid {value}",
         "act.look": "Look at my cards",
@@ -292,6 +304,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.vote": "aborted by vote",
         "abort.expired": "nobody started it in time",
         "abort.empty": "everyone left",
+        "abort.admin": "closed by an admin",
         # timers
         "remind.turn": "{name}, it is your turn ({seconds} s left).",
         "remind.replaced": "{name} missed {n} turns; the computer takes the seat. Press “Take my seat back” to return.",
@@ -333,6 +346,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.seat_taken": "Dieser Platz ist besetzt.",
         "refuse.not_replaced": "Dein Platz wird nicht vom Computer gespielt.",
         "refuse.no_table": "Du hast in diesem Chat keinen Tisch.",
+        "refuse.which_table": "In diesem Chat gibt es mehrere Tische: nenne einen ({tables}).",
         "refuse.not_allowed_to_start": "In diesem Chat dürfen nur Admins Tische eröffnen.",
         "refuse.not_admin": "Nur Admins dürfen die Einstellungen ändern.",
         "refuse.unknown_game": "Unbekanntes Spiel {game}. Spiele: {games}.",
@@ -357,6 +371,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "button.rules": "Regeln",
         "button.sit": "Platz {seat}",
         "button.remove_ai": "Computer {seat} entfernen",
+        "button.remove_player": "{name} entfernen",
         "button.show_hand": "Meine Karten",
         "button.take_back": "Platz zurücknehmen",
         "button.abort_vote": "Für Abbruch stimmen",
@@ -376,6 +391,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.trick": "Stich: {cards}",
         "table.last_trick": "Letzter Stich: {cards} → {name}",
         "table.tricks_list": "Gespielte Stiche: {tricks}",
+        "table.first_tricks": "Erste Stiche, offen: {tricks}",
         "table.tricks_done": "Stiche: {lines}",
         "table.points": "Augen: {points}",
         "table.scores": "Stand: {scores}",
@@ -389,7 +405,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.bolts": "Nuller: {bolts}",
         "table.barrel": "Am Fass: {names}",
         "table.marriage": "Meldung — {name}: {points} ({suit})",
-        "hand.title": "Deine Karten an Tisch {table} ({game})",
+        "hand.title": "Deine Karten am Tisch {table} ({game})",
         "hand.cards": "Karten: {cards}",
         "hand.your_turn": "Du bist dran.",
         "hand.wait": "Warte auf {name}.",
@@ -412,9 +428,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.bid_value": "{value} bieten",
         "act.pass": "Weiter",
         "act.double": "Spritzen",
+        "act.double.bauern": "Kontra",
+        "act.marriage.tausend": "{card} + Paar ansagen",
+        "table.phase.doubling.bauern": "Kontra — {name} entscheidet",
         "act.discard": "{cards} ablegen",
         "act.discard_raise": "{cards} ablegen, {contract} spielen",
         "act.discard_pick": "{card} ablegen…",
+        "act.discard_again": "↺ Neu wählen",
         "act.give": "{card} an {name}",
         "act.raise": "Endgebot {value}",
         "act.look": "Karten ansehen",
@@ -452,6 +472,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.vote": "per Abstimmung abgebrochen",
         "abort.expired": "niemand hat rechtzeitig gestartet",
         "abort.empty": "alle sind gegangen",
+        "abort.admin": "von einem Admin geschlossen",
         "remind.turn": "{name}, du bist dran (noch {seconds} s).",
         "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "board.title": "Rangliste — {game} ({scope})",
@@ -506,12 +527,18 @@ def action_label(
     lang: str | None,
     style: str = "french",
     seat_names: tuple[str, ...] = (),
+    game: str = "",
 ) -> str:
-    """The text on the button for an action."""
+    """The text on the button for an action; `game` picks a game's own word where it
+    has one (Bauernschnapsen's Kontra, Thousand's marriages)."""
     lg = norm_lang(lang)
+
+    def own(key: str, **kw: object) -> str:
+        return t(lg, f"{key}.{game}" if f"{key}.{game}" in TEXTS["en"] else key, **kw)
+
     if isinstance(action, PlayCard):
         card = card_label(action.card, lg, style)
-        return t(lg, "act.marriage", card=card) if action.marriage else card
+        return own("act.marriage", card=card) if action.marriage else card
     if isinstance(action, ExchangeTrump):
         return t(lg, "act.exchange")
     if isinstance(action, CloseTalon):
@@ -533,7 +560,7 @@ def action_label(
     if isinstance(action, Pass):
         return t(lg, "act.pass")
     if isinstance(action, Double):
-        return t(lg, "act.double")
+        return own("act.double")
     if isinstance(action, Discard):
         cards = cards_text(action.cards, lg, style)
         if action.contract:

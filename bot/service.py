@@ -333,6 +333,7 @@ class TableService:
                 "ai_level": settings.ai_level or self.ai_level,
                 "lang": settings.language,
                 "suits": settings.suits,
+                "tricks": settings.tricks,
             },
         }
         table_id = await self.store.create_table(chat.key, game_id, create)
@@ -471,12 +472,16 @@ class TableService:
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
         seat = p.arg if p.arg is not None else -1
-        if (
-            not (0 <= seat < table.players)
-            or (s := table.seats[seat]) is None
-            or s.user is not None
-        ):
+        if not (0 <= seat < table.players) or (s := table.seats[seat]) is None:
             return _refuse(lang, "no_ai_seat")
+        if s.user is not None:
+            # a person: only the host may send him away (one who never started the
+            # bot on Telegram, or who went away, would otherwise block the start)
+            if s.user == table.host:
+                return _refuse(lang, "no_ai_seat")  # the host leaves with Leave
+            if user.key != table.host:
+                host = next((x.name for x in table.seats if x and x.user == table.host), "?")
+                return _refuse(lang, "not_host", host=host)
         await self._commit(table, [{"k": "leave", "seat": seat}])
         await self._notify(table, "lobby")
         return Outcome(True, table_id=table.id)
@@ -549,20 +554,48 @@ class TableService:
 
     # --- commands without a payload --------------------------------------------------
 
-    async def abort(self, chat: ChatRef, user: UserRef) -> Outcome:
+    async def abort(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        *,
+        is_admin: bool = False,
+        table_id: str | None = None,
+    ) -> Outcome:
         """The host closes his table in the lobby, or when he is its only human; in a
         running match with other humans his abort is a vote like anyone's, so a host
-        who is losing cannot wipe the match off the record (`/resign` concedes)."""
-        return await self._to_completion(self._abort(chat, user))
+        who is losing cannot wipe the match off the record (`/resign` concedes).
 
-    async def _abort(self, chat: ChatRef, user: UserRef) -> Outcome:
+        A chat's admin (the adapter checked) closes any table of the chat he does not
+        sit at — an abandoned game, a spam lobby — naming it by `table_id` when the
+        chat has several."""
+        return await self._to_completion(self._abort(chat, user, is_admin, table_id))
+
+    async def _abort(
+        self, chat: ChatRef, user: UserRef, is_admin: bool, table_id: str | None
+    ) -> Outcome:
         lang = await self._lang(user, chat)
-        table = self.table_of(chat.key, user.key)
+        in_chat = self.tables_in(chat.key)
+        if table_id is not None:
+            table = next((tb for tb in in_chat if tb.id == table_id), None)
+        else:
+            table = self.table_of(chat.key, user.key)
+            if table is None and is_admin and len(in_chat) > 1:
+                ids = ", ".join(tb.id for tb in in_chat)
+                return Outcome(False, t(lang, "refuse.which_table", tables=ids), "which_table")
+            if table is None and is_admin and in_chat:
+                table = in_chat[0]
         if table is None:
             return _refuse(lang, "no_table")
         async with self.lock(table.id):
-            if self.tables.get(table.id) is not table or table.seat_of(user.key) is None:
-                return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
+            if self.tables.get(table.id) is not table:
+                return _refuse(lang, "no_table")  # it closed meanwhile
+            if table.seat_of(user.key) is None:
+                if not is_admin:
+                    return _refuse(lang, "no_table")  # or they left meanwhile
+                await self._commit(table, [{"k": "abort", "reason": "admin"}])
+                await self._closed_table(table, "aborted")
+                return Outcome(True, table_id=table.id)
             alone = table.humans() == [user.key]
             if table.host == user.key and (table.status == Status.LOBBY or alone):
                 await self._commit(table, [{"k": "abort", "reason": "host"}])
@@ -622,11 +655,18 @@ class TableService:
                             "level": level,
                         }
                     ]
-                    if table.host == user.key:
-                        rest = [u for u in table.humans() if u != user.key]
-                        entries.append({"k": "host", "user": rest[0] if rest else "deleted"})
+                    rest = [u for u in table.humans() if u != user.key]
+                    if not rest:
+                        # nobody is left to play or to stop it: close, do not let
+                        # computers play on in the chat to the end of the match
+                        entries.append({"k": "abort", "reason": "empty"})
+                    elif table.host == user.key:
+                        entries.append({"k": "host", "user": rest[0]})
                     await self._commit(table, entries)
-                    await self._notify(table, "action")
+                    if table.status == Status.ABORTED:
+                        await self._closed_table(table, "aborted")
+                    else:
+                        await self._notify(table, "action")
         await R.forget_player(self.store, user.key)
         return Outcome(True, t(lang, "forget.done"))
 
@@ -638,12 +678,16 @@ class TableService:
             if user is not None and user.lang
             else table.settings.get("lang", "en")
         )
-        return Style(lang, table.settings.get("suits", "french"))
+        return Style(
+            lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table")
+        )
 
     def style_for(self, table_id: str, user_lang: str | None = None) -> Style:
         table = self.tables[table_id]
         lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
-        return Style(lang, table.settings.get("suits", "french"))
+        return Style(
+            lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table")
+        )
 
     def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None:
         table = self.tables.get(table_id)
@@ -666,6 +710,32 @@ class TableService:
     def seat_users(self, table_id: str) -> list[str]:
         table = self.tables.get(table_id)
         return [] if table is None else table.humans()
+
+    # --- a chat that changed its id --------------------------------------------------
+
+    async def move_chat(self, old: ChatRef, new: ChatRef) -> list[str]:
+        """The platform gave a chat a new id (a Telegram group upgraded to a
+        supergroup): its open tables, settings, results and chat leaderboard move to
+        the new key, in memory and in the store.  Returns the ids of the open tables
+        moved; a second call for the same chat finds nothing left to move."""
+        return await self._to_completion(self._move_chat(old.key, new.key))
+
+    async def _move_chat(self, old: str, new: str) -> list[str]:
+        if old == new:
+            return []
+        # The tables' locks keep their commits out while the key changes: a finished
+        # match writes its results and chat rating under the key it reads then.
+        async with self._settings_lock, contextlib.AsyncExitStack() as held:
+            tables = sorted(self.tables_in(old), key=lambda tb: tb.id)
+            for tb in tables:
+                await held.enter_async_context(self.lock(tb.id))
+            await self.store.move_chat(old, new)
+            for tb in tables:
+                tb.chat = new
+        moved = [tb.id for tb in tables if self.tables.get(tb.id) is tb]
+        if moved:
+            log.info("moved %d open table(s) from chat %s to %s", len(moved), old, new)
+        return moved
 
     # --- the heart: committing changes -------------------------------------------------
 

@@ -19,6 +19,10 @@ from .i18n import LANGUAGES, SUIT_STYLES
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
+#: What the table message shows of the tricks while a deal runs: "table" as at a card
+#: table (the last trick and each side's first trick, RULES.md §3; counting is the
+#: players' job), "open" every trick and the running card points (a learners' table).
+TRICKS = ("table", "open")
 
 
 class SettingError(ValueError):
@@ -32,6 +36,7 @@ class ChatSettings:
     starters: str = "anyone"
     turn_timeout: int = 0  # seconds; 0 = the bot's default
     ai_level: str = ""  # "" = the bot's default
+    tricks: str = "table"
     presets: dict[str, str] = field(default_factory=dict)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -50,6 +55,7 @@ class ChatSettings:
             ("starters", self.starters),
             ("turn_timeout", str(self.turn_timeout or "default")),
             ("ai_level", self.ai_level or "default"),
+            ("tricks", self.tricks),
         ]
         out += [(f"preset.{g}", p) for g, p in sorted(self.presets.items())]
         for g, opts in sorted(self.options.items()):
@@ -68,6 +74,8 @@ class ChatSettings:
             return dataclasses.replace(self, suits=_choice(key, value.lower(), SUIT_STYLES))
         if key == "starters":
             return dataclasses.replace(self, starters=_choice(key, value.lower(), STARTERS))
+        if key == "tricks":
+            return dataclasses.replace(self, tricks=_choice(key, value.lower(), TRICKS))
         if key == "ai_level":
             return dataclasses.replace(self, ai_level=_choice(key, value.lower(), AI_LEVELS))
         if key == "turn_timeout":
@@ -103,7 +111,7 @@ class ChatSettings:
             return dataclasses.replace(self, options={**self.options, gid: merged})
         raise SettingError(
             f"unknown setting {key!r} (settings: language, suits, starters, turn_timeout, "
-            "ai_level, preset.<game>, <game>.<option>)"
+            "ai_level, tricks, preset.<game>, <game>.<option>)"
         )
 
 

@@ -505,6 +505,47 @@ class Store:
         async with self.ro.execute(sql, params) as cur:
             return [tuple(r) for r in await cur.fetchall()]
 
+    # --- a chat that changed its id --------------------------------------------------
+
+    async def move_chat(self, old: str, new: str) -> None:
+        """Give everything of chat key `old` to `new`, in one transaction: its tables
+        (the ``tables.chat`` column and the ``chat`` of each table's ``create`` log
+        entry, which rebuilds the table at start-up), its settings, its games, results
+        and contracts, and its chat-scoped ratings (the leaderboard's scope).
+
+        A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
+        key has settings or a rating already (made there before the move), those are
+        newer and stay; the old rows are then left as they are.  Running it twice
+        changes nothing the second time."""
+        await self.write(
+            ops=[
+                (
+                    "UPDATE table_log SET entry = json_set(entry, '$.chat', ?)"
+                    " WHERE version = 1 AND json_extract(entry, '$.k') = 'create'"
+                    " AND table_id IN (SELECT id FROM tables WHERE chat = ?)",
+                    (new, old),
+                ),
+                ("UPDATE tables SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old)),
+                ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new, old)),
+            ]
+        )
+
+    async def forget_message_ref(self, table_id: str, slot: str, ref: str) -> None:
+        """Forget a slot's message reference if it is still `ref` (a newer one, stored
+        meanwhile, stays): a message left behind in a chat that changed its id."""
+        await self.write(
+            ops=[
+                (
+                    "DELETE FROM message_refs WHERE table_id = ? AND slot = ? AND ref = ?",
+                    (table_id, slot, ref),
+                )
+            ]
+        )
+
 
 def _statements(sql: str) -> list[str]:
     """Split a migration file into statements (no semicolons inside our literals)."""

@@ -18,11 +18,8 @@ from typing import Any
 from engine import protocol as P
 from engine.actions import (
     DISCARD,
-    Action,
-    Bid,
     Discard,
     PlayCard,
-    Raise,
     decode,
 )
 from engine.cards import CARDS, Card
@@ -128,6 +125,8 @@ class Style:
 
     lang: str = "en"
     suits: str = "french"
+    #: "table" or "open" (`bot.settings.TRICKS`): how much of the played tricks shows.
+    tricks: str = "table"
 
 
 @dataclass
@@ -219,6 +218,18 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
             [
                 Button(t(lg, "button.remove_ai", seat=i + 1), table_verb(table.id, v, "rm", i))
                 for i in ai_seats
+            ]
+        )
+    guests = [
+        (i, s.name)
+        for i, s in enumerate(table.seats)
+        if s is not None and s.user is not None and s.user != table.host
+    ]
+    if guests:  # for the host only (the core refuses anyone else)
+        lay.add_row(
+            [
+                Button(t(lg, "button.remove_player", name=name), table_verb(table.id, v, "rm", i))
+                for i, name in guests
             ]
         )
     return LobbyView(
@@ -387,7 +398,8 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         out.append(text)
     if pv.bids:
         bids = " · ".join(
-            f"{nm[_match_seat(table, s) or 0]}: {action_label(a, lg, style.suits)}"
+            f"{nm[_match_seat(table, s) or 0]}: "
+            + action_label(a, lg, style.suits, game=deal_game(table))
             for s, a in pv.bids[-6:]
         )
         out.append(t(lg, "table.bids", bids=bids))
@@ -410,8 +422,17 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 name=nm[_match_seat(table, pv.last_trick_winner) or 0],
             )
         )
-    if pv.tricks:
+    # While the deal runs, counting is the players' job (RULES.md §3): the table shows
+    # each side's first trick; every trick and the points only at an open table, or
+    # once the deal is over.
+    over = table.deal is not None and P.result(table.deal) is not None
+    open_tricks = style.tricks == "open" or over
+    if pv.tricks and open_tricks:
         out.append(t(lg, "table.tricks_list", tricks=_tricks_text(table, pv, nm, style)))
+    elif pv.tricks:
+        firsts = _first_tricks_text(table, pv, nm, style)
+        if firsts:
+            out.append(t(lg, "table.first_tricks", tricks=firsts))
     if pv.trick:
         out.append(t(lg, "table.trick", cards=_trick_text(_remap(table, pv.trick), nm, style)))
     if pv.tricks_won and any(pv.tricks_won):
@@ -419,7 +440,7 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             f"{nm[_match_seat(table, i) or 0]} {n}" for i, n in enumerate(pv.tricks_won)
         )
         out.append(t(lg, "table.tricks_done", lines=lines))
-        if pv.points and table.game in ("zweier", "dreier", "bauern", "tausend"):
+        if pv.points and open_tricks:
             pts = " · ".join(
                 f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(pv.points)
             )
@@ -427,10 +448,47 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     if pv.to_act is not None:
         who = nm[_match_seat(table, pv.to_act) or 0]
         key = f"table.phase.{pv.phase}"
+        if f"{key}.{deal_game(table)}" in i18n.TEXTS["en"]:
+            key = f"{key}.{deal_game(table)}"
         out.append(
             t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
         )
     return out
+
+
+def _trick_winners(pv: SeatView) -> list[int | None]:
+    """Who took each completed trick (deal seats): the winner of a trick leads the
+    next one, and the last one's winner is public."""
+    out: list[int | None] = []
+    for i in range(len(pv.tricks)):
+        if i + 1 < len(pv.tricks):
+            out.append(pv.tricks[i + 1][0][0] if pv.tricks[i + 1] else None)
+        else:
+            out.append(pv.last_trick_winner)
+    return out
+
+
+def _side(table: Table, pv: SeatView, seat: int) -> int:
+    """The side a deal seat plays for: Bauern's teams, Dreier's declarer against the
+    other two, otherwise every player for himself."""
+    if deal_game(table) == "bauern":
+        return seat % 2
+    if deal_game(table) == "dreier" and pv.declarer is not None:
+        return int(seat != pv.declarer)
+    return seat
+
+
+def _first_tricks_text(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> str:
+    """The first trick each side took, which stays face up (RULES.md §3)."""
+    seen: set[int] = set()
+    parts = []
+    for i, winner in enumerate(_trick_winners(pv)):
+        if winner is None or _side(table, pv, winner) in seen:
+            continue
+        seen.add(_side(table, pv, winner))
+        cards = " ".join(card_label(c, style.lang, style.suits) for _, c in pv.tricks[i])
+        parts.append(f"{i + 1}. {cards} → {nm[_match_seat(table, winner) or 0]}")
+    return "; ".join(parts)
 
 
 def _tricks_text(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> str:
@@ -439,11 +497,7 @@ def _tricks_text(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) 
     The winner of a trick leads the next one, and the last one's winner is public.
     """
     parts = []
-    for i, trick in enumerate(pv.tricks):
-        if i + 1 < len(pv.tricks):
-            winner: int | None = pv.tricks[i + 1][0][0] if pv.tricks[i + 1] else None
-        else:
-            winner = pv.last_trick_winner
+    for i, (trick, winner) in enumerate(zip(pv.tricks, _trick_winners(pv), strict=True)):
         cards = " ".join(card_label(c, style.lang, style.suits) for _, c in trick)
         who = f" → {nm[_match_seat(table, winner) or 0]}" if winner is not None else ""
         parts.append(f"{i + 1}. {cards}{who}")
@@ -527,14 +581,15 @@ def _action_buttons(
 
     def button(code: int) -> Button:
         return Button(
-            action_label(decode(code, contracts), lg, style.suits, deal_names),
+            action_label(decode(code, contracts), lg, style.suits, deal_names, deal_game(table)),
             game_action(table.id, v, code),
         )
 
     discards = [c for c in codes if c >= DISCARD]
     if discards:
         return _discard_menu(table, lg, style, codes, discards, menu, lines, button)
-    codes = _thin_values(codes, contracts)
+    # Every legal value gets a button (Thousand: any multiple of 5, RULES.md §5); the
+    # pages keep the first 24 — the values people bid — on the first page.
     lay = _Layout()
     plays = [c for c in codes if isinstance(decode(c, contracts), PlayCard)]
     others = [c for c in codes if c not in plays]
@@ -566,37 +621,13 @@ def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
             a = decode(c, contracts)
             if isinstance(a, Discard):
                 mask = sum(1 << x.index for x in a.cards)
-                if arg and mask & arg == arg:
+                if mask & arg == arg:  # 0: start the pick again
                     return True
         return False
     if verb == "pg":
         per_page = MAX_ROWS * MAX_PER_ROW - 1
-        return not discards and arg * per_page < len(_thin_values(codes, contracts))
+        return not discards and arg * per_page < len(codes)
     return False
-
-
-def _thin_values(codes: list[int], contracts: tuple[str, ...]) -> list[int]:
-    """Thousand offers every bid in steps of 5; keep the useful ones on buttons."""
-    valued = [c for c in codes if isinstance(decode(c, contracts), Bid | Raise)]
-    values: list[tuple[int, int]] = []
-    for c in valued:
-        x = _value(decode(c, contracts))
-        if x is not None:
-            values.append((c, x))
-    if len(values) <= 8:
-        return codes
-    lowest = min(x for _, x in values)
-    keep_steps = {0, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 120, 150, 200}
-    keep = {c for c, x in values if x - lowest in keep_steps}
-    return [c for c in codes if c not in valued or c in keep]
-
-
-def _value(action: Action) -> int | None:
-    if isinstance(action, Bid):
-        return action.value
-    if isinstance(action, Raise):
-        return action.value
-    return None
 
 
 def _discard_menu(
@@ -626,10 +657,13 @@ def _discard_menu(
     picked = menu[1] if menu is not None and menu[0] == "dp" else 0
     lay = _Layout()
     complete = [c for c, m in options if m == picked]
+    # a mis-tap is not a discard: once a card is picked, the pick can start again
+    again = Button(t(lg, "act.discard_again"), table_verb(table.id, v, "dp", 0))
     if picked and complete:
         cards = [CARDS[i] for i in range(24) if picked >> i & 1]
         lines.append(t(lg, "hand.pick_contract", cards=cards_text(cards, lg, style.suits)))
         lay.add_row([button(c) for c in complete][:24])
+        lay.add_row([again])
         return lay.done()
     next_cards = sorted(
         {i for _, m in options if m & picked == picked for i in range(24) if (m & ~picked) >> i & 1}
@@ -649,6 +683,8 @@ def _discard_menu(
     rest = [c for c in codes if c < DISCARD]
     if rest and not picked:
         lay.add_row([button(c) for c in rest])
+    if picked:
+        lay.add_row([again])
     return lay.done()
 
 

@@ -40,7 +40,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import TEXTS, t
 from bot.payload import PayloadError, loggable
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
@@ -640,7 +640,8 @@ class DiscordAdapter:
                 add(table_id, Op("final", f"hand:{user}"))
                 add(table_id, Op("final", f"live:{user}"))
             reason = table.abort_reason if table is not None else None
-            why = t(lang, f"abort.{reason}") if reason in _ABORT_REASONS else str(reason or "")
+            key = f"abort.{reason}"
+            why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
             add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
         add(table_id, Op("close"))
 
@@ -886,9 +887,6 @@ class DiscordAdapter:
         for key in [k for k in self._live if k[0] == table_id]:
             del self._live[key]
         self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
-
-
-_ABORT_REASONS = {"host", "vote", "expired", "empty"}
 
 
 def _stripped(message: Message) -> Message:

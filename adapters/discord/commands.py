@@ -247,10 +247,22 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         name=locale_str("abort"),
         description=locale_str("Close your table (host) or vote to close it"),
     )
-    async def abort(interaction: discord.Interaction[Any]) -> None:
+    @app_commands.rename(table=locale_str("table"))
+    @app_commands.describe(
+        table=locale_str("Admins: the id of a table to close (from its table message)")
+    )
+    async def abort(interaction: discord.Interaction[Any], table: str | None = None) -> None:
         user = adapter.user(interaction)
+        # members who may manage the server close any table of it (abandoned, spam)
+        is_admin = interaction.guild_id is not None and interaction.permissions.manage_guild
         outcome = await adapter.within_budget(
-            interaction, service.abort(adapter.chat(interaction), user)
+            interaction,
+            service.abort(
+                adapter.chat(interaction),
+                user,
+                is_admin=is_admin,
+                table_id=table.strip() if table else None,
+            ),
         )
         await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
 

@@ -101,6 +101,8 @@ GERMAN: dict[str, str] = {
     # the rest
     "abort": "abbrechen",
     "Close your table (host) or vote to close it": "Deinen Tisch schließen (Gastgeber) oder für den Abbruch stimmen",
+    "table": "tisch",
+    "Admins: the id of a table to close (from its table message)": "Admins: die Kennung eines Tisches, der geschlossen werden soll (aus seiner Tischnachricht)",
     "resign": "aufgeben",
     "Give up your running match": "Deine laufende Partie aufgeben",
     "forgetme": "vergiss-mich",

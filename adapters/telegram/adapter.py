@@ -20,6 +20,14 @@ human is known to be unreachable, so the table waits in the lobby.  A user found
 unreachable later (a restart forgot who had started, or the user blocked the bot) is
 named in the group with the link, and gets the hand the moment they press Start.
 
+A group upgraded to a supergroup
+Telegram gives it a new chat id: requests to the old one fail with `ChatMigrated`, and
+service messages (``migrate_to_chat_id`` in the old group, ``migrate_from_chat_id`` in
+the new one) say so.  Whichever comes first, `migrate` moves the chat once: the
+outbox's queue, the core's tables, settings, results and leaderboard (`move_chat`), and
+the lobby or running deal's table message, posted anew in the supergroup.  Updates
+from the supergroup wait until that is done, so /abort or /resign there find the table.
+
 Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
 honoured).  Callback queries are answered at once, refusals as an alert for the
@@ -50,7 +58,9 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     TypeHandler,
+    filters,
 )
 
 from bot import results as R
@@ -140,12 +150,14 @@ class TelegramAdapter:
             throttle=throttle,
             on_posted=self._remember_ref,
             on_forbidden=self._on_forbidden,
+            on_migrated=self._on_migrated,
         )
         self.states: dict[str, _TableState] = {}
         self.langs: dict[str, str] = {}
         self.reachable: set[int] = set()  # users known to have started the bot
         self.unreachable: set[int] = set()  # users Telegram said we may not write to
         self._seen: OrderedDict[int, None] = OrderedDict()
+        self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._webhook: web.AppRunner | None = None
         self._add_handlers()
 
@@ -223,6 +235,9 @@ class TelegramAdapter:
                     await self.app.stop()
                 with contextlib.suppress(ValueError):
                     self.service.listeners.remove(self)
+                moving = [task for _, task in self._moves.values() if not task.done()]
+                if moving:  # a chat being moved: let it land in the store
+                    await asyncio.wait(moving, timeout=5.0)
                 if not await self.outbox.drain(5.0):
                     log.warning("telegram outbox not empty at shutdown")
                 await self.outbox.close()
@@ -511,6 +526,83 @@ class TelegramAdapter:
             else:
                 self._warn(table_id, st, key)
 
+    # --- a group upgraded to a supergroup ----------------------------------------------
+
+    async def migrate(self, old: int, new: int) -> None:
+        """Move everything of chat `old` to its new id `new`; once per chat, however
+        many times Telegram says so (two service messages, `ChatMigrated` answers)."""
+        await asyncio.shield(self._begin_migration(old, new))
+
+    def _on_migrated(self, old: int, new: int) -> None:
+        """The outbox met `ChatMigrated`: its queue is in the new chat already."""
+        self._begin_migration(old, new)
+
+    def _begin_migration(self, old: int, new: int) -> asyncio.Task[None]:
+        got = self._moves.get(old)
+        if got is not None and not _failed(got[1]):
+            return got[1]  # under way or done (a failed one is tried again)
+        task = asyncio.ensure_future(self._migrate(old, new))
+        self._moves[old] = (new, task)
+        task.add_done_callback(self._migration_done)
+        return task
+
+    def _migration_done(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not move a chat to its new id", exc_info=task.exception())
+
+    async def _migrate(self, old: int, new: int) -> None:
+        log.info("telegram chat %s was upgraded to a supergroup: now %s", old, new)
+        self.outbox.migrate(old, new)
+        # No await until the live messages are rehomed and queued: a table update in
+        # between would only edit what was left behind in the old group.
+        stale: list[tuple[str, str, str]] = []  # table, slot, the ref left behind
+        for table_id, st in self.states.items():
+            if st.chat_id == old:
+                st.chat_id = new
+            table = self.service.tables.get(table_id)
+            status = table.status if table is not None else None
+            for slot, handle, live in (
+                ("lobby", st.lobby, status == Status.LOBBY),
+                ("table", st.table, status == Status.PLAYING),
+            ):
+                if handle is None or self.outbox.current_chat(handle.chat_id) != new:
+                    continue
+                if handle.message_id is not None and handle.chat_id != new:
+                    stale.append((table_id, slot, handle.ref))
+                if live:
+                    self.outbox.rehome(handle)
+            if st.chat_id == new:
+                self._refresh(table_id)  # the live messages, posted in the supergroup
+        moved = await self.service.move_chat(
+            ChatRef(PLATFORM, str(old)), ChatRef(PLATFORM, str(new))
+        )
+        for table_id in moved:
+            if table_id not in self.states:  # not shown here yet
+                self._state(table_id, f"{PLATFORM}:{new}")
+                self._refresh(table_id)
+        for table_id, slot, ref in stale:
+            await self.service.store.forget_message_ref(table_id, slot, ref)
+
+    async def _moving(self, update: Update) -> None:
+        """Hold an update from a supergroup until its move from the old group is done
+        (or the old group's, redirected), so its command finds the chat's tables."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        for old, (new, task) in list(self._moves.items()):
+            if chat.id in (old, new) and not task.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(task)
+
+    async def _on_migrate_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:  # in the old group
+            await self.migrate(message.chat.id, int(message.migrate_to_chat_id))
+        elif message.migrate_from_chat_id:  # in the new supergroup
+            await self.migrate(int(message.migrate_from_chat_id), message.chat.id)
+
     def _user(self, tg_user: TgUser) -> UserRef:
         ref = user_ref(tg_user)
         if tg_user.language_code:
@@ -533,10 +625,12 @@ class TelegramAdapter:
         app.add_handler(CommandHandler("help", self._cmd_help))
         app.add_handler(CommandHandler("forgetme", self._cmd_forget))
         app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if not self._first_time(update.update_id):
             raise ApplicationHandlerStop
+        await self._moving(update)
 
     # button presses
 
@@ -671,13 +765,17 @@ class TelegramAdapter:
         self.outbox.send(message.chat.id, Content(text))
 
     def _chat(self, message: TgMessage) -> ChatRef:
-        return ChatRef(PLATFORM, str(message.chat.id), message.chat.title or "")
+        """The chat a message came from, by the id it has now (a command typed in a
+        group just before it became a supergroup counts for the supergroup)."""
+        chat_id = self.outbox.current_chat(message.chat.id)
+        return ChatRef(PLATFORM, str(chat_id), message.chat.title or "")
 
     async def _is_admin(self, message: TgMessage, user: UserRef) -> bool:
         if message.chat.type == "private":
             return True
         try:
-            member = await self.app.bot.get_chat_member(message.chat.id, int(user.id))
+            chat_id = self.outbox.current_chat(message.chat.id)
+            member = await self.app.bot.get_chat_member(chat_id, int(user.id))
         except TelegramError as e:
             log.info("getChatMember failed: %s", e)
             return False
@@ -875,7 +973,17 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        outcome = await self.service.abort(self._chat(message), user)
+        chat = self._chat(message)
+        args = context.args or []
+        table_id = args[0].strip().lower() if args else None
+        # a group admin closes any table of the group he does not sit at (an abandoned
+        # game, a spam lobby): asking Telegram only then saves a call per /abort
+        seated = self.service.table_of(chat.key, user.key)
+        mine = seated is not None and (table_id is None or seated.id == table_id)
+        is_admin = (
+            not mine and message.chat.type != "private" and await self._is_admin(message, user)
+        )
+        outcome = await self.service.abort(chat, user, is_admin=is_admin, table_id=table_id)
         if outcome.text:
             await self._reply(message, outcome.text)
 
@@ -903,6 +1011,10 @@ class TelegramAdapter:
         outcome = await self.service.forget(user)
         self.langs.pop(user.key, None)
         await self._reply(message, outcome.text or "")
+
+
+def _failed(task: asyncio.Task[Any]) -> bool:
+    return task.done() and (task.cancelled() or task.exception() is not None)
 
 
 def _split(args: list[str] | None) -> list[str]:

@@ -17,6 +17,12 @@ limits are met:
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
   gone becomes a new post; 403 (a user who never started the bot, or blocked it) marks
   the chat blocked and drops its pending messages until the user starts the bot.
+- **A chat that moved.** A group upgraded to a supergroup gets a new id, and every
+  request to the old one fails with `ChatMigrated`.  The chat's queue moves to the new
+  id (the failed request first), later requests for the old id go there too, and
+  `on_migrated` tells the adapter once.  A message already posted in the old chat stays
+  behind: nothing more is sent for it unless the adapter `rehome`s it (then its next
+  show posts it anew in the new chat).
 """
 
 from __future__ import annotations
@@ -33,7 +39,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +181,7 @@ class Stats:
     not_modified: int = 0
     forbidden: int = 0
     failed: int = 0
+    migrated: int = 0
 
 
 def retry_seconds(error: RetryAfter) -> float:
@@ -191,6 +205,7 @@ class Outbox:
         throttle: Throttle | None = None,
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
         on_forbidden: Callable[[int], None] | None = None,
+        on_migrated: Callable[[int, int], None] | None = None,
         max_attempts: int = 5,
         idle_after: float = 60.0,
     ) -> None:
@@ -199,9 +214,11 @@ class Outbox:
         self.throttle = throttle or Throttle()
         self.on_posted = on_posted
         self.on_forbidden = on_forbidden
+        self.on_migrated = on_migrated
         self.max_attempts = max_attempts
         self.stats = Stats()
         self._chats: dict[int, _Chat] = {}
+        self._moved: dict[int, int] = {}  # old chat id -> the id it has now
         self._pending = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -218,11 +235,13 @@ class Outbox:
     def post(self, handle: Handle, content: Content) -> None:
         """Post `handle` as a new message (its first appearance)."""
         handle.latest = content
+        self._follow(handle)
         self._enqueue(handle.chat_id, _Op("post", handle, content))
 
     def edit(self, handle: Handle, content: Content) -> None:
         """Show `content` in `handle`'s message, merging with a waiting edit."""
         handle.latest = content
+        self._follow(handle)
         if handle.dead:
             return
         chat = self._chats.get(handle.chat_id)
@@ -244,6 +263,9 @@ class Outbox:
         if handle.latest is not None:
             self.edit(handle, handle.latest.bare())
             return
+        self._follow(handle)
+        if handle.dead:
+            return
         self._enqueue(handle.chat_id, _Op("strip", handle))
 
     def send(self, chat_id: int, content: Content) -> None:
@@ -256,16 +278,94 @@ class Outbox:
 
     async def paced(self, chat_id: int) -> None:
         """Wait for a slot in `chat_id`'s pace, for a request made outside the queue."""
-        await self._pace(self._chat(chat_id))
+        await self._pace(self._chat(self.current_chat(chat_id)))
 
     def blocked(self, chat_id: int) -> bool:
-        chat = self._chats.get(chat_id)
+        chat = self._chats.get(self.current_chat(chat_id))
         return chat is not None and chat.blocked
 
     def unblock(self, chat_id: int) -> None:
-        chat = self._chats.get(chat_id)
+        chat = self._chats.get(self.current_chat(chat_id))
         if chat is not None:
             chat.blocked = False
+
+    # --- chats that moved (a group upgraded to a supergroup) --------------------------
+
+    def current_chat(self, chat_id: int) -> int:
+        """The id a chat has now (`chat_id` itself unless it moved)."""
+        return self._moved.get(chat_id, chat_id)
+
+    def migrate(self, old: int, new: int) -> None:
+        """Chat `old` is `new` now: move its queue there and send everything for
+        `old` to `new` from now on (`on_migrated` is called the first time)."""
+        self._move(old, new, None)
+
+    def rehome(self, handle: Handle) -> bool:
+        """Bring a message that still matters (a lobby, a running deal's table) along
+        to the chat its chat moved to: its next `edit` posts it there anew.  False if
+        its chat did not move."""
+        new = self.current_chat(handle.chat_id)
+        if new == handle.chat_id:
+            return False
+        handle.chat_id = new
+        handle.message_id = None
+        handle.shown = None
+        handle.dead = False
+        return True
+
+    def _follow(self, handle: Handle) -> None:
+        """A handle of a chat that moved: one not posted yet goes along to the new id;
+        a message posted in the old chat stays behind and gets nothing more (`rehome`
+        brings it along)."""
+        new = self._moved.get(handle.chat_id)
+        if new is None:
+            return
+        if handle.message_id is None:
+            handle.chat_id = new
+        else:
+            handle.dead = True
+
+    def _move(self, old: int, new: int, retry: _Op | None) -> None:
+        new = self.current_chat(new)
+        if old == new:
+            return
+        first_time = old not in self._moved
+        self._moved[old] = new
+        for k, v in list(self._moved.items()):  # a chat that moved twice
+            if v == old:
+                self._moved[k] = new
+        ops: list[_Op] = []
+        if retry is not None:  # it ran and failed; it goes first in the new chat
+            ops.append(retry)
+            self._pending += 1
+            self._idle.clear()
+        src = self._chats.get(old)
+        if src is not None:
+            ops.extend(src.ops)
+            src.ops.clear()
+        kept: list[_Op] = []
+        for op in ops:
+            if op.handle is not None:
+                self._follow(op.handle)
+                if op.handle.dead:  # an edit of a message left behind
+                    self._done()
+                    continue
+            op.sending = False
+            op.attempts = 0
+            kept.append(op)
+        if kept and not self._closed:
+            target = self._chat(new)
+            target.ops.extendleft(reversed(kept))  # queued before anything sent to `new`
+            if target.task is None or target.task.done():
+                target.task = asyncio.get_running_loop().create_task(
+                    self._worker(target), name=f"tg-outbox:{new}"
+                )
+            target.wake.set()
+        else:
+            for _ in kept:
+                self._done()
+        if first_time and self.on_migrated is not None:
+            self.on_migrated(old, new)
 
     def _pending_op(self, chat: _Chat, handle: Handle) -> _Op | None:
         """A queued (or taken but not yet sent) op whose content may still change."""
@@ -284,7 +384,7 @@ class Outbox:
     def _enqueue(self, chat_id: int, op: _Op) -> None:
         if self._closed:
             return
-        chat = self._chat(chat_id)
+        chat = self._chat(self.current_chat(chat_id))
         if chat.blocked and op.kind != "call":
             if op.handle is not None:
                 op.handle.dead = True
@@ -359,6 +459,9 @@ class Outbox:
             return
         handle = op.handle
         while True:
+            if chat.id in self._moved:  # moved while this op waited its turn
+                self._move(chat.id, self._moved[chat.id], op)
+                return
             if chat.blocked or (handle is not None and handle.dead):
                 if handle is not None:
                     handle.dead = True
@@ -399,6 +502,13 @@ class Outbox:
                     continue
                 self.stats.failed += 1
                 log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)
+                return
+            except ChatMigrated as e:
+                self.stats.migrated += 1
+                new = int(e.new_chat_id)
+                log.info("chat %s was upgraded to a supergroup: now %s", chat.id, new)
+                op.sending = False
+                self._move(chat.id, new, op)
                 return
             except Forbidden as e:
                 self.stats.forbidden += 1

@@ -226,8 +226,8 @@ class Player:
                 if p.is_game_action:
                     assert p.arg is not None
                     actions[p.arg] = b
-                elif p.verb in ("pg", "dp", "dr"):
-                    menus.append(b)
+                elif p.verb in ("pg", "dp", "dr") and (p.verb, p.arg) != ("dp", 0):
+                    menus.append(b)  # forward only: "pick again" would walk in circles
             if actions and (not menus or rng.random() < 0.8):
                 seat = hv.seat
                 code = self.policy(table, seat, sorted(actions), rng)

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.i18n import card_label
+from bot.i18n import action_label, card_label
+from engine.actions import Double, PlayCard
 from engine.cards import Card
 
 from .fakechat import Bot, open_table, until_discard_menu, users
@@ -80,3 +81,19 @@ async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
         assert " gave you: " not in bot.fc.tables[tid].message.text
     finally:
         await bot.stop()
+
+
+def test_german_words_for_german_readers() -> None:
+    """Austrian French-suited cards print Dame and Bube as D and B; Bauernschnapsen
+    doubles with Kontra (Dreier's word is Spritzen); a Thousand marriage is no
+    Zwanziger or Vierziger."""
+    assert (
+        card_label(Card.parse("QH")[0], "de") == "D♥"
+        and card_label(Card.parse("JS")[0], "de") == "B♠"
+    )
+    assert card_label(Card.parse("QH")[0], "en") == "Q♥"
+    assert action_label(Double(), "de", game="bauern") == "Kontra"
+    assert action_label(Double(), "de", game="dreier") == "Spritzen"
+    queen = PlayCard(Card.parse("QC")[0], marriage=True)
+    assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
+    assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import results as R
+from bot.payload import decode as decode_payload
 from bot.table import seat_count
 from engine.games import available, game
 from engine.record import replay_record
@@ -161,3 +162,71 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(bot: Bot) -> None:
     for end in ends:
         first = end.splitlines()[0]
         assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
+
+
+@pytest.mark.parametrize("tricks", ["table", "open"])
+async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, tricks: str) -> None:
+    """While a Dreier deal runs, the channel sees each side's first trick, not every
+    trick and the running points (counting is the players' job, RULES.md §3), unless
+    the chat asked for an open table; once a deal is over its picture shows them all."""
+    a = bot.player(users(1)[0], heuristic)
+    assert (await bot.svc.update_setting(CHAT, a.user, "tricks", tricks, is_admin=True)).ok
+    players = [a, *(bot.player(u, heuristic) for u in users(3)[1:])]
+    tid = await open_table(bot, "dreier", players)
+    running: list[str] = []
+
+    def watch(u: object) -> None:
+        table = bot.svc.tables.get(tid)
+        if table is not None and table.to_act() is not None and tid in bot.fc.tables:
+            running.append(bot.fc.tables[tid].message.text)
+
+    bot.fc.on_update.append(watch)
+    await play_out(bot.fc, tid, players)
+    later = [text for text in running if "Tricks: " in text]  # a trick was taken
+    assert later
+    if tricks == "open":
+        assert all("Tricks played: " in x and "Card points: " in x for x in later)
+    else:
+        assert not any("Tricks played: " in x or "Card points: " in x for x in running)
+        assert all("First tricks, face up: 1. " in x for x in later)
+        firsts = [x.split("First tricks, face up: ")[1].splitlines()[0] for x in later]
+        # one trick per side at most: the declarer's and the defenders'
+        assert all(1 <= f.count("→") <= 2 for f in firsts), firsts
+
+
+async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
+    """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
+    message, "More" pages lead to every one of them and back."""
+    players = [bot.player(u, policy_for("tausend")) for u in users(3)]
+    for _ in range(30):  # deals until someone may bid or raise over many values
+        tid = await open_table(bot, "tausend", players)
+        while tid in bot.svc.tables:
+            mover = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
+            assert mover is not None
+            hv = mover.hand(tid)
+            assert hv is not None
+            pages = [b for b in hv.message.all_buttons() if decode_payload(b.payload).verb == "pg"]
+            if pages:
+                table = bot.svc.tables[tid]
+                assert table.deal is not None
+                legal = set(table.deal.legal())
+                shown: set[int] = set()
+                message = hv.message
+                for _ in range(10):
+                    for b in message.all_buttons():
+                        p = decode_payload(b.payload)
+                        if p.is_game_action:
+                            assert p.arg is not None
+                            shown.add(p.arg)
+                    more = next(
+                        b for b in message.all_buttons() if decode_payload(b.payload).verb == "pg"
+                    )
+                    out = await mover.press(more)
+                    assert out.ok and out.hand is not None
+                    message = out.hand.message
+                    if decode_payload(more.payload).arg == 0:
+                        break  # back at the first page
+                assert shown == legal
+                return
+            await mover.take_turn(tid)
+    pytest.fail("no bid over many values came up")

@@ -221,7 +221,17 @@ async def test_forged_menu_payloads_in_a_discard(
             if p.verb == "dp":
                 out = await bot.svc.act(pl.user, p.encode())
                 assert out.ok and out.hand is not None and out.hand.message.all_buttons()
-        forged = [~held & (2**24 - 1), 2**24 - 1, 999999, 2**26, 0, 1 << 30]
+                # after a first card, "pick again" goes back to the start of the pick
+                again = [
+                    b
+                    for b in out.hand.message.all_buttons()
+                    if (decode(b.payload).verb, decode(b.payload).arg) == ("dp", 0)
+                ]
+                assert [b.label for b in again] == ["↺ Pick again"]
+                back = await bot.svc.act(pl.user, again[0].payload)
+                assert back.ok and back.hand is not None
+                assert back.hand.message.text == hv.message.text
+        forged = [~held & (2**24 - 1), 2**24 - 1, 999999, 2**26, 1 << 30]
         forged += [rng.randrange(1, 10**8) | (~held & (2**24 - 1)) for _ in range(5)]
         for arg in forged:
             arg %= 10**8

@@ -130,6 +130,20 @@ async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     assert out.code == "no_ai_seat"  # seat 0 is a person
     assert (await b.press(button(lobby.message, "j"))).ok
     assert bot.svc.tables[tid].seats[2].user == b.key  # type: ignore[union-attr]
+    # a person in the lobby: only the host may send him away (say he never started
+    # the bot and so blocks the start)
+    c = bot.player(users(3)[2])
+    remove_b = button(bot.fc.lobbies[tid].message, "rm2")
+    assert remove_b.label == "Remove Bert"
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "rm1"))).ok  # a computer
+    assert (await c.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    remove_a = Button("x", table_verb(tid, bot.svc.tables[tid].version, "rm", 0))
+    assert (await c.press(remove_a)).code == "no_ai_seat"
+    remove_b = button(bot.fc.lobbies[tid].message, "rm2")
+    assert (await c.press(remove_b)).code == "not_host"
+    assert (await a.press(remove_b)).ok
+    assert bot.svc.tables[tid].seat_of(b.key) is None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # may come back
     assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
     # no lobby buttons once the game runs
     out = await a.press(button(lobby.message, "rm1"))
@@ -272,6 +286,35 @@ async def test_the_host_cannot_close_a_running_match_alone(bot: Bot) -> None:
     tid2 = await open_table(bot, "zweier", [solo], chat=other)
     assert (await bot.svc.abort(other, solo.user)).ok
     assert tid2 not in bot.svc.tables
+
+
+async def test_the_last_human_forgetting_himself_closes_the_table(bot: Bot) -> None:
+    """With nobody left, the computers do not play on in the chat to the match's end."""
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a])  # Anna and a computer
+    assert (await bot.svc.forget(a.user)).ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+    row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+    assert row is not None and row.status == "aborted"
+
+
+async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
+    """An abandoned game or a spam lobby: the chat's admin closes it, naming it when
+    the chat has several; anyone else without a seat is refused."""
+    a, b, c, d = (bot.player(u) for u in users(4))
+    t1 = await open_table(bot, "zweier", [a, b])
+    t2 = await open_table(bot, "zweier", [c], start=False)
+    admin = UserRef("tg", "999", "Admin")
+    assert (await bot.svc.abort(CHAT, d.user)).code == "no_table"
+    assert (await bot.svc.abort(CHAT, d.user, table_id=t1)).code == "no_table"
+    out = await bot.svc.abort(CHAT, admin, is_admin=True)
+    assert out.code == "which_table" and t1 in (out.text or "") and t2 in (out.text or "")
+    assert (await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)).code == "no_table"
+    assert (await bot.svc.abort(CHAT, admin, is_admin=True, table_id=t1)).ok
+    assert t1 not in bot.svc.tables and bot.svc.tables[t2].status == Status.LOBBY
+    assert bot.svc.tables.get(t1) is None and bot.fc.kinds(t1)[-1] == "aborted"
+    assert (await bot.svc.abort(CHAT, admin, is_admin=True)).ok  # the only one left
+    assert t2 not in bot.svc.tables
 
 
 async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:

@@ -27,7 +27,7 @@ from pydantic import SecretStr
 
 from adapters.discord import DiscordAdapter
 from bot.config import Config
-from bot.i18n import card_label
+from bot.i18n import LANGUAGES, card_label
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from bot.service import TableService, TableUpdate, Timings
@@ -150,7 +150,7 @@ class CheckedFake(FakeDiscord):
             if seat is None or table.id not in message.content or not table.deals:
                 continue
             self.hands_checked += 1
-            labels = {card_label(c): c for c in CARDS}
+            labels = {card_label(c, lang): c for lang in LANGUAGES for c in CARDS}
             shown = {labels[x] for x in line[1].split() if x in labels}
             held = []
             for log in table.deals[-2:]:
@@ -473,3 +473,9 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
     # every press and command was answered in time, and never twice
     assert [i for i in fake.interactions if not i.acknowledged] == []
     assert [e for i in fake.interactions for e in i.rejections if e.code == 40060] == []
+
+
+def assert_closed_cleanly(world: World, table_id: str) -> None:
+    """Nothing of a finished table keeps a button or a message ref."""
+    for message in world.table_messages(table_id):
+        assert message.buttons == [], message.content

@@ -19,7 +19,7 @@ import pytest
 
 from adapters.telegram import TelegramAdapter, Throttle, serve
 from bot.config import Config
-from bot.i18n import card_label
+from bot.i18n import LANGUAGES, card_label
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from bot.service import TableService, TableUpdate, Timings
@@ -42,8 +42,8 @@ from tests.e2e.fakes.telegram_api import (
 #: Loggers whose ERROR records fail a test: the library, our adapter and the core.
 GUARDED = ("telegram", "adapters", "bot")
 
-_CARD_BY_LABEL = {card_label(c): c for c in CARDS}
-_CARD = re.compile(r"(?:10|A|K|Q|J|9)[♥♦♣♠]")
+_CARD_BY_LABEL = {card_label(c, lang): c for lang in LANGUAGES for c in CARDS}
+_CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
 _DEAL = re.compile(r"^Deal (\d+) — dealer", re.M)
 
 
@@ -245,9 +245,13 @@ class Players:
     users: list[FakeUser]
 
 
-def make_players(fake: FakeTelegram, names: list[str], *, started: bool = True) -> Players:
+def make_players(
+    fake: FakeTelegram, names: list[str], *, started: bool = True, supergroup: bool = True
+) -> Players:
+    """Users in a new group created by the first; `supergroup=False`: a basic group
+    (which `FakeTelegram.migrate_group` can upgrade)."""
     users = [fake.create_user(n, username=n.lower(), started=started) for n in names]
-    group = fake.create_group("Schnapsen", members=users, creator=users[0])
+    group = fake.create_group("Schnapsen", members=users, creator=users[0], supergroup=supergroup)
     return Players(group, users)
 
 
@@ -258,12 +262,15 @@ async def press(
     return await fake.wait_answer(query)
 
 
-async def open_table(rig: Rig, players: Players, command: str) -> tuple[str, FakeMessage]:
-    """`/new ...` by the first user, everyone else joins; returns table id and lobby."""
+async def open_table(
+    rig: Rig, players: Players, command: str, *, after: FakeMessage | None = None
+) -> tuple[str, FakeMessage]:
+    """`/new ...` by the first user, everyone else joins; returns table id and lobby
+    (the first lobby posted after `after`)."""
     fake = rig.fake
     host, *others = players.users
     host.send(players.group, command)
-    lobby = await fake.wait_for_message(players.group, contains="Host:")
+    lobby = await fake.wait_for_message(players.group, after=after, contains="Host:")
     table_id = _table_id(lobby)
     for user in others:
         answer = await press(fake, user, lobby, "Join")

@@ -25,7 +25,13 @@ from bot.i18n import card_label, t
 from bot.service import Outcome, TableService, Timings, UserRef
 from bot.store import Store
 from tests.app_logs import retry_warnings, run_logged, the_one_error
-from tests.e2e.discord_harness import World, discord_world, is_current, secret_cards
+from tests.e2e.discord_harness import (
+    World,
+    assert_closed_cleanly,
+    discord_world,
+    is_current,
+    secret_cards,
+)
 from tests.e2e.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, Limits, MessageFlag
 
 MANAGE_GUILD = 1 << 5
@@ -171,6 +177,25 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
             await world.fake.slash(bert, elsewhere, "stats", user=anna, scope="global")
         )
         assert "Schnapsen (zu zweit): 1 Partien" in everywhere.content
+
+
+async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path) -> None:
+    """/abort from a member who may manage the server closes an abandoned table (by
+    its id when the server has several); from anyone else without a seat it is refused."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert, clara = world["anna"], world["bert"], world["clara"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        refused = await world.slash(clara, "abort", table=table_id)
+        assert refused.content == "There is no table of yours in this chat."
+        assert table_id in world.service.tables
+        reply = await world.slash(world.moderator, "abort", table=table_id)
+        assert reply.ephemeral_for is world.moderator
+        await world.settle()
+        assert table_id not in world.service.tables
+        closing = world.fake.channel_messages(world.channel)[-1].content
+        assert "closed by an admin" in closing
+        assert_closed_cleanly(world, table_id)
 
 
 # --------------------------------------------------------------------------- failure cases

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.games import available
-from tests.e2e.discord_harness import World, discord_world
+from tests.e2e.discord_harness import World, assert_closed_cleanly, discord_world
 from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
 
 
@@ -27,12 +27,6 @@ async def seat_everyone(
         await world.settle()
     await world.click(host, lobby, "Start")
     await world.settle()
-
-
-def assert_closed_cleanly(world: World, table_id: str) -> None:
-    """Nothing of a finished table keeps a button or a message ref."""
-    for message in world.table_messages(table_id):
-        assert message.buttons == [], message.content
 
 
 async def test_dreierschnapsen_whole_match(tmp_path: Path) -> None:

@@ -598,3 +598,24 @@ async def test_the_reminder_says_how_long_is_really_left(
         assert said is not None and 3 <= int(said.group(1)) <= 5, note.text  # 20 before
     finally:
         await stop_rig(rig)
+
+
+async def test_a_group_admin_closes_a_table_he_does_not_sit_at(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """/abort from the group's creator closes a lobby he does not sit at (checked with
+    getChatMember); from another member without a seat it is refused."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli"])
+        anna, berti, cilli = players.users
+        berti.send(players.group, "/new zweier")
+        lobby = await fake.wait_for_message(players.group, contains="Host: Berti")
+        cilli.send(players.group, "/abort")
+        await fake.wait_for_message(players.group, contains="There is no table of yours")
+        assert rig.service.tables_in(f"tg:{players.group.id}")
+        anna.send(players.group, "/abort")
+        await fake.wait_for_message(players.group, contains="closed by an admin", after=lobby)
+        assert not rig.service.tables_in(f"tg:{players.group.id}")
+    finally:
+        await stop_rig(rig)

@@ -91,6 +91,7 @@ MESSAGE_TO_EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 MESSAGE_CANT_BE_EDITED = "Bad Request: message can't be edited"
 MESSAGE_TO_DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 MESSAGE_CANT_BE_DELETED = "Bad Request: message can't be deleted"
+GROUP_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 REPLIED_NOT_FOUND = "Bad Request: message to be replied not found"
 METHOD_NOT_FOUND = "Not Found: method not found"
 CONFLICT_OTHER_POLLER = (
@@ -336,6 +337,7 @@ class FakeChat:
     messages: list[FakeMessage] = field(default_factory=list, repr=False)
     chat_actions: list[str] = field(default_factory=list, repr=False)
     next_message_id: int = field(default=1, repr=False)
+    migrated_to: int | None = None  # a basic group upgraded to this supergroup
 
     @property
     def is_group(self) -> bool:
@@ -1229,6 +1231,52 @@ class FakeTelegram:
         self._notify()
         return chat
 
+    def migrate_group(
+        self, chat: FakeChat, *, by: FakeUser | None = None, service_messages: bool = True
+    ) -> FakeChat:
+        """Upgrade a basic group to a supergroup, as Telegram does: the supergroup is a
+        new chat with a new id (``-100...``) and the same members; from now on every
+        request naming the old id fails with 400 and ``parameters.migrate_to_chat_id``
+        (PTB raises ``ChatMigrated``); the old group keeps its history but takes no new
+        messages.  Two service messages reach the bot, whatever its privacy mode: one
+        in the old group with ``migrate_to_chat_id``, one in the supergroup with
+        ``migrate_from_chat_id``, both from the member who upgraded (``by``, else the
+        creator); ``service_messages=False`` leaves them out (a bot that was down for
+        longer than Telegram keeps updates learns of the move only from the 400s).
+        Returns the supergroup."""
+        if chat.type != "group" or chat.migrated_to is not None:
+            raise ValueError(f"chat {chat.id} is not a basic group that can be upgraded")
+        actor = by
+        if actor is None:
+            creator = next((u for u, st in chat.members.items() if st == "creator"), None)
+            actor = self._users[creator] if creator is not None else self.bot_user
+        new = FakeChat(
+            fake=self,
+            id=-(1_000_000_000_000 + self._next_group_id),
+            type="supergroup",
+            title=chat.title,
+        )
+        self._next_group_id += 1
+        new.members = dict(chat.members)
+        self._chats[new.id] = new
+        chat.migrated_to = new.id
+        for where, field_name, other in (
+            (chat, "migrate_to_chat_id", new.id),
+            (new, "migrate_from_chat_id", chat.id),
+        ):
+            service: JSONDict = {
+                "message_id": where.next_message_id,
+                "from": actor.to_api(),
+                "chat": where.to_api(),
+                "date": int(time.time()),
+                field_name: other,
+            }
+            where.next_message_id += 1
+            if service_messages and where.is_member(self.bot_user):
+                self.push_update({"message": service})
+        self._notify()
+        return new
+
     def private_chat(self, user: FakeUser) -> FakeChat:
         if user.id not in self._chats:
             self._chats[user.id] = FakeChat(fake=self, id=user.id, type="private", user=user)
@@ -1414,6 +1462,8 @@ class FakeTelegram:
     ) -> FakeMessage:
         if not chat.is_member(user):
             raise ValueError(f"{user.mention} is not a member of chat {chat.id}")
+        if chat.migrated_to is not None:
+            raise ValueError(f"chat {chat.id} was upgraded to supergroup {chat.migrated_to}")
         if not text:
             raise ValueError("a Telegram message cannot be empty")
         message = self._store_message(chat, user, text, tuple(_auto_entities(text)), None)
@@ -1799,6 +1849,8 @@ class FakeTelegram:
         found = self._chats.get(numeric)
         if found is None:
             raise _bad_request(CHAT_NOT_FOUND)
+        if found.migrated_to is not None:
+            raise ApiError(400, GROUP_UPGRADED, {"migrate_to_chat_id": found.migrated_to})
         return found
 
     def _check_can_post(self, chat: FakeChat) -> None:
