@@ -18,7 +18,9 @@ from typing import Any
 from engine import protocol as P
 from engine.actions import (
     DISCARD,
+    Bid,
     Discard,
+    Double,
     PlayCard,
     decode,
 )
@@ -392,17 +394,29 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         value = extra.get("value") or extra.get("bid")
         if table.game == "tausend" and isinstance(value, int):
             name = f"{name} {value}"
+        if extra.get("without_talon"):
+            name += " " + t(lg, "table.without_talon")
+        said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid) and a.contract]
+        if said and said[-1].contract != pv.contract:  # raised when he discarded
+            name += " " + t(lg, "table.raised_from", contract=contract_name(said[-1].contract, lg))
         text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
         if pv.multiplier > 1:
             text += f" (×{pv.multiplier})"
         out.append(text)
-    if pv.bids:
+    # The auction and the doubling after it are two lines: a long Kontra round must
+    # not push the bid that made the contract out of sight.
+    game_id = deal_game(table)
+    auction = [(s, a) for s, a in pv.bids if not isinstance(a, Double)]
+    doubles = [(s, a) for s, a in pv.bids if isinstance(a, Double)]
+    if auction:
         bids = " · ".join(
-            f"{nm[_match_seat(table, s) or 0]}: "
-            + action_label(a, lg, style.suits, game=deal_game(table))
-            for s, a in pv.bids[-6:]
+            f"{nm[_match_seat(table, s) or 0]}: " + action_label(a, lg, style.suits, game=game_id)
+            for s, a in auction[-8:]
         )
         out.append(t(lg, "table.bids", bids=bids))
+    if doubles:
+        who = ", ".join(nm[_match_seat(table, s) or 0] for s, _ in doubles)
+        out.append(f"{action_label(doubles[0][1], lg, style.suits, game=game_id)}: {who}")
     for seat, suit, points in pv.marriages[-2:]:
         out.append(
             t(

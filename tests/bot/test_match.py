@@ -149,14 +149,34 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
         await bot.stop()
 
 
-async def test_bauern_shows_the_teams_and_why_each_deal_ended(bot: Bot) -> None:
-    """Partners sit opposite: the table shows two teams with their score, and every
-    deal's result says why it ended (a Bettler's lost trick as much as 66 reached)."""
+async def test_bauern_shows_the_teams_and_why_each_deal_ended(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Partners sit opposite: the table shows two teams with their score, every
+    deal's result says why it ended (a Bettler's lost trick as much as 66 reached),
+    and Kontra has a line of its own (seeds chosen so that a deal is doubled)."""
+    bot = await make_bot(seed_source=seeds("bk3")).start()
+    try:
+        await _bauern_match_lines(bot)
+    finally:
+        await bot.stop()
+
+
+async def _bauern_match_lines(bot: Bot) -> None:
     players = [bot.player(u, heuristic) for u in users(4)]
     tid = await open_table(bot, "bauern", players)
     text = bot.fc.tables[tid].message.text
     assert re.search(r"Team 1: .*Anna.* & .*Cilli.* 0 · Team 2: .*Bert.* & .*Done.* 0", text), text
+    shown: list[str] = []
+    bot.fc.on_update.append(
+        lambda u: shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
+    )
     await play_out(bot.fc, tid, players)
+    # the auction's line keeps the bids; Kontra has its own line
+    bids = [line for x in shown for line in x.splitlines() if line.startswith("Bids: ")]
+    assert bids and not any("Kontra" in line for line in bids)
+    kontra = [line for x in shown for line in x.splitlines() if line.startswith("Kontra: ")]
+    assert kontra, "no deal of this match was doubled: choose other seeds"
     ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
     assert len(ends) > 1
     for end in ends:
@@ -230,3 +250,29 @@ async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
                 return
             await mover.take_turn(tid)
     pytest.fail("no bid over many values came up")
+
+
+async def test_a_dreier_contract_says_without_the_talon_and_what_it_was_raised_from(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The contract line names a contract played without the talon and one the
+    declarer raised when he discarded, not only the bid it ended as (seeds chosen so
+    that both happen in this match)."""
+    bot = await make_bot(seed_source=seeds("dw0")).start()
+    try:
+        players = [bot.player(u, heuristic) for u in users(3)]
+        tid = await open_table(bot, "dreier", players)
+        shown: list[str] = []
+        bot.fc.on_update.append(
+            lambda u: (
+                shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
+            )
+        )
+        await play_out(bot.fc, tid, players)
+        contracts = {line for x in shown for line in x.splitlines() if line.startswith("Contract:")}
+        assert any(" without the talon by " in c for c in contracts), contracts
+        raised = [c for c in contracts if "(raised from " in c]
+        assert raised, contracts
+        assert all(re.search(r"Contract: (.+) \(raised from (?!\1\)).+\) by ", c) for c in raised)
+    finally:
+        await bot.stop()
