@@ -119,25 +119,35 @@ async def test_two_matches_update_ratings_in_order(make_bot: Callable[..., Bot])
         await bot.stop()
 
 
+async def _heuristic_match(
+    make_bot: Callable[..., Bot], game_id: str, seed_prefix: str
+) -> tuple[Bot, str, list[str]]:
+    """A whole match of rule-based players dealt from `seed_prefix`'s seeds (chosen
+    so that what a test looks for happens), and every text the table message showed.
+    The caller stops the bot."""
+    bot = await make_bot(seed_source=seeds(seed_prefix)).start()
+    players = [bot.player(u, heuristic) for u in users(seat_count(game(game_id), None))]
+    tid = await open_table(bot, game_id, players)
+    shown = [bot.fc.tables[tid].message.text]
+    bot.fc.on_update.append(
+        lambda u: shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
+    )
+    await play_out(bot.fc, tid, players)
+    return bot, tid, shown
+
+
+def _lines(shown: list[str], start: str) -> list[str]:
+    return [line for text in shown for line in text.splitlines() if line.startswith(start)]
+
+
 async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
     make_bot: Callable[..., Bot],
 ) -> None:
     """Two players tied for lowest play one deal of Zweierschnapsen: the table says
     so, shows that deal's talon and face-up trump, and the result names who takes
     the Bummerl (seeds chosen so that this match ends in a tie)."""
-    bot = await make_bot(seed_source=seeds("tb15")).start()
+    bot, _, shown = await _heuristic_match(make_bot, "dreier", "tb15")
     try:
-        players = [bot.player(u, heuristic) for u in users(3)]
-        tid = await open_table(bot, "dreier", players)
-        shown: list[str] = []
-        bot.fc.on_update.append(
-            lambda u: (
-                shown.append(bot.fc.tables[tid].message.text)
-                if u.kind in ("started", "action") and tid in bot.fc.tables
-                else None
-            )
-        )
-        await play_out(bot.fc, tid, players)
         tie = [text for text in shown if "Tie-break:" in text]
         assert tie, "these seeds no longer end in a tie: find others"
         assert "one deal of Schnapsen (2 players); the loser takes the Bummerl" in tie[0]
@@ -155,33 +165,21 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
     """Partners sit opposite: the table shows two teams with their score, every
     deal's result says why it ended (a Bettler's lost trick as much as 66 reached),
     and Kontra has a line of its own (seeds chosen so that a deal is doubled)."""
-    bot = await make_bot(seed_source=seeds("bk3")).start()
+    bot, _, shown = await _heuristic_match(make_bot, "bauern", "bk3")
     try:
-        await _bauern_match_lines(bot)
+        team = r"Team 1: .*Anna.* & .*Cilli.* 0 · Team 2: .*Bert.* & .*Done.* 0"
+        assert re.search(team, shown[0]), shown[0]
+        # the auction's line keeps the bids; Kontra has its own line
+        bids = _lines(shown, "Bids: ")
+        assert bids and not any("Kontra" in line for line in bids)
+        assert _lines(shown, "Kontra: "), "no deal of this match was doubled: choose other seeds"
+        ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
+        assert len(ends) > 1
+        for end in ends:
+            first = end.splitlines()[0]
+            assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
     finally:
         await bot.stop()
-
-
-async def _bauern_match_lines(bot: Bot) -> None:
-    players = [bot.player(u, heuristic) for u in users(4)]
-    tid = await open_table(bot, "bauern", players)
-    text = bot.fc.tables[tid].message.text
-    assert re.search(r"Team 1: .*Anna.* & .*Cilli.* 0 · Team 2: .*Bert.* & .*Done.* 0", text), text
-    shown: list[str] = []
-    bot.fc.on_update.append(
-        lambda u: shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
-    )
-    await play_out(bot.fc, tid, players)
-    # the auction's line keeps the bids; Kontra has its own line
-    bids = [line for x in shown for line in x.splitlines() if line.startswith("Bids: ")]
-    assert bids and not any("Kontra" in line for line in bids)
-    kontra = [line for x in shown for line in x.splitlines() if line.startswith("Kontra: ")]
-    assert kontra, "no deal of this match was doubled: choose other seeds"
-    ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
-    assert len(ends) > 1
-    for end in ends:
-        first = end.splitlines()[0]
-        assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
 
 
 @pytest.mark.parametrize("tricks", ["table", "open"])
@@ -258,18 +256,9 @@ async def test_a_dreier_contract_says_without_the_talon_and_what_it_was_raised_f
     """The contract line names a contract played without the talon and one the
     declarer raised when he discarded, not only the bid it ended as (seeds chosen so
     that both happen in this match)."""
-    bot = await make_bot(seed_source=seeds("dw0")).start()
+    bot, _, shown = await _heuristic_match(make_bot, "dreier", "dw0")
     try:
-        players = [bot.player(u, heuristic) for u in users(3)]
-        tid = await open_table(bot, "dreier", players)
-        shown: list[str] = []
-        bot.fc.on_update.append(
-            lambda u: (
-                shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
-            )
-        )
-        await play_out(bot.fc, tid, players)
-        contracts = {line for x in shown for line in x.splitlines() if line.startswith("Contract:")}
+        contracts = set(_lines(shown, "Contract:"))
         assert any(" without the talon by " in c for c in contracts), contracts
         raised = [c for c in contracts if "(raised from " in c]
         assert raised, contracts
