@@ -603,6 +603,24 @@ class TableService:
                 return Outcome(True, table_id=table.id)
             return await self._vote_abort(table, user, Payload(table.id, table.version, "ab"), lang)
 
+    async def set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
+        """A player at the table makes it speak `lang` from now on (its table and
+        result messages): the terminal resuming a game under another locale."""
+        return await self._to_completion(self._set_table_language(table_id, user, lang))
+
+    async def _set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
+        lang = norm_lang(lang)
+        table = self.tables.get(table_id)
+        if table is None:
+            return _refuse(lang, "no_table")
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or table.seat_of(user.key) is None:
+                return _refuse(lang, "no_table")
+            if table.settings.get("lang") != lang:
+                await self._commit(table, [{"k": "lang", "lang": lang}])
+                await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
+            return Outcome(True, table_id=table.id)
+
     async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         """Concede the match: the resigner (and partner) lose it; the others win."""
         return await self._to_completion(self._resign(chat, user))

@@ -176,6 +176,9 @@ class Table:
         self.last_events = events
         return events
 
+    def _on_lang(self, e: Entry) -> None:
+        self.settings["lang"] = e["lang"]
+
     def _on_join(self, e: Entry) -> None:
         self.seats[e["seat"]] = Seat(e["user"], e["name"])
         self.votes.clear()

@@ -265,6 +265,8 @@ class LocalTable:
                     return None
                 answer = line.strip().lower()
                 if answer == "":
+                    # opened under another locale: the results follow the reader now
+                    await self.service.set_table_language(table.id, self.user, self.lang)
                     self._start_watching(table.id)
                     self.show(full=True)
                     return table.id

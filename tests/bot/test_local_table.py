@@ -392,6 +392,43 @@ async def test_results_come_in_the_language_of_the_terminal(
     assert (await service.settings(CHAT)).language == lang
 
 
+async def test_a_game_resumed_under_another_locale_speaks_the_new_one(
+    service: TableService,
+) -> None:
+    """Opened in German, kept with q, resumed in English: the rest of the match and
+    its results come in English."""
+    moves = 0
+
+    def first(screen: str) -> str:
+        nonlocal moves
+        if "Spiel wählen" in screen:
+            return "zweier"
+        moves += 1
+        return "q" if moves > 3 else "1"
+
+    de = UserRef("local", "me", "Anna", "de")
+    term = Terminal(first)
+    await asyncio.wait_for(
+        LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=de).run(), 60
+    )
+    assert "Partie" in term.text
+
+    def again(screen: str) -> str:
+        if "is still open" in screen:
+            return ""  # Enter: go on with it
+        if "Match over" in screen:
+            return "q"
+        return "1"
+
+    en = UserRef("local", "me", "Anna", "en")
+    term = Terminal(again)
+    await asyncio.wait_for(
+        LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=en).run(), 60
+    )
+    assert "Deal 1 over:" in term.text and "Game over!" in term.text
+    assert "Runde 1 vorbei" not in term.text and "Partie vorbei!" not in term.text
+
+
 # --- fitting a narrow terminal ---------------------------------------------------------
 
 
