@@ -451,7 +451,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.failed": "Spiel verloren",
         "result.reason.redeal": "neu gegeben",
         "result.reached_1000": "{name} erreicht 1000 und gewinnt.",
-        "result.note.bolt_fine": "{name}: der dritte Bolt, Strafe.",
+        "result.note.bolt_fine": "{name}: der dritte Nuller, Strafe.",
         "result.note.barrel_frozen": "{name} sitzt auf dem Fass: dort zählt nur ein Spiel über 120.",
         "result.note.barrel_failed": "{name} hat das Spiel auf dem Fass verloren und fällt herunter.",
         "result.note.barrel_won": "{name} hat das Spiel auf dem Fass gewonnen: 1000.",

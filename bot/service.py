@@ -100,6 +100,8 @@ class TableService:
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
+        #: Platform -> tables whose person's turn waits for that platform's listener.
+        self._waiting: dict[str, set[str]] = {}
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -112,18 +114,40 @@ class TableService:
                 log.exception("table %s could not be rebuilt; it stays closed", row.id)
                 continue
             table.deadline = row.deadline
-            grace = self._after_downtime(table)
-            if grace is not None:
-                try:
-                    await self.store.set_deadline(table.id, grace)
-                except Exception:
-                    log.exception("table %s: could not store the new deadline", row.id)
-                table.deadline = grace
             self.tables[table.id] = table
-            self._arm(table)
-            if grace is not None:
-                self._fire(table.id, table.version, "remind")
+            if table.deadline is not None and table.status == Status.PLAYING:
+                # a person's turn: its clock waits until his platform serves again
+                # (`listen`), or a reminder would go to nobody and the time run out
+                self._waiting.setdefault(table.platform, set()).add(table.id)
+            else:
+                self._arm(table)
         log.info("table service started with %d open table(s)", len(self.tables))
+
+    async def listen(self, listener: Listener, platform: str) -> None:
+        """Add an adapter's listener once it can deliver, and start the clocks of the
+        turns of its platform that waited since the restart.  The downtime is not the
+        player's: a turn that ran out, or nearly, while the bot was down or the
+        platform unreachable gets the reminder's time from now, stored, and the
+        reminder goes out at once."""
+        if listener not in self.listeners:
+            self.listeners.append(listener)
+        for table_id in sorted(self._waiting.pop(platform, ())):
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            async with self.lock(table_id):
+                if self.tables.get(table_id) is not table:
+                    continue
+                grace = self._after_downtime(table)
+                if grace is not None:
+                    try:
+                        await self.store.set_deadline(table.id, grace)
+                    except Exception:
+                        log.exception("table %s: could not store the new deadline", table_id)
+                    table.deadline = grace
+                self._arm(table)
+                if grace is not None:
+                    self._fire(table.id, table.version, "remind")
 
     async def stop(self) -> None:
         """Stop timers and cancel work in progress (what is stored stays stored)."""
@@ -476,7 +500,10 @@ class TableService:
             return _refuse(lang, "no_ai_seat")
         if s.user is not None:
             # a person: only the host may send him away (one who never started the
-            # bot on Telegram, or who went away, would otherwise block the start)
+            # bot on Telegram, or who went away, would otherwise block the start) —
+            # and only from a current lobby: the seat may have changed hands since
+            if p.version != table.version:
+                return _refuse(lang, "stale")
             if s.user == table.host:
                 return _refuse(lang, "no_ai_seat")  # the host leaves with Leave
             if user.key != table.host:

@@ -406,8 +406,10 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     # The auction and the doubling after it are two lines: a long Kontra round must
     # not push the bid that made the contract out of sight.
     game_id = deal_game(table)
-    auction = [(s, a) for s, a in pv.bids if not isinstance(a, Double)]
+    ended = extra.get("auction_length")  # Bauern: the doubling follows in the same list
+    auction = list(pv.bids[:ended] if isinstance(ended, int) else pv.bids)
     doubles = [(s, a) for s, a in pv.bids if isinstance(a, Double)]
+    auction = [(s, a) for s, a in auction if not isinstance(a, Double)]
     if auction:
         bids = " · ".join(
             f"{nm[_match_seat(table, s) or 0]}: " + action_label(a, lg, style.suits, game=game_id)

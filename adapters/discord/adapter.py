@@ -214,11 +214,13 @@ class DiscordAdapter:
         if token is None:
             raise RuntimeError("DISCORD_TOKEN is not set")
         client = self.client
-        self.service.listeners.append(self)
+        self.service.listeners.append(self)  # changes from now on are queued
         connect: asyncio.Task[None] | None = None
         try:
             await self._login(token.get_secret_value())
             await self._restore()  # before any press can arrive
+            # logged in: the turns that waited for Discord since a restart start now
+            await self.service.listen(self, PLATFORM)
             connect = asyncio.create_task(client.connect(reconnect=True), name="discord-connect")
             stopped = asyncio.create_task(stop.wait(), name="discord-stop")
             await asyncio.wait({connect, stopped}, return_when=asyncio.FIRST_COMPLETED)

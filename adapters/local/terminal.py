@@ -130,7 +130,7 @@ class LocalTable:
             self.say("aborted")
             self._over.set()
         elif kind == "reminder" and update.user == self.user.key:
-            seconds = int(self.service.timings.reminder_before)
+            seconds = self.service.seconds_left(update.table_id)
             self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))
         elif kind == "replaced" and update.user == self.user.key:
             n = self.service.timings.missed_turns_limit
@@ -195,7 +195,7 @@ class LocalTable:
 
     async def run(self) -> None:
         """Menus and play until the user quits, input ends or `stop` is set."""
-        self.service.listeners.append(self)
+        await self.service.listen(self, PLATFORM)
         try:
             self.say("banner")
             while not self.stop.is_set():

@@ -208,7 +208,7 @@ class TelegramAdapter:
     async def _serve(self, stop: Stop, ready: Callable[[], None]) -> None:
         async with self.app:
             await self._restore()
-            self.service.listeners.append(self)
+            await self.service.listen(self, PLATFORM)
             try:
                 await self._set_commands()
                 await self.app.start()

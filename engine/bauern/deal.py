@@ -123,6 +123,7 @@ class BauernDeal(DealCore):
     """
 
     __slots__ = (
+        "auction_len",
         "auto",
         "biddable",
         "dbl_pos",
@@ -178,6 +179,8 @@ class BauernDeal(DealCore):
     trump: int
     upcard: int
     history: tuple[tuple[int, int], ...]
+    #: Entries of `history` that are the auction (-1 while it runs); the rest is doubling.
+    auction_len: int
     biddable: tuple[int, ...]
     passed: int
     high: int
@@ -225,6 +228,7 @@ class BauernDeal(DealCore):
         d.trump = -1
         d.upcard = -1
         d.history = ()
+        d.auction_len = -1
         d.biddable = (0, 0, 0, 0)
         d.passed = 0
         d.high = -1
@@ -270,6 +274,7 @@ class BauernDeal(DealCore):
         d.trump = self.trump
         d.upcard = self.upcard
         d.history = self.history
+        d.auction_len = self.auction_len
         d.biddable = self.biddable
         d.passed = self.passed
         d.high = self.high
@@ -498,6 +503,7 @@ class BauernDeal(DealCore):
             self.rota = _ROTA_WITHOUT[d ^ 2]
             self.nplay = 3
         self.phase = DOUBLING
+        self.auction_len = len(self.history)  # what follows in `history` is doubling
         # A Kontra said in the auction (kontra_beats_bettler) opens with the Rekontra.
         self._doubling_round(2 if self.mult == 2 else 1)
 

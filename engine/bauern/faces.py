@@ -128,6 +128,7 @@ def view(d: BauernDeal, seat: int | None) -> SeatView:
             ("passed", tuple(s for s in range(4) if d.passed >> s & 1)),
             ("kontra_over_bettler", d.floor >= 0),
             ("doubling_round", d.dbl_round if phase == DOUBLING else None),
+            ("auction_length", d.auction_len if d.auction_len >= 0 else None),
             ("team_points", (d.team_total(0), d.team_total(1))),
             ("pending_marriage_points", pending),
         ),

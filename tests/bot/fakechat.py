@@ -306,6 +306,7 @@ class Bot:
         self.service.listeners.append(self.chat)
         await self.service.start()
         self.chat.resync()
+        await self.service.listen(self.chat, "tg")  # as an adapter does once it serves
         return self
 
     async def stop(self) -> None:

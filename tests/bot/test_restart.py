@@ -16,12 +16,23 @@ import pytest
 
 from bot import results as R
 from bot.payload import decode
-from bot.service import ChatRef, Timings
+from bot.service import ChatRef, TableService, Timings
 from bot.store import Store
 from engine.games import available
 
 from .conftest import FAST
-from .fakechat import CHAT, Bot, Seeds, ids, inline_ai, open_table, play_out, seeds, users
+from .fakechat import (
+    CHAT,
+    Bot,
+    FakeChat,
+    Seeds,
+    ids,
+    inline_ai,
+    open_table,
+    play_out,
+    seeds,
+    users,
+)
 from .policies import ai_for, policy_for
 
 
@@ -362,3 +373,33 @@ async def test_restart_keeps_lobbies_and_settings(make_bot: Callable[..., Bot]) 
 
 def test_fast_timings_in_use() -> None:
     assert json.dumps(FAST.__dict__)
+
+
+async def test_a_turn_waits_for_its_platform_after_a_restart(make_bot: Callable[..., Bot]) -> None:
+    """The app starts the core before the adapters serve (a platform may even be out
+    of reach for a while): a turn that ran out meanwhile is neither played by the
+    computer nor reminded into the void; its clock starts when the platform listens."""
+    now = [5000.0]
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=600)
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    await bot.stop()
+    now[0] += 40  # the deadline ran out while the bot was down
+
+    store = await Store(bot.path).open()
+    svc = TableService(store, timings=timings, ai_level="random", clock=lambda: now[0])
+    try:
+        await svc.start()  # as bot/app.py does, before any adapter serves
+        chat = FakeChat(svc)
+        svc.listeners.append(chat)  # an adapter that queues, not yet serving
+        await asyncio.sleep(0.3)
+        assert [u.kind for u in chat.updates] == []  # no move, no lost reminder
+        now[0] += 120  # the platform stays out of reach for two minutes
+        await svc.listen(chat, "tg")
+        await chat.wait(lambda: "reminder" in chat.kinds(tid), timeout=2)
+        assert svc.tables[tid].deadline == pytest.approx(now[0] + 10)
+        assert "action" not in chat.kinds(tid)
+    finally:
+        await svc.stop()
+        await store.close()

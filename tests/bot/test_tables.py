@@ -126,7 +126,7 @@ async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     assert "rm2" not in [
         decode(x.payload).verb + str(decode(x.payload).arg) for x in lobby.message.all_buttons()
     ]
-    out = await a.press(Button("x", table_verb(tid, 1, "rm", 0)))
+    out = await a.press(Button("x", table_verb(tid, bot.svc.tables[tid].version, "rm", 0)))
     assert out.code == "no_ai_seat"  # seat 0 is a person
     assert (await b.press(button(lobby.message, "j"))).ok
     assert bot.svc.tables[tid].seats[2].user == b.key  # type: ignore[union-attr]
@@ -148,6 +148,22 @@ async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     # no lobby buttons once the game runs
     out = await a.press(button(lobby.message, "rm1"))
     assert out.code == "not_in_lobby"
+
+
+async def test_an_old_remove_button_does_not_remove_who_sits_there_now(bot: Bot) -> None:
+    """The host's "Remove Bert" from an older lobby message must not remove Cilli,
+    who took Bert's seat since (group edits lag behind on Telegram)."""
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    remove_bert = button(bot.fc.lobbies[tid].message, "rm1")
+    assert remove_bert.label == "Remove Bert"
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "l"))).ok
+    assert (await c.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert bot.svc.tables[tid].seat_of(c.key) == 1
+    assert (await a.press(remove_bert)).code == "stale"
+    assert bot.svc.tables[tid].seat_of(c.key) == 1
 
 
 @pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")

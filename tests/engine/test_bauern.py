@@ -3,6 +3,8 @@ contract table, the seeded split, and what the views show phase by phase."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import bauern
@@ -161,3 +163,26 @@ def test_selfplay_smoke() -> None:
     assert out["deals"] == 50 and out["actions"] > 50
     # Both partners always carry the same points.
     assert out["points"][0] == out["points"][2] and out["points"][1] == out["points"][3]
+
+
+def test_the_view_tells_the_auction_from_the_doubling() -> None:
+    """`bids` holds the auction and then the Kontra round; `auction_length` says
+    where one ends, so a table can show the bids without the doubling's passes."""
+    seen_doubling = 0
+    for i in range(60):
+        rng = random.Random(i)
+        state: DealCore = bauern.start_deal(BauernOptions(), i % 4, seed=f"a{i}".encode())
+        doubling_moves = 0
+        while (seat := P.to_act(state)) is not None:
+            view = P.view(state, None)
+            if view.phase == "doubling":
+                doubling_moves += 1
+            state, _ = P.apply(state, seat, rng.choice(P.view(state, seat).legal))
+            after = P.view(state, None)
+            n = dict(after.extra)["auction_length"]
+            if after.phase in ("doubling", "play") or doubling_moves:
+                assert isinstance(n, int)
+                assert len(after.bids) - n == doubling_moves
+                assert not any(isinstance(a, Double) for _, a in after.bids[:n])
+        seen_doubling += doubling_moves > 0
+    assert seen_doubling > 5
