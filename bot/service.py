@@ -100,6 +100,8 @@ class TableService:
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
+        #: Chat keys that changed (a Telegram group upgraded): old key -> new key.
+        self._moved: dict[str, str] = {}
         #: Platform -> tables whose person's turn waits for that platform's listener.
         self._waiting: dict[str, set[str]] = {}
 
@@ -362,6 +364,11 @@ class TableService:
         }
         table_id = await self.store.create_table(chat.key, game_id, create)
         table = Table(table_id, create)
+        moved_to = self._moved.get(chat.key)
+        if moved_to is not None:
+            # the chat changed its id while this table was being stored: follow it
+            await self.store.move_chat(chat.key, moved_to)
+            table.chat = moved_to
         assert seat_count(spec, opts) == table.players
         self.tables[table_id] = table
         async with self.lock(table_id):
@@ -768,15 +775,23 @@ class TableService:
     async def _move_chat(self, old: str, new: str) -> list[str]:
         if old == new:
             return []
-        # The tables' locks keep their commits out while the key changes: a finished
-        # match writes its results and chat rating under the key it reads then.
-        async with self._settings_lock, contextlib.AsyncExitStack() as held:
-            tables = sorted(self.tables_in(old), key=lambda tb: tb.id)
-            for tb in tables:
-                await held.enter_async_context(self.lock(tb.id))
-            await self.store.move_chat(old, new)
-            for tb in tables:
-                tb.chat = new
+        # A table being opened in the old chat right now follows on its own (`_open`
+        # reads this after storing it); one stored already is caught by the loop.
+        self._moved[old] = new
+        tables: list[Table] = []
+        while True:
+            # The tables' locks keep their commits out while the key changes: a
+            # finished match writes its results and chat rating under the key it reads.
+            async with self._settings_lock, contextlib.AsyncExitStack() as held:
+                now = sorted(self.tables_in(old), key=lambda tb: tb.id)
+                for tb in now:
+                    await held.enter_async_context(self.lock(tb.id))
+                await self.store.move_chat(old, new)
+                for tb in now:
+                    tb.chat = new
+            tables += now
+            if not self.tables_in(old):
+                break
         moved = [tb.id for tb in tables if self.tables.get(tb.id) is tb]
         if moved:
             log.info("moved %d open table(s) from chat %s to %s", len(moved), old, new)

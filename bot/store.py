@@ -514,9 +514,10 @@ class Store:
         and contracts, and its chat-scoped ratings (the leaderboard's scope).
 
         A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
-        key has settings or a rating already (made there before the move), those are
-        newer and stay; the old rows are then left as they are.  Running it twice
-        changes nothing the second time."""
+        key has settings already (made there before the move was noticed), they are
+        newer and stay.  A player rated under both keys keeps one rating: that of the
+        longer history, with the games of both.  Running it twice changes nothing
+        the second time."""
         await self.write(
             ops=[
                 (
@@ -530,7 +531,30 @@ class Store:
                 ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
                 ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
                 ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
-                ("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new, old)),
+                # a player rated in both (the move noticed late): one row, the rating
+                # of the longer history, the games of both
+                (
+                    "UPDATE ratings SET mu = (SELECT o.mu FROM ratings AS o" + _SAME_RATING + "),"
+                    " sigma = (SELECT o.sigma FROM ratings AS o" + _SAME_RATING + ")"
+                    " WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+                    + _SAME_RATING
+                    + " AND o.games > ratings.games)",
+                    (old, old, new, old),
+                ),
+                (
+                    "UPDATE ratings SET games = games + (SELECT o.games FROM ratings AS o"
+                    + _SAME_RATING
+                    + ") WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+                    + _SAME_RATING
+                    + ")",
+                    (old, new, old),
+                ),
+                (
+                    "DELETE FROM ratings WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS n"
+                    " WHERE n.scope = ? AND n.game = ratings.game AND n.player = ratings.player)",
+                    (old, new),
+                ),
+                ("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old)),
             ]
         )
 
@@ -545,6 +569,10 @@ class Store:
                 )
             ]
         )
+
+
+#: The same player's rating in the same game under another scope (`o.scope = ?`).
+_SAME_RATING = " WHERE o.scope = ? AND o.game = ratings.game AND o.player = ratings.player"
 
 
 def _statements(sql: str) -> list[str]:

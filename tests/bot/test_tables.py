@@ -656,3 +656,61 @@ async def test_concurrent_settings_changes_both_count(bot: Bot) -> None:
     assert all(o.ok for o in outs)
     s = await bot.svc.settings(CHAT)
     assert (s.language, s.suits, s.turn_timeout) == ("de", "german", 40)
+
+
+@pytest.mark.parametrize("delay", [0, 0.0005, 0.001, 0.002, 0.005, 0.01])
+async def test_a_table_opened_while_its_chat_moves_ends_up_in_the_new_chat(
+    bot: Bot, delay: float
+) -> None:
+    """A /new sent just before a Telegram group became a supergroup: wherever the
+    move overtakes the opening, the table ends up in the new chat, in memory and in
+    the store, and commands typed there find it."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    a = bot.player(users(1)[0])
+    opening = asyncio.ensure_future(bot.svc.create_table(CHAT, a.user, "zweier"))
+    await asyncio.sleep(delay)
+    await bot.svc.move_chat(CHAT, new)
+    tid = (await opening).table_id
+    assert tid is not None
+    [(stored,)] = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT chat FROM tables WHERE id = ?", (tid,)
+    )
+    assert stored == bot.svc.tables[tid].chat == new.key
+    table = bot.svc.table_of(new.key, a.key)
+    assert table is not None and table.id == tid
+
+
+async def test_a_chat_move_noticed_late_merges_the_leaderboard(bot: Bot) -> None:
+    """Players rated in the old group and already in the supergroup (the bot learnt
+    of the upgrade late) keep one rating each: the longer history's, with the games
+    of both; nothing stays behind under the old key."""
+    store = bot.store
+    assert store is not None
+    new = ChatRef("tg", "-1009", "Supergroup")
+    rows = [
+        (CHAT.key, "tg:1", 30.0, 5.0, 5),  # rated in both: the old history is longer
+        (new.key, "tg:1", 20.0, 7.0, 2),
+        (CHAT.key, "tg:2", 26.0, 6.0, 1),  # in both: the new history is longer
+        (new.key, "tg:2", 24.0, 6.5, 3),
+        (CHAT.key, "tg:3", 25.0, 8.0, 4),  # only in the old group
+    ]
+    await store.write(
+        ops=[
+            (
+                "INSERT INTO ratings (scope, game, player, mu, sigma, games)"
+                " VALUES (?, 'zweier', ?, ?, ?, ?)",
+                row,
+            )
+            for row in rows
+        ]
+    )
+    await bot.svc.move_chat(CHAT, new)
+    await bot.svc.move_chat(CHAT, new)  # twice: nothing more happens
+    got = await store.fetchall(
+        "SELECT scope, player, mu, sigma, games FROM ratings ORDER BY scope, player"
+    )
+    assert got == [
+        (new.key, "tg:1", 30.0, 5.0, 7),
+        (new.key, "tg:2", 24.0, 6.5, 4),
+        (new.key, "tg:3", 25.0, 8.0, 4),
+    ]
