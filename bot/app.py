@@ -33,7 +33,7 @@ from typing import TextIO, cast
 from .config import Config, load_config
 from .ports import PlatformUnreachable, TokenRejected
 from .service import TableService, Timings
-from .store import Store
+from .store import Store, StoreError
 
 log = logging.getLogger("bot.app")
 
@@ -149,7 +149,16 @@ def configure_logging(
     for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(max(noisy, level))
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, level))  # a line per query
+    handler.addFilter(_no_voice_warnings)
     return handler
+
+
+def _no_voice_warnings(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that its voice extras are missing; this bot
+    speaks no voice, so the two lines are noise in every log."""
+    return not (
+        record.name == "discord.client" and "voice will NOT be supported" in record.getMessage()
+    )
 
 
 # --- which adapters ----------------------------------------------------------------------
@@ -231,7 +240,11 @@ async def run(
         log.error("could not load an adapter (%s): %s", ", ".join(names), e)
         return 1
 
-    store = await Store(config.database_path).open()
+    try:
+        store = await Store(config.database_path).open()
+    except StoreError as e:  # a setting to fix, like any other bad setting
+        log.error("DATABASE_PATH: %s", e)
+        return 2
     service = TableService(store, timings=timings_for(config, names), ai_level=config.ai_level)
     loop = asyncio.get_running_loop()
     signals = _install_signals(loop, stop)
@@ -337,8 +350,22 @@ def _install_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> li
     return installed
 
 
-def main() -> int:
+USAGE = """usage: python -m bot   (or: make run)
+
+Starts the Schnapsen bot: Discord and/or Telegram when DISCORD_TOKEN / TELEGRAM_TOKEN
+are set, otherwise a card table in this terminal against computer players.  Settings
+come from the environment and from a .env file in the current folder; .env.example
+lists every one with a comment.  Ctrl-C or SIGTERM stops it; open games are kept.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
     """``python -m bot``: load the configuration (exit 2 when bad), then run."""
+    args = sys.argv[1:] if argv is None else argv
+    if args:  # it takes no arguments: settings are environment variables
+        known = args in (["-h"], ["--help"])
+        print(USAGE, end="", file=sys.stdout if known else sys.stderr)
+        return 0 if known else 2
     config = load_config()
     names = adapters_for(config)
     configure_logging(config, quiet=names == [LOCAL])

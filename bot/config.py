@@ -7,11 +7,13 @@ clear line and exit code 2 (`load_config`).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -54,13 +56,55 @@ class Config(BaseSettings):
     @field_validator("discord_shard_ids", mode="before")
     @classmethod
     def _shard_ids(cls, v: object) -> object:
+        if isinstance(v, int):  # one id ("0") arrives already read as a number
+            return [v]
         if isinstance(v, str):
             v = v.strip()
             if not v:
                 return None
             if not v.startswith("["):
-                return [int(x) for x in v.split(",") if x.strip()]
+                try:
+                    return [int(x) for x in v.split(",") if x.strip()]
+                except ValueError:
+                    raise ValueError("must be shard numbers separated by commas") from None
         return v
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _webhook_url(cls, v: str | None) -> str | None:
+        if v is None or not v.strip():
+            return None
+        parts = urlsplit(v.strip())
+        if parts.scheme not in ("https", "http") or not parts.netloc:
+            raise ValueError("must be the public https:// address Telegram should call")
+        return v.strip()
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, v: SecretStr | None) -> SecretStr | None:
+        # Telegram's rule for secret_token; checked here, not at Telegram's 400 later
+        if v is not None and not _SECRET.fullmatch(v.get_secret_value()):
+            raise ValueError("must be 1-256 characters: letters, digits, _ and -")
+        return v
+
+    @model_validator(mode="after")
+    def _together(self) -> Config:
+        ids = self.discord_shard_ids
+        if ids is not None:
+            if self.discord_shard_count is None:
+                raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total)")
+            bad = [i for i in ids if not 0 <= i < self.discord_shard_count]
+            if bad or len(set(ids)) != len(ids):
+                raise ValueError(
+                    "DISCORD_SHARD_IDS must be different numbers from 0 to "
+                    f"DISCORD_SHARD_COUNT - 1 ({self.discord_shard_count - 1})"
+                )
+        if self.reminder_before >= self.turn_timeout:
+            raise ValueError("REMINDER_BEFORE must be shorter than TURN_TIMEOUT")
+        return self
+
+
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class ConfigError(Exception):
@@ -71,8 +115,9 @@ def describe(error: ValidationError) -> str:
     """One line naming each bad setting, without echoing values (they may be secrets)."""
     parts = []
     for e in error.errors():
-        name = ".".join(str(x) for x in e["loc"]).upper() or "config"
-        parts.append(f"{name}: {e['msg']}")
+        name = ".".join(str(x) for x in e["loc"]).upper()
+        msg = e["msg"].removeprefix("Value error, ")  # our own checks say it all
+        parts.append(f"{name}: {msg}" if name else msg)
     return "bad configuration: " + "; ".join(parts)
 
 

@@ -106,10 +106,32 @@ class Store:
     # --- lifecycle -------------------------------------------------------------------
 
     async def open(self) -> Store:
+        """Open (and migrate) the database; `StoreError` names the file and what is
+        wrong with it (not a database, a folder, no permission), with nothing left
+        running — an aiosqlite thread left open would keep the process alive."""
         _quiet_aiosqlite()
         self._closing = False
+        try:
+            await self._open_connections()
+        except (sqlite3.Error, OSError) as e:
+            for conn in (self._ro, self._db):
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+            self._db = self._ro = None
+            raise StoreError(f"cannot use the database {self.path}: {e}") from None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="store-checkpoint")
+        self._wpool = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
+        self._wconn = self._connect_writer()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        return self
+
+    async def _open_connections(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # A file that cannot be a database fails here, on a plain connection,
+            # before an aiosqlite thread exists that could outlive the event loop.
+            await asyncio.to_thread(_check_database, self.path)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         db = self._db
         await db.execute("PRAGMA journal_mode=WAL")
@@ -121,11 +143,6 @@ class Store:
         # never land inside the writer's open transaction.
         self._ro = await aiosqlite.connect(self.path, isolation_level=None)
         await self._ro.execute("PRAGMA busy_timeout=5000")
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="store-checkpoint")
-        self._wpool = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
-        self._wconn = self._connect_writer()
-        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
-        return self
 
     def _connect_writer(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -569,6 +586,15 @@ class Store:
                 )
             ]
         )
+
+
+def _check_database(path: str | Path) -> None:
+    """Raise `sqlite3.Error` unless `path` opens as an SQLite database (or a new one)."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()
+    finally:
+        conn.close()
 
 
 #: The same player's rating in the same game under another scope (`o.scope = ?`).

@@ -256,6 +256,70 @@ def test_bad_config_is_one_line_on_stderr_and_exit_code_2(
     assert done.stdout == b""
 
 
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"DISCORD_SHARD_IDS": "0,1"}, "DISCORD_SHARD_COUNT"),
+        ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "0,5"}, "DISCORD_SHARD_IDS"),
+        ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "one"}, "DISCORD_SHARD_IDS"),
+        ({"TELEGRAM_WEBHOOK_URL": "notaurl"}, "TELEGRAM_WEBHOOK_URL"),
+        ({"TELEGRAM_WEBHOOK_SECRET": "not allowed!"}, "TELEGRAM_WEBHOOK_SECRET"),
+        ({"TURN_TIMEOUT": "10", "REMINDER_BEFORE": "100"}, "REMINDER_BEFORE"),
+    ],
+)
+def test_settings_that_do_not_fit_together_are_one_line_and_exit_code_2(
+    tmp_path: Path, env: dict[str, str], named: str
+) -> None:
+    """Checked at start, with the setting named, instead of a traceback (or retries
+    for ever) once a platform refuses them."""
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=clean_env(tmp_path, **env),
+        cwd=tmp_path,
+        timeout=20,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and named in err, err
+    assert "not allowed!" not in err  # a secret's value is never echoed
+
+
+def test_one_discord_shard_id_is_a_list_of_one(tmp_path: Path) -> None:
+    from bot.config import load_config
+
+    env = clean_env(tmp_path, DISCORD_SHARD_COUNT="2", DISCORD_SHARD_IDS="1")
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        assert load_config(None).discord_shard_ids == [1]
+
+
+@pytest.mark.parametrize("kind", ["not_a_database", "a_folder"])
+def test_a_database_path_that_cannot_be_used_is_one_line_and_exit_code_2(
+    tmp_path: Path, kind: str
+) -> None:
+    """A file that is no SQLite database (once, the bot hung there for good), or a
+    folder: one error line naming DATABASE_PATH, exit code 2, at once."""
+    path = tmp_path / "data"
+    if kind == "a_folder":
+        path.mkdir()
+    else:
+        path.write_text("these are my notes, not a database\n")
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env={**clean_env(tmp_path), "DATABASE_PATH": str(path)},
+        cwd=tmp_path,
+        timeout=20,
+    )
+    assert done.returncode == 2
+    lines = [line for line in done.stderr.decode().splitlines() if line.strip()]
+    assert len(lines) == 1 and "DATABASE_PATH" in lines[0] and str(path) in lines[0], lines
+    assert "Traceback" not in done.stderr.decode()
+
+
 def test_a_bad_dotenv_never_echoes_its_tokens(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text(
         f"TELEGRAM_TOKEN={FAKE_TELEGRAM}\nDISCORD_TOKEN={FAKE_DISCORD}\nMISSED_TURNS_LIMIT=0\n"
@@ -575,3 +639,29 @@ async def test_the_real_telegram_adapter_at_debug_never_logs_its_token(tmp_path:
     assert "getUpdates" in logs and "/bot***/" in logs  # request URLs are logged...
     assert token not in logs and token.split(":")[1] not in logs  # ...without the token
     assert out == b""
+
+
+def test_help_says_what_the_bot_does_and_where_the_settings_are(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "bot", "--help"], capture_output=True, env=clean_env(tmp_path), timeout=20
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 0 and "usage: python -m bot" in out and ".env.example" in out
+    wrong = subprocess.run(
+        [PYTHON, "-m", "bot", "--tokn"], capture_output=True, env=clean_env(tmp_path), timeout=20
+    )
+    assert wrong.returncode == 2 and b"usage: python -m bot" in wrong.stderr
+
+
+def test_discord_voice_warnings_are_not_logged(tmp_path: Path) -> None:
+    """discord.py's "PyNaCl is not installed, voice will NOT be supported" at every
+    start is noise for a bot without voice; its other warnings still show."""
+    stream = io.StringIO()
+    handler = app.configure_logging(config(tmp_path), stream=stream)
+    try:
+        voice = logging.getLogger("discord.client")
+        voice.warning("PyNaCl is not installed, voice will NOT be supported")
+        voice.warning("a real problem")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert "voice" not in stream.getvalue() and "a real problem" in stream.getvalue()

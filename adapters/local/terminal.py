@@ -22,7 +22,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
-from bot.i18n import game_name, norm_lang, t
+from bot.i18n import LANGUAGES, game_name, norm_lang, t
 from bot.payload import PayloadError, decode, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
@@ -36,6 +36,8 @@ from .wrap import fill, terminal_width, wrap
 PLATFORM = "local"
 CHAT = ChatRef(PLATFORM, "terminal", "Terminal")
 DEFAULT_GAME = "zweier"
+#: A game's name or id typed in part: at least this many letters.
+MIN_PREFIX = 3
 PROMPT = "> "
 
 ReadLine = Callable[[], Awaitable[str | None]]
@@ -318,7 +320,8 @@ class LocalTable:
         for i, gid in enumerate(self.games):
             self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
         default = self.games.index(self._last_game) + 1
-        self.say("choose", default=f"{default} {game_name(self._last_game, self.lang)}")
+        default_text = f"{default} {game_name(self._last_game, self.lang)}"
+        self.say("choose", default=default_text)
         while True:
             self.prompt()
             line = await self._line()
@@ -330,7 +333,7 @@ class LocalTable:
                 self.say("bye")
                 return None
             if text in ("h", "help", "?"):
-                self.say("help")
+                self.say("menu_help", default=default_text)
                 continue
             if text in ("r", "rules"):
                 for gid in self.games:
@@ -338,13 +341,16 @@ class LocalTable:
                 continue
             if text == "":
                 return self._last_game
-            n = _number(text)
-            if n is not None and 1 <= n <= len(self.games):
-                return self.games[n - 1]
-            matches = [g for g in self.games if g.startswith(text)]
+            matches = find_games(text, self.games)
             if len(matches) == 1:
                 return matches[0]
-            self.say("bad_game", text=line.strip(), n=len(self.games))
+            if matches:
+                listed = ", ".join(
+                    f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
+                )
+                self.say("ambiguous_game", text=line.strip(), games=listed)
+            else:
+                self.say("bad_game", text=line.strip(), n=len(self.games))
 
     async def _fill_and_start(self, table_id: str) -> str | None:
         """Computer players in every free seat, then start."""
@@ -445,6 +451,29 @@ class LocalTable:
     def _reprompt(self) -> None:
         if self.buttons:
             self.prompt()
+
+
+def find_games(text: str, games: list[str]) -> list[str]:
+    """The games that `text` names, as typed at the game menu (one: that game).
+
+    A game answers to its number in `games`, its id and its name in every language
+    we speak, whatever the case and spacing; failing that, to the first
+    `MIN_PREFIX` letters or more of any of these.  Several games fitting a prefix
+    all come back, for the menu to list.
+    """
+    key = _fold(text)
+    if (n := _number(key)) is not None:
+        return [games[n - 1]] if 1 <= n <= len(games) else []
+    names = {g: {_fold(g), *(_fold(game_name(g, lang)) for lang in LANGUAGES)} for g in games}
+    exact = [g for g in games if key in names[g]]
+    if exact or len(key) < MIN_PREFIX:
+        return exact
+    return [g for g in games if any(name.startswith(key) for name in names[g])]
+
+
+def _fold(text: str) -> str:
+    """`text` as compared with names: case-folded, spaces squeezed."""
+    return " ".join(text.split()).casefold()
 
 
 def _version(lobby: LobbyView) -> int:

@@ -13,6 +13,17 @@ TEXTS: dict[str, dict[str, str]] = {
         # Fits 80 columns with the longest default game, so it stays one line there.
         "choose": "Choose a game (Enter: {default} · h: help · q: quit)",
         "bad_game": "There is no game {text!r}: type a number from 1 to {n}, a game's name, or q to quit.",
+        "ambiguous_game": "{text!r} fits more than one game: {games}. "
+        "Type more of the name, or its number.",
+        "menu_help": "Choosing a game:\n"
+        "  <number>  the game with that number in the list\n"
+        "  <name>    a game's name or its [id], in English or German, or just the first\n"
+        "            3 letters or more if no other game starts with them (thou, drei)\n"
+        "  Enter     the game offered: {default}\n"
+        "  r         the rules of every game\n"
+        "  h         this help\n"
+        "  q         quit\n"
+        "Once a game is on, h tells how to play your cards.",
         "resume": "Your unfinished game {game} (table {table}) is still open.\n"
         "Enter: continue it · n: abandon it and start a new one · q: quit",
         "resume_bad": "Type Enter to continue, n for a new game, or q to quit.",
@@ -44,6 +55,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "games": "Spiele (Nummer oder Name eingeben):",
         "choose": "Spiel wählen (Enter: {default} · h: Hilfe · q: Ende)",
         "bad_game": "Es gibt kein Spiel {text!r}: eine Nummer von 1 bis {n}, einen Spielnamen oder q eingeben.",
+        "ambiguous_game": "{text!r} passt zu mehr als einem Spiel: {games}. "
+        "Mehr vom Namen oder die Nummer eingeben.",
+        "menu_help": "Spiel wählen:\n"
+        "  <Nummer>  das Spiel mit dieser Nummer in der Liste\n"
+        "  <Name>    der Name eines Spiels oder sein [Kürzel], deutsch oder englisch,\n"
+        "            oder nur die ersten 3 Buchstaben oder mehr, wenn kein anderes\n"
+        "            Spiel so beginnt (taus, drei)\n"
+        "  Enter     das angebotene Spiel: {default}\n"
+        "  r         die Regeln aller Spiele\n"
+        "  h         diese Hilfe\n"
+        "  q         beenden\n"
+        "Während einer Partie erklärt h, wie man Karten spielt.",
         "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
         "Enter: weiterspielen · n: aufgeben und neu beginnen · q: Ende",
         "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",

@@ -50,7 +50,7 @@ from aiohttp import web
 from telegram import BotCommand, CallbackQuery, Update
 from telegram import Message as TgMessage
 from telegram import User as TgUser
-from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -199,6 +199,14 @@ class TelegramAdapter:
             raise TokenRejected(
                 "Telegram rejected TELEGRAM_TOKEN (401 Unauthorized); copy the token "
                 "again from @BotFather"
+            ) from None
+        except BadRequest as e:  # a NetworkError to PTB, but no outage: a setting
+            if serving:
+                raise
+            setting = "TELEGRAM_WEBHOOK_URL / TELEGRAM_WEBHOOK_SECRET" if self.webhook_url else None
+            raise TokenRejected(
+                f"Telegram refused the start-up ({e.message})"
+                + (f"; check {setting}" if setting else "")
             ) from None
         except NetworkError as e:
             if serving:

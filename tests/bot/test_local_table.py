@@ -525,3 +525,105 @@ async def test_line_reader_on_a_regular_file_uses_a_thread(tmp_path: Path) -> No
         got = [await asyncio.wait_for(reader.readline(), 2) for _ in range(3)]
         reader.close()
     assert got == ["zweier", "1", None]
+
+
+# --- the game menu ---------------------------------------------------------------------
+
+
+async def chosen_game(service: TableService, typed: str, user: UserRef = USER) -> str:
+    """The game a table opens with when `typed` is the answer to the game menu."""
+    term = Terminal(script(typed, "q"))
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=user)
+    await asyncio.wait_for(table.run(), 30)
+    assert "There is no game" not in term.text
+    assert len(service.tables) == 1, term.text
+    return next(iter(service.tables.values())).game
+
+
+@pytest.mark.parametrize(
+    ("typed", "game_id"),
+    [
+        ("Thousand", "tausend"),
+        ("thousand", "tausend"),
+        ("  THOUSAND  ", "tausend"),
+        ("Thousand (Russian Schnapsen)", "tausend"),
+        ("Tausend (Russisch Schnapsen)", "tausend"),
+        ("Schnapsen", "zweier"),
+        ("Schnapsen (2 players)", "zweier"),
+        ("schnapsen (zu zweit)", "zweier"),
+        ("Dreierschnapsen", "dreier"),
+        ("Dreierschnapsen (3 players)", "dreier"),
+        ("Bauernschnapsen", "bauern"),
+        ("bauernschnapsen (4 PLAYERS)", "bauern"),
+        ("Tausend", "tausend"),
+        (" Zweier ", "zweier"),
+        ("3", "bauern"),
+        ("thou", "tausend"),
+        ("drei", "dreier"),
+        ("schn", "zweier"),
+        ("bau", "bauern"),
+    ],
+)
+async def test_a_game_is_chosen_by_number_id_or_shown_name(
+    service: TableService, typed: str, game_id: str
+) -> None:
+    """The menu says "type a number or a name": the names it shows work, in either
+    language, whatever the case, and so does a prefix of 3 letters or more."""
+    assert await chosen_game(service, typed) == game_id
+
+
+async def test_a_german_terminal_takes_english_names_too(service: TableService) -> None:
+    de = UserRef("local", "me", "Anna", "de")
+    assert await chosen_game(service, "thousand", de) == "tausend"
+
+
+async def test_short_unknown_or_ambiguous_names_are_refused(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prefix needs 3 letters; one that fits several games lists them."""
+    from bot import i18n
+
+    monkeypatch.setitem(i18n.GAME_NAMES["en"], "tausend", "Schnapsen for a thousand")
+    term = await play(service, script("th", "Thousandx", "schnap", "Schnapsen for", "q"))
+    out = term.text
+    assert "There is no game 'th'" in out
+    assert "There is no game 'Thousandx'" in out
+    assert (
+        "'schnap' fits more than one game: 1) Schnapsen (2 players), "
+        "4) Schnapsen for a thousand. Type more of the name, or its number." in out
+    )
+    assert next(iter(service.tables.values())).game == "tausend"
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "playing"),
+    [("en", "Choosing a game:", "show the table"), ("de", "Spiel wählen:", "Tisch und Karten")],
+)
+async def test_help_at_the_game_menu_is_about_choosing_a_game(
+    service: TableService, lang: str, heading: str, playing: str
+) -> None:
+    screens: list[str] = []
+
+    def answer(screen: str) -> str:
+        screens.append(screen)
+        return "h" if len(screens) == 1 else "q"
+
+    term = Terminal(answer)
+    me = UserRef("local", "me", "Anna", lang)
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=me)
+    await asyncio.wait_for(table.run(), 5)
+    menu_help = screens[1]  # what `h` printed
+    assert heading in menu_help
+    assert playing not in menu_help  # not the help for playing cards
+    default = "1 " + game_name("zweier", lang)
+    assert default in menu_help  # Enter: the default game
+    for key in ("Enter", "\n  r ", "\n  h ", "\n  q "):
+        assert key in menu_help
+    assert len(menu_help.strip().splitlines()) > 5
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_game_menu_help_fits_80_columns(lang: str) -> None:
+    for n, gid in enumerate(available(), 1):
+        text = say(lang, "menu_help", default=f"{n} {game_name(gid, lang)}")
+        assert max(columns(line) for line in text.splitlines()) <= 80, text

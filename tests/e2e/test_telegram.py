@@ -22,7 +22,7 @@ from pydantic import SecretStr
 from bot.config import Config
 from bot.payload import decode as decode_payload
 from tests.app_logs import retry_warnings, run_logged, the_one_error
-from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits
+from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits, _bad_request
 from tests.e2e.telegram_harness import (
     config_for,
     fake,
@@ -334,10 +334,7 @@ async def test_real_rate_limits(fake: FakeTelegram, tmp_path: Path) -> None:
 
 
 async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) -> None:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
+    port = free_port()
     db = tmp_path / "bot.sqlite3"
     config = config_for(
         fake,
@@ -474,9 +471,7 @@ async def test_telegram_out_of_reach_at_start_is_tried_until_it_answers(
     from bot.app import SHUTDOWN_GRACE
     from bot.app import run as run_app
 
-    with socket.socket() as s:  # a port where nothing listens yet
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()  # a port where nothing listens yet
     fake = FakeTelegram(limits=Limits(rate=None))
     config = replace_url(config_for(fake, tmp_path / "bot.sqlite3"), f"http://127.0.0.1:{port}/bot")
     caplog.set_level(logging.WARNING, logger="bot.app")
@@ -513,6 +508,38 @@ async def test_a_wrong_telegram_token_stops_the_bot_with_one_clear_line(tmp_path
     )
     assert "cannot reach" not in logs  # a wrong token is not retried
     assert "getMe" in logs and wrong.split(":")[1] not in logs
+
+
+async def test_a_webhook_telegram_refuses_stops_the_bot_with_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram answering setWebhook with 400 (say the host does not resolve) is a
+    setting to fix, not an outage: one error line naming the settings, no retries."""
+    async with FakeTelegram(limits=Limits(rate=None)) as fake:
+
+        async def refuse(params: object) -> bool:
+            raise _bad_request("Bad webhook: Failed to resolve host: Name or service not known")
+
+        monkeypatch.setitem(fake._methods, "setwebhook", ("setWebhook", refuse))
+        config = config_for(
+            fake,
+            tmp_path / "bot.sqlite3",
+            telegram_webhook_url="https://nowhere.invalid/tg/hook",
+            telegram_webhook_listen="127.0.0.1",
+            telegram_webhook_port=free_port(),
+        )
+        code, logs = await run_logged(config, retry_delays=(0.1,))
+    assert the_one_error(code, logs).endswith(
+        "telegram: Telegram refused the start-up (Bad webhook: failed to resolve host: "
+        "name or service not known); check TELEGRAM_WEBHOOK_URL / TELEGRAM_WEBHOOK_SECRET"
+    )
+    assert "cannot reach" not in logs
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def replace_url(config: Config, url: str) -> Config:
