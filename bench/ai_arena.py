@@ -158,7 +158,8 @@ def main() -> int:
         "deals": n,
         "games": games,
         "a_win_rate": round(rate, 4),
-        "a_win_ci95": [round(rate - half, 4), round(rate + half, 4)],
+        # a share lies in [0, 1]; with few deals the normal interval overshoots
+        "a_win_ci95": [round(max(0.0, rate - half), 4), round(min(1.0, rate + half), 4)],
         "a_points_per_deal": round(a_ppd, 4),
         "b_points_per_deal": round(b_ppd, 4),
         "a_decision_ms_median": round(statistics.median(times["a"]), 2) if times["a"] else 0.0,

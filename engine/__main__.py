@@ -81,8 +81,19 @@ def verify_text(text: str) -> tuple[int, dict[str, Any] | str]:
         return 1, e.answer()
     except (RecordError, OptionError) as e:
         return 2, f"not a valid record: {e}"
-    seeded = sum(1 for d in deals if d["seed"] is not None)
-    return 0, {"ok": True, "seeded": seeded, "unseeded": len(deals) - seeded, "deals": deals}
+    unseeded = [d["deal"] for d in deals if d["seed"] is None]
+    if unseeded:
+        # a valid game (that is `replay`'s answer), but nothing shows its cards were
+        # shuffled fairly: a verification that checked nothing must not say ok
+        return 1, {
+            "ok": False,
+            "deal": unseeded[0],
+            "action": None,
+            "error": "unseeded",
+            "message": f"deal(s) {', '.join(map(str, unseeded))} have no seed: "
+            "their cards cannot be checked",
+        }
+    return 0, {"ok": True, "seeded": len(deals), "unseeded": 0, "deals": deals}
 
 
 def _verify(path: str) -> int:

@@ -127,6 +127,11 @@ async def test_verify_a_stored_record(bot: Bot, tmp_path: Path) -> None:
     bad["deals"][0]["seed"] = "ab" * 16
     bad["deals"][0].pop("seed_sha256")
     assert verify(bad) == 1
+    # a deal without a seed: nothing to check, so not "ok"
+    bad = copy.deepcopy(record)
+    for key in ("seed", "seed_sha256"):
+        bad["deals"][0].pop(key, None)
+    assert verify(bad) == 1
     # not a record at all
     assert verify("{not json") == 2
     assert verify({"game": "zweier"}) == 2
