@@ -22,17 +22,78 @@ SUMMARY = {
 }
 
 
+#: What each rule option means, for players reading a table's rules (the ids are for
+#: admins' /settings).  A test checks that every option of every game has its line.
+OPTION_TEXT = {
+    "en": {
+        "auto_claim": "66 is claimed for you the moment you have it",
+        "zweier.schneider": "a loser without a game point gets two Bummerl (Schneider)",
+        "dreier.without_talon": "contracts may be bid without the talon (+1)",
+        "dreier.raise_after_talon": "the declarer may raise when he discards",
+        "dreier.caller_first": "forehand announces or passes before the others bid",
+        "dreier.carinthian": "Carinthian: no talon in the normal game and the Bettler",
+        "dreier.count_down": "scores count down from 24",
+        "dreier.cut_ritual": "middlehand cuts or knocks before the deal",
+        "dreier.assenbettler": "the Assenbettler may be bid",
+        "dreier.assbettler": "the Ass-Bettler may be bid",
+        "dreier.plauderer": "the Plauderer may be bid",
+        "dreier.zehnergang": "the Zehnergang may be bid",
+        "dreier.bauernloch": "the Bauernloch may be bid",
+        "bauern.bettler": "the Bettler may be bid",
+        "bauern.bettler_partner_plays": "the Bettler's partner plays instead of sitting out",
+        "bauern.bettler_points": "game points of a Bettler",
+        "bauern.kontra_beats_bettler": "a Kontra on the normal game annuls a Bettler of forehand's team",
+        "bauern.assbettler": "the Ass-Bettler may be bid",
+        "bauern.zehnergang": "the Zehnergang may be bid",
+        "tausend.players": "players",
+        "tausend.golden_round": "golden round: the first round is played at 120, doubled",
+        "tausend.blind_bid": "bids before looking at the cards count double",
+        "tausend.barrel_fine": "the barrel's fine",
+    },
+    "de": {
+        "auto_claim": "66 wird automatisch angesagt, sobald man sie hat",
+        "zweier.schneider": "wer keinen Punkt hat, bekommt zwei Bummerl (Schneider)",
+        "dreier.without_talon": "Spiele dürfen ohne Talon angesagt werden (+1)",
+        "dreier.raise_after_talon": "der Spieler darf beim Ablegen erhöhen",
+        "dreier.caller_first": "Vorhand sagt an oder passt, bevor die anderen bieten",
+        "dreier.carinthian": "Kärntner Art: kein Talon im Normalspiel und beim Bettler",
+        "dreier.count_down": "die Punkte zählen von 24 abwärts",
+        "dreier.cut_ritual": "Mittelhand hebt ab oder klopft vor dem Geben",
+        "dreier.assenbettler": "Assenbettler darf angesagt werden",
+        "dreier.assbettler": "Ass-Bettler darf angesagt werden",
+        "dreier.plauderer": "Plauderer darf angesagt werden",
+        "dreier.zehnergang": "Zehnergang darf angesagt werden",
+        "dreier.bauernloch": "Bauernloch darf angesagt werden",
+        "bauern.bettler": "Bettler darf angesagt werden",
+        "bauern.bettler_partner_plays": "der Partner des Bettlers spielt mit, statt auszusetzen",
+        "bauern.bettler_points": "Punkte eines Bettlers",
+        "bauern.kontra_beats_bettler": "Kontra aufs Normalspiel hebt einen Bettler der Vorhand-Partei auf",
+        "bauern.assbettler": "Ass-Bettler darf angesagt werden",
+        "bauern.zehnergang": "Zehnergang darf angesagt werden",
+        "tausend.players": "Spieler",
+        "tausend.golden_round": "Goldene Runde: die erste Runde wird um 120 gespielt, doppelt",
+        "tausend.blind_bid": "Gebote ohne Kartenansehen zählen doppelt",
+        "tausend.barrel_fine": "Strafe am Fass",
+    },
+}
+
+
 def rules_summary(game: str, lang: str | None, options: dict[str, Any] | None = None) -> str:
     lg = norm_lang(lang)
     text = SUMMARY.get(lg, SUMMARY["en"]).get(game) or SUMMARY["en"].get(game, game)
     lines = [game_name(game, lg), text]
     if options:
-        shown = ", ".join(f"{k}={_fmt(v)}" for k, v in sorted(options.items()))
-        lines.append(f"Options: {shown}" if lg == "en" else f"Optionen: {shown}")
+        described = OPTION_TEXT.get(lg, OPTION_TEXT["en"])
+        lines.append("Options:" if lg == "en" else "Optionen:")
+        for key, value in sorted(options.items()):
+            what = described.get(key) or OPTION_TEXT["en"].get(key, key)
+            lines.append(f"• {what}: {_fmt(value, lg)}")
     return "\n".join(lines)
 
 
-def _fmt(v: Any) -> str:
+def _fmt(v: Any, lang: str = "en") -> str:
     if isinstance(v, bool):
-        return "on" if v else "off"
+        if lang == "de":
+            return "ja" if v else "nein"
+        return "yes" if v else "no"
     return str(v)

@@ -7,8 +7,11 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import action_label, card_label
+from bot.rules_text import OPTION_TEXT, rules_summary
 from engine.actions import Double, PlayCard
 from engine.cards import Card
+from engine.games import available, game
+from engine.options import options_to_json
 
 from .fakechat import Bot, open_table, until_discard_menu, users
 
@@ -97,3 +100,21 @@ def test_german_words_for_german_readers() -> None:
     queen = PlayCard(Card.parse("QC")[0], marriage=True)
     assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_rule_option_is_described_for_players(lang: str) -> None:
+    """The rules of a table list its options in words, not as ids (which are for
+    admins' /settings): every option of every game has its line in both languages."""
+    for game_id in available():
+        spec = game(game_id)
+        options = options_to_json(spec.parse_options({}), game_id)
+        assert set(options) <= set(OPTION_TEXT[lang]), game_id
+        text = rules_summary(game_id, lang, options)
+        for key in options:
+            assert key not in text, (game_id, key)
+    dreier = options_to_json(game("dreier").parse_options({}), "dreier")
+    text = rules_summary("dreier", lang, dreier)
+    yes, no = ("yes", "no") if lang == "en" else ("ja", "nein")
+    assert f"• {OPTION_TEXT[lang]['dreier.without_talon']}: {yes}" in text
+    assert f"• {OPTION_TEXT[lang]['dreier.plauderer']}: {no}" in text
