@@ -247,6 +247,10 @@ class TableService:
             except SettingError as e:
                 return _refuse(lang, "bad_setting", error=str(e))
             await self.store.save_chat_settings(chat.key, updated.to_json())
+        if updated.language != current.language:
+            # the chat's tables speak its language: the running ones switch now too
+            for table in self.tables_in(chat.key):
+                await self._speak(table, updated.language)
         return Outcome(True, t(lang, "settings.saved", key=key, value=value))
 
     async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
@@ -645,15 +649,18 @@ class TableService:
     async def _set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
         lang = norm_lang(lang)
         table = self.tables.get(table_id)
-        if table is None:
+        if table is None or table.seat_of(user.key) is None:
             return _refuse(lang, "no_table")
-        async with self.lock(table_id):
-            if self.tables.get(table_id) is not table or table.seat_of(user.key) is None:
-                return _refuse(lang, "no_table")
-            if table.settings.get("lang") != lang:
-                await self._commit(table, [{"k": "lang", "lang": lang}])
-                await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
-            return Outcome(True, table_id=table.id)
+        await self._speak(table, lang)
+        return Outcome(True, table_id=table.id)
+
+    async def _speak(self, table: Table, lang: str) -> None:
+        """Make a table speak `lang` from its next message on (a `lang` log entry)."""
+        async with self.lock(table.id):
+            if self.tables.get(table.id) is not table or table.settings.get("lang") == lang:
+                return
+            await self._commit(table, [{"k": "lang", "lang": lang}])
+            await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
 
     async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         """Concede the match: the resigner (and partner) lose it; the others win."""

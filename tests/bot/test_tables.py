@@ -714,3 +714,15 @@ async def test_a_chat_move_noticed_late_merges_the_leaderboard(bot: Bot) -> None
         (new.key, "tg:2", 24.0, 6.5, 4),
         (new.key, "tg:3", 25.0, 8.0, 4),
     ]
+
+
+async def test_a_new_chat_language_reaches_the_running_tables(bot: Bot) -> None:
+    """An admin switching the chat to German does not wait for the next table: the
+    running one speaks German from its next message on, and the change is kept."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Deal 1")
+    assert (await bot.svc.update_setting(CHAT, a.user, "language", "de", is_admin=True)).ok
+    assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
+    log = await bot.store.table_log(tid)  # type: ignore[union-attr]
+    assert log[-1] == {"k": "lang", "lang": "de"}
