@@ -526,6 +526,13 @@ def contract_name(contract: str | None, lang: str | None) -> str:
     return names.get(contract) or CONTRACT_NAMES["en"].get(contract, contract)
 
 
+def game_key(key: str, game: str) -> str:
+    """`key`, or `key.<game>` where that game has a word of its own for it (Bauern's
+    Kontra for a double, Thousand's marriages)."""
+    own = f"{key}.{game}"
+    return own if own in TEXTS["en"] else key
+
+
 def action_label(
     action: Action,
     lang: str | None,
@@ -536,13 +543,9 @@ def action_label(
     """The text on the button for an action; `game` picks a game's own word where it
     has one (Bauernschnapsen's Kontra, Thousand's marriages)."""
     lg = norm_lang(lang)
-
-    def own(key: str, **kw: object) -> str:
-        return t(lg, f"{key}.{game}" if f"{key}.{game}" in TEXTS["en"] else key, **kw)
-
     if isinstance(action, PlayCard):
         card = card_label(action.card, lg, style)
-        return own("act.marriage", card=card) if action.marriage else card
+        return t(lg, game_key("act.marriage", game), card=card) if action.marriage else card
     if isinstance(action, ExchangeTrump):
         return t(lg, "act.exchange")
     if isinstance(action, CloseTalon):
@@ -564,7 +567,7 @@ def action_label(
     if isinstance(action, Pass):
         return t(lg, "act.pass")
     if isinstance(action, Double):
-        return own("act.double")
+        return t(lg, game_key("act.double", game))
     if isinstance(action, Discard):
         cards = cards_text(action.cards, lg, style)
         if action.contract:

@@ -69,6 +69,12 @@ class _Timers:
         self.handles.clear()
 
 
+def _table_style(table: Table, lang: str) -> Style:
+    """How a table is written for a reader of `lang`: its card pictures and how much
+    of the tricks it shows are the table's settings."""
+    return Style(lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table"))
+
+
 def _refuse(lang: str | None, key: str, **kw: Any) -> Outcome:
     return Outcome(False, t(lang, f"refuse.{key}", **kw), key)
 
@@ -518,8 +524,7 @@ class TableService:
             if s.user == table.host:
                 return _refuse(lang, "no_ai_seat")  # the host leaves with Leave
             if user.key != table.host:
-                host = next((x.name for x in table.seats if x and x.user == table.host), "?")
-                return _refuse(lang, "not_host", host=host)
+                return _refuse(lang, "not_host", host=table.host_name() or "?")
         await self._commit(table, [{"k": "leave", "seat": seat}])
         await self._notify(table, "lobby")
         return Outcome(True, table_id=table.id)
@@ -541,8 +546,7 @@ class TableService:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         if user.key != table.host:
-            host = next((s.name for s in table.seats if s and s.user == table.host), "?")
-            return _refuse(lang, "not_host", host=host)
+            return _refuse(lang, "not_host", host=table.host_name() or "?")
         if not table.is_full():
             return _refuse(lang, "not_full")
         # The first dealer is drawn like a seed (from `secrets` unless a test injects a
@@ -587,7 +591,7 @@ class TableService:
             return Outcome(True, table_id=table.id)
         # The vote is a new version of the table: every message is drawn again, so
         # the buttons players see stay current and the channel sees the vote.
-        await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
+        await self._redraw(table)
         return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
 
     # --- commands without a payload --------------------------------------------------
@@ -615,6 +619,8 @@ class TableService:
         lang = await self._lang(user, chat)
         in_chat = self.tables_in(chat.key)
         if table_id is not None:
+            table_id = table_id.strip().lower()  # ids are lowercase base 36, as typed
+        if table_id:
             table = next((tb for tb in in_chat if tb.id == table_id), None)
         else:
             table = self.table_of(chat.key, user.key)
@@ -660,7 +666,7 @@ class TableService:
             if self.tables.get(table.id) is not table or table.settings.get("lang") == lang:
                 return
             await self._commit(table, [{"k": "lang", "lang": lang}])
-            await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
+            await self._redraw(table)
 
     async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         """Concede the match: the resigner (and partner) lose it; the others win."""
@@ -737,16 +743,12 @@ class TableService:
             if user is not None and user.lang
             else table.settings.get("lang", "en")
         )
-        return Style(
-            lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table")
-        )
+        return _table_style(table, lang)
 
     def style_for(self, table_id: str, user_lang: str | None = None) -> Style:
         table = self.tables[table_id]
         lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
-        return Style(
-            lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table")
-        )
+        return _table_style(table, lang)
 
     def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None:
         table = self.tables.get(table_id)
@@ -929,6 +931,11 @@ class TableService:
         else:
             await self._notify(table, "lobby")
 
+    async def _redraw(self, table: Table) -> None:
+        """Draw a table's messages again after a change that is not a move (a vote,
+        its language): the buttons players hold carry the new version."""
+        await self._notify(table, "action" if table.status == Status.PLAYING else "lobby")
+
     async def _closed_table(self, table: Table, kind: str) -> None:
         await self._notify(table, kind)
         self._forget_table(table)
@@ -991,7 +998,7 @@ class TableService:
         deadline = table.deadline or (self._clock() + timeout)
         now = self._clock()
         # a chat's short turn timeout still gets its reminder, half-way through; one
-        # due now was sent already (or is sent by `start`, after a restart)
+        # due now was sent already (or is sent by `listen`, after a restart)
         remind_at = deadline - self._remind_window(table)
         if remind_at > now + 0.001:
             timers.handles.append(

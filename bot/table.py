@@ -131,6 +131,10 @@ class Table:
     def humans(self) -> list[str]:
         return [s.user for s in self.seats if s is not None and s.user is not None]
 
+    def host_name(self) -> str | None:
+        """The name the host sits under (None: he has no seat any more)."""
+        return next((s.name for s in self.seats if s is not None and s.user == self.host), None)
+
     def votes_needed(self) -> int:
         """Abort votes that close a running table: a majority of its human players."""
         return len(self.humans()) // 2 + 1

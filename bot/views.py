@@ -28,7 +28,16 @@ from engine.cards import CARDS, Card
 from engine.views import SeatView
 
 from . import i18n
-from .i18n import action_label, card_label, cards_text, contract_name, game_name, suit_label, t
+from .i18n import (
+    action_label,
+    card_label,
+    cards_text,
+    contract_name,
+    game_key,
+    game_name,
+    suit_label,
+    t,
+)
 from .payload import game_action, table_verb
 from .table import Status, Table
 
@@ -179,7 +188,7 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
     lg = style.lang
     seats = seat_lines(table)
     lines = [t(lg, "lobby.title", game=game_name(table.game, lg), table=table.id)]
-    host = next((s.name for s in table.seats if s is not None and s.user == table.host), "—")
+    host = table.host_name() or "—"
     lines.append(t(lg, "lobby.host", host=host))
     for i, line in enumerate(seats):
         team = f" · {t(lg, 'lobby.team', team=team_of(table, i))}" if table.game == "bauern" else ""
@@ -371,15 +380,16 @@ def table_view(table: Table, style: Style) -> TableView:
 
 def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> list[str]:
     lg = style.lang
+    game_id = deal_game(table)
     out = []
     if pv.trump is not None:
         trump = t(lg, "table.trump", trump=suit_label(pv.trump, lg, style.suits))
-        if pv.trump_card is not None and deal_game(table) == "zweier":
+        if pv.trump_card is not None and game_id == "zweier":
             trump += " · " + t(
                 lg, "table.trump_card", card=card_label(pv.trump_card, lg, style.suits)
             )
         out.append(trump)
-    if deal_game(table) == "zweier":
+    if game_id == "zweier":
         out.append(
             t(lg, "table.talon_closed")
             if pv.talon_closed
@@ -405,7 +415,6 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         out.append(text)
     # The auction and the doubling after it are two lines: a long Kontra round must
     # not push the bid that made the contract out of sight.
-    game_id = deal_game(table)
     ended = extra.get("auction_length")  # Bauern: the doubling follows in the same list
     auction = list(pv.bids[:ended] if isinstance(ended, int) else pv.bids)
     doubles = [(s, a) for s, a in pv.bids if isinstance(a, Double)]
@@ -463,9 +472,7 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             out.append(t(lg, "table.points", points=pts))
     if pv.to_act is not None:
         who = nm[_match_seat(table, pv.to_act) or 0]
-        key = f"table.phase.{pv.phase}"
-        if f"{key}.{deal_game(table)}" in i18n.TEXTS["en"]:
-            key = f"{key}.{deal_game(table)}"
+        key = game_key(f"table.phase.{pv.phase}", game_id)
         out.append(
             t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
         )
@@ -487,9 +494,10 @@ def _trick_winners(pv: SeatView) -> list[int | None]:
 def _side(table: Table, pv: SeatView, seat: int) -> int:
     """The side a deal seat plays for: Bauern's teams, Dreier's declarer against the
     other two, otherwise every player for himself."""
-    if deal_game(table) == "bauern":
+    game_id = deal_game(table)
+    if game_id == "bauern":
         return seat % 2
-    if deal_game(table) == "dreier" and pv.declarer is not None:
+    if game_id == "dreier" and pv.declarer is not None:
         return int(seat != pv.declarer)
     return seat
 

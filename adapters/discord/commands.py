@@ -261,7 +261,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
                 adapter.chat(interaction),
                 user,
                 is_admin=is_admin,
-                table_id=table.strip().lower() if table else None,
+                table_id=table,
             ),
         )
         await adapter.reply(interaction, outcome.text or text(user.lang, "done"))

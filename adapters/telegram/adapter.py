@@ -983,11 +983,10 @@ class TelegramAdapter:
         message, user = got
         chat = self._chat(message)
         args = context.args or []
-        table_id = args[0].strip().lower() if args else None
+        table_id = args[0] if args else None  # the core reads it (case, spaces)
         # a group admin closes any table of the group he does not sit at (an abandoned
-        # game, a spam lobby): asking Telegram only then saves a call per /abort
-        seated = self.service.table_of(chat.key, user.key)
-        mine = seated is not None and (table_id is None or seated.id == table_id)
+        # game, a spam lobby): a plain /abort at one's own table needs no Telegram call
+        mine = table_id is None and self.service.table_of(chat.key, user.key) is not None
         is_admin = (
             not mine and message.chat.type != "private" and await self._is_admin(message, user)
         )
