@@ -241,7 +241,9 @@ async def run(
         return 1
 
     try:
-        store = await Store(config.database_path).open()
+        # exclusive: a second bot on this file (`make run` twice, a container and a
+        # local run) would drive the same tables from its own memory; it is refused
+        store = await Store(config.database_path, exclusive=True).open()
     except StoreError as e:  # a setting to fix, like any other bad setting
         log.error("DATABASE_PATH: %s", e)
         return 2
@@ -313,8 +315,10 @@ async def _serve(
     """Run one adapter; False (after logging why) when it failed.
 
     An unreachable platform is logged as one warning line per attempt and tried
-    again until `stop`; a rejected token is one error line (no traceback: it is a
-    setting to fix, not a bug)."""
+    again until `stop`; so is a database that cannot be written (a full disk,
+    another program holding it): what is stored stays, and the adapter (the terminal
+    table, whose press failed) starts again and resumes it.  A rejected token is one
+    error line (no traceback: it is a setting to fix, not a bug)."""
     attempt = 0
     while True:
         try:
@@ -324,12 +328,17 @@ async def _serve(
         except TokenRejected as e:
             log.error("%s: %s", name, e)
             return False
-        except PlatformUnreachable as e:
+        except (PlatformUnreachable, StoreError) as e:
             if stop.is_set():
                 return True
             delay = retry_delays[min(attempt, len(retry_delays) - 1)]
             attempt += 1
-            log.warning("%s: cannot reach the platform (%s); trying again in %g s", name, e, delay)
+            if isinstance(e, PlatformUnreachable):
+                log.warning(
+                    "%s: cannot reach the platform (%s); trying again in %g s", name, e, delay
+                )
+            else:
+                log.warning("%s: %s; starting it again in %g s", name, e, delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
             if stop.is_set():

@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,7 +37,7 @@ from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .settings import ChatSettings, SettingError
-from .store import Store
+from .store import Store, StoreError
 from .table import Entry, Status, Table, seat_count
 from .views import (
     HandView,
@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 __all__ = ["ChatRef", "Listener", "Outcome", "TableService", "TableUpdate", "Timings", "UserRef"]
 
 _R = TypeVar("_R")
+
+#: Seconds after a change that could not be stored before the table's timers try again.
+RETRY_AFTER_FAILED_WRITE = 1.0
 
 
 @dataclass
@@ -232,8 +235,9 @@ class TableService:
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+        error = None if task.cancelled() else task.exception()
+        if error is not None and not isinstance(error, StoreError):  # _commit said why
+            log.error("background task %s failed", task.get_name(), exc_info=error)
 
     # --- settings and users ----------------------------------------------------------
 
@@ -647,6 +651,30 @@ class TableService:
                 return Outcome(True, table_id=table.id)
             return await self._vote_abort(table, user, Payload(table.id, table.version, "ab"), lang)
 
+    async def close_chat(self, chat: ChatRef, reason: str) -> list[str]:
+        """The platform took the chat from the bot (removed from a group, no longer
+        allowed to post there): its open tables close as an abort closes them, with
+        `reason`, for nobody could see them or stop them any more — left open, the
+        computer would play the absent players' turns to the end and score a match
+        nobody saw.  Returns the ids closed; a second call finds nothing."""
+        return await self.close_tables([tb.id for tb in self.tables_in(chat.key)], reason)
+
+    async def close_tables(self, table_ids: Iterable[str], reason: str) -> list[str]:
+        """`close_chat` for some of a chat's tables (a Discord server keeps its other
+        channels when the bot loses one)."""
+        return await self._to_completion(self._close_tables(sorted(table_ids), reason))
+
+    async def _close_tables(self, table_ids: list[str], reason: str) -> list[str]:
+        closed: list[str] = []
+        for table in [tb for tid in table_ids if (tb := self.tables.get(tid)) is not None]:
+            async with self.lock(table.id):
+                if self.tables.get(table.id) is not table:
+                    continue  # it closed meanwhile
+                await self._commit(table, [{"k": "abort", "reason": reason}])
+                await self._closed_table(table, "aborted")
+                closed.append(table.id)
+        return closed
+
     async def set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
         """A player at the table makes it speak `lang` from now on (its table and
         result messages): the terminal resuming a game under another locale."""
@@ -859,14 +887,41 @@ class TableService:
                 self._arm(table)
             else:
                 self._cancel_timers(table.id)
-        except Exception:
-            log.exception("could not store a change of table %s; reloading it", table.id)
-            try:
-                self.tables[table.id] = await self._load(table.id)
-            except Exception:  # pragma: no cover - the store is gone
-                self.tables.pop(table.id, None)
+        except Exception as e:
+            # the database, not a bug (a full disk, another program's lock): one line
+            known = isinstance(e, StoreError)
+            log.error(
+                "could not store a change of table %s (%s); reloading it",
+                table.id,
+                e if known else type(e).__name__,
+                exc_info=not known,
+            )
+            await self._reload(table.id)
             raise
         return tuple(events)
+
+    async def _reload(self, table_id: str) -> None:
+        """After a change that could not be stored: the table as stored (memory is
+        never ahead of the disk), with its turn's deadline, and its timers armed
+        again after a pause.  A computer's move, a timeout or an expiry whose change
+        failed is tried again then, instead of the table stalling until a restart;
+        the pause keeps a failing disk from being hammered."""
+        try:
+            table = await self._load(table_id)
+            row = await self.store.table_row(table_id)
+        except Exception:  # pragma: no cover - the store is gone
+            self.tables.pop(table_id, None)
+            return
+        table.deadline = row.deadline if row is not None else None
+        self.tables[table_id] = table
+
+        def retry() -> None:
+            if self.tables.get(table_id) is table:
+                self._arm(table)
+
+        timers = self._timers.setdefault(table_id, _Timers())  # those armed still count
+        loop = asyncio.get_running_loop()
+        timers.handles.append(loop.call_later(RETRY_AFTER_FAILED_WRITE, retry))
 
     def _after_downtime(self, table: Table) -> float | None:
         """A new deadline for a turn that ran out, or nearly, while the bot was down

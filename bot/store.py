@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import time
@@ -53,6 +55,11 @@ class StoreError(RuntimeError):
     pass
 
 
+#: SQLite's primary result codes for a database that cannot be written *now* (held by
+#: another program, a full disk, an I/O error): a write that failed so is tried again.
+_PASSING = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR}
+
+
 @dataclass
 class _Write:
     log_rows: list[tuple[str, int, str, float]]
@@ -84,9 +91,27 @@ def migrations() -> list[tuple[int, str, str]]:
 
 
 class Store:
-    def __init__(self, path: str | Path, *, table_ids: Callable[[], str] | None = None) -> None:
+    """The database.  `exclusive`: this process's own, for as long as it is open —
+    a second bot started on the same file is refused (`StoreError`) instead of playing
+    the same tables from its own memory.  `busy_timeout` is how long one attempt
+    waits for another program's lock; a write that still cannot be committed is tried
+    again for `write_retry` seconds before its waiter gets a `StoreError`."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        table_ids: Callable[[], str] | None = None,
+        exclusive: bool = False,
+        busy_timeout: float = 5.0,
+        write_retry: float = 10.0,
+    ) -> None:
         self.path = str(path)
         self._table_ids = table_ids or _random_table_id
+        self._exclusive = exclusive
+        self._busy_ms = int(busy_timeout * 1000)
+        self.write_retry = write_retry
+        self._lock_fd: int | None = None
         self._db: aiosqlite.Connection | None = None
         self._ro: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
@@ -113,12 +138,15 @@ class Store:
         self._closing = False
         try:
             await self._open_connections()
-        except (sqlite3.Error, OSError) as e:
+        except (sqlite3.Error, OSError, StoreError) as e:
             for conn in (self._ro, self._db):
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         await conn.close()
             self._db = self._ro = None
+            self._unlock()
+            if isinstance(e, StoreError):
+                raise
             raise StoreError(f"cannot use the database {self.path}: {e}") from None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="store-checkpoint")
         self._wpool = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
@@ -132,21 +160,28 @@ class Store:
             # A file that cannot be a database fails here, on a plain connection,
             # before an aiosqlite thread exists that could outlive the event loop.
             await asyncio.to_thread(_check_database, self.path)
+            if self._exclusive:
+                self._lock_fd = _lock(self.path)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         db = self._db
         await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA busy_timeout=5000")
+        await db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await self._migrate()
         # Reads use their own connection: under WAL they see only committed data and
         # never land inside the writer's open transaction.
         self._ro = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._ro.execute("PRAGMA busy_timeout=5000")
+        await self._ro.execute(f"PRAGMA busy_timeout={self._busy_ms}")
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # the lock goes with it
+            self._lock_fd = None
 
     def _connect_writer(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # see _maybe_checkpoint
@@ -173,7 +208,7 @@ class Store:
     def _checkpoint_now(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            conn.execute("PRAGMA busy_timeout=5000")
+            conn.execute(f"PRAGMA busy_timeout={self._busy_ms}")
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:  # pragma: no cover - retried after the next commits
             log.warning("WAL checkpoint failed", exc_info=True)
@@ -211,6 +246,7 @@ class Store:
         if self._db is not None:
             await self._db.close()
             self._db = None
+        self._unlock()
 
     async def __aenter__(self) -> Store:
         return await self.open()
@@ -318,6 +354,8 @@ class Store:
         try:
             self._transaction(conn, batch)
             return [None] * len(batch)
+        except StoreError as e:  # the database, not a write: none of them can go in
+            return [e] * len(batch)
         except Exception as e:
             if len(batch) == 1:
                 return [e]
@@ -331,6 +369,28 @@ class Store:
         return out
 
     def _transaction(self, conn: sqlite3.Connection, batch: list[_Write]) -> None:
+        """Commit `batch`, trying again for `write_retry` seconds while the database
+        cannot be written (another program's lock held past the busy timeout, a full
+        disk, an I/O error): what passes costs the players a wait, not their moves.
+        Then, or once the store closes, `StoreError`: nothing of the batch is stored."""
+        give_up = time.monotonic() + self.write_retry
+        tries = 0
+        while True:
+            try:
+                self._attempt(conn, batch)
+                return
+            except sqlite3.OperationalError as e:
+                if e.sqlite_errorcode & 0xFF not in _PASSING:
+                    raise
+                pause = min(0.05 * 2**tries, 1.0)
+                if self._closing or time.monotonic() + pause > give_up:
+                    raise StoreError(f"cannot write to the database {self.path}: {e}") from e
+                if tries == 0:
+                    log.warning("cannot write to the database (%s); trying again", e)
+                time.sleep(pause)
+                tries += 1
+
+    def _attempt(self, conn: sqlite3.Connection, batch: list[_Write]) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
             logs = [row for w in batch for row in w.log_rows]
@@ -350,7 +410,8 @@ class Store:
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):  # the error above is the one to tell
+                    conn.execute("ROLLBACK")
             raise
         self.commits += 1
 
@@ -586,6 +647,25 @@ class Store:
                 )
             ]
         )
+
+
+def _lock(path: str) -> int:
+    """Lock ``<path>.lock`` for this process (the descriptor holding it).  An OS lock,
+    not a PID file: the kernel drops it when the process ends, however it ends (even
+    SIGKILL), so it never goes stale; `StoreError` if another process holds it."""
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreError(
+            f"{path} is in use by another running bot; stop that one first"
+            " (two bots on one database would play the same tables)"
+        ) from None
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _check_database(path: str | Path) -> None:

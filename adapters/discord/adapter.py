@@ -22,6 +22,12 @@ Where things are shown, per table (slot → platform message, persisted with
   channel says so once, and the table's "Show my hand" button opens the hand as an
   ephemeral message, which is kept up to date through that interaction's token
   while it lasts (`live:<user>`, in memory only: 15 minutes at most).
+
+When Discord fails: a 5xx or a network error is tried again a few times, rendering
+the newest state (a post keeps its nonce, so Discord makes it once); when the bot may
+not use a table's channel any more (deleted, access or the right to post taken,
+removed from the server) the tables there close as an abort, once, and their players
+are told by DM.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -64,9 +72,19 @@ LIVE_TTL = 14 * 60.0
 #: On stop, queued messages get this long to go out (bot.app allows 8 s in all).
 DRAIN_TIMEOUT = 4.0
 
+#: Seconds between the tries of a message Discord failed to take (5xx, network).
+RETRY_DELAYS = (2.0, 5.0, 15.0)
+
 UNKNOWN_MESSAGE = 10008
 OLD_MESSAGE = 30046
 DMS_CLOSED = 50007
+#: Discord's answers when the bot may not use a channel (any more).
+CHANNEL_REFUSALS = frozenset({10003, 50001, 50013})  # unknown channel, no access, no right
+#: Abort reasons of tables whose channel, or whose server, the bot lost.
+CHANNEL_LOST = "channel_lost"
+SERVER_LOST = "server_lost"
+#: What may pass on a second try: Discord's 5xx, the network.
+OUTAGES = (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError)
 
 
 # --- the client ------------------------------------------------------------------------
@@ -90,6 +108,13 @@ class _Hooks:
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await self.schnapsen.on_interaction(interaction)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.schnapsen.channel_lost(channel.id, "was deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server (an outage is `on_guild_unavailable`)."""
+        self.schnapsen.server_lost(guild.id)
 
 
 class SchnapsenClient(_Hooks, discord.Client):
@@ -120,12 +145,15 @@ AnyClient = SchnapsenClient | ShardedSchnapsenClient
 class Op:
     """One thing to show.  ``edit``/``post`` render the slot from the service when they
     run (the newest state); ``final`` shows a message computed when it was queued (the
-    table may be gone by then) and forgets the slot; ``note`` posts text."""
+    table may be gone by then) and forgets the slot; ``note`` posts text in the channel,
+    ``tell`` sends it to the slot's player by DM."""
 
-    kind: Literal["edit", "post", "final", "note", "close"]
+    kind: Literal["edit", "post", "final", "note", "tell", "close"]
     slot: str = ""
     message: Message | None = None
     mentions: tuple[int, ...] = ()
+    #: Sent with a post: Discord makes a message once per nonce, however often tried.
+    nonce: int = field(default_factory=lambda: secrets.randbits(63))
 
 
 @dataclass
@@ -171,12 +199,14 @@ class DiscordAdapter:
         *,
         ack_budget: float = ACK_BUDGET,
         live_ttl: float = LIVE_TTL,
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
         **client_options: Any,
     ) -> None:
         self.service = service
         self.config = config
         self.ack_budget = ack_budget
         self.live_ttl = live_ttl
+        self.retry_delays = retry_delays
         sharded = config.discord_shard_count is not None or bool(config.discord_shard_ids)
         if config.discord_shard_ids and config.discord_shard_count is None:
             raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the total)")
@@ -200,6 +230,8 @@ class DiscordAdapter:
         self._dm_channels: dict[str, int] = {}
         self._dm_closed: set[str] = set()
         self._dm_noted: set[tuple[str, str]] = set()
+        self._lost: set[str] = set()  # tables whose channel the bot may not use any more
+        self._closers: set[asyncio.Task[None]] = set()  # closing them
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
         self._handling = 0  # presses and commands being handled
@@ -302,6 +334,7 @@ class DiscordAdapter:
         tasks = [
             b.task for b in self._outboxes.values() if b.task is not None and not b.task.done()
         ]
+        tasks += self._closers
         if not tasks:
             return
         _, pending = await asyncio.wait(tasks, timeout=timeout)
@@ -324,8 +357,13 @@ class DiscordAdapter:
                 self._handled.set()
 
     def idle(self) -> bool:
-        """Nothing queued or being sent (for tests and a clean stop)."""
-        return all(box.idle for box in self._outboxes.values())
+        """Nothing queued or being sent, no table being closed (for tests, a clean stop)."""
+        return not self._closers and all(box.idle for box in self._outboxes.values())
+
+    def _if_idle(self) -> None:
+        if self.idle():
+            for callback in list(self.idle_callbacks):
+                callback()
 
     # --- who and where -----------------------------------------------------------------
 
@@ -636,15 +674,26 @@ class DiscordAdapter:
                 summary = match_summary_text(table, self.service.style_for(table_id))
                 add(table_id, Op("note", message=Message(summary)))
         else:
-            add(table_id, Op("final", "lobby"))
-            add(table_id, Op("final", "table"))
+            reason = table.abort_reason if table is not None else None
+            lost = reason in (CHANNEL_LOST, SERVER_LOST)
+            if not lost:
+                add(table_id, Op("final", "lobby"))
+                add(table_id, Op("final", "table"))
             for user in humans:
                 add(table_id, Op("final", f"hand:{user}"))
                 add(table_id, Op("final", f"live:{user}"))
-            reason = table.abort_reason if table is not None else None
-            key = f"abort.{reason}"
-            why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
-            add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
+                if lost:  # the channel cannot be told: each player is, privately
+                    note = text(
+                        self._langs.get(user) or lang,
+                        str(reason),
+                        table=table_id,
+                        channel=f"<#{self._channels[table_id]}>",
+                    )
+                    add(table_id, Op("tell", f"hand:{user}", Message(note)))
+            if not lost:
+                key = f"abort.{reason}"
+                why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
+                add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
         add(table_id, Op("close"))
 
     def _started_lobby(self, table_id: str, lobby: Message) -> Message:
@@ -695,26 +744,48 @@ class DiscordAdapter:
             else:
                 await self._chain(table_id, [box.ops.popleft()])
         box.task = None
-        if self.idle():
-            for callback in list(self.idle_callbacks):
-                callback()
+        self._if_idle()
 
     async def _chain(self, table_id: str, ops: list[Op]) -> None:
         for op in ops:
+            await self._attempt(table_id, op)
+
+    async def _attempt(self, table_id: str, op: Op) -> None:
+        """One op, tried again after a 5xx or a network error (an edit renders the
+        newest state then; a post keeps its nonce, so it is never made twice) — a few
+        times, never in a loop: the next change of the slot tries anew anyway."""
+        for delay in (*self.retry_delays, None):
             try:
                 await self._do(table_id, op)
+                return
             except asyncio.CancelledError:
                 raise
+            except OUTAGES as e:
+                if delay is None:
+                    log.warning("table %s: could not %s %s: %s", table_id, op.kind, op.slot, e)
+                    return
+                log.info("table %s: %s %s failed (%s); trying again", table_id, op.kind, op.slot, e)
+                await asyncio.sleep(delay)
             except discord.HTTPException as e:
-                log.warning("table %s: could not %s %s: %s", table_id, op.kind, op.slot, e)
+                channel_id = _refused_channel(e)
+                if channel_id is not None and channel_id in self._channels.values():
+                    self.channel_lost(channel_id, f"refused the bot ({e.status} {e.code})")
+                else:
+                    log.warning("table %s: could not %s %s: %s", table_id, op.kind, op.slot, e)
+                return
             except Exception:
                 log.exception("table %s: %s %s failed", table_id, op.kind, op.slot)
+                return
 
     async def _do(self, table_id: str, op: Op) -> None:
+        if table_id in self._lost and (op.kind == "note" or op.slot in ("lobby", "table")):
+            return  # the channel is gone: the table is being closed
         if op.kind == "close":
             await self._forget(table_id)
         elif op.kind == "note":
             await self._send_note(table_id, op)
+        elif op.kind == "tell":
+            await self._tell(op.slot[5:], op)
         elif op.kind == "final":
             await self._final(table_id, op.slot, op.message)
         elif op.slot.startswith("live:"):
@@ -725,9 +796,9 @@ class DiscordAdapter:
                 return
             ref = self._refs.get(table_id, {}).get(op.slot)
             if op.kind == "post" or ref is None:
-                await self._post(table_id, op.slot, msg)
+                await self._post(table_id, op.slot, msg, op.nonce)
             elif self._shown.get((table_id, op.slot)) != fingerprint(msg):
-                await self._edit(table_id, op.slot, ref, msg)
+                await self._edit(table_id, op.slot, ref, msg, op.nonce)
 
     def _render(self, table_id: str, slot: str) -> Message | None:
         """A slot's current message from the core (None: nothing to show there now)."""
@@ -744,7 +815,7 @@ class DiscordAdapter:
         hand = self.service.hand(table_id, user, self._langs.get(user))
         return hand.message if hand is not None else None
 
-    async def _post(self, table_id: str, slot: str, msg: Message) -> None:
+    async def _post(self, table_id: str, slot: str, msg: Message, nonce: int) -> None:
         if slot.startswith("hand:"):
             user = slot[5:]
             if user in self._dm_closed:
@@ -755,7 +826,7 @@ class DiscordAdapter:
                     return
                 channel_id = dm
                 sent = await self._channel(channel_id).send(
-                    render.content(msg), **_view_kwargs(msg)
+                    render.content(msg), nonce=nonce, **_view_kwargs(msg)
                 )
             except discord.Forbidden as e:
                 if e.code != DMS_CLOSED:
@@ -764,7 +835,9 @@ class DiscordAdapter:
                 return
         else:
             channel_id = self._channels[table_id]
-            sent = await self._channel(channel_id).send(render.content(msg), **_view_kwargs(msg))
+            sent = await self._channel(channel_id).send(
+                render.content(msg), nonce=nonce, **_view_kwargs(msg)
+            )
         await self._remember(table_id, slot, channel_id, sent.id, msg)
 
     async def _remember(
@@ -774,7 +847,9 @@ class DiscordAdapter:
         self._shown[(table_id, slot)] = fingerprint(msg)
         await self.service.store.set_message_ref(table_id, slot, f"{channel_id}/{message_id}")
 
-    async def _edit(self, table_id: str, slot: str, ref: tuple[int, int], msg: Message) -> None:
+    async def _edit(
+        self, table_id: str, slot: str, ref: tuple[int, int], msg: Message, nonce: int
+    ) -> None:
         channel_id, message_id = ref
         try:
             await (
@@ -798,7 +873,7 @@ class DiscordAdapter:
                 message_id,
                 e.code,
             )
-            await self._post(table_id, slot, msg)
+            await self._post(table_id, slot, msg, nonce)
             return
         self._shown[(table_id, slot)] = fingerprint(msg)
 
@@ -850,8 +925,18 @@ class DiscordAdapter:
             everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
         )
         await self._channel(self._channels[table_id]).send(
-            render.content(op.message), allowed_mentions=mentions
+            render.content(op.message), allowed_mentions=mentions, nonce=op.nonce
         )
+
+    async def _tell(self, user: str, op: Op) -> None:
+        """A note for one player, by DM (when they are open)."""
+        assert op.message is not None
+        if user in self._dm_closed or (dm := await self._dm(user)) is None:
+            return
+        try:
+            await self._channel(dm).send(render.content(op.message), nonce=op.nonce)
+        except discord.Forbidden as e:  # DMs closed, or no server shared any more
+            log.info("could not tell %s by DM: %s", user, e)
 
     async def _dms_closed(self, table_id: str, user: str) -> None:
         """Say once per table that this user plays through "Show my hand"."""
@@ -889,6 +974,48 @@ class DiscordAdapter:
         for key in [k for k in self._live if k[0] == table_id]:
             del self._live[key]
         self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
+        self._lost.discard(table_id)
+
+    # --- the bot loses a channel or a server ---------------------------------------------
+
+    def channel_lost(self, channel_id: int, why: str) -> None:
+        """The bot may not show anything in this channel any more (deleted, or its right
+        to see it or to post there taken).  Its tables close as an abort closes them:
+        nobody there could follow them or stop them, and left open the computer would
+        play the absent players' turns to the end of a match nobody saw."""
+        tables = [tid for tid, channel in self._channels.items() if channel == channel_id]
+        self._lose(tables, CHANNEL_LOST, f"channel {channel_id} {why}")
+
+    def server_lost(self, guild_id: int) -> None:
+        """The bot was removed from a server: every table there closes likewise."""
+        chat = ChatRef(PLATFORM, str(guild_id)).key
+        tables = [tb.id for tb in self.service.tables_in(chat) if tb.id in self._channels]
+        self._lose(tables, SERVER_LOST, f"removed from server {guild_id}")
+
+    def _lose(self, table_ids: list[str], reason: str, why: str) -> None:
+        """Close these tables once, however many refusals and events say so; nothing is
+        sent to their channel meanwhile."""
+        fresh = [tid for tid in table_ids if tid not in self._lost]
+        if not fresh:
+            return
+        self._lost.update(fresh)
+
+        async def close() -> None:
+            try:
+                closed = await self.service.close_tables(fresh, reason)
+            except Exception:
+                log.exception("Discord: %s; closing table(s) %s failed", why, ", ".join(fresh))
+                return
+            log.warning("Discord: %s; closed table(s): %s", why, ", ".join(closed) or "none")
+
+        task = asyncio.create_task(close(), name=f"discord-close-{fresh[0]}")
+        self._closers.add(task)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._closers.discard(task)
+            self._if_idle()
+
+        task.add_done_callback(done)
 
 
 def _stripped(message: Message) -> Message:
@@ -898,6 +1025,17 @@ def _stripped(message: Message) -> Message:
 def _view_kwargs(msg: Message) -> dict[str, Any]:
     view = render.view(msg)
     return {"view": view} if view is not None else {}
+
+
+_CHANNEL_PATH = re.compile(r"/channels/(\d+)(?:/|$)")
+
+
+def _refused_channel(error: discord.HTTPException) -> int | None:
+    """The channel Discord says the bot may not use (any more), if that is the error."""
+    if error.code not in CHANNEL_REFUSALS:
+        return None
+    found = _CHANNEL_PATH.search(str(getattr(error.response, "url", "")))
+    return int(found[1]) if found else None
 
 
 def _parse_ref(ref: str) -> tuple[int, int] | None:

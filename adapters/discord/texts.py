@@ -2,7 +2,8 @@
 
 The game's texts live in `bot.i18n`; these are about Discord itself: the slash
 commands' German names and descriptions (Discord shows each user their client
-language), and the few notes that exist because of Discord (closed DMs).
+language), and the few notes that exist because of Discord (closed DMs, a table's
+channel or server lost).
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "table message to see your cards and play."
         ),
         "not_here": "This button is not one of mine.",
+        "channel_lost": (
+            "Table {table} was closed: I cannot post in {channel} any more (the channel "
+            "was deleted, or I may no longer see it or send messages there). Nothing of "
+            "the match was recorded."
+        ),
+        "server_lost": (
+            "Table {table} was closed: I was removed from the server it was played on. "
+            "Nothing of the match was recorded."
+        ),
         "settings_unknown": "There is no setting {key}.",
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
@@ -40,6 +50,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch-Nachricht auf „Meine Karten“, um deine Karten zu sehen und zu spielen."
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
+        "channel_lost": (
+            "Tisch {table} wurde geschlossen: Ich kann in {channel} nicht mehr schreiben "
+            "(der Kanal wurde gelöscht, oder ich darf ihn nicht mehr sehen oder dort nicht "
+            "mehr schreiben). Von der Partie wird nichts gewertet."
+        ),
+        "server_lost": (
+            "Tisch {table} wurde geschlossen: Ich wurde vom Server entfernt, auf dem er "
+            "gespielt wurde. Von der Partie wird nichts gewertet."
+        ),
         "settings_unknown": "Die Einstellung {key} gibt es nicht.",
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"

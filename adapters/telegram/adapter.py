@@ -28,6 +28,15 @@ outbox's queue, the core's tables, settings, results and leaderboard (`move_chat
 the lobby or running deal's table message, posted anew in the supergroup.  Updates
 from the supergroup wait until that is done, so /abort or /resign there find the table.
 
+When Telegram refuses or fails
+A group that removes the bot or takes its right to post (a ``my_chat_member`` update, a
+403, a 400 "not enough rights to send") loses its tables: they close as an abort does
+(nothing scored), each player is told privately, and the group gets nothing more until
+the bot is added back or a command comes from it.  A user who blocks the bot is one
+who has not started it (above).  A message someone deleted is posted anew at its next
+edit ("Show my hand" checks at once).  Out of reach, Telegram is tried again until it
+answers: polls with one warning line per failure, the outbox without dropping anything.
+
 Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
 honoured).  Callback queries are answered at once, refusals as an alert for the
@@ -47,15 +56,17 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import BotCommand, CallbackQuery, Update
+from telegram import BotCommand, CallbackQuery, ChatMemberRestricted, Update
 from telegram import Message as TgMessage
 from telegram import User as TgUser
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -81,6 +92,11 @@ from .texts import COMMANDS, tt
 log = logging.getLogger(__name__)
 
 PLATFORM = "tg"
+#: The updates the bot asks for: commands and service messages, button presses, and
+#: changes of its own membership (removed from a group, blocked by a user).
+UPDATES = ["message", "callback_query", "my_chat_member"]
+#: The abort reason of a table whose group no longer lets the bot post.
+GROUP_LOST = "group_lost"
 App = Application[Any, Any, Any, Any, Any, Any]
 MAX_ALERT = 200  # answerCallbackQuery text limit
 
@@ -149,13 +165,15 @@ class TelegramAdapter:
             self.app.bot,
             throttle=throttle,
             on_posted=self._remember_ref,
-            on_forbidden=self._on_forbidden,
+            on_refused=self._on_refused,
             on_migrated=self._on_migrated,
         )
         self.states: dict[str, _TableState] = {}
         self.langs: dict[str, str] = {}
         self.reachable: set[int] = set()  # users known to have started the bot
         self.unreachable: set[int] = set()  # users Telegram said we may not write to
+        self.lost: set[int] = set()  # groups that removed the bot or took its right to post
+        self._closing: set[asyncio.Task[None]] = set()
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._webhook: web.AppRunner | None = None
@@ -227,7 +245,8 @@ class TelegramAdapter:
                     await self.app.updater.start_polling(
                         poll_interval=0,
                         timeout=int(self.poll_timeout),
-                        allowed_updates=["message", "callback_query"],
+                        allowed_updates=UPDATES,
+                        error_callback=_poll_failed,
                     )
                 log.info("telegram adapter running as @%s", self.app.bot.username)
                 ready()
@@ -243,8 +262,10 @@ class TelegramAdapter:
                     await self.app.stop()
                 with contextlib.suppress(ValueError):
                     self.service.listeners.remove(self)
+                # a chat being moved, the tables of a lost group closing: let them land
                 moving = [task for _, task in self._moves.values() if not task.done()]
-                if moving:  # a chat being moved: let it land in the store
+                moving += self._closing
+                if moving:
                     await asyncio.wait(moving, timeout=5.0)
                 if not await self.outbox.drain(5.0):
                     log.warning("telegram outbox not empty at shutdown")
@@ -287,7 +308,7 @@ class TelegramAdapter:
         await self.app.bot.set_webhook(
             self.webhook_url,
             secret_token=self.webhook_secret,
-            allowed_updates=["message", "callback_query"],
+            allowed_updates=UPDATES,
         )
 
     def _first_time(self, update_id: int) -> bool:
@@ -387,8 +408,14 @@ class TelegramAdapter:
             for h in (st.lobby, st.table, *st.hands.values()):
                 if h is not None:
                     self.outbox.freeze(h)
-            text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
-            self.outbox.send(st.chat_id, Content(text))
+            if reason == GROUP_LOST:  # the group cannot read it: tell the players
+                for user in self.service.seat_users(tid):
+                    if user_id(user) not in self.unreachable:
+                        note = tt(self.langs.get(user) or lang, "group_lost", table=tid)
+                        self.outbox.send(user_id(user), Content(note))
+            else:
+                text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
+                self.outbox.send(st.chat_id, Content(text))
             self._close(tid, st)
         elif kind == "reminder" and u.user is not None:
             self._remind(tid, st, u.user)
@@ -446,9 +473,17 @@ class TelegramAdapter:
             self.outbox.edit(st.table, content)
 
     def _show_hand(
-        self, table_id: str, st: _TableState, user: str, view: HandView | None = None
+        self,
+        table_id: str,
+        st: _TableState,
+        user: str,
+        view: HandView | None = None,
+        *,
+        asked: bool = False,
     ) -> None:
-        """Post or edit `user`'s private hand message (never anywhere else)."""
+        """Post or edit `user`'s private hand message (never anywhere else); `asked`:
+        the user wants to see it ("Show my hand"), so it is checked even if nothing
+        changed — he may have deleted it, and then it is posted anew."""
         uid = user_id(user)
         if view is None:
             view = self.service.hand(table_id, user, self.langs.get(user))
@@ -463,7 +498,7 @@ class TelegramAdapter:
             handle = st.hands[user] = Handle(uid, table_id, f"hand:{user}")
             self.outbox.post(handle, content)
         else:
-            self.outbox.edit(handle, content)
+            self.outbox.edit(handle, content, force=asked)
 
     def _warn(self, table_id: str, st: _TableState, user: str) -> None:
         """Tell the group (once per table) that `user` must open the private chat."""
@@ -518,9 +553,12 @@ class TelegramAdapter:
             return
         await self.service.store.set_message_ref(handle.table_id, handle.slot, handle.ref)
 
-    def _on_forbidden(self, chat_id: int) -> None:
-        """Telegram refused a private message: tell the tables that wait for this user."""
+    def _on_refused(self, chat_id: int) -> None:
+        """Telegram refused a message: a group that removed the bot (or took its right
+        to post) loses its tables; a user's private chat, the tables that wait for him
+        are told."""
         if chat_id < 0:
+            self._lose_group(chat_id)
             return
         self.unreachable.add(chat_id)
         self.reachable.discard(chat_id)
@@ -533,6 +571,67 @@ class TelegramAdapter:
                 self._show_lobby(table_id, st)
             else:
                 self._warn(table_id, st, key)
+
+    def _lose_group(self, chat_id: int) -> None:
+        """The group removed the bot or took its right to post (a 403, a "not enough
+        rights" 400, a ``my_chat_member`` update; once however many say so).  Nothing
+        more is sent there, and its tables close as an abort closes them: nobody there
+        could follow or stop them, and the computer would otherwise play the absent
+        players' turns to the end of a match nobody saw."""
+        chat_id = self.outbox.current_chat(chat_id)
+        if chat_id in self.lost:
+            return
+        self.lost.add(chat_id)
+        self.outbox.block(chat_id)
+
+        async def close() -> None:
+            try:
+                closed = await self.service.close_chat(ChatRef(PLATFORM, str(chat_id)), GROUP_LOST)
+            except Exception as e:  # the store failed (the core said so): try next time
+                self.lost.discard(chat_id)
+                log.warning("could not close the tables of group %s: %s", chat_id, e)
+                return
+            log.warning(
+                "telegram group %s no longer lets the bot post; closed its table(s): %s",
+                chat_id,
+                ", ".join(closed) or "none",
+            )
+
+        task = asyncio.ensure_future(close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _on_my_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot's own membership changed: a user blocked it, a group removed or
+        muted it (its tables close), or a group let it post again."""
+        change = update.my_chat_member
+        if change is None:
+            return
+        chat_id = change.chat.id
+        member = change.new_chat_member
+        if change.chat.type == ChatType.PRIVATE:
+            if member.status == ChatMemberStatus.BANNED:  # blocked; /start unblocks
+                self.outbox.block(chat_id)
+                self._on_refused(chat_id)
+            return
+        may_post = member.status in (
+            ChatMemberStatus.OWNER,
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.MEMBER,
+        ) or (isinstance(member, ChatMemberRestricted) and member.can_send_messages)
+        if may_post:
+            self._regain(chat_id)
+        else:
+            self._lose_group(chat_id)
+
+    def _regain(self, chat_id: int) -> None:
+        """A group the bot had lost may be written to again: added back (Telegram
+        says so), or a command typed there (no update tells that an admin gave the
+        group back its right to send; the next post shows, one request at most)."""
+        chat_id = self.outbox.current_chat(chat_id)
+        if chat_id in self.lost:
+            self.lost.discard(chat_id)
+            self.outbox.unblock(chat_id)
 
     # --- a group upgraded to a supergroup ----------------------------------------------
 
@@ -634,11 +733,17 @@ class TelegramAdapter:
         app.add_handler(CommandHandler("forgetme", self._cmd_forget))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
+        app.add_handler(ChatMemberHandler(self._on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Before any handler: drop an update seen before, hold one from a chat being
+        moved, and take a message from a group the bot had lost as a sign that it may
+        post there again."""
         if not self._first_time(update.update_id):
             raise ApplicationHandlerStop
         await self._moving(update)
+        if update.message is not None and update.message.chat.id < 0:
+            self._regain(update.message.chat.id)
 
     # button presses
 
@@ -690,7 +795,8 @@ class TelegramAdapter:
         if outcome.hand is not None and outcome.table_id is not None:
             st = self.states.get(outcome.table_id)
             if st is not None:
-                self._show_hand(outcome.table_id, st, user.key, outcome.hand)
+                asked = outcome.code == "hand"
+                self._show_hand(outcome.table_id, st, user.key, outcome.hand, asked=asked)
         return outcome
 
     def _late(self, user: UserRef, task: asyncio.Task[Outcome]) -> None:
@@ -759,7 +865,7 @@ class TelegramAdapter:
             await self.outbox.paced(uid)
             await self.app.bot.send_message(uid, tt(user.lang, "joined", table=table_id))
         except Forbidden:
-            self._on_forbidden(uid)
+            self._on_refused(uid)
             return False
         except TelegramError as e:  # flood control or network: we don't know yet
             log.info("could not greet %s privately: %s", uid, e)
@@ -823,9 +929,9 @@ class TelegramAdapter:
             if table.status == Status.LOBBY:
                 self._show_lobby(table.id, st)
             elif table.status == Status.PLAYING:
-                old = st.hands.get(user.key)
-                if old is not None and (old.dead or old.message_id is None):
-                    st.hands.pop(user.key)
+                old = st.hands.pop(user.key, None)
+                if old is not None:  # the hand comes anew, below the welcome
+                    self.outbox.freeze(old)
                 self._show_hand(table.id, st, user.key)
 
     async def _cmd_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1018,6 +1124,13 @@ class TelegramAdapter:
         outcome = await self.service.forget(user)
         self.langs.pop(user.key, None)
         await self._reply(message, outcome.text or "")
+
+
+def _poll_failed(error: TelegramError) -> None:
+    """Fetching updates failed (Telegram out of reach); PTB tries again, waiting longer
+    each time, up to 30 s.  One line per try: its default is an ERROR with a traceback
+    every time, a wall of them for an outage that is not the bot's fault."""
+    log.warning("cannot fetch updates from Telegram (%s); trying again", error)
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:

@@ -15,8 +15,16 @@ limits are met:
   (30/s) delay requests before Telegram would refuse them; a 429 anyway is honoured:
   wait `retry_after`, then send the newest content (the final state is never dropped).
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
-  gone becomes a new post; 403 (a user who never started the bot, or blocked it) marks
-  the chat blocked and drops its pending messages until the user starts the bot.
+  gone (deleted by an admin, too old to edit) becomes a new post.
+- **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
+  a group that removed it) or a group that took the bot's right to post ("not enough
+  rights to send") marks the chat blocked: its pending messages are dropped, nothing
+  more is tried there until `unblock`, and `on_refused` tells the adapter once.
+- **Telegram out of reach.** A request that could not even connect is tried again
+  (at most every 5 s) until it goes through, however long the outage: the chat's
+  queue waits in order, its edits merging meanwhile.  Other network failures (a
+  timeout, a dropped answer: the request may have arrived) are tried `max_attempts`
+  times, so one Telegram keeps failing on cannot hold up its chat for ever.
 - **A chat that moved.** A group upgraded to a supergroup gets a new id, and every
   request to the old one fails with `ChatMigrated`.  The chat's queue moves to the new
   id (the failed request first), later requests for the old id go there too, and
@@ -38,6 +46,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+import httpx
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import (
     BadRequest,
@@ -157,7 +166,9 @@ class _Op:
     content: Content | None = None
     fn: Callable[[], Awaitable[None]] | None = None
     sending: bool = False
-    attempts: int = 0
+    attempts: int = 0  # requests made that may have reached Telegram
+    failures: int = 0  # network failures in a row, for the pause before the next try
+    force: bool = False  # an edit sent even if the message shows its content already
 
 
 @dataclass(eq=False)
@@ -180,8 +191,15 @@ class Stats:
     retry_after: int = 0
     not_modified: int = 0
     forbidden: int = 0
+    unreachable: int = 0  # requests that could not connect (tried again)
     failed: int = 0
     migrated: int = 0
+
+
+def _unsent(error: NetworkError) -> bool:
+    """The request never reached Telegram (no connection): trying again is safe."""
+    cause = error.__cause__
+    return isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
 
 
 def retry_seconds(error: RetryAfter) -> float:
@@ -204,7 +222,7 @@ class Outbox:
         *,
         throttle: Throttle | None = None,
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
-        on_forbidden: Callable[[int], None] | None = None,
+        on_refused: Callable[[int], None] | None = None,
         on_migrated: Callable[[int, int], None] | None = None,
         max_attempts: int = 5,
         idle_after: float = 60.0,
@@ -213,7 +231,7 @@ class Outbox:
         self.idle_after = idle_after
         self.throttle = throttle or Throttle()
         self.on_posted = on_posted
-        self.on_forbidden = on_forbidden
+        self.on_refused = on_refused
         self.on_migrated = on_migrated
         self.max_attempts = max_attempts
         self.stats = Stats()
@@ -238,8 +256,12 @@ class Outbox:
         self._follow(handle)
         self._enqueue(handle.chat_id, _Op("post", handle, content))
 
-    def edit(self, handle: Handle, content: Content) -> None:
-        """Show `content` in `handle`'s message, merging with a waiting edit."""
+    def edit(self, handle: Handle, content: Content, *, force: bool = False) -> None:
+        """Show `content` in `handle`'s message, merging with a waiting edit.
+
+        An edit to what the message shows already costs no request, unless `force`:
+        a user asking to see it may have deleted it, and only asking Telegram tells
+        ("message to edit not found": it is posted anew)."""
         handle.latest = content
         self._follow(handle)
         if handle.dead:
@@ -249,14 +271,16 @@ class Outbox:
             pending = self._pending_op(chat, handle)
             if pending is not None:
                 pending.content = content
+                pending.force = pending.force or force
                 if pending.kind == "strip":
                     pending.kind = "edit"
                 self.stats.coalesced += 1
                 return
             busy = chat.current is not None and chat.current.handle is handle
-            if handle.shown == content and handle.message_id is not None and not busy:
+            shown = handle.shown == content and handle.message_id is not None
+            if shown and not busy and not force:
                 return
-        self._enqueue(handle.chat_id, _Op("edit", handle, content))
+        self._enqueue(handle.chat_id, _Op("edit", handle, content, force=force))
 
     def freeze(self, handle: Handle) -> None:
         """Take the buttons off a message that is history now (keeping its text)."""
@@ -288,6 +312,11 @@ class Outbox:
         chat = self._chats.get(self.current_chat(chat_id))
         if chat is not None:
             chat.blocked = False
+
+    def block(self, chat_id: int) -> None:
+        """Telegram said the chat refuses the bot (a ``my_chat_member`` update): drop
+        what is queued there and send nothing more until `unblock`."""
+        self._block(self._chat(self.current_chat(chat_id)))
 
     # --- chats that moved (a group upgraded to a supergroup) --------------------------
 
@@ -351,7 +380,7 @@ class Outbox:
                     self._done()
                     continue
             op.sending = False
-            op.attempts = 0
+            op.attempts = op.failures = 0
             kept.append(op)
         if kept and not self._closed:
             target = self._chat(new)
@@ -469,7 +498,8 @@ class Outbox:
             if op.kind in ("edit", "strip") and handle is not None and handle.message_id is None:
                 op.kind = "post"  # its post never went through: post it now
                 op.content = op.content or handle.latest
-            if op.kind == "edit" and handle is not None and op.content == handle.shown:
+            same = handle is not None and op.content == handle.shown
+            if op.kind == "edit" and same and not op.force:
                 return
             await self._pace(chat)
             op.sending = True
@@ -500,6 +530,9 @@ class Outbox:
                         return  # nothing left to take the buttons off
                     handle.message_id = None  # gone: post it anew
                     continue
+                if "rights to send" in text:  # the group took the bot's right to post
+                    self._refused(chat, handle, e)
+                    return
                 self.stats.failed += 1
                 log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)
                 return
@@ -511,21 +544,19 @@ class Outbox:
                 self._move(chat.id, new, op)
                 return
             except Forbidden as e:
-                self.stats.forbidden += 1
-                log.info("chat %s refuses the bot: %s", chat.id, e.message)
-                self._block(chat)
-                if handle is not None:
-                    handle.dead = True
-                if self.on_forbidden is not None:
-                    self.on_forbidden(chat.id)
+                self._refused(chat, handle, e)
                 return
-            except NetworkError as e:  # timeouts and connection trouble: retry a while
+            except NetworkError as e:  # timeouts and connection trouble: retry
                 op.sending = False
-                if op.attempts >= self.max_attempts:
+                op.failures += 1
+                if _unsent(e):
+                    self.stats.unreachable += 1
+                    op.attempts -= 1  # an outage uses up no attempts
+                elif op.attempts >= self.max_attempts:
                     self.stats.failed += 1
                     log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
                     return
-                await asyncio.sleep(min(0.2 * 2**op.attempts, 5.0))
+                await asyncio.sleep(min(0.2 * 2 ** min(op.failures, 5), 5.0))
             except TelegramError as e:
                 self.stats.failed += 1
                 log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
@@ -546,6 +577,15 @@ class Outbox:
                 chat.ops.remove(other)
                 self.stats.coalesced += 1
                 self._done()
+
+    def _refused(self, chat: _Chat, handle: Handle | None, e: TelegramError) -> None:
+        self.stats.forbidden += 1
+        log.info("chat %s refuses the bot: %s", chat.id, e.message)
+        self._block(chat)
+        if handle is not None:
+            handle.dead = True
+        if self.on_refused is not None:
+            self.on_refused(chat.id)
 
     def _block(self, chat: _Chat) -> None:
         chat.blocked = True

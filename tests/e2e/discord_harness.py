@@ -124,7 +124,10 @@ class CheckedFake(FakeDiscord):
         self.checked += 1
         text = message.text
         found = _DEAL_NUMBER.search(text)
-        for table in self.tables.values():
+        # a message naming its table is checked against that table's deals only: the
+        # open cards of one table may be the hidden cards of another
+        named = [tb for tb in self.tables.values() if tb.id in text]
+        for table in named or self.tables.values():
             if not table.deals:
                 continue
             number = int(found[1]) if found else len(table.deals)
@@ -306,8 +309,10 @@ class World:
 
     # --- what players see and do -----------------------------------------------------
 
-    async def slash(self, user: FakeUser, command: str, /, **options: Any) -> FakeMessage:
-        interaction = await self.fake.slash(user, self.channel, command, **options)
+    async def slash(
+        self, user: FakeUser, command: str, /, *, where: FakeChannel | None = None, **options: Any
+    ) -> FakeMessage:
+        interaction = await self.fake.slash(user, where or self.channel, command, **options)
         return await interaction
 
     async def click(self, user: FakeUser, message: FakeMessage, target: str) -> FakeInteraction:
@@ -316,12 +321,28 @@ class World:
         return interaction
 
     async def open_table(
-        self, host: FakeUser, game: str, **options: Any
+        self, host: FakeUser, game: str, *, where: FakeChannel | None = None, **options: Any
     ) -> tuple[str, FakeMessage]:
-        lobby = await self.slash(host, "schnapsen new", game=game, **options)
+        lobby = await self.slash(host, "schnapsen new", where=where, game=game, **options)
         table_id = table_of(lobby)
         assert table_id is not None, lobby.content
         return table_id, lobby
+
+    async def start_match(
+        self,
+        host: FakeUser,
+        *guests: FakeUser,
+        game: str = "zweier",
+        where: FakeChannel | None = None,
+    ) -> str:
+        """Open a table, let the guests join and the host start it; its id."""
+        table_id, lobby = await self.open_table(host, game, where=where)
+        for guest in guests:
+            await self.click(guest, lobby, "Join")
+            await self.settle()
+        await self.click(host, lobby, "Start")
+        await self.settle()
+        return table_id
 
     def table_messages(self, table_id: str) -> list[FakeMessage]:
         """The channel's table messages of a table (one per deal), oldest first."""

@@ -15,7 +15,17 @@ enforces the platform rules that shape the bot's design (see /work/shared/PLATFO
 * ephemeral messages are visible only to the interacting user and reachable only
   through the interaction's webhook token (channel routes answer 404 / 10008);
 * rate limits: sane ``X-RateLimit-*`` headers on every answer, and
-  :meth:`FakeDiscord.rate_limit` makes the next K requests to a route answer 429.
+  :meth:`FakeDiscord.rate_limit` makes the next K requests to a route answer 429;
+* outages and lost access: :meth:`FakeDiscord.server_error` (5xx, optionally after the
+  request took effect), :meth:`FakeDiscord.deny_bot` (a channel overwrite: 50001 /
+  50013), :meth:`FakeDiscord.delete_channel` (10003 and CHANNEL_DELETE),
+  :meth:`FakeDiscord.remove_bot` and :meth:`FakeDiscord.guild_outage` (GUILD_DELETE
+  without / with ``unavailable``); a message sent with ``enforce_nonce`` twice is
+  created once;
+* the gateway going away: :meth:`FakeDiscord.drop_connections` (a close code),
+  :meth:`FakeDiscord.kill_connections` (no close frame: 1006),
+  :meth:`FakeDiscord.request_reconnect` (op 7), :meth:`FakeDiscord.invalidate_sessions`
+  (op 9).
 
 Simulated users drive the bot through :meth:`FakeDiscord.slash`,
 :meth:`FakeDiscord.click` and :meth:`FakeDiscord.select`; tests read the resulting state
@@ -277,6 +287,10 @@ def _unknown_channel() -> ApiError:
     return ApiError(404, 10003, "Unknown Channel")
 
 
+def _missing_access() -> ApiError:
+    return ApiError(403, 50001, "Missing Access")
+
+
 def _unknown_webhook() -> ApiError:
     return ApiError(404, 10015, "Unknown Webhook")
 
@@ -476,6 +490,8 @@ class FakeChannel:
     position: int = 0
     topic: str | None = None
     last_message_id: int | None = None
+    denied: dict[int, int] = field(default_factory=dict)
+    """Member overwrites: user id → the permission bits denied in this channel."""
 
     @property
     def is_dm(self) -> bool:
@@ -502,7 +518,10 @@ class FakeChannel:
             "guild_id": str(self.guild.id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(user_id), "type": 1, "allow": "0", "deny": str(deny)}
+                for user_id, deny in self.denied.items()
+            ],
             "parent_id": None,
             "topic": self.topic,
             "nsfw": False,
@@ -635,6 +654,7 @@ class FakeMessage:
     interaction_metadata: Json | None = None
     mentions: list[FakeUser] = field(default_factory=list)
     history: list[MessageRevision] = field(default_factory=list)
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -754,6 +774,8 @@ class FakeMessage:
             data["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def __repr__(self) -> str:
@@ -937,6 +959,33 @@ class _InjectedRateLimit:
 
 
 @dataclass
+class _InjectedFailure:
+    method: str
+    route: str
+    remaining: int
+    status: int
+    processed: bool
+
+
+_Injected = TypeVar("_Injected", _InjectedRateLimit, _InjectedFailure)
+
+
+def _take(queue: list[_Injected], method: str, template: str, path: str) -> _Injected | None:
+    """The first injected answer still due for this request (and count it used)."""
+    for injected in queue:
+        if injected.method == method and injected.route in (template, path) and injected.remaining:
+            injected.remaining -= 1
+            return injected
+    return None
+
+
+def _server_error(status: int) -> web.Response:
+    reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+    message = f"{status}: {reason.get(status, 'Server Error')}"
+    return _json_response(status, {"message": message, "code": 0})
+
+
+@dataclass
 class _Bucket:
     started: float
     count: int = 0
@@ -987,6 +1036,7 @@ class _GatewayConnection:
         self.closed_by_fake = False
         """aiohttp reports 1000 for every close the server starts, so the fake
         remembers that it closed the socket itself (a resumable drop)."""
+        self.transport: asyncio.Transport | None = None
 
     async def send_locked(self, payload: Json) -> None:
         text = json.dumps(payload, separators=(",", ":"))
@@ -1094,6 +1144,7 @@ class FakeDiscord:
         self._connections: list[_GatewayConnection] = []
         self._buckets: dict[tuple[str, tuple[str, ...]], _Bucket] = {}
         self._injected: list[_InjectedRateLimit] = []
+        self._failures: list[_InjectedFailure] = []
         self._old_edits: dict[int, list[float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._timers: list[asyncio.TimerHandle] = []
@@ -1275,7 +1326,10 @@ class FakeDiscord:
         return channel
 
     def shares_guild_with_bot(self, user: FakeUser) -> bool:
-        return any(user.id in guild.members for guild in self.guilds.values())
+        return any(
+            user.id in guild.members and self.bot_user.id in guild.members
+            for guild in self.guilds.values()
+        )
 
     def age_message(self, message: FakeMessage, seconds: float) -> None:
         """Pretend ``message`` was created ``seconds`` earlier (for the 30046 limit)."""
@@ -1298,6 +1352,59 @@ class FakeDiscord:
         self._injected.append(
             _InjectedRateLimit(method.upper(), route, times, retry_after, is_global)
         )
+
+    def server_error(
+        self, method: str, route: str, *, status: int = 503, times: int = 1, processed: bool = False
+    ) -> None:
+        """Answer the next ``times`` requests to ``route`` with ``status`` (a 5xx), as a
+        Discord outage does.  ``processed``: the request takes effect all the same and
+        only the answer is lost (a gateway timeout behind which the message was sent).
+        discord.py sleeps 1 s before retrying a 500, 502 or 504 itself; a 503 it raises."""
+        self._failures.append(_InjectedFailure(method.upper(), route, times, status, processed))
+
+    def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
+        """A member overwrite that takes ``permissions`` from the bot in ``channel``
+        (announced as CHANNEL_UPDATE).  Without VIEW_CHANNEL every channel route answers
+        403 / 50001; without SEND_MESSAGES posting answers 403 / 50013 (the bot may
+        still edit its own messages there)."""
+        channel.denied[self.bot_user.id] = channel.denied.get(self.bot_user.id, 0) | permissions
+        guild = channel.guild
+        assert guild is not None, "overwrites exist in guild channels only"
+        self._background(self._broadcast("CHANNEL_UPDATE", lambda s: channel.payload(), guild.id))
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone deletes ``channel``: its messages go with it, its routes answer
+        404 / 10003, and the bot is told by CHANNEL_DELETE."""
+        guild = channel.guild
+        assert guild is not None, "only guild channels can be deleted"
+        guild.channels.remove(channel)
+        del self.channels[channel.id]
+        for message in self.messages.values():
+            if message.channel is channel:
+                message.deleted = True
+        await self._broadcast("CHANNEL_DELETE", lambda s: channel.payload(), guild.id)
+        self._changed()
+
+    async def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is kicked from ``guild``: GUILD_DELETE without ``unavailable``, and
+        its channels answer 403 / 50001 from then on."""
+        await self._broadcast("GUILD_DELETE", lambda s: {"id": str(guild.id)}, guild.id)
+        del guild.members[self.bot_user.id]
+        self._changed()
+
+    async def guild_outage(self, guild: FakeGuild) -> None:
+        """``guild`` becomes unavailable (a Discord outage, not a removal): GUILD_DELETE
+        with ``unavailable: true``; :meth:`guild_recovered` ends it."""
+        data = {"id": str(guild.id), "unavailable": True}
+        await self._broadcast("GUILD_DELETE", lambda s: data, guild.id)
+        self._changed()
+
+    async def guild_recovered(self, guild: FakeGuild) -> None:
+        """The end of :meth:`guild_outage`: the guild comes back by GUILD_CREATE."""
+        await self._broadcast(
+            "GUILD_CREATE", lambda s: self._guild_create_payload(guild, s), guild.id
+        )
+        self._changed()
 
     # ------------------------------------------------------------------ reading state
 
@@ -1546,6 +1653,26 @@ class FakeDiscord:
                     connection.ws.close(code=code, message=b"fake: dropped"), 5.0
                 )
 
+    async def kill_connections(self) -> None:
+        """Cut every gateway connection without a close frame (the client sees 1006,
+        as after a network failure); events meanwhile are kept for RESUME."""
+        for connection in list(self._connections):
+            connection.closed_by_fake = True
+            if connection.transport is not None:
+                connection.transport.abort()
+
+    async def invalidate_sessions(self, *, resumable: bool = False) -> None:
+        """Send op 9 INVALID SESSION on every connection.  Not resumable: the session
+        is gone (a RESUME fails too) and the client must IDENTIFY anew; events meanwhile
+        are lost, as on Discord."""
+        for connection in list(self._connections):
+            session = connection.session
+            if session is not None and not resumable:
+                self._sessions.pop(session.id, None)
+                session.connection = None
+                connection.session = None
+            await connection.send({"op": 9, "d": resumable, "s": None, "t": None})
+
     # ------------------------------------------------------------------ internals: misc
 
     def _now(self) -> float:
@@ -1723,14 +1850,13 @@ class FakeDiscord:
         channel_payload = channel.payload()
         if guild is not None:
             member = guild.members[user.id]
-            bot_member = guild.members[self.bot_user.id]
             channel_payload["permissions"] = str(member.permissions)
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 guild_locale=guild.locale,
                 member=member.payload(with_permissions=True),
-                app_permissions=str(bot_member.permissions),
+                app_permissions=str(self._bot_permissions(channel)),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
             )
@@ -1791,6 +1917,7 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         connection = _GatewayConnection(ws, request.query.get("compress"))
+        connection.transport = request.transport
         self._connections.append(connection)
         self._changed()
         try:
@@ -2166,6 +2293,9 @@ class FakeDiscord:
         injected = self._take_injected(request.method, route.template, record.path)
         if injected is not None:
             return self._too_many_requests(route, params, injected.retry_after, injected.is_global)
+        failure = self._take_failure(request.method, route.template, record.path)
+        if failure is not None and not failure.processed:
+            return _server_error(failure.status)
 
         headers: dict[str, str] = {}
         if route.bucketed:
@@ -2184,6 +2314,8 @@ class FakeDiscord:
 
         call = _Call(params=params, query=request.query, body=body, files=files, request=request)
         response: web.Response = await route.handler(call)
+        if failure is not None:  # it took effect; only the answer is lost
+            return _server_error(failure.status)
         response.headers.update(headers)
         return response
 
@@ -2218,15 +2350,10 @@ class FakeDiscord:
         return _json_response(429, body, headers)
 
     def _take_injected(self, method: str, template: str, path: str) -> _InjectedRateLimit | None:
-        for injected in self._injected:
-            if (
-                injected.method == method
-                and injected.route in (template, path)
-                and injected.remaining > 0
-            ):
-                injected.remaining -= 1
-                return injected
-        return None
+        return _take(self._injected, method, template, path)
+
+    def _take_failure(self, method: str, template: str, path: str) -> _InjectedFailure | None:
+        return _take(self._failures, method, template, path)
 
     async def _read_body(
         self, request: web.Request
@@ -2630,9 +2757,12 @@ class FakeDiscord:
         message.mentions = self._mentions(content)
 
     def _channel(self, call: _Call) -> FakeChannel:
+        """The channel of a channel route, if the bot may see it."""
         channel = self.channels.get(int(call.params["channel_id"]))
         if channel is None:
             raise _unknown_channel()
+        if not self._bot_member_has(channel, Permission.VIEW_CHANNEL):
+            raise _missing_access()
         return channel
 
     def _channel_message(self, call: _Call) -> FakeMessage:
@@ -2648,10 +2778,40 @@ class FakeDiscord:
             raise _unknown_message()
         return message
 
+    def _bot_permissions(self, channel: FakeChannel) -> int:
+        """The bot's permissions in a guild channel: its roles', less the channel's
+        overwrite for it (administrators are above overwrites); none once removed."""
+        assert channel.guild is not None
+        member = channel.guild.members.get(self.bot_user.id)
+        if member is None:
+            return 0
+        value = member.permissions
+        if not value & Permission.ADMINISTRATOR:
+            value &= ~channel.denied.get(self.bot_user.id, 0)
+        return value
+
     def _bot_member_has(self, channel: FakeChannel, permissions: int) -> bool:
         if channel.guild is None:
             return True
-        return channel.guild.members[self.bot_user.id].has(permissions)
+        return self._bot_permissions(channel) & permissions == permissions
+
+    def _sent_with_nonce(self, channel: FakeChannel, body: Any) -> FakeMessage | None:
+        """The message the bot already sent with this nonce, if the request asks
+        Discord to enforce it (it does so for a few minutes)."""
+        if not isinstance(body, dict) or not body.get("enforce_nonce"):
+            return None
+        nonce = body.get("nonce")
+        if nonce is None:
+            return None
+        for message in reversed(self.messages.values()):
+            if (
+                message.channel is channel
+                and message.author is self.bot_user
+                and message.nonce == str(nonce)
+                and time.time() - message.created_at < 300
+            ):
+                return message
+        return None
 
     async def _post_channel_message(self, call: _Call) -> web.Response:
         channel = self._channel(call)
@@ -2661,11 +2821,16 @@ class FakeDiscord:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         elif not self._bot_member_has(channel, Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES):
             raise ApiError(403, 50013, "Missing Permissions")
+        sent = self._sent_with_nonce(channel, call.body)
+        if sent is not None:
+            return _json_response(200, sent.payload())
         body = call.body if isinstance(call.body, dict) else {}
         message_type = _MESSAGE_REPLY if body.get("message_reference") else _MESSAGE_DEFAULT
         message = self._store_message(
             channel, self.bot_user, body, call.files, message_type=message_type
         )
+        if body.get("nonce") is not None:
+            message.nonce = str(body["nonce"])
         await self._announce_create(message)
         return _json_response(200, message.payload())
 

@@ -82,6 +82,7 @@ NOT_MODIFIED = (
 )
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED_BY_USER = "Forbidden: bot was blocked by the user"
+NOT_ENOUGH_RIGHTS = "Bad Request: not enough rights to send text messages to the chat"
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 MESSAGE_TOO_LONG = "Bad Request: message is too long"
 TEXT_EMPTY = "Bad Request: message text is empty"
@@ -280,13 +281,29 @@ class FakeUser:
         Telegram then sends ``/start`` (or ``/start <payload>``) to the bot, and from then
         on the bot may write to this user privately.
         """
-        self.blocked_bot = False
+        if self.blocked_bot:  # "Restart" in a blocked chat: unblocked, then /start
+            self.blocked_bot = False
+            self.fake._bot_member_changed(self.private_chat, self, "kicked", "member")
         text = "/start" if payload is None else f"/start {payload}"
         return self.send(self.private_chat, text)
 
     def block_bot(self) -> None:
-        """Block the bot: its private messages now fail with 403 "bot was blocked"."""
+        """Block the bot: its private messages, sends and edits alike, now fail with 403
+        "bot was blocked by the user", and the bot gets a ``my_chat_member`` update
+        (``member`` -> ``kicked``) as from Telegram."""
         self.blocked_bot = True
+        self.fake._bot_member_changed(self.private_chat, self, "member", "kicked")
+
+    def delete(self, message: FakeMessage) -> None:
+        """Delete a message as this user can: one's own, any in a private chat, or any
+        in a group one administers.  The bot is not told (Telegram sends no update);
+        its later edits of the message fail with "message to edit not found"."""
+        chat = message.chat
+        if message.deleted:
+            raise ValueError(f"message #{message.message_id} is deleted already")
+        if message.sender is not self and chat.type != "private" and not chat.is_admin(self):
+            raise ValueError(f"{self.mention} may not delete message #{message.message_id}")
+        message.deleted = True
         self.fake._notify()
 
     def send(
@@ -334,6 +351,10 @@ class FakeChat:
     username: str | None = None
     user: FakeUser | None = None  # the other party of a private chat
     members: dict[int, MemberStatus] = field(default_factory=dict, repr=False)
+    muted: set[int] = field(default_factory=set, repr=False)  # restricted: may not send
+    #: The group's default permission to send messages; an admin turning it off mutes
+    #: every member who is not an admin, the bot included, without telling the bot.
+    members_may_send: bool = True
     messages: list[FakeMessage] = field(default_factory=list, repr=False)
     chat_actions: list[str] = field(default_factory=list, repr=False)
     next_message_id: int = field(default=1, repr=False)
@@ -1091,6 +1112,7 @@ class FakeTelegram:
         self._injected: dict[str, list[_Injected]] = {}
         self._guards: list[LogErrorGuard] = []
         self._runner: web.AppRunner | None = None
+        self._site: web.SockSite | None = None
         self._session: aiohttp.ClientSession | None = None
         self._webhook_task: asyncio.Task[None] | None = None
         self.port = 0
@@ -1114,11 +1136,17 @@ class FakeTelegram:
         app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
+        await self._listen(port)
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+
+    async def _listen(self, port: int) -> None:
+        assert self._runner is not None
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the same port again
         sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
-        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        self._site = web.SockSite(self._runner, sock)
+        await self._site.start()
 
     async def stop(self) -> None:
         """Release long polls at once, stop webhook delivery, close the server."""
@@ -1276,6 +1304,94 @@ class FakeTelegram:
                 self.push_update({"message": service})
         self._notify()
         return new
+
+    def set_bot_status(
+        self,
+        chat: FakeChat,
+        status: MemberStatus,
+        *,
+        by: FakeUser | None = None,
+        may_send: bool = True,
+        announce: bool = True,
+    ) -> int | None:
+        """Change the bot's membership of a group as an admin (``by``) does: remove it
+        (``"kicked"``: every later request to the chat fails with 403 "bot was kicked
+        from the ... chat"; ``"left"``: "bot is not a member of the ... chat"), add it
+        back (``"member"``), or restrict it (``"restricted"`` with ``may_send=False``:
+        new messages fail with 400 "not enough rights to send text messages to the
+        chat", edits still pass).  The bot gets a ``my_chat_member`` update, as from
+        Telegram (``announce=False``: none, as for a bot that was down longer than
+        Telegram keeps updates); returns its ``update_id``."""
+        if not chat.is_group:
+            raise ValueError("use block_bot / start_bot for a private chat")
+        old = chat.status_of(self.bot_user)
+        old_muted = self.bot_user.id in chat.muted
+        chat.members[self.bot_user.id] = status
+        if status == "restricted" and not may_send:
+            chat.muted.add(self.bot_user.id)
+        else:
+            chat.muted.discard(self.bot_user.id)
+        actor = by or next(
+            (self._users[u] for u, st in chat.members.items() if st == "creator"), self.bot_user
+        )
+        if not announce:
+            self._notify()
+            return None
+        return self._bot_member_changed(
+            chat, actor, old, status, old_may_send=not old_muted, may_send=may_send
+        )
+
+    def _bot_member_changed(
+        self,
+        chat: FakeChat,
+        actor: FakeUser,
+        old: MemberStatus,
+        new: MemberStatus,
+        *,
+        old_may_send: bool = True,
+        may_send: bool = True,
+    ) -> int:
+        """Queue the ``my_chat_member`` update (a ``ChatMemberUpdated``) for a change of
+        the bot's own status in `chat`."""
+        bot = self.bot_user
+        return self.push_update(
+            {
+                "my_chat_member": {
+                    "chat": chat.to_api(),
+                    "from": actor.to_api(),
+                    "date": int(time.time()),
+                    "old_chat_member": _member_api(bot, old, may_send=old_may_send),
+                    "new_chat_member": _member_api(bot, new, may_send=may_send),
+                }
+            }
+        )
+
+    # ---------------------------------------------------------------- outages
+
+    async def go_offline(self) -> None:
+        """Telegram out of reach: new connections are refused and open ones (kept
+        alive by the bot's HTTP client, a long poll waiting) are cut.  Users go on
+        pressing and typing meanwhile: their updates wait here, as at Telegram."""
+        if self._site is None or self._runner is None:
+            raise RuntimeError("the fake is not running")
+        await self._site.stop()
+        self._site = None
+        server = self._runner.server
+        for handler in server.connections if server is not None else []:
+            if handler.transport is not None:
+                handler.transport.abort()
+        self._notify()
+
+    async def come_back(self) -> None:
+        """Reachable again, on the same port."""
+        if self._site is not None:
+            return
+        await self._listen(self.port)
+        self._notify()
+
+    @property
+    def offline(self) -> bool:
+        return self._site is None
 
     def private_chat(self, user: FakeUser) -> FakeChat:
         if user.id not in self._chats:
@@ -1854,6 +1970,9 @@ class FakeTelegram:
         return found
 
     def _check_can_post(self, chat: FakeChat) -> None:
+        """403 where the bot may not write at all (a private chat it may not start or
+        was blocked in, a group it is not in).  A bot restricted in a group (muted) may
+        still edit its messages there; only new ones are refused, with 400."""
         if chat.type == "private":
             assert chat.user is not None
             if chat.user.blocked_bot:
@@ -1944,6 +2063,9 @@ class FakeTelegram:
         text, entities = self._render(params)
         markup = self._inline_markup(params)
         self._check_can_post(chat)
+        muted = self.bot_user.id in chat.muted or not chat.members_may_send
+        if chat.is_group and muted and not chat.is_admin(self.bot_user):
+            raise _bad_request(NOT_ENOUGH_RIGHTS)
         reply_to = self._reply_target(chat, params)
         message = self._store_message(chat, self.bot_user, text, entities, markup)
         message.reply_to = reply_to
@@ -1970,6 +2092,7 @@ class FakeTelegram:
         if params.get("inline_message_id"):
             raise _bad_request("MESSAGE_ID_INVALID")
         chat = self._resolve_chat(params)
+        self._check_can_post(chat)  # a bot blocked or removed edits nothing there either
         try:
             message = chat.message(_as_int(params.get("message_id"), "message_id"))
         except KeyError:
@@ -2097,7 +2220,7 @@ class FakeTelegram:
         user = self._users.get(_as_int(params.get("user_id"), "user_id"))
         if user is None:
             raise _bad_request(USER_NOT_FOUND)
-        return _member_api(user, chat.status_of(user))
+        return _member_api(user, chat.status_of(user), may_send=user.id not in chat.muted)
 
     async def _get_chat_administrators(self, params: Params) -> list[JSONDict]:
         chat = self._visible_chat(params)
@@ -2165,8 +2288,9 @@ _DEFAULT_DESCRIPTIONS = {
 }
 
 
-def _member_api(user: FakeUser, status: MemberStatus) -> JSONDict:
-    """A ``ChatMember`` object; administrators get every right (a fake has no finer grain)."""
+def _member_api(user: FakeUser, status: MemberStatus, *, may_send: bool = True) -> JSONDict:
+    """A ``ChatMember`` object; administrators get every right (a fake has no finer grain),
+    a restricted member all but sending messages when `may_send` is false."""
     data: JSONDict = {"status": status, "user": user.to_api()}
     if status == "creator":
         data["is_anonymous"] = False
@@ -2191,7 +2315,7 @@ def _member_api(user: FakeUser, status: MemberStatus) -> JSONDict:
     elif status == "restricted":
         data.update(
             is_member=True,
-            can_send_messages=True,
+            can_send_messages=may_send,
             can_send_audios=True,
             can_send_documents=True,
             can_send_photos=True,
@@ -2205,6 +2329,8 @@ def _member_api(user: FakeUser, status: MemberStatus) -> JSONDict:
             can_invite_users=True,
             can_pin_messages=False,
             can_manage_topics=False,
+            can_edit_tag=False,  # Bot API 9.x: PTB 22.8 requires these two
+            can_react_to_messages=True,
             until_date=0,
         )
     return data

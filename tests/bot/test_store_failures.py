@@ -1,0 +1,304 @@
+"""The store when things go wrong: a database written by an older bot, and writes
+that fail in the middle of a game because another program holds the database.
+
+Everything runs on real SQLite files; "another program" is a second connection that
+holds the write lock (``BEGIN EXCLUSIVE``) for as long as the test wants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import results as R
+from bot.payload import decode
+from bot.service import TableService, Timings
+from bot.store import Store, StoreError, migrations
+
+from .conftest import FAST
+from .fakechat import (
+    CHAT,
+    Bot,
+    FakeChat,
+    Player,
+    ids,
+    inline_ai,
+    open_table,
+    play_out,
+    seeds,
+    users,
+)
+
+# --- upgrading -------------------------------------------------------------------------
+
+
+async def test_a_database_of_the_first_schema_is_upgraded_and_nothing_is_lost(
+    tmp_path: Path,
+) -> None:
+    """A bot from before migration 0002 left a running table, a finished match with
+    its results and ratings, and a chat's settings; the current bot opens that file,
+    migrates it, resumes the table and shows the same leaderboard."""
+    played = tmp_path / "played.sqlite3"
+    bot = await Bot(played, FAST, seeds(), ids()).start()
+    try:
+        a, b, c = users(3)
+        assert (await bot.svc.update_setting(CHAT, a, "language", "de", is_admin=True)).ok
+        await open_table(bot, "zweier", [bot.player(a), bot.player(b)])
+        assert (await bot.svc.resign(CHAT, b)).ok  # a finished match: results, ratings
+        carla = bot.player(c)
+        running = await open_table(bot, "zweier", [carla])
+        for _ in range(3):
+            await bot.fc.wait(lambda: _my_turn(carla, running))
+            assert (await carla.take_turn(running)) is not None
+        await bot.fc.wait(lambda: _my_turn(carla, running))
+        version = bot.svc.tables[running].version
+        board = await _boards(bot.svc.store)
+        settings = await bot.svc.store.chat_settings(CHAT.key)
+    finally:
+        await bot.stop()
+
+    old = tmp_path / "old.sqlite3"
+    _first_schema_copy(old, played)
+
+    bot = await Bot(old, FAST, seeds("after"), ids("u")).start()
+    try:
+        store = bot.svc.store
+        assert await store.schema_version() == migrations()[-1][0]
+        assert bot.svc.tables[running].version == version  # resumed where it stood
+        assert await _boards(store) == board
+        assert await store.chat_settings(CHAT.key) == settings
+        await store.set_message_ref(running, "table", "-1001/7")  # the new table works
+        assert await store.message_refs(running) == {"table": "-1001/7"}
+        carla = bot.player(c)
+        bot.fc.resync()
+        await play_out(bot.fc, running, [carla])
+        assert (await store.table_row(running)).status == "finished"  # type: ignore[union-attr]
+    finally:
+        await bot.stop()
+
+
+def _my_turn(player: Player, table_id: str) -> bool:
+    hv = player.hand(table_id)
+    return hv is not None and hv.your_turn
+
+
+async def _boards(store: Store) -> list[Any]:
+    return [
+        await R.leaderboard(store, "zweier", "global"),
+        await R.leaderboard(store, "zweier", CHAT.key),
+        await store.fetchall("SELECT * FROM results ORDER BY player"),
+        await store.fetchall("SELECT * FROM games"),
+    ]
+
+
+def _first_schema_copy(old: Path, played: Path) -> None:
+    """`old` as the first bot wrote it: migration 0001 only, holding the rows of
+    `played` (whose tables 0001 created with the same columns)."""
+    (number, _, sql), *later = migrations()
+    assert number == 1 and later, "there is a migration after 0001 to test"
+    conn = sqlite3.connect(old, isolation_level=None)
+    try:
+        conn.executescript(sql)
+        conn.execute("PRAGMA user_version=1")
+        conn.execute("ATTACH DATABASE ? AS played", (str(played),))
+        for name in (
+            "players",
+            "chats",
+            "tables",
+            "table_log",
+            "games",
+            "results",
+            "contracts",
+            "ratings",
+        ):
+            conn.execute(f"INSERT INTO {name} SELECT * FROM played.{name}")
+        conn.execute("DETACH DATABASE played")
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "message_refs" not in names
+    finally:
+        conn.close()
+
+
+# --- writes that fail mid-game -----------------------------------------------------------
+
+#: The computer waits a little, so that the test can take the database away before it
+#: moves.
+TIMINGS = Timings(
+    turn_timeout=30, reminder_before=10, missed_turns_limit=3, ai_delay=0.2, lobby_expiry=600
+)
+
+
+async def _start(path: Path, *, write_retry: float, timings: Timings = TIMINGS) -> Bot:
+    """A bot whose store waits 50 ms for another program's lock at each attempt and
+    tries a write again for `write_retry` seconds."""
+    bot = Bot(path, timings, seeds(), ids())
+    bot.store = await Store(
+        path, table_ids=bot.table_ids, busy_timeout=0.05, write_retry=write_retry
+    ).open()
+    bot.service = TableService(
+        bot.store,
+        timings=timings,
+        ai_level="random",
+        seed_source=bot.seed_source,
+        ai_runner=inline_ai,
+    )
+    bot.chat = FakeChat(bot.service)
+    bot.service.listeners.append(bot.chat)
+    await bot.service.start()
+    await bot.service.listen(bot.chat, "tg")
+    return bot
+
+
+@contextmanager
+def held(path: Path) -> Iterator[sqlite3.Connection]:
+    """Another program holds the database's write lock until the block ends."""
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        yield other
+    finally:
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+        other.close()
+
+
+def _stored_version(path: Path, table_id: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT version FROM tables WHERE id=?", (table_id,)).fetchone()[0])
+    finally:
+        conn.close()
+
+
+async def _until_logged(
+    caplog: pytest.LogCaptureFixture, text: str, unless: asyncio.Future[Any] | None = None
+) -> None:
+    """Wait (bounded) for a log line with `text`, or until `unless` is done."""
+    for _ in range(500):
+        if any(text in r.getMessage() for r in caplog.records):
+            return
+        if unless is not None and unless.done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never logged: {text!r}")
+
+
+async def test_a_move_held_up_past_the_busy_timeout_is_tried_again_and_goes_through(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=30)
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        version = bot.svc.tables[tid].version
+        with held(path), caplog.at_level(logging.WARNING, logger="bot.store"):
+            press = asyncio.ensure_future(anna.take_turn(tid))
+            await _until_logged(caplog, "(database is locked); trying again", unless=press)
+            assert not press.done()  # waiting, not refused
+        out = await asyncio.wait_for(press, 10)  # the program let go of the database
+        assert out is not None and out.ok, out
+        assert _stored_version(path, tid) > version
+    finally:
+        await bot.stop()
+
+
+async def test_a_move_that_cannot_be_stored_is_refused_whole_and_can_be_made_again(
+    tmp_path: Path,
+) -> None:
+    """The database stays held longer than the store tries: the press fails, and
+    nothing of it stays in memory (a restart would rewind it); the same button works
+    once the database is back."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.2)
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        before = bot.svc.tables[tid]
+        version, deadline, hand = before.version, before.deadline, anna.hand(tid)
+        assert hand is not None
+        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        with held(path):
+            with pytest.raises(StoreError, match="database is locked"):
+                await anna.press(card)
+            table = bot.svc.tables[tid]
+            assert table.version == version == _stored_version(path, tid)
+            assert table.deadline == deadline  # the turn's time is what it was
+            assert anna.hand(tid) is hand  # nothing was announced
+        out = await anna.press(card)
+        assert out.ok, out
+        assert _stored_version(path, tid) > version
+    finally:
+        await bot.stop()
+
+
+async def test_a_turn_whose_move_could_not_be_stored_still_times_out(tmp_path: Path) -> None:
+    """After the failed press the player walks away: his turn's clock still runs,
+    and the computer plays for him when it runs out."""
+    path = tmp_path / "bot.sqlite3"
+    short = Timings(turn_timeout=1, reminder_before=0.5, ai_delay=0.2, lobby_expiry=600)
+    bot = await _start(path, write_retry=0.2, timings=short)
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        version = bot.svc.tables[tid].version
+        with held(path), pytest.raises(StoreError):
+            await anna.take_turn(tid)
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=5)
+        log = await bot.svc.store.table_log(tid)
+        assert any(e["k"] == "act" and e["by"] == "t" for e in log)  # timed out
+    finally:
+        await bot.stop()
+
+
+async def test_a_computer_move_that_cannot_be_stored_is_made_once_the_database_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.2)
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        for _ in range(20):
+            await bot.fc.wait(lambda: _my_turn(anna, tid))
+            assert (await anna.take_turn(tid)) is not None
+            version = bot.svc.tables[tid].version
+            if _my_turn(anna, tid):
+                continue  # she won the trick and leads again
+            with held(path), caplog.at_level(logging.ERROR, logger="bot.service"):
+                if bot.svc.tables[tid].version != version:
+                    continue  # the computer moved before the database was taken
+                await _until_logged(caplog, f"could not store a change of table {tid}")
+                # memory goes back to what is stored (no move half made)
+                await bot.fc.wait(lambda v=version: bot.svc.tables[tid].version == v)
+            break
+        else:
+            raise AssertionError("the computer never had a turn")
+        # the computer's move is made, and the turn comes back to Anna
+        await bot.fc.wait(lambda: _my_turn(anna, tid) or tid not in bot.svc.tables, timeout=5)
+        assert _stored_version(path, tid) > version
+    finally:
+        await bot.stop()
+
+
+async def test_a_second_exclusive_store_on_one_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    first = await Store(path, exclusive=True).open()
+    try:
+        with pytest.raises(StoreError, match="in use by another running bot"):
+            await Store(path, exclusive=True).open()
+        assert await first.schema_version() == migrations()[-1][0]  # the first works on
+    finally:
+        await first.close()
+    again = await Store(path, exclusive=True).open()  # closed: the file is free again
+    await again.close()

@@ -1,0 +1,267 @@
+"""The Discord side when something outside the bot fails mid-match: the gateway
+connection drops, the bot loses its channel (permissions, deletion, removal from the
+server), Discord answers 5xx.  The real discord.py and core against the fake Discord
+(`discord_world`: any ERROR log, leaked card or unanswered press fails a test).
+
+Covered elsewhere (test_discord.py): 429s waited out, an uneditable table message
+posted anew, ephemeral hands left alone once their token expires.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from adapters.discord import render
+from bot.i18n import LANGUAGES, card_label
+from engine.cards import CARDS
+from tests.e2e.discord_harness import World, discord_world
+from tests.e2e.fakes.discord_api import FakeUser, Permission
+from tests.e2e.test_discord import current_ids, next_press, start_zweier
+
+MESSAGES = "/channels/{channel_id}/messages"
+EDITS = "/channels/{channel_id}/messages/{message_id}"
+CARD_LABELS = {
+    card_label(c, lang, suits)
+    for lang in LANGUAGES
+    for c in CARDS
+    for suits in ("french", "german")
+}
+
+
+def adapter_lines(caplog: pytest.LogCaptureFixture, level: int = logging.WARNING) -> list[str]:
+    """What the adapter and the core logged at `level` or above; never a card."""
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith(("adapters", "bot")) and r.levelno >= level
+    ]
+    for line in lines:
+        assert not any(label in line for label in CARD_LABELS), line
+    return lines
+
+
+def told(world: World, user: FakeUser, table_id: str) -> list[str]:
+    """The DMs that tell this player their table was closed."""
+    said = (f"Table {table_id} was closed", f"Tisch {table_id} wurde geschlossen")
+    return [m.content for m in world.fake.dms(user) if m.content.startswith(said)]
+
+
+async def press_once(world: World, table_id: str) -> None:
+    """The player to act presses their first current button; it counts."""
+    version = world.service.tables[table_id].version
+    user, hand = await next_press(world, table_id)
+    await world.click(user, hand, current_ids(world, table_id, hand)[0])
+    await world.settle()
+    assert world.service.tables[table_id].version > version
+
+
+# --------------------------------------------------------------------------- the gateway
+
+
+@pytest.mark.parametrize("trouble", ["close_4000", "no_close_frame", "op7", "op9"])
+async def test_a_match_goes_on_through_gateway_trouble(tmp_path: Path, trouble: str) -> None:
+    """The connection drops (a close code, a cut without one), Discord asks for a
+    reconnect (op 7) or invalidates the session (op 9): discord.py resumes or
+    identifies anew, and the match goes on — the press made while the connection was
+    down counts once, nothing is shown twice."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        await press_once(world, table_id)
+        [session] = fake.sessions
+        if trouble == "close_4000":
+            await fake.drop_connections(4000)
+        elif trouble == "no_close_frame":
+            await fake.kill_connections()
+        elif trouble == "op7":
+            await fake.request_reconnect()
+        else:
+            await fake.invalidate_sessions(resumable=False)
+
+        if trouble == "op9":  # the events of the gap are lost: press once it is back
+            # discord.py waits 5 s before identifying again (Discord's identify limit)
+            await fake.wait_for(
+                lambda: fake.sessions and fake.sessions != [session],
+                timeout=10,
+                description="a new gateway session",
+            )
+        else:  # pressed while it may still be down: delivered on RESUME
+            await press_once(world, table_id)
+            await fake.wait_for(
+                lambda: session.resumes == 1 and session.connection is not None,
+                description="the session to resume",
+            )
+            assert fake.sessions == [session]
+        await press_once(world, table_id)
+
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        deals = len(table.deals)
+        assert len(world.table_messages(table_id)) == deals
+        assert len(fake.dms(anna)) == len(fake.dms(bert)) == deals
+        over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
+        assert len(over) == 1
+
+
+# --------------------------------------------------------------------------- losing the channel
+
+
+@pytest.mark.parametrize("denied", ["send", "view"])
+async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
+    tmp_path: Path, denied: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An admin takes the bot's right to post (50013) or to see the channel (50001)
+    mid-match: the first refusal closes the table like an abort — one request refused,
+    one log line, no turn played on by the computer for nobody; the players are told by
+    DM, their hands lose their buttons, and nothing is recorded."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        await press_once(world, table_id)
+        seen = len(fake.requests)
+        if denied == "send":  # its own messages it may still edit: the next post fails
+            fake.deny_bot(world.channel, Permission.SEND_MESSAGES)
+        else:
+            fake.deny_bot(world.channel, Permission.VIEW_CHANNEL)
+        await world.play(table_id)
+        await world.settle()
+
+        assert table_id not in world.service.tables
+        refused = [r for r in fake.requests[seen:] if r.status == 403]
+        assert [r.code for r in refused] == [50013 if denied == "send" else 50001]
+        after = fake.requests[fake.requests.index(refused[0]) + 1 :]
+        assert not [r for r in after if r.path.startswith(f"/channels/{world.channel.id}/")]
+        [line] = adapter_lines(caplog)
+        assert table_id in line and str(world.channel.id) in line
+        for player in (anna, bert):
+            [note] = told(world, player, table_id)
+            assert world.channel.mention in note
+            assert all(m.buttons == [] for m in fake.dms(player))
+        assert "Nothing of the match was recorded" in told(world, anna, table_id)[0]
+        stats = await world.slash(anna, "stats")
+        assert stats.content == "anna has no finished games yet."
+
+
+async def test_a_deleted_channel_closes_its_tables_there_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The table's channel is deleted (CHANNEL_DELETE): its table closes at once, with
+    one log line and a DM to each player, and nothing is sent to the dead channel; a
+    table in another channel of the server plays on."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert, clara, dora = world["anna"], world["bert"], world["clara"], world["dora"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        other = await world.start_match(clara, dora, where=world.outsider_channel)
+        await press_once(world, table_id)
+        seen = len(fake.requests)
+        await fake.delete_channel(world.channel)
+        await fake.wait_for(lambda: table_id not in world.service.tables)
+        await world.settle()
+
+        assert [r for r in fake.requests[seen:] if r.status >= 400] == []
+        [line] = adapter_lines(caplog)
+        assert "was deleted" in line and table_id in line and other not in line
+        assert told(world, anna, table_id) and told(world, bert, table_id)
+        assert other in world.service.tables
+        await press_once(world, other)
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_closes_its_table_at_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No CHANNEL_DELETE reaches a bot that is down: at start, the first request to
+    the table's channel (404 / 10003) closes the table instead."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        await world.stop_bot()
+        await fake.delete_channel(world.channel)
+        seen = len(fake.requests)
+        await world.start_bot()
+        await fake.wait_for(lambda: table_id not in world.service.tables)
+        await world.settle()
+
+        assert [r.code for r in fake.requests[seen:] if r.status >= 400] == [10003]
+        [line] = adapter_lines(caplog)
+        assert "refused the bot (404 10003)" in line and table_id in line
+        assert told(world, anna, table_id) and told(world, bert, table_id)
+
+
+async def test_removed_from_the_server_its_tables_close_but_not_in_an_outage(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """GUILD_DELETE: a server that becomes unavailable (an outage) keeps its tables;
+    one that removed the bot loses them, once, with one log line."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert, clara, dora = world["anna"], world["bert"], world["clara"], world["dora"]
+        beisl = fake.add_guild("Beisl")
+        karten = fake.add_text_channel(beisl, "karten")
+        for user in (clara, dora):
+            fake.add_member(beisl, user)
+        table_id, _ = await start_zweier(world, anna, bert)
+        other = await world.start_match(clara, dora, where=karten)
+        await fake.guild_outage(beisl)
+        await fake.remove_bot(world.guild)  # gateway events arrive in order
+        await fake.wait_for(lambda: table_id not in world.service.tables)
+        await world.settle()
+
+        assert other in world.service.tables
+        [line] = adapter_lines(caplog)
+        assert f"removed from server {world.guild.id}" in line and table_id in line
+        await fake.guild_recovered(beisl)
+        await press_once(world, other)
+
+
+# --------------------------------------------------------------------------- 5xx
+
+
+async def test_server_errors_are_tried_again_and_lose_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answers 503 to edits (discord.py gives up on a 503 at once), 502 once
+    (discord.py waits a second and tries again itself), and loses the answer to a post
+    it made: the table message and the hands end up showing the current state, the
+    next player can move, and no message is shown twice."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(retry_delays=(0.05, 0.05))
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        fake.server_error("PATCH", EDITS, status=503, times=3)
+        await press_once(world, table_id)
+        table = world.service.tables[table_id]
+        view = world.service.table(table_id)
+        assert view is not None
+        assert world.table_messages(table_id)[-1].content == render.content(view.message)
+        assert world.next_move(table_id) is not None  # a hand with current buttons
+
+        fake.server_error("PATCH", EDITS, status=502, times=1)
+        fake.server_error("POST", MESSAGES, status=503, times=1, processed=True)
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        assert [r.status for r in fake.requests if r.status >= 500] == [503, 503, 503, 502, 503]
+        deals = len(table.deals)
+        assert len(world.table_messages(table_id)) == deals
+        assert len(fake.dms(anna)) == len(fake.dms(bert)) == deals
+        over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
+        assert len(over) == 1
+        assert adapter_lines(caplog) == []  # retried quietly

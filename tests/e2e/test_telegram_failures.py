@@ -1,0 +1,382 @@
+"""Telegram failing the bot in the middle of a match, end to end.
+
+Real python-telegram-bot against the fake Bot API: the group removes the bot or takes
+its right to post, a player blocks it, someone deletes the bot's messages, Telegram is
+out of reach for a while.  What matters is what the players see, what is recorded, and
+that the bot neither retries in a loop nor fills its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.payload import decode as decode_payload
+from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.telegram_harness import (
+    Rig,
+    deal_over,
+    fake,
+    hand_message,
+    log_guard,
+    make_players,
+    open_table,
+    play,
+    press,
+    start_rig,
+    stop_rig,
+    timings,
+)
+
+__all__ = ["fake", "log_guard"]
+
+BOT = "schnapsen_test_bot"
+CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
+OURS = ("adapters", "bot", "telegram")
+
+
+def table_messages(chat: FakeChat, table_id: str) -> list[FakeMessage]:
+    """The chat's table messages of one table (one per deal)."""
+    return [m for m in chat.bot_messages() if m.text.split("\n")[0].endswith(f"— {table_id}")]
+
+
+def to_group(fake: FakeTelegram, group: FakeChat, since: int) -> list[tuple[str, int]]:
+    """Requests to the group since call `since`: method and status."""
+    return [(c.method, c.status) for c in fake.calls[since:] if c.params.get("chat_id") == group.id]
+
+
+def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith(OURS)
+    ]
+
+
+async def status_and_records(rig: Rig, table_id: str) -> tuple[str, int, int]:
+    """The stored status of a table, and its rows in games and results."""
+    [(status,)] = await rig.store.fetchall("SELECT status FROM tables WHERE id = ?", (table_id,))
+    games = await rig.store.fetchall("SELECT 1 FROM games WHERE table_id = ?", (table_id,))
+    results = await rig.store.fetchall("SELECT 1 FROM results WHERE table_id = ?", (table_id,))
+    return str(status), len(games), len(results)
+
+
+async def closed_for_the_group(rig: Rig, table_id: str, users: list[FakeUser]) -> None:
+    """The table closed as an abort closes it, the players told privately, their hands
+    without buttons, nothing recorded."""
+    fake = rig.fake
+    await fake.wait_for(lambda: rig.table(table_id) is None, what="the table to close")
+    assert await rig.adapter.outbox.drain(5)
+    assert rig.witness.kinds[-1] == "aborted"
+    assert await status_and_records(rig, table_id) == ("aborted", 0, 0)
+    for user in users:
+        note = user.private_chat.bot_messages()[-1]
+        assert note.text.startswith(f"Table {table_id} was closed: I can no longer post in")
+        hands = [m for m in user.private_chat.bot_messages() if m.text.startswith("Your hand")]
+        assert hands and not any(m.buttons() for m in hands)
+
+
+async def back_in_the_group(rig: Rig, group: FakeChat, host: FakeUser) -> None:
+    """A new table can be opened: the group is written to again."""
+    last = group.latest()
+    host.send(group, "/new zweier")
+    await rig.fake.wait_for_message(group, after=last, contains=f"Host: {host.first_name}")
+
+
+# ------------------------------------------------------------ the group drops the bot
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["my_chat_member", "only_403"])
+async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, told: bool
+) -> None:
+    """Kicked mid-match, the bot closes the table as an abort does (nothing scored),
+    says so privately to the players, tries nothing more in the group and logs it
+    once.  Left open, the computer would play the absent players' turns to the end
+    and score a match nobody saw.  Added back, the bot serves the group again."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, _ = players.users
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=lambda: False, limit=2)
+        assert await rig.adapter.outbox.drain(5)
+        since = len(fake.calls)
+
+        fake.set_bot_status(group, "kicked", by=anna, announce=told)
+        if not told:  # the bot was down meanwhile: the next move's edit meets the 403
+            await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await closed_for_the_group(rig, table_id, players.users)
+
+        sent = to_group(fake, group, since)
+        assert sent == ([] if told else [("editMessageText", 403)])  # no retry, no storm
+        assert [m for m in warnings(caplog) if table_id in m] == warnings(caplog)
+        assert len(warnings(caplog)) == 1 and str(group.id) in warnings(caplog)[0]
+        assert not [r for r in caplog.records if CARD.search(r.getMessage())]
+
+        fake.set_bot_status(group, "member", by=anna, announce=told)
+        await back_in_the_group(rig, group, anna)
+    finally:
+        await stop_rig(rig)
+
+
+@pytest.mark.parametrize("how", ["group_permissions", "bot_restricted"])
+async def test_a_group_that_takes_the_right_to_post_loses_its_table(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, how: str
+) -> None:
+    """A 400 "not enough rights to send text messages" ends the table like a removal: one
+    refused request (or none, when Telegram says so first), not one per move."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, _ = players.users
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        assert await rig.adapter.outbox.drain(5)
+        since = len(fake.calls)
+
+        if how == "group_permissions":  # no update tells the bot: it meets the 400
+            group.members_may_send = False
+            await play(rig, table_id, players.users, until=deal_over(rig, table_id))
+        else:
+            fake.set_bot_status(group, "restricted", by=anna, may_send=False)
+        await closed_for_the_group(rig, table_id, players.users)
+
+        refused = [s for _, s in to_group(fake, group, since) if s != 200]
+        assert refused == ([400] if how == "group_permissions" else [])
+        assert len(warnings(caplog)) == 1 and table_id in warnings(caplog)[0]
+
+        if how == "group_permissions":
+            group.members_may_send = True  # the admin gives it back: no update either
+        else:
+            fake.set_bot_status(group, "member", by=anna)
+        await back_in_the_group(rig, group, anna)
+    finally:
+        await stop_rig(rig)
+
+
+# ------------------------------------------------------------ a player blocks the bot
+
+
+async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The group is told (once) how to let the bot write again, his turn times out to
+    the computer as anyone's, and after Start he has his hand back and plays on."""
+    quick = timings(turn_timeout=1.5, reminder_before=0.5)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None and table.to_act() is not None
+        seat = table.to_act()
+        blocker = players.users[seat or 0]
+        other = players.users[1 - (seat or 0)]
+        await fake.wait_for(lambda: hand_message(blocker, table_id), what="his hand")
+
+        blocker.block_bot()
+        link = f"https://t.me/{BOT}?start={table_id}"
+        note = await fake.wait_for_message(group, contains=link)
+        assert note.text.startswith(f"{blocker.first_name}, I cannot send you your cards")
+        await fake.wait_for(lambda: table.to_act() != seat, what="his turn to time out")
+        log = await rig.store.table_log(table_id)
+        assert any(e.get("by") == "t" and e.get("seat") == seat for e in log)
+        refused = [c for c in fake.calls if c.status == 403]
+        assert len(refused) <= 1  # no retries: nothing more is tried until he is back
+
+        welcome = blocker.start_bot(payload=table_id)
+        await fake.wait_for_message(blocker.private_chat, after=welcome, contains="Your hand")
+
+        def his_turn() -> bool:
+            tb = rig.table(table_id)
+            return tb is not None and tb.to_act() == seat
+
+        await play(rig, table_id, [other], until=his_turn)
+        hand = await fake.wait_for(
+            lambda: (
+                (m := hand_message(blocker, table_id))
+                and m.message_id > welcome.message_id
+                and any(decode_payload(b.data).version == table.version for b in m.buttons())
+                and m
+            ),
+            what="his hand with buttons",
+        )
+        version = table.version
+        answer = await press(fake, blocker, hand, hand.buttons()[0].data)
+        assert not answer.show_alert, answer.text
+        await fake.wait_for(lambda: table.version > version, what="his move")
+        assert [m.text for m in group.bot_messages()].count(note.text) == 1
+    finally:
+        await stop_rig(rig)
+
+
+# ------------------------------------------------------------ messages deleted
+
+
+async def test_deleted_table_and_hand_messages_are_posted_again(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A group admin deletes the table message, a player his hand message: each comes
+    back as a new message (the store points at it, for a restart), "Show my hand"
+    brings a deleted hand back at once, and the game goes on."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, _ = players.users
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        assert await rig.adapter.outbox.drain(5)
+        table = rig.table(table_id)
+        assert table is not None
+
+        [first] = table_messages(group, table_id)
+        anna.delete(first)  # the group's creator cleans up
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        view = rig.service.table(table_id)
+        assert view is not None
+        again = await fake.wait_for(
+            lambda: next((m for m in table_messages(group, table_id) if m is not first), None),
+            what="the table message posted again",
+        )
+        await fake.wait_for(lambda: again.text == view.message.text, what="the current table")
+
+        actor = players.users[table.to_act() or 0]
+        gone = hand_message(actor, table_id)
+        assert gone is not None and gone.buttons()
+        actor.delete(gone)
+        answer = await press(fake, actor, again, "Show my hand")
+        assert answer.text == "Your hand is in our private chat." and not answer.show_alert
+        hand = await fake.wait_for(
+            lambda: (m := hand_message(actor, table_id)) is not gone and m, what="a new hand"
+        )
+        assert hand.buttons() and hand.text == gone.text
+        version = table.version
+        answer = await press(fake, actor, hand, hand.buttons()[0].data)
+        assert not answer.show_alert, answer.text
+        await fake.wait_for(lambda: table.version > version, what="the move")
+
+        assert await rig.adapter.outbox.drain(5)
+        refs = await rig.store.message_refs(table_id)
+        assert refs["table"] == f"{group.id}/{again.message_id}"
+        assert refs[f"hand:tg:{actor.id}"] == f"{actor.id}/{hand.message_id}"
+        await play(rig, table_id, players.users, until=lambda: rig.table(table_id) is None)
+        assert await rig.adapter.outbox.drain(5)
+        assert "Game over!" in group.bot_messages()[-1].text
+        rig.witness.check_group(table_id, group)
+    finally:
+        await stop_rig(rig)
+
+
+# ------------------------------------------------------------ Telegram out of reach
+
+
+async def test_presses_made_while_telegram_is_out_of_reach_count_once(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Presses wait at Telegram during the outage and arrive after it: a double press
+    moves once, an update delivered again is dropped.  The failed polls are one
+    warning line each, not an ERROR with a traceback."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None
+        actor = players.users[table.to_act() or 0]
+        hand = await fake.wait_for(
+            lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+        )
+        assert await rig.adapter.outbox.drain(5)
+        version = table.version
+
+        await fake.go_offline()
+        card = hand.buttons()[0].data
+        first, second = actor.press(hand, card), actor.press(hand, card)
+        await asyncio.sleep(1.0)  # the outage: the bot's polls fail meanwhile
+        assert table.version == version
+        await fake.come_back()
+
+        answers = await asyncio.gather(
+            fake.wait_answer(first, timeout=10), fake.wait_answer(second, timeout=10)
+        )
+        assert sorted(a.show_alert for a in answers) == [False, True]
+        await fake.wait_for(lambda: table.version > version, what="the move")
+        fake.replay(first.update_id)  # its getUpdates answer was lost: sent again
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        assert first.refused_answers == 0  # the repeat never reached a handler
+        polls = [m for m in warnings(caplog) if m.startswith("cannot fetch updates")]
+        assert polls and len(polls) == len(warnings(caplog))
+    finally:
+        await stop_rig(rig)
+
+
+async def test_what_happens_while_telegram_is_out_of_reach_arrives_in_order(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The computer plays the match out while Telegram cannot be reached (the player
+    missed her turn): when it answers again, every table message and every deal's
+    result reach the group, in order, none dropped.  A request that could not connect
+    uses up none of the outbox's attempts (two here, so the outage outlasts them)."""
+    gate = asyncio.Event()
+
+    async def held_ai(choose: Callable[[], int]) -> int:
+        await gate.wait()
+        return choose()
+
+    quick = timings(turn_timeout=0.3, reminder_before=0.1, missed_turns_limit=1)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick, ai_runner=held_ai)
+    try:
+        rig.adapter.outbox.max_attempts = 2
+        players = make_players(fake, ["Anna"])
+        anna = players.users[0]
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        revisions = len(lobby.revisions)
+        assert not (await press(fake, anna, lobby, "Add computer")).show_alert
+        await fake.wait_for_edit(lobby, revisions=revisions)
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await fake.wait_for(lambda: table_messages(group, table_id), what="deal 1")
+        assert await rig.adapter.outbox.drain(5)
+
+        await fake.go_offline()
+        gate.set()  # from here on the computer plays both seats
+        await fake.wait_for(lambda: rig.table(table_id) is None, timeout=20, what="the end")
+        assert rig.adapter.outbox.stats.unreachable > 0  # it was tried meanwhile
+        await fake.come_back()
+        await fake.wait_for_message(group, contains="Game over!", timeout=15)
+        assert await rig.adapter.outbox.drain(10)
+
+        deals = sum(1 for u in rig.witness.updates if u.result is not None)
+        seen: list[tuple[int, int]] = []  # (deal, 0 for its table, 1 for its result)
+        for m in group.bot_messages():
+            if m in table_messages(group, table_id):
+                found = re.search(r"^Deal (\d+) — dealer", m.text, re.M)
+                assert found is not None
+                seen.append((int(found.group(1)), 0))
+            elif (over := re.match(r"Deal (\d+) over: ", m.text)) is not None:
+                seen.append((int(over.group(1)), 1))
+        assert seen == [(n, k) for n in range(1, deals + 1) for k in (0, 1)]
+        assert "Game over!" in group.bot_messages()[-1].text
+        assert sum("missed 1 turns" in m.text for m in group.bot_messages()) == 1
+        assert sum("it is your turn" in m.text for m in anna.private_chat.bot_messages()) == 1
+        assert rig.adapter.outbox.stats.failed == 0  # nothing given up
+        rig.witness.check_group(table_id, group)
+    finally:
+        await stop_rig(rig)
