@@ -209,6 +209,16 @@ class TableService:
         task.add_done_callback(self._work_done)
         return await asyncio.shield(task)
 
+    async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome:
+        """`_to_completion` for a person's request: a change the database would not
+        take (full disk, another program's lock, after the store's own retries) was
+        undone whole by `_commit`, so the person is told it did not go through and can
+        try again — not left with an unanswered button or a crashed terminal."""
+        try:
+            return await self._to_completion(coro)
+        except StoreError:
+            return _refuse(norm_lang(user.lang), "not_saved")
+
     def _work_done(self, task: asyncio.Task[Any]) -> None:
         self._work.discard(task)
         if not task.cancelled():
@@ -301,8 +311,8 @@ class TableService:
         is_admin: bool = False,
     ) -> Outcome:
         """Open a lobby in `chat` with `host` in the first seat."""
-        return await self._to_completion(
-            self._create_table(chat, host, game_id, preset, options, is_admin)
+        return await self._outcome(
+            host, self._create_table(chat, host, game_id, preset, options, is_admin)
         )
 
     async def _create_table(
@@ -396,7 +406,7 @@ class TableService:
 
     async def act(self, user: UserRef, payload: str) -> Outcome:
         """Handle one button press.  Refusals change nothing and go to `user` only."""
-        return await self._to_completion(self._act(user, payload))
+        return await self._outcome(user, self._act(user, payload))
 
     async def _act(self, user: UserRef, payload: str) -> Outcome:
         lang = norm_lang(user.lang)
@@ -615,7 +625,7 @@ class TableService:
         A chat's admin (the adapter checked) closes any table of the chat he does not
         sit at — an abandoned game, a spam lobby — naming it by `table_id` when the
         chat has several."""
-        return await self._to_completion(self._abort(chat, user, is_admin, table_id))
+        return await self._outcome(user, self._abort(chat, user, is_admin, table_id))
 
     async def _abort(
         self, chat: ChatRef, user: UserRef, is_admin: bool, table_id: str | None
@@ -678,7 +688,7 @@ class TableService:
     async def set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
         """A player at the table makes it speak `lang` from now on (its table and
         result messages): the terminal resuming a game under another locale."""
-        return await self._to_completion(self._set_table_language(table_id, user, lang))
+        return await self._outcome(user, self._set_table_language(table_id, user, lang))
 
     async def _set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
         lang = norm_lang(lang)
@@ -698,7 +708,7 @@ class TableService:
 
     async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         """Concede the match: the resigner (and partner) lose it; the others win."""
-        return await self._to_completion(self._resign(chat, user))
+        return await self._outcome(user, self._resign(chat, user))
 
     async def _resign(self, chat: ChatRef, user: UserRef) -> Outcome:
         lang = await self._lang(user, chat)
@@ -716,7 +726,7 @@ class TableService:
 
     async def forget(self, user: UserRef) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer."""
-        return await self._to_completion(self._forget(user))
+        return await self._outcome(user, self._forget(user))
 
     async def _forget(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.lang)

@@ -73,10 +73,10 @@ def test_a_second_bot_on_one_database_is_refused_until_the_first_is_killed(
 
 
 async def test_an_adapter_stopped_by_the_database_starts_again(tmp_path: Path) -> None:
-    """A press the store could not save even after trying again (a disk that stays
-    full) reaches the adapter; the terminal table lets it through.  That is the
-    database, not a bug: one warning line, and the adapter starts again (resuming the
-    stored game) instead of the whole bot stopping."""
+    """A `StoreError` that reaches an adapter (a write the store could not make even
+    after trying again, outside the person's requests the core answers with
+    `not_saved`) is the database, not a bug: one warning line, and the adapter starts
+    again (resuming the stored game) instead of the whole bot stopping."""
     starts: list[str] = []
 
     def loader(name: str) -> app.Serve:
