@@ -734,6 +734,21 @@ class TelegramAdapter:
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
         app.add_handler(ChatMemberHandler(self._on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+        app.add_error_handler(self._on_error)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A handler failed (a bug, or a request the core could not finish): one ERROR
+        with the traceback but not the update, whose button data may hold a discard's
+        cards; and the person who pressed or typed gets an answer, instead of a button
+        that spins until Telegram gives up or a command that is silently ignored."""
+        log.error("handling a Telegram update failed", exc_info=context.error)
+        if not isinstance(update, Update) or update.effective_user is None:
+            return
+        lang = self._user(update.effective_user).lang
+        if update.callback_query is not None:
+            await self._answer(update.callback_query, tt(lang, "failed"), alert=True)
+        elif update.effective_chat is not None and update.effective_message is not None:
+            self.outbox.send(update.effective_chat.id, Content(tt(lang, "failed")))
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Before any handler: drop an update seen before, hold one from a chat being
@@ -800,11 +815,19 @@ class TelegramAdapter:
         return outcome
 
     def _late(self, user: UserRef, task: asyncio.Task[Outcome]) -> None:
-        if task.cancelled() or task.exception() is not None:
+        """A press answered before the core finished: a refusal, or a failure, is
+        told privately, since the button's answer is spent."""
+        if task.cancelled():
             return
-        outcome = task.result()
-        if not outcome.ok and outcome.text and int(user.id) not in self.unreachable:
-            self.outbox.send(int(user.id), Content(outcome.text))
+        error = task.exception()
+        if error is not None:
+            log.error("a button press failed", exc_info=error)
+            text: str | None = tt(user.lang, "failed")
+        else:
+            outcome = task.result()
+            text = None if outcome.ok else outcome.text
+        if text and int(user.id) not in self.unreachable:
+            self.outbox.send(int(user.id), Content(text))
 
     async def _respond(
         self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome

@@ -49,6 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "rules_sent": "The rules are in our private chat.",
         "deliver_hand": "{name}, I cannot send you your cards: open {link} and press Start.",
         "no_games": "No games yet.",
+        "failed": "Something went wrong; please try again.",
         "group_lost": "Table {table} was closed: I can no longer post in its group (removed, or not allowed to write there).",
     },
     "de": {
@@ -63,6 +64,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "rules_sent": "Die Regeln sind in unserem privaten Chat.",
         "deliver_hand": "{name}, ich kann dir deine Karten nicht schicken: öffne {link} und drücke Start.",
         "no_games": "Noch keine Spiele.",
+        "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
         "group_lost": "Tisch {table} wurde geschlossen: Ich kann in seiner Gruppe nicht mehr schreiben (entfernt oder ohne Schreibrecht).",
     },
 }

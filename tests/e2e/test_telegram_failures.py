@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from bot.payload import decode as decode_payload
-from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from bot.ports import Outcome, UserRef
+from tests.e2e.fakes.telegram_api import (
+    FakeChat,
+    FakeMessage,
+    FakeTelegram,
+    FakeUser,
+    LogErrorGuard,
+)
 from tests.e2e.telegram_harness import (
     Rig,
     deal_over,
@@ -378,5 +385,39 @@ async def test_what_happens_while_telegram_is_out_of_reach_arrives_in_order(
         assert sum("it is your turn" in m.text for m in anna.private_chat.bot_messages()) == 1
         assert rig.adapter.outbox.stats.failed == 0  # nothing given up
         rig.witness.check_group(table_id, group)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_press_the_bot_fails_on_is_answered_and_the_next_one_works(
+    fake: FakeTelegram, log_guard: LogErrorGuard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault while handling a press (injected: the core raises once): the presser
+    gets an alert instead of a button that spins until Telegram gives up, the log has
+    one ERROR that does not quote the button's data, and pressing again works."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        real_act = rig.service.act
+        faults = ["injected fault"]
+
+        async def act_failing_once(user: UserRef, payload: str) -> Outcome:
+            if faults:
+                raise RuntimeError(faults.pop())
+            return await real_act(user, payload)
+
+        monkeypatch.setattr(rig.service, "act", act_failing_once)
+        log_guard.allow("injected fault")
+        answer = await press(fake, players.users[0], lobby, "Start")
+        assert answer.show_alert and answer.text == "Something went wrong; please try again."
+        table = rig.table(table_id)
+        assert table is not None and str(table.status) == "lobby"
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None and str(table.status) == "playing"
+        faulted = [r for r in log_guard.records if r.exc_info]
+        assert len(faulted) == 1
+        assert table_id not in faulted[0].getMessage()  # nor the rest of the button's data
     finally:
         await stop_rig(rig)
