@@ -113,6 +113,8 @@ class TableService:
         self._moved: dict[str, str] = {}
         #: Platform -> tables whose person's turn waits for that platform's listener.
         self._waiting: dict[str, set[str]] = {}
+        #: Platforms out of reach (`hold`): their persons' turns wait until `listen`.
+        self._held: set[str] = set()
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -142,6 +144,7 @@ class TableService:
         reminder goes out at once."""
         if listener not in self.listeners:
             self.listeners.append(listener)
+        self._held.discard(platform)
         for table_id in sorted(self._waiting.pop(platform, ())):
             table = self.tables.get(table_id)
             if table is None:
@@ -159,6 +162,17 @@ class TableService:
                 self._arm(table)
                 if grace is not None:
                     self._fire(table.id, table.version, "remind")
+
+    def hold(self, platform: str) -> None:
+        """Stop the clocks of the persons' turns of a platform that cannot be reached
+        (its outage, or the bot's network down), until `listen` starts them again with
+        the grace of a restart.  A press that cannot reach the bot is not the player's
+        fault: without this his turn would time out, his late press be refused, and
+        his seat go to the computer.  Computer turns and lobby expiry go on."""
+        self._held.add(platform)
+        for table in list(self.tables.values()):
+            if table.platform == platform and table.deadline is not None:
+                self._arm(table)  # a person's turn: it waits, armed by `listen`
 
     async def stop(self) -> None:
         """Stop timers and cancel work in progress (what is stored stays stored)."""
@@ -1058,6 +1072,9 @@ class TableService:
             timers.handles.append(
                 loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
             )
+            return
+        if table.platform in self._held:
+            self._waiting.setdefault(table.platform, set()).add(table.id)
             return
         timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
         deadline = table.deadline or (self._clock() + timeout)

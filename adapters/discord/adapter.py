@@ -105,6 +105,13 @@ class _Hooks:
 
     async def on_ready(self) -> None:
         self.schnapsen.ready.set()
+        await self.schnapsen.gateway_back()
+
+    async def on_disconnect(self) -> None:
+        self.schnapsen.gateway_lost()
+
+    async def on_resumed(self) -> None:
+        await self.schnapsen.gateway_back()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await self.schnapsen.on_interaction(interaction)
@@ -975,6 +982,18 @@ class DiscordAdapter:
             del self._live[key]
         self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
         self._lost.discard(table_id)
+
+    # --- the gateway drops and comes back ----------------------------------------------
+
+    def gateway_lost(self) -> None:
+        """No gateway connection (Discord's outage or ours): presses cannot reach the
+        bot, so the persons' turns stop their clocks instead of running out."""
+        self.service.hold(PLATFORM)
+
+    async def gateway_back(self) -> None:
+        """Connected again (resumed, or a new session): the held turns get their time,
+        those that ran out or nearly with a reminder at once."""
+        await self.service.listen(self, PLATFORM)
 
     # --- the bot loses a channel or a server ---------------------------------------------
 

@@ -50,7 +50,7 @@ import contextlib
 import logging
 import shlex
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -73,6 +73,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from bot import results as R
 from bot.config import Config
@@ -160,7 +161,10 @@ class TelegramAdapter:
         builder = ApplicationBuilder().token(token).base_url(api_url).concurrent_updates(True)
         if webhook_url:
             builder = builder.updater(None)
+        else:
+            builder = builder.get_updates_request(_PollRequest(self._poll_answered))
         self.app: App = builder.build()
+        self._out_of_reach = False  # a poll failed; none answered since
         self.outbox = Outbox(
             self.app.bot,
             throttle=throttle,
@@ -246,7 +250,7 @@ class TelegramAdapter:
                         poll_interval=0,
                         timeout=int(self.poll_timeout),
                         allowed_updates=UPDATES,
-                        error_callback=_poll_failed,
+                        error_callback=self._poll_failed,
                     )
                 log.info("telegram adapter running as @%s", self.app.bot.username)
                 ready()
@@ -270,6 +274,22 @@ class TelegramAdapter:
                 if not await self.outbox.drain(5.0):
                     log.warning("telegram outbox not empty at shutdown")
                 await self.outbox.close()
+
+    def _poll_failed(self, error: TelegramError) -> None:
+        """Fetching updates failed (Telegram out of reach); PTB tries again, waiting
+        longer each time, up to 30 s.  One line per try: its default is an ERROR with a
+        traceback every time, a wall of them for an outage that is not the bot's fault.
+        The players' presses cannot reach us meanwhile, so their turns' clocks stop."""
+        log.warning("cannot fetch updates from Telegram (%s); trying again", error)
+        if not self._out_of_reach:
+            self._out_of_reach = True
+            self.service.hold(PLATFORM)
+
+    async def _poll_answered(self) -> None:
+        """Telegram answers again: the turns held since the outage get their time."""
+        if self._out_of_reach:
+            self._out_of_reach = False
+            await self.service.listen(self, PLATFORM)
 
     async def _set_commands(self) -> None:
         for lang, commands in COMMANDS.items():
@@ -1149,11 +1169,19 @@ class TelegramAdapter:
         await self._reply(message, outcome.text or "")
 
 
-def _poll_failed(error: TelegramError) -> None:
-    """Fetching updates failed (Telegram out of reach); PTB tries again, waiting longer
-    each time, up to 30 s.  One line per try: its default is an ERROR with a traceback
-    every time, a wall of them for an outage that is not the bot's fault."""
-    log.warning("cannot fetch updates from Telegram (%s); trying again", error)
+class _PollRequest(HTTPXRequest):
+    """The connection for getUpdates (one, as PTB's own), which says when a poll is
+    answered: PTB tells of a failed poll only, not of Telegram being back."""
+
+    def __init__(self, answered: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(connection_pool_size=1)
+        self._answered = answered
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        answer = await super().do_request(*args, **kwargs)
+        if answer[0] == 200:
+            await self._answered()  # before the updates it brings are handled
+        return answer
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:

@@ -338,13 +338,19 @@ async def test_what_happens_while_telegram_is_out_of_reach_arrives_in_order(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     """The computer plays the match out while Telegram cannot be reached (the player
-    missed her turn): when it answers again, every table message and every deal's
-    result reach the group, in order, none dropped.  A request that could not connect
-    uses up none of the outbox's attempts (two here, so the outage outlasts them)."""
+    missed her turn before the outage, so the computer has her seat): when it answers
+    again, every table message and every deal's result reach the group, in order, none
+    dropped.  A request that could not connect uses up none of the outbox's attempts
+    (two here, so the outage outlasts them)."""
     gate = asyncio.Event()
 
+    def replaced() -> bool:  # Anna missed her turn: the computer has both seats
+        table = rig.table(table_id)
+        return table is None or all(s is not None and s.ai is not None for s in table.seats)
+
     async def held_ai(choose: Callable[[], int]) -> int:
-        await gate.wait()
+        if replaced():  # it would play the match out: not before the outage
+            await gate.wait()
         return choose()
 
     quick = timings(turn_timeout=0.3, reminder_before=0.1, missed_turns_limit=1)
@@ -360,6 +366,7 @@ async def test_what_happens_while_telegram_is_out_of_reach_arrives_in_order(
         await fake.wait_for_edit(lobby, revisions=revisions)
         assert not (await press(fake, anna, lobby, "Start")).show_alert
         await fake.wait_for(lambda: table_messages(group, table_id), what="deal 1")
+        await fake.wait_for(replaced, what="her seat taken")
         assert await rig.adapter.outbox.drain(5)
 
         await fake.go_offline()

@@ -1,0 +1,95 @@
+"""A platform out of reach during a person's turn: the downtime is not his.  His
+turn's clock stops until the platform answers again; his press made meanwhile counts,
+and no computer move is made for him (nor is his seat given away)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.service import Timings
+from tests.e2e.discord_harness import discord_world
+from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.telegram_harness import (
+    fake,
+    hand_message,
+    log_guard,
+    make_players,
+    open_table,
+    press,
+    start_rig,
+    stop_rig,
+    timings,
+)
+from tests.e2e.test_discord import current_ids, next_press, start_zweier
+
+__all__ = ["fake", "log_guard"]  # fixtures
+
+
+async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    quick = timings(turn_timeout=1.0, reminder_before=0.5, missed_turns_limit=1)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None
+        seat = table.to_act()
+        assert seat is not None
+        actor = players.users[seat]
+        hand = await fake.wait_for(
+            lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+        )
+
+        await fake.go_offline()
+        query = actor.press(hand, hand.buttons()[0].data)  # waits at Telegram
+        await asyncio.sleep(1.5)  # longer than the turn's timeout
+        await fake.come_back()
+
+        answer = await fake.wait_answer(query, timeout=15)
+        assert not answer.show_alert, answer.text  # his press counted
+        log = await rig.store.table_log(table_id)
+        assert [e.get("by") for e in log if e["k"] == "act"][:1] == ["p"]
+        s = table.seats[seat]
+        assert s is not None and s.ai is None  # still his seat
+        assert not any("missed" in m.text for m in players.group.bot_messages())
+
+        # Telegram answers again: the clocks run, an absent player's turn times out
+        other = table.seats[1 - seat]
+        await fake.wait_for(lambda: other is not None and other.ai is not None, what="timeout")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path: Path) -> None:
+    """Discord ends the session (op 9): discord.py waits before it identifies again,
+    longer than the turn's timeout here; the player to act presses once it is back."""
+    quick = Timings(turn_timeout=1.0, reminder_before=0.5, missed_turns_limit=1, ai_delay=0)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(timings=quick)
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        user, hand = await next_press(world, table_id)
+        [session] = fake.sessions
+        version = table.version
+
+        await fake.invalidate_sessions(resumable=False)
+        await fake.wait_for(
+            lambda: fake.sessions and fake.sessions != [session],
+            timeout=10,
+            description="a new gateway session",
+        )
+        assert table.version == version  # no computer move was made for him
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        assert table.version > version  # his press counted
+        assert all(s is not None and s.ai is None for s in table.seats)
+        # connected again: the clocks run, an absent player's turn times out
+        await fake.wait_for(
+            lambda: any(s is not None and s.ai is not None for s in table.seats),
+            description="a timeout",
+        )
