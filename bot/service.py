@@ -1105,6 +1105,8 @@ class TableService:
                     await self._commit(table, [{"k": "abort", "reason": "expired"}])
                     await self._closed_table(table, "aborted")
                 return
+            if what != "ai" and self._held_turn(table):
+                return
             seat = table.to_act()
             if seat is None:
                 return
@@ -1133,6 +1135,8 @@ class TableService:
         async with self.lock(table_id):
             if self.tables.get(table_id) is not table or table.version != version:
                 return
+            if what == "timeout" and self._held_turn(table):
+                return  # the platform went while the computer thought for him
             entries: list[Entry] = []
             if what == "timeout":
                 entries.append({"k": "act", "seat": seat, "code": code, "by": "t"})
@@ -1146,6 +1150,14 @@ class TableService:
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
+
+    def _held_turn(self, table: Table) -> bool:
+        """A person's timer that fired as his platform went out of reach (`hold`):
+        his turn waits with the others for `listen` instead of running out."""
+        if table.platform not in self._held:
+            return False
+        self._waiting.setdefault(table.platform, set()).add(table.id)
+        return True
 
     def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]:
         """The computer's decision for `seat` (an AI seat, or a player who timed out),

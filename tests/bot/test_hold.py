@@ -73,3 +73,36 @@ async def test_the_computer_plays_on_while_a_platform_is_held(
         assert _to_act(bot, tid) == person.key
     finally:
         await bot.stop()
+
+
+async def test_a_timeout_already_thinking_when_the_platform_goes_waits(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The person's time ran out and the computer is choosing for him when the
+    platform goes: that choice is not played; his turn waits like the others."""
+    thinking = asyncio.Event()
+    gate = asyncio.Event()
+
+    async def gated_ai(choose: Callable[[], int]) -> int:
+        thinking.set()
+        await gate.wait()
+        return choose()
+
+    bot = await make_bot(timings=TIMINGS, ai_runner=gated_ai).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        waiting = a if _to_act(bot, tid) == a.key else b
+        await asyncio.wait_for(thinking.wait(), 2)  # his timeout fired
+        bot.svc.hold("tg")
+        gate.set()
+        await asyncio.sleep(0.5)
+        assert await _acts(bot, tid) == []  # no move made for him
+        assert all(s is not None and s.ai is None for s in bot.svc.tables[tid].seats)
+
+        await bot.svc.listen(bot.fc, "tg")
+        out = await waiting.take_turn(tid)
+        assert out is not None and out.ok, out
+        assert await _acts(bot, tid) == ["p"]
+    finally:
+        await bot.stop()
