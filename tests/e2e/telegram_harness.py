@@ -255,6 +255,17 @@ def make_players(
     return Players(group, users)
 
 
+async def started_match(rig: Rig, fake: FakeTelegram, presses: int = 0) -> tuple[Players, str]:
+    """Anna and Berti in a Zweier match `presses` presses in (a press of whoever is
+    to act, once his buttons are there)."""
+    players = make_players(fake, ["Anna", "Berti"])
+    table_id, lobby = await open_table(rig, players, "/new zweier")
+    assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+    if presses:
+        await play(rig, table_id, players.users, until=lambda: False, limit=presses)
+    return players, table_id
+
+
 async def press(
     fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str
 ) -> CallbackAnswer:

@@ -14,10 +14,8 @@ from tests.e2e.telegram_harness import (
     fake,
     hand_message,
     log_guard,
-    make_players,
-    open_table,
-    press,
     start_rig,
+    started_match,
     stop_rig,
     timings,
 )
@@ -32,9 +30,7 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
     quick = timings(turn_timeout=1.0, reminder_before=0.5, missed_turns_limit=1)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
-        players = make_players(fake, ["Anna", "Berti"])
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        players, table_id = await started_match(rig, fake)
         table = rig.table(table_id)
         assert table is not None
         seat = table.to_act()

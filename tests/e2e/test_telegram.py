@@ -33,6 +33,7 @@ from tests.e2e.telegram_harness import (
     play,
     press,
     start_rig,
+    started_match,
     stop_rig,
     timings,
 )
@@ -368,9 +369,7 @@ async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path
     quick = timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=1)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
-        players = make_players(fake, ["Anna", "Berti"])
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        players, table_id = await started_match(rig, fake)
         table = rig.table(table_id)
         assert table is not None and table.to_act() is not None
         sleeper = players.users[table.to_act() or 0]

@@ -36,6 +36,7 @@ from tests.e2e.telegram_harness import (
     play,
     press,
     start_rig,
+    started_match,
     stop_rig,
     timings,
 )
@@ -109,12 +110,9 @@ async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
     caplog.set_level(logging.INFO)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = make_players(fake, ["Anna", "Berti"])
+        players, table_id = await started_match(rig, fake, presses=2)
         anna, _ = players.users
         group = players.group
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, anna, lobby, "Start")).show_alert
-        await play(rig, table_id, players.users, until=lambda: False, limit=2)
         assert await rig.adapter.outbox.drain(5)
         since = len(fake.calls)
 
@@ -144,11 +142,9 @@ async def test_a_group_that_takes_the_right_to_post_loses_its_table(
     caplog.set_level(logging.INFO)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = make_players(fake, ["Anna", "Berti"])
+        players, table_id = await started_match(rig, fake)
         anna, _ = players.users
         group = players.group
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, anna, lobby, "Start")).show_alert
         assert await rig.adapter.outbox.drain(5)
         since = len(fake.calls)
 
@@ -183,10 +179,8 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
     quick = timings(turn_timeout=1.5, reminder_before=0.5)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
-        players = make_players(fake, ["Anna", "Berti"])
+        players, table_id = await started_match(rig, fake)
         group = players.group
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
         table = rig.table(table_id)
         assert table is not None and table.to_act() is not None
         seat = table.to_act()
@@ -241,12 +235,9 @@ async def test_deleted_table_and_hand_messages_are_posted_again(
     brings a deleted hand back at once, and the game goes on."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = make_players(fake, ["Anna", "Berti"])
+        players, table_id = await started_match(rig, fake, presses=1)
         anna, _ = players.users
         group = players.group
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, anna, lobby, "Start")).show_alert
-        await play(rig, table_id, players.users, until=lambda: False, limit=1)
         assert await rig.adapter.outbox.drain(5)
         table = rig.table(table_id)
         assert table is not None
@@ -301,9 +292,7 @@ async def test_presses_made_while_telegram_is_out_of_reach_count_once(
     caplog.set_level(logging.INFO)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = make_players(fake, ["Anna", "Berti"])
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        players, table_id = await started_match(rig, fake)
         table = rig.table(table_id)
         assert table is not None
         actor = players.users[table.to_act() or 0]
