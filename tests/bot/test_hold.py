@@ -33,10 +33,10 @@ async def test_a_held_persons_turn_waits_and_gets_its_grace(make_bot: Callable[.
     bot = await make_bot(timings=TIMINGS).start()
     try:
         a, b = (bot.player(u) for u in users(2))
-        tid = await open_table(bot, "zweier", [a, b])
+        tid = await open_table(bot, "zweier", [a, b], start=False)
+        bot.svc.hold("tg")  # Telegram cannot be reached (from before the first turn on)
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
         waiting = a if _to_act(bot, tid) == a.key else b
-
-        bot.svc.hold("tg")  # Telegram cannot be reached
         await asyncio.sleep(1.0)  # three turn timeouts, with one miss taking the seat
         assert "reminder" not in bot.fc.kinds(tid)  # it would go nowhere
         assert await _acts(bot, tid) == []

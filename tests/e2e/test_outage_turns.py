@@ -5,6 +5,7 @@ and no computer move is made for him (nor is his seat given away)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from bot.service import Timings
@@ -27,7 +28,8 @@ __all__ = ["fake", "log_guard"]  # fixtures
 async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    quick = timings(turn_timeout=1.0, reminder_before=0.5, missed_turns_limit=1)
+    # the turn's time is ample for a loaded machine to reach the outage before it ends
+    quick = timings(turn_timeout=2.5, reminder_before=0.5, missed_turns_limit=1)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
         players, table_id = await started_match(rig, fake)
@@ -42,7 +44,8 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
 
         await fake.go_offline()
         query = actor.press(hand, hand.buttons()[0].data)  # waits at Telegram
-        await asyncio.sleep(1.5)  # longer than the turn's timeout
+        assert table.deadline is not None
+        await asyncio.sleep(table.deadline - time.time() + 0.5)  # past the turn's timeout
         await fake.come_back()
 
         answer = await fake.wait_answer(query, timeout=15)
@@ -63,7 +66,8 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
 async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path: Path) -> None:
     """Discord ends the session (op 9): discord.py waits before it identifies again,
     longer than the turn's timeout here; the player to act presses once it is back."""
-    quick = Timings(turn_timeout=1.0, reminder_before=0.5, missed_turns_limit=1, ai_delay=0)
+    # discord.py waits 5 s before it identifies again: longer than the turn's time
+    quick = Timings(turn_timeout=2.5, reminder_before=0.5, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick)
         fake = world.fake
