@@ -171,6 +171,7 @@ class TelegramAdapter:
             on_posted=self._remember_ref,
             on_refused=self._on_refused,
             on_migrated=self._on_migrated,
+            on_reach=self._on_reach if webhook_url else None,  # polling: `_poll_failed`
         )
         self.states: dict[str, _TableState] = {}
         self.langs: dict[str, str] = {}
@@ -178,6 +179,7 @@ class TelegramAdapter:
         self.unreachable: set[int] = set()  # users Telegram said we may not write to
         self.lost: set[int] = set()  # groups that removed the bot or took its right to post
         self._closing: set[asyncio.Task[None]] = set()
+        self._resuming: set[asyncio.Task[None]] = set()  # clocks started after an outage
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._webhook: web.AppRunner | None = None
@@ -269,6 +271,7 @@ class TelegramAdapter:
                 # a chat being moved, the tables of a lost group closing: let them land
                 moving = [task for _, task in self._moves.values() if not task.done()]
                 moving += self._closing
+                moving += self._resuming
                 if moving:
                     await asyncio.wait(moving, timeout=5.0)
                 if not await self.outbox.drain(5.0):
@@ -289,6 +292,24 @@ class TelegramAdapter:
         """Telegram answers again: the turns held since the outage get their time."""
         if self._out_of_reach:
             self._out_of_reach = False
+            await self.service.listen(self, PLATFORM)
+
+    def _on_reach(self, reachable: bool) -> None:
+        """Webhook mode has no poll to fail: the outbox's requests that cannot connect
+        are the sign of an outage (presses cannot reach the bot then, most likely), so
+        the turns' clocks stop as in polling mode, and start again with the grace of a
+        restart once Telegram answers."""
+        if not reachable:
+            log.warning("telegram out of reach; the persons' turns wait")
+            self.service.hold(PLATFORM)
+            return
+        log.info("telegram answers again; the persons' turns go on")
+        task = asyncio.ensure_future(self._resume())
+        self._resuming.add(task)
+        task.add_done_callback(self._resuming.discard)
+
+    async def _resume(self) -> None:
+        if self in self.service.listeners:  # not shut down meanwhile
             await self.service.listen(self, PLATFORM)
 
     async def _set_commands(self) -> None:

@@ -25,6 +25,8 @@ limits are met:
   queue waits in order, its edits merging meanwhile.  Other network failures (a
   timeout, a dropped answer: the request may have arrived) are tried `max_attempts`
   times, so one Telegram keeps failing on cannot hold up its chat for ever.
+  `on_reach(False)` tells the adapter once when requests stop connecting, and
+  `on_reach(True)` once when Telegram answers again (any answer, a refusal too).
 - **A chat that moved.** A group upgraded to a supergroup gets a new id, and every
   request to the old one fails with `ChatMigrated`.  The chat's queue moves to the new
   id (the failed request first), later requests for the old id go there too, and
@@ -224,6 +226,7 @@ class Outbox:
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
         on_refused: Callable[[int], None] | None = None,
         on_migrated: Callable[[int, int], None] | None = None,
+        on_reach: Callable[[bool], None] | None = None,
         max_attempts: int = 5,
         idle_after: float = 60.0,
     ) -> None:
@@ -233,6 +236,7 @@ class Outbox:
         self.on_posted = on_posted
         self.on_refused = on_refused
         self.on_migrated = on_migrated
+        self.on_reach = on_reach
         self.max_attempts = max_attempts
         self.stats = Stats()
         self._chats: dict[int, _Chat] = {}
@@ -247,6 +251,7 @@ class Outbox:
             time.monotonic(),
         )
         self._closed = False
+        self._reachable = True  # the last request that could tell got through (or none yet)
 
     # --- queuing (synchronous: safe to call under the core's table lock) -------------
 
@@ -505,7 +510,7 @@ class Outbox:
             op.sending = True
             op.attempts += 1
             try:
-                await self._request(chat, op)
+                await self._attempt(chat, op)
                 return
             except RetryAfter as e:
                 self.stats.retry_after += 1
@@ -563,6 +568,32 @@ class Outbox:
                 return
             finally:
                 op.sending = False
+
+    async def _attempt(self, chat: _Chat, op: _Op) -> None:
+        """`_request`, noting whether Telegram is within reach: any answer (a refusal
+        too) says it is, a request that could not connect says it is not, and a timeout
+        or a dropped answer says neither."""
+        try:
+            await self._request(chat, op)
+        except BadRequest:  # a NetworkError to PTB, but Telegram's answer
+            self._reach(True)
+            raise
+        except NetworkError as e:
+            if _unsent(e):
+                self._reach(False)
+            raise
+        except TelegramError:
+            self._reach(True)
+            raise
+        self._reach(True)
+
+    def _reach(self, reachable: bool) -> None:
+        """Tell `on_reach` of a change only: an outage fails many requests, every 5 s."""
+        if reachable == self._reachable:
+            return
+        self._reachable = reachable
+        if self.on_reach is not None:
+            self.on_reach(reachable)
 
     def _absorb(self, chat: _Chat, op: _Op) -> None:
         """Before a retry, take over newer content queued for the same message."""
