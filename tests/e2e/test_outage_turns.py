@@ -8,10 +8,13 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.service import Timings
 from tests.e2e.discord_harness import discord_world
 from tests.e2e.fakes.telegram_api import FakeTelegram
 from tests.e2e.telegram_harness import (
+    config_for,
     fake,
     hand_message,
     log_guard,
@@ -21,17 +24,35 @@ from tests.e2e.telegram_harness import (
     timings,
 )
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
+from tests.e2e.test_telegram import free_port
 
 __all__ = ["fake", "log_guard"]  # fixtures
 
 
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
 async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, mode: str
 ) -> None:
-    # the turn's time is ample for a loaded machine to reach the outage before it ends
-    quick = timings(turn_timeout=2.5, reminder_before=0.5, missed_turns_limit=1)
-    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
+    """Polling: the first failed poll notices the outage, and the press made during
+    it waits at Telegram.  Webhook: no poll fails, so the reminder's send that cannot
+    connect notices it; the press is made once Telegram is back."""
+    # the turn's time is ample for a loaded machine to reach the outage before the
+    # reminder, which in webhook mode must fail to notice it
+    quick = timings(turn_timeout=3.5, reminder_before=0.75, missed_turns_limit=1)
+    db = tmp_path / "bot.sqlite3"
+    config = None
+    if mode == "webhook":
+        port = free_port()
+        config = config_for(
+            fake,
+            db,
+            telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
+            telegram_webhook_listen="127.0.0.1",
+            telegram_webhook_port=port,
+        )
+    rig = await start_rig(fake, db, config=config, timing=quick)
     try:
+        assert (fake.webhook is not None) == (mode == "webhook")
         players, table_id = await started_match(rig, fake)
         table = rig.table(table_id)
         assert table is not None
@@ -43,10 +64,13 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
         )
 
         await fake.go_offline()
-        query = actor.press(hand, hand.buttons()[0].data)  # waits at Telegram
+        # the fake's webhook deliveries do not stop offline: press after it is back
+        query = actor.press(hand, hand.buttons()[0].data) if mode == "polling" else None
         assert table.deadline is not None
         await asyncio.sleep(table.deadline - time.time() + 0.5)  # past the turn's timeout
         await fake.come_back()
+        if query is None:
+            query = actor.press(hand, hand.buttons()[0].data)
 
         answer = await fake.wait_answer(query, timeout=15)
         assert not answer.show_alert, answer.text  # his press counted
