@@ -131,7 +131,7 @@ class TableService:
             if table.deadline is not None and table.status == Status.PLAYING:
                 # a person's turn: its clock waits until his platform serves again
                 # (`listen`), or a reminder would go to nobody and the time run out
-                self._waiting.setdefault(table.platform, set()).add(table.id)
+                self._wait_for_platform(table)
             else:
                 self._arm(table)
         log.info("table service started with %d open table(s)", len(self.tables))
@@ -1073,8 +1073,7 @@ class TableService:
                 loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
             )
             return
-        if table.platform in self._held:
-            self._waiting.setdefault(table.platform, set()).add(table.id)
+        if self._held_turn(table):
             return
         timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
         deadline = table.deadline or (self._clock() + timeout)
@@ -1152,12 +1151,16 @@ class TableService:
                 await self._notify(table, "replaced", user=s.user)
 
     def _held_turn(self, table: Table) -> bool:
-        """A person's timer that fired as his platform went out of reach (`hold`):
-        his turn waits with the others for `listen` instead of running out."""
+        """A person's turn whose platform is out of reach (`hold`), to arm or whose
+        timer fired as it went: it waits with the others for `listen` instead of
+        running out."""
         if table.platform not in self._held:
             return False
-        self._waiting.setdefault(table.platform, set()).add(table.id)
+        self._wait_for_platform(table)
         return True
+
+    def _wait_for_platform(self, table: Table) -> None:
+        self._waiting.setdefault(table.platform, set()).add(table.id)
 
     def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]:
         """The computer's decision for `seat` (an AI seat, or a player who timed out),

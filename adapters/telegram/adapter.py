@@ -50,7 +50,7 @@ import contextlib
 import logging
 import shlex
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -164,7 +164,7 @@ class TelegramAdapter:
         else:
             builder = builder.get_updates_request(_PollRequest(self._poll_answered))
         self.app: App = builder.build()
-        self._out_of_reach = False  # a poll failed; none answered since
+        self._out_of_reach = False  # a poll or a send failed to connect; none answered since
         self.outbox = Outbox(
             self.app.bot,
             throttle=throttle,
@@ -178,8 +178,9 @@ class TelegramAdapter:
         self.reachable: set[int] = set()  # users known to have started the bot
         self.unreachable: set[int] = set()  # users Telegram said we may not write to
         self.lost: set[int] = set()  # groups that removed the bot or took its right to post
-        self._closing: set[asyncio.Task[None]] = set()
-        self._resuming: set[asyncio.Task[None]] = set()  # clocks started after an outage
+        #: Work started by a platform event (a lost group's tables closing, the clocks
+        #: started after an outage), waited for at shutdown.
+        self._background: set[asyncio.Task[None]] = set()
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._webhook: web.AppRunner | None = None
@@ -270,8 +271,7 @@ class TelegramAdapter:
                     self.service.listeners.remove(self)
                 # a chat being moved, the tables of a lost group closing: let them land
                 moving = [task for _, task in self._moves.values() if not task.done()]
-                moving += self._closing
-                moving += self._resuming
+                moving += self._background
                 if moving:
                     await asyncio.wait(moving, timeout=5.0)
                 if not await self.outbox.drain(5.0):
@@ -284,33 +284,39 @@ class TelegramAdapter:
         traceback every time, a wall of them for an outage that is not the bot's fault.
         The players' presses cannot reach us meanwhile, so their turns' clocks stop."""
         log.warning("cannot fetch updates from Telegram (%s); trying again", error)
+        self._lose_reach()
+
+    async def _poll_answered(self) -> None:
+        """Telegram answers again (before the updates the poll brings are handled)."""
+        await self._regain_reach()
+
+    def _on_reach(self, reachable: bool) -> None:
+        """Webhook mode has no poll to fail: the outbox's requests that cannot connect
+        are the sign of an outage (presses cannot reach the bot then, most likely), and
+        its first request Telegram answers the sign of the end."""
+        if reachable:
+            self._spawn(self._regain_reach())
+        else:
+            log.warning("telegram out of reach; the persons' turns wait")
+            self._lose_reach()
+
+    def _lose_reach(self) -> None:
+        """Presses cannot reach us: the persons' turns' clocks stop (once an outage)."""
         if not self._out_of_reach:
             self._out_of_reach = True
             self.service.hold(PLATFORM)
 
-    async def _poll_answered(self) -> None:
-        """Telegram answers again: the turns held since the outage get their time."""
+    async def _regain_reach(self) -> None:
+        """The turns held since the outage get their time, as after a restart."""
         if self._out_of_reach:
             self._out_of_reach = False
-            await self.service.listen(self, PLATFORM)
+            if self in self.service.listeners:  # not shut down meanwhile
+                await self.service.listen(self, PLATFORM)
 
-    def _on_reach(self, reachable: bool) -> None:
-        """Webhook mode has no poll to fail: the outbox's requests that cannot connect
-        are the sign of an outage (presses cannot reach the bot then, most likely), so
-        the turns' clocks stop as in polling mode, and start again with the grace of a
-        restart once Telegram answers."""
-        if not reachable:
-            log.warning("telegram out of reach; the persons' turns wait")
-            self.service.hold(PLATFORM)
-            return
-        log.info("telegram answers again; the persons' turns go on")
-        task = asyncio.ensure_future(self._resume())
-        self._resuming.add(task)
-        task.add_done_callback(self._resuming.discard)
-
-    async def _resume(self) -> None:
-        if self in self.service.listeners:  # not shut down meanwhile
-            await self.service.listen(self, PLATFORM)
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _set_commands(self) -> None:
         for lang, commands in COMMANDS.items():
@@ -638,9 +644,7 @@ class TelegramAdapter:
                 ", ".join(closed) or "none",
             )
 
-        task = asyncio.ensure_future(close())
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._spawn(close())
 
     async def _on_my_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The bot's own membership changed: a user blocked it, a group removed or
