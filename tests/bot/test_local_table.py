@@ -425,8 +425,10 @@ async def test_a_game_resumed_under_another_locale_speaks_the_new_one(
     await asyncio.wait_for(
         LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=en).run(), 60
     )
-    assert "Deal 1 over:" in term.text and "Game over!" in term.text
-    assert "Runde 1 vorbei" not in term.text and "Partie vorbei!" not in term.text
+    # which deal ends first after the resume depends on the deal (the first may end
+    # within the three German moves): any deal's result, all in English
+    assert re.search(r"Deal \d+ over:", term.text) and "Game over!" in term.text
+    assert not re.search(r"Runde \d+ vorbei", term.text) and "Partie vorbei!" not in term.text
 
 
 # --- fitting a narrow terminal ---------------------------------------------------------
