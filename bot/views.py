@@ -25,6 +25,7 @@ from engine.actions import (
     decode,
 )
 from engine.cards import CARDS, Card
+from engine.results import DealResult
 from engine.views import SeatView
 
 from . import i18n
@@ -753,6 +754,9 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             value = res.detail("value")
             if table.game == "tausend" and isinstance(value, int):
                 text += f" {value}"
+        counted = _card_points_text(table, res, log_.spec.seats, nm, style)
+        if counted:
+            text += "\n" + counted
         # Thousand: fines and the barrel change scores beyond the deal's points
         for seat, what in getattr(table.match, "notes", ()):
             text += "\n" + t(lg, f"result.note.{what}", name=nm[seat])
@@ -768,6 +772,41 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     return ResultView(
         table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
     )
+
+
+#: Reasons a deal ends for its card points, so the points say why it ended.
+_POINT_RACE = frozenset({"reached_66", "last_trick", "closer_failed", "under_66", "wrong_claim"})
+
+
+def _card_points_text(
+    table: Table, res: DealResult, seats: tuple[int, ...], nm: tuple[str, ...], style: Style
+) -> str | None:
+    """Each side's card points (marriages included) after a deal decided by points.
+
+    The table message shows them too, but far up the chat; without them "66 reached"
+    cannot be checked by anyone who did not count every trick.  Thousand is always a
+    point race: the declarer's total against his bid.
+    """
+    game_id = table.deal_log.spec.game if table.deal_log is not None else table.game
+    if res.reason not in _POINT_RACE and (game_id != "tausend" or res.reason == "redeal"):
+        return None
+    lg = style.lang
+    if game_id == "dreier":
+        sides = res.detail("side_points")
+        if res.declarer is None or not isinstance(sides, tuple):
+            return None
+        others = " & ".join(nm[seats[s]] for s in range(3) if s != res.declarer)
+        parts = [f"{nm[seats[res.declarer]]} {sides[0]}", f"{others} {sides[1]}"]
+    elif game_id == "bauern":
+        teams = res.detail("team_points")
+        if not isinstance(teams, tuple):
+            return None
+        parts = [f"{nm[seats[k]]} & {nm[seats[k + 2]]} {teams[k]}" for k in (0, 1)]
+    elif res.card_points:
+        parts = [f"{nm[seats[s]]} {p}" for s, p in enumerate(res.card_points)]
+    else:
+        return None
+    return t(lg, "table.points", points=" · ".join(parts))
 
 
 def match_summary_text(table: Table, style: Style) -> str:

@@ -27,7 +27,7 @@ from bot.payload import PayloadError, decode, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import Button, LobbyView, SeatLine
+from bot.views import Button, LobbyView, ResultView, SeatLine
 from engine.games import available
 
 from .texts import say
@@ -119,13 +119,11 @@ class LocalTable:
         elif kind == "action":
             self.show(full=self._my_turn())
         elif kind == "deal_end" and update.result is not None:
-            self.write("")
-            self.write(update.result.message.text)
+            self._show_result(update.result)
         elif kind == "finished":
             self.buttons = []
             if update.result is not None:
-                self.write("")
-                self.write(update.result.message.text)
+                self._show_result(update.result)
             self._over.set()
         elif kind == "aborted":
             self.buttons = []
@@ -154,13 +152,7 @@ class LocalTable:
             return
         lines = table.message.text.splitlines()
         if not full:
-            # The first line names the table and never changes; a line that differs
-            # only in the to-act marker is not news (the "to act" line says it).
-            seen = {_plain(x) for x in self._shown}
-            for line in lines[1:]:
-                if _plain(line) not in seen:
-                    self.write(line)
-            self._shown = lines
+            self._show_changes(lines)
             self._waiting_for = _to_act(table.seats)
             return
         self._shown = lines
@@ -173,6 +165,32 @@ class LocalTable:
         rows = [list(r) for r in hand.message.buttons] + ([extra] if extra else [])
         self.show_hand(hand.message.text, rows)
         self._waiting_for = None if hand.your_turn else _to_act(table.seats)
+
+    def _show_changes(self, lines: list[str], also_seen: tuple[str, ...] = ()) -> None:
+        """Print the table lines that are news since the table was last shown.
+
+        The first line names the table and never changes; a line that differs only
+        in the to-act marker is not news (the "to act" line says it).
+        """
+        seen = {_plain(x) for x in (*self._shown, *also_seen)}
+        for line in lines[1:]:
+            if _plain(line) not in seen:
+                self.write(line)
+        self._shown = lines
+
+    def _show_result(self, result: ResultView) -> None:
+        """The deal as it ended, then its result.
+
+        A deal can end on a move that is never shown as a table of its own (the
+        marriage that makes 66, the last trick), and the final table is the only
+        place with every trick; a chat edits its table message to it, here its new
+        lines are printed.
+        """
+        if result.table is not None:
+            said = tuple(result.message.text.splitlines())
+            self._show_changes(result.table.message.text.splitlines(), said)
+        self.write("")
+        self.write(result.message.text)
 
     def show_hand(self, text: str, rows: list[list[Button]]) -> None:
         """Print a hand and number its buttons row by row; those numbers press them."""

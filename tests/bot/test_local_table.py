@@ -135,6 +135,24 @@ async def test_plays_a_whole_zweier_match_to_the_end(service: TableService, db: 
     assert rows == [("finished",)]
 
 
+async def test_each_deal_is_shown_as_it_ended_before_its_result(service: TableService) -> None:
+    """The move that ends a deal (the marriage that makes 66, the last trick) is not
+    followed by a turn of the player's, so its table was never printed: now the
+    deal's final lines (every trick, the card points) come before its result."""
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "zweier"
+        return "q" if "Match over" in screen else "1"
+
+    out = (await play(service, answer)).text
+    blocks = re.split(r"^Deal \d+ over:", out, flags=re.M)
+    assert len(blocks) > 2
+    for before in blocks[:-1]:
+        ending = before[before.rfind(PROMPT) :]  # printed after the player's last move
+        assert "Tricks played: 1. " in ending, ending
+
+
 async def test_plays_another_match_after_the_end(service: TableService) -> None:
     matches = 0
 

@@ -265,3 +265,51 @@ async def test_a_dreier_contract_says_without_the_talon_and_what_it_was_raised_f
         assert all(re.search(r"Contract: (.+) \(raised from (?!\1\)).+\) by ", c) for c in raised)
     finally:
         await bot.stop()
+
+
+_POINTS = re.compile(r"^Card points: (.+)$", re.M)
+
+
+def _card_points(text: str) -> dict[str, int]:
+    found = _POINTS.search(text)
+    assert found, text
+    return {m[1]: int(m[2]) for m in re.finditer(r"(\S.*?) (\d+)(?: · |$)", found[1])}
+
+
+@pytest.mark.parametrize("game_id", ["zweier", "tausend"])
+async def test_a_deal_result_names_the_card_points_that_decided_it(
+    make_bot: Callable[..., Bot], game_id: str
+) -> None:
+    """'66 reached' or 'contract lost' says little to a player who did not count
+    every trick (and the move that ended the deal may never have been shown as a
+    table of its own): the result names each player's card points, marriages
+    included, and they agree with the verdict."""
+    bot, _, _ = await _heuristic_match(make_bot, game_id, "cp1")
+    try:
+        ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
+        assert len(ends) > 1
+        for end in ends:
+            first = end.splitlines()[0]
+            gained = {m[1]: int(m[2]) for m in re.finditer(r"(\w[\w ]*?) ([+-]\d+)", first)}
+            if game_id == "zweier":
+                points = _card_points(end)
+                winner = max(gained, key=lambda n: gained[n])
+                assert set(points) == set(gained), end
+                if "(66 reached)" in first:
+                    assert points[winner] >= 66 > min(points.values()), end
+                if "(last trick)" in first:
+                    assert max(points.values()) < 66, end
+            else:
+                if "(redeal)" in first:
+                    continue
+                points = _card_points(end)
+                if "barrel" in end or "bolt" in end:
+                    continue  # fines change the scores beyond the contract's value
+                found = re.search(r"— bid (\d+)$", first)
+                assert found, first
+                bid = int(found[1])
+                made = "(contract made)" in first
+                declarer = next(n for n, g in gained.items() if g == (bid if made else -bid))
+                assert made == (points[declarer] >= bid), end
+    finally:
+        await bot.stop()
