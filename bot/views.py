@@ -750,10 +750,14 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         if key in i18n.TEXTS["en"]:
             text += f" ({t(lg, key)})"
         if res.contract and log_.spec.game != "zweier":
-            text += f" — {contract_name(res.contract, lg)}"
+            contract = contract_name(res.contract, lg)
             value = res.detail("value")
             if table.game == "tausend" and isinstance(value, int):
-                text += f" {value}"
+                contract += f" {value}"
+            if res.declarer is not None:  # whose contract it was: the result is read alone
+                name = nm[log_.spec.seats[res.declarer]]
+                contract = t(lg, "result.contract", contract=contract, declarer=name)
+            text += f" — {contract}"
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted

@@ -305,11 +305,11 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
                 points = _card_points(end)
                 if "barrel" in end or "bolt" in end:
                     continue  # fines change the scores beyond the contract's value
-                found = re.search(r"— bid (\d+)$", first)
+                found = re.search(r"— bid (\d+) by (.+)$", first)
                 assert found, first
-                bid = int(found[1])
+                bid, declarer = int(found[1]), found[2]
                 made = "(contract made)" in first
-                declarer = next(n for n, g in gained.items() if g == (bid if made else -bid))
+                assert gained[declarer] == (bid if made else -bid), first
                 assert made == (points[declarer] >= bid), end
     finally:
         await bot.stop()
