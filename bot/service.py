@@ -160,7 +160,7 @@ class TableService:
                         log.exception("table %s: could not store the new deadline", table_id)
                     table.deadline = grace
                 self._arm(table)
-                if grace is not None:
+                if grace is not None and self._remind_window(table) > 0:
                     self._fire(table.id, table.version, "remind")
 
     def hold(self, platform: str) -> None:
@@ -954,7 +954,10 @@ class TableService:
         move and a missed turn counted against him."""
         if table.deadline is None:
             return None
-        least = self._clock() + self._remind_window(table)
+        # Without reminders the reminder's time is nothing: half a turn instead, or the
+        # timeout would fire the moment the platform is back.
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        least = self._clock() + (self._remind_window(table) or timeout / 2)
         return least if table.deadline < least else None
 
     def _remind_window(self, table: Table) -> float:

@@ -4,6 +4,7 @@ and `listen` gives the waiting turn the grace of a restart."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 
 from bot.service import Timings
@@ -49,6 +50,30 @@ async def test_a_held_persons_turn_waits_and_gets_its_grace(make_bot: Callable[.
         out = await waiting.take_turn(tid)  # his press counts
         assert out is not None and out.ok, out
         assert await _acts(bot, tid) == ["p"]
+    finally:
+        await bot.stop()
+
+
+async def test_without_reminders_a_held_turn_still_gets_time_once_back(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """REMINDER_BEFORE=0 turns reminders off; it must not turn the grace off too,
+    or the computer takes the turn the moment the platform is back."""
+    quiet = dataclasses.replace(TIMINGS, turn_timeout=1.0, reminder_before=0.0)
+    bot = await make_bot(timings=quiet).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b], start=False)
+        bot.svc.hold("tg")
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+        waiting = a if _to_act(bot, tid) == a.key else b
+        await asyncio.sleep(1.3)  # past the turn's deadline
+        await bot.svc.listen(bot.fc, "tg")
+        await asyncio.sleep(0.1)  # he reads his hand (the grace is half a turn, 0.5 s)
+        out = await waiting.take_turn(tid)
+        assert out is not None and out.ok, out
+        assert await _acts(bot, tid) == ["p"]
+        assert "reminder" not in bot.fc.kinds(tid)  # reminders stay off
     finally:
         await bot.stop()
 
