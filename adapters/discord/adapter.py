@@ -24,10 +24,11 @@ Where things are shown, per table (slot → platform message, persisted with
   while it lasts (`live:<user>`, in memory only: 15 minutes at most).
 
 When Discord fails: a 5xx or a network error is tried again a few times, rendering
-the newest state (a post keeps its nonce, so Discord makes it once); when the bot may
-not use a table's channel any more (deleted, access or the right to post taken,
-removed from the server) the tables there close as an abort, once, and their players
-are told by DM.
+the newest state (a post keeps its nonce, so Discord makes it once), and the first
+answer to an interaction within its 3 seconds; when the bot may not use a table's
+channel or thread any more (deleted, access or the right to post taken, removed from
+the server) the tables there close as an abort, once, and their players are told by
+DM.  While any shard has no gateway connection, the persons' turns wait.
 """
 
 from __future__ import annotations
@@ -74,8 +75,17 @@ DRAIN_TIMEOUT = 4.0
 
 #: Seconds between the tries of a message Discord failed to take (5xx, network).
 RETRY_DELAYS = (2.0, 5.0, 15.0)
+#: Discord's window for the first answer to an interaction, and how much of its end we
+#: leave unused (clocks and the network are not exact).
+ACK_WINDOW = 3.0
+ACK_MARGIN = 0.25
+#: Seconds one try of a first answer may take: less than the second discord.py waits
+#: before it tries a 5xx again itself, so our shorter pauses below decide instead.
+ACK_TRY = 0.6
+ACK_RETRY_DELAYS = (0.1, 0.25)
 
 UNKNOWN_MESSAGE = 10008
+ALREADY_ACKNOWLEDGED = 40060
 OLD_MESSAGE = 30046
 DMS_CLOSED = 50007
 #: Discord's answers when the bot may not use a channel (any more).
@@ -103,21 +113,17 @@ class _Hooks:
     async def setup_hook(self) -> None:
         await self.schnapsen.setup()
 
-    async def on_ready(self) -> None:
-        self.schnapsen.ready.set()
-        await self.schnapsen.gateway_back()
-
-    async def on_disconnect(self) -> None:
-        self.schnapsen.gateway_lost()
-
-    async def on_resumed(self) -> None:
-        await self.schnapsen.gateway_back()
-
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await self.schnapsen.on_interaction(interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         self.schnapsen.channel_lost(channel.id, "was deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table opened in a thread plays there.  Raw: a thread not in discord.py's
+        cache is announced too; discord.py also sends it for the cached threads of a
+        deleted channel."""
+        self.schnapsen.channel_lost(payload.thread_id, "was deleted")
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from the server (an outage is `on_guild_unavailable`)."""
@@ -132,8 +138,23 @@ class SchnapsenClient(_Hooks, discord.Client):
         self.schnapsen = adapter
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
 
+    async def on_ready(self) -> None:
+        self.schnapsen.ready.set()
+        await self.schnapsen.gateway_back()
+
+    async def on_disconnect(self) -> None:
+        self.schnapsen.gateway_lost()
+
+    async def on_resumed(self) -> None:
+        await self.schnapsen.gateway_back()
+
 
 class ShardedSchnapsenClient(_Hooks, discord.AutoShardedClient):
+    """Each shard drops and comes back on its own: the turns wait while any is down
+    (a server's presses come through its shard only).  discord.py's shard-less
+    `on_disconnect` / `on_resumed` fire for every shard, and `on_ready` after a lone
+    shard identified anew not at all, so the shard events decide."""
+
     def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
         super().__init__(
             intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
@@ -141,8 +162,24 @@ class ShardedSchnapsenClient(_Hooks, discord.AutoShardedClient):
         self.schnapsen = adapter
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
 
+    async def on_ready(self) -> None:
+        self.schnapsen.ready.set()
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.schnapsen.gateway_lost(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        await self.schnapsen.gateway_back(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self.schnapsen.gateway_back(shard_id)
+
 
 AnyClient = SchnapsenClient | ShardedSchnapsenClient
+
+
+class NotAnswered(Exception):
+    """The first answer to an interaction did not reach Discord within its window."""
 
 
 # --- the outbox --------------------------------------------------------------------------
@@ -239,6 +276,7 @@ class DiscordAdapter:
         self._dm_noted: set[tuple[str, str]] = set()
         self._lost: set[str] = set()  # tables whose channel the bot may not use any more
         self._closers: set[asyncio.Task[None]] = set()  # closing them
+        self._down: set[int] = set()  # shards without a gateway connection
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
         self._handling = 0  # presses and commands being handled
@@ -440,8 +478,51 @@ class DiscordAdapter:
             return await asyncio.wait_for(asyncio.shield(task), self.ack_budget)
         except TimeoutError:
             if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+                # a command's defer "thinks" always, a press's only when asked to
+                command = interaction.type is discord.InteractionType.application_command
+                await self.first_response(
+                    interaction,
+                    lambda: interaction.response.defer(ephemeral=ephemeral, thinking=thinking),
+                    discord.InteractionResponseType.deferred_channel_message
+                    if thinking or command
+                    else discord.InteractionResponseType.deferred_message_update,
+                )
             return await task
+
+    async def first_response(
+        self,
+        interaction: discord.Interaction[Any],
+        send: Callable[[], Awaitable[T]],
+        kind: discord.InteractionResponseType,
+    ) -> T | None:
+        """Send the first answer to an interaction, tried again after a 5xx or a network
+        error while Discord's 3 seconds last: unanswered, the user sees "This
+        interaction failed" although the press counted.  A try whose answer was lost may
+        have reached Discord: then the next one is refused with 40060, which means it is
+        done (and the result, None, unknown).  `NotAnswered` when no try got through."""
+        deadline = interaction.created_at.timestamp() + ACK_WINDOW - ACK_MARGIN
+        delays = iter(ACK_RETRY_DELAYS)
+        retried = False
+        while True:
+            try:
+                async with asyncio.timeout(ACK_TRY):
+                    return await send()
+            except discord.HTTPException as e:
+                if retried and e.code == ALREADY_ACKNOWLEDGED:
+                    # discord.py did not see its answer arrive: tell it, so that what
+                    # follows goes out as followups and edits of this answer
+                    interaction.response._response_type = kind
+                    return None
+                if not isinstance(e, discord.DiscordServerError):
+                    raise
+                error: Exception = e
+            except (aiohttp.ClientError, OSError, TimeoutError) as e:
+                error = e
+            delay = next(delays, None)
+            if delay is None or time.time() + delay >= deadline:
+                raise NotAnswered(f"{type(error).__name__}: {error}") from error
+            retried = True
+            await asyncio.sleep(delay)
 
     async def reply(
         self,
@@ -459,8 +540,17 @@ class DiscordAdapter:
         if interaction.response.is_done():
             sent = await interaction.followup.send(content, wait=True, **kwargs)
             return sent.id
-        response = await interaction.response.send_message(content, **kwargs)
-        return response.message_id
+        response = await self.first_response(
+            interaction,
+            lambda: interaction.response.send_message(content, **kwargs),
+            discord.InteractionResponseType.channel_message,
+        )
+        if response is not None:
+            return response.message_id
+        # it was sent, its answer lost: ask which message it made
+        with contextlib.suppress(discord.HTTPException, *OUTAGES):
+            return (await interaction.original_response()).id
+        return None
 
     # --- in: button presses --------------------------------------------------------------
 
@@ -481,18 +571,26 @@ class DiscordAdapter:
         )
         try:
             outcome = await self.within_budget(interaction, self.service.act(user, payload))
-        except discord.HTTPException as e:  # could not even defer: Discord gave up on it
+        except (discord.HTTPException, NotAnswered) as e:  # could not even defer
             log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)
+            self._unanswered(table_id, user.key)
             return
         except Exception:
             log.exception("a press (%s) failed", loggable(payload))
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException, NotAnswered):
                 await self.reply(interaction, text(user.lang, "failed"))
             return
         try:
             await self._answer(interaction, user, outcome, table_id, on_hand)
-        except discord.HTTPException as e:
+        except (discord.HTTPException, NotAnswered) as e:
             log.warning("could not answer a press (%s): %s", loggable(payload), e)
+            self._unanswered(table_id, user.key)
+
+    def _unanswered(self, table_id: str | None, user: str) -> None:
+        """The presser saw "This interaction failed" and no answer: whatever the press
+        did (a move counts all the same), their hand shows the table as it now is."""
+        if table_id is not None:
+            self._refresh_hand(table_id, user)
 
     def _is_hand(self, table_id: str, user: str, message: discord.Message) -> bool:
         if message.flags.ephemeral:
@@ -519,7 +617,11 @@ class DiscordAdapter:
                 self._refresh_hand(table_id, user.key)  # the hand shows old buttons
             return
         if not interaction.response.is_done():
-            await interaction.response.defer()
+            await self.first_response(
+                interaction,
+                interaction.response.defer,
+                discord.InteractionResponseType.deferred_message_update,
+            )
         if ephemeral_hand and table_id is not None and table_id in self._channels:
             # keep editing this ephemeral hand through the newest token
             self._live[(table_id, user.key)] = _Live(
@@ -549,8 +651,12 @@ class DiscordAdapter:
                     content=render.content(msg), view=render.view(msg)
                 )
             else:
-                await interaction.response.edit_message(
-                    content=render.content(msg), view=render.view(msg)
+                await self.first_response(
+                    interaction,
+                    lambda: interaction.response.edit_message(
+                        content=render.content(msg), view=render.view(msg)
+                    ),
+                    discord.InteractionResponseType.message_update,
                 )
             if ephemeral_hand:
                 self._live[(table_id, user.key)] = _Live(
@@ -582,7 +688,13 @@ class DiscordAdapter:
                 await sent.edit(content=content, view=view)
 
             return edit_followup
-        await interaction.response.send_message(render.content(msg), ephemeral=True, **kwargs)
+        await self.first_response(
+            interaction,
+            lambda: interaction.response.send_message(
+                render.content(msg), ephemeral=True, **kwargs
+            ),
+            discord.InteractionResponseType.channel_message,
+        )
 
         async def edit_original(content: str, view: discord.ui.View | None) -> None:
             await interaction.edit_original_response(content=content, view=view)
@@ -612,10 +724,8 @@ class DiscordAdapter:
         custom_id = str(data.get("custom_id", ""))
         if PayloadButton.__discord_ui_compiled_template__.fullmatch(custom_id):
             return
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(
-                text(self.user(interaction).lang, "not_here"), ephemeral=True
-            )
+        with contextlib.suppress(discord.HTTPException, NotAnswered):
+            await self.reply(interaction, text(self.user(interaction).lang, "not_here"))
 
     # --- out: the listener ---------------------------------------------------------------
 
@@ -985,15 +1095,22 @@ class DiscordAdapter:
 
     # --- the gateway drops and comes back ----------------------------------------------
 
-    def gateway_lost(self) -> None:
-        """No gateway connection (Discord's outage or ours): presses cannot reach the
-        bot, so the persons' turns stop their clocks instead of running out."""
-        self.service.hold(PLATFORM)
+    def gateway_lost(self, shard: int = 0) -> None:
+        """No gateway connection (Discord's outage or ours) on this shard: presses
+        cannot reach the bot, so the persons' turns stop their clocks instead of
+        running out."""
+        if not self._down:
+            self.service.hold(PLATFORM)
+        self._down.add(shard)
 
-    async def gateway_back(self) -> None:
-        """Connected again (resumed, or a new session): the held turns get their time,
-        those that ran out or nearly with a reminder at once."""
-        await self.service.listen(self, PLATFORM)
+    async def gateway_back(self, shard: int = 0) -> None:
+        """Connected again (resumed, or a new session): once no shard is down any more,
+        the held turns get their time, those that ran out or nearly with a reminder at
+        once.  The core holds a whole platform, not a server, so one shard still down
+        keeps every turn waiting."""
+        self._down.discard(shard)
+        if not self._down:
+            await self.service.listen(self, PLATFORM)
 
     # --- the bot loses a channel or a server ---------------------------------------------
 

@@ -48,6 +48,7 @@ from tests.e2e.fakes.discord_api import (
     Limits,
 )
 
+INTERACTION_CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 #: Loggers whose ERROR records fail a test: discord.py's, the adapter's, the core's.
 GUARDED_LOGGERS = ("discord", "adapters", "bot")
 
@@ -244,8 +245,12 @@ class World:
         *,
         timings: Timings | None = None,
         config: dict[str, Any] | None = None,
+        identify_wait: bool = True,
         **adapter_options: Any,
     ) -> Bot:
+        """`identify_wait=False`: discord.py identifies each shard at once instead of
+        5 s after the last (Discord's identify rate limit, which the fake does not
+        enforce), so that a test with several shards stays fast."""
         assert self.bot is None
         store = await Store(self.db).open()
         service = TableService(
@@ -265,6 +270,8 @@ class World:
         adapter_options.setdefault("guild_ready_timeout", 0.05)
         adapter = DiscordAdapter(service, settings, **adapter_options)
         adapter.idle_callbacks.append(self.fake.poke)
+        if not identify_wait:
+            adapter.client.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
         stop = asyncio.Event()
         task = asyncio.create_task(adapter.run(stop), name="discord-adapter")
         ready = asyncio.create_task(adapter.ready.wait())
@@ -437,6 +444,10 @@ class World:
         return None
 
 
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    """discord.py's `before_identify_hook` without its 5-second wait."""
+
+
 def table_of(message: FakeMessage) -> str | None:
     for button in message.buttons:
         payload = (button.custom_id or "").removeprefix("s:")
@@ -491,9 +502,16 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
     assert saved == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     guard.check()
     assert not fake.leaks, "\n".join(fake.leaks)
-    # every press and command was answered in time, and never twice
-    assert [i for i in fake.interactions if not i.acknowledged] == []
-    assert [e for i in fake.interactions for e in i.rejections if e.code == 40060] == []
+    # every press and command was answered in time, and never twice — but where a test
+    # made Discord fail an answer (5xx), it may stay unanswered, or a retry meet 40060
+    troubled = {
+        r.path.split("/")[2]
+        for r in fake.requests_to("POST", INTERACTION_CALLBACK)
+        if r.status >= 500
+    }
+    calm = [i for i in fake.interactions if str(i.id) not in troubled]
+    assert [i for i in calm if not i.acknowledged] == []
+    assert [e for i in calm for e in i.rejections if e.code == 40060] == []
 
 
 def assert_closed_cleanly(world: World, table_id: str) -> None:

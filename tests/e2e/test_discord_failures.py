@@ -9,6 +9,7 @@ posted anew, ephemeral hands left alone once their token expires.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -16,9 +17,10 @@ import pytest
 
 from adapters.discord import render
 from bot.i18n import LANGUAGES, card_label
+from bot.service import Timings
 from engine.cards import CARDS
-from tests.e2e.discord_harness import World, discord_world
-from tests.e2e.fakes.discord_api import FakeUser, Permission
+from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
+from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -109,6 +111,50 @@ async def test_a_match_goes_on_through_gateway_trouble(tmp_path: Path, trouble: 
         assert len(over) == 1
 
 
+async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
+    tmp_path: Path,
+) -> None:
+    """Two shards, both lose their connection; the one without the table's server
+    resumes first.  The turn at the table, whose presses still cannot reach the bot,
+    keeps waiting (no reminder, no computer move); once its shard is back too the
+    player is reminded at once and his press counts."""
+    quick = Timings(turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1, ai_delay=0)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(timings=quick, config={"discord_shard_count": 2}, identify_wait=False)
+        fake = world.fake
+        await fake.wait_for(lambda: len(fake.sessions) == 2, description="both shards")
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        user, hand = await next_press(world, table_id)
+        version = table.version
+        ours = (world.guild.id >> 22) % 2  # Discord's rule: the server's shard
+        other = 1 - ours
+        await fake.shard_outage(ours)
+        await fake.shard_outage(other)
+        await asyncio.sleep(quick.turn_timeout)  # the turn's time runs out meanwhile
+
+        await fake.shard_recovered(other)
+        await fake.wait_for(
+            lambda: [s.shard for s in fake.sessions] == [(other, 2)],
+            description="the other shard to resume",
+        )
+        await asyncio.sleep(2 * quick.reminder_before)  # a reminder would be due, and past
+        await world.settle()
+        assert table.version == version
+        assert not reminders(world, user)
+
+        await fake.shard_recovered(ours)
+        await fake.wait_for(lambda: reminders(world, user), description="the reminder")
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        assert table.version > version
+        assert all(s is not None and s.ai is None for s in table.seats)
+
+
+def reminders(world: World, user: FakeUser) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if user.mention in m.content]
+
+
 # --------------------------------------------------------------------------- losing the channel
 
 
@@ -176,6 +222,39 @@ async def test_a_deleted_channel_closes_its_tables_there_only(
         assert told(world, anna, table_id) and told(world, bert, table_id)
         assert other in world.service.tables
         await press_once(world, other)
+
+
+async def test_a_deleted_thread_closes_its_table_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table opened in a thread plays there; the thread is deleted (THREAD_DELETE):
+    the table closes at once, as for a deleted channel, not at its next request; the
+    table in the thread's channel plays on."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert, clara, dora = world["anna"], world["bert"], world["clara"], world["dora"]
+        thread = fake.add_thread(world.channel, "Revanche", owner=anna)
+        table_id = await world.start_match(anna, bert, where=thread)
+        other = await world.start_match(clara, dora)
+        assert any(table_id in m.content for m in fake.channel_messages(thread))
+        await press_once(world, table_id)
+        seen = len(fake.requests)
+        await fake.delete_channel(thread)
+        await fake.wait_for(lambda: table_id not in world.service.tables)
+        await world.settle()
+
+        assert [r for r in fake.requests[seen:] if r.status >= 400] == []
+        [line] = adapter_lines(caplog)
+        assert f"channel {thread.id} was deleted" in line and table_id in line
+        for player in (anna, bert):
+            [note] = told(world, player, table_id)
+            assert thread.mention in note
+        assert other in world.service.tables
+        await press_once(world, other)
+        stats = await world.slash(anna, "stats")
+        assert stats.content == "anna has no finished games yet."
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_closes_its_table_at_start(
@@ -265,3 +344,110 @@ async def test_server_errors_are_tried_again_and_lose_nothing(
         over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
         assert len(over) == 1
         assert adapter_lines(caplog) == []  # retried quietly
+
+
+# --------------------------------------------------------------------------- answering presses
+
+
+async def test_a_press_whose_answer_discord_refuses_is_answered_again(tmp_path: Path) -> None:
+    """Discord answers 503 to the first two answers of a press (discord.py would try
+    again only after 1 s and then 3 s, past Discord's 3 seconds): the adapter tries
+    again sooner, the player does not see "This interaction failed", and the move is
+    made once."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        assert table.deal_log is not None
+        version, moves = table.version, len(table.deal_log.actions)
+        user, hand = await next_press(world, table_id)
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=2)
+        press = await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+
+        assert press.callback_type == 6  # acknowledged: the change shows in the messages
+        answers = fake.requests_to("POST", INTERACTION_CALLBACK)
+        assert [r.status for r in answers][-3:] == [503, 503, 200]
+        assert table.version == version + 1 and len(table.deal_log.actions) == moves + 1
+        assert world.next_move(table_id) is not None
+
+
+async def test_an_answer_that_reached_discord_but_was_lost_counts_as_given(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord shows the hand a "Show my hand" press asked for but its answer to the
+    bot is lost (503): the next try is refused as already acknowledged (40060), which
+    means it got through — the hand is not shown twice, and it follows the game."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=1, processed=True)
+        shown = await world.click(anna, world.table_messages(table_id)[-1], "Show my hand")
+        await fake.wait_for(lambda: shown.rejections, description="the next try refused")
+        [hand] = [m for m in fake.ephemerals(anna) if m.content.startswith("Your hand")]
+        assert shown.original is hand and [e.code for e in shown.rejections] == [40060]
+        before = hand.content
+        await press_once(world, table_id)
+        await world.settle()
+
+        live = world.service.hand(table_id, f"dc:{anna.id}")
+        assert live is not None and hand.content == render.content(live.message) != before
+        assert adapter_lines(caplog) == []
+
+
+async def test_a_press_discord_cannot_be_answered_for_still_counts_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every try of the answer fails (503) until Discord's 3 seconds are nearly over:
+    the player sees "This interaction failed", but the move counts once, the hands and
+    the table message show it, and the game goes on; one warning, no error."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        assert table.deal_log is not None
+        version, moves = table.version, len(table.deal_log.actions)
+        user, hand = await next_press(world, table_id)
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=3)
+        press = await fake.click(user, hand, current_ids(world, table_id, hand)[0])
+        await fake.wait_for(lambda: press.failed, description="the press to fail")
+        await world.settle()
+
+        assert table.version == version + 1 and len(table.deal_log.actions) == moves + 1
+        view = world.service.table(table_id)
+        assert view is not None
+        assert world.table_messages(table_id)[-1].content == render.content(view.message)
+        for player in (world["anna"], world["bert"]):
+            shown = world.service.hand(table_id, f"dc:{player.id}", player.locale)
+            assert shown is not None
+            assert fake.dms(player)[-1].content == render.content(shown.message)
+        [line] = adapter_lines(caplog)
+        assert "could not answer a press" in line
+        await press_once(world, table_id)
+
+
+async def test_a_lobby_whose_answer_was_lost_is_shown_once(tmp_path: Path) -> None:
+    """`/schnapsen new` answered with the lobby, the answer to the bot lost (503): the
+    retry is refused (40060), the adapter asks Discord which message it made, and keeps
+    that one up to date instead of posting a second lobby."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=1, processed=True)
+        opened = await fake.slash(anna, world.channel, "schnapsen new", game="zweier")
+        lobby = await opened
+        await fake.wait_for(lambda: opened.rejections, description="the retry refused")
+        table_id = table_of(lobby)
+        assert table_id is not None
+        await world.click(bert, lobby, "Join")
+        await fake.wait_for(lambda: "bert" in lobby.content, description="the lobby edited")
+        await world.settle()
+
+        assert [m for m in fake.channel_messages(world.channel) if table_id in m.content] == [lobby]

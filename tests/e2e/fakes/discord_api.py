@@ -201,6 +201,7 @@ _MESSAGE_CHAT_INPUT = 20
 
 _CHANNEL_TEXT = 0
 _CHANNEL_DM = 1
+_CHANNEL_PUBLIC_THREAD = 11
 
 _COMPONENT_ROW = 1
 _COMPONENT_BUTTON = 2
@@ -480,7 +481,8 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel or a DM channel between the bot and ``recipient``."""
+    """A guild text channel, a public thread in one (``parent``), or a DM channel
+    between the bot and ``recipient``."""
 
     id: int
     type: int
@@ -492,10 +494,17 @@ class FakeChannel:
     last_message_id: int | None = None
     denied: dict[int, int] = field(default_factory=dict)
     """Member overwrites: user id → the permission bits denied in this channel."""
+    parent: FakeChannel | None = None
+    owner: FakeUser | None = None
+    created: float = 0.0
 
     @property
     def is_dm(self) -> bool:
         return self.type == _CHANNEL_DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
 
     @property
     def mention(self) -> str:
@@ -512,6 +521,27 @@ class FakeChannel:
                 "flags": 0,
             }
         assert self.guild is not None
+        if self.parent is not None:
+            assert self.owner is not None
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild.id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner.id),
+                "name": self.name,
+                "last_message_id": str(self.last_message_id) if self.last_message_id else None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _iso(self.created),
+                    "locked": False,
+                },
+                "flags": 0,
+            }
         return {
             "id": str(self.id),
             "type": self.type,
@@ -1142,6 +1172,7 @@ class FakeDiscord:
         self._interactions_by_token: dict[str, FakeInteraction] = {}
         self._sessions: dict[str, _GatewaySession] = {}
         self._connections: list[_GatewayConnection] = []
+        self._stalled: dict[int, list[tuple[_GatewayConnection, Json]]] = {}
         self._buckets: dict[tuple[str, tuple[str, ...]], _Bucket] = {}
         self._injected: list[_InjectedRateLimit] = []
         self._failures: list[_InjectedFailure] = []
@@ -1316,6 +1347,24 @@ class FakeDiscord:
         self._background(self._broadcast("CHANNEL_CREATE", lambda s: channel.payload(), guild.id))
         return channel
 
+    def add_thread(self, parent: FakeChannel, name: str, *, owner: FakeUser) -> FakeChannel:
+        """A public thread in ``parent``, started by ``owner`` (THREAD_CREATE).  Its
+        permissions are the parent's."""
+        guild = parent.guild
+        assert guild is not None and not parent.is_thread, "threads live in guild channels"
+        thread = FakeChannel(
+            id=self._snowflake(),
+            type=_CHANNEL_PUBLIC_THREAD,
+            name=name,
+            guild=guild,
+            parent=parent,
+            owner=owner,
+            created=time.time(),
+        )
+        self.channels[thread.id] = thread
+        self._background(self._broadcast("THREAD_CREATE", lambda s: thread.payload(), guild.id))
+        return thread
+
     def dm_channel(self, user: FakeUser, *, create: bool = False) -> FakeChannel | None:
         """The DM channel between the bot and ``user`` (opened by either side)."""
         channel = self._dm_channels.get(user.id)
@@ -1374,15 +1423,25 @@ class FakeDiscord:
 
     async def delete_channel(self, channel: FakeChannel) -> None:
         """Someone deletes ``channel``: its messages go with it, its routes answer
-        404 / 10003, and the bot is told by CHANNEL_DELETE."""
+        404 / 10003, and the bot is told by CHANNEL_DELETE (a thread: THREAD_DELETE,
+        which carries only the ids)."""
         guild = channel.guild
         assert guild is not None, "only guild channels can be deleted"
-        guild.channels.remove(channel)
         del self.channels[channel.id]
         for message in self.messages.values():
             if message.channel is channel:
                 message.deleted = True
-        await self._broadcast("CHANNEL_DELETE", lambda s: channel.payload(), guild.id)
+        if channel.parent is not None:
+            data = {
+                "id": str(channel.id),
+                "guild_id": str(guild.id),
+                "parent_id": str(channel.parent.id),
+                "type": channel.type,
+            }
+            await self._broadcast("THREAD_DELETE", lambda s: data, guild.id)
+        else:
+            guild.channels.remove(channel)
+            await self._broadcast("CHANNEL_DELETE", lambda s: channel.payload(), guild.id)
         self._changed()
 
     async def remove_bot(self, guild: FakeGuild) -> None:
@@ -1652,6 +1711,25 @@ class FakeDiscord:
                 await asyncio.wait_for(
                     connection.ws.close(code=code, message=b"fake: dropped"), 5.0
                 )
+
+    async def shard_outage(self, shard_id: int) -> None:
+        """Shard ``shard_id`` loses its connection (a resumable close) and cannot get
+        it back: its RESUME waits unanswered, its events are kept, until
+        :meth:`shard_recovered`.  The other shards stay connected."""
+        self._stalled.setdefault(shard_id, [])
+        for connection in list(self._connections):
+            session = connection.session
+            if session is not None and session.shard is not None and session.shard[0] == shard_id:
+                connection.closed_by_fake = True
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(
+                        connection.ws.close(code=4000, message=b"fake: shard outage"), 5.0
+                    )
+
+    async def shard_recovered(self, shard_id: int) -> None:
+        """The end of :meth:`shard_outage`: the waiting RESUME is answered."""
+        for connection, data in self._stalled.pop(shard_id, []):
+            await self._resume(connection, data)
 
     async def kill_connections(self) -> None:
         """Cut every gateway connection without a close frame (the client sees 1006,
@@ -2030,6 +2108,9 @@ class FakeDiscord:
         if session is None or data.get("token") != self.token or connection.session is not None:
             await connection.send({"op": 9, "d": False, "s": None, "t": None})
             return
+        if session.shard is not None and session.shard[0] in self._stalled:
+            self._stalled[session.shard[0]].append((connection, data))
+            return
         since = int(data.get("seq") or 0)
         async with connection.lock:
             connection.session = session
@@ -2092,7 +2173,9 @@ class FakeDiscord:
             "voice_states": [],
             "members": [m.payload() for m in members],
             "channels": [c.payload() for c in guild.channels],
-            "threads": [],
+            "threads": [
+                c.payload() for c in self.channels.values() if c.guild is guild and c.is_thread
+            ],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -2787,7 +2870,8 @@ class FakeDiscord:
             return 0
         value = member.permissions
         if not value & Permission.ADMINISTRATOR:
-            value &= ~channel.denied.get(self.bot_user.id, 0)
+            where = channel.parent or channel  # a thread has its parent's overwrites
+            value &= ~where.denied.get(self.bot_user.id, 0)
         return value
 
     def _bot_member_has(self, channel: FakeChannel, permissions: int) -> bool:
