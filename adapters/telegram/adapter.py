@@ -36,6 +36,8 @@ the bot is added back or a command comes from it.  A user who blocks the bot is 
 who has not started it (above).  A message someone deleted is posted anew at its next
 edit ("Show my hand" checks at once).  Out of reach, Telegram is tried again until it
 answers: polls with one warning line per failure, the outbox without dropping anything.
+Meanwhile the persons' turn clocks stop; with a webhook, a quiet table learns of the
+outage from a light probe made while a turn's clock runs (`_watch_reach`).
 
 Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
@@ -49,6 +51,7 @@ import asyncio
 import contextlib
 import logging
 import shlex
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -100,6 +103,11 @@ UPDATES = ["message", "callback_query", "my_chat_member"]
 GROUP_LOST = "group_lost"
 App = Application[Any, Any, Any, Any, Any, Any]
 MAX_ALERT = 200  # answerCallbackQuery text limit
+#: Webhook mode: seconds without a word from Telegram after which, while a person's
+#: turn clock runs (or Telegram is out of reach), a probe asks whether it is there.
+#: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
+#: holds the clock before it runs out.
+PROBE_AFTER = 3.0
 
 
 class Stop(Protocol):
@@ -150,6 +158,7 @@ class TelegramAdapter:
         webhook_secret: str | None = None,
         webhook_listen: str = "0.0.0.0",
         webhook_port: int = 8443,
+        probe_after: float = PROBE_AFTER,
     ) -> None:
         self.service = service
         self.answer_budget = answer_budget
@@ -158,6 +167,7 @@ class TelegramAdapter:
         self.webhook_secret = webhook_secret
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
+        self.probe_after = probe_after
         builder = ApplicationBuilder().token(token).base_url(api_url).concurrent_updates(True)
         if webhook_url:
             builder = builder.updater(None)
@@ -184,6 +194,7 @@ class TelegramAdapter:
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._webhook: web.AppRunner | None = None
+        self._prober: asyncio.Task[None] | None = None
         self._add_handlers()
 
     @classmethod
@@ -247,6 +258,7 @@ class TelegramAdapter:
                 await self.app.start()
                 if self.webhook_url:
                     await self._start_webhook()
+                    self._prober = self._spawn(self._watch_reach())
                 else:
                     assert self.app.updater is not None
                     await self.app.updater.start_polling(
@@ -259,6 +271,9 @@ class TelegramAdapter:
                 ready()
                 await stop.wait()
             finally:
+                if self._prober is not None:
+                    self._prober.cancel()
+                    self._prober = None
                 # no new updates; let presses in progress finish; then flush the output
                 if self.app.updater is not None and self.app.updater.running:
                     await self.app.updater.stop()
@@ -291,9 +306,9 @@ class TelegramAdapter:
         await self._regain_reach()
 
     def _on_reach(self, reachable: bool) -> None:
-        """Webhook mode has no poll to fail: the outbox's requests that cannot connect
-        are the sign of an outage (presses cannot reach the bot then, most likely), and
-        its first request Telegram answers the sign of the end."""
+        """Webhook mode has no poll to fail: the outbox's requests (and probes) that
+        cannot connect are the sign of an outage (presses cannot reach the bot then,
+        most likely), and its first request Telegram answers the sign of the end."""
         if reachable:
             self._spawn(self._regain_reach())
         else:
@@ -313,10 +328,30 @@ class TelegramAdapter:
             if self in self.service.listeners:  # not shut down meanwhile
                 await self.service.listen(self, PLATFORM)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    async def _watch_reach(self) -> None:
+        """Webhook mode: a quiet table (nothing to send, no reminder due) would not
+        notice an outage, and its person's turn would run out while his presses cannot
+        reach the bot.  So while a person's clock runs, or Telegram is out of reach, a
+        probe asks after `probe_after` seconds without a word from Telegram."""
+        while True:
+            quiet = time.monotonic() - self.outbox.contact_at
+            if quiet < self.probe_after:
+                await asyncio.sleep(self.probe_after - quiet)
+            elif self._out_of_reach or self._clock_runs():
+                await self.outbox.probe()
+            else:
+                await asyncio.sleep(self.probe_after)
+
+    def _clock_runs(self) -> bool:
+        """A person's turn clock runs at one of our tables."""
+        tables = self.service.tables.values()
+        return any(tb.platform == PLATFORM and tb.deadline is not None for tb in tables)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     async def _set_commands(self) -> None:
         for lang, commands in COMMANDS.items():
@@ -1246,7 +1281,8 @@ async def serve(
     """Run the Telegram adapter inside the running event loop until `stop` is set.
 
     Long polling by default; a webhook when ``TELEGRAM_WEBHOOK_URL`` is set.  Extra
-    keywords (`throttle`, `answer_budget`, `poll_timeout`) go to `TelegramAdapter`.
+    keywords (`throttle`, `answer_budget`, `poll_timeout`, `probe_after`) go to
+    `TelegramAdapter`.
     """
     adapter = TelegramAdapter.from_config(service, config, **kw)
     await adapter.run(stop, ready)

@@ -27,6 +27,7 @@ limits are met:
   times, so one Telegram keeps failing on cannot hold up its chat for ever.
   `on_reach(False)` tells the adapter once when requests stop connecting, and
   `on_reach(True)` once when Telegram answers again (any answer, a refusal too).
+  A bot with nothing to send learns the same from `probe`, which asks for little.
 - **A chat that moved.** A group upgraded to a supergroup gets a new id, and every
   request to the old one fails with `ChatMigrated`.  The chat's queue moves to the new
   id (the failed request first), later requests for the old id go there too, and
@@ -57,6 +58,7 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 
 log = logging.getLogger(__name__)
@@ -252,6 +254,9 @@ class Outbox:
         )
         self._closed = False
         self._reachable = True  # the last request that could tell got through (or none yet)
+        #: When the last request to Telegram ended (answered or not): how long the bot
+        #: has gone without news of whether Telegram is within reach.
+        self.contact_at = time.monotonic()
 
     # --- queuing (synchronous: safe to call under the core's table lock) -------------
 
@@ -570,22 +575,38 @@ class Outbox:
                 op.sending = False
 
     async def _attempt(self, chat: _Chat, op: _Op) -> None:
-        """`_request`, noting whether Telegram is within reach: any answer (a refusal
-        too) says it is, a request that could not connect says it is not, and a timeout
-        or a dropped answer says neither."""
+        await self._noting_reach(self._request(chat, op))
+
+    async def probe(self) -> None:
+        """Ask Telegram something light (getMe), for a bot with nothing to send that
+        must still notice an outage, and its end.  Any answer says Telegram is within
+        reach; no answer in time says it is not (getMe is small and instant, so a
+        timeout here is no slow answer but a network that swallows requests)."""
+        with contextlib.suppress(TelegramError):
+            await self._noting_reach(self.bot.get_me(), timeout_unreachable=True)
+
+    async def _noting_reach(
+        self, request: Awaitable[object], *, timeout_unreachable: bool = False
+    ) -> None:
+        """Await `request`, noting whether Telegram is within reach: any answer (a
+        refusal too) says it is, a request that could not connect says it is not, and
+        a timeout or a dropped answer says neither (unless `timeout_unreachable`)."""
         try:
-            await self._request(chat, op)
+            await request
         except BadRequest:  # a NetworkError to PTB, but Telegram's answer
             self._reach(True)
             raise
         except NetworkError as e:
-            if _unsent(e):
+            if _unsent(e) or (timeout_unreachable and isinstance(e, TimedOut)):
                 self._reach(False)
             raise
         except TelegramError:
             self._reach(True)
             raise
-        self._reach(True)
+        else:
+            self._reach(True)
+        finally:
+            self.contact_at = time.monotonic()
 
     def _reach(self, reachable: bool) -> None:
         """Tell `on_reach` of a change only: an outage fails many requests, every 5 s."""

@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import Config
 from bot.service import Timings
+from bot.table import Table
 from tests.e2e.discord_harness import discord_world
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
+    Players,
+    Rig,
     config_for,
     fake,
     hand_message,
@@ -29,60 +33,93 @@ from tests.e2e.test_telegram import free_port
 __all__ = ["fake", "log_guard"]  # fixtures
 
 
+def webhook_config(fake: FakeTelegram, db: Path) -> Config:
+    """The bot's configuration for webhook mode on a free local port."""
+    port = free_port()
+    return config_for(
+        fake,
+        db,
+        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_port=port,
+    )
+
+
+async def turn_in_hand(
+    rig: Rig, fake: FakeTelegram
+) -> tuple[Players, Table, FakeUser, FakeMessage]:
+    """A started Zweier match, its table, the person to act and his hand with buttons."""
+    players, table_id = await started_match(rig, fake)
+    table = rig.table(table_id)
+    assert table is not None
+    seat = table.to_act()
+    assert seat is not None
+    actor = players.users[seat]
+    hand = await fake.wait_for(
+        lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+    )
+    return players, table, actor, hand
+
+
+async def press_during_an_outage(
+    rig: Rig, players: Players, table: Table, actor: FakeUser, hand: FakeMessage
+) -> None:
+    """Telegram out of reach until past the turn's deadline, the person to act pressing
+    meanwhile: once it is back his press counts (no computer move for him, still his
+    seat, no "missed" note), and then the clocks run again."""
+    fake = rig.fake
+    await fake.go_offline()
+    query = actor.press(hand, hand.buttons()[0].data)  # it waits at Telegram
+    assert table.deadline is not None
+    await asyncio.sleep(table.deadline - time.time() + 0.5)  # past the turn's timeout
+    await fake.come_back()
+
+    answer = await fake.wait_answer(query, timeout=15)
+    assert not answer.show_alert, answer.text
+    log = await rig.store.table_log(table.id)
+    assert [e.get("by") for e in log if e["k"] == "act"][:1] == ["p"]
+    assert all(s is not None and s.ai is None for s in table.seats)  # still his seat
+    assert not any("missed" in m.text for m in players.group.bot_messages())
+    # Telegram answers again: the clocks run, an absent player's turn times out
+    await fake.wait_for(
+        lambda: any(s is not None and s.ai is not None for s in table.seats), what="a timeout"
+    )
+
+
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
     fake: FakeTelegram, tmp_path: Path, mode: str
 ) -> None:
-    """Polling: the first failed poll notices the outage, and the press made during
-    it waits at Telegram.  Webhook: no poll fails, so the reminder's send that cannot
-    connect notices it; the press is made once Telegram is back."""
+    """Polling: the first failed poll notices the outage.  Webhook: no poll fails, so
+    the reminder's send that cannot connect notices it.  The press made during it
+    waits at Telegram."""
     # the turn's time is ample for a loaded machine to reach the outage before the
     # reminder, which in webhook mode must fail to notice it
     quick = timings(turn_timeout=3.5, reminder_before=0.75, missed_turns_limit=1)
     db = tmp_path / "bot.sqlite3"
-    config = None
-    if mode == "webhook":
-        port = free_port()
-        config = config_for(
-            fake,
-            db,
-            telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
-            telegram_webhook_listen="127.0.0.1",
-            telegram_webhook_port=port,
-        )
+    config = webhook_config(fake, db) if mode == "webhook" else None
     rig = await start_rig(fake, db, config=config, timing=quick)
     try:
         assert (fake.webhook is not None) == (mode == "webhook")
-        players, table_id = await started_match(rig, fake)
-        table = rig.table(table_id)
-        assert table is not None
-        seat = table.to_act()
-        assert seat is not None
-        actor = players.users[seat]
-        hand = await fake.wait_for(
-            lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
-        )
+        players, table, actor, hand = await turn_in_hand(rig, fake)
+        await press_during_an_outage(rig, players, table, actor, hand)
+    finally:
+        await stop_rig(rig)
 
-        await fake.go_offline()
-        # the fake's webhook deliveries do not stop offline: press after it is back
-        query = actor.press(hand, hand.buttons()[0].data) if mode == "polling" else None
-        assert table.deadline is not None
-        await asyncio.sleep(table.deadline - time.time() + 0.5)  # past the turn's timeout
-        await fake.come_back()
-        if query is None:
-            query = actor.press(hand, hand.buttons()[0].data)
 
-        answer = await fake.wait_answer(query, timeout=15)
-        assert not answer.show_alert, answer.text  # his press counted
-        log = await rig.store.table_log(table_id)
-        assert [e.get("by") for e in log if e["k"] == "act"][:1] == ["p"]
-        s = table.seats[seat]
-        assert s is not None and s.ai is None  # still his seat
-        assert not any("missed" in m.text for m in players.group.bot_messages())
-
-        # Telegram answers again: the clocks run, an absent player's turn times out
-        other = table.seats[1 - seat]
-        await fake.wait_for(lambda: other is not None and other.ai is not None, what="timeout")
+async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Webhook mode, the reminder sent before the outage: nothing more is sent that
+    could fail to connect, so a probe notices the outage before his turn runs out."""
+    # the reminder's time is the grace given once Telegram is back (none if it is 0)
+    quick = timings(turn_timeout=3.0, reminder_before=2.0, missed_turns_limit=1)
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
+    try:
+        players, table, actor, hand = await turn_in_hand(rig, fake)
+        await fake.wait_for_message(actor.private_chat, contains="it is your turn")
+        await press_during_an_outage(rig, players, table, actor, hand)
     finally:
         await stop_rig(rig)
 

@@ -1370,8 +1370,9 @@ class FakeTelegram:
 
     async def go_offline(self) -> None:
         """Telegram out of reach: new connections are refused and open ones (kept
-        alive by the bot's HTTP client, a long poll waiting) are cut.  Users go on
-        pressing and typing meanwhile: their updates wait here, as at Telegram."""
+        alive by the bot's HTTP client, a long poll waiting) are cut, and no webhook
+        is delivered.  Users go on pressing and typing meanwhile: their updates wait
+        here, as at Telegram."""
         if self._site is None or self._runner is None:
             raise RuntimeError("the fake is not running")
         await self._site.stop()
@@ -1901,10 +1902,12 @@ class FakeTelegram:
         return info
 
     async def _webhook_sender(self) -> None:
-        """Deliver queued updates one by one, re-delivering until the bot answers 2xx."""
+        """Deliver queued updates one by one, re-delivering until the bot answers 2xx.
+        Offline (`go_offline`), nothing is delivered: the bot and Telegram cannot reach
+        each other either way, and the updates wait here."""
         while self.webhook is not None and not self._closing:
             changed = self._changed
-            batch = self._deliverable(1)
+            batch = [] if self.offline else self._deliverable(1)
             if not batch:
                 await changed.wait()
                 continue
