@@ -586,6 +586,22 @@ class DiscordAdapter:
             log.warning("could not answer a press (%s): %s", loggable(payload), e)
             self._unanswered(table_id, user.key)
 
+    async def command_failed(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """The command tree's error handler.  discord.py's own logs an ERROR and
+        answers nothing, so the user sees "The application did not respond": an answer
+        Discord would not take is a warning (as for presses), anything else a fault
+        the user is told of (the traceback logged; options never hold a card)."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        name = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(cause, (NotAnswered, discord.HTTPException, *OUTAGES)):
+            log.warning("could not answer /%s: %s", name, cause)
+            return
+        log.error("/%s failed", name, exc_info=cause)
+        with contextlib.suppress(discord.HTTPException, NotAnswered, *OUTAGES):
+            await self.reply(interaction, text(self.user(interaction).lang, "failed"))
+
     def _unanswered(self, table_id: str | None, user: str) -> None:
         """The presser saw "This interaction failed" and no answer: whatever the press
         did (a move counts all the same), their hand shows the table as it now is."""

@@ -52,6 +52,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     service = adapter.service
     store = service.store
     games = _game_choices()
+    tree.error(adapter.command_failed)
 
     group = app_commands.Group(
         name=locale_str("schnapsen"), description=locale_str("Play Schnapsen")

@@ -219,6 +219,8 @@ class World:
     moderator: FakeUser
     outsider_channel: FakeChannel
     bot: Bot | None = None
+    #: Fails the test on an ERROR log line; `guard.allow` for one provoked on purpose.
+    guard: ErrorLogGuard | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     seeds: Iterator[int] = field(default_factory=itertools.count)
 
@@ -489,6 +491,7 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
         moderator = fake.add_user("moderator")
         fake.add_member(guild, moderator, manage_guild=True)
         world = World(fake, guild, channel, tmp_path / "bot.sqlite3", users, moderator, other)
+        world.guard = guard
         with fake.patched():
             guard.install()
             try:

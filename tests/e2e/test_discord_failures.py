@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adapters.discord import render
+from bot import results as R
 from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
 from engine.cards import CARDS
@@ -451,3 +453,52 @@ async def test_a_lobby_whose_answer_was_lost_is_shown_once(tmp_path: Path) -> No
         await world.settle()
 
         assert [m for m in fake.channel_messages(world.channel) if table_id in m.content] == [lobby]
+
+
+async def test_a_command_discord_cannot_be_answered_for_is_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every try of a command's answer fails (503): the user sees "The application did
+    not respond", the log has one warning (not discord.py's ERROR with a traceback, as
+    for a bug), and the next command is answered."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=3)
+        asked = await fake.slash(world["anna"], world.channel, "leaderboard")
+        await fake.wait_for(lambda: asked.failed, description="the command to fail")
+        await world.settle()
+        [line] = adapter_lines(caplog)
+        assert "could not answer /leaderboard" in line
+        board = await world.slash(world["anna"], "leaderboard")
+        assert board.content.startswith("No finished games")
+
+
+async def test_a_command_the_bot_fails_on_is_answered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault while handling a command (injected: the leaderboard query raises once):
+    the user is told, privately, instead of "The application did not respond"; the log
+    has one ERROR with the traceback; asking again works."""
+    async with discord_world(tmp_path) as world:
+        assert world.guard is not None
+        world.guard.allow("injected fault")
+        await world.start_bot()
+        real = R.leaderboard
+        faults = ["injected fault"]
+
+        async def failing_once(*args: Any, **kwargs: Any) -> Any:
+            if faults:
+                raise RuntimeError(faults.pop())
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(R, "leaderboard", failing_once)
+        caplog.set_level(logging.INFO)
+        answer = await world.slash(world["anna"], "leaderboard")
+        assert answer.content == "Something went wrong; please try again."
+        assert answer.ephemeral
+        faulted = [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR]
+        assert len(faulted) == 1 and "leaderboard" in faulted[0].getMessage()
+        board = await world.slash(world["anna"], "leaderboard")
+        assert board.content.startswith("No finished games")
