@@ -1083,8 +1083,9 @@ class TableService:
         now = self._clock()
         # a chat's short turn timeout still gets its reminder, half-way through; one
         # due now was sent already (or is sent by `listen`, after a restart)
-        remind_at = deadline - self._remind_window(table)
-        if remind_at > now + 0.001:
+        window = self._remind_window(table)
+        remind_at = deadline - window
+        if window > 0 and remind_at > now + 0.001:  # 0: no reminders
             timers.handles.append(
                 loop.call_later(remind_at - now, self._fire, table.id, version, "remind")
             )

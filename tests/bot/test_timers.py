@@ -242,6 +242,26 @@ async def test_presses_are_answered_while_the_computer_thinks(
         await bot.stop()
 
 
+async def test_reminder_before_zero_sends_no_reminder(make_bot: Callable[..., Bot]) -> None:
+    """REMINDER_BEFORE=0 means no reminders: not one at the deadline itself, where it
+    would only race the timeout (and, sent to a platform out of reach, stop its
+    clocks after the computer had been asked to move)."""
+    timings = Timings(
+        turn_timeout=0.3, reminder_before=0.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
+        await asyncio.sleep(0.1)  # a reminder fired with the timeout would be out by now
+        assert "reminder" not in bot.fc.kinds(tid)
+        log = await _log(bot, tid)
+        assert [e.get("by") for e in log if e["k"] == "act"][:1] == ["t"]
+    finally:
+        await bot.stop()
+
+
 async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) -> None:
     """A turn shorter than the reminder lead time is reminded half-way."""
     timings = Timings(
