@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
 from engine.cards import CARDS
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Permission
+from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -60,6 +61,27 @@ async def press_once(world: World, table_id: str) -> None:
     await world.click(user, hand, current_ids(world, table_id, hand)[0])
     await world.settle()
     assert world.service.tables[table_id].version > version
+
+
+async def press_against_503s(
+    world: World, times: int
+) -> tuple[FakeInteraction, str, Callable[[], bool]]:
+    """A started Zweier match whose player to act presses while Discord answers 503 to
+    the next `times` answers of a press: the press, its table, and a check that the
+    move was made exactly once."""
+    await world.start_bot()
+    table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+    table = world.service.tables[table_id]
+    assert table.deal_log is not None
+    log, version, moves = table.deal_log, table.version, len(table.deal_log.actions)
+    user, hand = await next_press(world, table_id)
+    world.fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=times)
+    press = await world.fake.click(user, hand, current_ids(world, table_id, hand)[0])
+    return (
+        press,
+        table_id,
+        lambda: table.version == version + 1 and len(log.actions) == moves + 1,
+    )
 
 
 # --------------------------------------------------------------------------- the gateway
@@ -357,21 +379,14 @@ async def test_a_press_whose_answer_discord_refuses_is_answered_again(tmp_path: 
     again sooner, the player does not see "This interaction failed", and the move is
     made once."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        fake = world.fake
-        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
-        table = world.service.tables[table_id]
-        assert table.deal_log is not None
-        version, moves = table.version, len(table.deal_log.actions)
-        user, hand = await next_press(world, table_id)
-        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=2)
-        press = await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        press, table_id, made_once = await press_against_503s(world, times=2)
+        await press.wait_acknowledged()
         await world.settle()
 
         assert press.callback_type == 6  # acknowledged: the change shows in the messages
-        answers = fake.requests_to("POST", INTERACTION_CALLBACK)
+        answers = world.fake.requests_to("POST", INTERACTION_CALLBACK)
         assert [r.status for r in answers][-3:] == [503, 503, 200]
-        assert table.version == version + 1 and len(table.deal_log.actions) == moves + 1
+        assert made_once()
         assert world.next_move(table_id) is not None
 
 
@@ -409,19 +424,12 @@ async def test_a_press_discord_cannot_be_answered_for_still_counts_once(
     the table message show it, and the game goes on; one warning, no error."""
     caplog.set_level(logging.INFO)
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
+        press, table_id, made_once = await press_against_503s(world, times=3)
         fake = world.fake
-        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
-        table = world.service.tables[table_id]
-        assert table.deal_log is not None
-        version, moves = table.version, len(table.deal_log.actions)
-        user, hand = await next_press(world, table_id)
-        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=3)
-        press = await fake.click(user, hand, current_ids(world, table_id, hand)[0])
         await fake.wait_for(lambda: press.failed, description="the press to fail")
         await world.settle()
 
-        assert table.version == version + 1 and len(table.deal_log.actions) == moves + 1
+        assert made_once()
         view = world.service.table(table_id)
         assert view is not None
         assert world.table_messages(table_id)[-1].content == render.content(view.message)
