@@ -5,8 +5,12 @@ returned as SQL operations that go into the *same* transaction as the table's la
 entry, so a match is either finished and scored, or not finished at all.
 
 Ratings use OpenSkill's Plackett–Luce model, which rates 2, 3 and 4 players and teams
-(Bauernschnapsen) alike.  Each game has a global rating and one per chat.  Computer
-seats take part in the update with a default rating that is never stored.
+(Bauernschnapsen) alike.  Each game has a global rating and one per chat.  A rating
+compares people: only a match with people on at least two sides moves it (one played
+against computers only, or a Bauern pair against two computers, counts in /stats but
+not in the rating), for a computer's default rating would otherwise be farmed by
+winning again and again against a weak one.  Where people did meet, computer seats take
+part in the update with that default rating, never stored.
 """
 
 from __future__ import annotations
@@ -64,41 +68,41 @@ def standings(table: Table) -> list[Standing]:
     return out
 
 
-async def result_ops(
-    service: TableService, table: Table, status_before: Status, deals_before: int
-) -> list[Op]:
-    """SQL for what the entries just applied finished: deals and maybe the match."""
+async def result_ops(service: TableService, table: Table, status_before: Status) -> list[Op]:
+    """SQL for a match the entries just applied finished (nothing otherwise).
+
+    Contracts are written with the match, not deal by deal: a match aborted after a
+    few deals counts nowhere, in /stats' contracts no more than in its games."""
+    if status_before == Status.FINISHED or table.status != Status.FINISHED:
+        return []
+    return await _finish_ops(service, table, time.time())
+
+
+def _contract_ops(table: Table) -> list[Op]:
+    """The contract each person declared in each deal of the match, and if he made it."""
+    assert table.match is not None
     ops: list[Op] = []
-    now = time.time()
-    if table.match is not None:
-        results = table.match.results
-        for k in range(deals_before, len(table.deal_points)):
-            res = results[k] if k < len(results) else None
-            if res is None or res.declarer is None or res.contract is None:
-                continue
-            spec = table.deals[k].spec
-            seat = spec.seats[res.declarer]
-            s = table.seats[seat]
-            player = s.user if s is not None and s.user is not None else None
-            if player is None:
-                continue
-            ops.append(
+    for k, res in enumerate(table.match.results):
+        if res.declarer is None or res.contract is None:
+            continue
+        s = table.seats[table.deals[k].spec.seats[res.declarer]]
+        if s is None or s.user is None:
+            continue
+        ops.append(
+            (
+                "INSERT OR REPLACE INTO contracts (table_id, deal, chat, game, player, contract, made)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    "INSERT OR REPLACE INTO contracts (table_id, deal, chat, game, player, contract, made)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.id,
-                        k,
-                        table.chat,
-                        table.game,
-                        player,
-                        res.contract,
-                        int(res.declarer in res.winners),
-                    ),
-                )
+                    table.id,
+                    k,
+                    table.chat,
+                    table.game,
+                    s.user,
+                    res.contract,
+                    int(res.declarer in res.winners),
+                ),
             )
-    if status_before != Status.FINISHED and table.status == Status.FINISHED:
-        ops.extend(await _finish_ops(service, table, now))
+        )
     return ops
 
 
@@ -107,7 +111,8 @@ async def _finish_ops(service: TableService, table: Table, now: float) -> list[O
         (
             "INSERT OR REPLACE INTO games (table_id, chat, game, record, finished) VALUES (?, ?, ?, ?, ?)",
             (table.id, table.chat, table.game, json.dumps(table.record()), now),
-        )
+        ),
+        *_contract_ops(table),
     ]
     rows = standings(table)
     for st in rows:
@@ -131,8 +136,9 @@ async def _finish_ops(service: TableService, table: Table, now: float) -> list[O
                 ),
             )
         )
-    for scope in ("global", table.chat):
-        ops.extend(await _rating_ops(service.store, scope, table.game, rows))
+    if len({r.team for r in rows if r.player is not None}) >= 2:
+        for scope in ("global", table.chat):
+            ops.extend(await _rating_ops(service.store, scope, table.game, rows))
     return ops
 
 
@@ -202,24 +208,39 @@ class BoardEntry:
     games: int
     won: int
     bummerl: int
+    #: The place to show: players whose ratings read the same share one (1, 1, 3).
+    rank: int = 0
 
 
-async def leaderboard(store: Store, game: str, scope: str, limit: int = 10) -> list[BoardEntry]:
-    """Players of a game ordered by a conservative rating (mu - 3 sigma)."""
+async def leaderboard(
+    store: Store, game: str, scope: str, limit: int = 10, player: str | None = None
+) -> list[BoardEntry]:
+    """The top `limit` players of a game by a conservative rating (mu - 3 sigma).
+
+    Players whose ratings read the same, to the tenth the board shows, share a place
+    (a board that ranks equals 1 and 2 starts arguments); equal ratings are listed by
+    games played, then by name, so the order does not change from one call to the next.
+    `player` (the one asking) below the top rows gets his own row last, with his
+    place: a regular wants to see where he stands, not only the best ten."""
     rows = await store.fetchall(
-        "SELECT r.player, COALESCE(p.name, r.player), r.mu, r.sigma,"
+        "WITH board AS (SELECT r.player, COALESCE(p.name, r.player) AS name, r.mu, r.sigma,"
+        "  RANK() OVER (ORDER BY ROUND(r.mu - 3 * r.sigma, 1) DESC) AS place,"
+        "  ROW_NUMBER() OVER (ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC,"
+        "   COALESCE(p.name, r.player), r.player) AS n"
+        "  FROM ratings r LEFT JOIN players p ON p.key = r.player"
+        "  WHERE r.game = ? AND r.scope = ?)"
+        " SELECT b.player, b.name, b.mu, b.sigma, b.place,"
         " COUNT(x.player), COALESCE(SUM(x.won), 0), COALESCE(SUM(x.bummerl), 0)"
-        " FROM ratings r"
-        " LEFT JOIN players p ON p.key = r.player"
-        " LEFT JOIN results x ON x.player = r.player AND x.game = r.game"
+        " FROM board b"
+        " LEFT JOIN results x ON x.player = b.player AND x.game = ?"
         "  AND (? = 'global' OR x.chat = ?)"
-        " WHERE r.game = ? AND r.scope = ?"
-        " GROUP BY r.player ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?",
-        (scope, scope, game, scope, limit),
+        " WHERE b.n <= ? OR b.player = ?"
+        " GROUP BY b.player ORDER BY b.n",
+        (game, scope, game, scope, scope, limit, player),
     )
     return [
-        BoardEntry(p, n, mu - 3 * sigma, mu, sigma, int(g), int(w), int(b))
-        for p, n, mu, sigma, g, w, b in rows
+        BoardEntry(p, n, mu - 3 * sigma, mu, sigma, int(g), int(w), int(b), int(place))
+        for p, n, mu, sigma, place, g, w, b in rows
     ]
 
 

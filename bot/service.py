@@ -346,15 +346,17 @@ class TableService:
             spec = game(game_id)
         except UnknownGame:
             return _refuse(lang, "unknown_game", game=game_id, games=", ".join(GAME_MODULES))
+        # A preset the host names wins over the chat's single options; the chat's own
+        # default preset is the base its options refine.
+        named = preset is not None
         preset = preset or settings.presets.get(game_id)
-        raw: dict[str, Any] = {}
-        if preset:
-            if preset not in spec.presets:
-                return _refuse(
-                    lang, "unknown_preset", preset=preset, presets=", ".join(spec.presets) or "—"
-                )
-            raw.update(spec.presets[preset])
-        raw.update(settings.options.get(game_id, {}))
+        if preset and preset not in spec.presets:
+            return _refuse(
+                lang, "unknown_preset", preset=preset, presets=", ".join(spec.presets) or "—"
+            )
+        chosen = spec.presets[preset] if preset else {}
+        chat_options = settings.options.get(game_id, {})
+        raw: dict[str, Any] = {**chat_options, **chosen} if named else {**chosen, **chat_options}
         raw.update(options or {})
         try:
             opts = spec.parse_options(raw)
@@ -874,7 +876,6 @@ class TableService:
         """
         first = table.version + 1
         status_before = table.status
-        deals_before = len(table.deal_points)
         turn_before = _turn_key(table)
         events: list[Event] = []
         entries = list(entries)
@@ -896,7 +897,7 @@ class TableService:
             # or two matches of one player ending at once would lose an update.
             players = table.humans() if finishing else []
             async with self._rating_locks(players):
-                ops = await R.result_ops(self, table, status_before, deals_before)
+                ops = await R.result_ops(self, table, status_before)
                 await self.store.append(
                     table.id,
                     first,

@@ -25,6 +25,10 @@ STARTERS = ("anyone", "admins")
 TRICKS = ("table", "open")
 
 
+#: The value that takes any setting back to its default.
+DEFAULT = "default"
+
+
 class SettingError(ValueError):
     pass
 
@@ -65,54 +69,79 @@ class ChatSettings:
         return out
 
     def with_value(self, key: str, value: str) -> ChatSettings:
-        """A copy with one setting changed; `SettingError` explains a bad key or value."""
-        key = key.strip()
+        """A copy with one setting changed; `SettingError` explains a bad key or value.
+
+        The value ``default`` takes a setting back to where it was never set (the
+        bot's turn timeout and AI level, the game's own rules): without it an admin who
+        tried a preset or an option could never undo it."""
+        key = key.strip().lower()
         value = value.strip()
-        if key == "language":
-            return dataclasses.replace(self, language=_choice(key, value.lower(), LANGUAGES))
-        if key == "suits":
-            return dataclasses.replace(self, suits=_choice(key, value.lower(), SUIT_STYLES))
-        if key == "starters":
-            return dataclasses.replace(self, starters=_choice(key, value.lower(), STARTERS))
-        if key == "tricks":
-            return dataclasses.replace(self, tricks=_choice(key, value.lower(), TRICKS))
-        if key == "ai_level":
-            return dataclasses.replace(self, ai_level=_choice(key, value.lower(), AI_LEVELS))
+        reset = value.lower() == DEFAULT
+        if key in _CHOICES:
+            allowed = _CHOICES[key]
+            if not reset and value.lower() not in allowed:
+                raise SettingError(f"{key} must be one of {', '.join(allowed)} or {DEFAULT}")
+            chosen: dict[str, Any] = {key: _FIELD_DEFAULTS[key] if reset else value.lower()}
+            return dataclasses.replace(self, **chosen)
         if key == "turn_timeout":
+            if reset:
+                return dataclasses.replace(self, turn_timeout=0)
             try:
                 seconds = int(value)
             except ValueError:
-                raise SettingError("turn_timeout must be a number of seconds") from None
+                seconds = 0
             if not 10 <= seconds <= 3600:
-                raise SettingError("turn_timeout must be between 10 and 3600 seconds")
+                raise SettingError(
+                    f"turn_timeout must be a number of seconds from 10 to 3600, or {DEFAULT}"
+                )
             return dataclasses.replace(self, turn_timeout=seconds)
         if key.startswith("preset."):
             gid = key.split(".", 1)[1]
             spec = _game(gid)
-            if value not in spec.presets:
+            presets = dict(self.presets)
+            if reset:
+                presets.pop(gid, None)
+            elif value.lower() in spec.presets:
+                presets[gid] = value.lower()
+            else:
                 raise SettingError(
-                    f"unknown preset {value!r} for {gid} (presets: {', '.join(spec.presets)})"
+                    f"unknown preset {value!r} for {gid}"
+                    f" (presets: {', '.join(spec.presets)}; or {DEFAULT})"
                 )
-            return dataclasses.replace(self, presets={**self.presets, gid: value})
+            return dataclasses.replace(self, presets=presets)
         gid = key.split(".", 1)[0]
         if gid in GAME_MODULES and "." in key:
             spec = _game(gid)
-            rest = key.split(".", 1)[1]
             ids = option_ids(spec.options_type, gid)
-            opt = key if key in ids else rest
+            opt = key if key in ids else key.split(".", 1)[1]
             if opt not in ids:
                 raise SettingError(f"unknown option {key!r} (options of {gid}: {', '.join(ids)})")
-            parsed = _value(value)
-            merged = {**self.options.get(gid, {}), opt: parsed}
-            try:
-                spec.parse_options(merged)
-            except OptionError as e:
-                raise SettingError(str(e)) from None
-            return dataclasses.replace(self, options={**self.options, gid: merged})
+            merged = {k: v for k, v in self.options.get(gid, {}).items() if k != opt}
+            if not reset:
+                merged[opt] = _value(value)
+                try:
+                    spec.parse_options(merged)
+                except OptionError as e:
+                    raise SettingError(str(e)) from None
+            options = {g: o for g, o in self.options.items() if g != gid}
+            if merged:
+                options[gid] = merged
+            return dataclasses.replace(self, options=options)
         raise SettingError(
             f"unknown setting {key!r} (settings: language, suits, starters, turn_timeout, "
-            "ai_level, tricks, preset.<game>, <game>.<option>)"
+            f"ai_level, tricks, preset.<game>, <game>.<option>; the value {DEFAULT} resets one)"
         )
+
+
+#: The settings chosen from a list, and what each allows (ai_level: besides the default).
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "language": LANGUAGES,
+    "suits": SUIT_STYLES,
+    "starters": STARTERS,
+    "tricks": TRICKS,
+    "ai_level": AI_LEVELS,
+}
+_FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(ChatSettings)}
 
 
 def _game(gid: str) -> Any:
@@ -120,12 +149,6 @@ def _game(gid: str) -> Any:
         return game(gid)
     except UnknownGame as e:
         raise SettingError(str(e)) from None
-
-
-def _choice(key: str, value: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise SettingError(f"{key} must be one of {', '.join(allowed)}")
-    return value
 
 
 def _value(text: str) -> Any:

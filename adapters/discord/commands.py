@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import results as R
+from bot.boards import leaderboard_text, stats_text
 from bot.i18n import game_name, t
 from bot.rules_text import rules_summary
 from engine.games import available, game
@@ -114,34 +114,12 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def leaderboard(
         interaction: discord.Interaction[Any], game: str | None = None, scope: str = "server"
     ) -> None:
-        lang = adapter.user(interaction).lang
+        user = adapter.user(interaction)
         where = "global" if scope == "global" else adapter.chat(interaction).key
-        scope_text = t(lang, "board.scope.global" if scope == "global" else "board.scope.chat")
-
-        async def board() -> str:
-            blocks = []
-            for g in [game] if game else available():
-                rows = await R.leaderboard(store, g, where)
-                if not rows and game is None:
-                    continue
-                lines = [t(lang, "board.title", game=game_name(g, lang), scope=scope_text)]
-                lines += [
-                    t(
-                        lang,
-                        "board.row",
-                        rank=i + 1,
-                        name=r.name,
-                        rating=r.rating,
-                        won=r.won,
-                        games=r.games,
-                        bummerl=r.bummerl,
-                    )
-                    for i, r in enumerate(rows)
-                ] or [t(lang, "board.empty")]
-                blocks.append("\n".join(lines))
-            return "\n\n".join(blocks) or t(lang, "board.empty")
-
-        body = await adapter.within_budget(interaction, board(), ephemeral=False, thinking=True)
+        board = leaderboard_text(
+            store, where, user.lang, games=[game] if game else (), player=user.key
+        )
+        body = await adapter.within_budget(interaction, board, ephemeral=False, thinking=True)
         await adapter.reply(interaction, body, ephemeral=False)
 
     @tree.command(name=locale_str("stats"), description=locale_str("Statistics of a player"))
@@ -168,29 +146,8 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         server = scope != "global" and interaction.guild_id is not None
         where = adapter.chat(interaction).key if server else "global"
 
-        async def lines() -> str:
-            rows = await R.player_stats(store, f"dc:{who.id}", where)
-            if not rows:
-                return t(lang, "stats.none", name=who.display_name)
-            out = [t(lang, "stats.title", name=who.display_name)]
-            out += [
-                t(
-                    lang,
-                    "stats.row",
-                    game=game_name(s.game, lang),
-                    games=s.games,
-                    won=s.won,
-                    bummerl=s.bummerl,
-                    schneider=s.schneider,
-                    made=s.made,
-                    played=s.played,
-                    rating=s.rating if s.rating is not None else 0.0,
-                )
-                for s in rows
-            ]
-            return "\n".join(out)
-
-        body = await adapter.within_budget(interaction, lines(), ephemeral=False, thinking=True)
+        lines = stats_text(store, f"dc:{who.id}", who.display_name, where, lang)
+        body = await adapter.within_budget(interaction, lines, ephemeral=False, thinking=True)
         await adapter.reply(interaction, body, ephemeral=False)
 
     @tree.command(name=locale_str("rules"), description=locale_str("The rules of a game"))

@@ -78,9 +78,9 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot import results as R
+from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
-from bot.i18n import game_name, norm_lang, t
+from bot.i18n import norm_lang, t
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
@@ -1077,37 +1077,11 @@ class TelegramAdapter:
         args = [a.lower() for a in context.args or []]
         scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
         scope = "global" if scope_name == "global" else self._chat(message).key
-        games = [a for a in args if a in available()] or available()
-        lang = user.lang
-        blocks = []
-        for game in games:
-            rows = await R.leaderboard(self.service.store, game, scope)
-            if not rows and len(games) > 1:
-                continue
-            title = t(
-                lang,
-                "board.title",
-                game=game_name(game, lang),
-                scope=t(lang, f"board.scope.{scope_name}"),
-            )
-            lines = [title]
-            if not rows:
-                lines.append(t(lang, "board.empty"))
-            for i, row in enumerate(rows, 1):
-                lines.append(
-                    t(
-                        lang,
-                        "board.row",
-                        rank=i,
-                        name=row.name,
-                        rating=row.rating,
-                        won=row.won,
-                        games=row.games,
-                        bummerl=row.bummerl,
-                    )
-                )
-            blocks.append("\n".join(lines))
-        await self._reply(message, "\n\n".join(blocks) or t(lang, "board.empty"))
+        games = [a for a in args if a in available()]
+        text = await leaderboard_text(
+            self.service.store, scope, user.lang, games=games, player=user.key
+        )
+        await self._reply(message, text)
 
     async def _cmd_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)
@@ -1121,28 +1095,8 @@ class TelegramAdapter:
         args = [a.lower() for a in context.args or []]
         private = message.chat.type == "private"
         scope = "global" if "global" in args or private else self._chat(message).key
-        lang = user.lang
-        rows = await R.player_stats(self.service.store, target.key, scope)
-        if not rows:
-            await self._reply(message, t(lang, "stats.none", name=target.name))
-            return
-        lines = [t(lang, "stats.title", name=target.name)]
-        for s in rows:
-            lines.append(
-                t(
-                    lang,
-                    "stats.row",
-                    game=game_name(s.game, lang),
-                    games=s.games,
-                    won=s.won,
-                    bummerl=s.bummerl,
-                    schneider=s.schneider,
-                    made=s.made,
-                    played=s.played,
-                    rating=s.rating if s.rating is not None else 0.0,
-                )
-            )
-        await self._reply(message, "\n".join(lines))
+        text = await stats_text(self.service.store, target.key, target.name, scope, user.lang)
+        await self._reply(message, text)
 
     async def _cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)

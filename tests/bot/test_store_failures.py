@@ -304,3 +304,28 @@ async def test_a_second_exclusive_store_on_one_file_is_refused(tmp_path: Path) -
         await first.close()
     again = await Store(path, exclusive=True).open()  # closed: the file is free again
     await again.close()
+
+
+async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
+    tmp_path: Path,
+) -> None:
+    """Before migration 0003 a match closed by vote left its declared contracts in
+    /stats; the upgrade drops them and keeps those of finished matches."""
+    path = tmp_path / "old.sqlite3"
+    await (await Store(path).open()).close()
+    insert = (
+        "INSERT INTO contracts (table_id, deal, chat, game, player, contract, made)"
+        " VALUES (?, 0, 'tg:-1', 'dreier', 'tg:1', 'normal', 1)"
+    )
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO games VALUES ('done', 'tg:-1', 'dreier', '{}', 1.0)")
+        db.execute(insert, ("done",))
+        db.execute(insert, ("aborted",))
+        db.execute("PRAGMA user_version=2")
+    db.close()
+    store = await Store(path).open()
+    try:
+        rows = await store.fetchall("SELECT table_id FROM contracts")
+        assert rows == [("done",)]
+    finally:
+        await store.close()

@@ -1,0 +1,85 @@
+"""The leaderboard and a player's statistics as chat text.
+
+Every adapter shows them alike, so they are written once here; the adapters only pick
+the scope (a chat's own games, or all of them) and send the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.games import available
+
+from . import results as R
+from .i18n import game_name, t
+from .store import Store
+
+#: Rows of a board; the one asking, if below them, gets his own row after them.
+BOARD_ROWS = 10
+
+
+async def leaderboard_text(
+    store: Store,
+    scope: str,
+    lang: str | None,
+    *,
+    games: Sequence[str] = (),
+    player: str | None = None,
+    rows: int = BOARD_ROWS,
+) -> str:
+    """The boards of `games` (every game when empty, leaving out those nobody has
+    played) in `scope` ("global" or a chat's key).  `player`, the one asking, sees his
+    own place below the top rows, after a "…" that says rows were left out."""
+    shown = list(games) or available()
+    scope_text = t(lang, "board.scope.global" if scope == "global" else "board.scope.chat")
+    blocks = []
+    for game in shown:
+        board = await R.leaderboard(store, game, scope, rows, player=player)
+        if not board and len(shown) > 1:
+            continue
+        lines = [t(lang, "board.title", game=game_name(game, lang), scope=scope_text)]
+        if not board:
+            lines.append(t(lang, "board.empty"))
+        for i, row in enumerate(board, 1):
+            if i > rows:  # the asker's own row, below the top ones
+                lines.append("…")
+            lines.append(
+                t(
+                    lang,
+                    "board.row",
+                    rank=row.rank,
+                    name=row.name,
+                    rating=row.rating,
+                    won=row.won,
+                    games=row.games,
+                    bummerl=row.bummerl,
+                )
+            )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) or t(lang, "board.empty")
+
+
+async def stats_text(store: Store, player: str, name: str, scope: str, lang: str | None) -> str:
+    """What `player` (shown as `name`) played in `scope`, game by game."""
+    rows = await R.player_stats(store, player, scope)
+    if not rows:
+        return t(lang, "stats.none", name=name)
+    lines = [t(lang, "stats.title", name=name)]
+    lines += [
+        t(
+            lang,
+            "stats.row",
+            game=game_name(s.game, lang),
+            games=s.games,
+            won=s.won,
+            bummerl=s.bummerl,
+            schneider=s.schneider,
+            made=s.made,
+            played=s.played,
+            rating=t(lang, "stats.unrated")
+            if s.rating is None
+            else t(lang, "stats.rating", rating=s.rating),
+        )
+        for s in rows
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,264 @@
+"""What a group sees of its results (ratings, the leaderboard, /stats) and what an
+admin sets for the chat (/settings), on a real SQLite file."""
+
+from __future__ import annotations
+
+from bot import results as R
+from bot.boards import leaderboard_text, stats_text
+from bot.service import ChatRef, UserRef
+from bot.settings import ChatSettings
+
+from .conftest import FAST
+from .fakechat import CHAT, Bot, button, open_table, play_out, users
+
+OTHER = ChatRef("tg", "-1002", "Nebenan")
+
+
+async def _conceded(bot: Bot, winner: UserRef, loser: UserRef, chat: ChatRef = CHAT) -> None:
+    """A Zweierschnapsen match between two people that `loser` concedes at once."""
+    await open_table(bot, "zweier", [bot.player(winner), bot.player(loser)], chat=chat)
+    assert (await bot.svc.resign(chat, loser)).ok
+
+
+async def _rated(bot: Bot, player: str) -> list[tuple[str, int]]:
+    rows = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT scope, games FROM ratings WHERE player = ? ORDER BY scope", (player,)
+    )
+    return [(scope, games) for scope, games in rows]
+
+
+# --- ratings ---------------------------------------------------------------------------
+
+
+async def test_a_match_against_computers_only_counts_in_stats_but_not_in_the_rating(
+    bot: Bot,
+) -> None:
+    """Someone beating weak computers night after night would top the chat's board
+    over the people who play each other: only people meeting people are rated."""
+    anna = users(1)[0]
+    await open_table(bot, "zweier", [bot.player(anna)])  # Anna and a computer
+    assert (await bot.svc.resign(CHAT, anna)).ok
+    stats = await R.player_stats(bot.store, anna.key, CHAT.key)  # type: ignore[arg-type]
+    assert [(s.game, s.games, s.won, s.rating) for s in stats] == [("zweier", 1, 0, None)]
+    assert await _rated(bot, anna.key) == []
+    assert await R.leaderboard(bot.store, "zweier", CHAT.key) == []  # type: ignore[arg-type]
+    # /stats says so, rather than "rating 0.0"
+    text = await stats_text(bot.store, anna.key, "Anna", CHAT.key, "en")  # type: ignore[arg-type]
+    assert text.endswith("not rated (only games against other people count)"), text
+
+
+async def test_bauern_partners_against_two_computers_are_not_rated_opponents_are(
+    bot: Bot,
+) -> None:
+    """In Bauernschnapsen the sides are teams: two friends on one side against two
+    computers met no person; the same two on opposite sides did."""
+    a, b = (bot.player(u) for u in users(2))
+    for partners in (True, False):
+        tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+        assert tid is not None
+        assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # Anna's opponent
+        if partners:
+            assert (await b.press(button(bot.fc.lobbies[tid].message, "s2"))).ok  # her partner
+        for _ in range(2):
+            assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+        assert (await bot.svc.resign(CHAT, b.user)).ok
+        rated = 0 if partners else 1
+        for pl in (a, b):
+            expected = [("global", rated), (CHAT.key, rated)] if rated else []
+            assert await _rated(bot, pl.key) == expected, (partners, pl.key)
+    for pl in (a, b):
+        (stats,) = await R.player_stats(bot.store, pl.key)  # type: ignore[arg-type]
+        assert stats.games == 2
+
+
+async def test_an_aborted_match_counts_nowhere_not_even_its_contracts(bot: Bot) -> None:
+    """A match closed by vote after a declared deal leaves no trace in /stats: no game,
+    and no contract made or lost either."""
+    players = [bot.player(u) for u in users(3)]
+    for _ in range(20):  # tables, until one is still running after a declared deal
+        tid = await open_table(bot, "dreier", players)
+        while tid in bot.svc.tables and not bot.svc.tables[tid].deal_points:
+            assert [await p.take_turn(tid) for p in players] != [None] * 3
+        table = bot.svc.tables.get(tid)
+        if table is not None and any(r.contract for r in table.match.results):  # type: ignore[union-attr]
+            break
+        await play_out(bot.fc, tid, players)
+    else:
+        raise AssertionError("no match ran on after a declared deal")
+    finished = await R.player_stats(bot.store, players[0].key)  # type: ignore[arg-type]
+    for pl in players[:2]:
+        assert (await bot.svc.abort(CHAT, pl.user)).ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+    assert await R.player_stats(bot.store, players[0].key) == finished  # type: ignore[arg-type]
+    contracts = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT COUNT(*) FROM contracts WHERE table_id = ?", (tid,)
+    )
+    assert contracts == [(0,)]
+
+
+async def test_a_finished_match_counts_every_contract_declared_in_it(bot: Bot) -> None:
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "dreier", players)
+    table = bot.svc.tables[tid]
+    await play_out(bot.fc, tid, players)
+    assert table.match is not None
+    declared = [r for r in table.match.results if r.contract and r.declarer is not None]
+    stats = [await R.player_stats(bot.store, pl.key) for pl in players]  # type: ignore[arg-type]
+    assert sum(s.played for (s,) in stats) == len(declared) > 0
+    assert sum(s.made for (s,) in stats) == sum(r.declarer in r.winners for r in declared)
+
+
+# --- the leaderboard -------------------------------------------------------------------
+
+
+async def test_equal_ratings_share_a_place_in_a_stable_order(bot: Bot) -> None:
+    """Anna and Cilli each beat one newcomer: the board shows them level, not first
+    and second, and in the same order every time it is asked for."""
+    anna, bert, cilli, done = users(4)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, cilli, done)
+    for scope in (CHAT.key, "global"):
+        board = await R.leaderboard(bot.store, "zweier", scope)  # type: ignore[arg-type]
+        assert [(e.name, e.rank, e.won, e.games) for e in board] == [
+            ("Anna", 1, 1, 1),
+            ("Cilli", 1, 1, 1),
+            ("Bert", 3, 0, 1),
+            ("Done", 3, 0, 1),
+        ]
+
+
+async def test_a_player_below_the_top_rows_sees_his_own_place(bot: Bot) -> None:
+    anna, bert, cilli, done = users(4)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, anna, cilli)
+    await _conceded(bot, bert, done)
+    top = await R.leaderboard(bot.store, "zweier", CHAT.key, limit=2, player=done.key)  # type: ignore[arg-type]
+    assert [(e.name, e.rank) for e in top] == [("Anna", 1), ("Bert", 2), ("Done", 4)]
+    # one of the top rows, or not on the board at all: the top rows only
+    for asking in (anna.key, "tg:404"):
+        top = await R.leaderboard(bot.store, "zweier", CHAT.key, limit=2, player=asking)  # type: ignore[arg-type]
+        assert [e.name for e in top] == ["Anna", "Bert"]
+
+
+async def test_the_board_text_shows_shared_places_and_the_askers_own_row(bot: Bot) -> None:
+    """What /leaderboard prints (both chats print this text): level players share a
+    place, and one asking from below the top rows sees "…" and then his own place."""
+    anna, bert, cilli, done = users(4)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, cilli, done)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], player=done.key)
+    assert [line.split(" —")[0] for line in text.splitlines()[1:]] == [
+        "1. Anna",
+        "1. Cilli",
+        "3. Bert",
+        "3. Done",
+    ]
+    text = await leaderboard_text(store, CHAT.key, "en", player=done.key, rows=2)
+    assert [line.split(" —")[0] for line in text.splitlines()[1:]] == [
+        "1. Anna",
+        "1. Cilli",
+        "…",
+        "3. Done",
+    ]
+    # every game asked for: those nobody has played here are left out
+    assert text.count("Leaderboard — ") == 1 and "Schnapsen (2 players)" in text
+
+
+async def test_the_board_shows_the_latest_name_and_the_chats_own_games(bot: Bot) -> None:
+    """A player who renamed himself shows under his new name; a chat's board counts
+    that chat's games, the global one all of them."""
+    anna, bert = users(2)
+    await _conceded(bot, anna, bert)
+    anni = UserRef(anna.platform, anna.id, "Anni", anna.lang)
+    await _conceded(bot, anni, bert, chat=OTHER)
+    here = await R.leaderboard(bot.store, "zweier", CHAT.key)  # type: ignore[arg-type]
+    everywhere = await R.leaderboard(bot.store, "zweier", "global")  # type: ignore[arg-type]
+    assert [(e.name, e.won, e.games) for e in here] == [("Anni", 1, 1), ("Bert", 0, 1)]
+    assert [(e.name, e.won, e.games) for e in everywhere] == [("Anni", 2, 2), ("Bert", 0, 2)]
+
+
+# --- /settings -------------------------------------------------------------------------
+
+
+async def test_every_setting_goes_back_to_its_default(bot: Bot) -> None:
+    """An admin who tried a preset, an option or a timeout can undo it: ``default``
+    takes any setting back, and new tables follow the bot's and the game's defaults."""
+    admin = users(1)[0]
+    changes = [
+        ("language", "de"),
+        ("suits", "german"),
+        ("starters", "admins"),
+        ("turn_timeout", "90"),
+        ("ai_level", "random"),
+        ("tricks", "open"),
+        ("preset.dreier", "carinthian"),
+        ("zweier.auto_claim", "off"),
+        ("dreier.count_down", "on"),
+    ]
+    for key, value in changes:
+        assert (await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)).ok, key
+    assert await bot.svc.settings(CHAT) != ChatSettings()
+    for key, _ in changes:
+        out = await bot.svc.update_setting(CHAT, admin, key.upper(), "Default", is_admin=True)
+        assert out.ok, (key, out)
+    assert await bot.svc.settings(CHAT) == ChatSettings()
+    assert dict(ChatSettings().lines())["turn_timeout"] == "default"
+    tid = (await bot.svc.create_table(CHAT, admin, "zweier")).table_id
+    assert tid is not None
+    table = bot.svc.tables[tid]
+    assert table.settings["turn_timeout"] == FAST.turn_timeout
+    assert table.settings["ai_level"] == bot.svc.ai_level
+    assert table.options.auto_claim is True
+
+
+async def test_a_refused_setting_names_what_is_allowed(bot: Bot) -> None:
+    admin = users(1)[0]
+    for key, value, told in [
+        ("turn_timeout", "5", "from 10 to 3600, or default"),
+        ("turn_timeout", "soon", "from 10 to 3600, or default"),
+        ("ai_level", "genius", "random, heuristic, strong or default"),
+        ("preset.zweier", "nope", "standard, manual_claims; or default"),
+        ("colour", "red", "unknown setting 'colour'"),
+    ]:
+        out = await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)
+        assert out.code == "bad_setting" and told in (out.text or ""), (key, value, out.text)
+    assert await bot.svc.settings(CHAT) == ChatSettings()
+
+
+async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot) -> None:
+    """A match keeps the rules, timeout, computer level and suits it started with (a
+    lobby those it was opened with); only the chat's language reaches open tables."""
+    a, b, c = (bot.player(u) for u in users(3))
+    running = await open_table(bot, "zweier", [a, b])
+    waiting = await open_table(bot, "zweier", [c], chat=CHAT, start=False)
+    tables = [bot.svc.tables[tid] for tid in (running, waiting)]
+    before = [(dict(tb.settings), tb.options) for tb in tables]
+    for key, value in [
+        ("turn_timeout", "600"),
+        ("ai_level", "random"),
+        ("suits", "german"),
+        ("tricks", "open"),
+        ("zweier.auto_claim", "off"),
+        ("preset.zweier", "manual_claims"),
+    ]:
+        assert (await bot.svc.update_setting(CHAT, a.user, key, value, is_admin=True)).ok
+    assert [(tb.settings, tb.options) for tb in tables] == before
+
+
+async def test_a_preset_named_when_opening_wins_over_the_chats_options(bot: Bot) -> None:
+    """A chat plays Thousand with four by default (a single option); a host who opens
+    `/new tausend two_players` gets a table for two.  Without a named preset the
+    chat's options refine its default preset, as before."""
+    admin, other = users(2)
+    assert (await bot.svc.update_setting(CHAT, admin, "tausend.players", "4", is_admin=True)).ok
+    assert (await bot.svc.update_setting(CHAT, admin, "preset.tausend", "golden", is_admin=True)).ok
+    named = (await bot.svc.create_table(CHAT, admin, "tausend", preset="two_players")).table_id
+    assert named is not None
+    assert bot.svc.tables[named].players == 2
+    default = (await bot.svc.create_table(CHAT, other, "tausend")).table_id
+    assert default is not None
+    table = bot.svc.tables[default]
+    assert table.players == 4 and table.options.golden_round
