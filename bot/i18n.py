@@ -9,6 +9,7 @@ Unter, Neuner.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import (
@@ -90,6 +91,15 @@ _GERMAN_SUIT_MARK = {Suit.HEARTS: "❤", Suit.DIAMONDS: "🔔", Suit.CLUBS: "�
 
 #: French-suited cards in German: Dame and Bube, as printed on Austrian cards.
 _RANK_SHORT_DE = {**_RANK_SHORT, Rank.QUEEN: "D", Rank.JACK: "B"}
+
+#: The trump Jack on the exchange button, named as the reader's cards call it (the
+#: German deck's Unter, French cards' Bube — "den Trumpf-Buben tauschen").
+_JACK = {
+    ("en", "french"): "Jack",
+    ("en", "german"): "Unter",
+    ("de", "french"): "Buben",
+    ("de", "german"): "Unter",
+}
 
 
 def card_label(card: Card, lang: str = "en", style: str = "french") -> str:
@@ -185,10 +195,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "lobby.seat_empty": "(free)",
         "lobby.seat_ai": "{name} (computer)",
         "lobby.team": "Team {team}",
-        "lobby.waiting": "Waiting for players: {free} seat(s) free.",
+        "lobby.waiting": "Waiting for players: {free} seats free.",
+        "lobby.waiting.one": "Waiting for players: {free} seat free.",
         "lobby.ready": "All seats taken — the host can start.",
         "lobby.rules": "Rules: {rules}",
         "lobby.expires": "The lobby closes if nobody starts it within {minutes} minutes.",
+        "lobby.expires.one": "The lobby closes if nobody starts it within {minutes} minute.",
         "button.join": "Join",
         "button.leave": "Leave",
         "button.add_ai": "Add computer",
@@ -204,7 +216,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.deal": "Deal {deal} — dealer {dealer}",
         "table.trump": "Trumps: {trump}",
         "table.trump_card": "Face-up trump: {card}",
-        "table.talon": "Talon: {n} card(s)",
+        "table.talon": "Talon: {n} cards",
+        "table.talon.zero": "Talon: used up",
         "table.talon_closed": "Talon closed",
         "table.contract": "Contract: {contract} by {declarer}",
         "result.contract": "{contract} by {declarer}",
@@ -236,7 +249,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.barrel": "On the barrel: {names}",
         "table.marriage": "Marriage — {name}: {points} ({suit})",
         # hand
-        "hand.title": "Your hand at table {table} ({game})",
+        "hand.title": "Your hand at table {table} — {game}",
         "hand.cards": "Hand: {cards}",
         "hand.your_turn": "Your turn.",
         "hand.wait": "Waiting for {name}.",
@@ -251,7 +264,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # actions on buttons
         "act.play": "{card}",
         "act.marriage": "{card} + marriage",
-        "act.exchange": "Exchange trump Jack",
+        "act.exchange": "Exchange trump {jack}",
         "act.close": "Close the talon",
         "act.claim": "Claim 66",
         "act.trump_suit": "Trumps: {suit}",
@@ -319,7 +332,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "board.row": "{rank}. {name} — rating {rating:.1f}, {won}/{games} won, {bummerl} Bummerl",
         "board.empty": "No finished games yet.",
         "stats.title": "Statistics for {name}",
-        "stats.row": "{game}: {games} games, {won} won, {bummerl} Bummerl received, {schneider} Schneider, contracts {made}/{played} made, rating {rating:.1f}",
+        "stats.row": "{game}: {games} played, {won} won, {bummerl} Bummerl received, {schneider} Schneider, contracts {made}/{played} made, {rating}",
+        "stats.rating": "rating {rating:.1f}",
+        "stats.unrated": "not rated (only games against other people count)",
         "stats.none": "{name} has no finished games yet.",
         "forget.done": "Your data is deleted: results, ratings and settings. Running games continue with a computer player in your seat.",
         "settings.title": "Settings for this chat",
@@ -365,10 +380,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "lobby.seat_empty": "(frei)",
         "lobby.seat_ai": "{name} (Computer)",
         "lobby.team": "Team {team}",
-        "lobby.waiting": "Warte auf Mitspieler: {free} Platz/Plätze frei.",
+        "lobby.waiting": "Warte auf Mitspieler: {free} Plätze frei.",
+        "lobby.waiting.one": "Warte auf Mitspieler: {free} Platz frei.",
         "lobby.ready": "Alle Plätze besetzt — der Gastgeber kann starten.",
         "lobby.rules": "Regeln: {rules}",
-        "lobby.expires": "Die Runde schließt, wenn sie nicht binnen {minutes} Minuten startet.",
+        "lobby.expires": "Der Tisch schließt, wenn ihn niemand binnen {minutes} Minuten startet.",
+        "lobby.expires.one": "Der Tisch schließt, wenn ihn niemand binnen {minutes} Minute startet.",
         "button.join": "Mitspielen",
         "button.leave": "Aufstehen",
         "button.add_ai": "Computer dazu",
@@ -383,7 +400,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.deal": "Runde {deal} — Geber {dealer}",
         "table.trump": "Trumpf: {trump}",
         "table.trump_card": "Aufgedeckter Trumpf: {card}",
-        "table.talon": "Talon: {n} Karte(n)",
+        "table.talon": "Talon: {n} Karten",
+        "table.talon.zero": "Talon: aufgebraucht",
         "table.talon_closed": "Zugedreht",
         "table.contract": "Spiel: {contract} von {declarer}",
         "result.contract": "{contract} von {declarer}",
@@ -409,11 +427,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.away": "{name} ist weg — der Computer spielt für sie/ihn.",
         "table.bids": "Gebote: {bids}",
         "table.without_talon": "ohne Talon",
-        "table.raised_from": "(erhöht von {contract})",
+        "table.raised_from": "(vorher {contract})",
         "table.bolts": "Nuller: {bolts}",
         "table.barrel": "Am Fass: {names}",
         "table.marriage": "Meldung — {name}: {points} ({suit})",
-        "hand.title": "Deine Karten am Tisch {table} ({game})",
+        "hand.title": "Deine Karten am Tisch {table} — {game}",
         "hand.cards": "Karten: {cards}",
         "hand.your_turn": "Du bist dran.",
         "hand.wait": "Warte auf {name}.",
@@ -426,11 +444,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
         "act.marriage": "{card} + Zwanziger/Vierziger",
-        "act.exchange": "Trumpf-Unter tauschen",
+        "act.exchange": "Trumpf-{jack} tauschen",
         "act.close": "Zudrehen",
         "act.claim": "Ich hab 66 (Aus!)",
         "act.trump_suit": "Trumpf: {suit}",
-        "act.trump_blind": "Blind Karte {n}",
+        "act.trump_blind": "Karte {n} aufschlagen",
         "act.redeal": "Neu geben",
         "act.bid_without_talon": "{contract} ohne Talon",
         "act.bid_value": "{value} bieten",
@@ -489,7 +507,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "board.row": "{rank}. {name} — Wertung {rating:.1f}, {won}/{games} gewonnen, {bummerl} Bummerl",
         "board.empty": "Noch keine beendeten Partien.",
         "stats.title": "Statistik für {name}",
-        "stats.row": "{game}: {games} Partien, {won} gewonnen, {bummerl} Bummerl erhalten, {schneider} Schneider, Spiele {made}/{played} gewonnen, Wertung {rating:.1f}",
+        "stats.row": "{game}: {games} gespielt, {won} gewonnen, {bummerl} Bummerl erhalten, {schneider} Schneider, Spiele {made}/{played} gewonnen, {rating}",
+        "stats.rating": "Wertung {rating:.1f}",
+        "stats.unrated": "ohne Wertung (nur Partien gegen andere Menschen zählen)",
         "stats.none": "{name} hat noch keine beendete Partie.",
         "forget.done": "Deine Daten sind gelöscht: Ergebnisse, Wertungen, Einstellungen. Laufende Partien spielt der Computer für dich weiter.",
         "settings.title": "Einstellungen für diesen Chat",
@@ -513,9 +533,32 @@ def norm_lang(lang: str | None) -> str:
     return short if short in LANGUAGES else "en"
 
 
+#: Texts whose wording depends on a number, and the value that holds it: they have a
+#: form of their own for 0 or 1 (``key.zero``, ``key.one``) next to the plural one, so
+#: nobody reads "1 seat(s)" or "0 cards".
+COUNTED = {"table.talon": "n", "lobby.waiting": "free", "lobby.expires": "minutes"}
+
+_FORMS = {0: "zero", 1: "one"}
+
+
+def template(
+    catalog: Mapping[str, str], fallback: Mapping[str, str], key: str, count: object = None
+) -> str:
+    """The text of `key` in `catalog`, in its form for `count` where it has one.
+
+    A form is only looked up in the reader's own catalog: an English "1 seat" must not
+    stand in for a German text that has no form of its own (the tests require both).
+    """
+    if isinstance(count, int) and not isinstance(count, bool) and count in _FORMS:
+        form = catalog.get(f"{key}.{_FORMS[count]}")
+        if form:
+            return form
+    return catalog.get(key) or fallback[key]
+
+
 def t(lang: str | None, key: str, /, **values: Any) -> str:
     catalog = TEXTS.get(norm_lang(lang), TEXTS["en"])
-    text = catalog.get(key) or TEXTS["en"][key]
+    text = template(catalog, TEXTS["en"], key, values.get(COUNTED.get(key, "")))
     return text.format(**values) if values else text
 
 
@@ -551,7 +594,7 @@ def action_label(
         card = card_label(action.card, lg, style)
         return t(lg, game_key("act.marriage", game), card=card) if action.marriage else card
     if isinstance(action, ExchangeTrump):
-        return t(lg, "act.exchange")
+        return t(lg, "act.exchange", jack=_JACK.get((lg, style), _JACK[("en", "french")]))
     if isinstance(action, CloseTalon):
         return t(lg, "act.close")
     if isinstance(action, Claim):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import template
+
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "banner": "Schnapsen — a table in your terminal against computer players.\n"
@@ -28,7 +30,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "Enter: continue it · n: abandon it and start a new one · q: quit",
         "resume_bad": "Type Enter to continue, n for a new game, or q to quit.",
         "abandoned": "The unfinished game is closed.",
-        "created": "{game}: you and {n} computer player(s). Starting…",
+        "created": "{game}: you and {n} computer players. Starting…",
+        "created.one": "{game}: you and {n} computer player. Starting…",
         "cannot_start": "Could not open the table: {reason}",
         "your_actions": "Your choices:",
         "nothing_to_press": "Nothing to choose now — wait for {name}.",
@@ -72,6 +75,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",
         "abandoned": "Die unfertige Partie ist geschlossen.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
+        "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German
         "cannot_start": "Der Tisch ließ sich nicht eröffnen: {reason}",
         "your_actions": "Deine Möglichkeiten:",
         "nothing_to_press": "Gerade nichts zu wählen — warte auf {name}.",
@@ -94,6 +98,11 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
+#: Texts with a form of their own for a count of 1 (see `bot.i18n.COUNTED`).
+COUNTED = {"created": "n"}
+
+
 def say(lang: str, key: str, **values: Any) -> str:
-    text = TEXTS.get(lang, {}).get(key) or TEXTS["en"][key]
+    count = values.get(COUNTED.get(key, ""))
+    text = template(TEXTS.get(lang, {}), TEXTS["en"], key, count)
     return text.format(**values) if values else text

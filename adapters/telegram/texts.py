@@ -57,8 +57,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "welcome_table": "Du sitzt an Tisch {table}. Deine Karten und Knöpfe kommen hierher.",
         "joined": "Du sitzt an Tisch {table}. Deine Karten kommen hierher, in unseren privaten Chat.",
         "need_start": "Öffne unseren privaten Chat und drücke Start, damit ich dir deine Karten schicken kann.",
-        "lobby_need_start": "⚠ Warte, bis {names} einen privaten Chat mit mir startet: {link}",
-        "start_blocked": "Warte, bis {names} den privaten Chat mit mir öffnet ({link}).",
+        # {names} may be several people: worded so that no verb has to agree with it
+        "lobby_need_start": "⚠ Bitte noch den privaten Chat mit mir starten ({link}): {names}",
+        "start_blocked": "Der Start wartet noch auf den privaten Chat mit mir ({link}): {names}.",
         "hand_sent": "Deine Karten sind in unserem privaten Chat.",
         "group_only": "Diesen Befehl bitte in einer Gruppe verwenden.",
         "rules_sent": "Die Regeln sind in unserem privaten Chat.",

@@ -151,7 +151,7 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
         tie = [text for text in shown if "Tie-break:" in text]
         assert tie, "these seeds no longer end in a tie: find others"
         assert "one deal of Schnapsen (2 players); the loser takes the Bummerl" in tie[0]
-        assert "Talon: 10 card(s)" in tie[0] and "Face-up trump" in tie[0]
+        assert "Talon: 10 cards" in tie[0] and "Face-up trump" in tie[0]
         final = bot.fc.channel[-1].message.text
         assert "Tie-break won by " in final and "takes the Bummerl." in final
         assert "normal game" not in final

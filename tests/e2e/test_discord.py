@@ -164,7 +164,7 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         assert "1. " in board.content and "anna" in board.content and "bert" in board.content
         stats = await world.slash(bert, "stats", user=anna)
         assert stats.content.startswith("Statistik für anna")  # bert reads German
-        assert "Schnapsen (zu zweit): 1 Partien" in stats.content
+        assert "Schnapsen (zu zweit): 1 gespielt" in stats.content
 
         # another server sees anna's games there only, unless it asks for all servers
         guild = world.fake.add_guild("Beisl")
@@ -176,7 +176,7 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         everywhere = await (
             await world.fake.slash(bert, elsewhere, "stats", user=anna, scope="global")
         )
-        assert "Schnapsen (zu zweit): 1 Partien" in everywhere.content
+        assert "Schnapsen (zu zweit): 1 gespielt" in everywhere.content
 
 
 async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path) -> None:

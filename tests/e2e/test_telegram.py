@@ -79,7 +79,7 @@ async def test_zweier_match_by_buttons(fake: FakeTelegram, tmp_path: Path) -> No
         assert "Anna" in board.text and "Berti" in board.text
         berti.send(group, "/stats")
         stats = await fake.wait_for_message(group, contains="Statistics for Berti")
-        assert "1 games" in stats.text
+        assert "1 played" in stats.text
     finally:
         await stop_rig(rig)
 
