@@ -26,12 +26,15 @@ async def leaderboard_text(
     games: Sequence[str] = (),
     player: str | None = None,
     rows: int = BOARD_ROWS,
+    servers: bool = False,
 ) -> str:
     """The boards of `games` (every game when empty, leaving out those nobody has
     played) in `scope` ("global" or a chat's key).  `player`, the one asking, sees his
-    own place below the top rows, after a "…" that says rows were left out."""
+    own place below the top rows, after a "…" that says rows were left out.  Discord
+    calls its chats `servers`."""
     shown = list(games) or available()
-    scope_text = t(lang, "board.scope.global" if scope == "global" else "board.scope.chat")
+    here, everywhere = ("server", "all_servers") if servers else ("chat", "global")
+    scope_text = t(lang, f"board.scope.{everywhere if scope == 'global' else here}")
     blocks = []
     for game in shown:
         board = await R.leaderboard(store, game, scope, rows, player=player)

@@ -194,6 +194,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "lobby.host": "Host: {host}",
         "lobby.seat_empty": "(free)",
         "lobby.seat_ai": "{name} (computer)",
+        "table.seat_away": "{name} (the computer plays)",
         "lobby.team": "Team {team}",
         "lobby.waiting": "Waiting for players: {free} seats free.",
         "lobby.waiting.one": "Waiting for players: {free} seat free.",
@@ -325,9 +326,12 @@ TEXTS: dict[str, dict[str, str]] = {
         # timers
         "remind.turn": "{name}, it is your turn ({seconds} s left).",
         "remind.replaced": "{name} missed {n} turns; the computer takes the seat. Press “Take my seat back” to return.",
+        "remind.replaced.one": "{name} missed a turn; the computer takes the seat. Press “Take my seat back” to return.",
         # leaderboard and stats
         "board.title": "Leaderboard — {game} ({scope})",
         "board.scope.chat": "this chat",
+        "board.scope.server": "this server",
+        "board.scope.all_servers": "all servers",
         "board.scope.global": "all chats",
         "board.row": "{rank}. {name} — rating {rating:.1f}, {won}/{games} won, {bummerl} Bummerl",
         "board.empty": "No finished games yet.",
@@ -339,6 +343,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "forget.done": "Your data is deleted: results, ratings and settings. Running games continue with a computer player in your seat.",
         "settings.title": "Settings for this chat",
         "settings.line": "{key} = {value}",
+        "settings.default": "default ({value})",
+        "settings.unknown": "There is no setting {key}.",
         "settings.saved": "Saved: {key} = {value}",
         "help.text": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
@@ -379,6 +385,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "lobby.host": "Gastgeber: {host}",
         "lobby.seat_empty": "(frei)",
         "lobby.seat_ai": "{name} (Computer)",
+        "table.seat_away": "{name} (der Computer spielt)",
         "lobby.team": "Team {team}",
         "lobby.waiting": "Warte auf Mitspieler: {free} Plätze frei.",
         "lobby.waiting.one": "Warte auf Mitspieler: {free} Platz frei.",
@@ -501,8 +508,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.admin": "von einem Admin geschlossen",
         "remind.turn": "{name}, du bist dran (noch {seconds} s).",
         "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
+        "remind.replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "board.title": "Rangliste — {game} ({scope})",
         "board.scope.chat": "dieser Chat",
+        "board.scope.server": "dieser Server",
+        "board.scope.all_servers": "alle Server",
         "board.scope.global": "alle Chats",
         "board.row": "{rank}. {name} — Wertung {rating:.1f}, {won}/{games} gewonnen, {bummerl} Bummerl",
         "board.empty": "Noch keine beendeten Partien.",
@@ -514,6 +524,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "forget.done": "Deine Daten sind gelöscht: Ergebnisse, Wertungen, Einstellungen. Laufende Partien spielt der Computer für dich weiter.",
         "settings.title": "Einstellungen für diesen Chat",
         "settings.saved": "Gespeichert: {key} = {value}",
+        "settings.default": "Standard ({value})",
+        "settings.unknown": "Die Einstellung {key} gibt es nicht.",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"
@@ -536,7 +548,12 @@ def norm_lang(lang: str | None) -> str:
 #: Texts whose wording depends on a number, and the value that holds it: they have a
 #: form of their own for 0 or 1 (``key.zero``, ``key.one``) next to the plural one, so
 #: nobody reads "1 seat(s)" or "0 cards".
-COUNTED = {"table.talon": "n", "lobby.waiting": "free", "lobby.expires": "minutes"}
+COUNTED = {
+    "table.talon": "n",
+    "lobby.waiting": "free",
+    "lobby.expires": "minutes",
+    "remind.replaced": "n",
+}
 
 _FORMS = {0: "zero", 1: "one"}
 

@@ -18,6 +18,7 @@ from typing import Any
 from engine import protocol as P
 from engine.actions import (
     DISCARD,
+    Action,
     Bid,
     Discard,
     Double,
@@ -40,6 +41,7 @@ from .i18n import (
     t,
 )
 from .payload import game_action, table_verb
+from .settings import ChatSettings
 from .table import Status, Table
 
 MAX_PER_ROW = 5
@@ -316,9 +318,8 @@ def table_view(table: Table, style: Style) -> TableView:
 
     def seat_text(i: int) -> str:
         line = seats[i]
-        return f"{'▶ ' if line is not None and line.to_act else ''}{nm[i]}" + (
-            " (AI)" if line is not None and line.away else ""
-        )
+        name = t(lg, "table.seat_away", name=nm[i]) if line is not None and line.away else nm[i]
+        return f"{'▶ ' if line is not None and line.to_act else ''}{name}"
 
     def score_of(i: int) -> int:
         return scores[i] if i < len(scores) else 0
@@ -421,9 +422,15 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     doubles = [(s, a) for s, a in pv.bids if isinstance(a, Double)]
     auction = [(s, a) for s, a in auction if not isinstance(a, Double)]
     if auction:
+
+        def bid_text(a: Action) -> str:
+            # a Thousand bid is its number ("Anna: 105"), not its button ("Bid 105")
+            if isinstance(a, Bid) and a.value is not None:
+                return str(a.value)
+            return action_label(a, lg, style.suits, game=game_id)
+
         bids = " · ".join(
-            f"{nm[_match_seat(table, s) or 0]}: " + action_label(a, lg, style.suits, game=game_id)
-            for s, a in auction[-8:]
+            f"{nm[_match_seat(table, s) or 0]}: {bid_text(a)}" for s, a in auction[-8:]
         )
         out.append(t(lg, "table.bids", bids=bids))
     if doubles:
@@ -811,6 +818,36 @@ def _card_points_text(
     else:
         return None
     return t(lg, "table.points", points=" · ".join(parts))
+
+
+def settings_text(
+    settings: ChatSettings,
+    lang: str | None,
+    *,
+    turn_timeout: float,
+    ai_level: str,
+    key: str | None = None,
+) -> str:
+    """What `/settings` shows: every setting of the chat, or the one named by `key`.
+
+    A setting never changed reads "default" with the value that means (the bot's own
+    turn timeout and computer level), so an admin need not look them up.
+    """
+    defaults = {"turn_timeout": f"{turn_timeout:g}", "ai_level": ai_level}
+    lines = settings.lines()
+    if key is not None:
+        lines = [(k, v) for k, v in lines if k == key.strip().lower()]
+        if not lines:
+            return t(lang, "settings.unknown", key=key)
+    shown = [
+        (k, t(lang, "settings.default", value=defaults[k]) if v == "default" else v)
+        if k in defaults
+        else (k, v)
+        for k, v in lines
+    ]
+    return "\n".join(
+        [t(lang, "settings.title")] + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
+    )
 
 
 def match_summary_text(table: Table, style: Style) -> str:

@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
-from bot.i18n import game_name, t
+from bot.i18n import game_name
 from bot.rules_text import rules_summary
+from bot.views import settings_text
 from engine.games import available, game
 
 from .texts import GERMAN, text
@@ -117,7 +118,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         user = adapter.user(interaction)
         where = "global" if scope == "global" else adapter.chat(interaction).key
         board = leaderboard_text(
-            store, where, user.lang, games=[game] if game else (), player=user.key
+            store, where, user.lang, games=[game] if game else (), player=user.key, servers=True
         )
         body = await adapter.within_budget(interaction, board, ephemeral=False, thinking=True)
         await adapter.reply(interaction, body, ephemeral=False)
@@ -191,15 +192,14 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             )
             await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
             return
-        current = (await service.settings(chat)).lines()
-        if key is not None:
-            current = [(k, v) for k, v in current if k == key.strip()]
-            if not current:
-                await adapter.reply(interaction, text(user.lang, "settings_unknown", key=key))
-                return
-        lines = [t(user.lang, "settings.title")]
-        lines += [t(user.lang, "settings.line", key=k, value=v) for k, v in current]
-        await adapter.reply(interaction, "\n".join(lines))
+        shown = settings_text(
+            await service.settings(chat),
+            user.lang,
+            turn_timeout=service.timings.turn_timeout,
+            ai_level=service.ai_level,
+            key=key,
+        )
+        await adapter.reply(interaction, shown)
 
     @tree.command(
         name=locale_str("abort"),

@@ -30,7 +30,6 @@ TEXTS: dict[str, dict[str, str]] = {
             "Table {table} was closed: I was removed from the server it was played on. "
             "Nothing of the match was recorded."
         ),
-        "settings_unknown": "There is no setting {key}.",
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
             "• /schnapsen new game:<game> opens a table; the others press Join, the host "
@@ -59,7 +58,6 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch {table} wurde geschlossen: Ich wurde vom Server entfernt, auf dem er "
             "gespielt wurde. Von der Partie wird nichts gewertet."
         ),
-        "settings_unknown": "Die Einstellung {key} gibt es nicht.",
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "• /schnapsen neu spiel:<Spiel> eröffnet einen Tisch; die anderen drücken "

@@ -87,7 +87,7 @@ from bot.ports import PlatformUnreachable, TokenRejected
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import HandView, Message, match_summary_text
+from bot.views import HandView, Message, match_summary_text, settings_text
 from engine.games import available
 
 from .outbox import Btn, Content, Handle, Outbox, Throttle
@@ -1134,10 +1134,14 @@ class TelegramAdapter:
             )
             await self._reply(message, outcome.text or "")
             return
-        settings = await self.service.settings(chat)
-        lines = [t(user.lang, "settings.title")]
-        lines += [t(user.lang, "settings.line", key=k, value=v) for k, v in settings.lines()]
-        await self._reply(message, "\n".join(lines))
+        shown = settings_text(
+            await self.service.settings(chat),
+            user.lang,
+            turn_timeout=self.service.timings.turn_timeout,
+            ai_level=self.service.ai_level,
+            key=args[0] if args else None,
+        )
+        await self._reply(message, shown)
 
     async def _cmd_abort(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)

@@ -284,8 +284,14 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
     every trick (and the move that ended the deal may never have been shown as a
     table of its own): the result names each player's card points, marriages
     included, and they agree with the verdict."""
-    bot, _, _ = await _heuristic_match(make_bot, game_id, "cp1")
+    bot, _, shown = await _heuristic_match(make_bot, game_id, "cp1")
     try:
+        if game_id == "tausend":  # the auction says each bid as a number, not a button
+            bids = _lines(shown, "Bids: ")
+            assert bids and all(
+                re.fullmatch(r"Bids: \w[\w ]*: (\d+|Pass)( · \w[\w ]*: (\d+|Pass))*", b)
+                for b in bids
+            ), bids
         ends = [p.message.text for p in bot.fc.channel if p.kind in ("deal_end", "finished")]
         assert len(ends) > 1
         for end in ends:

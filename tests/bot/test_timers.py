@@ -80,7 +80,7 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         log = await _log(bot, tid)
         assert [e["k"] for e in log].count("replace") == 1
         tv = bot.fc.tables[tid]
-        assert "(AI)" in tv.message.text
+        assert "(the computer plays)" in tv.message.text
         take_back = button(tv.message, "tb")
         # the computer now plays that seat without waiting for a timeout
         moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)

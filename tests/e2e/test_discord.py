@@ -160,7 +160,7 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         assert len(world.fake.dms(anna)) == len(world.fake.dms(bert)) == deals
 
         board = await world.slash(anna, "leaderboard", game="zweier")
-        assert "Leaderboard — Schnapsen (2 players) (this chat)" in board.content
+        assert "Leaderboard — Schnapsen (2 players) (this server)" in board.content
         assert "1. " in board.content and "anna" in board.content and "bert" in board.content
         stats = await world.slash(bert, "stats", user=anna)
         assert stats.content.startswith("Statistik für anna")  # bert reads German

@@ -109,6 +109,9 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         # /settings: admins only, checked with getChatMember
         berti.send(group, "/settings")
         await fake.wait_for_message(group, contains="Only admins can change the settings")
+        anna.send(group, "/settings turn_timeout")  # one setting, its default spelled out
+        one = await fake.wait_for_message(group, contains="turn_timeout = ")
+        assert one.text.splitlines()[1:] == ["turn_timeout = default (600)"], one.text
         anna.send(group, "/settings language de")
         await fake.wait_for_message(group, contains="Saved: language = de")
         assert fake.calls_to("getChatMember")
@@ -375,7 +378,7 @@ async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path
         sleeper = players.users[table.to_act() or 0]
         # the reminder comes privately, then the computer plays and the group is told
         await fake.wait_for_message(sleeper.private_chat, contains="it is your turn")
-        note = await fake.wait_for_message(players.group, contains="missed 1 turns")
+        note = await fake.wait_for_message(players.group, contains="missed a turn")
         assert sleeper.first_name in note.text
         group_table = await fake.wait_for(
             lambda: next(
