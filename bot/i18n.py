@@ -345,6 +345,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.line": "{key} = {value}",
         "settings.default": "default ({value})",
         "settings.unknown": "There is no setting {key}.",
+        "setting.choice": "{key} must be one of {allowed} or default",
+        "setting.timeout": "turn_timeout must be a number of seconds from 10 to 3600, or default",
+        "setting.preset": "unknown preset '{value}' for {game} (presets: {presets}; or default)",
+        "setting.option": "unknown option '{key}' (options of {game}: {options})",
+        "setting.rule": "{error}",
+        "setting.unknown": "unknown setting '{key}' (settings: language, suits, starters, turn_timeout, ai_level, tricks, preset.<game>, <game>.<option>; the value default resets one)",
         "settings.saved": "Saved: {key} = {value}",
         "help.text": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
@@ -526,6 +532,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.saved": "Gespeichert: {key} = {value}",
         "settings.default": "Standard ({value})",
         "settings.unknown": "Die Einstellung {key} gibt es nicht.",
+        "setting.choice": "{key} muss einer dieser Werte sein: {allowed} oder default",
+        "setting.timeout": "turn_timeout muss eine Zahl von Sekunden zwischen 10 und 3600 sein, oder default",
+        "setting.preset": "unbekannte Voreinstellung '{value}' für {game} (Voreinstellungen: {presets}; oder default)",
+        "setting.option": "unbekannte Option '{key}' (Optionen von {game}: {options})",
+        "setting.rule": "{error}",
+        "setting.unknown": "unbekannte Einstellung '{key}' (/settings ohne Argumente zeigt sie alle; der Wert default setzt eine zurück)",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"

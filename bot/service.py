@@ -279,7 +279,7 @@ class TableService:
             try:
                 updated = current.with_value(key, value)
             except SettingError as e:
-                return _refuse(lang, "bad_setting", error=str(e))
+                return _refuse(lang, "bad_setting", error=e.text(lang))
             await self.store.save_chat_settings(chat.key, updated.to_json())
         if updated.language != current.language:
             # the chat's tables speak its language: the running ones switch now too

@@ -15,7 +15,7 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_ids
 
-from .i18n import LANGUAGES, SUIT_STYLES
+from .i18n import LANGUAGES, SUIT_STYLES, t
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -30,7 +30,18 @@ DEFAULT = "default"
 
 
 class SettingError(ValueError):
-    pass
+    """A refused setting.  `code` names its text (``setting.<code>`` in `bot.i18n`) and
+    `values` fill it, so an admin reads it in the chat's language; ``str()`` is the
+    English text.  (An engine's option error stays in English: the engine has no
+    texts.)"""
+
+    def __init__(self, code: str, **values: object) -> None:
+        self.code = code
+        self.values = values
+        super().__init__(self.text(None))
+
+    def text(self, lang: str | None) -> str:
+        return t(lang, f"setting.{self.code}", **self.values)
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ class ChatSettings:
         if key in _CHOICES:
             allowed = _CHOICES[key]
             if not reset and value.lower() not in allowed:
-                raise SettingError(f"{key} must be one of {', '.join(allowed)} or {DEFAULT}")
+                raise SettingError("choice", key=key, allowed=", ".join(allowed))
             chosen: dict[str, Any] = {key: _FIELD_DEFAULTS[key] if reset else value.lower()}
             return dataclasses.replace(self, **chosen)
         if key == "turn_timeout":
@@ -91,9 +102,7 @@ class ChatSettings:
             except ValueError:
                 seconds = 0
             if not 10 <= seconds <= 3600:
-                raise SettingError(
-                    f"turn_timeout must be a number of seconds from 10 to 3600, or {DEFAULT}"
-                )
+                raise SettingError("timeout")
             return dataclasses.replace(self, turn_timeout=seconds)
         if key.startswith("preset."):
             gid = key.split(".", 1)[1]
@@ -104,10 +113,7 @@ class ChatSettings:
             elif value.lower() in spec.presets:
                 presets[gid] = value.lower()
             else:
-                raise SettingError(
-                    f"unknown preset {value!r} for {gid}"
-                    f" (presets: {', '.join(spec.presets)}; or {DEFAULT})"
-                )
+                raise SettingError("preset", value=value, game=gid, presets=", ".join(spec.presets))
             return dataclasses.replace(self, presets=presets)
         gid = key.split(".", 1)[0]
         if gid in GAME_MODULES and "." in key:
@@ -115,22 +121,19 @@ class ChatSettings:
             ids = option_ids(spec.options_type, gid)
             opt = key if key in ids else key.split(".", 1)[1]
             if opt not in ids:
-                raise SettingError(f"unknown option {key!r} (options of {gid}: {', '.join(ids)})")
+                raise SettingError("option", key=key, game=gid, options=", ".join(ids))
             merged = {k: v for k, v in self.options.get(gid, {}).items() if k != opt}
             if not reset:
                 merged[opt] = _value(value)
                 try:
                     spec.parse_options(merged)
                 except OptionError as e:
-                    raise SettingError(str(e)) from None
+                    raise SettingError("rule", error=str(e)) from None
             options = {g: o for g, o in self.options.items() if g != gid}
             if merged:
                 options[gid] = merged
             return dataclasses.replace(self, options=options)
-        raise SettingError(
-            f"unknown setting {key!r} (settings: language, suits, starters, turn_timeout, "
-            f"ai_level, tricks, preset.<game>, <game>.<option>; the value {DEFAULT} resets one)"
-        )
+        raise SettingError("unknown", key=key)
 
 
 #: The settings chosen from a list, and what each allows (ai_level: besides the default).
@@ -148,7 +151,7 @@ def _game(gid: str) -> Any:
     try:
         return game(gid)
     except UnknownGame as e:
-        raise SettingError(str(e)) from None
+        raise SettingError("rule", error=str(e)) from None
 
 
 def _value(text: str) -> Any:

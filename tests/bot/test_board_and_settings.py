@@ -228,6 +228,19 @@ async def test_a_refused_setting_names_what_is_allowed(bot: Bot) -> None:
     assert await bot.svc.settings(CHAT) == ChatSettings()
 
 
+async def test_a_german_admin_reads_the_refusal_in_german(bot: Bot) -> None:
+    admin = users(1)[0]
+    assert (await bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True)).ok
+    for key, value, told in [
+        ("turn_timeout", "5", "zwischen 10 und 3600 sein, oder default"),
+        ("ai_level", "genius", "einer dieser Werte sein: random, heuristic, strong oder default"),
+        ("colour", "red", "unbekannte Einstellung 'colour'"),
+    ]:
+        out = await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)
+        assert out.text is not None and out.text.startswith("Ungültige Einstellung: ")
+        assert told in out.text, out.text
+
+
 async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot) -> None:
     """A match keeps the rules, timeout, computer level and suits it started with (a
     lobby those it was opened with); only the chat's language reaches open tables."""
