@@ -52,10 +52,21 @@ def standings(table: Table) -> list[Standing]:
         if table.game == "bauern"
         else list(range(table.players))
     )
+    # A person whose seat the computer held at the end (he missed his turns and never
+    # took it back) walked away: like a resignation, his side loses and every other
+    # side wins, or he could leave a match he was losing to the computer and be
+    # credited with what it made of it.  Unless everybody walked away.
+    away = {
+        teams[i]
+        for i, s in enumerate(table.seats)
+        if s is not None and s.user is not None and s.ai is not None
+    }
     if table.resigned is not None:
         losing_team = teams[table.resigned]
         lost = [teams[i] == losing_team for i in range(table.players)]
         bummerl = [max(b, 1) if lost[i] else b for i, b in enumerate(bummerl)]
+    elif away and away != {teams[i] for i, s in enumerate(table.seats) if s and s.user}:
+        lost = [teams[i] in away for i in range(table.players)]
     elif any(bummerl):
         lost = [b > 0 for b in bummerl]
     else:

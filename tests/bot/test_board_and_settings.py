@@ -3,6 +3,9 @@ admin sets for the chat (/settings), on a real SQLite file."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
 from bot.service import ChatRef, UserRef
@@ -107,6 +110,30 @@ async def test_a_finished_match_counts_every_contract_declared_in_it(bot: Bot) -
     stats = [await R.player_stats(bot.store, pl.key) for pl in players]  # type: ignore[arg-type]
     assert sum(s.played for (s,) in stats) == len(declared) > 0
     assert sum(s.made for (s,) in stats) == sum(r.declarer in r.winners for r in declared)
+
+
+async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna stops pressing: after a missed turn the computer takes her seat and plays
+    the match out for her.  She is rated and counted as having lost it (as if she had
+    resigned), whatever the computer made of her cards; Bert, who stayed, won."""
+    quick = dataclasses.replace(FAST, turn_timeout=0.05, reminder_before=0.02)
+    # the computer plays well for her (heuristic), Bert badly (at random)
+    timings = dataclasses.replace(quick, missed_turns_limit=1)
+    bot = await make_bot(timings=timings, ai_level="heuristic").start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [anna, bert])
+        await play_out(bot.fc, tid, [bert])  # Anna never presses again
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+        assert dict(rows) == {anna.key: 0, bert.key: 1}
+        board = await R.leaderboard(bot.store, "zweier", CHAT.key)  # type: ignore[arg-type]
+        assert [e.player for e in board] == [bert.key, anna.key]
+    finally:
+        await bot.stop()
 
 
 # --- the leaderboard -------------------------------------------------------------------
