@@ -195,7 +195,11 @@ async def test_lobby_expires_after_changes(make_bot: Callable[..., Bot]) -> None
 async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None:
     """A vote to abort (a change that is not a move) neither stops the turn timer
     nor gives the player to act more time."""
-    bot = await make_bot(timings=TIMINGS).start()
+    # time enough for a loaded machine to vote before the turn runs out
+    timings = Timings(
+        turn_timeout=2.0, reminder_before=0.5, missed_turns_limit=2, ai_delay=0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
     try:
         a, b, c = (bot.player(u) for u in users(3))
         tid = await open_table(bot, "dreier", [a, b, c])
@@ -206,7 +210,7 @@ async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None
         assert (await bot.svc.abort(CHAT, voter.user)).ok
         assert tid in bot.svc.tables and bot.svc.tables[tid].deadline == deadline
         voted = bot.svc.tables[tid].version
-        await bot.fc.wait(lambda: bot.svc.tables[tid].version > voted, timeout=2)
+        await bot.fc.wait(lambda: bot.svc.tables[tid].version > voted, timeout=6)
         log = await _log(bot, tid)
         assert any(e["k"] == "act" and e.get("by") == "t" for e in log)
     finally:
