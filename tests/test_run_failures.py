@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.service import TableService
 from bot.store import StoreError
 from tests.app_logs import run_logged
-from tests.test_run import PYTHON, Pty, clean_env, no_settings_in_the_environment, pty_run
+from tests.test_run import CHOICES, PYTHON, Pty, clean_env, no_settings_in_the_environment, pty_run
 
 __all__ = ["no_settings_in_the_environment", "pty_run"]
 
@@ -54,9 +54,9 @@ def test_a_second_bot_on_one_database_is_refused_until_the_first_is_killed(
     assert second.stdout == b""
 
     first.send("zweier")  # the first one was not disturbed
-    first.expect(r"Your choices:\n.*\n(?:.*\n)?> ", timeout=10)
+    first.expect(CHOICES, timeout=10)
     first.send("1")  # a card: the game is under way when it is killed
-    first.expect(r"Your choices:\n.*\n(?:.*\n)?> ", timeout=10)
+    first.expect(CHOICES, timeout=10)
     hand = _hand(first)
     os.kill(first.proc.pid, signal.SIGKILL)
     assert first.wait(timeout=5) == -signal.SIGKILL
@@ -65,7 +65,7 @@ def test_a_second_bot_on_one_database_is_refused_until_the_first_is_killed(
     pty_run.append(again)
     again.expect(r"is still open", timeout=20)
     again.send("")  # Enter: continue the game
-    again.expect(r"Your choices:\n.*\n(?:.*\n)?> ", timeout=10)
+    again.expect(CHOICES, timeout=10)
     assert _hand(again) == hand  # the killed game, as it stood
     again.send("q")
     again.expect(r"your game is kept", timeout=5)
