@@ -827,8 +827,10 @@ def settings_text(
     turn_timeout: float,
     ai_level: str,
     key: str | None = None,
+    servers: bool = False,
 ) -> str:
-    """What `/settings` shows: every setting of the chat, or the one named by `key`.
+    """What `/settings` shows: every setting of the chat, or the one named by `key`
+    (Discord calls its chats `servers`).
 
     A setting never changed reads "default" with the value that means (the bot's own
     turn timeout and computer level), so an admin need not look them up.
@@ -846,7 +848,8 @@ def settings_text(
         for k, v in lines
     ]
     return "\n".join(
-        [t(lang, "settings.title")] + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
+        [t(lang, "settings.title.server" if servers else "settings.title")]
+        + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
     )
 
 

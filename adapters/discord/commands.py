@@ -198,6 +198,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             turn_timeout=service.timings.turn_timeout,
             ai_level=service.ai_level,
             key=key,
+            servers=True,
         )
         await adapter.reply(interaction, shown)
 

@@ -116,7 +116,7 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
 
         shown = await world.slash(moderator, "settings")
         assert shown.ephemeral_for is moderator
-        assert "Settings for this chat" in shown.content and "language = en" in shown.content
+        assert "Settings for this server" in shown.content and "language = en" in shown.content
         saved = await world.slash(moderator, "settings", key="language", value="de")
         assert saved.content == "Saved: language = de"
         bad = await world.slash(moderator, "settings", key="turn_timeout", value="soon")
