@@ -277,6 +277,9 @@ class DiscordAdapter:
         self._lost: set[str] = set()  # tables whose channel the bot may not use any more
         self._closers: set[asyncio.Task[None]] = set()  # closing them
         self._down: set[int] = set()  # shards without a gateway connection
+        #: First answers cut after `ACK_TRY` and tried again: a slow answer may still
+        #: have reached Discord, and then the retry meets 40060 (counted for the tests).
+        self.answers_cut = 0
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
         self._handling = 0  # presses and commands being handled
@@ -494,12 +497,16 @@ class DiscordAdapter:
         interaction: discord.Interaction[Any],
         send: Callable[[], Awaitable[T]],
         kind: discord.InteractionResponseType,
+        again: Callable[[], Awaitable[object]] | None = None,
     ) -> T | None:
         """Send the first answer to an interaction, tried again after a 5xx or a network
         error while Discord's 3 seconds last: unanswered, the user sees "This
         interaction failed" although the press counted.  A try whose answer was lost may
         have reached Discord: then the next one is refused with 40060, which means it is
-        done (and the result, None, unknown).  `NotAnswered` when no try got through."""
+        done (and the result, None, unknown).  What it showed is not known either (a try
+        cut mid-way may have been acknowledged without its content), so `again` then
+        shows it once more as an edit of that answer.  `NotAnswered` when no try got
+        through."""
         deadline = interaction.created_at.timestamp() + ACK_WINDOW - ACK_MARGIN
         delays = iter(ACK_RETRY_DELAYS)
         retried = False
@@ -512,11 +519,16 @@ class DiscordAdapter:
                     # discord.py did not see its answer arrive: tell it, so that what
                     # follows goes out as followups and edits of this answer
                     interaction.response._response_type = kind
+                    if again is not None:
+                        with contextlib.suppress(discord.HTTPException, *OUTAGES):
+                            await again()
                     return None
                 if not isinstance(e, discord.DiscordServerError):
                     raise
                 error: Exception = e
             except (aiohttp.ClientError, OSError, TimeoutError) as e:
+                if isinstance(e, TimeoutError):
+                    self.answers_cut += 1
                 error = e
             delay = next(delays, None)
             if delay is None or time.time() + delay >= deadline:
@@ -547,9 +559,10 @@ class DiscordAdapter:
         )
         if response is not None:
             return response.message_id
-        # it was sent, its answer lost: ask which message it made
+        # it was sent, its answer lost: make sure it reads right, and learn its id
+        edits: dict[str, Any] = {"view": view} if view is not None else {}
         with contextlib.suppress(discord.HTTPException, *OUTAGES):
-            return (await interaction.original_response()).id
+            return (await interaction.edit_original_response(content=content, **edits)).id
         return None
 
     # --- in: button presses --------------------------------------------------------------
@@ -673,6 +686,9 @@ class DiscordAdapter:
                         content=render.content(msg), view=render.view(msg)
                     ),
                     discord.InteractionResponseType.message_update,
+                    lambda: interaction.edit_original_response(
+                        content=render.content(msg), view=render.view(msg)
+                    ),
                 )
             if ephemeral_hand:
                 self._live[(table_id, user.key)] = _Live(
@@ -710,6 +726,9 @@ class DiscordAdapter:
                 render.content(msg), ephemeral=True, **kwargs
             ),
             discord.InteractionResponseType.channel_message,
+            lambda: interaction.edit_original_response(
+                content=render.content(msg), view=render.view(msg)
+            ),
         )
 
         async def edit_original(content: str, view: discord.ui.View | None) -> None:

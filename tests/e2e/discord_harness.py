@@ -221,6 +221,8 @@ class World:
     bot: Bot | None = None
     #: Fails the test on an ERROR log line; `guard.allow` for one provoked on purpose.
     guard: ErrorLogGuard | None = None
+    #: First answers the bots of this world cut as too slow and sent again.
+    answers_cut: int = 0
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     seeds: Iterator[int] = field(default_factory=itertools.count)
 
@@ -298,6 +300,7 @@ class World:
         try:
             await asyncio.wait_for(bot.task, 10)
         finally:
+            self.answers_cut += bot.adapter.answers_cut
             await bot.service.stop()
             await bot.store.close()
 
@@ -506,7 +509,8 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
     guard.check()
     assert not fake.leaks, "\n".join(fake.leaks)
     # every press and command was answered in time, and never twice — but where a test
-    # made Discord fail an answer (5xx), it may stay unanswered, or a retry meet 40060
+    # made Discord fail an answer (5xx), it may stay unanswered, or a retry meet 40060;
+    # and on a loaded machine an answer slower than the adapter's cut is sent again
     troubled = {
         r.path.split("/")[2]
         for r in fake.requests_to("POST", INTERACTION_CALLBACK)
@@ -514,7 +518,8 @@ async def discord_world(tmp_path: Path, *, limits: Limits | None = None) -> Asyn
     }
     calm = [i for i in fake.interactions if str(i.id) not in troubled]
     assert [i for i in calm if not i.acknowledged] == []
-    assert [e for i in calm for e in i.rejections if e.code == 40060] == []
+    again = [e for i in calm for e in i.rejections if e.code == 40060]
+    assert len(again) <= world.answers_cut, again
 
 
 def assert_closed_cleanly(world: World, table_id: str) -> None:
