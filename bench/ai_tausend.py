@@ -37,6 +37,11 @@ with such a dump of the same deals (another budget or variant), deal by deal:
 held to whether a declarer seeing every card could have made it against these
 defenders, from the same start of play (bench/tausend_ceiling.py): the most any card
 play could reach after A's bidding, gifts and final bid.
+
+``--line-from-trick K`` (with ``--forehand`` and B = heuristic): from trick K on
+(0: the first), A as declarer plays a line that makes the contract on the real deal
+against these defenders whenever one exists, its own choice otherwise.  K = 0 plays the
+ceiling above; a higher K says how much of the gap to it lies in the first K tricks.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ import duplicate_args
 import tausend_ceiling
 
 from engine import protocol as P
-from engine.actions import Bid
+from engine.actions import Action, Bid, decode
 from engine.ai import Budget, Player, player
 from engine.ai.plugins import game_ai
 from engine.ai.tausend_policy import policy as heuristic_policy
@@ -87,6 +92,7 @@ def _init(
     budget: Budget | None,
     oracle: frozenset[str] | bool,
     ceiling: bool = False,
+    line_from: int = -1,
 ) -> None:
     """`oracle`: the phases in which A's search sees every card (True: all)."""
     spec = game("tausend")
@@ -105,7 +111,20 @@ def _init(
         players=players,
         budget=budget,
         ceiling=ceiling,
+        line_from=line_from,
     )
+
+
+def _seeing_line(state: Any) -> Action | None:
+    """With --line-from-trick: the declarer's next card of a line that makes the
+    contract on the real deal against the heuristic defenders, if one exists."""
+    line_from: int = _CTX.get("line_from", -1)
+    if line_from < 0 or state.phase != PLAY or state.turn != state.declarer:
+        return None
+    if len(state.history) < line_from:
+        return None
+    line = tausend_ceiling.winning_line(state, heuristic_policy)
+    return decode(line[0]) if line else None
 
 
 def _contract(state: Any, seat: int) -> dict[str, Any] | None:
@@ -145,7 +164,9 @@ def _play(dealer: int, seed: bytes, seating: str, tag: str) -> dict[str, Any]:
         _TRUTH["state"] = state
         t0 = time.perf_counter()
         c0 = time.process_time()
-        action = players[side].choose(view, rngs[seat], budget)
+        action = (side == "a" and _seeing_line(state)) or players[side].choose(
+            view, rngs[seat], budget
+        )
         dt = (time.perf_counter() - t0) * 1000
         if side == "a" and len(view.legal) > 1:
             times[view.phase].append(dt)
@@ -329,15 +350,32 @@ def main() -> int:
         action="store_true",
         help="with --forehand: could each held contract be made seeing every card",
     )
+    parser.add_argument(
+        "--line-from-trick",
+        type=int,
+        default=-1,
+        metavar="K",
+        help="with --forehand: from trick K on A plays a making line on the real deal",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     if (args.dump or args.paired or args.ceiling) and not args.forehand:
         parser.error("--dump, --paired and --ceiling go with --forehand")
-    if args.ceiling and args.b != "heuristic":
+    if (args.ceiling or args.line_from_trick >= 0) and args.b != "heuristic":
         parser.error("--ceiling models the defenders as the heuristic: use --b heuristic")
+    if args.line_from_trick >= 0 and not args.forehand:
+        parser.error("--line-from-trick goes with --forehand")
     options, budget, jobs = duplicate_args.setup(args)
     phases = frozenset(p for p in args.oracle_phases.split(",") if p)
-    init = (args.a, args.b, options, budget, args.oracle or phases, args.ceiling)
+    init = (
+        args.a,
+        args.b,
+        options,
+        budget,
+        args.oracle or phases,
+        args.ceiling,
+        args.line_from_trick,
+    )
     work = play_forehand if args.forehand else play_deal
     start = time.perf_counter()
     if args.jobs > 1:
@@ -357,6 +395,7 @@ def main() -> int:
         summary.update(
             oracle=args.oracle,
             oracle_phases=sorted(phases),
+            line_from_trick=args.line_from_trick,
             seed=args.seed,
             seconds=round(elapsed, 1),
             budget=budget_info,

@@ -143,3 +143,19 @@ def test_tausend_forehand_ceiling_is_above_what_was_made() -> None:
     assert ceiling["made_but_not_makeable"] == 0
     assert ceiling["held"]["of"] == contracts["held"]["of"]
     assert ceiling["held"]["made"] > contracts["held"]["made"]
+
+
+def test_tausend_line_from_the_first_trick_makes_every_makeable_contract() -> None:
+    """`--line-from-trick 0` plays the ceiling: exactly the held contracts a line
+    makes are made (those the ceiling finds), where the heuristic alone makes fewer."""
+    out = _last_json(
+        "bench/ai_tausend.py", "--forehand", "--a", "heuristic", "--deals", "30",
+        "--ceiling", "--line-from-trick", "0",
+    )  # fmt: skip
+    ceiling = out["ceiling"]
+    contracts = out["contracts"]
+    assert isinstance(ceiling, dict) and isinstance(contracts, dict)
+    assert contracts["held"]["made"] == ceiling["held"]["made"]
+    alone = _last_json("bench/ai_tausend.py", "--forehand", "--a", "heuristic", "--deals", "30")
+    assert isinstance(alone["contracts"], dict)
+    assert alone["contracts"]["held"]["made"] < contracts["held"]["made"]
