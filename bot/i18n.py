@@ -29,6 +29,7 @@ from engine.actions import (
     Redeal,
 )
 from engine.cards import Card, Rank, Suit
+from engine.errors import OptionError
 
 LANGUAGES = ("en", "de")
 SUIT_STYLES = ("french", "german")
@@ -351,6 +352,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "setting.preset": "unknown preset '{value}' for {game} (presets: {presets}; or default)",
         "setting.option": "unknown option '{key}' (options of {game}: {options})",
         "setting.rule": "{error}",
+        "setting.game": "unknown game '{game}' (games: {games})",
+        "option.not_object": "rule options are given as name=value",
+        "option.unknown": "unknown option '{key}' for {game} (options: {known})",
+        "option.bool": "{key} is on or off, not {value}",
+        "option.int": "{key} must be a whole number, not {value}",
+        "option.str": "{key} must be a word, not {value}",
+        "option.choice": "{key} must be one of {allowed}, not {value}",
+        "option.invalid": "{detail}",
         "setting.unknown": "unknown setting '{key}' (settings: language, suits, starters, turn_timeout, ai_level, tricks, preset.<game>, <game>.<option>; the value default resets one)",
         "settings.saved": "Saved: {key} = {value}",
         "help.text": (
@@ -539,6 +548,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "setting.preset": "unbekannte Voreinstellung '{value}' für {game} (Voreinstellungen: {presets}; oder default)",
         "setting.option": "unbekannte Option '{key}' (Optionen von {game}: {options})",
         "setting.rule": "{error}",
+        "setting.game": "unbekanntes Spiel '{game}' (Spiele: {games})",
+        "option.not_object": "Regeloptionen werden als Name=Wert angegeben",
+        "option.unknown": "unbekannte Option '{key}' für {game} (Optionen: {known})",
+        "option.bool": "{key} ist on oder off, nicht {value}",
+        "option.int": "{key} muss eine ganze Zahl sein, nicht {value}",
+        "option.str": "{key} muss ein Wort sein, nicht {value}",
+        "option.choice": "{key} muss einer dieser Werte sein: {allowed}; nicht {value}",
+        "option.invalid": "{detail}",
         "setting.unknown": "unbekannte Einstellung '{key}' (/settings ohne Argumente zeigt sie alle; der Wert default setzt eine zurück)",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
@@ -591,6 +608,18 @@ def t(lang: str | None, key: str, /, **values: Any) -> str:
     catalog = TEXTS.get(norm_lang(lang), TEXTS["en"])
     text = template(catalog, TEXTS["en"], key, values.get(COUNTED.get(key, "")))
     return text.format(**values) if values else text
+
+
+def option_error(lang: str | None, error: OptionError) -> str:
+    """An engine's refusal of a rule option in the reader's language (the engine's
+    own text is English; its code and values say the same)."""
+    key = f"option.{error.code}"
+    if key not in TEXTS["en"]:
+        return str(error)
+    try:
+        return t(lang, key, **error.values)
+    except KeyError:  # a value the text needs is missing: say it as the engine did
+        return str(error)
 
 
 def game_name(game: str, lang: str | None) -> str:

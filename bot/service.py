@@ -32,7 +32,7 @@ from engine.protocol import GameSpec
 
 from . import results as R
 from .ai_seats import choose_action
-from .i18n import norm_lang, t
+from .i18n import norm_lang, option_error, t
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
@@ -361,7 +361,7 @@ class TableService:
         try:
             opts = spec.parse_options(raw)
         except OptionError as e:
-            return _refuse(lang, "bad_options", error=str(e))
+            return _refuse(lang, "bad_options", error=option_error(lang, e))
         if self._seated_in(chat.key, host.key):
             return _refuse(lang, "seated_elsewhere")
         # Opening a table awaits the store before the host is seated: hold the claim

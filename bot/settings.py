@@ -15,7 +15,7 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_ids
 
-from .i18n import LANGUAGES, SUIT_STYLES, t
+from .i18n import LANGUAGES, SUIT_STYLES, option_error, t
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -32,8 +32,7 @@ DEFAULT = "default"
 class SettingError(ValueError):
     """A refused setting.  `code` names its text (``setting.<code>`` in `bot.i18n`) and
     `values` fill it, so an admin reads it in the chat's language; ``str()`` is the
-    English text.  (An engine's option error stays in English: the engine has no
-    texts.)"""
+    English text.  An engine's `OptionError` among the values is worded by its code."""
 
     def __init__(self, code: str, **values: object) -> None:
         self.code = code
@@ -41,7 +40,11 @@ class SettingError(ValueError):
         super().__init__(self.text(None))
 
     def text(self, lang: str | None) -> str:
-        return t(lang, f"setting.{self.code}", **self.values)
+        values = {
+            k: option_error(lang, v) if isinstance(v, OptionError) else v
+            for k, v in self.values.items()
+        }
+        return t(lang, f"setting.{self.code}", **values)
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ class ChatSettings:
                 try:
                     spec.parse_options(merged)
                 except OptionError as e:
-                    raise SettingError("rule", error=str(e)) from None
+                    raise SettingError("rule", error=e) from None
             options = {g: o for g, o in self.options.items() if g != gid}
             if merged:
                 options[gid] = merged
@@ -150,8 +153,8 @@ _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields
 def _game(gid: str) -> Any:
     try:
         return game(gid)
-    except UnknownGame as e:
-        raise SettingError("rule", error=str(e)) from None
+    except UnknownGame:
+        raise SettingError("game", game=gid, games=", ".join(GAME_MODULES)) from None
 
 
 def _value(text: str) -> Any:

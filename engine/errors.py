@@ -17,7 +17,18 @@ class IllegalAction(Exception):
 
 
 class OptionError(ValueError):
-    """An unknown rule option or a bad value for one."""
+    """An unknown rule option or a bad value for one.
+
+    ``str()`` is English; `code` (stable: ``not_object``, ``unknown``, ``bool``,
+    ``int``, ``str``, ``choice``, ``invalid``) and `values` (the option's `key`, the
+    `value` given as written in JSON, and what is `allowed` or `known`) let a program
+    word it in its user's language, as the bot does for a chat's admins.
+    """
+
+    def __init__(self, message: str, code: str = "invalid", **values: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 class RecordError(ValueError):

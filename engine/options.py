@@ -9,6 +9,7 @@ refuses unknown ids and wrong types with one clear `OptionError`.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -35,32 +36,68 @@ def parse_options(cls: type[T], prefix: str, raw: Mapping[str, object] | None) -
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise OptionError(f"options must be a JSON object, got {raw!r}")
+        raise OptionError(f"options must be a JSON object, got {raw!r}", "not_object")
     by_id = {option_id(prefix, f.name): f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kwargs: dict[str, object] = {}
     for key, value in raw.items():
         f = by_id.get(key)
         if f is None:
             known = ", ".join(sorted(by_id)) or "none"
-            raise OptionError(f"unknown option {key!r} for {prefix} (known options: {known})")
+            raise OptionError(
+                f"unknown option {key!r} for {prefix} (known options: {known})",
+                "unknown",
+                key=str(key),
+                game=prefix,
+                known=known,
+            )
         default = f.default
+        shown = (
+            value
+            if isinstance(value, str)
+            else json.dumps(value)
+            if _jsonable(value)
+            else repr(value)
+        )
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise OptionError(f"option {key!r} must be true or false, got {value!r}")
+                raise OptionError(
+                    f"option {key!r} must be true or false, got {value!r}",
+                    "bool",
+                    key=key,
+                    value=shown,
+                )
         elif isinstance(default, int):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise OptionError(f"option {key!r} must be an integer, got {value!r}")
+                raise OptionError(
+                    f"option {key!r} must be an integer, got {value!r}", "int", key=key, value=shown
+                )
         elif isinstance(default, str) and not isinstance(value, str):
-            raise OptionError(f"option {key!r} must be a string, got {value!r}")
+            raise OptionError(
+                f"option {key!r} must be a string, got {value!r}", "str", key=key, value=shown
+            )
         choices = f.metadata.get("choices")
         if choices is not None and value not in choices:
             allowed = ", ".join(repr(c) for c in choices)
-            raise OptionError(f"option {key!r} must be one of {allowed}, got {value!r}")
+            raise OptionError(
+                f"option {key!r} must be one of {allowed}, got {value!r}",
+                "choice",
+                key=key,
+                value=shown,
+                allowed=", ".join(json.dumps(c) for c in choices),
+            )
         kwargs[f.name] = value
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as e:
-        raise OptionError(str(e)) from None
+        raise OptionError(str(e), "invalid", detail=str(e)) from None
+
+
+def _jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def options_to_json(options: object, prefix: str) -> dict[str, object]:

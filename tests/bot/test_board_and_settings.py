@@ -262,10 +262,19 @@ async def test_a_german_admin_reads_the_refusal_in_german(bot: Bot) -> None:
         ("turn_timeout", "5", "zwischen 10 und 3600 sein, oder default"),
         ("ai_level", "genius", "einer dieser Werte sein: random, heuristic, strong oder default"),
         ("colour", "red", "unbekannte Einstellung 'colour'"),
+        # the engine's refusals of rule options, worded by their codes
+        ("tausend.players", "5", "tausend.players muss einer dieser Werte sein: 2, 3, 4; nicht 5"),
+        ("zweier.auto_claim", "maybe", "auto_claim ist on oder off, nicht maybe"),
+        ("bauern.bettler_points", "vier", "muss eine ganze Zahl sein, nicht vier"),
+        ("preset.schach", "standard", "unbekanntes Spiel 'schach' (Spiele: zweier,"),
     ]:
         out = await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)
         assert out.text is not None and out.text.startswith("Ungültige Einstellung: ")
         assert told in out.text, out.text
+    # ... and so are the options a host names when opening a table
+    out = await bot.svc.create_table(CHAT, admin, "tausend", options={"tausend.spieler": 4})
+    assert not out.ok and out.text is not None
+    assert out.text.startswith("Ungültige Regeloptionen: unbekannte Option 'tausend.spieler' für")
 
 
 async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot) -> None:

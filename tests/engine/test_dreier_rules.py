@@ -321,8 +321,16 @@ def test_options_ids_defaults_and_errors() -> None:
     assert not (o.caller_first or o.carinthian or o.count_down or o.plauderer)
     with pytest.raises(OptionError, match=r"unknown option 'dreier\.gangl'"):
         dreier.options({"dreier.gangl": True})
-    with pytest.raises(OptionError, match="true or false"):
+    with pytest.raises(OptionError, match="true or false") as refused:
         dreier.options({"dreier.carinthian": 1})
+    # what a program needs to word the refusal itself, in its user's language
+    assert refused.value.code == "bool"
+    assert refused.value.values == {"key": "dreier.carinthian", "value": "1"}
+    with pytest.raises(OptionError) as unknown:
+        dreier.options({"dreier.gangl": True})
+    assert unknown.value.code == "unknown"
+    assert unknown.value.values["key"] == "dreier.gangl"
+    assert "dreier.carinthian" in unknown.value.values["known"]
     for contract in dreier.CONTRACTS:
         if contract.option is not None:
             assert f"dreier.{contract.option}" in ids
