@@ -277,7 +277,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.bid_value": "Bid {value}",
         "act.pass": "Pass",
         "act.double": "Double",
+        "act.double.2": "Redouble",
+        "act.double.3": "Re-redouble",
         "act.double.bauern": "Kontra",
+        "act.double.2.bauern": "Rekontra",
+        "act.double.3.bauern": "Subkontra",
         "act.marriage.tausend": "{card} + marriage",
         "table.phase.doubling.bauern": "Kontra — {name} to say Kontra or pass",
         "act.discard": "Discard {cards}",
@@ -477,7 +481,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.bid_value": "{value} bieten",
         "act.pass": "Weiter",
         "act.double": "Spritzen",
+        "act.double.2": "Retour",
+        "act.double.3": "Re",
         "act.double.bauern": "Kontra",
+        "act.double.2.bauern": "Rekontra",
+        "act.double.3.bauern": "Subkontra",
         "act.marriage.tausend": "{card} + Paar ansagen",
         "table.phase.doubling.bauern": "Kontra — {name} entscheidet",
         "act.discard": "{cards} ablegen",
@@ -646,9 +654,11 @@ def action_label(
     style: str = "french",
     seat_names: tuple[str, ...] = (),
     game: str = "",
+    level: int = 1,
 ) -> str:
     """The text on the button for an action; `game` picks a game's own word where it
-    has one (Bauernschnapsen's Kontra, Thousand's marriages)."""
+    has one (Bauernschnapsen's Kontra, Thousand's marriages).  `level` is which double
+    a `Double` is (1 to 3): each has its name (Kontra, Rekontra, Subkontra)."""
     lg = norm_lang(lang)
     if isinstance(action, PlayCard):
         card = card_label(action.card, lg, style)
@@ -674,7 +684,8 @@ def action_label(
     if isinstance(action, Pass):
         return t(lg, "act.pass")
     if isinstance(action, Double):
-        return t(lg, game_key("act.double", game))
+        key = "act.double" if level <= 1 else f"act.double.{min(level, 3)}"
+        return t(lg, game_key(key, game))
     if isinstance(action, Discard):
         cards = cards_text(action.cards, lg, style)
         if action.contract:

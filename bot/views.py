@@ -434,8 +434,14 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         )
         out.append(t(lg, "table.bids", bids=bids))
     if doubles:
-        who = ", ".join(nm[_match_seat(table, s) or 0] for s, _ in doubles)
-        out.append(f"{action_label(doubles[0][1], lg, style.suits, game=game_id)}: {who}")
+        # each double by its name: "Kontra: Anna · Rekontra: Ben"
+        out.append(
+            " · ".join(
+                f"{action_label(a, lg, style.suits, game=game_id, level=i)}: "
+                f"{nm[_match_seat(table, s) or 0]}"
+                for i, (s, a) in enumerate(doubles, 1)
+            )
+        )
     for seat, suit, points in pv.marriages[-2:]:
         out.append(
             t(
@@ -611,9 +617,13 @@ def _action_buttons(
     v = table.version
     deal_names = tuple(nm[s] for s in table.deal_log.spec.seats)
 
+    # A double is named by its level: the one after a Kontra is a Rekontra.
+    level = 1 + sum(isinstance(a, Double) for _, a in table.deal.view(None).bids)
+
     def button(code: int) -> Button:
+        action = decode(code, contracts)
         return Button(
-            action_label(decode(code, contracts), lg, style.suits, deal_names, deal_game(table)),
+            action_label(action, lg, style.suits, deal_names, deal_game(table), level),
             game_action(table.id, v, code),
         )
 

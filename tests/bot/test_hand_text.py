@@ -97,6 +97,13 @@ def test_german_words_for_german_readers() -> None:
     assert card_label(Card.parse("QH")[0], "en") == "Q♥"
     assert action_label(Double(), "de", game="bauern") == "Kontra"
     assert action_label(Double(), "de", game="dreier") == "Spritzen"
+    # the answers to a double have their own words (seeds: Retour, then Re)
+    assert [action_label(Double(), "de", game="dreier", level=n) for n in (2, 3)] == [
+        "Retour",
+        "Re",
+    ]
+    assert action_label(Double(), "en", game="dreier", level=2) == "Redouble"
+    assert action_label(Double(), "de", game="bauern", level=3) == "Subkontra"
     queen = PlayCard(Card.parse("QC")[0], marriage=True)
     assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"

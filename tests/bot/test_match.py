@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
@@ -9,7 +10,8 @@ import pytest
 
 from bot import results as R
 from bot.payload import decode as decode_payload
-from bot.table import seat_count
+from bot.table import Table, seat_count
+from engine.actions import Double, decode
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -17,6 +19,7 @@ from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, seeds, users
 from .policies import ai_for, heuristic, policy_for
 
 GAMES = available()
+DOUBLES_BAUERN = ("Kontra", "Rekontra", "Subkontra")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -178,6 +181,51 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
         for end in ends:
             first = end.splitlines()[0]
             assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("de", DOUBLES_BAUERN), ("en", DOUBLES_BAUERN)])
+async def test_each_double_has_its_name_on_the_button_and_the_table(
+    make_bot: Callable[..., Bot], lang: str, words: tuple[str, str, str]
+) -> None:
+    """A Kontra is answered with a Rekontra and that with a Subkontra: the button of
+    the player whose turn it is says which, and the table names each with its doubler
+    (players here double whenever they may)."""
+    bot = await make_bot(seed_source=seeds("kk")).start()
+    try:
+        admin = users(1)[0]
+        assert (await bot.svc.update_setting(CHAT, admin, "language", lang, is_admin=True)).ok
+
+        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+            assert table.deal is not None
+            doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
+            return doubles[0] if doubles else heuristic(table, seat, codes, rng)
+
+        players = [bot.player(u, doubler) for u in users(4)]
+        tid = await open_table(bot, "bauern", players)
+        seen: list[str] = []  # the double buttons shown, in order
+        shown: list[str] = []
+
+        def watch(u: object) -> None:
+            for hv in bot.fc.hands.values():
+                for b in hv.message.all_buttons():
+                    if b.label in words and (not seen or seen[-1] != b.label):
+                        seen.append(b.label)
+            if tid in bot.fc.tables:
+                shown.append(bot.fc.tables[tid].message.text)
+
+        bot.fc.on_update.append(watch)
+        await play_out(bot.fc, tid, players)
+        assert seen[:3] == list(words), seen
+        kontra, re_, sub = words
+        named = [line for text in shown for line in text.splitlines() if line.startswith(kontra)]
+        full = [line for line in named if f" · {re_}: " in line and f" · {sub}: " in line]
+        assert full, named
+        # Kontra and Subkontra come from one team, Rekontra from the other
+        said = dict(part.split(": ") for part in full[0].split(" · "))
+        team = {"Anna": 0, "Cilli": 0, "Bert": 1, "Done": 1}
+        assert team[said[kontra]] == team[said[sub]] != team[said[re_]], full[0]
     finally:
         await bot.stop()
 
