@@ -8,7 +8,7 @@ from .i18n import game_name, norm_lang
 
 SUMMARY = {
     "en": {
-        "zweier": "Two players, 20 cards, 5 each, trump turned up under the talon. First to 66 card points (marriages 20/40 count once you have a trick) wins 1–3 game points; once the talon is closed or used up, you must follow suit and head the trick if you can, else trump. First to 7 game points wins the match; the loser gets a Bummerl.",
+        "zweier": "Two players, 20 cards, 5 each, trump turned up under the talon. First to 66 points (card points, and marriages 20/40 once you have a trick) wins 1–3 game points; once the talon is closed or used up, you must follow suit and head the trick if you can, else trump. First to 7 game points wins the match; the loser gets a Bummerl.",
         "dreier": "Three players: the declarer plays alone against two. Forehand names trumps, everyone bids contracts (normal game, Bettler, Schnapser, Gang, ...); the declarer takes the 2-card talon and discards 2. Defenders may double (Spritzen). The match ends when someone reaches 24; the lowest score gets a Bummerl.",
         "bauern": "Four players in two teams (opposite seats). Forehand names trumps; an auction decides the contract; opponents may say Kontra. The team first to 24 wins; the other team gets a Bummerl.",
         "tausend": "Three players, 24 cards. Bid from 100 in steps of 5; the declarer takes the 3-card stock and gives one card to each opponent. Marriages (100/80/60/40) set trumps. First to 1000, via the barrel at 880.",

@@ -18,10 +18,12 @@ from typing import Any
 from engine import protocol as P
 from engine.actions import (
     DISCARD,
+    PASS,
     Action,
     Bid,
     Discard,
     Double,
+    ExchangeTrump,
     PlayCard,
     decode,
 )
@@ -384,21 +386,28 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     lg = style.lang
     game_id = deal_game(table)
     out = []
+    extra = dict(pv.extra)
     if pv.trump is not None:
         trump = t(lg, "table.trump", trump=suit_label(pv.trump, lg, style.suits))
         if pv.trump_card is not None and game_id == "zweier":
-            trump += " · " + t(
-                lg, "table.trump_card", card=card_label(pv.trump_card, lg, style.suits)
+            card = card_label(pv.trump_card, lg, style.suits)
+            # the exchange is made in the open: the Jack now lying there says little
+            # to whoever did not see it happen
+            swapped = _exchanged_by(table)
+            trump += " · " + (
+                t(lg, "table.trump_card", card=card)
+                if swapped is None
+                else t(lg, "table.trump_card_exchanged", card=card, name=nm[swapped])
             )
         out.append(trump)
     if game_id == "zweier":
+        closer = extra.get("closed_by")  # who closed matters for the score
         out.append(
-            t(lg, "table.talon_closed")
-            if pv.talon_closed
+            t(lg, "table.talon_closed", name=nm[_match_seat(table, closer) or 0])
+            if pv.talon_closed and isinstance(closer, int)
             else t(lg, "table.talon", n=pv.talon_size)
         )
-    extra = dict(pv.extra)
-    if pv.talon_cards and table.game == "tausend":
+    if table.game == "tausend" and _talon_shown(pv):
         out.append(t(lg, "hand.talon", cards=cards_text(pv.talon_cards, lg, style.suits)))
     declarer = _match_seat(table, pv.declarer)
     if pv.contract is not None and declarer is not None:
@@ -419,7 +428,7 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     # not push the bid that made the contract out of sight.
     ended = extra.get("auction_length")  # Bauern: the doubling follows in the same list
     auction = list(pv.bids[:ended] if isinstance(ended, int) else pv.bids)
-    doubles = [(s, a) for s, a in pv.bids if isinstance(a, Double)]
+    doubles = _doubles(pv)
     auction = [(s, a) for s, a in auction if not isinstance(a, Double)]
     if auction:
 
@@ -491,6 +500,33 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
         )
     return out
+
+
+def _exchanged_by(table: Table) -> int | None:
+    """Who exchanged the trump Jack for the face-up trump in this deal (a match
+    seat), if anyone did; a deal has one trump Jack, so one exchange at most."""
+    actions = table.deal_log.actions if table.deal_log is not None else []
+    return next((s for s, a in actions if isinstance(a, ExchangeTrump)), None)
+
+
+def _talon_shown(view: SeatView) -> bool:
+    """Whether the talon's cards are worth a line.  Thousand's stock, turned up for
+    all, stays in its view for the whole deal, but once the declarer has given its
+    cards away (two players: laid three away) it is only part of his hand."""
+    return bool(view.talon_cards) and (view.game != "tausend" or view.phase in _STOCK_PHASES)
+
+
+#: Thousand's phases in which the declarer still deals with the stock he took.
+_STOCK_PHASES = frozenset({"give", "discard"})
+
+
+def _doubles(pv: SeatView) -> list[tuple[int, Action]]:
+    """Every double said so far, in order, with its doubler (deal seats): public, as
+    it is said aloud.  Bauern's Kontra round follows the auction in `bids`; Dreier
+    keeps its Spritzen round apart, in ``extra["spritzen"]``."""
+    said = dict(pv.extra).get("spritzen")
+    rounds = pv.bids + (said if isinstance(said, tuple) else ())
+    return [(s, a) for s, a in rounds if isinstance(a, Double)]
 
 
 def _trick_winners(pv: SeatView) -> list[int | None]:
@@ -567,7 +603,7 @@ def hand_view(
     lines.append(t(lg, "hand.cards", cards=cards_text(sv.hand, lg, style.suits)))
     if sv.trump is not None:
         lines.append(t(lg, "table.trump", trump=suit_label(sv.trump, lg, style.suits)))
-    if sv.talon_cards:
+    if _talon_shown(sv):
         lines.append(t(lg, "hand.talon", cards=cards_text(sv.talon_cards, lg, style.suits)))
     known: dict[int, list[Card]] = {}
     for s, c in sv.known:
@@ -618,7 +654,7 @@ def _action_buttons(
     deal_names = tuple(nm[s] for s in table.deal_log.spec.seats)
 
     # A double is named by its level: the one after a Kontra is a Rekontra.
-    level = 1 + sum(isinstance(a, Double) for _, a in table.deal.view(None).bids)
+    level = 1 + len(_doubles(table.deal.view(None)))
 
     def button(code: int) -> Button:
         action = decode(code, contracts)
@@ -634,7 +670,7 @@ def _action_buttons(
     # pages keep the first 24 — the values people bid — on the first page.
     lay = _Layout()
     plays = [c for c in codes if isinstance(decode(c, contracts), PlayCard)]
-    others = [c for c in codes if c not in plays]
+    others = _pass_first([c for c in codes if c not in plays])
     buttons = [button(c) for c in plays] + [button(c) for c in others]
     page = menu[1] if menu is not None and menu[0] == "pg" else 0
     per_page = MAX_ROWS * MAX_PER_ROW - 1
@@ -647,6 +683,12 @@ def _action_buttons(
         buttons = chunk
     lay.add_row(buttons)
     return lay.done()
+
+
+def _pass_first(codes: list[int]) -> list[int]:
+    """Pass leads every prompt where one may pass (bidding, doubling, a redeal claim):
+    a player who presses the first choice by habit must not bid or double by mistake."""
+    return sorted(codes, key=lambda c: c != PASS)
 
 
 def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
@@ -722,7 +764,7 @@ def _discard_menu(
             for c in next_cards
         ]
     )
-    rest = [c for c in codes if c < DISCARD]
+    rest = _pass_first([c for c in codes if c < DISCARD])
     if rest and not picked:
         lay.add_row([button(c) for c in rest])
     if picked:
@@ -802,7 +844,7 @@ _POINT_RACE = frozenset({"reached_66", "last_trick", "closer_failed", "under_66"
 def _card_points_text(
     table: Table, res: DealResult, seats: tuple[int, ...], nm: tuple[str, ...], style: Style
 ) -> str | None:
-    """Each side's card points (marriages included) after a deal decided by points.
+    """Each side's points (cards and marriages) after a deal decided by points.
 
     The table message shows them too, but far up the chat; without them "66 reached"
     cannot be checked by anyone who did not count every trick.  Thousand is always a

@@ -44,11 +44,18 @@ ReadLine = Callable[[], Awaitable[str | None]]
 
 
 def local_user(environ: dict[str, str] | None = None) -> UserRef:
-    """The person at the keyboard: named after $USER, speaking the locale's language."""
+    """The person at the keyboard: named after $USER, speaking the locale's language.
+
+    Without $USER (a `docker run -it`) the name is the language's word for a player:
+    the table speaks of every seat in the third person ("… takes the Bummerl",
+    "Geber …"), which "You" cannot stand in.  The system account's name is no better
+    there: in the image it is "bot", which reads like the computer.
+    """
     env = os.environ if environ is None else environ
-    name = (env.get("USER") or "").strip() or "You"
     locale = env.get("LC_ALL") or env.get("LC_MESSAGES") or env.get("LANG") or ""
-    return UserRef(PLATFORM, "me", name, "de" if locale.lower().startswith("de") else "en")
+    lang = "de" if locale.lower().startswith("de") else "en"
+    name = (env.get("USER") or "").strip() or say(lang, "player_name")
+    return UserRef(PLATFORM, "me", name, lang)
 
 
 class _Stopped(Exception):
@@ -288,6 +295,7 @@ class LocalTable:
                     # opened under another locale: the results follow the reader now
                     await self.service.set_table_language(table.id, self.user, self.lang)
                     self._start_watching(table.id)
+                    self.say("playing_as", name=self.user.name)
                     self.show(full=True)
                     return table.id
                 if answer in ("n", "new"):
@@ -386,6 +394,8 @@ class LocalTable:
         assert lobby is not None
         computers = sum(1 for s in lobby.seats if s is not None and s.is_ai)
         self.say("created", game=game_name(lobby.game, self.lang), n=computers)
+        # the table names every seat in the third person, this one too: say which it is
+        self.say("playing_as", name=self.user.name)
         outcome = await self.service.act(self.user, table_verb(table_id, _version(lobby), "st"))
         if not outcome.ok:
             self.say("cannot_start", reason=outcome.text or outcome.code)

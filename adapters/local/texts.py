@@ -32,6 +32,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "abandoned": "The unfinished game is closed.",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
+        "playing_as": "The table calls you {name}.",
+        "player_name": "Player",
         "cannot_start": "Could not open the table: {reason}",
         "your_actions": "Your choices:",
         "nothing_to_press": "Nothing to choose now — wait for {name}.",
@@ -76,6 +78,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "abandoned": "Die unfertige Partie ist geschlossen.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German
+        "playing_as": "Am Tisch heißt du {name}.",
+        "player_name": "Spieler",
         "cannot_start": "Der Tisch ließ sich nicht eröffnen: {reason}",
         "your_actions": "Deine Möglichkeiten:",
         "nothing_to_press": "Gerade nichts zu wählen — warte auf {name}.",

@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import action_label, card_label
 from bot.rules_text import OPTION_TEXT, rules_summary
+from bot.service import TableUpdate
 from engine.actions import Double, PlayCard
 from engine.cards import Card
 from engine.games import available, game
@@ -125,3 +126,36 @@ def test_every_rule_option_is_described_for_players(lang: str) -> None:
     yes, no = ("yes", "no") if lang == "en" else ("ja", "nein")
     assert f"• {OPTION_TEXT[lang]['dreier.without_talon']}: {yes}" in text
     assert f"• {OPTION_TEXT[lang]['dreier.plauderer']}: {no}" in text
+
+
+@pytest.mark.parametrize("n", [2, 3])
+async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
+    make_bot: Callable[..., Bot], n: int
+) -> None:
+    """The stock is turned up for everyone when the declarer takes it; once he has
+    given its cards away (two players: laid three away) it is part of his hand, and a
+    "stock" line for the rest of the deal would only mislead."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u) for u in users(n)]
+        tid = await open_table(bot, "tausend", players, options={"tausend.players": n})
+        seen: list[tuple[str, bool]] = []  # (phase, stock shown on the table or a hand)
+
+        def watch(u: TableUpdate) -> None:
+            table = bot.svc.tables.get(tid)
+            if u.kind not in ("started", "action") or table is None or table.deal is None:
+                return
+            texts = [bot.fc.tables[tid].message.text]
+            texts += [hv.message.text for (t, _), hv in bot.fc.hands.items() if t == tid]
+            shown = any("Talon/stock: " in text for text in texts)
+            seen.append((table.deal.view(None).phase, shown))
+
+        bot.fc.on_update.append(watch)
+        table = bot.svc.tables[tid]
+        while tid in bot.svc.tables and len(table.deals) < 4:
+            assert any([await p.take_turn(tid) is not None for p in players])
+        with_stock = {phase for phase, shown in seen if shown}
+        assert with_stock == {"give" if n == 3 else "discard"}, seen
+        assert ("play", False) in seen
+    finally:
+        await bot.stop()

@@ -192,13 +192,14 @@ async def test_every_game_starts_and_takes_choices(service: TableService, game_i
 
 @pytest.mark.parametrize(
     ("game_id", "phase"),
-    [("dreier", "Trumps — You to choose"), ("tausend", "Stock — You to give each opponent")],
+    [("dreier", "Trumps — Player to choose"), ("tausend", "Stock — Player to give each opponent")],
 )
-async def test_table_lines_read_right_when_the_player_is_called_you(
+async def test_without_a_user_name_the_player_is_named_in_the_third_person(
     service: TableService, game_id: str, phase: str
 ) -> None:
-    """With no USER (a `docker run -it`) the terminal player is "You": the table's
-    phase and marriage lines must not say "You gives" or "You chooses"."""
+    """With no USER (a `docker run -it`) the terminal player gets a name that reads
+    right where the table speaks of a seat ("Player to choose", "dealer Player"), not
+    "You gives" or "You takes the Bummerl"; the terminal says once which seat is his."""
     seen = ""
 
     def answer(screen: str) -> str:
@@ -210,7 +211,7 @@ async def test_table_lines_read_right_when_the_player_is_called_you(
             return "q"
         if "Match over" in screen:
             return ""  # another match
-        if "Bidding — You to bid" in screen:  # outbid everyone: the human declares
+        if "Bidding — Player to bid" in screen:  # outbid everyone: the human declares
             return str(re.findall(r"(\d+)\) ", screen)[-1])
         return "1"
 
@@ -221,8 +222,9 @@ async def test_table_lines_read_right_when_the_player_is_called_you(
     await asyncio.wait_for(table.run(), 60)
     out = term.text
     assert phase in out
-    third_person = re.findall(r"\bYou (?:gives|takes|chooses|states|declares|says)\b", out)
-    assert third_person == []
+    assert "The table calls you Player." in out
+    assert not re.search(r"\bYou (?:gives|takes|chooses|states|declares|says|to)\b", out)
+    assert not re.search(r"(?:dealer|by) You\b", out)
 
 
 async def test_clear_errors_for_bad_input(service: TableService) -> None:
@@ -366,7 +368,9 @@ def test_local_user_from_the_environment() -> None:
     me = local_user({"USER": "anna", "LANG": "de_AT.UTF-8"})
     assert (me.platform, me.id, me.name, me.lang) == ("local", "me", "anna", "de")
     assert me.key == "local:me"
-    assert local_user({}).name == "You"
+    # no USER: the language's word for a player, which reads right in the third person
+    assert local_user({}).name == "Player"
+    assert local_user({"LANG": "de_AT.UTF-8"}).name == "Spieler"
     assert local_user({"USER": " ", "LANG": "C.UTF-8"}).lang == "en"
     assert CHAT.key == "local:terminal"
 
@@ -469,16 +473,16 @@ async def test_lines_fit_a_narrow_terminal(
             return "q"
         if "Match over" in screen:
             return ""
-        if "Bidding — You to bid" in screen:  # outbid everyone: the human gives cards
+        if "Bidding — Player to bid" in screen:  # outbid everyone: the human gives cards
             return str(re.findall(r"(\d+)\) ", screen)[-1])
         return "1"
 
     term = Terminal(answer)
-    you = local_user({})  # "You", so the phase lines read "You to bid"
+    you = local_user({})  # "Player", so the phase lines read "Player to bid"
     table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=you)
     await asyncio.wait_for(table.run(), 60)
     out = term.text
-    assert "Stock — You to give" in out
+    assert "Stock — Player to give" in out
     lines = [line.removeprefix(PROMPT) for line in out.splitlines()]
     too_wide = [line for line in lines if columns(line) > 40]
     assert too_wide == []

@@ -10,8 +10,9 @@ import pytest
 
 from bot import results as R
 from bot.payload import decode as decode_payload
+from bot.service import TableUpdate
 from bot.table import Table, seat_count
-from engine.actions import Double, decode
+from engine.actions import EXCHANGE, CloseTalon, Double, ExchangeTrump, decode
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -19,7 +20,6 @@ from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, seeds, users
 from .policies import ai_for, heuristic, policy_for
 
 GAMES = available()
-DOUBLES_BAUERN = ("Kontra", "Rekontra", "Subkontra")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -185,13 +185,23 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
         await bot.stop()
 
 
-@pytest.mark.parametrize(("lang", "words"), [("de", DOUBLES_BAUERN), ("en", DOUBLES_BAUERN)])
+DOUBLES = {
+    ("bauern", "de"): ("Kontra", "Rekontra", "Subkontra"),
+    ("bauern", "en"): ("Kontra", "Rekontra", "Subkontra"),
+    ("dreier", "de"): ("Spritzen", "Retour", "Re"),
+    ("dreier", "en"): ("Double", "Redouble", "Re-redouble"),
+}
+
+
+@pytest.mark.parametrize(("game_id", "lang"), sorted(DOUBLES))
 async def test_each_double_has_its_name_on_the_button_and_the_table(
-    make_bot: Callable[..., Bot], lang: str, words: tuple[str, str, str]
+    make_bot: Callable[..., Bot], game_id: str, lang: str
 ) -> None:
-    """A Kontra is answered with a Rekontra and that with a Subkontra: the button of
-    the player whose turn it is says which, and the table names each with its doubler
+    """A Kontra is answered with a Rekontra and that with a Subkontra (Dreier: Spritzen,
+    Retour, Re): the button of the player whose turn it is says which, and the table
+    names each with its doubler, as everyone at a real table hears who doubled
     (players here double whenever they may)."""
+    words = DOUBLES[game_id, lang]
     bot = await make_bot(seed_source=seeds("kk")).start()
     try:
         admin = users(1)[0]
@@ -202,8 +212,8 @@ async def test_each_double_has_its_name_on_the_button_and_the_table(
             doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
             return doubles[0] if doubles else heuristic(table, seat, codes, rng)
 
-        players = [bot.player(u, doubler) for u in users(4)]
-        tid = await open_table(bot, "bauern", players)
+        players = [bot.player(u, doubler) for u in users(seat_count(game(game_id), None))]
+        tid = await open_table(bot, game_id, players)
         seen: list[str] = []  # the double buttons shown, in order
         shown: list[str] = []
 
@@ -218,16 +228,79 @@ async def test_each_double_has_its_name_on_the_button_and_the_table(
         bot.fc.on_update.append(watch)
         await play_out(bot.fc, tid, players)
         assert seen[:3] == list(words), seen
-        kontra, re_, sub = words
-        named = [line for text in shown for line in text.splitlines() if line.startswith(kontra)]
-        full = [line for line in named if f" · {re_}: " in line and f" · {sub}: " in line]
+        first, second, third = words
+        named = [line for text in shown for line in text.splitlines() if line.startswith(first)]
+        full = [line for line in named if f" · {second}: " in line and f" · {third}: " in line]
         assert full, named
-        # Kontra and Subkontra come from one team, Rekontra from the other
+        # the first and the third double come from one side, the second from the other
         said = dict(part.split(": ") for part in full[0].split(" · "))
-        team = {"Anna": 0, "Cilli": 0, "Bert": 1, "Done": 1}
-        assert team[said[kontra]] == team[said[sub]] != team[said[re_]], full[0]
+        text = next(text for text in shown if full[0] in text)
+        if game_id == "bauern":
+            side = {"Anna": 0, "Cilli": 0, "Bert": 1, "Done": 1}
+        else:  # Dreier: the declarer against the two others
+            found = re.search(r"^(?:Contract|Spiel): .* (?:by|von) (\w+)", text, re.M)
+            assert found, text
+            side = {name: name == found[1] for name in ("Anna", "Bert", "Cilli")}
+        assert side[said[first]] == side[said[third]] != side[said[second]], full[0]
     finally:
         await bot.stop()
+
+
+@pytest.mark.parametrize("game_id", ["dreier", "bauern", "tausend"])  # Zweier has no Pass
+async def test_pass_is_the_first_choice_wherever_one_may_pass(bot: Bot, game_id: str) -> None:
+    """Bidding, doubling or a claim: "Pass" is always the first button (the terminal's
+    choice 1), so a player who presses it by habit never bids or doubles by mistake."""
+    players = [bot.player(u) for u in users(seat_count(game(game_id), None))]
+    tid = await open_table(bot, game_id, players)
+    table = bot.svc.tables[tid]
+    prompts = 0
+    while tid in bot.svc.tables and len(table.deals) < 4:
+        for pl in players:
+            hv = pl.hand(tid)
+            labels = [b.label for b in hv.message.all_buttons()] if hv is not None else []
+            if "Pass" in labels:
+                prompts += 1
+                assert labels[0] == "Pass", hv.message.text if hv is not None else labels
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert prompts > 2
+
+
+async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(bot: Bot) -> None:
+    """Closing the talon and exchanging the trump Jack are said aloud at a table, and
+    who closed matters for the score: the table names the player, not only the talon's
+    new state or a changed face-up card (Anna exchanges whenever she may and closes
+    once the talon is short, Bert only plays cards)."""
+
+    def closer(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        assert table.deal is not None
+        acts = {type(decode(c, table.deal.contracts)): c for c in codes}
+        if table.deal.view(None).talon_size > 4:  # wait a little: the Jack may come
+            acts.pop(CloseTalon, None)
+        return acts.get(ExchangeTrump) or acts.get(CloseTalon) or rng.choice(codes)
+
+    def card_player(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        return rng.choice([c for c in codes if c < EXCHANGE])
+
+    anna, bert = users(2)
+    players = [bot.player(anna, closer), bot.player(bert, card_player)]
+    shown: list[str] = []
+
+    def watch(u: TableUpdate) -> None:
+        if u.table_id in bot.fc.tables:
+            shown.append(bot.fc.tables[u.table_id].message.text)
+
+    bot.fc.on_update.append(watch)
+    for _ in range(5):  # matches, until Anna held the trump Jack in time
+        tid = await open_table(bot, "zweier", players)
+        await play_out(bot.fc, tid, players)
+        if any("exchanged" in text for text in shown):
+            break
+    closed = set(_lines(shown, "Talon closed"))
+    assert closed == {"Talon closed by Anna"}, closed
+    trumps = _lines(shown, "Trumps: ")
+    exchanged = {line.split(" · ")[-1] for line in trumps if "exchanged" in line}
+    assert exchanged, trumps
+    assert all(re.fullmatch(r"Face-up trump: J., exchanged by Anna", x) for x in exchanged)
 
 
 @pytest.mark.parametrize("tricks", ["table", "open"])
@@ -251,9 +324,9 @@ async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, t
     later = [text for text in running if "Tricks: " in text]  # a trick was taken
     assert later
     if tricks == "open":
-        assert all("Tricks played: " in x and "Card points: " in x for x in later)
+        assert all("Tricks played: " in x and "Points: " in x for x in later)
     else:
-        assert not any("Tricks played: " in x or "Card points: " in x for x in running)
+        assert not any("Tricks played: " in x or "Points: " in x for x in running)
         assert all("First tricks, face up: 1. " in x for x in later)
         firsts = [x.split("First tricks, face up: ")[1].splitlines()[0] for x in later]
         # one trick per side at most: the declarer's and the defenders'
@@ -315,7 +388,7 @@ async def test_a_dreier_contract_says_without_the_talon_and_what_it_was_raised_f
         await bot.stop()
 
 
-_POINTS = re.compile(r"^Card points: (.+)$", re.M)
+_POINTS = re.compile(r"^Points: (.+)$", re.M)
 
 
 def _card_points(text: str) -> dict[str, int]:
