@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from .i18n import game_name, norm_lang
+from engine.bauern import rules as bauern
+from engine.dreier import contracts as dreier
+from engine.dreier.deal import TRICKS as DREIER_TRICKS
+from engine.dreier.deal import enabled_rows, has_talon
+from engine.dreier.options import DreierOptions
+from engine.games import game as game_spec
+from engine.tricks import Order
+
+from .i18n import contract_name, game_name, norm_lang
 
 SUMMARY = {
     "en": {
@@ -78,10 +87,194 @@ OPTION_TEXT = {
 }
 
 
-def rules_summary(game: str, lang: str | None, options: dict[str, Any] | None = None) -> str:
+#: The words of the contract list: what the declarer must do (``goal.*``), who may bid
+#: (``who.*``), what he must hold (``hold.*``) and how the contract differs from the
+#: normal game (``tag.*``).  Which words a contract gets is read from the engine's
+#: contract tables, so the list cannot drift from the rules the engine plays.
+CONTRACT_TEXT = {
+    "en": {
+        "header": "Contracts, lowest first (game points):",
+        "goal.game": "first to 66, else the last trick",
+        "goal.no_trick": "take no trick",
+        "goal.all_tricks": "take all {n} tricks",
+        "goal.schnapser": "take every trick till 66, within {n}",
+        "goal.shown": "wins when shown",
+        "who.forehand": "forehand only",
+        "who.not_forehand": "not forehand",
+        "who.forehand_team": "forehand or partner",
+        "who.opponents": "forehand's opponents",
+        "hold.ace": "with an Ace",
+        "hold.suit": "with a whole suit",
+        "hold.trumps": "with all trumps",
+        "tag.no_trumps": "no trumps",
+        "tag.ace_low": "Ace lowest",
+        "tag.no_talon": "no talon",
+        "tag.open_hand": "hand shown after trick 1",
+        "tag.partner_out": "partner sits out",
+    },
+    "de": {
+        "header": "Spiele, vom niedrigsten an (Punkte):",
+        "goal.game": "zuerst 66, sonst der letzte Stich",
+        "goal.no_trick": "kein Stich",
+        "goal.all_tricks": "alle {n} Stiche",
+        "goal.schnapser": "jeden Stich bis 66, in höchstens {n}",
+        "goal.shown": "gewinnt beim Aufdecken",
+        "who.forehand": "nur Vorhand",
+        "who.not_forehand": "nicht Vorhand",
+        "who.forehand_team": "Vorhand oder Partner",
+        "who.opponents": "Gegner der Vorhand",
+        "hold.ace": "mit einem Ass",
+        "hold.suit": "mit einer ganzen Farbe",
+        "hold.trumps": "mit allen Trümpfen",
+        "tag.no_trumps": "ohne Trumpf",
+        "tag.ace_low": "Ass als kleinste Karte",
+        "tag.no_talon": "ohne Talon",
+        "tag.open_hand": "Karten offen ab dem 2. Stich",
+        "tag.partner_out": "Partner setzt aus",
+    },
+}
+
+
+class Line(NamedTuple):
+    """One contract of the list before it is put in words."""
+
+    contract: str
+    value: str
+    #: The ``goal.*`` key, and the number of tricks its text names.
+    goal: str
+    tricks: int
+    #: The ``who.*``, ``hold.*`` and ``tag.*`` keys, in the order they are read.
+    terms: tuple[str, ...]
+
+
+#: The normal game's value: 1, 2 or 3 by the losers' points and tricks (RULES.md §3, §4).
+NORMAL_VALUE = "1–3"
+
+#: A Dreierschnapsen Schnapser is lost once 4 tricks pass below 66 (RULES.md §3).
+DREIER_SCHNAPSER_TRICKS = 4
+
+_DREIER_GOAL = {
+    dreier.Goal.GAME: ("goal.game", 0),
+    dreier.Goal.NO_TRICK: ("goal.no_trick", 0),
+    dreier.Goal.ALL_TRICKS: ("goal.all_tricks", DREIER_TRICKS),
+    dreier.Goal.SCHNAPSER: ("goal.schnapser", DREIER_SCHNAPSER_TRICKS),
+}
+_DREIER_WHO = {
+    dreier.Who.ANY: (),
+    dreier.Who.FOREHAND: ("who.forehand",),
+    dreier.Who.NOT_FOREHAND: ("who.not_forehand",),
+}
+_DREIER_HOLDING = {
+    dreier.Holding.NONE: (),
+    dreier.Holding.ACE: ("hold.ace",),
+    dreier.Holding.SUIT: ("hold.suit",),
+    dreier.Holding.TRUMPS: ("hold.trumps",),
+}
+
+
+def _dreier_lines(opts: DreierOptions) -> list[Line]:
+    lines = []
+    for row in enabled_rows(opts):
+        c = dreier.CONTRACTS[row]
+        goal, n = _DREIER_GOAL[c.goal]
+        tags = [*_DREIER_WHO[c.who], *_DREIER_HOLDING[c.holding]]
+        tags += _play_tags(c.trumps, c.order)
+        if not has_talon(opts, c):
+            tags.append("tag.no_talon")
+        if c.open_hand:
+            tags.append("tag.open_hand")
+        value = NORMAL_VALUE if c.goal is dreier.Goal.GAME else str(c.points)
+        lines.append(Line(c.id, value, goal, n, tuple(tags)))
+    return lines
+
+
+_BAUERN_GOAL = {
+    bauern.Kind.NORMAL: ("goal.game", 0),
+    bauern.Kind.BETTLER: ("goal.no_trick", 0),
+    bauern.Kind.ALL_TRICKS: ("goal.all_tricks", bauern.TRICKS),
+    bauern.Kind.SCHNAPSER: ("goal.schnapser", bauern.SCHNAPSER_TRICKS),
+    bauern.Kind.SHOWN: ("goal.shown", 0),
+}
+_BAUERN_WHO = {
+    bauern.ANY: (),
+    bauern.FOREHAND: ("who.forehand",),
+    bauern.NOT_FOREHAND: ("who.not_forehand",),
+    bauern.FOREHAND_TEAM: ("who.forehand_team",),
+    bauern.OPPONENTS: ("who.opponents",),
+}
+_BAUERN_HOLDING = {
+    bauern.Holding.NONE: (),
+    bauern.Holding.ACE: ("hold.ace",),
+    bauern.Holding.FULL_SUIT: ("hold.suit",),
+    bauern.Holding.ALL_TRUMPS: ("hold.trumps",),
+}
+
+
+def _bauern_lines(opts: bauern.BauernOptions) -> list[Line]:
+    lines = []
+    for c in bauern.CONTRACTS:
+        if not bauern.enabled(c, opts):
+            continue
+        goal, n = _BAUERN_GOAL[c.kind]
+        tags = [*_BAUERN_WHO[c.bidders], *_BAUERN_HOLDING[c.holding]]
+        if c.kind != bauern.Kind.SHOWN:  # a shown contract is not played out
+            tags += _play_tags(c.trumps, c.order)
+        if c.partner_sits_out and not opts.bettler_partner_plays:
+            tags.append("tag.partner_out")
+        normal = c.kind == bauern.Kind.NORMAL
+        value = NORMAL_VALUE if normal else str(bauern.value(c, opts))
+        lines.append(Line(c.id, value, goal, n, tuple(tags)))
+    return lines
+
+
+def _play_tags(trumps: bool, order: Order) -> list[str]:
+    """How the cards are played, where it is not the normal game's way."""
+    tags = [] if trumps else ["tag.no_trumps"]
+    if order is Order.ACE_LOW:
+        tags.append("tag.ace_low")
+    return tags
+
+
+#: The games whose contracts a player bids by name, and their table's lines.
+CONTRACT_LINES: dict[str, Callable[[Any], list[Line]]] = {
+    "dreier": _dreier_lines,
+    "bauern": _bauern_lines,
+}
+
+
+def _contract_list(game: str, lg: str, options: dict[str, Any] | None) -> str:
+    """The contracts the table's options let players bid, in bidding order, each with
+    its value and what it takes: the bidding buttons name them and nothing else says
+    what they are.  Empty for a game without named contracts."""
+    lines_of = CONTRACT_LINES.get(game)
+    if lines_of is None:
+        return ""
+    words = CONTRACT_TEXT.get(lg, CONTRACT_TEXT["en"])
+    out = [words["header"]]
+    for line in lines_of(game_spec(game).parse_options(options)):
+        what = words[line.goal].format(n=line.tricks)
+        if line.terms:
+            what += "; " + ", ".join(words[k] for k in line.terms)
+        out.append(f"• {contract_name(line.contract, lg)} ({line.value}): {what}")
+    return "\n".join(out)
+
+
+def rules_summary(
+    game: str,
+    lang: str | None,
+    options: dict[str, Any] | None = None,
+    *,
+    contracts: bool = True,
+) -> str:
+    """A game's rules in short, its contracts and the table's options.  `contracts`
+    False leaves the contract list out, for an overview of every game that must fit
+    one message (Discord takes 2,000 characters)."""
     lg = norm_lang(lang)
     text = SUMMARY.get(lg, SUMMARY["en"]).get(game) or SUMMARY["en"].get(game, game)
     lines = [game_name(game, lg), text]
+    listed = _contract_list(game, lg, options) if contracts else ""
+    if listed:
+        lines.append(listed)
     if options:
         described = OPTION_TEXT.get(lg, OPTION_TEXT["en"])
         lines.append("Options:" if lg == "en" else "Optionen:")

@@ -164,7 +164,11 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             if table is not None:
                 body = rules_summary(table.game, user.lang, table.options_json)
             else:
-                body = "\n\n".join(rules_summary(g, user.lang) for g in available())
+                # the overview leaves the contract lists out: four games must fit one
+                # Discord message (2,000 characters); /rules GAME shows them
+                body = "\n\n".join(
+                    rules_summary(g, user.lang, contracts=False) for g in available()
+                )
         await adapter.reply(interaction, body)
 
     @tree.command(

@@ -144,6 +144,7 @@ CATALOGS: dict[str, Mapping[str, Mapping[str, str]]] = {
     "games": i18n.GAME_NAMES,
     "rules": rules_text.SUMMARY,
     "options": rules_text.OPTION_TEXT,
+    "contract_list": rules_text.CONTRACT_TEXT,
 }
 
 
