@@ -3,7 +3,8 @@
 The terminal is an adapter like the chat ones: it opens a table with `TableService`,
 presses buttons by their payloads with `service.act`, and renders the neutral views the
 core computes (table, hand, results).  It holds no game logic: the numbered choices are
-the buttons of your `HandView`, in order.
+the buttons of your `HandView`, in order; a card typed by name, or a Thousand bid by its
+value, presses the button whose payload plays that card or bids that value (`choices`).
 
 What it prints:
 * when it is your turn, or a deal starts: the table, your hand and numbered choices;
@@ -22,14 +23,16 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
-from bot.i18n import LANGUAGES, game_name, norm_lang, t
+from bot.i18n import LANGUAGES, card_label, game_name, norm_lang, t
 from bot.payload import PayloadError, decode, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import Button, LobbyView, ResultView, SeatLine
+from bot.views import Button, LobbyView, ResultView, SeatLine, Style
+from engine.cards import Card
 from engine.games import available
 
+from .choices import card_of, parse_card, step_of, value_of
 from .texts import say
 from .wrap import fill, terminal_width, wrap
 
@@ -90,6 +93,8 @@ class LocalTable:
         self.table_id: str | None = None
         #: The choices shown last, numbered from 1: what a typed number presses.
         self.buttons: list[Button] = []
+        #: The cards of a discard picked so far, as a mask: the pick menu shown.
+        self._picked = 0
         self._waiting_for: str | None = None
         self._lines_read = 0
         self._over = asyncio.Event()
@@ -163,6 +168,7 @@ class LocalTable:
             self._waiting_for = _to_act(table.seats)
             return
         self._shown = lines
+        self._picked = 0
         self.write("")
         self.write(table.message.text)
         self.write("")
@@ -439,23 +445,75 @@ class LocalTable:
             await self._rules()
         elif (n := _number(text)) is not None:
             await self.press(n)
+        elif (card := self._typed_card(text)) is not None:
+            await self.press_card(card)
         else:
             self.say("unknown_command", text=line.strip())
             self._reprompt()
         return True
 
     async def press(self, n: int) -> None:
+        """Press choice `n` of those shown, or else bid the value `n`.
+
+        A number that is a choice on the page shown is always that choice; only a
+        number beyond them is read as a value, which Thousand's pages of bids may
+        hold on another page (its values start at 100, beyond any page's choices).
+        """
         if not self.buttons:
-            if self._waiting_for:
-                self.say("nothing_to_press", name=self._waiting_for)
-            else:
-                self.say("nothing_yet")
+            self._nothing_to_press()
             return
-        if not 1 <= n <= len(self.buttons):
+        if 1 <= n <= len(self.buttons):
+            await self._press(self.buttons[n - 1])
+            return
+        values = await self._values()
+        if n in values:
+            await self._press(values[n])
+            return
+        if values:
+            low, high = min(values), max(values)
+            self.say(
+                "no_such_bid",
+                n=n,
+                max=len(self.buttons),
+                low=low,
+                high=high,
+                step=step_of(list(values)),
+                bids=len(values),
+            )
+        else:
             self.say("no_such_action", n=n, max=len(self.buttons))
-            self.prompt()
+        self.prompt()
+
+    async def press_card(self, card: Card) -> None:
+        """Press the one choice that plays (gives, discards) `card`, or say why not.
+
+        The refusal names only the player's own cards: those shown as choices, or
+        the hand the player sees.
+        """
+        if not self.buttons:
+            self._nothing_to_press()
             return
-        button = self.buttons[n - 1]
+        mine = [(n, b) for n, b in enumerate(self.buttons, 1) if card_of(b, self._picked) == card]
+        if len(mine) == 1:
+            await self._press(mine[0][1])
+            return
+        label = self._card_label(card)
+        if mine:
+            listed = " · ".join(f"{n}) {b.label}" for n, b in mine)
+            self.say("which_card", card=label, choices=listed)
+        elif (held := self._hand_cards()) and card not in held:
+            self.say("card_not_held", card=label)
+        else:
+            self.say("card_not_now", card=label)
+        self.prompt()
+
+    def _nothing_to_press(self) -> None:
+        if self._waiting_for:
+            self.say("nothing_to_press", name=self._waiting_for)
+        else:
+            self.say("nothing_yet")
+
+    async def _press(self, button: Button) -> None:
         self.buttons = []  # pressed: the next view brings the next choices
         outcome = await self.service.act(self.user, button.payload)
         if not outcome.ok:
@@ -463,10 +521,53 @@ class LocalTable:
             self.show(full=True)
             return
         if outcome.hand is not None:  # a hand menu: the next page, a discard's 2nd card
+            menu = decode(button.payload)
+            self._picked = (menu.arg or 0) if menu.verb == "dp" else 0
             msg = outcome.hand.message
             self.show_hand(msg.text, [list(r) for r in msg.buttons])
         elif outcome.text:
             self.write(outcome.text)
+
+    async def _values(self) -> dict[int, Button]:
+        """The values (bids) among this turn's choices, on every page of them.
+
+        The other pages are asked of the core like a "More…" press, which changes
+        nothing but what a hand would show; none of them is printed.
+        """
+        values: dict[int, Button] = {}
+        asked: set[str] = set()
+        page = self.buttons
+        while True:
+            for b in page:
+                if (v := value_of(b)) is not None:
+                    values.setdefault(v, b)
+            more = [b.payload for b in page if _verb(b.payload) == "pg"]
+            if not more or more[0] in asked:  # every page has one: More, or Back
+                return values
+            asked.add(more[0])
+            outcome = await self.service.act(self.user, more[0])
+            if not outcome.ok or outcome.hand is None:
+                return values
+            page = outcome.hand.message.all_buttons()
+
+    def _typed_card(self, text: str) -> Card | None:
+        style = self._style()
+        return None if style is None else parse_card(text, style.lang, style.suits)
+
+    def _style(self) -> Style | None:
+        """The language and card pictures this table is shown with."""
+        if self.table_id not in self.service.tables:
+            return None
+        return self.service.style_for(self.table_id, self.lang)
+
+    def _card_label(self, card: Card) -> str:
+        style = self._style() or Style(self.lang)
+        return card_label(card, style.lang, style.suits)
+
+    def _hand_cards(self) -> tuple[Card, ...]:
+        """The cards the player's hand shows (none while they are not looked at)."""
+        hand = self.service.hand(self.table_id or "", self.user.key, self.lang)
+        return hand.view.hand if hand is not None and hand.view is not None else ()
 
     async def _rules(self) -> None:
         table = self.service.tables.get(self.table_id or "")

@@ -39,7 +39,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "nothing_to_press": "Nothing to choose now — wait for {name}.",
         "nothing_yet": "Nothing to choose now.",
         "no_such_action": "There is no choice {n}: type a number from 1 to {max}.",
-        "unknown_command": "Unknown command {text!r}. Type a number to choose, or h for help.",
+        "unknown_command": "Unknown command {text!r}. Type a number or a card to choose, "
+        "or h for help.",
+        "no_such_bid": "There is no choice {n} and no bid {n}: type a number from 1 to {max}, "
+        "or a bid from {low} to {high} in steps of {step}.",
+        "no_such_bid.one": "There is no choice {n} and no bid {n}: type a number from 1 to "
+        "{max}, or the bid {low}.",
+        "which_card": "{card} is more than one choice: {choices}. Type the number of one.",
+        "card_not_held": "{card} is not in your hand.",
+        "card_not_now": "{card} cannot be played now: it is not one of your choices.",
         "refused": "✗ {reason}",
         "match_over": "Match over. Enter: play another · q: quit",
         "aborted": "The table was closed.",
@@ -49,6 +57,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "To run the chat bot, set DISCORD_TOKEN or TELEGRAM_TOKEN (see .env.example).",
         "help": "Commands:\n"
         "  <number>  choose that action (play a card, bid, close the talon, …)\n"
+        "  <card>    play that card (or give or discard it): its rank A 10 K Q J 9\n"
+        "            (T for 10; German D for Dame, B for Bube), then its suit s h d c\n"
+        "            (♠ ♥ ♦ ♣), e.g. as, 10h, th, qc; or as shown, e.g. K♥\n"
+        "  <value>   Thousand: bid that value, e.g. 120, even one on another page\n"
+        "            (a number that is a choice shown is that choice)\n"
         "  s         show the table and your hand again\n"
         "  r         the rules of this game\n"
         "  h         this help\n"
@@ -85,7 +98,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "nothing_to_press": "Gerade nichts zu wählen — warte auf {name}.",
         "nothing_yet": "Gerade nichts zu wählen.",
         "no_such_action": "Keine Möglichkeit {n}: eine Nummer von 1 bis {max} eingeben.",
-        "unknown_command": "Unbekannter Befehl {text!r}. Eine Nummer wählen oder h für Hilfe.",
+        "unknown_command": "Unbekannter Befehl {text!r}. Eine Nummer oder Karte wählen "
+        "oder h für Hilfe.",
+        "no_such_bid": "Keine Möglichkeit {n} und kein Gebot {n}: eine Nummer von 1 bis {max} "
+        "eingeben oder ein Gebot von {low} bis {high} in Schritten von {step}.",
+        "no_such_bid.one": "Keine Möglichkeit {n} und kein Gebot {n}: eine Nummer von 1 bis "
+        "{max} eingeben oder das Gebot {low}.",
+        "which_card": "{card} ist mehr als eine Möglichkeit: {choices}. Eine Nummer davon "
+        "eingeben.",
+        "card_not_held": "{card} hast du nicht auf der Hand.",
+        "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
         "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
         "aborted": "Der Tisch wurde geschlossen.",
         "bye": "Servus.",
@@ -94,6 +116,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "Für den Chat-Bot DISCORD_TOKEN oder TELEGRAM_TOKEN setzen (siehe .env.example).",
         "help": "Befehle:\n"
         "  <Nummer>  diese Möglichkeit wählen (Karte spielen, bieten, zudrehen, …)\n"
+        "  <Karte>   diese Karte spielen (oder geben, ablegen): ihr Rang A 10 K D B 9\n"
+        "            (auch T für 10, Q und J für Dame und Bube), dann die Farbe s h d c\n"
+        "            (Pik, Herz, Karo, Kreuz), z. B. as, 10h, th, dc; oder wie\n"
+        "            angezeigt, z. B. K♥\n"
+        "  <Wert>    Tausend: diesen Wert bieten, z. B. 120, auch auf einer anderen Seite\n"
+        "            (eine Nummer, die als Möglichkeit da steht, wählt diese)\n"
         "  s         Tisch und Karten noch einmal zeigen\n"
         "  r         die Regeln dieses Spiels\n"
         "  h         diese Hilfe\n"
@@ -103,7 +131,7 @@ TEXTS: dict[str, dict[str, str]] = {
 
 
 #: Texts with a form of their own for a count of 1 (see `bot.i18n.COUNTED`).
-COUNTED = {"created": "n"}
+COUNTED = {"created": "n", "no_such_bid": "bids"}
 
 
 def say(lang: str, key: str, **values: Any) -> str:

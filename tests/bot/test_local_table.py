@@ -9,6 +9,7 @@ moves at once (ai_delay 0) at the "random" level, so whole matches take a moment
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import os
 import re
@@ -18,12 +19,14 @@ from pathlib import Path
 import pytest
 
 from adapters.local import LineReader, LocalTable, local_user
+from adapters.local.choices import parse_card
 from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
 from adapters.local.wrap import columns, wrap
-from bot.i18n import game_name
+from bot.i18n import card_label, game_name
 from bot.service import TableService, Timings, UserRef
 from bot.store import Store
+from engine.cards import CARDS, Card
 from engine.games import available
 
 LOCAL_TIMINGS = Timings(
@@ -90,14 +93,25 @@ async def service(db: Path) -> AsyncIterator[TableService]:
 
 
 class running_service:
-    """A started core on `db`; leave and enter again to restart the bot."""
+    """A started core on `db`; leave and enter again to restart the bot.
 
-    def __init__(self, db: Path) -> None:
+    `seed` fixes every seed the core draws (the first dealer and every deal), for a
+    test that needs a certain hand.
+    """
+
+    def __init__(self, db: Path, seed: str | None = None) -> None:
         self.db = db
+        self.seed = seed
 
     async def __aenter__(self) -> TableService:
         self.store = await Store(self.db).open()
-        self.service = TableService(self.store, timings=LOCAL_TIMINGS, ai_level="random")
+        seed = self.seed
+        self.service = TableService(
+            self.store,
+            timings=LOCAL_TIMINGS,
+            ai_level="random",
+            seed_source=None if seed is None else (lambda: seed),
+        )
         await self.service.start()
         return self.service
 
@@ -651,3 +665,277 @@ def test_the_game_menu_help_fits_80_columns(lang: str) -> None:
     for n, gid in enumerate(available(), 1):
         text = say(lang, "menu_help", default=f"{n} {game_name(gid, lang)}")
         assert max(columns(line) for line in text.splitlines()) <= 80, text
+
+
+# --- typing a card or a bid ------------------------------------------------------------
+
+#: Thousand dealt with this seed (dealer Computer 1): Computer 2 opens with 100, then
+#: Tester bids holding A♥ K♥ Q♥ K♦ Q♦ A♠ 10♠ — marriages, so the bids go up to 400,
+#: on three pages of 24; the computers hold none and cannot bid above 120.
+MARRIAGES = hashlib.sha256(b"k469").hexdigest()[:32]
+#: As above, but Tester holds Q♥ 10♦ K♦ 10♣ J♣ A♠ 10♠: no marriage, no bid above 120.
+NO_MARRIAGE = hashlib.sha256(b"k1").hexdigest()[:32]
+#: Schnapsen dealt with this seed: the terminal's player deals and holds Q♦ J♦ A♣ 10♣ J♠.
+SCHNAPSEN = hashlib.sha256(b"z5").hexdigest()[:32]
+
+_CHOICE = re.compile(r"(\d+)\) (.+?)(?=\s+\d+\) |\s*$)", re.M)
+_SUIT_LETTER = dict(zip("♠♥♦♣", "shdc", strict=True))
+ALL_CARDS = [card_label(c) for c in CARDS]
+
+
+def choices(screen: str) -> dict[str, int]:
+    """The choices printed last on `screen`, by label, with their numbers."""
+    heading = max(screen.rfind("Your choices:"), screen.rfind("Deine Möglichkeiten:"))
+    if heading < 0:
+        return {}
+    listed = screen[heading:].partition("\n")[2].partition(PROMPT)[0]
+    return {label: int(n) for n, label in _CHOICE.findall(listed)}
+
+
+def hand(screen: str) -> list[str]:
+    """The cards of the hand printed on `screen`."""
+    line = re.findall(r"^(?:Hand|Karten): (.*)$", screen, re.M)
+    return line[-1].split() if line else []
+
+
+def plain_cards(screen: str) -> list[str]:
+    """The cards among the choices that are one choice each (no marriage to say)."""
+    labels = list(choices(screen))
+    return [
+        c
+        for c in labels
+        if re.fullmatch(r"(?:10|[AKQJ9DB])[♠♥♦♣]", c)
+        and not any(other.startswith(f"{c} ") for other in labels)
+    ]
+
+
+def letters(label: str) -> str:
+    """A card as typed with letters: ``K♥`` → ``kh``."""
+    return (label[:-1] + _SUIT_LETTER[label[-1]]).lower()
+
+
+@pytest.mark.parametrize(("bid", "final"), [(385, 390), (125, 395)])
+async def test_a_bid_is_typed_as_its_value_on_any_page(db: Path, bid: int, final: int) -> None:
+    """Thousand's bids come in pages of 24 ("More…"): typing a value bids it, whatever
+    page holds it — in the bidding (385 is on the third page) and in the final bid
+    after the stock (from 125, 395 is on the third)."""
+    async with running_service(db, MARRIAGES) as service:
+        term = await play(service, script("tausend", str(bid), "1", "1", str(final), "q"))
+    out = term.text
+    assert "Hand: A♥ K♥ Q♥ K♦ Q♦ A♠ 10♠" in out
+    assert "24) Bid 215   25) More…" in out  # the bidding's first page ends at 215
+    assert f"Bids: Computer 2: 100 · Tester: {bid} · " in out
+    assert f"Contract: bid {final} by Tester" in out
+    assert "There is no choice" not in out and "✗" not in out
+
+
+async def test_a_value_that_is_no_bid_now_is_refused_with_the_bids_allowed(
+    tmp_path: Path,
+) -> None:
+    """A value off the steps of 5, or above what the hand allows, is refused with the
+    range of bids; a number typed where no value is a choice keeps the old refusal."""
+    async with running_service(tmp_path / "a.sqlite3", MARRIAGES) as service:
+        out = (await play(service, script("tausend", "123", "405", "400", "250", "q"))).text
+    for n in (123, 405):
+        assert (
+            f"There is no choice {n} and no bid {n}: type a number from 1 to 25, "
+            "or a bid from 105 to 400 in steps of 5." in out
+        )
+    assert "Tester: 400" in out
+    # giving a card: the choices are cards, a number is only a choice's
+    assert "There is no choice 250: type a number from 1 to 20." in out
+    async with running_service(tmp_path / "b.sqlite3", NO_MARRIAGE) as service:
+        out = (await play(service, script("tausend", "125", "q"))).text
+    assert "Hand: Q♥ 10♦ K♦ 10♣ J♣ A♠ 10♠" in out
+    assert (
+        "There is no choice 125 and no bid 125: type a number from 1 to 5, "
+        "or a bid from 105 to 120 in steps of 5." in out
+    )
+
+
+async def test_cards_are_played_by_name(service: TableService) -> None:
+    """A card of the choices answers to its rank and suit letters, in either case, and
+    to the card as printed."""
+    forms: list[Callable[[str], str]] = [letters, lambda c: letters(c).upper(), lambda c: c]
+    typed: list[tuple[int, str, str]] = []  # (answer number, typed, card)
+    answers = 0
+
+    def answer(screen: str) -> str:
+        nonlocal answers
+        answers += 1
+        if "Choose a game" in screen:
+            return "zweier"
+        cards = plain_cards(screen)
+        if len(typed) == 6 or "Match over" in screen:
+            return "q"
+        if not cards:
+            return "1"
+        text = forms[len(typed) % len(forms)](cards[-1])
+        typed.append((answers, text, cards[-1]))
+        return text
+
+    out = (await play(service, answer)).text
+    after = out.split(PROMPT)  # after[n]: what answer n brought
+    assert len(typed) == 6, out
+    for n, text, card in typed:
+        assert f"Tester {card}" in after[n], (text, after[n])
+    kinds = {"printed" if t[-1] in _SUIT_LETTER else t.isupper() for _, t, _ in typed}
+    assert kinds == {"printed", True, False}
+    assert "Unknown command" not in out and "✗" not in out
+
+
+async def test_german_card_letters_are_taken(db: Path) -> None:
+    """A German table prints Dame and Bube as D and B: "dd" plays D♦, "bs" B♠."""
+    typed: list[tuple[int, str, str]] = []
+    answers = 0
+
+    def answer(screen: str) -> str:
+        nonlocal answers
+        answers += 1
+        if "Spiel wählen" in screen:
+            return "zweier"
+        german = [c for c in plain_cards(screen) if c[0] in "DB"]
+        if len(typed) == 2 or answers > 60 or "Partie vorbei. Enter" in screen:
+            return "q"
+        if not german:
+            return "1"
+        typed.append((answers, letters(german[0]), german[0]))
+        return letters(german[0])
+
+    de = UserRef("local", "me", "Anna", "de")
+    async with running_service(db, SCHNAPSEN) as service:
+        term = Terminal(answer)
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=de)
+        await asyncio.wait_for(table.run(), 60)
+    out = term.text
+    assert "Karten: D♦ B♦ A♣ 10♣ B♠" in out
+    after = out.split(PROMPT)
+    assert typed, out
+    for n, text, card in typed:
+        assert f"Anna {card}" in after[n], (text, after[n])
+    assert "Unbekannter Befehl" not in out and "✗" not in out
+
+
+async def test_a_card_that_is_several_choices_asks_which(db: Path) -> None:
+    """Giving a card in Thousand: the card alone does not say to whom."""
+    async with running_service(db, MARRIAGES) as service:
+        out = (await play(service, script("tausend", "125", "as", "18", "10s", "q"))).text
+    assert (
+        "A♠ is more than one choice: 8) Give A♠ to Computer 2 · "
+        "18) Give A♠ to Computer 1. Type the number of one." in out
+    )
+    # the second card goes to the one opponent left: its name is enough
+    assert "Computer 1 holds: A♠" in out and "Computer 2 holds: 10♠" in out
+
+
+async def test_a_card_that_cannot_be_played_now_is_refused(db: Path) -> None:
+    """Following suit in Thousand: a card of the hand that may not be played now, and a
+    card not in the hand, are refused as such; then a card of the choices is played."""
+    cards: dict[str, str] = {}
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "tausend"
+        if "Bidding — Tester to bid" in screen:
+            return "1"  # pass: a computer declares and leads, Tester follows suit
+        allowed = plain_cards(screen)
+        if allowed and not cards:
+            held = hand(screen)
+            cards["not_now"] = next(c for c in held if c not in allowed)
+            cards["not_held"] = next(c for c in ALL_CARDS if c not in held)
+            cards["played"] = allowed[0]
+            return letters(cards["not_now"])
+        if "cannot be played now" in screen:
+            return letters(cards["not_held"])
+        if "is not in your hand" in screen:
+            return letters(cards["played"])
+        return "q" if cards else "1"
+
+    async with running_service(db, NO_MARRIAGE) as service:
+        out = (await play(service, answer)).text
+    assert f"{cards['not_now']} cannot be played now: it is not one of your choices." in out
+    assert f"{cards['not_held']} is not in your hand." in out
+    assert f"Tester {cards['played']}" in out.rpartition("is not in your hand.")[2]
+
+
+@pytest.mark.parametrize(
+    ("typed", "lang", "suits", "card"),
+    [
+        ("as", "en", "french", "AS"),
+        ("AS", "en", "french", "AS"),
+        ("10h", "en", "french", "TH"),
+        ("th", "en", "french", "TH"),
+        ("qc", "en", "french", "QC"),
+        ("Q♣", "en", "french", "QC"),
+        ("k♥\ufe0f", "en", "french", "KH"),  # ♥ as some keyboards send it
+        ("9d", "en", "french", "9D"),
+        ("jd", "de", "french", "JD"),
+        ("dd", "de", "french", "QD"),  # Dame of diamonds (Karo)
+        ("bs", "de", "french", "JS"),
+        ("D♥", "de", "french", "QH"),
+        ("🍃ober", "de", "german", "QS"),
+        ("❤König", "de", "german", "KH"),
+        ("❤King", "en", "german", "KH"),
+    ],
+)
+def test_a_card_typed_by_name(typed: str, lang: str, suits: str, card: str) -> None:
+    assert parse_card(typed, lang, suits) == Card.from_id(card)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "s",
+        "r",
+        "h",
+        "q",
+        "?",
+        "show",
+        "rules",
+        "help",
+        "quit",
+        "exit",
+        "n",
+        "new",
+        "",
+        "hello",
+        "10",
+        "1",
+        "a",
+        "d",
+        "kx",
+    ],
+)
+def test_no_command_reads_as_a_card(typed: str) -> None:
+    """The terminal's commands (and the resume prompt's n) never name a card."""
+    for lang in ("en", "de"):
+        assert parse_card(typed, lang, "french") is None
+
+
+async def test_cards_to_discard_are_picked_by_name(service: TableService) -> None:
+    """Dreierschnapsen's declarer discards two cards, picked one at a time: typing a
+    card picks it, the second too; one picked already is no choice any more."""
+    picked: list[str] = []
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "dreier"
+        if "Match over" in screen:
+            return ""
+        offered = [c.removeprefix("Discard ").removesuffix("…") for c in choices(screen)]
+        if "Discard " in screen and "…" in screen and len(picked) < 2:
+            picked.append(offered[0])
+            return letters(picked[-1])
+        if len(picked) == 2 and "keep the contract or raise" in screen:
+            return letters(picked[0])  # picked: no choice any more
+        if "Bidding — Tester to bid" in screen:  # the cheapest bid: a game with the talon
+            return "2" if "2) " in screen else "1"
+        return "q" if len(picked) == 2 else "1"
+
+    out = (await play(service, answer, timeout=60)).text
+    first, second = picked
+    assert f"Pick the next card to discard (so far: {first})." in out
+    assert f"Discard {first} {second}: keep the contract or raise." in out or (
+        f"Discard {second} {first}: keep the contract or raise." in out
+    )
+    assert f"{first} cannot be played now: it is not one of your choices." in out

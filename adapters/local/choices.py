@@ -1,0 +1,114 @@
+"""What a typed card or bid means among the numbered choices of the terminal.
+
+The choices are the hand's buttons; a button's payload says what it does (the
+engine's action code, or a hand menu), so a card or a value is found by decoding
+payloads, never by reading labels.  Nothing here sees more than the player's own
+buttons and hand.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+from bot.i18n import card_label
+from bot.payload import PayloadError, decode
+from bot.views import Button
+from engine.actions import Action, Bid, Give, PlayCard, Raise
+from engine.actions import decode as decode_action
+from engine.cards import CARDS, Card, Rank, Suit
+
+#: Rank letters: English, "T" for ten, and German French-suited Dame and Bube (D, B).
+RANKS = {
+    "a": Rank.ACE,
+    "10": Rank.TEN,
+    "t": Rank.TEN,
+    "k": Rank.KING,
+    "q": Rank.QUEEN,
+    "d": Rank.QUEEN,
+    "j": Rank.JACK,
+    "b": Rank.JACK,
+    "9": Rank.NINE,
+}
+#: Suit letters (English: German French-suit names would make Karo and Kreuz both K)
+#: and the symbols the table prints.
+SUITS = {
+    "s": Suit.SPADES,
+    "h": Suit.HEARTS,
+    "d": Suit.DIAMONDS,
+    "c": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+}
+#: Emoji presentation selector some keyboards add after ♥ and friends.
+_VARIATION = "\ufe0f"
+
+
+def parse_card(text: str, lang: str, suits: str) -> Card | None:
+    """The card `text` names: rank then suit letter (``as``, ``10h``, ``th``, ``dh``),
+    or the card as the table prints it in `lang` with `suits` (``K♥``, ``🍃Ober``).
+
+    A card name has at least two characters, so no one-letter command is one; the
+    word commands (``quit``, ``show``, ...) end in no suit letter after a rank.
+    """
+    key = "".join(text.split()).replace(_VARIATION, "").casefold()
+    for card in CARDS:
+        if key == card_label(card, lang, suits).replace(_VARIATION, "").casefold():
+            return card
+    rank, suit = RANKS.get(key[:-1]), SUITS.get(key[-1:])
+    if rank is None or suit is None:
+        return None
+    return Card(suit, rank)
+
+
+def _action(button: Button) -> Action | None:
+    """The game action a button takes, or None for a menu or table button.
+
+    Without the game's contract table a contract bid cannot be decoded; none is a
+    card or a value, which is all that is asked of an action here.
+    """
+    try:
+        p = decode(button.payload)
+    except PayloadError:
+        return None
+    if not p.is_game_action or p.arg is None:
+        return None
+    try:
+        return decode_action(p.arg)
+    except (IndexError, ValueError):
+        return None
+
+
+def card_of(button: Button, picked: int) -> Card | None:
+    """The card a button plays, gives, or picks for a discard.
+
+    `picked` is the mask of the cards of a discard picked so far (the ``dp`` menu
+    shown): a pick button's mask is those plus the card it picks.
+    """
+    try:
+        p = decode(button.payload)
+    except PayloadError:
+        return None
+    if p.verb == "dp" and p.arg:
+        new = p.arg & ~picked
+        return CARDS[new.bit_length() - 1] if new and not new & (new - 1) else None
+    action = _action(button)
+    return action.card if isinstance(action, (PlayCard, Give)) else None
+
+
+def value_of(button: Button) -> int | None:
+    """The value a button bids (Thousand's bids and final bid), or None."""
+    action = _action(button)
+    if isinstance(action, Raise) or (isinstance(action, Bid) and action.value is not None):
+        return action.value
+    return None
+
+
+def step_of(values: list[int]) -> int:
+    """The step between the legal values (Thousand's: 5), 0 for a single value."""
+    low = min(values)
+    step = 0
+    for v in values:
+        step = gcd(step, v - low)
+    return step
