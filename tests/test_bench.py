@@ -159,3 +159,15 @@ def test_tausend_line_from_the_first_trick_makes_every_makeable_contract() -> No
     alone = _last_json("bench/ai_tausend.py", "--forehand", "--a", "heuristic", "--deals", "30")
     assert isinstance(alone["contracts"], dict)
     assert alone["contracts"]["held"]["made"] < contracts["held"]["made"]
+
+
+@pytest.mark.parametrize("game_id", ["dreier", "bauern"])
+def test_doubling_bench_accounts_for_every_deal(game_id: str) -> None:
+    res = _last_json(
+        "bench/ai_doubling.py", "--game", game_id, "--level", "heuristic", "--deals", "6",
+        "--seed", "2",
+    )  # fmt: skip
+    groups = res["by_doubles"]
+    assert isinstance(groups, dict) and set(groups) <= {"0", "1", "2", "3"}
+    assert sum(g["deals"] for g in groups.values()) == 6
+    assert all(0 <= g["declarer_won"] <= g["deals"] for g in groups.values())

@@ -16,6 +16,7 @@ from ..bauern.rules import CONTRACTS, PLAY, Kind
 from ..views import SeatView
 from . import bauern_worlds
 from .bauern_policy import policy, reading
+from .doubling import double_margin
 from .plugins import GameAI
 
 #: Cards left in the players' hands from which a world is solved exactly, by
@@ -87,6 +88,15 @@ def key(d: BauernDeal) -> Hashable:
     )
 
 
+#: A contract's game points by id (the normal game's 1 to 3 counts as 1 in `caution`).
+POINTS = {c.id: c.value for c in CONTRACTS}
+
+
+def caution(code: int, view: SeatView) -> float:
+    """Kontra, Rekontra and Subkontra must win by a share of the stake (`doubling`)."""
+    return double_margin(code, view, POINTS)
+
+
 AI: GameAI[BauernDeal] = GameAI(
     game="bauern",
     contracts=BauernDeal.contracts,
@@ -97,4 +107,5 @@ AI: GameAI[BauernDeal] = GameAI(
     same_side=same_side,
     key=key,
     bounds=(-MAX_POINTS, MAX_POINTS),
+    caution=caution,
 )

@@ -30,6 +30,7 @@ from ..dreier.contracts import CONTRACTS, ROW, Contract, Goal
 from ..dreier.deal import PLAY
 from ..views import SeatView
 from .base import Budget
+from .doubling import double_margin
 from .dreier_policy import policy
 from .dreier_worlds import worlds
 from .plugins import GameAI
@@ -85,6 +86,16 @@ def key(d: DreierDeal) -> Hashable:
     )
 
 
+#: A contract's game points by id (the normal game's 0 counts as 1 in `caution`).
+POINTS = {c.id: c.points for c in CONTRACTS}
+
+
+def caution(code: int, view: SeatView) -> float:
+    """Spritzen must win by a share of the stake (`doubling`); in `value`'s units a
+    game point counts 2 for the declarer, 1 for a defender."""
+    return double_margin(code, view, POINTS, declarer_weight=2)
+
+
 AI: GameAI[DreierDeal] = GameAI(
     game="dreier",
     contracts=DreierDeal.contracts,
@@ -95,6 +106,7 @@ AI: GameAI[DreierDeal] = GameAI(
     same_side=same_side,
     key=key,
     bounds=(-2 * MAX_VALUE, 2 * MAX_VALUE),
+    caution=caution,
 )
 
 

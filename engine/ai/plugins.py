@@ -61,10 +61,11 @@ class GameAI(Generic[C]):
     #: Nothing is hidden from anyone any more in this world (Zweierschnapsen: the talon
     #: is gone), so solving it is no clairvoyance; None: same as `exact`.
     perfect: Callable[[C], bool] | None = None
-    #: Game points an action code must win by over the alternatives, for actions
-    #: whose estimate errs one way (Zweierschnapsen: closing the talon, judged with
-    #: an opponent model that plays the open talon better than most do); None: 0.
-    caution: Callable[[int], float] | None = None
+    #: Value an action code must win by over the alternatives, given the seat's view,
+    #: for actions whose estimate errs one way (Zweierschnapsen: closing the talon,
+    #: judged with an opponent model that plays the open talon better than most do;
+    #: Dreier and Bauern: a double, `doubling`); None: 0.
+    caution: Callable[[int, SeatView], float] | None = None
     #: The strong level's default effort for this game (None: `base.DEFAULT_BUDGET`).
     budget: Budget | None = None
     #: The least standard deviation the search assumes for the difference between two

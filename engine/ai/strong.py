@@ -84,7 +84,7 @@ class StrongPlayer(Player):
         budget = budget or self.own_budget or ai.budget or self.budget
         scores, hint = self.scores(ai, view, codes, rng, budget)
         if ai.caution is not None:
-            scores = [v - ai.caution(c) for v, c in zip(scores, codes, strict=True)]
+            scores = [v - ai.caution(c, view) for v, c in zip(scores, codes, strict=True)]
         best = max(range(len(codes)), key=lambda i: (scores[i], codes[i] == hint, -i))
         return decode(codes[best], ai.contracts)
 
@@ -134,7 +134,7 @@ class StrongPlayer(Player):
                     last = codes[active[0]]
                     # The choice is made unless a margin (`GameAI.caution`) still has
                     # to be earned: then more worlds decide whether it is.
-                    if ai.caution is None or not ai.caution(last):
+                    if ai.caution is None or not ai.caution(last, view):
                         break
             world = knowledge.sample(rng)
         means = [sum(v) / len(v) if v else 0.0 for v in values]

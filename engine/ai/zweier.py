@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..actions import CLOSE
+from ..views import SeatView
 from ..zweier import ZweierDeal
 from .base import Budget
 from .plugins import GameAI
@@ -34,7 +35,7 @@ def perfect(d: ZweierDeal) -> bool:
 CLOSE_CAUTION = 0.6
 
 
-def caution(code: int) -> float:
+def caution(code: int, view: SeatView | None = None) -> float:
     """Closing is final and its estimate leans optimistic: the playouts answer every
     other move with a competent opponent, while after closing Stichzwang leaves the
     opponent few choices, so playing on is judged against better play than closing."""

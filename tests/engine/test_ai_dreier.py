@@ -8,7 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import dreier
+from engine import dreier, games
+from engine import protocol as P
 from engine.actions import (
     BID_CONTRACT,
     PASS,
@@ -425,3 +426,25 @@ def test_world_slots_hold_the_hidden_cards() -> None:
     assert sum(sampler.caps) == sampler.hidden.bit_count() == 12 + 2
     first = PlayCard(Card.from_id("AH"))
     assert encode(first) == 0
+
+
+def test_strong_players_do_not_double_every_contract_to_eight() -> None:
+    """Between strong players (a table of computers), each sees the others' play as
+    the heuristic's, so each side thought itself the favourite: most contracts went
+    Spritzen, Retour, Re (×8), and a match to 24 ended in one deal.  A double must now
+    win by a share of the stake, the third by all of it."""
+    strong = player("strong", "dreier")
+    spec = games.game("dreier")
+    opts = spec.parse_options({})
+    doubled = tripled = 0
+    for i in range(16):
+        d = spec.start_deal(opts, i % 3, seed=f"x{i}".encode())
+        rng = random.Random(i)
+        while (seat := P.to_act(d)) is not None:
+            d, _ = P.apply(d, seat, strong.choose(P.view(d, seat), rng, None))
+        res = P.result(d)
+        assert res is not None
+        doubled += res.multiplier > 1
+        tripled += res.multiplier == 8
+    assert doubled >= 2, "a strong player still doubles where the cards say so"
+    assert tripled <= 1, f"{tripled} of 16 deals doubled three times"
