@@ -271,8 +271,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.close": "Close the talon",
         "act.claim": "Claim 66",
         "act.trump_suit": "Trumps: {suit}",
-        "act.trump_blind": "Blind card {n}",
+        "act.trump_blind": "Turn up card {n} unseen",
         "act.redeal": "Redeal",
+        "act.redeal.tausend": "Redeal (the nines)",
         "act.bid": "{contract}",
         "act.bid_without_talon": "{contract} without talon",
         "act.bid_value": "Bid {value}",
@@ -479,6 +480,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.trump_suit": "Trumpf: {suit}",
         "act.trump_blind": "Karte {n} aufschlagen",
         "act.redeal": "Neu geben",
+        "act.redeal.tausend": "Neu geben (die Neuner)",
         "act.bid_without_talon": "{contract} ohne Talon",
         "act.bid_value": "{value} bieten",
         "act.pass": "Weiter",
@@ -676,7 +678,7 @@ def action_label(
             return t(lg, "act.trump_suit", suit=suit_label(action.suit, lg, style))
         return t(lg, "act.trump_blind", n=(action.blind or 0) + 1)
     if isinstance(action, Redeal):
-        return t(lg, "act.redeal")
+        return t(lg, game_key("act.redeal", game))
     if isinstance(action, Bid):
         if action.value is not None:
             return t(lg, "act.bid_value", value=action.value)

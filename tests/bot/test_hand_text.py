@@ -9,7 +9,7 @@ import pytest
 from bot.i18n import action_label, card_label
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
-from engine.actions import Double, PlayCard
+from engine.actions import Double, PlayCard, Redeal
 from engine.cards import Card
 from engine.games import available, game
 from engine.options import options_to_json
@@ -105,6 +105,9 @@ def test_german_words_for_german_readers() -> None:
     ]
     assert action_label(Double(), "en", game="dreier", level=2) == "Redouble"
     assert action_label(Double(), "de", game="bauern", level=3) == "Subkontra"
+    # Thousand's redeal is claimed for the nines (four in a hand, two in the stock)
+    assert action_label(Redeal(), "de", game="tausend") == "Neu geben (die Neuner)"
+    assert action_label(Redeal(), "en", game="dreier") == "Redeal"
     queen = PlayCard(Card.parse("QC")[0], marriage=True)
     assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"
