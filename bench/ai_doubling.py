@@ -25,6 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import duplicate_args
+
 from engine import protocol as P
 from engine.actions import Double
 from engine.ai import player
@@ -66,7 +68,14 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--options", default="{}", help="rule options as JSON")
+    p.add_argument(
+        "--no-double-margin",
+        action="store_true",
+        help="doubles need no margin over passing (as before engine/ai/doubling.py)",
+    )
     args = p.parse_args()
+    if args.no_double_margin:
+        duplicate_args.no_double_margin()
     rng = random.Random(args.seed)
     jobs = [(i, rng.randbytes(16)) for i in range(args.deals)]
     init = (args.game, args.level, json.loads(args.options))

@@ -26,7 +26,20 @@ def parser(doc: str | None, side: str = "side", deals: int = 200) -> argparse.Ar
     p.add_argument("--options", default="{}", help="rule options as JSON")
     p.add_argument("--playouts", type=int, help="override the levels' playout budget")
     p.add_argument("--worlds", type=int, help="override the levels' world budget")
+    p.add_argument(
+        "--no-double-margin",
+        action="store_true",
+        help="the strong level doubles on any edge, as before engine/ai/doubling.py",
+    )
     return p
+
+
+def no_double_margin() -> None:
+    """Doubles need no margin over passing (the behaviour before `engine.ai.doubling`),
+    in this process and the workers it forks: for before-and-after measurements."""
+    from engine.ai import doubling
+
+    doubling.DOUBLE_CAUTION = (0.0, 0.0, 0.0)
 
 
 def setup(
@@ -35,6 +48,8 @@ def setup(
     """The rule options, the budget override (None: each level's own) and one job per
     duplicate deal: its number, its deal seed (drawn from ``--seed``) and ``--seed``."""
     options = json.loads(args.options)
+    if getattr(args, "no_double_margin", False):
+        no_double_margin()
     budget = None
     if args.playouts or args.worlds:
         base = Budget()
