@@ -633,7 +633,7 @@ def hand_view(
     buttons: tuple[tuple[Button, ...], ...] = ()
     if your_turn:
         lines.append(t(lg, "hand.your_turn"))
-        buttons = _action_buttons(table, lg, style, nm, menu, lines)
+        buttons = _action_buttons(table, sv, lg, style, nm, menu, lines)
     elif sv.to_act is not None:
         lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
     return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
@@ -641,6 +641,7 @@ def hand_view(
 
 def _action_buttons(
     table: Table,
+    sv: SeatView,
     lg: str,
     style: Style,
     nm: tuple[str, ...],
@@ -653,8 +654,9 @@ def _action_buttons(
     v = table.version
     deal_names = tuple(nm[s] for s in table.deal_log.spec.seats)
 
-    # A double is named by its level: the one after a Kontra is a Rekontra.
-    level = 1 + len(_doubles(table.deal.view(None)))
+    # A double is named by its level: the one after a Kontra is a Rekontra (the
+    # doubles are public: the seat's own view has them all).
+    level = 1 + len(_doubles(sv))
 
     def button(code: int) -> Button:
         action = decode(code, contracts)

@@ -51,29 +51,28 @@ def parse_options(cls: type[T], prefix: str, raw: Mapping[str, object] | None) -
                 known=known,
             )
         default = f.default
-        shown = (
-            value
-            if isinstance(value, str)
-            else json.dumps(value)
-            if _jsonable(value)
-            else repr(value)
-        )
         if isinstance(default, bool):
             if not isinstance(value, bool):
                 raise OptionError(
                     f"option {key!r} must be true or false, got {value!r}",
                     "bool",
                     key=key,
-                    value=shown,
+                    value=_shown(value),
                 )
         elif isinstance(default, int):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise OptionError(
-                    f"option {key!r} must be an integer, got {value!r}", "int", key=key, value=shown
+                    f"option {key!r} must be an integer, got {value!r}",
+                    "int",
+                    key=key,
+                    value=_shown(value),
                 )
         elif isinstance(default, str) and not isinstance(value, str):
             raise OptionError(
-                f"option {key!r} must be a string, got {value!r}", "str", key=key, value=shown
+                f"option {key!r} must be a string, got {value!r}",
+                "str",
+                key=key,
+                value=_shown(value),
             )
         choices = f.metadata.get("choices")
         if choices is not None and value not in choices:
@@ -82,7 +81,7 @@ def parse_options(cls: type[T], prefix: str, raw: Mapping[str, object] | None) -
                 f"option {key!r} must be one of {allowed}, got {value!r}",
                 "choice",
                 key=key,
-                value=shown,
+                value=_shown(value),
                 allowed=", ".join(json.dumps(c) for c in choices),
             )
         kwargs[f.name] = value
@@ -92,12 +91,14 @@ def parse_options(cls: type[T], prefix: str, raw: Mapping[str, object] | None) -
         raise OptionError(str(e), "invalid", detail=str(e)) from None
 
 
-def _jsonable(value: object) -> bool:
+def _shown(value: object) -> str:
+    """A refused value as its user wrote it: a word as is, anything else as JSON."""
+    if isinstance(value, str):
+        return value
     try:
-        json.dumps(value)
+        return json.dumps(value)
     except (TypeError, ValueError):
-        return False
-    return True
+        return repr(value)
 
 
 def options_to_json(options: object, prefix: str) -> dict[str, object]:
