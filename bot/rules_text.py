@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from engine.bauern import rules as bauern
 from engine.dreier import contracts as dreier
+from engine.dreier.deal import SCHNAPSER_TRICKS as DREIER_SCHNAPSER_TRICKS
 from engine.dreier.deal import TRICKS as DREIER_TRICKS
 from engine.dreier.deal import enabled_rows, has_talon
 from engine.dreier.options import DreierOptions
@@ -149,9 +150,6 @@ class Line(NamedTuple):
 
 #: The normal game's value: 1, 2 or 3 by the losers' points and tricks (RULES.md §3, §4).
 NORMAL_VALUE = "1–3"
-
-#: A Dreierschnapsen Schnapser is lost once 4 tricks pass below 66 (RULES.md §3).
-DREIER_SCHNAPSER_TRICKS = 4
 
 _DREIER_GOAL = {
     dreier.Goal.GAME: ("goal.game", 0),

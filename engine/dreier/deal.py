@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 
 TARGET = 66
 TRICKS = 6
+#: A Schnapser is lost once this many tricks pass below 66 (RULES.md §3).
+SCHNAPSER_TRICKS = 4
 
 # Phases; the view names them (PHASES[phase]).
 TRUMP, BIDDING, DISCARD, DOUBLING, PLAY, OVER = range(6)
@@ -748,12 +750,12 @@ class DreierDeal(DealCore):
                 self._result(False, "failed")
             elif n == TRICKS:
                 self._result(True, "made")
-        else:  # Schnapser: every trick, 66 within the first 4
+        else:  # Schnapser: every trick, 66 within the first SCHNAPSER_TRICKS
             if w != decl:
                 self._result(False, "failed")
             elif self.side_total(True) >= TARGET:
                 self._result(True, "made")
-            elif n == 4:
+            elif n == SCHNAPSER_TRICKS:
                 self._result(False, "failed")
 
     def _claim(self, seat: int) -> None:
