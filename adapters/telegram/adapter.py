@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import logging
 import shlex
 import time
@@ -81,7 +82,7 @@ from telegram.request import HTTPXRequest
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import norm_lang, t
-from bot.payload import PayloadError
+from bot.payload import Payload, PayloadError
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.rules_text import rules_summary
@@ -108,6 +109,11 @@ MAX_ALERT = 200  # answerCallbackQuery text limit
 #: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
 #: holds the clock before it runs out.
 PROBE_AFTER = 3.0
+
+
+#: What `_cmd_other` answers: commands no handler took, and words in a private chat
+#: (the group's words do not reach a bot in privacy mode, nor concern it).
+_OTHER = filters.COMMAND | (filters.TEXT & filters.ChatType.PRIVATE)
 
 
 class Stop(Protocol):
@@ -473,8 +479,10 @@ class TelegramAdapter:
                 self._show_table(tid, st)  # a finished table has no buttons
             elif st.table is not None:
                 self.outbox.freeze(st.table)
-            for hand in st.hands.values():
-                self.outbox.freeze(hand)
+            if kind == "finished":
+                self._settle(tid, st, "hand_match_over")
+            elif u.result is not None:
+                self._settle(tid, st, "hand_deal_over", deal=u.result.deal_no)
             if u.result is not None:
                 self.outbox.send(st.chat_id, content_of(u.result.message))
             elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
@@ -487,9 +495,10 @@ class TelegramAdapter:
             lang = self._table_lang(tid)
             table = self.service.tables.get(tid)
             reason = (table.abort_reason if table is not None else None) or "host"
-            for h in (st.lobby, st.table, *st.hands.values()):
+            for h in (st.lobby, st.table):
                 if h is not None:
                     self.outbox.freeze(h)
+            self._settle(tid, st, "hand_closed")
             if reason == GROUP_LOST:  # the group cannot read it: tell the players
                 for user in self.service.seat_users(tid):
                     if user_id(user) not in self.unreachable:
@@ -510,6 +519,19 @@ class TelegramAdapter:
                 n=self.service.timings.missed_turns_limit,
             )
             self.outbox.send(st.chat_id, Content(text))
+
+    def _settle(self, table_id: str, st: _TableState, key: str, **values: Any) -> None:
+        """The hand messages of a deal that ended say so, instead of the last "Your
+        turn." (without its buttons) or "Waiting for ...", which nothing would ever
+        change: the move that ended the deal brings no hand of its own, and after the
+        last deal no new hand comes below."""
+        for user, handle in st.hands.items():
+            if handle.latest is None:
+                self.outbox.freeze(handle)
+                continue
+            title = handle.latest.text.split("\n", 1)[0]  # which table it was
+            note = tt(self.langs.get(user) or self._table_lang(table_id), key, **values)
+            self.outbox.edit(handle, Content(f"{title}\n{note}"))
 
     def _close(self, table_id: str, st: _TableState) -> None:
         self.states.pop(table_id, None)
@@ -607,7 +629,9 @@ class TelegramAdapter:
         if uid in self.unreachable:
             self.outbox.send(st.chat_id, Content(text))
         else:
-            self.outbox.send(uid, Content(text))
+            # a reply to his hand message: it says which table (he may sit at tables
+            # in two groups) and a tap leads to the buttons
+            self.outbox.send(uid, Content(text), reply_to=st.hands.get(user))
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -701,6 +725,11 @@ class TelegramAdapter:
         ) or (isinstance(member, ChatMemberRestricted) and member.can_send_messages)
         if may_post:
             self._regain(chat_id)
+            if change.old_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                # just added: nobody in the group knows yet what to type, nor that
+                # each player must start the private chat once
+                lang = change.from_user.language_code
+                self.outbox.send(chat_id, Content(self._help(lang, in_group=True)))
         else:
             self._lose_group(chat_id)
 
@@ -811,6 +840,7 @@ class TelegramAdapter:
         app.add_handler(CommandHandler("resign", self._cmd_resign))
         app.add_handler(CommandHandler("help", self._cmd_help))
         app.add_handler(CommandHandler("forgetme", self._cmd_forget))
+        app.add_handler(MessageHandler(_OTHER, self._cmd_other))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
         app.add_handler(ChatMemberHandler(self._on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -863,11 +893,8 @@ class TelegramAdapter:
 
     def _start_gate(self, user: UserRef, data: str) -> str | None:
         """Refuse Start while a seated human cannot get their hand privately."""
-        try:
-            p = decode_payload(data)
-        except PayloadError:
-            return None
-        if p.verb != "st":
+        p = _payload(data)
+        if p is None or p.verb != "st":
             return None
         table = self.service.tables.get(p.table)
         if table is None or table.status != Status.LOBBY or table.host != user.key:
@@ -913,6 +940,15 @@ class TelegramAdapter:
         self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome
     ) -> None:
         lang = user.lang
+        # Join, or Join again by someone seated who never opened the private chat
+        # (he dismissed the first answer's link): the link again, not a dead end.
+        p = _payload(data)
+        joining = p is not None and (
+            p.verb == "j" if outcome.ok else outcome.code == "already_seated"
+        )
+        if joining and p is not None and not await self._hello(user, p.table):
+            await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
+            return
         if not outcome.ok:
             await self._answer(query, outcome.text, alert=True)
             return
@@ -925,14 +961,6 @@ class TelegramAdapter:
                 self.outbox.send(int(user.id), Content(outcome.text))
             else:
                 await self._answer(query, outcome.text[: MAX_ALERT - 1] + "…", alert=True)
-            return
-        try:
-            verb = decode_payload(data).verb
-        except PayloadError:  # pragma: no cover - the core accepted it
-            verb = ""
-        joined = verb == "j" and outcome.table_id is not None
-        if joined and outcome.table_id and not await self._hello(user, outcome.table_id):
-            await self._answer(query, tt(lang, "need_start"), url=self.deep_link(outcome.table_id))
             return
         if outcome.hand is not None and in_group:
             if int(user.id) in self.unreachable and outcome.table_id is not None:
@@ -1004,13 +1032,22 @@ class TelegramAdapter:
             return None
         return message, self._user(update.effective_user)
 
+    async def _in_group(self, update: Update) -> tuple[TgMessage, UserRef] | None:
+        """A command about a group's tables; typed in the private chat, where no
+        table is, it gets the answer to type it in the group."""
+        got = self._incoming(update)
+        if got is not None and got[0].chat.type == "private":
+            await self._reply(got[0], tt(got[1].lang, "group_only"))
+            return None
+        return got
+
     async def _cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)
         if got is None:
             return
         message, user = got
         if message.chat.type != "private":
-            await self._reply(message, t(user.lang, "help.text"))
+            await self._reply(message, self._help(user.lang, in_group=True))
             return
         uid = int(user.id)
         self.reachable.add(uid)
@@ -1038,13 +1075,10 @@ class TelegramAdapter:
                 self._show_hand(table.id, st, user.key)
 
     async def _cmd_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._in_group(update)
         if got is None:
             return
         message, user = got
-        if message.chat.type == "private":
-            await self._reply(message, tt(user.lang, "group_only"))
-            return
         chat = self._chat(message)
         args = _split(context.args)
         game = args[0].lower() if args else "zweier"
@@ -1075,6 +1109,10 @@ class TelegramAdapter:
             return
         message, user = got
         args = [a.lower() for a in context.args or []]
+        refused = _unknown_game(user.lang, [a for a in args if a != "global"])
+        if refused is not None:
+            await self._reply(message, refused)
+            return
         scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
         scope = "global" if scope_name == "global" else self._chat(message).key
         games = [a for a in args if a in available()]
@@ -1104,7 +1142,10 @@ class TelegramAdapter:
             return
         message, user = got
         args = [a.lower() for a in context.args or []]
-        if args:
+        refused = _unknown_game(user.lang, args[:1])
+        if refused is not None:
+            text = refused
+        elif args:
             text = rules_summary(args[0], user.lang)
         else:
             table = self.service.table_of(self._chat(message).key, user.key)
@@ -1115,13 +1156,10 @@ class TelegramAdapter:
         await self._reply(message, text)
 
     async def _cmd_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._in_group(update)
         if got is None:
             return
         message, user = got
-        if message.chat.type == "private":
-            await self._reply(message, tt(user.lang, "group_only"))
-            return
         chat = self._chat(message)
         is_admin = await self._is_admin(message, user)
         args = context.args or []
@@ -1144,7 +1182,7 @@ class TelegramAdapter:
         await self._reply(message, shown)
 
     async def _cmd_abort(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._in_group(update)
         if got is None:
             return
         message, user = got
@@ -1154,15 +1192,13 @@ class TelegramAdapter:
         # a group admin closes any table of the group he does not sit at (an abandoned
         # game, a spam lobby): a plain /abort at one's own table needs no Telegram call
         mine = table_id is None and self.service.table_of(chat.key, user.key) is not None
-        is_admin = (
-            not mine and message.chat.type != "private" and await self._is_admin(message, user)
-        )
+        is_admin = not mine and await self._is_admin(message, user)
         outcome = await self.service.abort(chat, user, is_admin=is_admin, table_id=table_id)
         if outcome.text:
             await self._reply(message, outcome.text)
 
     async def _cmd_resign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._in_group(update)
         if got is None:
             return
         message, user = got
@@ -1175,7 +1211,43 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        await self._reply(message, t(user.lang, "help.text"))
+        await self._reply(message, self._help(user.lang, in_group=message.chat.type != "private"))
+
+    def _help(self, lang: str | None, *, in_group: bool) -> str:
+        """The help; in a group with the link to the private chat, which every player
+        must start once before the bot may send them their cards."""
+        text = t(lang, "help.text")
+        if in_group:
+            link = f"https://t.me/{self.app.bot.username}"
+            text += "\n" + tt(lang, "help_start", link=link)
+        return text
+
+    async def _cmd_other(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command the bot does not have, or words in its private chat: an answer
+        instead of silence.  In a group only a command meant for this bot (named
+        with ``@``) or close to one of its own (a typo: ``/nwe``); other bots' commands
+        are not ours to answer."""
+        got = self._incoming(update)
+        if got is None:
+            return
+        message, user = got
+        private = message.chat.type == "private"
+        text = message.text or ""
+        if not text.startswith("/"):  # words: only the private chat reaches us with them
+            if private:
+                await self._reply(message, self._help(user.lang, in_group=False))
+            return
+        command, _, addressee = text.split(maxsplit=1)[0][1:].partition("@")
+        ours = addressee.lower() == (self.app.bot.username or "").lower()
+        if addressee and not ours:
+            return
+        guess = difflib.get_close_matches(command.lower(), [c for c, _ in COMMANDS["en"]], 1)
+        if guess:
+            await self._reply(
+                message, tt(user.lang, "did_you_mean", command=command, guess=guess[0])
+            )
+        elif private or ours:
+            await self._reply(message, tt(user.lang, "unknown_command", command=command))
 
     async def _cmd_forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)
@@ -1202,6 +1274,13 @@ class _PollRequest(HTTPXRequest):
         return answer
 
 
+def _payload(data: str) -> Payload | None:
+    try:
+        return decode_payload(data)
+    except PayloadError:
+        return None
+
+
 def _failed(task: asyncio.Task[Any]) -> bool:
     return task.done() and (task.cancelled() or task.exception() is not None)
 
@@ -1214,6 +1293,16 @@ def _split(args: list[str] | None) -> list[str]:
         return shlex.split(" ".join(args))
     except ValueError:
         return list(args)
+
+
+def _unknown_game(lang: str | None, words: list[str]) -> str | None:
+    """The refusal for a game argument the bot does not know, naming the games: a
+    typo must not read as a game's rules or board ("xyz", "no finished games")."""
+    known = available()
+    for word in words:
+        if word not in known:
+            return t(lang, "refuse.unknown_game", game=word, games=", ".join(known))
+    return None
 
 
 def _value(text: str) -> Any:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import httpx
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -173,6 +173,7 @@ class _Op:
     attempts: int = 0  # requests made that may have reached Telegram
     failures: int = 0  # network failures in a row, for the pause before the next try
     force: bool = False  # an edit sent even if the message shows its content already
+    reply_to: Handle | None = None  # a one-off message that answers this one
 
 
 @dataclass(eq=False)
@@ -302,9 +303,11 @@ class Outbox:
             return
         self._enqueue(handle.chat_id, _Op("strip", handle))
 
-    def send(self, chat_id: int, content: Content) -> None:
-        """A one-off message nobody edits later (results, notes)."""
-        self._enqueue(chat_id, _Op("send", None, content))
+    def send(self, chat_id: int, content: Content, *, reply_to: Handle | None = None) -> None:
+        """A one-off message nobody edits later (results, notes); `reply_to`: shown as
+        a reply to that message of the same chat (if it is still there), which quotes
+        it and takes a tap to it."""
+        self._enqueue(chat_id, _Op("send", None, content, reply_to=reply_to))
 
     def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
         """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
@@ -653,8 +656,16 @@ class Outbox:
         handle = op.handle
         if op.kind in ("post", "send"):
             content = op.content if op.content is not None else Content("…")
+            target = op.reply_to.message_id if op.reply_to is not None else None
             message = await self.bot.send_message(
-                chat.id, fit(content.text), reply_markup=content.markup()
+                chat.id,
+                fit(content.text),
+                reply_markup=content.markup(),
+                reply_parameters=(
+                    ReplyParameters(target, allow_sending_without_reply=True)
+                    if target is not None
+                    else None
+                ),
             )
             if handle is not None:
                 handle.message_id = message.message_id

@@ -1,0 +1,202 @@
+"""A Telegram group's first evening with the bot, end to end.
+
+Real python-telegram-bot against the fake Bot API, as the people in the group meet the
+bot: it is added, someone types a command wrong, a player joins without having started
+the private chat, a player sits at tables in two groups.  What matters is that every
+message anyone types gets an answer that says what to do next.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.telegram_harness import (
+    Players,
+    deal_over,
+    fake,
+    hand_message,
+    log_guard,
+    make_players,
+    open_table,
+    play,
+    press,
+    start_rig,
+    stop_rig,
+    timings,
+)
+
+__all__ = ["fake", "log_guard"]
+
+BOT = "schnapsen_test_bot"
+GAMES = "zweier, dreier, bauern, tausend"
+
+
+async def answer_to(fake: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
+    """`user` types `text` in `chat`; the bot's next message there."""
+    typed = user.send(chat, text)
+    return await fake.wait_for_message(chat, after=typed)
+
+
+async def test_the_bot_added_to_a_group_says_how_to_begin(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Added to a group, the bot says how to open a table and that each player must
+    start its private chat once (with the link), in the language of whoever added it;
+    /help in a group says the same."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", started=True)
+        toni = fake.create_user("Toni", language_code="de-AT")
+        english = fake.create_group("Evening", members=[anna], creator=anna, bot_status="left")
+        german = fake.create_group("Abend", members=[toni], creator=toni, bot_status="left")
+        fake.set_bot_status(english, "member", by=anna)
+        fake.set_bot_status(german, "member", by=toni)
+        hello = await fake.wait_for_message(english)
+        assert "/new <game>" in hello.text
+        assert f"open https://t.me/{BOT} and press Start once" in hello.text
+        hallo = await fake.wait_for_message(german)
+        assert "/new <Spiel>" in hallo.text and f"https://t.me/{BOT}" in hallo.text
+
+        helped = await answer_to(fake, anna, english, "/help")
+        assert helped.text == hello.text
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A typo of one of the bot's commands, a game it does not know, a group command
+    in the private chat, or words there: each is answered with what to do instead of
+    silence or nonsense.  Commands of other bots in the group are left alone."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna"])
+        anna = players.users[0]
+        group, private = players.group, anna.private_chat
+
+        said = await answer_to(fake, anna, group, "/nwe dreier")
+        assert said.text == "I do not know /nwe. Did you mean /new?"
+        said = await answer_to(fake, anna, group, f"/neu@{BOT}")
+        assert said.text == "I do not know /neu. Did you mean /new?"
+        said = await answer_to(fake, anna, group, f"/deal@{BOT}")
+        assert said.text == "I do not know /deal; /help lists what I understand."
+        anna.send(group, "/ban spammer")  # another bot's: not answered
+        anna.send(group, "/new@other_bot")
+        said = await answer_to(fake, anna, group, "/rules xyz")
+        assert said.text == f"Unknown game xyz. Games: {GAMES}."  # was "xyz\nxyz"
+        bot_said = [m.text for m in group.bot_messages()]
+        assert len(bot_said) == 4  # nothing for the other bots' commands
+
+        said = await answer_to(fake, anna, group, "/leaderboard schnapsen")
+        assert said.text == f"Unknown game schnapsen. Games: {GAMES}."  # not "no games yet"
+        said = await answer_to(fake, anna, group, "/leaderboard zweier global")
+        assert "No finished games yet" in said.text  # a real game and scope still work
+
+        said = await answer_to(fake, anna, private, "/abort")
+        assert said.text == "Use this command in a group."  # not "no table of yours"
+        said = await answer_to(fake, anna, private, "/resign")
+        assert said.text == "Use this command in a group."
+        said = await answer_to(fake, anna, private, "hello?")
+        assert "Open a table: /new" in said.text
+        said = await answer_to(fake, anna, private, "/play")
+        assert said.text == "I do not know /play; /help lists what I understand."
+        assert await rig.adapter.outbox.drain(5)
+        assert not [m for m in group.bot_messages() if "/ban" in m.text or "other_bot" in m.text]
+    finally:
+        await stop_rig(rig)
+
+
+async def test_joining_again_without_the_private_chat_gives_the_link_again(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti joins without ever having started the bot and closes the private chat the
+    answer opened; pressing Join again opens it again, instead of "You already have a
+    seat at this table", which leaves him stuck while the host cannot start."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", started=True)
+        berti = fake.create_user("Berti")
+        group = fake.create_group("Evening", members=[anna, berti], creator=anna)
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Host: Anna")
+        first = await press(fake, berti, lobby, "Join")
+        assert first.url is not None and first.url.startswith(f"https://t.me/{BOT}?start=")
+        again = await press(fake, berti, lobby, "Join")
+        assert (again.url, again.text, again.show_alert) == (first.url, first.text, False)
+
+        # once he has started the bot, a second Join is the core's plain refusal
+        berti.start_bot(payload=first.url.rsplit("=", 1)[1])
+        await fake.wait_for_message(berti.private_chat, contains="You sit at table")
+        seated = await press(fake, berti, lobby, "Join")
+        assert seated.show_alert and seated.text == "You already have a seat at this table."
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_reminder_answers_the_hand_of_its_table(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Anna and Berti play in two groups at once; the turn reminder in the private
+    chat is a reply to the hand message of the table that waits, so it says which one
+    (the reminder's text names no table) and a tap on it leads to the buttons."""
+    quick = timings(turn_timeout=1.5, reminder_before=1.0)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        office = fake.create_group("Office", members=[anna, berti], creator=anna)
+        anna.send(office, "/settings turn_timeout 600")  # a table that does not wait now
+        await fake.wait_for_message(office, contains="Saved")
+        slow, slow_lobby = await open_table(rig, Players(office, players.users), "/new zweier")
+        assert not (await press(fake, anna, slow_lobby, "Start")).show_alert
+        quick_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+
+        table = rig.table(quick_id)
+        assert table is not None and table.to_act() is not None
+        waited = players.users[table.to_act() or 0]
+        note = await fake.wait_for_message(waited.private_chat, contains="it is your turn")
+        hand = hand_message(waited, quick_id)
+        assert hand is not None and hand is not hand_message(waited, slow)
+        assert note.reply_to is hand
+    finally:
+        await stop_rig(rig)
+
+
+async def test_the_hands_of_a_finished_deal_say_it_is_over(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Once a deal is scored, each player's hand message of it says so (in his
+    language), instead of a last "Your turn." without buttons or "Waiting for ...";
+    after the match no hand is left saying it waits for anyone."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", started=True)
+        toni = fake.create_user("Toni", started=True, language_code="de")
+        players = Players(
+            fake.create_group("Evening", members=[anna, toni], creator=anna), [anna, toni]
+        )
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=deal_over(rig, table_id))
+        assert await rig.adapter.outbox.drain(5)
+        first = {u.first_name: u.private_chat.bot_messages()[1] for u in players.users}
+        assert first["Anna"].text == (
+            f"Your hand at table {table_id} — Schnapsen (2 players)\n"
+            "Deal 1 is over; the result is in the group."
+        )
+        assert first["Toni"].text == (
+            f"Deine Karten am Tisch {table_id} — Schnapsen (zu zweit)\n"
+            "Runde 1 ist vorbei; das Ergebnis steht in der Gruppe."
+        )
+
+        anna.send(players.group, "/resign")
+        await fake.wait_for(lambda: rig.table(table_id) is None, what="the match to end")
+        assert await rig.adapter.outbox.drain(5)
+        for user in players.users:
+            last = user.private_chat.bot_messages()[-1]
+            assert last is not first[user.first_name] and not last.buttons()
+            assert last.text.split("\n")[1] in (
+                "The match is over; the result is in the group.",
+                "Die Partie ist vorbei; das Ergebnis steht in der Gruppe.",
+            )
+    finally:
+        await stop_rig(rig)
