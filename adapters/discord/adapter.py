@@ -21,7 +21,8 @@ Where things are shown, per table (slot → platform message, persisted with
   buttons; a new one each deal.  When a user's DMs are closed (403 / 50007) the
   channel says so once, and the table's "Show my hand" button opens the hand as an
   ephemeral message, which is kept up to date through that interaction's token
-  while it lasts (`live:<user>`, in memory only: 15 minutes at most).
+  while it lasts (`live:<user>`, in memory only: 15 minutes at most), and says so
+  when it stops; an out-of-date button on it redraws it, current again.
 
 When Discord fails: a 5xx or a network error is tried again a few times, rendering
 the newest state (a post keeps its nonce, so Discord makes it once), and the first
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import secrets
@@ -90,6 +92,8 @@ OLD_MESSAGE = 30046
 DMS_CLOSED = 50007
 #: Discord's answers when the bot may not use a channel (any more).
 CHANNEL_REFUSALS = frozenset({10003, 50001, 50013})  # unknown channel, no access, no right
+#: The payload verb of "Take my seat back".
+TAKE_BACK = "tb"
 #: Abort reasons of tables whose channel, or whose server, the bot lost.
 CHANNEL_LOST = "channel_lost"
 SERVER_LOST = "server_lost"
@@ -228,6 +232,8 @@ class _Live:
 
     edit: Callable[[str, discord.ui.View | None], Awaitable[Any]]
     expires: float
+    #: Its last edit, when `expires` comes (see `DiscordAdapter._go_live`).
+    timer: asyncio.TimerHandle | None = None
 
 
 # --- the adapter -------------------------------------------------------------------------
@@ -440,7 +446,7 @@ class DiscordAdapter:
         for slots in self._refs.values():
             slots.pop(f"hand:{user}", None)
         for key in [k for k in self._live if k[1] == user]:
-            del self._live[key]
+            self._drop_live(key)
 
     async def opened(
         self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
@@ -593,11 +599,36 @@ class DiscordAdapter:
             with contextlib.suppress(discord.HTTPException, NotAnswered):
                 await self.reply(interaction, text(user.lang, "failed"))
             return
+        if outcome.ok and outcome.hand is None and table_id is not None:
+            outcome = self._with_hand(outcome, table_id, user, payload)
         try:
             await self._answer(interaction, user, outcome, table_id, on_hand)
         except (discord.HTTPException, NotAnswered) as e:
             log.warning("could not answer a press (%s): %s", loggable(payload), e)
             self._unanswered(table_id, user.key)
+
+    def said(
+        self, interaction: discord.Interaction[Any], user: UserRef, outcome: Outcome
+    ) -> str | None:
+        """The core's note for the presser.  "You already play at another table"
+        says which and where: on Discord it may be in any channel or thread of the
+        server (a lobby opened and forgotten there keeps its host from opening one)."""
+        if outcome.code != "seated_elsewhere" or outcome.text is None:
+            return outcome.text
+        table = self.service.table_of(self.chat(interaction).key, user.key)
+        channel = self._channels.get(table.id) if table is not None else None
+        if table is None or channel is None:
+            return outcome.text
+        where = text(user.lang, "seated_at", table=table.id, channel=f"<#{channel}>")
+        return f"{outcome.text} {where}"
+
+    def _with_hand(self, outcome: Outcome, table_id: str, user: UserRef, payload: str) -> Outcome:
+        """Back in his seat, a player whose DMs are closed has no hand to play from
+        until he asks for one: the answer to "Take my seat back" is his hand."""
+        if user.key not in self._dm_closed or _verb_of(payload) != TAKE_BACK:
+            return outcome
+        hand = self.service.hand(table_id, user.key, self._langs.get(user.key))
+        return outcome if hand is None else dataclasses.replace(outcome, hand=hand)
 
     async def command_failed(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -640,8 +671,15 @@ class DiscordAdapter:
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return
+        if outcome.code == "stale" and ephemeral_hand and table_id is not None:
+            # an ephemeral hand that stopped following the game (its token ran out) or
+            # fell behind: the press brings it up to date in place, with a fresh token
+            current = self.service.hand(table_id, user.key, self._langs.get(user.key))
+            if current is not None:
+                await self._show_hand(interaction, user, current, on_hand, ephemeral_hand)
+                return
         if outcome.text:
-            await self.reply(interaction, outcome.text)
+            await self.reply(interaction, self.said(interaction, user, outcome) or outcome.text)
             if outcome.code == "stale" and on_hand and table_id is not None:
                 self._refresh_hand(table_id, user.key)  # the hand shows old buttons
             return
@@ -653,9 +691,10 @@ class DiscordAdapter:
             )
         if ephemeral_hand and table_id is not None and table_id in self._channels:
             # keep editing this ephemeral hand through the newest token
-            self._live[(table_id, user.key)] = _Live(
+            self._go_live(
+                table_id,
+                user.key,
                 lambda c, v: interaction.edit_original_response(content=c, view=v),
-                _now() + self.live_ttl,
             )
             self._shown.pop((table_id, f"live:{user.key}"), None)
             self._add(table_id, Op("edit", f"live:{user.key}"))
@@ -691,9 +730,10 @@ class DiscordAdapter:
                     ),
                 )
             if ephemeral_hand:
-                self._live[(table_id, user.key)] = _Live(
+                self._go_live(
+                    table_id,
+                    user.key,
                     lambda c, v: interaction.edit_original_response(content=c, view=v),
-                    _now() + self.live_ttl,
                 )
                 self._shown[live_slot] = fingerprint(msg)
             else:
@@ -701,7 +741,7 @@ class DiscordAdapter:
         else:
             edit = await self._new_ephemeral(interaction, msg)
             if table_id in self._channels:
-                self._live[(table_id, user.key)] = _Live(edit, _now() + self.live_ttl)
+                self._go_live(table_id, user.key, edit)
                 self._shown[live_slot] = fingerprint(msg)
         if self._version(table_id) != version:
             self._refresh_hand(table_id, user.key)  # the table moved on meanwhile
@@ -735,6 +775,30 @@ class DiscordAdapter:
             await interaction.edit_original_response(content=content, view=view)
 
         return edit_original
+
+    def _go_live(
+        self,
+        table_id: str,
+        user: str,
+        edit: Callable[[str, discord.ui.View | None], Awaitable[Any]],
+    ) -> None:
+        """Follow the game in this ephemeral hand while its token lasts.  When it ends
+        the hand is edited once more, saying that it stopped (else it would keep
+        saying "Waiting for ..." when it is long the player's turn)."""
+        self._drop_live((table_id, user))
+        live = self._live[(table_id, user)] = _Live(edit, _now() + self.live_ttl)
+
+        def ended() -> None:
+            if self._live.get((table_id, user)) is live and table_id in self._channels:
+                self._add(table_id, Op("edit", f"live:{user}"))
+
+        live.timer = asyncio.get_running_loop().call_later(self.live_ttl, ended)
+
+    def _drop_live(self, key: tuple[str, str]) -> _Live | None:
+        live = self._live.pop(key, None)
+        if live is not None and live.timer is not None:
+            live.timer.cancel()
+        return live
 
     def _version(self, table_id: str) -> int | None:
         table = self.service.tables.get(table_id)
@@ -1032,7 +1096,7 @@ class DiscordAdapter:
     async def _final(self, table_id: str, slot: str, msg: Message | None) -> None:
         """Show a slot's last state (or just take its buttons away) and forget it."""
         if slot.startswith("live:"):
-            live = self._live.pop((table_id, slot[5:]), None)
+            live = self._drop_live((table_id, slot[5:]))
             if live is not None and msg is not None and live.expires > _now():
                 with contextlib.suppress(discord.HTTPException):
                     await live.edit(render.content(msg), None)
@@ -1056,18 +1120,25 @@ class DiscordAdapter:
         live = self._live.get((table_id, user))
         if live is None:
             return
-        if live.expires <= _now():
-            self._live.pop((table_id, user), None)
-            return
         msg = self._render(table_id, f"hand:{user}")
         slot = (table_id, f"live:{user}")
+        if live.expires <= _now():
+            # its last edit (the token outlives `live_ttl` by a minute): as it is now,
+            # and that it will not follow the game any more
+            self._drop_live((table_id, user))
+            self._shown.pop(slot, None)
+            if msg is not None:
+                note = text(self._langs.get(user), "live_ended")
+                with contextlib.suppress(discord.HTTPException, *OUTAGES):
+                    await live.edit(render.content(_noted(msg, note)), render.view(msg))
+            return
         if msg is None or self._shown.get(slot) == fingerprint(msg):
             return
         try:
             await live.edit(render.content(msg), render.view(msg))
         except discord.HTTPException as e:
             log.info("table %s: ephemeral hand of %s not editable: %s", table_id, user, e)
-            self._live.pop((table_id, user), None)
+            self._drop_live((table_id, user))
             return
         self._shown[slot] = fingerprint(msg)
 
@@ -1124,7 +1195,7 @@ class DiscordAdapter:
         for key in [k for k in self._shown if k[0] == table_id]:
             del self._shown[key]
         for key in [k for k in self._live if k[0] == table_id]:
-            del self._live[key]
+            self._drop_live(key)
         self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
         self._lost.discard(table_id)
 
@@ -1193,6 +1264,10 @@ def _stripped(message: Message) -> Message:
     return render.without_buttons(message)
 
 
+def _noted(message: Message, note: str) -> Message:
+    return Message(f"{message.text}\n\n{note}", message.buttons)
+
+
 def _view_kwargs(msg: Message) -> dict[str, Any]:
     view = render.view(msg)
     return {"view": view} if view is not None else {}
@@ -1232,6 +1307,13 @@ def _drawn_at(message: Message) -> int | None:
 def _table_of(payload: str) -> str | None:
     try:
         return decode_payload(payload).table
+    except PayloadError:
+        return None
+
+
+def _verb_of(payload: str) -> str | None:
+    try:
+        return decode_payload(payload).verb
     except PayloadError:
         return None
 

@@ -84,7 +84,9 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             thinking=True,
         )
         if not outcome.ok or outcome.table_id is None or outcome.lobby is None:
-            await adapter.reply(interaction, outcome.text or text(user.lang, "failed"))
+            await adapter.reply(
+                interaction, adapter.said(interaction, user, outcome) or text(user.lang, "failed")
+            )
             return
         await adapter.opened(interaction, outcome.table_id, outcome.lobby.message)
 
@@ -187,6 +189,11 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     ) -> None:
         user = adapter.user(interaction)
         chat = adapter.chat(interaction)
+        if key is None and value is not None:
+            # a value alone changes nothing: say so rather than list the settings as if
+            # it had been taken
+            await adapter.reply(interaction, text(user.lang, "setting_without_key", value=value))
+            return
         if key is not None and value is not None:
             outcome = await adapter.within_budget(
                 interaction,

@@ -21,6 +21,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "table message to see your cards and play."
         ),
         "not_here": "This button is not one of mine.",
+        "seated_at": "Yours is table {table} in {channel}.",
+        "setting_without_key": (
+            "Which setting should be {value}? Name it too, e.g. /settings key:language "
+            "value:{value}; /settings alone lists them."
+        ),
+        "live_ended": (
+            "(This view has stopped following the game: press “Show my hand” on the "
+            "table message to see your cards as they are now.)"
+        ),
         "channel_lost": (
             "Table {table} was closed: I cannot post in {channel} any more (the channel "
             "was deleted, or I may no longer see it or send messages there). Nothing of "
@@ -49,6 +58,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch-Nachricht auf „Meine Karten“, um deine Karten zu sehen und zu spielen."
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
+        "seated_at": "Deiner ist Tisch {table} in {channel}.",
+        "setting_without_key": (
+            "Welche Einstellung soll {value} sein? Nenn sie mit, z. B. /einstellungen "
+            "einstellung:language wert:{value}; /einstellungen allein zeigt alle."
+        ),
+        "live_ended": (
+            "(Diese Ansicht folgt dem Spiel nicht mehr: Drück bei der Tisch-Nachricht auf "
+            "„Meine Karten“, um deine Karten so zu sehen, wie sie jetzt sind.)"
+        ),
         "channel_lost": (
             "Tisch {table} wurde geschlossen: Ich kann in {channel} nicht mehr schreiben "
             "(der Kanal wurde gelöscht, oder ich darf ihn nicht mehr sehen oder dort nicht "
