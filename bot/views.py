@@ -43,6 +43,7 @@ from .i18n import (
     t,
 )
 from .payload import game_action, table_verb
+from .results import standings
 from .settings import ChatSettings
 from .table import Status, Table
 
@@ -205,9 +206,15 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
             who = line.name
         lines.append(f"{i + 1}. {who}{team}")
     free = sum(1 for s in seats if s is None)
-    lines.append(t(lg, "lobby.ready") if free == 0 else t(lg, "lobby.waiting", free=free))
+    closed = table.status == Status.ABORTED
+    if closed:  # its last picture: no call to join or start, no closing time, no buttons
+        lines.append(t(lg, "lobby.closed"))
+    else:
+        lines.append(t(lg, "lobby.ready") if free == 0 else t(lg, "lobby.waiting", free=free))
     if table.preset:
         lines.append(t(lg, "lobby.rules", rules=table.preset))
+    if closed:
+        return LobbyView(table.id, table.game, table.host, seats, False, Message("\n".join(lines)))
     if lobby_minutes:
         lines.append(t(lg, "lobby.expires", minutes=lobby_minutes))
     v = table.version
@@ -596,10 +603,9 @@ def hand_view(
     nm = names(table)
     dseat = table.deal_seat(seat)
     if table.deal is None or dseat is None:
-        text = t(lg, "hand.title", table=table.id, game=game_name(table.game, lg))
-        return HandView(table.id, seat, user, False, None, Message(text))
+        return HandView(table.id, seat, user, False, None, Message(hand_title(table, lg)))
     sv = P.view(table.deal, dseat)
-    lines = [t(lg, "hand.title", table=table.id, game=game_name(table.game, lg))]
+    lines = [hand_title(table, lg)]
     lines.append(t(lg, "hand.cards", cards=cards_text(sv.hand, lg, style.suits)))
     if sv.trump is not None:
         lines.append(t(lg, "table.trump", trump=suit_label(sv.trump, lg, style.suits)))
@@ -634,9 +640,19 @@ def hand_view(
     if your_turn:
         lines.append(t(lg, "hand.your_turn"))
         buttons = _action_buttons(table, sv, lg, style, nm, menu, lines)
+    elif table.status == Status.FINISHED:
+        lines.append(t(lg, "hand.match_over"))
+    elif table.status == Status.ABORTED:
+        lines.append(t(lg, "hand.closed"))
     elif sv.to_act is not None:
         lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
     return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
+
+
+def hand_title(table: Table, lang: str | None) -> str:
+    """The first line of every hand message: which table and game it belongs to (a
+    player may sit at tables in several chats, and his private chat holds them all)."""
+    return t(lang, "hand.title", table=table.id, game=game_name(table.game, lang))
 
 
 def _action_buttons(
@@ -923,4 +939,12 @@ def match_summary_text(table: Table, style: Style) -> str:
         losers = [f"{nm[i]} {b}" for i, b in enumerate(bummerl) if b]
         if losers:
             lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
+    if table.status == Status.FINISHED and not (
+        table.game == "tausend" and isinstance(winner, int)
+    ):
+        # who won, as the leaderboard counts it: after a resignation the scores alone
+        # ("Anna 0 · Bert 0") would not say
+        won = [nm[s.seat] for s in standings(table) if s.won]
+        if won:
+            lines.append(t(lg, "result.winner", names=", ".join(won)))
     return t(lg, "result.match", lines="\n".join(lines))

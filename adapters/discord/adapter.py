@@ -57,7 +57,7 @@ from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import HandView, Message, match_summary_text
+from bot.views import HandView, Message, hand_title, match_summary_text
 
 from . import render
 from .render import PayloadButton, fingerprint
@@ -863,6 +863,15 @@ class DiscordAdapter:
         elif kind == "deal_end":
             final = update.result.table if update.result is not None else None
             add(table_id, Op("final", "table", _stripped(final.message) if final else None))
+            table = self.service.tables.get(table_id)
+            if update.result is not None and table is not None:
+                # the DM hand of the deal that ended: the move that ended it brought
+                # none, and the next deal's hand is a new message
+                for user in humans:
+                    lang = self._langs.get(user) or self._table_lang(table_id)
+                    over = text(lang, "hand_deal_over", deal=update.result.deal_no)
+                    note = Message(f"{hand_title(table, lang)}\n{over}")
+                    add(table_id, Op("final", f"hand:{user}", note))
             if update.result is not None:
                 add(table_id, Op("note", message=update.result.message))
         elif kind in ("finished", "aborted"):
@@ -879,11 +888,7 @@ class DiscordAdapter:
             final = update.result.table if update.result is not None else None
             view = final or self.service.table(table_id)
             add(table_id, Op("final", "table", _stripped(view.message) if view else None))
-            for user in humans:
-                hand = self.service.hand(table_id, user, self._langs.get(user))
-                msg = _stripped(hand.message) if hand is not None else None
-                add(table_id, Op("final", f"hand:{user}", msg))
-                add(table_id, Op("final", f"live:{user}", msg))
+            self._last_hands(table_id, humans)
             if update.result is not None:
                 add(table_id, Op("note", message=update.result.message))
             elif table is not None:  # resigned before any deal was scored
@@ -893,24 +898,33 @@ class DiscordAdapter:
             reason = table.abort_reason if table is not None else None
             lost = reason in (CHANNEL_LOST, SERVER_LOST)
             if not lost:
-                add(table_id, Op("final", "lobby"))
+                lobby = self.service.lobby(table_id) if table and not table.deals else None
+                add(table_id, Op("final", "lobby", lobby.message if lobby else None))
                 add(table_id, Op("final", "table"))
-            for user in humans:
-                add(table_id, Op("final", f"hand:{user}"))
-                add(table_id, Op("final", f"live:{user}"))
-                if lost:  # the channel cannot be told: each player is, privately
-                    note = text(
-                        self._langs.get(user) or lang,
-                        str(reason),
-                        table=table_id,
-                        channel=f"<#{self._channels[table_id]}>",
-                    )
-                    add(table_id, Op("tell", f"hand:{user}", Message(note)))
+            self._last_hands(table_id, humans)  # "This table was closed."
+            for user in humans if lost else ():
+                # the channel cannot be told: each player is, privately
+                note = text(
+                    self._langs.get(user) or lang,
+                    str(reason),
+                    table=table_id,
+                    channel=f"<#{self._channels[table_id]}>",
+                )
+                add(table_id, Op("tell", f"hand:{user}", Message(note)))
             if not lost:
                 key = f"abort.{reason}"
                 why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
                 add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
         add(table_id, Op("close"))
+
+    def _last_hands(self, table_id: str, humans: list[str]) -> None:
+        """Each hand's last picture, without buttons: the match is over, or the table
+        closed (not a "Waiting for ..." that nothing will ever change)."""
+        for user in humans:
+            hand = self.service.hand(table_id, user, self._langs.get(user))
+            msg = _stripped(hand.message) if hand is not None else None
+            self._add(table_id, Op("final", f"hand:{user}", msg))
+            self._add(table_id, Op("final", f"live:{user}", msg))
 
     def _started_lobby(self, table_id: str, lobby: Message) -> Message:
         """The lobby's last words: who sat down, and that the game is on."""

@@ -22,6 +22,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "not_here": "This button is not one of mine.",
         "seated_at": "Yours is table {table} in {channel}.",
+        "hand_deal_over": "Deal {deal} is over; the result is in the channel.",
         "setting_without_key": (
             "Which setting should be {value}? Name it too, e.g. /settings key:language "
             "value:{value}; /settings alone lists them."
@@ -59,6 +60,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
         "seated_at": "Deiner ist Tisch {table} in {channel}.",
+        "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht im Kanal.",
         "setting_without_key": (
             "Welche Einstellung soll {value} sein? Nenn sie mit, z. B. /einstellungen "
             "einstellung:language wert:{value}; /einstellungen allein zeigt alle."

@@ -495,7 +495,11 @@ class TelegramAdapter:
             lang = self._table_lang(tid)
             table = self.service.tables.get(tid)
             reason = (table.abort_reason if table is not None else None) or "host"
-            for h in (st.lobby, st.table):
+            # a lobby closed before the start says so (not "the host can start")
+            closed = self.service.lobby(tid) if table is not None and not table.deals else None
+            if st.lobby is not None and closed is not None:
+                self.outbox.edit(st.lobby, content_of(closed.message))
+            for h in (st.lobby if closed is None else None, st.table):
                 if h is not None:
                     self.outbox.freeze(h)
             self._settle(tid, st, "hand_closed")

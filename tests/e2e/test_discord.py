@@ -19,6 +19,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.discord import serve
+from adapters.discord.texts import text
 from bot import app
 from bot.config import Config
 from bot.i18n import card_label, t
@@ -158,9 +159,14 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         assert "Game over!" in messages[-1].content
         assert all(m.buttons == [] for m in messages)
         assert all(m.buttons == [] for p in (anna, bert) for m in world.fake.dms(p))
-        # one DM hand per deal and player
+        # one DM hand per deal and player; each ends saying its deal or the match is over
         deals = len(world.table_messages(table_id))
         assert len(world.fake.dms(anna)) == len(world.fake.dms(bert)) == deals
+        for p, lang in ((anna, "en"), (bert, "de")):  # bert reads German
+            *done, last = world.fake.dms(p)
+            for k, m in enumerate(done, 1):
+                assert m.content.endswith(text(lang, "hand_deal_over", deal=k)), m.content
+            assert last.content.endswith(t(lang, "hand.match_over")), last.content
 
         board = await world.slash(anna, "leaderboard", game="zweier")
         assert "Leaderboard — Schnapsen (2 players) (this server)" in board.content
@@ -478,7 +484,10 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         reply = await world.slash(anna, "resign")
         assert reply.content == "Done." and reply.ephemeral_for is anna
         await world.settle()
-        assert "anna resigned." in world.fake.channel_messages(world.channel)[-1].content
+        result = world.fake.channel_messages(world.channel)[-1].content
+        assert "anna resigned." in result and "Winner: bert" in result
+        for p, lang in ((anna, "en"), (bert, "de")):  # no hand waits for a move any more
+            assert world.fake.dms(p)[-1].content.endswith(t(lang, "hand.match_over"))
         assert table_id not in world.service.tables
         gone = await world.slash(anna, "forgetme")
         assert gone.content.startswith("Your data is deleted")

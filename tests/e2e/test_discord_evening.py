@@ -122,3 +122,21 @@ async def test_a_setting_value_without_its_key_is_not_taken_silently(tmp_path: P
         assert answer.content.startswith("Which setting should be de? Name it too")
         listed = await world.slash(world.moderator, "settings", key="language")
         assert "language = en" in listed.content
+
+
+async def test_a_lobby_closed_before_the_start_says_so(tmp_path: Path) -> None:
+    """Anna opens a table, Bert joins, Anna closes it again: the lobby left in the
+    channel no longer says the host can start, nor when it closes."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        await world.click(bert, lobby, "Join")
+        await world.settle()
+        assert "the host can start" in lobby.content
+        await world.slash(anna, "abort")
+        await world.settle()
+        assert table_id not in world.service.tables
+        assert "This table was closed." in lobby.content and "bert" in lobby.content
+        assert "host can start" not in lobby.content and "lobby closes" not in lobby.content
+        assert lobby.buttons == []

@@ -200,3 +200,25 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
             )
     finally:
         await stop_rig(rig)
+
+
+async def test_a_lobby_closed_before_the_start_says_so(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Anna opens a table, Toni joins, Anna closes it again with /abort: the lobby
+    left in the group no longer says the host can start, nor when it closes."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", started=True)
+        toni = fake.create_user("Toni", started=True)
+        players = Players(
+            fake.create_group("Evening", members=[anna, toni], creator=anna), [anna, toni]
+        )
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert "the host can start" in lobby.text
+        anna.send(players.group, "/abort")
+        await fake.wait_for(lambda: rig.table(table_id) is None, what="the table to close")
+        assert await rig.adapter.outbox.drain(5)
+        assert "This table was closed." in lobby.text and "Toni" in lobby.text
+        assert "host can start" not in lobby.text and "lobby closes" not in lobby.text
+        assert not lobby.buttons()
+    finally:
+        await stop_rig(rig)

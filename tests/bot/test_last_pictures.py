@@ -1,0 +1,103 @@
+"""What a table's messages say once nothing will change them any more.
+
+A message left as it was when its table ended keeps saying "Waiting for Anna." or
+"the host can start" for good.  Adapters draw each message's last picture from the
+views while the table still exists (the update's listener runs before it is
+forgotten); these tests read the same views at that moment.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import TableUpdate
+from bot.views import HandView, LobbyView
+from engine.games import available
+
+from .fakechat import CHAT, Bot, button, open_table, users
+
+
+def _last_hands(bot: Bot, tid: str, kind: str) -> dict[str, HandView]:
+    """Each seat's hand as the core renders it when the table's `kind` update comes."""
+    seen: dict[str, HandView] = {}
+
+    def watch(update: TableUpdate) -> None:
+        if update.table_id == tid and update.kind == kind:
+            for user in bot.svc.seat_users(tid):
+                hand = bot.svc.hand(tid, user, bot.fc.langs.get(user))
+                assert hand is not None
+                seen[user] = hand
+
+    bot.fc.on_update.append(watch)
+    return seen
+
+
+async def test_after_a_resignation_the_hands_and_the_result_say_who_won(bot: Bot) -> None:
+    """Bert resigns in the middle of a deal: nobody's hand waits for a move, and the
+    result names Anna the winner (the scores alone, 0 to 0, would not say)."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    for pl in (a, b):
+        await pl.take_turn(tid)
+    hands = _last_hands(bot, tid, "finished")
+    assert (await bot.svc.resign(CHAT, b.user)).ok
+    assert set(hands) == {a.key, b.key}
+    for hand in hands.values():
+        text = hand.message.text
+        assert "Waiting for" not in text and "Your turn" not in text, text
+        assert text.endswith("The match is over.") and not hand.message.buttons
+    final = bot.fc.updates[-1]
+    assert final.result is not None
+    assert "Bert resigned." in final.result.message.text
+    assert "Winner: Anna" in final.result.message.text
+
+
+@pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")
+async def test_a_team_that_resigns_leaves_both_winners_named(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "s2"))).ok  # Anna's partner
+    for _ in range(2):
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert (await bot.svc.resign(CHAT, b.user)).ok
+    final = bot.fc.updates[-1]
+    assert final.result is not None
+    winners = next(x for x in final.result.message.text.splitlines() if x.startswith("Winner:"))
+    assert "Anna" not in winners and "Bert" not in winners and winners.count(",") == 1
+
+
+async def test_a_table_closed_mid_match_says_so_in_every_hand(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2, lang="de"))
+    bot.fc.langs.update({a.key: "de", b.key: "de"})
+    tid = await open_table(bot, "zweier", [a, b])
+    hands = _last_hands(bot, tid, "aborted")
+    assert (await bot.svc.abort(CHAT, b.user)).ok and (await bot.svc.abort(CHAT, a.user)).ok
+    assert set(hands) == {a.key, b.key}
+    for hand in hands.values():
+        assert "Warte auf" not in hand.message.text and "Du bist dran" not in hand.message.text
+        assert hand.message.text.endswith("Dieser Tisch wurde geschlossen.")
+
+
+async def test_a_lobby_closed_before_the_start_no_longer_invites_anyone(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b], start=False)
+    before = bot.fc.lobbies[tid].message.text
+    assert "the host can start" in before and "The lobby closes" in before
+    seen: list[LobbyView] = []
+
+    def watch(update: TableUpdate) -> None:
+        if update.table_id == tid and update.kind == "aborted":
+            lobby = bot.svc.lobby(tid)
+            assert lobby is not None
+            seen.append(lobby)
+
+    bot.fc.on_update.append(watch)
+    assert (await bot.svc.abort(CHAT, a.user)).ok
+    (lobby,) = seen
+    text = lobby.message.text
+    assert "This table was closed." in text and "Anna" in text and "Bert" in text
+    assert "host can start" not in text and "The lobby closes" not in text
+    assert not lobby.message.buttons and not lobby.can_start
