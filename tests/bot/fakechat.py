@@ -392,6 +392,19 @@ async def open_table(
     return tid
 
 
+async def open_bauern_partners(bot: Bot, host: Player, partner: Player) -> str:
+    """A started Bauern table where `partner` sits across from `host` (seat 3, the
+    same team) and computers hold the other team's seats."""
+    tid = (await bot.svc.create_table(CHAT, host.user, "bauern")).table_id
+    assert tid is not None
+    assert (await partner.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await partner.press(button(bot.fc.lobbies[tid].message, "s2"))).ok
+    for _ in range(2):
+        assert (await host.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await host.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    return tid
+
+
 async def snapshot(bot: Bot, table_id: str) -> tuple[object, ...]:
     """Everything a refused press must leave as it was: memory, log and store row."""
     table = bot.svc.tables[table_id]

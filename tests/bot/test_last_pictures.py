@@ -14,7 +14,7 @@ from bot.service import TableUpdate
 from bot.views import HandView, LobbyView
 from engine.games import available
 
-from .fakechat import CHAT, Bot, button, open_table, users
+from .fakechat import CHAT, Bot, open_bauern_partners, open_table, users
 
 
 def _last_hands(bot: Bot, tid: str, kind: str) -> dict[str, HandView]:
@@ -55,13 +55,7 @@ async def test_after_a_resignation_the_hands_and_the_result_say_who_won(bot: Bot
 @pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")
 async def test_a_team_that_resigns_leaves_both_winners_named(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
-    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
-    assert tid is not None
-    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
-    assert (await b.press(button(bot.fc.lobbies[tid].message, "s2"))).ok  # Anna's partner
-    for _ in range(2):
-        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
-    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    await open_bauern_partners(bot, a, b)
     assert (await bot.svc.resign(CHAT, b.user)).ok
     final = bot.fc.updates[-1]
     assert final.result is not None

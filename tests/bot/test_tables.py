@@ -18,7 +18,16 @@ from bot.views import Button
 from engine.games import available
 
 from .conftest import FAST
-from .fakechat import CHAT, Bot, button, open_table, play_out, snapshot, users
+from .fakechat import (
+    CHAT,
+    Bot,
+    button,
+    open_bauern_partners,
+    open_table,
+    play_out,
+    snapshot,
+    users,
+)
 
 OTHER_CHAT = ChatRef("tg", "-1002", "Anderswo")
 
@@ -385,13 +394,7 @@ async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
 @pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")
 async def test_resign_at_bauern_loses_for_the_team(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
-    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
-    assert tid is not None
-    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
-    assert (await b.press(button(bot.fc.lobbies[tid].message, "s2"))).ok  # a's partner
-    for _ in range(2):
-        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
-    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    tid = await open_bauern_partners(bot, a, b)
     assert (await bot.svc.resign(CHAT, b.user)).ok
     rows = dict(
         await bot.store.fetchall(  # type: ignore[union-attr]
