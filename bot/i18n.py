@@ -325,6 +325,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.all_tricks": "every trick taken",
         "result.match": "Game over! {lines}",
         "result.winner": "Winner: {names}",
+        "record.caption": (
+            "The record of table {table} — {game}, finished {day}. Deals: {deals}.\n"
+            "Seats in the record: {seats}.\n"
+            "Check that every deal was dealt from its published seed: "
+            "python -m engine verify {file}; replay it: python -m engine replay {file}"
+        ),
+        "record.none": "No finished match in this chat yet: a record is kept once a match ends.",
+        "record.unknown": (
+            "No finished match {table} in this chat (a running or closed table has no record)."
+        ),
+        "record.computer": "computer",
         "result.bummerl_line": "{name}: {n} Bummerl",
         "result.aborted": "The table was closed: {reason}",
         "result.resigned": "{name} resigned.",
@@ -532,6 +543,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.all_tricks": "alle Stiche gemacht",
         "result.match": "Partie vorbei! {lines}",
         "result.winner": "Gewonnen: {names}",
+        "record.caption": (
+            "Das Protokoll von Tisch {table} — {game}, beendet am {day}. Runden: {deals}.\n"
+            "Plätze im Protokoll: {seats}.\n"
+            "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
+            "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
+        ),
+        "record.none": "In diesem Chat ist noch keine Partie beendet: Ein Protokoll gibt es ab dem Ende einer Partie.",
+        "record.unknown": (
+            "Keine beendete Partie {table} in diesem Chat (ein laufender oder geschlossener Tisch hat kein Protokoll)."
+        ),
+        "record.computer": "Computer",
         "result.bummerl_line": "{name}: {n} Bummerl",
         "result.aborted": "Der Tisch wurde geschlossen: {reason}",
         "result.resigned": "{name} hat aufgegeben.",

@@ -80,6 +80,15 @@ class TableRow:
     deadline: float | None
 
 
+@dataclass(frozen=True)
+class FinishedGame:
+    table_id: str
+    game: str
+    record: dict[str, Any]
+    finished: float  # Unix time
+    names: dict[int, str]  # seat -> name of the person who sat there (computers absent)
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """(number, name, sql) of every migration file, in order."""
     out = []
@@ -516,6 +525,29 @@ class Store:
         async with self.ro.execute("SELECT record FROM games WHERE table_id=?", (table_id,)) as cur:
             r = await cur.fetchone()
         return json.loads(r[0]) if r else None
+
+    async def finished_game(self, chat: str, table_id: str | None = None) -> FinishedGame | None:
+        """A finished match of `chat` (its newest without `table_id`), with the names of
+        the people who sat at it: a record is only handed out in the chat it was
+        played in, where its table id was shown."""
+        where, args = (
+            ("chat=? AND table_id=?", (chat, table_id)) if table_id else ("chat=?", (chat,))
+        )
+        async with self.ro.execute(
+            f"SELECT table_id, game, record, finished FROM games WHERE {where} "
+            "ORDER BY finished DESC LIMIT 1",
+            args,
+        ) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        async with self.ro.execute(
+            "SELECT r.seat, COALESCE(p.name, r.player) FROM results r "
+            "LEFT JOIN players p ON p.key = r.player WHERE r.table_id=? ORDER BY r.seat",
+            (r[0],),
+        ) as cur:
+            names = {int(seat): str(name) for seat, name in await cur.fetchall()}
+        return FinishedGame(r[0], r[1], json.loads(r[2]), float(r[3]), names)
 
     # --- players and chats -----------------------------------------------------------
 

@@ -1,0 +1,62 @@
+"""A finished match's game record, handed to the players as a file.
+
+The table message shows each deal's seed hash and the result message its seed; the
+record (RULES.md §6) holds every deal's cards and actions, so anyone can check with
+`python -m engine verify FILE` that each deal was dealt from its published seed, and
+replay a disputed deal with `python -m engine replay FILE`.  It names seats, not
+people; the caption says who sat where.  A running match has none to give: its
+current deal's cards are secret until the deal ends.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from .i18n import game_name, t
+from .store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RecordReply:
+    """The caption (or the refusal) and, when there is one, the file."""
+
+    text: str
+    file: RecordFile | None = None
+
+
+async def record_reply(
+    store: Store, chat: str, lang: str | None, table_id: str | None = None
+) -> RecordReply:
+    """The record of `chat`'s finished match `table_id`, or of its newest one."""
+    found = await store.finished_game(chat, table_id)
+    if found is None:
+        if table_id:
+            return RecordReply(t(lang, "record.unknown", table=table_id))
+        return RecordReply(t(lang, "record.none"))
+    deals = found.record.get("deals", [])
+    seats = len(deals[0].get("hands", ())) if deals else 0
+    seats = max(seats, max(found.names, default=-1) + 1)
+    computer = t(lang, "record.computer")
+    who = " · ".join(f"{s} {found.names.get(s, computer)}" for s in range(seats))
+    day = time.strftime("%Y-%m-%d", time.gmtime(found.finished))
+    name = f"schnapsen-{found.game}-{found.table_id}.json"
+    caption = t(
+        lang,
+        "record.caption",
+        table=found.table_id,
+        game=game_name(found.game, lang),
+        deals=len(deals),
+        day=day,
+        seats=who,
+        file=name,
+    )
+    data = json.dumps(found.record, indent=1, ensure_ascii=False).encode()
+    return RecordReply(caption, RecordFile(name, data))

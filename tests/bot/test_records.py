@@ -1,0 +1,59 @@
+"""A finished match's record, as the players of its chat get it (`bot/records.py`)."""
+
+from __future__ import annotations
+
+import json
+
+from bot.records import record_reply
+from bot.service import ChatRef
+from engine.__main__ import verify_text
+
+from .fakechat import CHAT, Bot, open_table, play_out, users
+
+
+async def test_the_newest_finished_match_of_the_chat_comes_as_a_checkable_file(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    assert (await record_reply(bot.store, CHAT.key, "en")).text.startswith("No finished match")
+    first = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, first, [a, b])
+    second = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, second, [a, b])
+
+    reply = await record_reply(bot.store, CHAT.key, "en")
+    assert reply.file is not None
+    assert reply.file.filename == f"schnapsen-zweier-{second}.json"
+    record = json.loads(reply.file.data)
+    assert record == await bot.store.game_record(second)
+    assert verify_text(reply.file.data.decode())[0] == 0  # every deal from its seed
+    assert f"table {second}" in reply.text and f"Deals: {len(record['deals'])}." in reply.text
+    assert "Seats in the record: 0 Anna · 1 Bert." in reply.text
+    assert f"python -m engine verify {reply.file.filename}" in reply.text
+
+    older = await record_reply(bot.store, CHAT.key, "de", first)
+    assert older.file is not None and older.file.filename.endswith(f"{first}.json")
+    assert older.text.startswith(f"Das Protokoll von Tisch {first}")
+
+
+async def test_no_record_of_a_running_match_or_of_another_chat(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    running = await open_table(bot, "zweier", [a, b])
+    refused = await record_reply(bot.store, CHAT.key, "en", running)
+    assert refused.file is None and refused.text.startswith(f"No finished match {running}")
+
+    await play_out(bot.fc, running, [a, b])
+    elsewhere = ChatRef("tg", "-1002", "Beisl").key
+    other = await record_reply(bot.store, elsewhere, "en", running)
+    assert other.file is None and running in other.text
+    assert (await record_reply(bot.store, CHAT.key, "en", running)).file is not None
+
+
+async def test_computer_seats_are_named_as_computers(bot: Bot) -> None:
+    (a,) = (bot.player(u) for u in users(1))
+    assert bot.store is not None
+    tid = await open_table(bot, "zweier", [a])
+    await play_out(bot.fc, tid, [a])
+    reply = await record_reply(bot.store, CHAT.key, "en")
+    assert reply.file is not None
+    assert "Seats in the record: 0 Anna · 1 computer." in reply.text
