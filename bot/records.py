@@ -35,7 +35,9 @@ class RecordReply:
 async def record_reply(
     store: Store, chat: str, lang: str | None, table_id: str | None = None
 ) -> RecordReply:
-    """The record of `chat`'s finished match `table_id`, or of its newest one."""
+    """The record of `chat`'s finished match `table_id`, or of its newest one.  Table
+    ids are lower case; one typed otherwise (or with spaces) still names its table."""
+    table_id = (table_id or "").strip().lower() or None
     found = await store.finished_game(chat, table_id)
     if found is None:
         if table_id:

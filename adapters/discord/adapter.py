@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
 import re
 import secrets
@@ -55,6 +56,7 @@ from bot.i18n import TEXTS, t
 from bot.payload import PayloadError, loggable
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
+from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
 from bot.views import HandView, Message, hand_title, match_summary_text
@@ -549,24 +551,51 @@ class DiscordAdapter:
         *,
         view: discord.ui.View | None = None,
         ephemeral: bool = True,
+        file: RecordFile | None = None,
     ) -> int | None:
-        """Answer (or follow up on a deferred interaction); the new message's id."""
-        content = content[: render.MAX_CONTENT] or "…"
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
-        if view is not None:
-            kwargs["view"] = view
+        """Answer (or follow up on a deferred interaction); the new message's id.  The
+        view and the file go with the first 2,000 characters, any more text follows in
+        further messages."""
+        first, *rest = render.parts(content)
+        sent = await self._answer_once(interaction, first, view, ephemeral, file)
+        for part in rest:
+            await interaction.followup.send(part, ephemeral=ephemeral, wait=True)
+        return sent
+
+    async def _answer_once(
+        self,
+        interaction: discord.Interaction[Any],
+        content: str,
+        view: discord.ui.View | None,
+        ephemeral: bool,
+        file: RecordFile | None,
+    ) -> int | None:
+        def message(**kwargs: Any) -> dict[str, Any]:
+            # a discord.File is read (and closed) by the try that sends it: a fresh
+            # one for every try
+            if view is not None:
+                kwargs["view"] = view
+            if file is not None:
+                kwargs["file"] = discord.File(io.BytesIO(file.data), filename=file.filename)
+            return kwargs
+
         if interaction.response.is_done():
-            sent = await interaction.followup.send(content, wait=True, **kwargs)
+            sent = await interaction.followup.send(
+                content, wait=True, **message(ephemeral=ephemeral)
+            )
             return sent.id
         response = await self.first_response(
             interaction,
-            lambda: interaction.response.send_message(content, **kwargs),
+            lambda: interaction.response.send_message(content, **message(ephemeral=ephemeral)),
             discord.InteractionResponseType.channel_message,
         )
         if response is not None:
             return response.message_id
-        # it was sent, its answer lost: make sure it reads right, and learn its id
-        edits: dict[str, Any] = {"view": view} if view is not None else {}
+        # it was sent, its answer lost: make sure it reads right (a try cut mid-way may
+        # have left it without its file), and learn its id
+        edits = message()
+        if "file" in edits:
+            edits["attachments"] = [edits.pop("file")]
         with contextlib.suppress(discord.HTTPException, *OUTAGES):
             return (await interaction.edit_original_response(content=content, **edits)).id
         return None

@@ -14,6 +14,7 @@ from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
 from bot.i18n import game_name
+from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.views import settings_text
 from engine.games import available, game
@@ -152,6 +153,24 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         lines = stats_text(store, f"dc:{who.id}", who.display_name, where, lang)
         body = await adapter.within_budget(interaction, lines, ephemeral=False, thinking=True)
         await adapter.reply(interaction, body, ephemeral=False)
+
+    @tree.command(
+        name=locale_str("record"),
+        description=locale_str("The record of a finished match, as a file to check"),
+    )
+    @app_commands.rename(table=locale_str("table"))
+    @app_commands.describe(
+        table=locale_str("The id of a finished table (the newest one here if left out)")
+    )
+    async def record(interaction: discord.Interaction[Any], table: str | None = None) -> None:
+        # the chat /leaderboard counts in (the server, or this DM), where the table id
+        # was shown; only the asker gets it, as only he asked
+        user = adapter.user(interaction)
+        chat = adapter.chat(interaction).key
+        found = await adapter.within_budget(
+            interaction, record_reply(store, chat, user.lang, table)
+        )
+        await adapter.reply(interaction, found.text, file=found.file)
 
     @tree.command(name=locale_str("rules"), description=locale_str("The rules of a game"))
     @app_commands.rename(game=locale_str("game"))

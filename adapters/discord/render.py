@@ -86,6 +86,20 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def parts(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """`text` in pieces Discord takes, cut at a line end where there is one: a reply
+    longer than one message goes on in the next instead of losing its end."""
+    out: list[str] = []
+    while len(text) > limit:
+        cut = text.rfind("\n", 0, limit + 1)
+        if cut <= 0:
+            cut = limit
+        out.append(text[:cut])
+        text = text[cut:].lstrip("\n")
+    out.append(text)
+    return [part for part in out if part.strip()] or ["…"]
+
+
 def content(message: Message) -> str:
     return _clip(message.text, MAX_CONTENT) or "…"
 

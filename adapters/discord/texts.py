@@ -46,8 +46,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "presses Start. Computer players fill seats with “Add computer”.\n"
             "• Your hand comes by direct message, with a button for every move. If your "
             "DMs are closed, press “Show my hand” on the table message.\n"
-            "• /leaderboard, /stats, /rules, /abort (the host closes the table, others "
-            "vote), /resign, /forgetme, /settings (Manage Server).\n"
+            "• /leaderboard, /stats, /rules, /record (a finished match's record, to "
+            "check its deals), /abort (the host closes the table, others vote), /resign, "
+            "/forgetme, /settings (Manage Server).\n"
             "Games: {games}."
         ),
     },
@@ -84,7 +85,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "„Mitspielen“, der Gastgeber „Start“. Mit „Computer dazu“ spielt der Computer mit.\n"
             "• Deine Karten kommen per Direktnachricht, mit einem Knopf für jeden Zug. Sind "
             "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „Meine Karten“.\n"
-            "• /rangliste, /statistik, /regeln, /abbrechen (Gastgeber schließt, andere "
+            "• /rangliste, /statistik, /regeln, /protokoll (das Protokoll einer beendeten "
+            "Partie, zum Nachprüfen ihrer Runden), /abbrechen (Gastgeber schließt, andere "
             "stimmen ab), /aufgeben, /vergiss-mich, /einstellungen (Server verwalten).\n"
             "Spiele: {games}."
         ),
@@ -124,6 +126,10 @@ GERMAN: dict[str, str] = {
     "Statistics of a player": "Statistik eines Spielers",
     "user": "spieler",
     "Whose statistics (you if left out)": "Wessen Statistik (ohne Angabe: deine)",
+    # /record
+    "record": "protokoll",
+    "The record of a finished match, as a file to check": "Das Protokoll einer beendeten Partie, als Datei zum Nachprüfen",
+    "The id of a finished table (the newest one here if left out)": "Die Kennung eines beendeten Tisches (ohne Angabe: der zuletzt hier beendete)",
     # /rules
     "rules": "regeln",
     "The rules of a game": "Die Regeln eines Spiels",

@@ -39,10 +39,16 @@ answers: polls with one warning line per failure, the outbox without dropping an
 Meanwhile the persons' turn clocks stop; with a webhook, a quiet table learns of the
 outage from a light probe made while a turn's clock runs (`_watch_reach`).
 
+A finished match's record
+/record [table] in a group sends the record of its newest finished match (or the one
+named) as a JSON document whose caption says who sat where and how to verify it; a
+running match has none, its cards being secret (`bot.records`).
+
 Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
-honoured).  Callback queries are answered at once, refusals as an alert for the
-presser only.  Updates are deduplicated by `update_id` (webhooks redeliver).
+honoured), the record's document too.  Callback queries are answered at once,
+refusals as an alert for the presser only.  Updates are deduplicated by `update_id`
+(webhooks redeliver).
 """
 
 from __future__ import annotations
@@ -85,13 +91,14 @@ from bot.i18n import norm_lang, t
 from bot.payload import Payload, PayloadError
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
+from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
 from bot.views import HandView, Message, match_summary_text, settings_text
 from engine.games import available
 
-from .outbox import Btn, Content, Handle, Outbox, Throttle
+from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle
 from .texts import COMMANDS, tt
 
 log = logging.getLogger(__name__)
@@ -842,6 +849,7 @@ class TelegramAdapter:
         app.add_handler(CommandHandler("settings", self._cmd_settings))
         app.add_handler(CommandHandler("abort", self._cmd_abort))
         app.add_handler(CommandHandler("resign", self._cmd_resign))
+        app.add_handler(CommandHandler("record", self._cmd_record))
         app.add_handler(CommandHandler("help", self._cmd_help))
         app.add_handler(CommandHandler("forgetme", self._cmd_forget))
         app.add_handler(MessageHandler(_OTHER, self._cmd_other))
@@ -1209,6 +1217,30 @@ class TelegramAdapter:
         outcome = await self.service.resign(self._chat(message), user)
         if outcome.text:
             await self._reply(message, outcome.text)
+
+    async def _cmd_record(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The record of the group's newest finished match, or of the one named, as a
+        document in the group (where its table id and seeds were shown).  Through the
+        outbox like every reply, so it keeps its place after the match's result and
+        rides out flood control and outages; if Telegram will not take the file, the
+        group is told to try again rather than left without an answer."""
+        got = await self._in_group(update)
+        if got is None:
+            return
+        message, user = got
+        chat = self._chat(message)
+        args = _split(context.args)
+        named = args[0] if args else None
+        reply = await record_reply(self.service.store, chat.key, user.lang, named)
+        if reply.file is None:
+            await self._reply(message, reply.text)
+            return
+        self.outbox.send_file(
+            message.chat.id,
+            Attachment(reply.file.filename, reply.file.data),
+            reply.text,
+            fallback=Content(tt(user.lang, "failed")),
+        )
 
     async def _cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)

@@ -14,6 +14,8 @@ limits are met:
 - **Rate.** Token buckets per chat (about 1 message/s), per group (20/min) and overall
   (30/s) delay requests before Telegram would refuse them; a 429 anyway is honoured:
   wait `retry_after`, then send the newest content (the final state is never dropped).
+- **Files.** A document (`send_file`) waits its turn like a message; a caption longer
+  than Telegram takes goes in full as a message right after it, so nothing is cut.
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
   gone (deleted by an admin, too old to edit) becomes a new post.
 - **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
@@ -24,7 +26,9 @@ limits are met:
   (at most every 5 s) until it goes through, however long the outage: the chat's
   queue waits in order, its edits merging meanwhile.  Other network failures (a
   timeout, a dropped answer: the request may have arrived) are tried `max_attempts`
-  times, so one Telegram keeps failing on cannot hold up its chat for ever.
+  times, so one Telegram keeps failing on cannot hold up its chat for ever.  A message
+  given up on (that, or a refusal other than the chat's) is replaced by its
+  `fallback`, when it has one, so whoever asked for it is not left waiting.
   `on_reach(False)` tells the adapter once when requests stop connecting, and
   `on_reach(True)` once when Telegram answers again (any answer, a refusal too).
   A bot with nothing to send learns the same from `probe`, which asks for little.
@@ -99,6 +103,14 @@ class Content:
         return Content(self.text)
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent as a document."""
+
+    filename: str
+    data: bytes = field(repr=False)
+
+
 @dataclass(eq=False)
 class Handle:
     """One message the bot keeps editing (a lobby, a deal's table, a player's hand).
@@ -152,15 +164,25 @@ class _Bucket:
 
 
 MAX_TEXT = 4096  # Telegram's limit for a message text
+MAX_CAPTION = 1024  # and for a document's caption
 
 
-def fit(text: str) -> str:
-    """Text Telegram accepts: not empty, at most `MAX_TEXT` characters."""
+def units(text: str) -> int:
+    """A text's length as Telegram counts it: in UTF-16 code units (an emoji is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int = MAX_TEXT) -> str:
+    """Text Telegram accepts: not empty, at most `limit` characters."""
     text = text.strip() or "…"
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+    if units(text) <= limit:
+        return text
+    # cut in UTF-16 units; half an emoji cut off is dropped, not sent broken
+    kept = text.encode("utf-16-le")[: 2 * (limit - 1)].decode("utf-16-le", errors="ignore")
+    return kept + "…"
 
 
-OpKind = Literal["post", "edit", "strip", "send", "call"]
+OpKind = Literal["post", "edit", "strip", "send", "document", "call"]
 
 
 @dataclass(eq=False)
@@ -174,6 +196,8 @@ class _Op:
     failures: int = 0  # network failures in a row, for the pause before the next try
     force: bool = False  # an edit sent even if the message shows its content already
     reply_to: Handle | None = None  # a one-off message that answers this one
+    file: Attachment | None = None  # a document's file (its caption is `content`)
+    fallback: Content | None = None  # sent instead if Telegram will not take this
 
 
 @dataclass(eq=False)
@@ -308,6 +332,25 @@ class Outbox:
         a reply to that message of the same chat (if it is still there), which quotes
         it and takes a tap to it."""
         self._enqueue(chat_id, _Op("send", None, content, reply_to=reply_to))
+
+    def send_file(
+        self,
+        chat_id: int,
+        file: Attachment,
+        caption: str,
+        *,
+        fallback: Content | None = None,
+    ) -> None:
+        """A document with `caption`.  Telegram takes 1024 characters of caption: a
+        longer one goes in full as a message right after the document, which keeps its
+        first line.  `fallback`: the message sent instead if Telegram will not take the
+        document (see the module's docstring), so whoever asked for it hears so."""
+        short = caption.strip()
+        if units(short) > MAX_CAPTION:
+            short = fit(short.split("\n", 1)[0], MAX_CAPTION)
+        self._enqueue(chat_id, _Op("document", None, Content(short), file=file, fallback=fallback))
+        if short != caption.strip():
+            self.send(chat_id, Content(caption))
 
     def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
         """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
@@ -474,11 +517,20 @@ class Outbox:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                self.stats.failed += 1
                 log.exception("telegram request for chat %s failed", chat.id)
+                self._lost(chat, op)
             finally:
                 chat.current = None
                 self._done()
+
+    def _lost(self, chat: _Chat, op: _Op) -> None:
+        """`op` will not reach Telegram: its fallback, if any, goes next in its chat."""
+        self.stats.failed += 1
+        if op.fallback is None or chat.blocked or self._closed:
+            return
+        chat.ops.appendleft(_Op("send", None, op.fallback))
+        self._pending += 1
+        self._idle.clear()
 
     def _done(self) -> None:
         self._pending -= 1
@@ -546,8 +598,8 @@ class Outbox:
                 if "rights to send" in text:  # the group took the bot's right to post
                     self._refused(chat, handle, e)
                     return
-                self.stats.failed += 1
                 log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)
+                self._lost(chat, op)
                 return
             except ChatMigrated as e:
                 self.stats.migrated += 1
@@ -566,13 +618,13 @@ class Outbox:
                     self.stats.unreachable += 1
                     op.attempts -= 1  # an outage uses up no attempts
                 elif op.attempts >= self.max_attempts:
-                    self.stats.failed += 1
                     log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
+                    self._lost(chat, op)
                     return
                 await asyncio.sleep(min(0.2 * 2 ** min(op.failures, 5), 5.0))
             except TelegramError as e:
-                self.stats.failed += 1
                 log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
+                self._lost(chat, op)
                 return
             finally:
                 op.sending = False
@@ -654,6 +706,16 @@ class Outbox:
     async def _request(self, chat: _Chat, op: _Op) -> None:
         self.stats.requests += 1
         handle = op.handle
+        if op.kind == "document":
+            assert op.file is not None and op.content is not None
+            await self.bot.send_document(
+                chat.id,
+                op.file.data,
+                filename=op.file.filename,
+                caption=op.content.text or None,
+                reply_markup=op.content.markup(),
+            )
+            return
         if op.kind in ("post", "send"):
             content = op.content if op.content is not None else Content("…")
             target = op.reply_to.message_id if op.reply_to is not None else None

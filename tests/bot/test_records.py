@@ -30,7 +30,7 @@ async def test_the_newest_finished_match_of_the_chat_comes_as_a_checkable_file(b
     assert "Seats in the record: 0 Anna · 1 Bert." in reply.text
     assert f"python -m engine verify {reply.file.filename}" in reply.text
 
-    older = await record_reply(bot.store, CHAT.key, "de", first)
+    older = await record_reply(bot.store, CHAT.key, "de", f" {first.upper()} ")
     assert older.file is not None and older.file.filename.endswith(f"{first}.json")
     assert older.text.startswith(f"Das Protokoll von Tisch {first}")
 

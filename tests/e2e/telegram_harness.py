@@ -408,3 +408,24 @@ def _stuck(rig: Rig, table_id: str, users: list[FakeUser]) -> str:
         keys = message.keyboard() if message is not None else []
         lines.append(f"--- {user.first_name}: {text}\n{keys}")
     return "\n".join(lines)
+
+
+async def finished_match(rig: Rig, fake: FakeTelegram) -> tuple[Players, str]:
+    """Anna and Berti's Zweier match, played to its end by buttons."""
+    players, table_id = await started_match(rig, fake)
+    await play(rig, table_id, players.users, until=lambda: rig.table(table_id) is None)
+    await rig.adapter.outbox.drain()
+    return players, table_id
+
+
+async def wait_for_document(
+    fake: FakeTelegram, chat: FakeChat, *, after: FakeMessage | int | None = None
+) -> FakeMessage:
+    """The first document the bot posts in `chat` after message `after`."""
+    floor = after.message_id if isinstance(after, FakeMessage) else after or 0
+
+    def match() -> FakeMessage | None:
+        fresh = (m for m in chat.bot_messages() if m.message_id > floor)
+        return next((m for m in fresh if m.document is not None), None)
+
+    return await fake.wait_for(match, what=f"a document in chat {chat.id}\n{chat.transcript()}")

@@ -87,6 +87,7 @@ async def test_slash_commands_are_synced_with_german_names(tmp_path: Path) -> No
             "leaderboard",
             "stats",
             "rules",
+            "record",
             "settings",
             "abort",
             "resign",
@@ -95,6 +96,9 @@ async def test_slash_commands_are_synced_with_german_names(tmp_path: Path) -> No
         }
         assert commands["leaderboard"]["name_localizations"] == {"de": "rangliste"}
         assert commands["forgetme"]["name_localizations"] == {"de": "vergiss-mich"}
+        [table] = commands["record"]["options"]
+        assert commands["record"]["name_localizations"] == {"de": "protokoll"}
+        assert table["name_localizations"] == {"de": "tisch"} and not table.get("required")
         [new] = commands["schnapsen"]["options"]
         assert (new["name"], new["name_localizations"]) == ("new", {"de": "neu"})
         game, preset = new["options"]

@@ -10,6 +10,7 @@ process-wide, so they are applied per test and undone afterwards.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -120,6 +121,31 @@ async def long_id(interaction: discord.Interaction[Any]) -> None:
     except discord.HTTPException as error:
         bot.outcomes.put_nowait(("long", error.code))
         await interaction.response.send_message("Could not show the buttons", ephemeral=True)
+
+
+EXPORT = b'{"deals": []}\n'
+
+
+def export_file(data: bytes = EXPORT) -> discord.File:
+    return discord.File(io.BytesIO(data), filename="game.json")
+
+
+@schnapsen.command(name="export", description="A file, ephemerally")
+async def export(interaction: discord.Interaction[Any]) -> None:
+    bot: ThrowawayBot = interaction.client
+    try:
+        await interaction.response.send_message("Here it is", file=export_file(), ephemeral=True)
+    except discord.HTTPException as error:
+        bot.outcomes.put_nowait(("export", (error.status, error.code)))
+        await interaction.response.send_message("Too big to send", ephemeral=True)
+
+
+@schnapsen.command(name="export-later", description="Defer, then files in followups")
+async def export_later(interaction: discord.Interaction[Any]) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.followup.send("First", file=export_file(), ephemeral=True)
+    await interaction.followup.send("Second", file=export_file(b"2"), ephemeral=True)
+    await interaction.edit_original_response(attachments=[export_file(b"replaced")])
 
 
 class BidMenu(discord.ui.Select[discord.ui.View]):
@@ -629,3 +655,48 @@ async def test_world_changes_reach_a_connected_bot(world: World, bot: ThrowawayB
     joined = asyncio.ensure_future(bot.wait_for("guild_join", timeout=5))
     guild = fake.add_guild("Kaffeehaus")
     assert (await joined).id == guild.id
+
+
+async def test_files_on_an_interaction_response(world: World, bot: ThrowawayBot) -> None:
+    """A multipart callback (type 4): ``payload_json`` plus ``files[0]``, as discord.py
+    sends a ``discord.File``; the message carries it as an attachment."""
+    interaction = await world.fake.slash(world.alice, world.table, "schnapsen export")
+    assert await interaction.wait_acknowledged() == 4
+    reply = await interaction
+    assert reply.content == "Here it is" and reply.ephemeral_for is world.alice
+    [attachment] = reply.attachments
+    assert (attachment["filename"], attachment["size"]) == ("game.json", len(EXPORT))
+    assert attachment["ephemeral"] is True  # Discord's mark on an ephemeral message's files
+    assert reply.files[int(attachment["id"])] == EXPORT
+    assert attachment["url"].endswith(f"/{attachment['id']}/game.json")
+
+
+async def test_files_on_followups_and_an_original_response_edit(
+    world: World, bot: ThrowawayBot
+) -> None:
+    """The first followup after a "thinking" defer fills in the deferred message, file
+    and all; the next is a message of its own; an edit naming only a new file replaces
+    the old one."""
+    interaction = await world.fake.slash(world.alice, world.table, "schnapsen export-later")
+    assert await interaction.wait_acknowledged() == 5
+    [second] = await interaction.wait_followups()
+    original = interaction.original
+    assert original is not None
+    await world.fake.wait_for(lambda: bool(original.history) and original.edited_at is not None)
+    assert original.content == "First" and not original.loading
+    [attachment] = original.attachments
+    assert attachment["filename"] == "game.json"
+    assert list(original.files.values()) == [b"replaced"]
+    assert second.content == "Second" and second.ephemeral_for is world.alice
+    assert list(second.files.values()) == [b"2"]
+
+
+async def test_an_upload_over_the_size_limit_is_refused(world: World, bot: ThrowawayBot) -> None:
+    """Discord refuses a request whose files exceed the interaction's
+    ``attachment_size_limit`` with 413 / 40005, and nothing is sent."""
+    world.fake.limits.max_upload = len(EXPORT) - 1
+    interaction = await world.fake.slash(world.alice, world.table, "schnapsen export")
+    assert await bot.outcome() == ("export", (413, 40005))
+    assert interaction.payload["attachment_size_limit"] == len(EXPORT) - 1
+    reply = await interaction
+    assert reply.content == "Too big to send" and reply.attachments == []

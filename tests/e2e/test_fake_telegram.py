@@ -44,16 +44,22 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from tests.e2e.fakes.telegram_api import (
     BUTTON_DATA_INVALID,
     CANT_INITIATE,
+    CAPTION_TOO_LONG,
     CONFLICT_OTHER_POLLER,
     CONFLICT_WEBHOOK_ACTIVE,
     MESSAGE_TOO_LONG,
+    NO_DOCUMENT,
+    NO_TEXT_TO_EDIT,
+    NOT_ENOUGH_RIGHTS_DOCUMENTS,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
+    WRONG_FILE_ID,
     Button,
     FakeTelegram,
     Limits,
     LogErrorGuard,
     RateLimits,
+    Upload,
     polling,
 )
 
@@ -272,6 +278,51 @@ async def test_identical_edit_is_not_modified(fake: FakeTelegram, ptb_bot: Bot) 
     assert message.keyboard() == [] and message.keyboard(revision=0) == [[Button("Go", "a")]]
     with pytest.raises(BadRequest, match=as_raised(MESSAGE_TOO_LONG)):
         await ptb_bot.send_message(group.id, "x" * 4097)
+
+
+async def test_documents_are_uploaded_and_checked_like_telegram(
+    fake: FakeTelegram, ptb_bot: Bot
+) -> None:
+    """sendDocument as PTB uploads it (multipart), with the refusals Telegram gives."""
+    fake.limits = replace(fake.limits, rate=None)
+    alice = fake.create_user("Alice")
+    group = fake.create_group("Schnapsen table", members=[alice])
+    sent = await ptb_bot.send_document(
+        group.id, b'{"deals": []}', filename="record.json", caption="The record: /record"
+    )
+    assert sent.document is not None and sent.document.file_name == "record.json"
+    assert sent.caption == "The record: /record" and sent.text is None
+    message = group.message(sent.message_id)
+    assert message.document is not None and message.document.data == b'{"deals": []}'
+    assert message.document.mime_type == "application/json"
+    assert message.entity_texts("bot_command") == ["/record"]  # the caption's entities
+    upload = fake.calls_to("sendDocument")[-1].params["document"]
+    assert isinstance(upload, Upload) and upload.filename == "record.json"
+
+    again = await ptb_bot.send_document(group.id, sent.document.file_id)  # no caption
+    assert again.document is not None and again.document.file_name == "record.json"
+    assert again.caption is None
+
+    await ptb_bot.send_document(group.id, b"x", filename="a.txt", caption="é" * 1024)
+    refusals = [
+        (CAPTION_TOO_LONG, dict(document=b"x", filename="a.txt", caption="x" * 1025)),
+        (CAPTION_TOO_LONG, dict(document=b"x", filename="a.txt", caption="🂡" * 513)),
+        (WRONG_FILE_ID, dict(document="no-such-file")),
+    ]
+    for description, kwargs in refusals:
+        with pytest.raises(BadRequest, match=as_raised(description)):
+            await ptb_bot.send_document(group.id, **kwargs)
+    with pytest.raises(BadRequest, match=as_raised(NO_TEXT_TO_EDIT)):
+        await ptb_bot.edit_message_text("changed", group.id, sent.message_id)
+    group.members_may_send = False
+    with pytest.raises(BadRequest, match=as_raised(NOT_ENOUGH_RIGHTS_DOCUMENTS)):
+        await ptb_bot.send_document(group.id, b"x", filename="a.txt")
+    assert len([m for m in group.messages if m.document is not None]) == 3
+
+    url = f"{fake.base_url}{fake.token}/sendDocument"
+    form = {"chat_id": str(group.id), "caption": "hi"}  # PTB itself needs a document
+    async with aiohttp.ClientSession() as session, session.post(url, data=form) as r:
+        assert r.status == 400 and (await r.json())["description"] == NO_DOCUMENT
 
 
 async def test_callback_answers_once_and_in_time(fake: FakeTelegram, ptb_bot: Bot) -> None:

@@ -14,6 +14,9 @@ enforces the platform rules that shape the bot's design (see /work/shared/PLATFO
 * edits of messages older than an hour are limited (400 / 30046);
 * ephemeral messages are visible only to the interacting user and reachable only
   through the interaction's webhook token (channel routes answer 404 / 10008);
+* files (multipart ``payload_json`` plus ``files[n]``) on messages, interaction
+  responses, followups and edits, whose ``attachments`` array says which stay; more
+  than the ``attachment_size_limit`` in one request is 413 / 40005;
 * rate limits: sane ``X-RateLimit-*`` headers on every answer, and
   :meth:`FakeDiscord.rate_limit` makes the next K requests to a route answer 429;
 * outages and lost access: :meth:`FakeDiscord.server_error` (5xx, optionally after the
@@ -239,6 +242,9 @@ class Limits:
     max_content: int = 2000
     max_embeds: int = 10
     max_embed_total: int = 6000
+    max_upload: int = 10 * 1024 * 1024
+    """Bytes of files one request may upload (an interaction's
+    ``attachment_size_limit``); more is refused with 413 / 40005."""
     bucket_size: int = 50
     """Requests per ``bucket_window`` per route bucket, as reported in X-RateLimit-*."""
     bucket_window: float = 1.0
@@ -1923,7 +1929,7 @@ class FakeDiscord:
             "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.limits.max_upload,
         }
         channel_payload = channel.payload()
         if guild is not None:
@@ -2368,6 +2374,8 @@ class FakeDiscord:
             raise ApiError(400, 50041, "Invalid API version provided.")
         body, files = await self._read_body(request)
         record.body = body
+        if sum(len(content) for _, _, content, _ in files) > self.limits.max_upload:
+            raise ApiError(413, 40005, "Request entity too large")
         route, params = self._route_for(request.method, record)
         record.route = route.template
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
@@ -2659,32 +2667,38 @@ class FakeDiscord:
         files: list[tuple[str, str, bytes, str]],
         existing: Sequence[Json] = (),
         stored: dict[int, bytes] | None = None,
+        *,
+        ephemeral: bool = False,
     ) -> tuple[list[Json], dict[int, bytes]]:
-        """New uploads (``files[n]`` fields) plus the kept existing attachments."""
-        data = dict(stored or {})
+        """New uploads (``files[n]`` fields) plus the kept existing attachments; the
+        ``attachments`` array lists what stays (existing ids, and ``n`` for the new
+        upload ``files[n]``, with its description).  Files of an ephemeral message are
+        marked ``ephemeral`` (Discord deletes them with it)."""
         wanted = body.get("attachments")
         kept_ids = {str(a.get("id")) for a in wanted} if wanted is not None else None
         result = [a for a in existing if kept_ids is None or str(a["id"]) in kept_ids]
-        for index, (_, filename, content, content_type) in enumerate(files):
+        kept = {str(a["id"]) for a in result}
+        data = {key: content for key, content in (stored or {}).items() if str(key) in kept}
+        for position, (field_name, filename, content, content_type) in enumerate(files):
+            numbered = re.fullmatch(r"files\[(\d+)\]", field_name)
+            index = numbered[1] if numbered else str(position)
             attachment_id = self._snowflake()
-            result.append(
-                {
-                    "id": str(attachment_id),
-                    "filename": filename,
-                    "size": len(content),
-                    "url": f"{CDN}/attachments/{channel.id}/{attachment_id}/{filename}",
-                    "proxy_url": f"{CDN}/attachments/{channel.id}/{attachment_id}/{filename}",
-                    "content_type": content_type,
-                    "description": next(
-                        (
-                            a.get("description")
-                            for a in (wanted or [])
-                            if str(a.get("id")) == str(index)
-                        ),
-                        None,
-                    ),
-                }
-            )
+            url = f"{CDN}/attachments/{channel.id}/{attachment_id}/{filename}"
+            attachment: Json = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": len(content),
+                "url": url,
+                "proxy_url": url,
+                "content_type": content_type,
+                "description": next(
+                    (a.get("description") for a in (wanted or []) if str(a.get("id")) == index),
+                    None,
+                ),
+            }
+            if ephemeral:
+                attachment["ephemeral"] = True
+            result.append(attachment)
             data[attachment_id] = content
         return result, data
 
@@ -2716,7 +2730,9 @@ class FakeDiscord:
         content = body.get("content") or ""
         embeds = [{"type": "rich", **embed} for embed in body.get("embeds") or []]
         components = self._number_components(body.get("components") or [])
-        attachments, data = self._attachments(channel, body, files)
+        attachments, data = self._attachments(
+            channel, body, files, ephemeral=ephemeral_for is not None
+        )
         if (
             not allow_empty
             and not content.strip()
@@ -2807,7 +2823,12 @@ class FakeDiscord:
         attachments, data = message.attachments, message.files
         if files or "attachments" in body:
             attachments, data = self._attachments(
-                message.channel, body, files, message.attachments, message.files
+                message.channel,
+                body,
+                files,
+                message.attachments,
+                message.files,
+                ephemeral=message.ephemeral,
             )
         if not content.strip() and not embeds and not components and not attachments:
             raise ApiError(400, 50006, "Cannot send an empty message")

@@ -54,6 +54,7 @@ __all__ = [
     "CallbackAnswer",
     "FakeCallbackQuery",
     "FakeChat",
+    "FakeDocument",
     "FakeMessage",
     "FakeTelegram",
     "FakeUser",
@@ -61,6 +62,7 @@ __all__ = [
     "LogErrorGuard",
     "RateLimits",
     "Revision",
+    "Upload",
     "WebhookConfig",
     "WebhookDelivery",
     "polling",
@@ -94,6 +96,12 @@ MESSAGE_TO_DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 MESSAGE_CANT_BE_DELETED = "Bad Request: message can't be deleted"
 GROUP_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 REPLIED_NOT_FOUND = "Bad Request: message to be replied not found"
+NO_DOCUMENT = "Bad Request: there is no document in the request"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+WRONG_FILE_ID = "Bad Request: wrong file identifier/HTTP URL specified"
+FILE_EMPTY = "Bad Request: file must be non-empty"
+NO_TEXT_TO_EDIT = "Bad Request: there is no text in the message to edit"
+NOT_ENOUGH_RIGHTS_DOCUMENTS = "Bad Request: not enough rights to send documents to the chat"
 METHOD_NOT_FOUND = "Not Found: method not found"
 CONFLICT_OTHER_POLLER = (
     "Conflict: terminated by other getUpdates request; "
@@ -181,6 +189,7 @@ class Limits:
 
     callback_answer_timeout: float = 10.0
     max_text_length: int = 4096
+    max_caption_length: int = 1024
     max_callback_data_bytes: int = 64
     max_callback_answer_length: int = 200
     max_commands: int = 100
@@ -446,7 +455,8 @@ class FakeChat:
         lines = []
         for m in self.messages:
             flag = " (deleted)" if m.deleted else ""
-            lines.append(f"#{m.message_id} {m.sender.mention}{flag}: {m.text}")
+            doc = f" [document {m.document.file_name}]" if m.document is not None else ""
+            lines.append(f"#{m.message_id} {m.sender.mention}{flag}:{doc} {m.text}")
             for row in m.keyboard():
                 lines.append("    " + " | ".join(f"[{b.text} -> {b.data}]" for b in row))
         return "\n".join(lines)
@@ -455,9 +465,44 @@ class FakeChat:
 _PRIVATE_CHAT_FIELDS = frozenset({"first_name", "last_name", "username"})
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file part of a multipart request, as the client uploaded it."""
+
+    filename: str | None
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True, kw_only=True)
+class FakeDocument:
+    """A file the bot sent as a document; ``data`` holds its bytes for tests to read."""
+
+    file_id: str
+    file_name: str | None
+    mime_type: str | None
+    data: bytes = field(repr=False)
+
+    def to_api(self) -> JSONDict:
+        data: JSONDict = {
+            "file_id": self.file_id,
+            "file_unique_id": f"U{self.file_id}",
+            "file_size": len(self.data),
+        }
+        if self.file_name:
+            data["file_name"] = self.file_name
+        if self.mime_type:
+            data["mime_type"] = self.mime_type
+        return data
+
+
 @dataclass(eq=False, kw_only=True)
 class FakeMessage:
-    """A message with its current content and the revisions it had before each edit."""
+    """A message with its current content and the revisions it had before each edit.
+
+    A document's caption is its ``text`` (and ``entities``), so waiting for a text and
+    checking what a chat was shown cover captions too; `to_api` sends it as Telegram
+    does, as ``caption`` beside ``document``."""
 
     chat: FakeChat
     message_id: int
@@ -471,6 +516,7 @@ class FakeMessage:
     history: list[Revision] = field(default_factory=list, repr=False)
     deleted: bool = False
     update_id: int | None = None  # the update that delivered it to the bot, if any
+    document: FakeDocument | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -507,10 +553,14 @@ class FakeMessage:
             "from": self.sender.to_api(),
             "chat": self.chat.to_api(),
             "date": self.date,
-            "text": self.text,
         }
+        body, entities = ("caption", "caption_entities") if self.document else ("text", "entities")
+        if self.document is not None:
+            data["document"] = self.document.to_api()
+        if self.text or self.document is None:
+            data[body] = self.text
         if self.entities:
-            data["entities"] = [dict(e) for e in self.entities]
+            data[entities] = [dict(e) for e in self.entities]
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.reply_markup is not None:
@@ -1090,6 +1140,7 @@ class FakeTelegram:
         self.menu_buttons: dict[int | None, JSONDict] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}  # (name|description|..., language)
         self.files: dict[str, bytes] = {}
+        self._documents: dict[str, FakeDocument] = {}  # by file_id
         self._file_paths: dict[str, str] = {}
         self.webhook: WebhookConfig | None = None
         self.webhook_deliveries: list[WebhookDelivery] = []
@@ -1760,6 +1811,7 @@ class FakeTelegram:
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "sendMessage": self._send_message,
+            "sendDocument": self._send_document,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
@@ -1995,11 +2047,31 @@ class FakeTelegram:
         raw = params.get("text")
         if raw is None or raw == "":
             raise _bad_request(TEXT_EMPTY)
-        raw = str(raw)
-        parse_mode = params.get("parse_mode")
+        text, entities = self._parse(str(raw), params.get("parse_mode"), params.get("entities"))
+        if not text:
+            raise _bad_request(TEXT_EMPTY)
+        if _utf16_len(text) > self.limits.max_text_length:
+            raise _bad_request(MESSAGE_TOO_LONG)
+        return text, entities
+
+    def _render_caption(self, params: Params) -> tuple[str, tuple[JSONDict, ...]]:
+        """A media caption: optional, parsed like a text, at most 1024 characters."""
+        raw = params.get("caption")
+        if raw is None or raw == "":
+            return "", ()
+        given = params.get("caption_entities")
+        text, entities = self._parse(str(raw), params.get("parse_mode"), given)
+        if _utf16_len(text) > self.limits.max_caption_length:
+            raise _bad_request(CAPTION_TOO_LONG)
+        return text, entities
+
+    @staticmethod
+    def _parse(raw: str, parse_mode: Any, given: Any) -> tuple[str, tuple[JSONDict, ...]]:
+        """Text and entities as Telegram stores them: marked-up text parsed (or the
+        entities given taken as they are), trimmed, commands, mentions and links found."""
         try:
-            if params.get("entities"):
-                text, entities = raw, [dict(e) for e in params["entities"]]
+            if given:
+                text, entities = raw, [dict(e) for e in given]
             elif parse_mode in (None, ""):
                 text, entities = raw, []
             elif str(parse_mode).lower() == "html":
@@ -2013,11 +2085,7 @@ class FakeTelegram:
         except _EntityParseError as error:
             raise _bad_request(str(error)) from error
         text, entities = _strip_text(text, entities)
-        if not text:
-            raise _bad_request(TEXT_EMPTY)
-        if _utf16_len(text) > self.limits.max_text_length:
-            raise _bad_request(MESSAGE_TOO_LONG)
-        if not params.get("entities"):
+        if not given:
             taken = {(e["offset"], e["length"]) for e in entities}
             entities += [e for e in _auto_entities(text) if (e["offset"], e["length"]) not in taken]
         entities.sort(key=lambda e: (e["offset"], -e["length"]))
@@ -2074,6 +2142,48 @@ class FakeTelegram:
         message.reply_to = reply_to
         return message.to_api()
 
+    async def _send_document(self, params: Params) -> JSONDict:
+        """A document: a file uploaded with the request (multipart), or the ``file_id``
+        of one Telegram has; with an optional caption of at most 1024 characters."""
+        chat = self._resolve_chat(params)
+        document = self._document(params.get("document"))
+        caption, entities = self._render_caption(params)
+        markup = self._inline_markup(params)
+        self._check_can_post(chat)
+        muted = self.bot_user.id in chat.muted or not chat.members_may_send
+        if chat.is_group and muted and not chat.is_admin(self.bot_user):
+            raise _bad_request(NOT_ENOUGH_RIGHTS_DOCUMENTS)
+        reply_to = self._reply_target(chat, params)
+        message = self._store_message(chat, self.bot_user, caption, entities, markup)
+        message.reply_to = reply_to
+        message.document = document
+        return message.to_api()
+
+    def _document(self, value: Any) -> FakeDocument:
+        if isinstance(value, Upload):
+            if not value.data:
+                raise _bad_request(FILE_EMPTY)
+            file_id = self.add_file(value.data)
+            document = FakeDocument(
+                file_id=file_id,
+                file_name=value.filename,
+                mime_type=value.content_type,
+                data=value.data,
+            )
+            self._documents[file_id] = document
+            return document
+        if value is None or value == "":
+            raise _bad_request(NO_DOCUMENT)
+        file_id = str(value)
+        if file_id not in self.files:  # a URL would be fetched: none is reachable here
+            raise _bad_request(WRONG_FILE_ID)
+        known = self._documents.get(file_id)
+        if known is not None:  # sent again by its file_id: the same name and type
+            return known
+        return FakeDocument(
+            file_id=file_id, file_name=None, mime_type=None, data=self.files[file_id]
+        )
+
     def _reply_target(self, chat: FakeChat, params: Params) -> FakeMessage | None:
         reply = params.get("reply_parameters") or {}
         message_id = reply.get("message_id", params.get("reply_to_message_id"))
@@ -2123,6 +2233,8 @@ class FakeTelegram:
     async def _edit_message_text(self, params: Params) -> JSONDict:
         """Like Telegram, an edit without ``reply_markup`` removes the inline keyboard."""
         message = self._editable(params)
+        if message.document is not None:
+            raise _bad_request(NO_TEXT_TO_EDIT)
         text, entities = self._render(params)
         return self._apply_edit(message, text, entities, self._inline_markup(params))
 
@@ -2369,7 +2481,7 @@ async def _read_params(request: web.Request) -> Params:
             form = await request.post()
             for key, value in form.items():
                 if isinstance(value, web.FileField):
-                    raw[key] = value.file.read()
+                    raw[key] = Upload(value.filename, value.content_type, value.file.read())
                 elif isinstance(value, bytes | bytearray):
                     raw[key] = bytes(value).decode(errors="replace")
                 else:

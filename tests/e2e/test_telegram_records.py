@@ -1,0 +1,130 @@
+"""/record on Telegram: a finished match's game record as a document in its group.
+
+The real adapter behind python-telegram-bot, against the fake Bot API (which takes
+uploads and refuses what Telegram refuses), with a real SQLite store.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from adapters.telegram.outbox import Attachment
+from engine.__main__ import verify_text
+from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.telegram_harness import (
+    fake,
+    finished_match,
+    log_guard,
+    start_rig,
+    started_match,
+    stop_rig,
+    wait_for_document,
+)
+
+__all__ = ["fake", "log_guard"]
+
+#: The loggers the bot leaves at INFO: the adapter, the core, python-telegram-bot.
+OURS = ("adapters", "bot", "telegram")
+
+
+async def test_the_group_gets_the_record_of_its_finished_match(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await finished_match(rig, fake)
+        anna, berti = players.users
+        group = players.group
+
+        berti.send(group, "/record")
+        document = await wait_for_document(fake, group)
+        assert document.document is not None
+        assert document.document.file_name == f"schnapsen-zweier-{table_id}.json"
+        record = json.loads(document.document.data)
+        assert record == await rig.store.game_record(table_id)
+        assert verify_text(document.document.data.decode())[0] == 0  # each deal from its seed
+        caption = document.text
+        assert caption.startswith(f"The record of table {table_id} — ")
+        assert "Seats in the record: 0 Anna · 1 Berti." in caption
+        assert f"python -m engine verify {document.document.file_name}" in caption
+
+        anna.send(group, f"/record {table_id.upper()}")  # named, as someone may type it
+        again = await wait_for_document(fake, group, after=document)
+        assert again.document is not None and again.document.data == document.document.data
+
+        anna.send(group, "/record zz9zz")
+        refused = await fake.wait_for_message(group, after=again, contains="zz9zz")
+        assert refused.text.startswith("No finished match zz9zz") and refused.document is None
+
+        anna.send(anna.private_chat, "/record")  # no tables in the private chat
+        await fake.wait_for_message(anna.private_chat, contains="Use this command in a group")
+        assert len(fake.calls_to("sendDocument")) == 2
+
+        menu = {lang: [c["command"] for c in fake.command_list(None, lang)] for lang in ("", "de")}
+        assert all("record" in commands for commands in menu.values()), menu
+    finally:
+        await stop_rig(rig)
+
+
+async def test_no_record_while_the_match_runs_nor_before_one_ended(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake, presses=3)
+        anna, berti = players.users
+        group = players.group
+
+        berti.send(group, "/record")
+        await fake.wait_for_message(group, contains="No finished match in this chat yet")
+        anna.send(group, f"/record {table_id}")
+        refused = await fake.wait_for_message(group, contains=f"No finished match {table_id}")
+        await rig.adapter.outbox.drain()
+
+        assert not fake.calls_to("sendDocument")
+        assert refused.document is None
+        # every group message, the refusals included, showed no card not yet played
+        assert rig.witness.check_group(table_id, group) > 2
+    finally:
+        await stop_rig(rig)
+
+
+async def test_the_record_rides_out_telegram_trouble(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await finished_match(rig, fake)
+        anna = players.users[0]
+        group = players.group
+
+        fake.fail_next("sendDocument", error_code=502)  # a hiccup: tried again
+        anna.send(group, "/record")
+        first = await wait_for_document(fake, group)
+        assert first.document is not None and table_id in first.document.file_name
+
+        fake.fail_next("sendDocument", error_code=400, description="Bad Request: file lost")
+        anna.send(group, "/record")
+        failed = await fake.wait_for_message(group, after=first, contains="went wrong")
+        assert failed.text == "Something went wrong; please try again."
+        # logged, without the token (httpx's request lines, which hold it, the bot
+        # keeps quiet: bot/app.py)
+        ours = [r.getMessage() for r in caplog.records if r.name.startswith(OURS)]
+        assert [line for line in ours if "file lost" in line.lower()], "the refusal is logged"
+        assert not [line for line in ours if fake.token in line]
+
+        # a caption longer than Telegram takes: the document keeps its first line, the
+        # whole text follows as a message
+        caption = f"The record of table {table_id}\n" + "seats " * 250
+        rig.adapter.outbox.send_file(group.id, Attachment("long.json", b"{}"), caption)
+        long = await wait_for_document(fake, group, after=failed)
+        assert long.text == f"The record of table {table_id}"
+        full = await fake.wait_for_message(group, after=long)
+        assert full.text == caption.strip()
+    finally:
+        await stop_rig(rig)
