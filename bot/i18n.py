@@ -220,6 +220,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.trump": "Trumps: {trump}",
         "table.trump_card": "Face-up trump: {card}",
         "table.trump_card_exchanged": "Face-up trump: {card}, exchanged by {name}",
+        "table.trump_turned": "turned up by {name}: {card}",
+        "table.sitting_out": "{name} sits out this deal",
+        "table.sitting_out.tausend": "{name} deals and sits out, scoring the stock",
         "table.talon": "Talon: {n} cards",
         "table.talon.zero": "Talon: used up",
         "table.talon_closed": "Talon closed by {name}",
@@ -259,6 +262,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.wait": "Waiting for {name}.",
         "hand.match_over": "The match is over.",
         "hand.closed": "This table was closed.",
+        "hand.sitting_out": "You sit out this deal.",
+        "hand.sitting_out.tausend": "You deal and sit out; the stock's points count for you.",
         "hand.known": "{name} holds: {cards}",
         "hand.discarded": "You laid away: {cards}",
         "hand.received": "{name} gave you: {cards}",
@@ -302,6 +307,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.reached_66": "66 reached",
         "result.reason.last_trick": "last trick",
         "result.reason.closer_failed": "the closer failed",
+        "result.closed": "{name} closed the talon when {other} had {points} points.",
+        "result.closed_no_trick": "{name} closed the talon when {other} had no trick yet.",
+        "result.bolt": "{name} took no trick: {n} bolts.",
+        "result.bolt.one": "{name} took no trick: a bolt.",
         "result.reason.wrong_claim": "wrong claim",
         "result.reason.made": "contract made",
         "result.reason.failed": "contract lost",
@@ -386,7 +395,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
             "Open a table: /new <game> (zweier, dreier, bauern, tausend), then press Join.\n"
             "Your hand comes to you privately; play with the buttons.\n"
-            "Other commands: /leaderboard, /stats, /rules, /settings (admins), /abort, /resign, /forgetme, /help."
+            "Other commands: /leaderboard, /stats, /rules, /settings (admins), /abort, /resign, /record, /forgetme, /help."
         ),
         "ai.name": "Computer {n}",
     },
@@ -445,6 +454,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.trump": "Trumpf: {trump}",
         "table.trump_card": "Aufgedeckter Trumpf: {card}",
         "table.trump_card_exchanged": "Aufgedeckter Trumpf: {card}, getauscht von {name}",
+        "table.trump_turned": "aufgeschlagen von {name}: {card}",
+        "table.sitting_out": "{name} setzt diese Runde aus",
+        "table.sitting_out.tausend": "{name} gibt, setzt aus und bekommt die Augen des Talons",
         "table.talon": "Talon: {n} Karten",
         "table.talon.zero": "Talon: aufgebraucht",
         "table.talon_closed": "Zugedreht von {name}",
@@ -482,6 +494,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.wait": "Warte auf {name}.",
         "hand.match_over": "Die Partie ist vorbei.",
         "hand.closed": "Dieser Tisch wurde geschlossen.",
+        "hand.sitting_out": "Du setzt diese Runde aus.",
+        "hand.sitting_out.tausend": "Du gibst und setzt aus; die Augen des Talons zählen für dich.",
         "hand.known": "{name} hat: {cards}",
         "hand.discarded": "Abgelegt: {cards}",
         "hand.received": "Von {name} bekommen: {cards}",
@@ -520,6 +534,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.reached_66": "66 erreicht",
         "result.reason.last_trick": "letzter Stich",
         "result.reason.closer_failed": "Zudrehen misslungen",
+        "result.closed": "{name} hat zugedreht, als {other} {points} Augen hatte.",
+        "result.closed_no_trick": "{name} hat zugedreht, als {other} noch keinen Stich hatte.",
+        "result.bolt": "{name} hat keinen Stich: {n} Nuller.",
+        "result.bolt.one": "{name} hat keinen Stich: ein Nuller.",
         "result.reason.wrong_claim": "falsch abgemeldet",
         "result.reason.made": "Spiel gewonnen",
         "result.reason.failed": "Spiel verloren",
@@ -601,7 +619,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"
             "Deine Karten bekommst du privat; gespielt wird mit den Knöpfen.\n"
-            "Weitere Befehle: /leaderboard, /stats, /rules, /settings (Admins), /abort, /resign, /forgetme, /help."
+            "Weitere Befehle: /leaderboard, /stats, /rules, /settings (Admins), /abort, /resign, /record, /forgetme, /help."
         ),
         "ai.name": "Computer {n}",
     },
@@ -624,6 +642,7 @@ COUNTED = {
     "lobby.waiting": "free",
     "lobby.expires": "minutes",
     "remind.replaced": "n",
+    "result.bolt": "n",
 }
 
 _FORMS = {0: "zero", 1: "one"}

@@ -406,6 +406,15 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 if swapped is None
                 else t(lg, "table.trump_card_exchanged", card=card, name=nm[swapped])
             )
+        elif pv.trump_card is not None and isinstance(forehand := extra.get("forehand"), int):
+            # Dreier's blind card, Bauern's Aufschlag: turned up for all to see, and
+            # trumps set by chance say something else than trumps named
+            trump += " · " + t(
+                lg,
+                "table.trump_turned",
+                card=card_label(pv.trump_card, lg, style.suits),
+                name=nm[_match_seat(table, forehand) or 0],
+            )
         out.append(trump)
     if game_id == "zweier":
         closer = extra.get("closed_by")  # who closed matters for the score
@@ -429,8 +438,11 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             name += " " + t(lg, "table.raised_from", contract=contract_name(said[-1].contract, lg))
         text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
         if pv.multiplier > 1:
-            text += f" (×{pv.multiplier})"
+            text += t(lg, "table.multiplier", n=pv.multiplier)
         out.append(text)
+    if pv.sitting_out is not None:  # his cards lie still: the others must know why
+        sitter = nm[_match_seat(table, pv.sitting_out) or 0]
+        out.append(t(lg, game_key("table.sitting_out", game_id), name=sitter))
     # The auction and the doubling after it are two lines: a long Kontra round must
     # not push the bid that made the contract out of sight.
     ended = extra.get("auction_length")  # Bauern: the doubling follows in the same list
@@ -458,7 +470,9 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 for i, (s, a) in enumerate(doubles, 1)
             )
         )
-    for seat, suit, points in pv.marriages[-2:]:
+    # every marriage of the deal (four at most, one a suit): each was said aloud, and
+    # which Kings and Queens are gone is part of the count
+    for seat, suit, points in pv.marriages:
         out.append(
             t(
                 lg,
@@ -630,6 +644,8 @@ def hand_view(
         lines.append(
             t(lg, "hand.received", name=name, cards=cards_text((received,), lg, style.suits))
         )
+    if sv.sitting_out == dseat:  # a hand that waits for nothing this deal
+        lines.append(t(lg, game_key("hand.sitting_out", deal_game(table))))
     discarded = extra.get("discarded")  # the declarer's own, Dreier and Thousand
     if isinstance(discarded, tuple) and discarded:
         lines.append(t(lg, "hand.discarded", cards=cards_text(discarded, lg, style.suits)))
@@ -831,13 +847,25 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             value = res.detail("value")
             if table.game == "tausend" and isinstance(value, int):
                 contract += f" {value}"
+            if res.detail("without_talon"):  # its extra game point is in the numbers
+                contract += " " + t(lg, "table.without_talon")
             if res.declarer is not None:  # whose contract it was: the result is read alone
                 name = nm[log_.spec.seats[res.declarer]]
                 contract = t(lg, "result.contract", contract=contract, declarer=name)
+            if res.multiplier > 1:  # Spritzen, Kontra, a blind bid: why "+72" for a Gang
+                contract += t(lg, "table.multiplier", n=res.multiplier)
             text += f" — {contract}"
+        closing = _closing_text(table, res, log_.spec.seats, nm, lg)
+        if closing:
+            text += "\n" + closing
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted
+        bolts = res.detail("bolts")  # Thousand: a bolt now, a fine at the third
+        if isinstance(bolts, tuple):
+            for seat, n in enumerate(bolts):
+                if n:
+                    text += "\n" + t(lg, "result.bolt", name=nm[log_.spec.seats[seat]], n=n)
         # Thousand: fines and the barrel change scores beyond the deal's points
         for seat, what in getattr(table.match, "notes", ()):
             text += "\n" + t(lg, f"result.note.{what}", name=nm[seat])
@@ -853,6 +881,27 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     return ResultView(
         table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
     )
+
+
+def _closing_text(
+    table: Table, res: DealResult, seats: tuple[int, ...], nm: tuple[str, ...], lg: str
+) -> str | None:
+    """Zweierschnapsen: who closed the talon, and what his opponent had then.
+
+    A closed deal is scored from that moment (RULES.md §2), not from the final
+    points: without it "+3" next to an opponent with tricks cannot be checked.
+    """
+    closer = res.detail("closed_by")
+    if not isinstance(closer, int) or table.deal is None:
+        return None
+    snapshot = dict(P.view(table.deal, None).extra).get("closing_snapshot")
+    if not isinstance(snapshot, tuple):
+        return None
+    points, tricks = snapshot
+    name, other = nm[seats[closer]], nm[seats[1 - closer]]
+    if not tricks:
+        return t(lg, "result.closed_no_trick", name=name, other=other)
+    return t(lg, "result.closed", name=name, other=other, points=points)
 
 
 #: Reasons a deal ends for its card points, so the points say why it ended.

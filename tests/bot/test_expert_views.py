@@ -1,0 +1,262 @@
+"""What a player at a real card table knows, the messages show, and a deal's result
+can be checked: every marriage said, the card turned up for trumps, who sits a deal
+out, and the result's numbers (doubles, without the talon, a closed talon, bolts)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bot.i18n import card_label, suit_label
+from bot.service import TableUpdate
+from bot.table import Table
+from engine.actions import Action, Bid, ChooseTrump, CloseTalon, Double, Pass, PlayCard, decode
+from engine.cards import Suit
+from engine.views import SeatView
+
+from .fakechat import CHAT, Bot, Player, Policy, open_table, users
+from .policies import finisher, heuristic
+
+
+def prefer(*wanted: Callable[[Action], bool]) -> Policy:
+    """A player who takes the first kind of action in `wanted` his buttons offer, and
+    otherwise plays as the engine's rule-based AI."""
+
+    def choose(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        assert table.deal is not None
+        actions = [(c, decode(c, table.deal.contracts)) for c in codes]
+        for want in wanted:
+            hits = [c for c, a in actions if want(a)]
+            if hits:
+                return rng.choice(hits)
+        return heuristic(table, seat, codes, rng)
+
+    return choose
+
+
+async def play_until(bot: Bot, tid: str, players: list[Player], done: Callable[[], bool]) -> None:
+    """Every seat is a person, so someone can move until `done()` or the table ends."""
+    while tid in bot.svc.tables and not done():
+        assert any([await p.take_turn(tid) is not None for p in players])
+
+
+def results(bot: Bot, tid: str) -> list[str]:
+    """The deal results posted in the channel so far."""
+    return [
+        p.message.text
+        for p in bot.fc.channel
+        if p.table_id == tid and p.kind in ("deal_end", "finished")
+    ]
+
+
+def table_text(bot: Bot, tid: str) -> str:
+    return bot.fc.tables[tid].message.text
+
+
+def hand_text(bot: Bot, tid: str, player: Player) -> str:
+    hv = player.hand(tid)
+    assert hv is not None
+    return hv.message.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "contract"),
+    [
+        ("en", "— normal game without the talon by {name} (×8)"),
+        ("de", "— Normalspiel ohne Talon von {name} (×8)"),
+    ],
+)
+async def test_a_deal_result_names_the_doubles_and_the_talon_left_alone(
+    make_bot: Callable[..., Bot], lang: str, contract: str
+) -> None:
+    """A normal game is worth 1 to 3, yet the declarer's side scores 16 to 32: it was
+    played without the talon (+1), with Spritzen, Retour and Re (×8).  The result,
+    read far below the table message, says so."""
+    bot = await make_bot(langs={u.key: lang for u in users(3)}).start()
+    try:
+        policy = prefer(
+            lambda a: isinstance(a, Bid) and a.contract == "normal" and a.without_talon,
+            lambda a: isinstance(a, Double),
+            lambda a: isinstance(a, Pass),
+        )
+        players = [bot.player(u, policy) for u in users(3, lang=lang)]
+        host = players[0].user
+        assert (await bot.svc.update_setting(CHAT, host, "language", lang, is_admin=True)).ok
+        tid = await open_table(bot, "dreier", players)
+        table = bot.svc.tables[tid]
+        await play_until(bot, tid, players, lambda: bool(results(bot, tid)))
+        declarer = next(s for s, a in table.deals[0].actions if isinstance(a, Bid))
+        assert max(table.deal_points[0]) in (16, 24, 32)  # (1, 2 or 3) + 1, × 8
+        (first, *_) = results(bot, tid)
+        assert contract.format(name=players[declarer].user.name) in first.splitlines()[0]
+    finally:
+        await bot.stop()
+
+
+async def test_a_closed_deal_says_who_closed_and_what_the_other_had_then(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A closed talon is scored from the moment of closing (RULES.md §2): the closer
+    wins 1 if his opponent then had 33, though he ends with less; the closer's
+    opponent wins 3 if he had no trick then, though he has tricks now.  The result
+    names the closer and what his opponent had when the talon was closed."""
+    bot = await make_bot().start()
+    closings: list[tuple[int, int]] = []  # (closer, the opponent's points then)
+
+    def close_after_a_trick(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        assert table.deal is not None
+        view = table.deal.view(seat)  # match seats are deal seats in Schnapsen
+        other = 1 - seat
+        closes = [c for c in codes if isinstance(decode(c, table.deal.contracts), CloseTalon)]
+        if closes and view.tricks_won[other]:
+            closings.append((seat, view.points[other]))
+            return closes[0]
+        return rng.choice([c for c in codes if c not in closes])  # tricks for both
+
+    try:
+        players = [bot.player(u, close_after_a_trick) for u in users(2)]
+        tid = await open_table(bot, "zweier", players)
+        table = bot.svc.tables[tid]
+        await play_until(bot, tid, players, lambda: bool(closings))
+        assert closings, "nobody closed the talon"
+        closed_deal = len(table.deals)
+        await play_until(bot, tid, players, lambda: len(results(bot, tid)) >= closed_deal)
+        closer, points = closings[0]
+        names = [p.user.name for p in players]
+        said = f"{names[closer]} closed the talon when {names[1 - closer]} had {points} points."
+        assert said in results(bot, tid)[closed_deal - 1]
+        for earlier in results(bot, tid)[: closed_deal - 1]:
+            assert "closed the talon" not in earlier
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("game_id", ["dreier", "bauern"])
+async def test_a_card_turned_up_for_trumps_lies_on_the_table(
+    make_bot: Callable[..., Bot], game_id: str
+) -> None:
+    """Forehand who turns a card up unseen instead of naming trumps shows it to all
+    (Dreier's blind card, Bauern's Aufschlagen): trumps set by chance say something
+    else than trumps named, so the table message shows the card and who turned it."""
+    bot = await make_bot().start()
+    try:
+        n = 3 if game_id == "dreier" else 4
+        blind = prefer(lambda a: isinstance(a, ChooseTrump) and a.blind is not None)
+        players = [bot.player(u, blind) for u in users(n)]
+        tid = await open_table(bot, game_id, players)
+        table = bot.svc.tables[tid]
+        await play_until(bot, tid, players, lambda: bool(table.deals[0].actions))
+        assert table.deal is not None
+        public = table.deal.view(None)
+        assert public.trump is not None and public.trump_card is not None
+        forehand = players[(table.deals[0].spec.dealer + 1) % n].user.name
+        trumps = f"Trumps: {suit_label(public.trump)} · turned up by {forehand}: "
+        assert trumps + card_label(public.trump_card) in table_text(bot, tid).splitlines()
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [("tausend", {"tausend.players": 4}), ("bauern", None)]
+)
+async def test_whoever_sits_a_deal_out_is_told_and_so_is_the_table(
+    make_bot: Callable[..., Bot], game_id: str, options: dict[str, object] | None
+) -> None:
+    """Thousand's dealer of four sits out (and scores the stock); the Bettler's
+    partner lays his cards down.  His hand message would otherwise wait for turns
+    that never come, and the others would wonder why he does not play."""
+    bot = await make_bot().start()
+    try:
+        bettler = prefer(
+            lambda a: isinstance(a, Bid) and a.contract == "bettler",
+            lambda a: isinstance(a, Pass),
+        )
+        players = [bot.player(u, bettler) for u in users(4)]
+        tid = await open_table(bot, game_id, players, options=options)
+        table = bot.svc.tables[tid]
+
+        def public() -> SeatView:
+            assert table.deal is not None
+            return table.deal.view(None)
+
+        await play_until(bot, tid, players, lambda: public().phase == "play")
+        if game_id == "tausend":
+            sitter = table.deals[-1].spec.dealer
+            said, told = "deals and sits out, scoring the stock", "You deal and sit out"
+        else:
+            declarer = public().declarer
+            assert public().contract == "bettler" and declarer is not None
+            sitter = (declarer + 2) % 4
+            said, told = "sits out this deal", "You sit out this deal."
+        assert public().sitting_out == sitter
+        assert f"{players[sitter].user.name} {said}" in table_text(bot, tid)
+        for seat, player in enumerate(players):
+            assert (told in hand_text(bot, tid, player)) == (seat == sitter), seat
+    finally:
+        await bot.stop()
+
+
+async def test_a_thousand_result_names_each_bolt(make_bot: Callable[..., Bot]) -> None:
+    """A defender without a trick gets a bolt, and the third costs 120: the deal's
+    result says who got one, and only those who did."""
+    bot = await make_bot().start()
+    seen: list[tuple[str, tuple[int, ...]]] = []  # (result message, bolts of the deal)
+
+    def watch(update: TableUpdate) -> None:
+        if update.kind != "deal_end" or update.result is None:
+            return
+        public = update.result.table.public if update.result.table is not None else None
+        res = public.result if public is not None else None  # the deal as it ended
+        bolts = res.detail("bolts") if res is not None else None
+        seen.append((update.result.message.text, bolts if isinstance(bolts, tuple) else ()))
+
+    try:
+        bot.fc.on_update.append(watch)
+        players = [bot.player(u, finisher) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        await play_until(bot, tid, players, lambda: any(any(b) for _, b in seen) or len(seen) > 6)
+        assert any(any(b) for _, b in seen), "no bolt in the match"
+        assert all(len(b) == 3 for _, b in seen), seen
+        for text, bolts in seen:
+            for seat, player in enumerate(players):
+                line = f"{player.user.name} took no trick: a bolt."
+                assert (line in text.splitlines()) == (bolts[seat] == 1), (text, bolts)
+    finally:
+        await bot.stop()
+
+
+async def test_every_marriage_of_a_deal_stays_on_the_table(make_bot: Callable[..., Bot]) -> None:
+    """Marriages are said aloud and each takes a King and a Queen out of play: a
+    counting player needs all of them, not the last two."""
+    bot = await make_bot().start()
+    # (the marriages of the deal, the table message then); a listener's failure
+    # would only be logged, so the checks come after the play
+    seen: list[tuple[tuple[tuple[int, Suit, int], ...], str]] = []
+
+    def watch(update: TableUpdate) -> None:
+        table = bot.svc.tables.get(update.table_id)
+        if update.kind == "action" and table is not None and table.deal is not None:
+            marriages = table.deal.view(None).marriages
+            seen.append((marriages, bot.fc.tables[update.table_id].message.text))
+
+    def most() -> int:
+        return max((len(m) for m, _ in seen), default=0)
+
+    try:
+        bot.fc.on_update.append(watch)
+        marry = prefer(lambda a: isinstance(a, PlayCard) and a.marriage)
+        for _ in range(5):  # matches, until a deal has three marriages
+            players = [bot.player(u, marry) for u in users(2)]
+            tid = await open_table(bot, "zweier", players)
+            await play_until(bot, tid, players, lambda: most() >= 3)
+            if most() >= 3:
+                break
+        assert most() >= 3, "no deal with three marriages"
+        for marriages, text in seen:
+            for seat, suit, points in marriages:
+                name = users(2)[seat].name
+                assert f"Marriage — {name}: {points} ({suit_label(suit)})" in text.splitlines()
+    finally:
+        await bot.stop()
