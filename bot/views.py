@@ -401,11 +401,13 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             # the exchange is made in the open: the Jack now lying there says little
             # to whoever did not see it happen
             swapped = _exchanged_by(table)
-            trump += " · " + (
-                t(lg, "table.trump_card", card=card)
-                if swapped is None
-                else t(lg, "table.trump_card_exchanged", card=card, name=nm[swapped])
-            )
+            if pv.talon_closed:  # turned face down on the closed talon, but remembered
+                lying = t(lg, "table.trump_card_closed", card=card)
+            elif swapped is None:
+                lying = t(lg, "table.trump_card", card=card)
+            else:
+                lying = t(lg, "table.trump_card_exchanged", card=card, name=nm[swapped])
+            trump += " · " + lying
         elif pv.trump_card is not None and isinstance(forehand := extra.get("forehand"), int):
             # Dreier's blind card, Bauern's Aufschlag: turned up for all to see, and
             # trumps set by chance say something else than trumps named
@@ -433,9 +435,13 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             name = f"{name} {value}"
         if extra.get("without_talon"):
             name += " " + t(lg, "table.without_talon")
-        said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid) and a.contract]
-        if said and said[-1].contract != pv.contract:  # raised when he discarded
+        said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
+        if said and said[-1].contract and said[-1].contract != pv.contract:
+            # raised when he discarded
             name += " " + t(lg, "table.raised_from", contract=contract_name(said[-1].contract, lg))
+        elif said and said[-1].value is not None and said[-1].value != value:
+            # Thousand: raised after the gifts, above the bid the auction shows
+            name += " " + t(lg, "table.raised_from", contract=said[-1].value)
         text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
         if pv.multiplier > 1:
             text += t(lg, "table.multiplier", n=pv.multiplier)

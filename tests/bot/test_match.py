@@ -301,6 +301,11 @@ async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(b
     exchanged = {line.split(" · ")[-1] for line in trumps if "exchanged" in line}
     assert exchanged, trumps
     assert all(re.fullmatch(r"Face-up trump: J., exchanged by Anna", x) for x in exchanged)
+    # once the talon is closed its trump card lies face down (still remembered)
+    for text in shown:
+        trump = next((x for x in text.splitlines() if x.startswith("Trumps: ")), "")
+        closed_now = any(x.startswith("Talon closed by") for x in text.splitlines())
+        assert ("Trump card, turned down: " in trump) == (closed_now and "·" in trump), text
 
 
 @pytest.mark.parametrize("tricks", ["table", "open"])
