@@ -258,6 +258,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.marriage": "Marriage — {name}: {points} ({suit})",
         # hand
         "hand.title": "Your hand at table {table} — {game}",
+        "hand.title_in": "Your hand at table {table} in {place} — {game}",
         "hand.cards": "Hand: {cards}",
         "hand.your_turn": "Your turn.",
         "hand.wait": "Waiting for {name}.",
@@ -491,6 +492,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.barrel": "Am Fass: {names}",
         "table.marriage": "Meldung — {name}: {points} ({suit})",
         "hand.title": "Deine Karten am Tisch {table} — {game}",
+        "hand.title_in": "Deine Karten am Tisch {table} in {place} — {game}",
         "hand.cards": "Karten: {cards}",
         "hand.your_turn": "Du bist dran.",
         "hand.wait": "Warte auf {name}.",

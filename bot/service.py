@@ -394,6 +394,9 @@ class TableService:
             "preset": preset,
             "host": host.key,
             "at": self._clock(),
+            # the chat's name as the platform gave it: hands name it, for a player may
+            # sit at tables in several chats and get all his hands in one private chat
+            "place": chat.title,
             "settings": {
                 "turn_timeout": settings.turn_timeout or self.timings.turn_timeout,
                 "ai_level": settings.ai_level or self.ai_level,

@@ -102,6 +102,7 @@ class Table:
         self.host: str = create["host"]
         self.settings: dict[str, Any] = dict(create.get("settings") or {})
         self.created_at: float = create.get("at", 0.0)
+        self.place: str = create.get("place") or ""
         self.seats: list[Seat | None] = [None] * seat_count(self.spec, self.options)
         self.status = Status.LOBBY
         self.version = 1

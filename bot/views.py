@@ -674,7 +674,10 @@ def hand_view(
 def hand_title(table: Table, lang: str | None) -> str:
     """The first line of every hand message: which table and game it belongs to (a
     player may sit at tables in several chats, and his private chat holds them all)."""
-    return t(lang, "hand.title", table=table.id, game=game_name(table.game, lang))
+    game = game_name(table.game, lang)
+    if table.place:
+        return t(lang, "hand.title_in", table=table.id, place=table.place, game=game)
+    return t(lang, "hand.title", table=table.id, game=game)
 
 
 def _action_buttons(

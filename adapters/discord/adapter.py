@@ -437,7 +437,7 @@ class DiscordAdapter:
         if interaction.guild_id is not None:
             name = interaction.guild.name if interaction.guild is not None else ""
             return ChatRef(PLATFORM, str(interaction.guild_id), name)
-        return ChatRef(PLATFORM, str(interaction.channel_id), "DM")
+        return ChatRef(PLATFORM, str(interaction.channel_id))  # a DM: no place to name
 
     def forget_user(self, user: str) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped

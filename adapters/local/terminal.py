@@ -37,7 +37,7 @@ from .texts import say
 from .wrap import fill, terminal_width, wrap
 
 PLATFORM = "local"
-CHAT = ChatRef(PLATFORM, "terminal", "Terminal")
+CHAT = ChatRef(PLATFORM, "terminal")  # one place only: hands need not name it
 DEFAULT_GAME = "zweier"
 #: A game's name or id typed in part: at least this many letters.
 MIN_PREFIX = 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import TableUpdate
+from bot.service import ChatRef, TableUpdate
 from bot.views import HandView, LobbyView
 from engine.games import available
 
@@ -95,3 +95,15 @@ async def test_a_lobby_closed_before_the_start_no_longer_invites_anyone(bot: Bot
     assert "This table was closed." in text and "Anna" in text and "Bert" in text
     assert "host can start" not in text and "The lobby closes" not in text
     assert not lobby.message.buttons and not lobby.can_start
+
+
+async def test_a_hand_names_the_chat_its_table_is_in(bot: Bot) -> None:
+    """Anna sits at tables in two groups and gets both hands in one private chat: each
+    names its group.  A chat with no name to give (a DM, the terminal) is left out."""
+    a, b = (bot.player(u) for u in users(2))
+    here = await open_table(bot, "zweier", [a, b])
+    there = await open_table(bot, "zweier", [a, b], chat=ChatRef("tg", "-1002", "Beisl"))
+    nameless = await open_table(bot, "zweier", [a, b], chat=ChatRef("tg", "-1003"))
+    for tid, place in ((here, " in Stammtisch"), (there, " in Beisl"), (nameless, "")):
+        hand = bot.fc.hands[(tid, a.key)].message.text
+        assert hand.startswith(f"Your hand at table {tid}{place} — Schnapsen (2 players)\n")

@@ -180,11 +180,11 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
         assert await rig.adapter.outbox.drain(5)
         first = {u.first_name: u.private_chat.bot_messages()[1] for u in players.users}
         assert first["Anna"].text == (
-            f"Your hand at table {table_id} — Schnapsen (2 players)\n"
+            f"Your hand at table {table_id} in Evening — Schnapsen (2 players)\n"
             "Deal 1 is over; the result is in the group."
         )
         assert first["Toni"].text == (
-            f"Deine Karten am Tisch {table_id} — Schnapsen (zu zweit)\n"
+            f"Deine Karten am Tisch {table_id} in Evening — Schnapsen (zu zweit)\n"
             "Runde 1 ist vorbei; das Ergebnis steht in der Gruppe."
         )
 
