@@ -173,16 +173,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.illegal": "Not allowed: {reason}",
         "refuse.not_in_lobby": "The game has already started.",
         "refuse.already_seated": "You already have a seat at this table.",
-        "refuse.seated_elsewhere": "You already play at another table in this chat.",
+        "refuse.seated_elsewhere": "You already play at another table here.",
         "refuse.table_full": "The table is full.",
         "refuse.not_host": "Only the host ({host}) can do that.",
         "refuse.not_full": "Every seat must be taken before the start.",
         "refuse.no_ai_seat": "There is no computer player in that seat.",
         "refuse.seat_taken": "That seat is taken.",
         "refuse.not_replaced": "Your seat is not played by the computer.",
-        "refuse.no_table": "There is no table of yours in this chat.",
-        "refuse.which_table": "This chat has several tables: name one ({tables}).",
-        "refuse.not_allowed_to_start": "Only admins can open tables in this chat.",
+        "refuse.no_table": "There is no table of yours here.",
+        "refuse.which_table": "There are several tables here: name one ({tables}).",
+        "refuse.not_allowed_to_start": "Only admins can open tables here.",
         "refuse.not_admin": "Only admins can change the settings.",
         "refuse.unknown_game": "Unknown game {game}. Games: {games}.",
         "refuse.bad_options": "Bad rule options: {error}",
@@ -342,9 +342,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "Check that every deal was dealt from its published seed: "
             "python -m engine verify {file}; replay it: python -m engine replay {file}"
         ),
-        "record.none": "No finished match in this chat yet: a record is kept once a match ends.",
+        "record.none": "No finished match here yet: a record is kept once a match ends.",
         "record.unknown": (
-            "No finished match {table} in this chat (a running or closed table has no record)."
+            "No finished match {table} here (a running or closed table has no record)."
         ),
         "record.computer": "computer",
         "result.bummerl_line": "{name}: {n} Bummerl",
@@ -411,16 +411,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.illegal": "Nicht erlaubt: {reason}",
         "refuse.not_in_lobby": "Das Spiel hat schon begonnen.",
         "refuse.already_seated": "Du sitzt bereits an diesem Tisch.",
-        "refuse.seated_elsewhere": "Du spielst in diesem Chat schon an einem anderen Tisch.",
+        "refuse.seated_elsewhere": "Du spielst hier schon an einem anderen Tisch.",
         "refuse.table_full": "Der Tisch ist voll.",
         "refuse.not_host": "Das kann nur der Gastgeber ({host}).",
         "refuse.not_full": "Vor dem Start müssen alle Plätze besetzt sein.",
         "refuse.no_ai_seat": "Auf diesem Platz sitzt kein Computer.",
         "refuse.seat_taken": "Dieser Platz ist besetzt.",
         "refuse.not_replaced": "Dein Platz wird nicht vom Computer gespielt.",
-        "refuse.no_table": "Du hast in diesem Chat keinen Tisch.",
-        "refuse.which_table": "In diesem Chat gibt es mehrere Tische: nenne einen ({tables}).",
-        "refuse.not_allowed_to_start": "In diesem Chat dürfen nur Admins Tische eröffnen.",
+        "refuse.no_table": "Du hast hier keinen Tisch.",
+        "refuse.which_table": "Hier gibt es mehrere Tische: nenne einen ({tables}).",
+        "refuse.not_allowed_to_start": "Hier dürfen nur Admins Tische eröffnen.",
         "refuse.not_admin": "Nur Admins dürfen die Einstellungen ändern.",
         "refuse.unknown_game": "Unbekanntes Spiel {game}. Spiele: {games}.",
         "refuse.bad_options": "Ungültige Regeloptionen: {error}",
@@ -571,9 +571,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
             "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
         ),
-        "record.none": "In diesem Chat ist noch keine Partie beendet: Ein Protokoll gibt es ab dem Ende einer Partie.",
+        "record.none": "Hier ist noch keine Partie beendet: Ein Protokoll gibt es ab dem Ende einer Partie.",
         "record.unknown": (
-            "Keine beendete Partie {table} in diesem Chat (ein laufender oder geschlossener Tisch hat kein Protokoll)."
+            "Keine beendete Partie {table} hier (ein laufender oder geschlossener Tisch hat kein Protokoll)."
         ),
         "record.computer": "Computer",
         "result.bummerl_line": "{name}: {n} Bummerl",

@@ -142,7 +142,7 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         stats = await world.slash(anna, "stats")
         assert stats.content == "anna has no finished games yet."
         none = await world.slash(world["bert"], "abort")
-        assert none.content == "Du hast in diesem Chat keinen Tisch."  # bert's client is German
+        assert none.content == "Du hast hier keinen Tisch."  # bert's client is German
         # without a table: every game's summary, in one message Discord takes (2,000)
         overview = await world.slash(world["bert"], "rules")
         assert "Wer zuerst 1000 hat" in overview.content  # the last game's, whole
@@ -200,7 +200,7 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         anna, bert, clara = world["anna"], world["bert"], world["clara"]
         table_id, _ = await start_zweier(world, anna, bert)
         refused = await world.slash(clara, "abort", table=table_id)
-        assert refused.content == "There is no table of yours in this chat."
+        assert refused.content == "There is no table of yours here."
         assert table_id in world.service.tables
         reply = await world.slash(world.moderator, "abort", table=table_id)
         assert reply.ephemeral_for is world.moderator

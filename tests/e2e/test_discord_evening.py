@@ -101,7 +101,7 @@ async def test_already_seated_elsewhere_says_which_table_and_where(tmp_path: Pat
         again = await world.slash(anna, "schnapsen new", game="dreier")
         assert again.ephemeral_for is anna
         assert again.content == (
-            "You already play at another table in this chat. "
+            "You already play at another table here. "
             f"Yours is table {first} in {elsewhere.mention}."
         )
         _, other = await world.open_table(clara, "dreier")

@@ -80,7 +80,7 @@ async def test_no_record_of_an_unknown_table_or_of_a_running_match(tmp_path: Pat
         assert none.attachments == [] and none.content.startswith("No finished match")
         unknown = await record(world, clara, table="nosuch")
         assert unknown.attachments == []
-        assert unknown.content.startswith("No finished match nosuch in this chat")
+        assert unknown.content.startswith("No finished match nosuch here")
 
         table_id, _ = await start_zweier(world, anna, bert)
         table = world.service.tables[table_id]

@@ -80,7 +80,7 @@ async def test_no_record_while_the_match_runs_nor_before_one_ended(
         group = players.group
 
         berti.send(group, "/record")
-        await fake.wait_for_message(group, contains="No finished match in this chat yet")
+        await fake.wait_for_message(group, contains="No finished match here yet")
         anna.send(group, f"/record {table_id}")
         refused = await fake.wait_for_message(group, contains=f"No finished match {table_id}")
         await rig.adapter.outbox.drain()
