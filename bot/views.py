@@ -994,7 +994,14 @@ def match_summary_text(table: Table, style: Style) -> str:
         if isinstance(winner, int):
             lines.append(t(lg, "result.reached_1000", name=nm[winner]))
     else:
-        losers = [f"{nm[i]} {b}" for i, b in enumerate(bummerl) if b]
+        # Zweierschnapsen: a loser without a game point is Schneider, two Bummerl
+        # instead of one (RULES.md §2); the number alone would look like two matches
+        schneider = t(lg, "table.schneider")
+        losers = [
+            f"{nm[i]} {b}" + (f" ({schneider})" if table.game == "zweier" and b == 2 else "")
+            for i, b in enumerate(bummerl)
+            if b
+        ]
         if losers:
             lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
     if table.status == Status.FINISHED and not (

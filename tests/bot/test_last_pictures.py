@@ -14,7 +14,8 @@ from bot.service import ChatRef, TableUpdate
 from bot.views import HandView, LobbyView
 from engine.games import available
 
-from .fakechat import CHAT, Bot, open_bauern_partners, open_table, users
+from .fakechat import CHAT, Bot, open_bauern_partners, open_table, play_out, users
+from .policies import heuristic
 
 
 def _last_hands(bot: Bot, tid: str, kind: str) -> dict[str, HandView]:
@@ -107,3 +108,28 @@ async def test_a_hand_names_the_chat_its_table_is_in(bot: Bot) -> None:
     for tid, place in ((here, " in Stammtisch"), (there, " in Beisl"), (nameless, "")):
         hand = bot.fc.hands[(tid, a.key)].message.text
         assert hand.startswith(f"Your hand at table {tid}{place} — Schnapsen (2 players)\n")
+
+
+async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
+    """A Zweier loser without a game point takes two Bummerl (RULES.md §2): the summary
+    says it was a Schneider, not as if he had lost two matches; one with points takes
+    one.  A careful player against a random one, until both kinds of match happened."""
+    anna, bert = users(2)
+    players = [bot.player(anna, heuristic), bot.player(bert)]
+    seen: dict[bool, str] = {}
+    for _ in range(30):
+        tid = await open_table(bot, "zweier", players)
+        await play_out(bot.fc, tid, players)
+        final = bot.fc.updates[-1]
+        assert final.result is not None
+        text = final.result.message.text
+        scores = dict(
+            x.rsplit(" ", 1) for x in text.split("Score: ")[1].split("\n")[0].split(" · ")
+        )
+        seen["0" in scores.values()] = text
+        if len(seen) == 2:
+            break
+    assert (
+        "Bummerl: Bert 2 (Schneider)" in seen[True] or "Bummerl: Anna 2 (Schneider)" in seen[True]
+    )
+    assert "(Schneider)" not in seen[False] and "Bummerl: " in seen[False]

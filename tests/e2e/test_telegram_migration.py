@@ -142,9 +142,7 @@ async def test_a_running_table_follows_its_group_into_the_supergroup(
 
         # the settings made in the group apply in the supergroup
         berti.send(supergroup, "/new zweier")
-        await fake.wait_for_message(
-            supergroup, contains="Only admins can open tables here."
-        )
+        await fake.wait_for_message(supergroup, contains="Only admins can open tables here.")
         anna.send(supergroup, "/settings")
         await fake.wait_for_message(supergroup, contains="starters = admins")
 
