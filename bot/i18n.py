@@ -348,6 +348,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "No finished match {table} here (a running or closed table has no record)."
         ),
         "record.computer": "computer",
+        "record.deleted": "(a deleted player)",
+        "record.none_yours": "You have no finished match here yet: a record is kept once a match ends.",
         "result.bummerl_line": "{name}: {n} Bummerl",
         "result.aborted": "The table was closed: {reason}",
         "result.resigned": "{name} resigned.",
@@ -578,6 +580,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Keine beendete Partie {table} hier (ein laufender oder geschlossener Tisch hat kein Protokoll)."
         ),
         "record.computer": "Computer",
+        "record.deleted": "(gelöschte Person)",
+        "record.none_yours": "Du hast hier noch keine beendete Partie: Ein Protokoll gibt es ab dem Ende einer Partie.",
         "result.bummerl_line": "{name}: {n} Bummerl",
         "result.aborted": "Der Tisch wurde geschlossen: {reason}",
         "result.resigned": "{name} hat aufgegeben.",

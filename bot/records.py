@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass
 
 from .i18n import game_name, t
-from .store import Store
+from .store import FinishedGame, Store
+from .table import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,21 +34,25 @@ class RecordReply:
 
 
 async def record_reply(
-    store: Store, chat: str, lang: str | None, table_id: str | None = None
+    store: Store,
+    chat: str,
+    lang: str | None,
+    table_id: str | None = None,
+    *,
+    player: str | None = None,
 ) -> RecordReply:
-    """The record of `chat`'s finished match `table_id`, or of its newest one.  Table
-    ids are lower case; one typed otherwise (or with spaces) still names its table."""
+    """The record of `chat`'s finished match `table_id`, or of its newest one (the
+    newest `player` played, if given: on Discord a chat is a whole server, whose
+    private channels not everybody sees).  Table ids are lower case; one typed
+    otherwise (or with spaces) still names its table."""
     table_id = (table_id or "").strip().lower() or None
-    found = await store.finished_game(chat, table_id)
+    found = await store.finished_game(chat, table_id, player if table_id is None else None)
     if found is None:
         if table_id:
             return RecordReply(t(lang, "record.unknown", table=table_id))
-        return RecordReply(t(lang, "record.none"))
+        return RecordReply(t(lang, "record.none" if player is None else "record.none_yours"))
+    who = " · ".join(f"{s} {name}" for s, name in enumerate(await _seat_names(store, found, lang)))
     deals = found.record.get("deals", [])
-    seats = len(deals[0].get("hands", ())) if deals else 0
-    seats = max(seats, max(found.names, default=-1) + 1)
-    computer = t(lang, "record.computer")
-    who = " · ".join(f"{s} {found.names.get(s, computer)}" for s in range(seats))
     day = time.strftime("%Y-%m-%d", time.gmtime(found.finished))
     name = f"schnapsen-{found.game}-{found.table_id}.json"
     caption = t(
@@ -62,3 +67,22 @@ async def record_reply(
     )
     data = json.dumps(found.record, indent=1, ensure_ascii=False).encode()
     return RecordReply(caption, RecordFile(name, data))
+
+
+async def _seat_names(store: Store, found: FinishedGame, lang: str | None) -> list[str]:
+    """Who sat in each seat of the record: a person's name, "computer", or a person
+    who has since deleted his data (his name is gone, he was no computer).  The
+    table's log says which seats people held."""
+    entries = await store.table_log(found.table_id)
+    if not entries:  # pragma: no cover - every finished table has its log
+        return []
+    table = Table(found.table_id, entries[0])
+    for e in entries[1:]:
+        table.apply(e)
+    names = []
+    for s, seat in enumerate(table.seats):
+        if seat is None or seat.user is None:
+            names.append(t(lang, "record.computer"))
+        else:
+            names.append(found.names.get(s) or t(lang, "record.deleted"))
+    return names

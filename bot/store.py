@@ -526,13 +526,18 @@ class Store:
             r = await cur.fetchone()
         return json.loads(r[0]) if r else None
 
-    async def finished_game(self, chat: str, table_id: str | None = None) -> FinishedGame | None:
-        """A finished match of `chat` (its newest without `table_id`), with the names of
-        the people who sat at it: a record is only handed out in the chat it was
-        played in, where its table id was shown."""
+    async def finished_game(
+        self, chat: str, table_id: str | None = None, player: str | None = None
+    ) -> FinishedGame | None:
+        """A finished match of `chat` (its newest without `table_id`; of those `player`
+        played, if given), with the names of the people who sat at it: a record is
+        only handed out in the chat it was played in, where its table id was shown."""
         where, args = (
             ("chat=? AND table_id=?", (chat, table_id)) if table_id else ("chat=?", (chat,))
         )
+        if player is not None:
+            where += " AND table_id IN (SELECT table_id FROM results WHERE player=?)"
+            args = (*args, player)
         async with self.ro.execute(
             f"SELECT table_id, game, record, finished FROM games WHERE {where} "
             "ORDER BY finished DESC LIMIT 1",

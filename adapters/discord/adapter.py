@@ -579,6 +579,15 @@ class DiscordAdapter:
                 kwargs["file"] = discord.File(io.BytesIO(file.data), filename=file.filename)
             return kwargs
 
+        if file is not None and not interaction.response.is_done():
+            # an upload may take longer than a first answer's short try (a record of a
+            # long match is half a megabyte): acknowledge first, then send it as the
+            # follow-up, which has no such window
+            await self.first_response(
+                interaction,
+                lambda: interaction.response.defer(ephemeral=ephemeral, thinking=True),
+                discord.InteractionResponseType.deferred_channel_message,
+            )
         if interaction.response.is_done():
             sent = await interaction.followup.send(
                 content, wait=True, **message(ephemeral=ephemeral)

@@ -167,8 +167,10 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         # was shown; only the asker gets it, as only he asked
         user = adapter.user(interaction)
         chat = adapter.chat(interaction).key
+        # without a table id, the newest match the asker played: a server's matches
+        # include those of channels he cannot see
         found = await adapter.within_budget(
-            interaction, record_reply(store, chat, user.lang, table)
+            interaction, record_reply(store, chat, user.lang, table, player=user.key)
         )
         await adapter.reply(interaction, found.text, file=found.file)
 

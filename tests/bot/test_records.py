@@ -57,3 +57,33 @@ async def test_computer_seats_are_named_as_computers(bot: Bot) -> None:
     reply = await record_reply(bot.store, CHAT.key, "en")
     assert reply.file is not None
     assert "Seats in the record: 0 Anna · 1 computer." in reply.text
+
+
+async def test_a_player_who_deleted_his_data_is_no_computer_in_the_caption(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    tid = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, tid, [a, b])
+    assert (await bot.svc.forget(b.user)).ok
+    reply = await record_reply(bot.store, CHAT.key, "en")
+    assert "Seats in the record: 0 Anna · 1 (a deleted player)." in reply.text
+    assert "Bert" not in reply.text
+
+
+async def test_the_newest_match_of_a_player_is_his_own(bot: Bot) -> None:
+    """Asked for by a player, the newest record is of a match he played (Discord: a
+    server's newest may be from a channel he cannot see)."""
+    a, b, c = (bot.player(u) for u in users(3))
+    assert bot.store is not None
+    mine = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, mine, [a, b])
+    other = await open_table(bot, "zweier", [c])
+    await play_out(bot.fc, other, [c])
+    newest = await record_reply(bot.store, CHAT.key, "en")
+    assert newest.file is not None and other in newest.file.filename
+    own = await record_reply(bot.store, CHAT.key, "en", player=a.key)
+    assert own.file is not None and mine in own.file.filename
+    named = await record_reply(bot.store, CHAT.key, "en", other, player=a.key)
+    assert named.file is not None and other in named.file.filename  # an id shown to all
+    stranger = await record_reply(bot.store, CHAT.key, "de", player="tg:999")
+    assert stranger.file is None and stranger.text.startswith("Du hast hier noch keine")

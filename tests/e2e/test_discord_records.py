@@ -61,6 +61,12 @@ async def test_a_finished_match_s_record_comes_as_a_file_to_check(tmp_path: Path
         assert "0 anna · 1 bert" in answer.content
         assert f"python -m engine verify {name}" in answer.content
 
+        # Clara did not play: a server's newest match may be one of a channel she does
+        # not see, so without an id she gets none; the id shown in the channel works
+        clara = world["clara"]
+        assert (await record(world, clara)).content.startswith("You have no finished match")
+        assert record_file(await record(world, clara, table=table_id)) == (name, data)
+
         # Bert's client speaks German; from a thread of the server, by the table's id
         thread = world.fake.add_thread(world.channel, "Revanche", owner=bert)
         german = await record(world, bert, thread, table=table_id)
@@ -69,7 +75,7 @@ async def test_a_finished_match_s_record_comes_as_a_file_to_check(tmp_path: Path
 
         # a DM with the bot is a chat of its own: the server's matches are not in it
         dm = await record(world, anna, world.fake.dm_channel(anna, create=True))
-        assert dm.attachments == [] and dm.content.startswith("No finished match")
+        assert dm.attachments == [] and dm.content.startswith("You have no finished match")
 
 
 async def test_no_record_of_an_unknown_table_or_of_a_running_match(tmp_path: Path) -> None:
@@ -77,7 +83,7 @@ async def test_no_record_of_an_unknown_table_or_of_a_running_match(tmp_path: Pat
         await world.start_bot()
         anna, bert, clara = world["anna"], world["bert"], world["clara"]
         none = await record(world, clara)
-        assert none.attachments == [] and none.content.startswith("No finished match")
+        assert none.attachments == [] and none.content.startswith("You have no finished match")
         unknown = await record(world, clara, table="nosuch")
         assert unknown.attachments == []
         assert unknown.content.startswith("No finished match nosuch here")
@@ -144,3 +150,22 @@ async def test_a_match_played_in_a_dm_has_its_record_there(tmp_path: Path) -> No
         assert record_file(again) == (name, data) and again.content == answer.content
         refused = await record(world, anna, table=table_id)
         assert refused.attachments == [] and table_id in refused.content
+
+
+async def test_a_record_arrives_over_a_slow_uplink(tmp_path: Path) -> None:
+    """Uploading a long match's record takes longer than a first answer may: the
+    command is acknowledged first and the file follows, so it still arrives (and is
+    sent once)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        await world.play(table_id)
+        await world.settle()
+        stored = await world.service.store.game_record(table_id)
+        assert stored is not None
+        size = len(json.dumps(stored, indent=1))
+        world.fake.limits.upload_rate = size / 1.5  # one and a half seconds a try
+        answer = await record(world, anna)
+        name, data = record_file(answer)
+        assert json.loads(data) == stored and name.endswith(f"{table_id}.json")

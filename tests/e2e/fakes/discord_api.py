@@ -215,6 +215,10 @@ _BUTTON_LINK = 5
 _BUTTON_PREMIUM = 6
 
 
+class _Abandoned(Exception):
+    """A request the bot gave up on before Discord had all of it."""
+
+
 @dataclass(kw_only=True)
 class Limits:
     """Platform limits and deadlines the fake enforces (Discord's values by default).
@@ -245,6 +249,9 @@ class Limits:
     max_upload: int = 10 * 1024 * 1024
     """Bytes of files one request may upload (an interaction's
     ``attachment_size_limit``); more is refused with 413 / 40005."""
+    upload_rate: float | None = None
+    """Bytes per second a bot's uploads arrive at (None: at once): a slow uplink,
+    under which a request with a large file takes its time to be answered."""
     bucket_size: int = 50
     """Requests per ``bucket_window`` per route bucket, as reported in X-RateLimit-*."""
     bucket_window: float = 1.0
@@ -2359,6 +2366,9 @@ class FakeDiscord:
         except ApiError as error:
             response = _json_response(error.status, error.body())
             record.code = error.code
+        except _Abandoned:  # nobody is listening for an answer
+            record.status = 0
+            return web.Response(status=499)
         except Exception as error:  # a bug in the fake: fail fast and visibly
             self.internal_errors.append(error)
             _log.exception("fake Discord REST handler failed for %s %s", method, path)
@@ -2458,6 +2468,14 @@ class FakeDiscord:
                     files.append((name, value.filename, value.file.read(), value.content_type))
                 elif name == "payload_json":
                     body = json.loads(value if isinstance(value, str) else value.decode())
+            rate = self.limits.upload_rate
+            if rate and files:
+                await asyncio.sleep(sum(len(f[2]) for f in files) / rate)
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    # the bot gave up before its upload was through: Discord never got
+                    # the whole request, so nothing of it happens
+                    raise _Abandoned
             return body, files
         raw = await request.read()
         if not raw:
