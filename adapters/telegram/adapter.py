@@ -27,6 +27,8 @@ the new one) say so.  Whichever comes first, `migrate` moves the chat once: the
 outbox's queue, the core's tables, settings, results and leaderboard (`move_chat`), and
 the lobby or running deal's table message, posted anew in the supergroup.  Updates
 from the supergroup wait until that is done, so /abort or /resign there find the table.
+Telegram also says the bot joined the supergroup; that is no new group to greet
+(`_greet`).
 
 When Telegram refuses or fails
 A group that removes the bot or takes its right to post (a ``my_chat_member`` update, a
@@ -116,11 +118,20 @@ MAX_ALERT = 200  # answerCallbackQuery text limit
 #: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
 #: holds the clock before it runs out.
 PROBE_AFTER = 3.0
+#: Seconds a bot added to a supergroup waits before it says how to begin.  Telegram
+#: tells of a group's upgrade to a supergroup with the bot "joining" the supergroup
+#: too (``my_chat_member``, left -> member), which is no new group to greet: the
+#: service messages that tell it is an upgrade may come just before or just after.
+GREET_AFTER = 2.0
 
 
+#: Only new messages are answered: an edit of one (Telegram sends those a bot asked
+#: for before, or that were made before it said it does not want them) would bring the
+#: same answer again, or a second table for an edited /new.
+_NEW = filters.UpdateType.MESSAGE
 #: What `_cmd_other` answers: commands no handler took, and words in a private chat
 #: (the group's words do not reach a bot in privacy mode, nor concern it).
-_OTHER = filters.COMMAND | (filters.TEXT & filters.ChatType.PRIVATE)
+_OTHER = (filters.COMMAND | (filters.TEXT & filters.ChatType.PRIVATE)) & _NEW
 
 
 class Stop(Protocol):
@@ -172,6 +183,7 @@ class TelegramAdapter:
         webhook_listen: str = "0.0.0.0",
         webhook_port: int = 8443,
         probe_after: float = PROBE_AFTER,
+        greet_after: float = GREET_AFTER,
     ) -> None:
         self.service = service
         self.answer_budget = answer_budget
@@ -181,6 +193,7 @@ class TelegramAdapter:
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
         self.probe_after = probe_after
+        self.greet_after = greet_after
         builder = ApplicationBuilder().token(token).base_url(api_url).concurrent_updates(True)
         if webhook_url:
             builder = builder.updater(None)
@@ -206,6 +219,7 @@ class TelegramAdapter:
         self._background: set[asyncio.Task[None]] = set()
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
+        self._greetings: set[asyncio.Task[None]] = set()  # supergroups to greet soon
         self._webhook: web.AppRunner | None = None
         self._prober: asyncio.Task[None] | None = None
         self._add_handlers()
@@ -287,6 +301,8 @@ class TelegramAdapter:
                 if self._prober is not None:
                     self._prober.cancel()
                     self._prober = None
+                for greeting in self._greetings:  # not worth holding up the shutdown
+                    greeting.cancel()
                 # no new updates; let presses in progress finish; then flush the output
                 if self.app.updater is not None and self.app.updater.running:
                     await self.app.updater.stop()
@@ -737,12 +753,33 @@ class TelegramAdapter:
         if may_post:
             self._regain(chat_id)
             if change.old_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-                # just added: nobody in the group knows yet what to type, nor that
-                # each player must start the private chat once
-                lang = change.from_user.language_code
-                self.outbox.send(chat_id, Content(self._help(lang, in_group=True)))
+                self._greet(chat_id, change.from_user.language_code, change.chat.type)
         else:
             self._lose_group(chat_id)
+
+    def _greet(self, chat_id: int, lang: str | None, chat_type: str) -> None:
+        """Just added: nobody in the group knows yet what to type, nor that each
+        player must start the private chat once.  But a supergroup may be a group the
+        bot sat in already, upgraded (Telegram says the bot joined it): it is greeted
+        after `greet_after` seconds, unless by then a move into it was seen, whichever
+        came first, the service messages or this.  A basic group is never an upgrade."""
+        help_text = Content(self._help(lang, in_group=True))
+        if chat_type != ChatType.SUPERGROUP:
+            self.outbox.send(chat_id, help_text)
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(self.greet_after)
+            if not self._moved_here(chat_id):
+                self.outbox.send(chat_id, help_text)
+
+        task = asyncio.ensure_future(later())
+        self._greetings.add(task)
+        task.add_done_callback(self._greetings.discard)
+
+    def _moved_here(self, chat_id: int) -> bool:
+        """A group moved to `chat_id` (an upgraded group's supergroup)."""
+        return any(new == chat_id for new, _ in self._moves.values())
 
     def _regain(self, chat_id: int) -> None:
         """A group the bot had lost may be written to again: added back (Telegram
@@ -841,17 +878,17 @@ class TelegramAdapter:
     def _add_handlers(self) -> None:
         app = self.app
         app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
-        app.add_handler(CommandHandler("start", self._cmd_start))
-        app.add_handler(CommandHandler("new", self._cmd_new))
-        app.add_handler(CommandHandler("leaderboard", self._cmd_leaderboard))
-        app.add_handler(CommandHandler("stats", self._cmd_stats))
-        app.add_handler(CommandHandler("rules", self._cmd_rules))
-        app.add_handler(CommandHandler("settings", self._cmd_settings))
-        app.add_handler(CommandHandler("abort", self._cmd_abort))
-        app.add_handler(CommandHandler("resign", self._cmd_resign))
-        app.add_handler(CommandHandler("record", self._cmd_record))
-        app.add_handler(CommandHandler("help", self._cmd_help))
-        app.add_handler(CommandHandler("forgetme", self._cmd_forget))
+        app.add_handler(CommandHandler("start", self._cmd_start, filters=_NEW))
+        app.add_handler(CommandHandler("new", self._cmd_new, filters=_NEW))
+        app.add_handler(CommandHandler("leaderboard", self._cmd_leaderboard, filters=_NEW))
+        app.add_handler(CommandHandler("stats", self._cmd_stats, filters=_NEW))
+        app.add_handler(CommandHandler("rules", self._cmd_rules, filters=_NEW))
+        app.add_handler(CommandHandler("settings", self._cmd_settings, filters=_NEW))
+        app.add_handler(CommandHandler("abort", self._cmd_abort, filters=_NEW))
+        app.add_handler(CommandHandler("resign", self._cmd_resign, filters=_NEW))
+        app.add_handler(CommandHandler("record", self._cmd_record, filters=_NEW))
+        app.add_handler(CommandHandler("help", self._cmd_help, filters=_NEW))
+        app.add_handler(CommandHandler("forgetme", self._cmd_forget, filters=_NEW))
         app.add_handler(MessageHandler(_OTHER, self._cmd_other))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
@@ -1261,8 +1298,9 @@ class TelegramAdapter:
     async def _cmd_other(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command the bot does not have, or words in its private chat: an answer
         instead of silence.  In a group only a command meant for this bot (named
-        with ``@``) or close to one of its own (a typo: ``/nwe``); other bots' commands
-        are not ours to answer."""
+        with ``@``) or a slip of the finger on one of its own (`_typo_of`: ``/nwe``);
+        other bots' commands (``/report``, ``/status``) are not ours to answer, and a
+        mere likeness ("Did you mean /record?") would be noise in the group."""
         got = self._incoming(update)
         if got is None:
             return
@@ -1277,11 +1315,12 @@ class TelegramAdapter:
         ours = addressee.lower() == (self.app.bot.username or "").lower()
         if addressee and not ours:
             return
-        guess = difflib.get_close_matches(command.lower(), [c for c, _ in COMMANDS["en"]], 1)
-        if guess:
-            await self._reply(
-                message, tt(user.lang, "did_you_mean", command=command, guess=guess[0])
-            )
+        guess = _typo_of(command)
+        if guess is None and (private or ours):  # surely for us: the likeliest one
+            close = difflib.get_close_matches(command.lower(), [c for c, _ in COMMANDS["en"]], 1)
+            guess = close[0] if close else None
+        if guess is not None:
+            await self._reply(message, tt(user.lang, "did_you_mean", command=command, guess=guess))
         elif private or ours:
             await self._reply(message, tt(user.lang, "unknown_command", command=command))
 
@@ -1319,6 +1358,36 @@ def _payload(data: str) -> Payload | None:
 
 def _failed(task: asyncio.Task[Any]) -> bool:
     return task.done() and (task.cancelled() or task.exception() is not None)
+
+
+def _squeeze(word: str) -> str:
+    """`word` with each run of one letter cut to one (``neww``, ``setings``: ``new``,
+    ``setings``), so a key held too long or too short counts as no slip at all."""
+    return "".join(ch for i, ch in enumerate(word) if i == 0 or word[i - 1] != ch)
+
+
+def _swapped(a: str, b: str) -> bool:
+    """`a` is `b` with two neighbouring letters swapped (``nwe``, ``stast``)."""
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y]
+    return (
+        len(a) == len(b)
+        and len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and (a[diff[0]], a[diff[1]]) == (b[diff[1]], b[diff[0]])
+    )
+
+
+def _typo_of(word: str) -> str | None:
+    """The command of ours that `word` is a slip of the finger for: neighbouring
+    letters swapped, a letter doubled or a double typed once, or both (``/nwe``,
+    ``/stast``, ``/nwee``).  Not one letter more, less or another: in a group those
+    are other bots' words (``/news``, ``/status``, ``/about``), not typos of ours."""
+    typed = _squeeze(word.lower())
+    for command, _ in COMMANDS["en"]:
+        ours = _squeeze(command)
+        if typed == ours or _swapped(typed, ours):
+            return command
+    return None
 
 
 def _split(args: list[str] | None) -> list[str]:

@@ -15,7 +15,8 @@ limits are met:
   (30/s) delay requests before Telegram would refuse them; a 429 anyway is honoured:
   wait `retry_after`, then send the newest content (the final state is never dropped).
 - **Files.** A document (`send_file`) waits its turn like a message; a caption longer
-  than Telegram takes goes in full as a message right after it, so nothing is cut.
+  than Telegram takes goes in full as a message right after it, so nothing is cut,
+  once the document went through (it explains a file that is there).
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
   gone (deleted by an admin, too old to edit) becomes a new post.
 - **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
@@ -28,7 +29,9 @@ limits are met:
   timeout, a dropped answer: the request may have arrived) are tried `max_attempts`
   times, so one Telegram keeps failing on cannot hold up its chat for ever.  A message
   given up on (that, or a refusal other than the chat's) is replaced by its
-  `fallback`, when it has one, so whoever asked for it is not left waiting.
+  `fallback`, when it has one, so whoever asked for it is not left waiting; but only
+  if it certainly did not arrive (refused, or never sent): after a try that may have
+  reached Telegram, "please try again" would be wrong, or would bring a second copy.
   `on_reach(False)` tells the adapter once when requests stop connecting, and
   `on_reach(True)` once when Telegram answers again (any answer, a refusal too).
   A bot with nothing to send learns the same from `probe`, which asks for little.
@@ -198,6 +201,8 @@ class _Op:
     reply_to: Handle | None = None  # a one-off message that answers this one
     file: Attachment | None = None  # a document's file (its caption is `content`)
     fallback: Content | None = None  # sent instead if Telegram will not take this
+    then: Content | None = None  # a message sent right after this one, once it went through
+    uncertain: bool = False  # a try may have reached Telegram (timed out, answer lost)
 
 
 @dataclass(eq=False)
@@ -343,14 +348,16 @@ class Outbox:
     ) -> None:
         """A document with `caption`.  Telegram takes 1024 characters of caption: a
         longer one goes in full as a message right after the document, which keeps its
-        first line.  `fallback`: the message sent instead if Telegram will not take the
-        document (see the module's docstring), so whoever asked for it hears so."""
+        first line; only once the document went through, or the chat would read about a
+        file it never got.  `fallback`: the message sent instead if Telegram certainly
+        did not take the document (see the module's docstring), so whoever asked for it
+        hears so."""
         short = caption.strip()
         if units(short) > MAX_CAPTION:
             short = fit(short.split("\n", 1)[0], MAX_CAPTION)
-        self._enqueue(chat_id, _Op("document", None, Content(short), file=file, fallback=fallback))
-        if short != caption.strip():
-            self.send(chat_id, Content(caption))
+        then = Content(caption) if short != caption.strip() else None
+        op = _Op("document", None, Content(short), file=file, fallback=fallback, then=then)
+        self._enqueue(chat_id, op)
 
     def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
         """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
@@ -524,11 +531,20 @@ class Outbox:
                 self._done()
 
     def _lost(self, chat: _Chat, op: _Op) -> None:
-        """`op` will not reach Telegram: its fallback, if any, goes next in its chat."""
+        """`op` is given up on: its fallback, if any, goes next in its chat, unless a
+        try may have reached Telegram (then the message may well be there, and "please
+        try again" would be wrong)."""
         self.stats.failed += 1
         if op.fallback is None or chat.blocked or self._closed:
             return
-        chat.ops.appendleft(_Op("send", None, op.fallback))
+        if op.uncertain:
+            log.warning("a %s in chat %s may not have arrived; no fallback", op.kind, chat.id)
+            return
+        self._next(chat, _Op("send", None, op.fallback))
+
+    def _next(self, chat: _Chat, op: _Op) -> None:
+        """Queue `op` first in `chat`, before anything queued meanwhile."""
+        chat.ops.appendleft(op)
         self._pending += 1
         self._idle.clear()
 
@@ -571,6 +587,8 @@ class Outbox:
             op.attempts += 1
             try:
                 await self._attempt(chat, op)
+                if op.then is not None and not self._closed:
+                    self._next(chat, _Op("send", None, op.then))
                 return
             except RetryAfter as e:
                 self.stats.retry_after += 1
@@ -617,13 +635,17 @@ class Outbox:
                 if _unsent(e):
                     self.stats.unreachable += 1
                     op.attempts -= 1  # an outage uses up no attempts
-                elif op.attempts >= self.max_attempts:
-                    log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
-                    self._lost(chat, op)
-                    return
+                else:
+                    op.uncertain = True  # sent; whether it arrived, no answer said
+                    if op.attempts >= self.max_attempts:
+                        log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
+                        self._lost(chat, op)
+                        return
                 await asyncio.sleep(min(0.2 * 2 ** min(op.failures, 5), 5.0))
             except TelegramError as e:
                 log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
+                if type(e) is TelegramError:  # an answer PTB could not read: a 2xx garbled
+                    op.uncertain = True
                 self._lost(chat, op)
                 return
             finally:

@@ -81,7 +81,11 @@ async def test_the_fake_answers_for_an_upgraded_group_as_telegram_does(
             await bot.edit_message_text("edited", group.id, group.bot_messages()[0].message_id)
         assert raised.value.new_chat_id == supergroup.id
         await bot.send_message(supergroup.id, "in the supergroup")
-    # the two service messages, as updates for the bot
+    # the bot "joins" the supergroup, then the two service messages, as updates
+    joined = fake.updates[-3]["my_chat_member"]
+    assert joined["chat"]["id"] == supergroup.id and joined["from"]["id"] == anna.id
+    assert joined["old_chat_member"]["status"] == "left"
+    assert joined["new_chat_member"]["status"] == "member"
     old_side, new_side = (u["message"] for u in fake.updates[-2:])
     assert old_side["chat"] == {"id": group.id, "type": "group", "title": "Schnapsen"}
     assert old_side["migrate_to_chat_id"] == supergroup.id
@@ -278,3 +282,38 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         assert all(len(m.revisions) == 1 for m in group.bot_messages())
         assert outbox.stats.migrated == 1 and outbox.stats.failed == 0
         await outbox.close()
+
+
+@pytest.mark.parametrize("join_first", [True, False], ids=["joined-first", "joined-last"])
+async def test_an_upgraded_group_is_not_greeted_again(
+    fake: FakeTelegram, tmp_path: Path, join_first: bool
+) -> None:
+    """Telegram tells of the upgrade with the bot "joining" the supergroup as if just
+    added (before or after the service messages): the players in the middle of a
+    match see no second "how to begin" help, while a group that really just added
+    the bot gets it."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", greet_after=0.3)
+    try:
+        players = make_players(fake, ["Anna", "Berti"], supergroup=False)
+        anna = players.users[0]
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await fake.wait_for(lambda: table_messages(players.group, table_id), what="the table")
+
+        supergroup = fake.migrate_group(players.group, join_first=join_first)
+        await fake.wait_for(lambda: shows_now(rig, supergroup, table_id), what="the move")
+        typed = anna.send(supergroup, "/rules zweier")  # after the bot "joined"
+        await fake.wait_for_message(supergroup, after=typed, contains="Schnapsen")
+
+        # a group that adds the bot now is greeted, after the supergroup would have been
+        fresh = fake.create_group("Fresh", members=[anna], creator=anna, bot_status="left")
+        fake.set_bot_status(fresh, "member", by=anna)
+        hello = await fake.wait_for_message(fresh, contains="/new <game>")
+        assert await rig.adapter.outbox.drain(5)
+
+        for chat in (players.group, supergroup):
+            helps = [m.text for m in chat.bot_messages() if m.text == hello.text]
+            assert not helps, chat.transcript()
+        assert rig.table(table_id) is not None  # the match goes on
+    finally:
+        await stop_rig(rig)

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from adapters.telegram.outbox import Attachment
+from adapters.telegram.outbox import Attachment, Content
 from engine.__main__ import verify_text
 from tests.e2e.fakes.telegram_api import FakeTelegram
 from tests.e2e.telegram_harness import (
     fake,
     finished_match,
     log_guard,
+    make_players,
     start_rig,
     started_match,
     stop_rig,
@@ -126,5 +127,62 @@ async def test_the_record_rides_out_telegram_trouble(
         assert long.text == f"The record of table {table_id}"
         full = await fake.wait_for_message(group, after=long)
         assert full.text == caption.strip()
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_record_that_may_have_arrived_gets_no_try_again(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The document reaches the group but Telegram's answer is lost on the way (as
+    after a timeout), and the bot's second try is refused: the group has its record,
+    and no "Something went wrong; please try again." below it, which would be wrong
+    and bring a second copy."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await finished_match(rig, fake)
+        anna = players.users[0]
+        group = players.group
+
+        fake.lose_answer_next("sendDocument")
+        fake.fail_next("sendDocument", error_code=400, description="Bad Request: file lost")
+        typed = anna.send(group, "/record")
+        document = await wait_for_document(fake, group, after=typed)
+        assert document.document is not None and table_id in document.document.file_name
+        await fake.wait_for(lambda: len(fake.calls_to("sendDocument")) == 2, what="the retry")
+        assert await rig.adapter.outbox.drain(5)
+
+        after = [m.text for m in group.bot_messages() if m.message_id > typed.message_id]
+        assert after == [document.text], after  # the record, and nothing else
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_long_caption_follows_only_a_document_that_arrived(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A caption too long for Telegram follows the document as a message; when
+    Telegram refuses the document, the group reads only that it should try again,
+    not a long text about a file it never got."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        group = make_players(fake, ["Anna"]).group
+        caption = "The record of table abc12\n" + "seats " * 250
+        failed = Content("Something went wrong; please try again.")
+
+        fake.fail_next("sendDocument", error_code=400, description="Bad Request: file lost")
+        rig.adapter.outbox.send_file(
+            group.id, Attachment("long.json", b"{}"), caption, fallback=failed
+        )
+        assert await rig.adapter.outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == [failed.text]
+
+        rig.adapter.outbox.send_file(
+            group.id, Attachment("long.json", b"{}"), caption, fallback=failed
+        )
+        assert await rig.adapter.outbox.drain(5)
+        sent = group.bot_messages()[1:]
+        assert [m.text for m in sent] == ["The record of table abc12", caption.strip()]
+        assert sent[0].document is not None and sent[1].document is None
     finally:
         await stop_rig(rig)

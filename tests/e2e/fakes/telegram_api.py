@@ -325,6 +325,20 @@ class FakeUser:
         """
         return self.fake._user_message(self, chat, text, reply_to)
 
+    def edit(self, message: FakeMessage, text: str) -> int | None:
+        """Edit one's own message to ``text``.  Telegram tells the bot with an
+        ``edited_message`` update, if it would have received the message and asked for
+        edits in ``allowed_updates`` (else the update is dropped, see `update` for its
+        body).  Returns the update's id, or ``None`` when it would not receive it."""
+        if message.sender is not self or message.deleted:
+            raise ValueError(f"{self.mention} cannot edit message #{message.message_id}")
+        fake = self.fake
+        fake._apply_edit(message, text, tuple(_auto_entities(text)), message.reply_markup)
+        if not fake._bot_receives(message):
+            fake._notify()
+            return None
+        return fake.push_update({"edited_message": message.to_api()})
+
     def press(
         self, message: FakeMessage, button: str, *, revision: int | None = None
     ) -> FakeCallbackQuery:
@@ -1030,7 +1044,7 @@ class _FloodControl:
 
 @dataclass
 class _Injected:
-    error: ApiError
+    error: ApiError | None  # None: the call is carried out, its answer lost
     times: int
 
 
@@ -1311,7 +1325,12 @@ class FakeTelegram:
         return chat
 
     def migrate_group(
-        self, chat: FakeChat, *, by: FakeUser | None = None, service_messages: bool = True
+        self,
+        chat: FakeChat,
+        *,
+        by: FakeUser | None = None,
+        service_messages: bool = True,
+        join_first: bool = True,
     ) -> FakeChat:
         """Upgrade a basic group to a supergroup, as Telegram does: the supergroup is a
         new chat with a new id (``-100...``) and the same members; from now on every
@@ -1320,9 +1339,12 @@ class FakeTelegram:
         messages.  Two service messages reach the bot, whatever its privacy mode: one
         in the old group with ``migrate_to_chat_id``, one in the supergroup with
         ``migrate_from_chat_id``, both from the member who upgraded (``by``, else the
-        creator); ``service_messages=False`` leaves them out (a bot that was down for
-        longer than Telegram keeps updates learns of the move only from the 400s).
-        Returns the supergroup."""
+        creator).  And, as Telegram does (tdlib/telegram-bot-api#266), a
+        ``my_chat_member`` update for the supergroup in which the bot goes from
+        ``left`` to its status in the group, as if just added: before the service
+        messages, or after them with ``join_first=False``.  ``service_messages=False``
+        leaves all three out (a bot that was down for longer than Telegram keeps
+        updates learns of the move only from the 400s).  Returns the supergroup."""
         if chat.type != "group" or chat.migrated_to is not None:
             raise ValueError(f"chat {chat.id} is not a basic group that can be upgraded")
         actor = by
@@ -1339,6 +1361,10 @@ class FakeTelegram:
         new.members = dict(chat.members)
         self._chats[new.id] = new
         chat.migrated_to = new.id
+        bot_status = chat.status_of(self.bot_user)
+        joins = service_messages and new.is_member(self.bot_user)
+        if joins and join_first:
+            self._bot_member_changed(new, actor, "left", bot_status)
         for where, field_name, other in (
             (chat, "migrate_to_chat_id", new.id),
             (new, "migrate_from_chat_id", chat.id),
@@ -1353,6 +1379,8 @@ class FakeTelegram:
             where.next_message_id += 1
             if service_messages and where.is_member(self.bot_user):
                 self.push_update({"message": service})
+        if joins and not join_first:
+            self._bot_member_changed(new, actor, "left", bot_status)
         self._notify()
         return new
 
@@ -1513,6 +1541,16 @@ class FakeTelegram:
             error = ApiError(error_code, description or _DEFAULT_DESCRIPTIONS.get(error_code, ""))
         canonical = self._methods[method.lower()][0]
         self._injected.setdefault(canonical, []).append(_Injected(error, times))
+
+    def lose_answer_next(self, method: str, times: int = 1) -> None:
+        """Carry out the next ``times`` calls of ``method`` (a message is sent, a
+        document arrives) but cut the connection instead of answering, as a network
+        that drops Telegram's answer does: the bot cannot tell whether it arrived
+        (PTB raises ``NetworkError``).  The call is recorded with status 0.  Queued
+        in turn with `fail_next`: ``lose_answer_next(m)`` then ``fail_next(m, ...)``
+        loses the first answer and refuses the second call."""
+        canonical = self._methods[method.lower()][0]
+        self._injected.setdefault(canonical, []).append(_Injected(None, times))
 
     # ---------------------------------------------------------------- reading state
 
@@ -1726,13 +1764,14 @@ class FakeTelegram:
         method_name = request.match_info["method"]
         canonical = method_name
         params: Params = {}
+        lose = False
         try:
             params = await _read_params(request)
             self._check_token(token)
             if method_name.lower() not in self._methods:
                 raise ApiError(404, METHOD_NOT_FOUND)
             canonical, handler = self._methods[method_name.lower()]
-            self._apply_injected(canonical)
+            lose = self._apply_injected(canonical)
             buckets = self._apply_flood_control(canonical, params)
             self.in_flight[canonical] = self.in_flight.get(canonical, 0) + 1
             self._notify()
@@ -1745,6 +1784,9 @@ class FakeTelegram:
             status, body = error.error_code, error.to_api()
         else:
             status, body = 200, {"ok": True, "result": result}
+        lose = lose and status == 200
+        if lose:
+            status = 0
         self.calls.append(
             ApiCall(
                 method=canonical,
@@ -1756,7 +1798,9 @@ class FakeTelegram:
             )
         )
         self._notify()
-        return web.json_response(body, status=status)
+        if lose and request.transport is not None:
+            request.transport.abort()  # done, but the answer never leaves
+        return web.json_response(body, status=status or 200)
 
     async def _handle_file(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
@@ -1778,14 +1822,18 @@ class FakeTelegram:
             raise ApiError(404, "Not Found")
         raise ApiError(401, "Unauthorized")
 
-    def _apply_injected(self, method: str) -> None:
+    def _apply_injected(self, method: str) -> bool:
+        """Raise the error injected for this call, if any; True: carry it out but
+        lose the answer (`lose_answer_next`)."""
         queue = self._injected.get(method)
         if not queue:
-            return
+            return False
         injected = queue[0]
         injected.times -= 1
         if injected.times <= 0:
             queue.pop(0)
+        if injected.error is None:
+            return True
         raise injected.error
 
     def _apply_flood_control(self, method: str, params: Params) -> list[_Bucket]:
