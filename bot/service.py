@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -32,7 +33,7 @@ from engine.protocol import GameSpec
 
 from . import results as R
 from .ai_seats import choose_action
-from .i18n import norm_lang, option_error, t
+from .i18n import LANGUAGES, norm_lang, option_error, t
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
@@ -42,6 +43,7 @@ from .table import Entry, Status, Table, seat_count
 from .views import (
     HandView,
     LobbyView,
+    Message,
     ResultView,
     Style,
     TableView,
@@ -802,6 +804,15 @@ class TableService:
         )
         return _table_style(table, lang)
 
+    def _final_hands(self, table: Table) -> tuple[tuple[str, str, Message], ...]:
+        out = []
+        for user in table.humans():
+            for lang in LANGUAGES:
+                hand = hand_view(table, user, _table_style(table, lang))
+                if hand is not None:
+                    out.append((user, lang, hand.message))
+        return tuple(out)
+
     def style_for(self, table_id: str, user_lang: str | None = None) -> Style:
         table = self.tables[table_id]
         lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
@@ -995,6 +1006,9 @@ class TableService:
         def next_deal(tb: Table) -> list[Entry]:
             if len(tb.deal_points) > deals_before or tb.status == Status.FINISHED:
                 result[0] = deal_result_view(tb, self._style(tb))
+                if result[0] is not None:
+                    # the hands as this deal left them, before the next is dealt
+                    result[0] = dataclasses.replace(result[0], hands=self._final_hands(tb))
             if tb.status == Status.PLAYING and (tb.deal is None or result[0] is not None):
                 return [{"k": "deal", "seed": self._seed_source()}]
             return []

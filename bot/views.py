@@ -123,6 +123,16 @@ class ResultView:
     #: as the final state of that deal's table message; by the time they hear of the
     #: result the table has already moved on to the next deal.
     table: TableView | None = None
+    #: Each person's own hand as the deal ended, in each language (user, lang,
+    #: message; no buttons): the last picture of that deal's private hand message,
+    #: with the cards he still held and what he had been shown.  Private: only for
+    #: that user's own chat.
+    hands: tuple[tuple[str, str, Message], ...] = ()
+
+    def hand_of(self, user: str, lang: str | None) -> Message | None:
+        """`user`'s final hand in `lang` (or in any language there is)."""
+        mine = [(lg, m) for u, lg, m in self.hands if u == user]
+        return next((m for lg, m in mine if lg == lang), mine[0][1] if mine else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Config
-from bot.i18n import TEXTS, t
+from bot.i18n import TEXTS, norm_lang, t
 from bot.payload import PayloadError, loggable
 from bot.payload import decode as decode_payload
 from bot.ports import PlatformUnreachable, TokenRejected
@@ -908,8 +908,11 @@ class DiscordAdapter:
                 for user in humans:
                     lang = self._langs.get(user) or self._table_lang(table_id)
                     over = text(lang, "hand_deal_over", deal=update.result.deal_no)
-                    note = Message(f"{hand_title(table, lang)}\n{over}")
-                    add(table_id, Op("final", f"hand:{user}", note))
+                    # the hand as the deal left it (the cards still held, what he was
+                    # shown), else which table it was
+                    last = update.result.hand_of(user, norm_lang(lang))
+                    shown = last.text if last is not None else hand_title(table, lang)
+                    add(table_id, Op("final", f"hand:{user}", Message(f"{shown}\n{over}")))
             if update.result is not None:
                 add(table_id, Op("note", message=update.result.message))
         elif kind in ("finished", "aborted"):

@@ -97,7 +97,7 @@ from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import HandView, Message, match_summary_text, settings_text
+from bot.views import HandView, Message, ResultView, match_summary_text, settings_text
 from engine.games import available
 
 from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle
@@ -503,9 +503,9 @@ class TelegramAdapter:
             elif st.table is not None:
                 self.outbox.freeze(st.table)
             if kind == "finished":
-                self._settle(tid, st, "hand_match_over")
+                self._settle(tid, st, "hand_match_over", u.result)
             elif u.result is not None:
-                self._settle(tid, st, "hand_deal_over", deal=u.result.deal_no)
+                self._settle(tid, st, "hand_deal_over", u.result, deal=u.result.deal_no)
             if u.result is not None:
                 self.outbox.send(st.chat_id, content_of(u.result.message))
             elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
@@ -525,7 +525,7 @@ class TelegramAdapter:
             for h in (st.lobby if closed is None else None, st.table):
                 if h is not None:
                     self.outbox.freeze(h)
-            self._settle(tid, st, "hand_closed")
+            self._settle(tid, st, "hand_closed", None)
             if reason == GROUP_LOST:  # the group cannot read it: tell the players
                 for user in self.service.seat_users(tid):
                     if user_id(user) not in self.unreachable:
@@ -547,18 +547,31 @@ class TelegramAdapter:
             )
             self.outbox.send(st.chat_id, Content(text))
 
-    def _settle(self, table_id: str, st: _TableState, key: str, **values: Any) -> None:
-        """The hand messages of a deal that ended say so, instead of the last "Your
-        turn." (without its buttons) or "Waiting for ...", which nothing would ever
-        change: the move that ended the deal brings no hand of its own, and after the
-        last deal no new hand comes below."""
+    def _settle(
+        self,
+        table_id: str,
+        st: _TableState,
+        key: str,
+        result: ResultView | None,
+        **values: Any,
+    ) -> None:
+        """The hand messages of a deal that ended show the hand as the deal left it
+        (`result.hands`: the cards still held, what one was shown) and say that it is
+        over, instead of the last "Your turn." (without its buttons) or "Waiting for
+        ...", which nothing would ever change: the move that ended the deal brings no
+        hand of its own, and after the last deal no new hand comes below."""
         for user, handle in st.hands.items():
             if handle.latest is None:
                 self.outbox.freeze(handle)
                 continue
-            title = handle.latest.text.split("\n", 1)[0]  # which table it was
-            note = tt(self.langs.get(user) or self._table_lang(table_id), key, **values)
-            self.outbox.edit(handle, Content(f"{title}\n{note}"))
+            lang = self.langs.get(user) or self._table_lang(table_id)
+            final = result.hand_of(user, norm_lang(lang)) if result is not None else None
+            # without it, the title alone says which table it was
+            if final is not None and key == "hand_match_over":
+                self.outbox.edit(handle, Content(final.text))  # it ends saying so itself
+                continue
+            shown = final.text if final is not None else handle.latest.text.split("\n", 1)[0]
+            self.outbox.edit(handle, Content(f"{shown}\n{tt(lang, key, **values)}"))
 
     def _close(self, table_id: str, st: _TableState) -> None:
         self.states.pop(table_id, None)

@@ -168,8 +168,10 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
         assert len(world.fake.dms(anna)) == len(world.fake.dms(bert)) == deals
         for p, lang in ((anna, "en"), (bert, "de")):  # bert reads German
             *done, last = world.fake.dms(p)
+            hand_line = {"en": "\nHand: ", "de": "\nKarten: "}[lang]  # as the deal left it
             for k, m in enumerate(done, 1):
                 assert m.content.endswith(text(lang, "hand_deal_over", deal=k)), m.content
+                assert hand_line in m.content, m.content
             assert last.content.endswith(t(lang, "hand.match_over")), last.content
 
         board = await world.slash(anna, "leaderboard", game="zweier")

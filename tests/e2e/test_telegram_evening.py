@@ -12,6 +12,8 @@ from pathlib import Path
 
 from telegram import Update
 
+from bot.i18n import cards_text
+from engine import protocol as P
 from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     Players,
@@ -209,14 +211,26 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
         await play(rig, table_id, players.users, until=deal_over(rig, table_id))
         assert await rig.adapter.outbox.drain(5)
         first = {u.first_name: u.private_chat.bot_messages()[1] for u in players.users}
-        assert first["Anna"].text == (
-            f"Your hand at table {table_id} in Evening — Schnapsen (2 players)\n"
-            "Deal 1 is over; the result is in the group."
+        table = rig.table(table_id)
+        assert table is not None
+        ended = table.deals[0]
+        state = ended.state0
+        for match_seat, action in ended.actions:
+            state, _ = P.apply(state, ended.spec.seats.index(match_seat), action)
+        # the hand as the deal left it: the cards each still held, then the note
+        anna_lines = first["Anna"].text.split("\n")
+        assert anna_lines[0] == f"Your hand at table {table_id} in Evening — Schnapsen (2 players)"
+        assert anna_lines[-1] == "Deal 1 is over; the result is in the group."
+        toni_lines = first["Toni"].text.split("\n")
+        assert (
+            toni_lines[0] == f"Deine Karten am Tisch {table_id} in Evening — Schnapsen (zu zweit)"
         )
-        assert first["Toni"].text == (
-            f"Deine Karten am Tisch {table_id} in Evening — Schnapsen (zu zweit)\n"
-            "Runde 1 ist vorbei; das Ergebnis steht in der Gruppe."
-        )
+        assert toni_lines[-1] == "Runde 1 ist vorbei; das Ergebnis steht in der Gruppe."
+        for lines, lang, key in ((anna_lines, "en", "Hand"), (toni_lines, "de", "Karten")):
+            seat = 0 if lang == "en" else 1
+            held = P.view(state, ended.spec.seats.index(seat)).hand
+            assert f"{key}: {cards_text(held, lang)}" in lines, lines
+        assert not any("Your turn" in x or "Waiting" in x for x in anna_lines)
 
         anna.send(players.group, "/resign")
         await fake.wait_for(lambda: rig.table(table_id) is None, what="the match to end")
@@ -224,10 +238,8 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
         for user in players.users:
             last = user.private_chat.bot_messages()[-1]
             assert last is not first[user.first_name] and not last.buttons()
-            assert last.text.split("\n")[1] in (
-                "The match is over; the result is in the group.",
-                "Die Partie ist vorbei; das Ergebnis steht in der Gruppe.",
-            )
+            assert last.text.split("\n")[-1] in ("The match is over.", "Die Partie ist vorbei.")
+            assert "Waiting" not in last.text and "Warte auf" not in last.text
     finally:
         await stop_rig(rig)
 
