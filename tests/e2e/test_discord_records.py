@@ -40,13 +40,19 @@ def record_file(answer: FakeMessage) -> tuple[str, bytes]:
     return attachment["filename"], answer.files[int(attachment["id"])]
 
 
+async def finished_zweier(world: World) -> tuple[FakeUser, FakeUser, str]:
+    """Anna and Bert play a Zweier match to its end: a record to ask for."""
+    await world.start_bot()
+    anna, bert = world["anna"], world["bert"]
+    table_id, _ = await start_zweier(world, anna, bert)
+    await world.play(table_id)
+    await world.settle()
+    return anna, bert, table_id
+
+
 async def test_a_finished_match_s_record_comes_as_a_file_to_check(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
-        await world.play(table_id)
-        await world.settle()
+        anna, bert, table_id = await finished_zweier(world)
 
         answer = await record(world, anna)
         name, data = record_file(answer)
@@ -157,11 +163,7 @@ async def test_a_record_arrives_over_a_slow_uplink(tmp_path: Path) -> None:
     command is acknowledged first and the file follows, so it still arrives (and is
     sent once)."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
-        await world.play(table_id)
-        await world.settle()
+        anna, _, table_id = await finished_zweier(world)
         stored = await world.service.store.game_record(table_id)
         assert stored is not None
         size = len(json.dumps(stored, indent=1))
