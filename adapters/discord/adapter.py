@@ -318,6 +318,9 @@ class DiscordAdapter:
                 await asyncio.wait_for(self._handled.wait(), DRAIN_TIMEOUT / 2)
             with contextlib.suppress(ValueError):
                 self.service.listeners.remove(self)
+            for live in self._live.values():  # no last edit may come after the close
+                if live.timer is not None:
+                    live.timer.cancel()
             await self._drain_all(DRAIN_TIMEOUT / 2)
             await client.close()
             if connect is not None:

@@ -6,6 +6,7 @@ Discord (`discord_world`: any ERROR log, leaked card or unanswered press fails a
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from adapters.discord.texts import text
@@ -140,3 +141,20 @@ async def test_a_lobby_closed_before_the_start_says_so(tmp_path: Path) -> None:
         assert "This table was closed." in lobby.content and "bert" in lobby.content
         assert "host can start" not in lobby.content and "lobby closes" not in lobby.content
         assert lobby.buttons == []
+
+
+async def test_a_bot_stopped_while_an_ephemeral_hand_follows_the_game_stops_cleanly(
+    tmp_path: Path,
+) -> None:
+    """The last edit an ephemeral hand gets when its time runs out must not come after
+    the bot has closed its connection (an error in the log, a request on a closed
+    session): stopping the bot calls it off."""
+    async with discord_world(tmp_path, limits=Limits(token_lifetime=3.0)) as world:
+        await world.start_bot(live_ttl=0.5)
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+        assert LIVE_ENDED not in hand.content
+        await world.stop_bot()
+        await asyncio.sleep(0.8)  # past the hand's time: nothing may be sent any more
+        assert LIVE_ENDED not in hand.content
