@@ -57,11 +57,18 @@ def loggable(text: str) -> str:
     """A payload as a log line may show it: table, version and verb, never the
     argument (a card code, or the cards picked for a discard, is hidden information
     until played)."""
+    p = parsed(text)
+    return "malformed payload" if p is None else f"{p.table}:{p.version}:{p.verb}"
+
+
+def parsed(text: str) -> Payload | None:
+    """`decode`, or None for a text that is no payload of ours: for readers that only
+    look (a button's style, which table a press is about), where the core's `act`
+    is the one to refuse it."""
     try:
-        p = decode(text)
+        return decode(text)
     except PayloadError:
-        return "malformed payload"
-    return f"{p.table}:{p.version}:{p.verb}"
+        return None
 
 
 def decode(text: str) -> Payload:

@@ -53,8 +53,7 @@ from discord import app_commands
 
 from bot.config import Config
 from bot.i18n import TEXTS, norm_lang, t
-from bot.payload import PayloadError, loggable
-from bot.payload import decode as decode_payload
+from bot.payload import loggable, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
@@ -1357,23 +1356,19 @@ def _user_id(user_key: str) -> int | None:
 def _drawn_at(message: Message) -> int | None:
     """The table version a message's buttons were drawn at (None: no buttons)."""
     for button in message.all_buttons():
-        with contextlib.suppress(PayloadError):
-            return decode_payload(button.payload).version
+        if (p := parsed(button.payload)) is not None:
+            return p.version
     return None
 
 
 def _table_of(payload: str) -> str | None:
-    try:
-        return decode_payload(payload).table
-    except PayloadError:
-        return None
+    p = parsed(payload)
+    return None if p is None else p.table
 
 
 def _verb_of(payload: str) -> str | None:
-    try:
-        return decode_payload(payload).verb
-    except PayloadError:
-        return None
+    p = parsed(payload)
+    return None if p is None else p.verb
 
 
 def _now() -> float:

@@ -15,8 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.payload import PayloadError
-from bot.payload import decode as decode_payload
+from bot.payload import parsed
 from bot.views import Button, Message
 
 PREFIX = "s:"
@@ -75,11 +74,8 @@ class PayloadButton(
 
 
 def _style(payload: str) -> discord.ButtonStyle:
-    try:
-        verb = decode_payload(payload).verb
-    except PayloadError:
-        return discord.ButtonStyle.secondary
-    return _STYLES.get(verb, discord.ButtonStyle.secondary)
+    p = parsed(payload)
+    return _STYLES.get(p.verb if p else "", discord.ButtonStyle.secondary)
 
 
 def _clip(text: str, limit: int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from math import gcd
 
 from bot.i18n import card_label
-from bot.payload import PayloadError, decode
+from bot.payload import parsed
 from bot.views import Button
 from engine.actions import Action, Bid, Give, PlayCard, Raise
 from engine.actions import decode as decode_action
@@ -68,9 +68,8 @@ def _action(button: Button) -> Action | None:
     Without the game's contract table a contract bid cannot be decoded; none is a
     card or a value, which is all that is asked of an action here.
     """
-    try:
-        p = decode(button.payload)
-    except PayloadError:
+    p = parsed(button.payload)
+    if p is None:
         return None
     if not p.is_game_action or p.arg is None:
         return None
@@ -86,9 +85,8 @@ def card_of(button: Button, picked: int) -> Card | None:
     `picked` is the mask of the cards of a discard picked so far (the ``dp`` menu
     shown): a pick button's mask is those plus the card it picks.
     """
-    try:
-        p = decode(button.payload)
-    except PayloadError:
+    p = parsed(button.payload)
+    if p is None:
         return None
     if p.verb == "dp" and p.arg:
         new = p.arg & ~picked

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 from bot.i18n import LANGUAGES, card_label, game_name, norm_lang, t
-from bot.payload import PayloadError, decode, table_verb
+from bot.payload import decode, parsed, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
 from bot.table import Status
@@ -630,10 +630,8 @@ def _plain(line: str) -> str:
 
 
 def _verb(payload: str) -> str | None:
-    try:
-        return decode(payload).verb
-    except PayloadError:
-        return None
+    p = parsed(payload)
+    return None if p is None else p.verb
 
 
 def _to_act(seats: tuple[SeatLine | None, ...]) -> str | None:

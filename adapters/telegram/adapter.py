@@ -90,8 +90,7 @@ from telegram.request import HTTPXRequest
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import norm_lang, t
-from bot.payload import Payload, PayloadError
-from bot.payload import decode as decode_payload
+from bot.payload import parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
 from bot.rules_text import rules_summary
@@ -955,7 +954,7 @@ class TelegramAdapter:
 
     def _start_gate(self, user: UserRef, data: str) -> str | None:
         """Refuse Start while a seated human cannot get their hand privately."""
-        p = _payload(data)
+        p = parsed(data)
         if p is None or p.verb != "st":
             return None
         table = self.service.tables.get(p.table)
@@ -1004,7 +1003,7 @@ class TelegramAdapter:
         lang = user.lang
         # Join, or Join again by someone seated who never opened the private chat
         # (he dismissed the first answer's link): the link again, not a dead end.
-        p = _payload(data)
+        p = parsed(data)
         joining = p is not None and (
             p.verb == "j" if outcome.ok else outcome.code == "already_seated"
         )
@@ -1360,13 +1359,6 @@ class _PollRequest(HTTPXRequest):
         if answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         return answer
-
-
-def _payload(data: str) -> Payload | None:
-    try:
-        return decode_payload(data)
-    except PayloadError:
-        return None
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:
