@@ -76,9 +76,7 @@ async def _seat_names(store: Store, found: FinishedGame, lang: str | None) -> li
     entries = await store.table_log(found.table_id)
     if not entries:  # pragma: no cover - every finished table has its log
         return []
-    table = Table(found.table_id, entries[0])
-    for e in entries[1:]:
-        table.apply(e)
+    table = Table.from_log(found.table_id, entries)
     names = []
     for s, seat in enumerate(table.seats):
         if seat is None or seat.user is None:

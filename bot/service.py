@@ -241,11 +241,7 @@ class TableService:
             task.exception()  # the caller has it, if still there; _commit logged it
 
     async def _load(self, table_id: str) -> Table:
-        entries = await self.store.table_log(table_id)
-        table = Table(table_id, entries[0])
-        for e in entries[1:]:
-            table.apply(e)
-        return table
+        return Table.from_log(table_id, await self.store.table_log(table_id))
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lk = self._locks.get(table_id)

@@ -90,6 +90,14 @@ def seat_count(spec: GameSpec, options: Any) -> int:
 class Table:
     """The in-memory state of one table; see the module docstring."""
 
+    @classmethod
+    def from_log(cls, table_id: str, entries: list[Entry]) -> Table:
+        """The table its stored log makes (a restart, or a finished table read back)."""
+        table = cls(table_id, entries[0])
+        for e in entries[1:]:
+            table.apply(e)
+        return table
+
     def __init__(self, table_id: str, create: Entry) -> None:
         self.id = table_id
         self.chat: str = create["chat"]
