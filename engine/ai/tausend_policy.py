@@ -40,7 +40,6 @@ from ..tausend.rules import (
     MARRIAGE_VALUE,
     PLAY,
     RAISE,
-    REDEAL_CLAIM,
 )
 from ..tricks import HIGHER, STRENGTH, Order
 
@@ -104,8 +103,6 @@ def policy(d: TausendDeal) -> int:
         return _give(d, codes)
     if phase == RAISE:
         return _raise(d, codes)
-    if phase == REDEAL_CLAIM:
-        return _claim(d)
     if phase == DISCARD:
         return _discard(d, codes)
     return codes[0]  # pragma: no cover - no other phase asks anything
@@ -194,17 +191,6 @@ def _raise(d: TausendDeal, codes: list[int]) -> int:
     if code > codes[0]:
         return min(code, codes[-1])
     return codes[0]  # keep the bid
-
-
-def _claim(d: TausendDeal) -> int:
-    """The short redeal decision (four 9s in the golden round, or a 9 received)."""
-    me = d.turn
-    if me == d.declarer:
-        hand = d.hands[me]
-        made = strength(hand) if not d.taken else strength(_gifts_removed(hand, 2), False)
-        if made < d.value:
-            return A.REDEAL
-    return A.PASS  # a defender's points never go below nothing; a redeal brings nothing
 
 
 # --- gifts and laying away -------------------------------------------------------------

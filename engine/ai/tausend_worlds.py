@@ -46,14 +46,13 @@ from ..cards import DECK24_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, Card, cards_o
 from ..options import parse_options
 from ..tausend.deal import Setup, TausendDeal
 from ..tausend.rules import (
+    BIDDING,
     DISCARD,
     FREE_BID_LIMIT,
     GIVE,
     NINES_MASK,
     PHASES,
     PLAY,
-    RAISE,
-    REDEAL_CLAIM,
     TausendOptions,
     holds_marriage,
 )
@@ -382,8 +381,13 @@ def worlds(view: SeatView) -> TausendWorlds:
         and d.to_give == d.opp_mask
         and (stock_mask & NINES_MASK).bit_count() >= 2
     )
-    d.queue = (view.to_act,) if phase == REDEAL_CLAIM else ()
-    d.after_claim = RAISE if phase == REDEAL_CLAIM and taken else -1
+    # a four-9s claim open to me now (my view says so; nobody else's claims are known)
+    claim = extra.get("redeal_claim")
+    d.nine_claim = (
+        1 << me
+        if claim in ("given_nine", "four_nines") and phase != BIDDING and view.to_act == me
+        else 0
+    )
     d.pile = 0
     # two players: the declarer knows the cards he laid away (his view says which)
     laid_cards = extra.get("discarded")

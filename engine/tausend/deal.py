@@ -8,10 +8,11 @@ onto the other stock), raise, play — and one method per step moves the deal on
 numbers are in `engine.tausend.rules`.
 
 One seat acts at a time, so the three redeal claims of §5 are offered as a `redeal`
-action to the one seat that may make them, when it may (docs/rules/tausend.md):
-a seat holding four 9s at the bidding turn it first sees its hand; the declarer with
-two 9s in the stock before his first give; a receiver of a 9 who then holds four 9s in
-a short "redeal" phase right after the gives (`redeal` or `pass`).
+action to the one seat that may make them, at a decision it has anyway
+(docs/rules/tausend.md): a seat holding four 9s at the bidding turn it first sees its
+hand; the declarer with two 9s in the stock before his first give; a receiver of a 9
+who then holds four 9s, and in the golden round (no bidding) a holder of four 9s, at
+its next decision.  A turn of its own would tell the table who holds the four 9s.
 
 What an AI sampling hidden cards needs: `hands` (masks), `stock` (the stock as dealt,
 public once `taken`), `pile` (two players: the face-down stock, later with the
@@ -62,7 +63,6 @@ from .rules import (
     OVER,
     PLAY,
     RAISE,
-    REDEAL_CLAIM,
     TausendOptions,
     holds_marriage,
     round5,
@@ -145,7 +145,6 @@ class TausendDeal(DealCore):
     """
 
     __slots__ = (
-        "after_claim",
         "auction",
         "blind",
         "cpoints",
@@ -165,12 +164,12 @@ class TausendDeal(DealCore):
         "marriages",
         "mpoints",
         "mult",
+        "nine_claim",
         "opp_mask",
         "passed",
         "phase",
         "pile",
         "players",
-        "queue",
         "res",
         "setup",
         "shown",
@@ -211,8 +210,9 @@ class TausendDeal(DealCore):
     given: list[int]
     to_give: int
     stock_claim: bool
-    queue: tuple[int, ...]
-    after_claim: int
+    #: Seats that may claim a redeal for four 9s at their next decision (a receiver of
+    #: a fourth 9; in the golden round, a holder of four 9s), as a mask.
+    nine_claim: int
     trump: int
     trick: list[int]
     leader: int
@@ -267,8 +267,7 @@ class TausendDeal(DealCore):
         d.given = [0] * n
         d.to_give = 0
         d.stock_claim = False
-        d.queue = ()
-        d.after_claim = -1
+        d.nine_claim = 0
         d.trump = -1
         d.trick = []
         d.leader = act[0]
@@ -286,11 +285,11 @@ class TausendDeal(DealCore):
         d.turn = act[0]
         if golden:
             # RULES.md §5: no bidding; forehand is the declarer at 120.  Four 9s may still
-            # be claimed, each holder in turn before the stock is shown.
+            # be claimed, by the holder at his first decision.
             d.high, d.high_seat = GOLDEN_BID, act[0]
             d._set_declarer(act[0])
-            d.looked = setup.active_mask
-            d._offer_claims(tuple(s for s in act if d.hands[s] & NINES_MASK == NINES_MASK), -1)
+            d.nine_claim = sum(1 << s for s in act if d.hands[s] & NINES_MASK == NINES_MASK)
+            d._take_stock()
         return d
 
     def copy(self) -> TausendDeal:
@@ -320,8 +319,7 @@ class TausendDeal(DealCore):
         d.given = self.given[:]
         d.to_give = self.to_give
         d.stock_claim = self.stock_claim
-        d.queue = self.queue
-        d.after_claim = self.after_claim
+        d.nine_claim = self.nine_claim
         d.trump = self.trump
         d.trick = self.trick[:]
         d.leader = self.leader
@@ -349,13 +347,16 @@ class TausendDeal(DealCore):
             trick = self.trick
             if trick:
                 # RULES.md §5: follow suit, else trump, else any; no duty to beat.
-                return list(cards_of(allowed_mask(hand, trick, self.trump, Order.NORMAL, False)))
-            out = list(cards_of(hand))
-            if self.tricks[turn]:
-                for king, queen, mm in _KING_QUEEN:
-                    if hand & mm == mm:
-                        out.append(king | A.MARRIAGE_FLAG)
-                        out.append(queen | A.MARRIAGE_FLAG)
+                out = list(cards_of(allowed_mask(hand, trick, self.trump, Order.NORMAL, False)))
+            else:
+                out = list(cards_of(hand))
+                if self.tricks[turn]:
+                    for king, queen, mm in _KING_QUEEN:
+                        if hand & mm == mm:
+                            out.append(king | A.MARRIAGE_FLAG)
+                            out.append(queen | A.MARRIAGE_FLAG)
+            if self.nine_claim >> turn & 1:
+                out.append(A.REDEAL)
             return out
         if phase == BIDDING:
             return self._legal_bidding(turn, hand)
@@ -366,20 +367,18 @@ class TausendDeal(DealCore):
                 if self.to_give >> o & 1:
                     base = A.GIVE + 32 * o
                     out.extend(base + c for c in cards)
-            if self.stock_claim:
+            if self.stock_claim or self.nine_claim >> turn & 1:
                 out.append(A.REDEAL)
             return out
         if phase == RAISE:
             cap = _RAISE_MAX if holds_marriage(hand) else _RAISE_FREE
             keep = A.RAISE + self.value // 5
             return [keep, *range(keep + 1, cap + 1)]
-        if phase == REDEAL_CLAIM:
-            return [A.PASS, A.REDEAL]
         if phase == DISCARD:
             out = [
                 A.DISCARD3 + a + 32 * b + 1024 * c for a, b, c in combinations(cards_of(hand), 3)
             ]
-            if self.stock_claim:
+            if self.stock_claim or self.nine_claim >> turn & 1:
                 out.append(A.REDEAL)
             return out
         return []  # pragma: no cover - OVER has turn -1
@@ -405,6 +404,11 @@ class TausendDeal(DealCore):
     def step(self, code: int) -> None:
         seat = self.turn
         phase = self.phase
+        if self.nine_claim:
+            if code == A.REDEAL:
+                self._redeal(seat)
+                return
+            self.nine_claim &= ~(1 << seat)  # a four-9s claim is made at once or not at all
         if phase == PLAY:
             self._play(seat, code)
         elif code == A.REDEAL:
@@ -415,8 +419,6 @@ class TausendDeal(DealCore):
             self._give(seat, code)
         elif phase == RAISE:
             self._raise(seat, code)
-        elif phase == REDEAL_CLAIM:
-            self._decline_claim(seat)
         elif phase == DISCARD:
             self._discard(seat, code)
         else:  # pragma: no cover - legal() never offers anything else
@@ -500,33 +502,14 @@ class TausendDeal(DealCore):
             self._after_gives()
 
     def _after_gives(self) -> None:
-        """RULES.md §5: a receiver of a 9 who now holds four 9s may claim a redeal."""
+        """RULES.md §5: a receiver of a 9 who now holds four 9s may claim a redeal, at
+        his first card (`nine_claim`); the declarer states his final bid first."""
         hands = self.hands
-        claims = tuple(
-            o
-            for o in self.setup.active
-            if self.given[o] & NINES_MASK and hands[o] & NINES_MASK == NINES_MASK
-        )
-        self._offer_claims(claims, RAISE)
-
-    def _offer_claims(self, seats: tuple[int, ...], then: int) -> None:
-        """Ask `seats` in turn to `redeal` or `pass`; then go on (`then` RAISE, or -1:
-        the golden round's stock)."""
-        if seats:
-            self.queue = seats
-            self.after_claim = then
-            self.phase = REDEAL_CLAIM
-            self.turn = seats[0]
-        elif then == RAISE:
-            self.phase = RAISE
-            self.turn = self.declarer
-        else:
-            self._take_stock()
-
-    def _decline_claim(self, seat: int) -> None:
-        if self.log is not None:
-            self.log.append(Passed(seat))
-        self._offer_claims(self.queue[1:], self.after_claim)
+        for o in self.setup.active:
+            if self.given[o] & NINES_MASK and hands[o] & NINES_MASK == NINES_MASK:
+                self.nine_claim |= 1 << o
+        self.phase = RAISE
+        self.turn = self.declarer
 
     def _discard(self, seat: int, code: int) -> None:
         """Two players: the declarer lays 3 cards face down on the other stock."""
@@ -654,10 +637,10 @@ class TausendDeal(DealCore):
     def _redeal(self, seat: int) -> None:
         """A redeal claim (RULES.md §5): the deal ends and counts for nothing; the same
         dealer deals again (the match sees reason ``"redeal"``)."""
-        if self.phase in (GIVE, DISCARD):
+        if self.nine_claim >> seat & 1:
+            reason = GIVEN_NINE if self.given[seat] & NINES_MASK else FOUR_NINES
+        elif self.phase in (GIVE, DISCARD):
             reason = STOCK_NINES
-        elif self.phase == REDEAL_CLAIM and self.after_claim == RAISE:
-            reason = GIVEN_NINE
         else:
             reason = FOUR_NINES
         log = self.log

@@ -28,7 +28,6 @@ from .rules import (
     PHASES,
     PLAY,
     RAISE,
-    REDEAL_CLAIM,
     holds_marriage,
     stock_value,
 )
@@ -84,7 +83,7 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
         ("passed", tuple(s for s in deal.active if deal.passed >> s & 1)),
         ("golden", deal.golden),
         ("blind", deal.blind),
-        ("redeal_claim", _claim_open(deal)),
+        ("redeal_claim", _claim_open(deal) if seat is not None and seat == deal.turn else None),
     ]
     if deal.blind_ok:
         extra.append(("looked", tuple(bool(deal.looked >> s & 1) for s in range(n))))
@@ -128,11 +127,13 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
 
 
 def _claim_open(deal: TausendDeal) -> str | None:
-    """Which redeal claim the seat to act may make now, if any (for the buttons)."""
-    if deal.turn < 0:
+    """Which redeal claim the seat to act may make now, if any (for its buttons only:
+    that a seat may claim tells where four 9s are)."""
+    turn = deal.turn
+    if turn < 0:
         return None
-    if deal.phase == REDEAL_CLAIM:
-        return "given_nine" if deal.after_claim == RAISE else "four_nines"
+    if deal.nine_claim >> turn & 1:
+        return "given_nine" if deal.given[turn] & NINES_MASK else "four_nines"
     if deal.phase in (GIVE, DISCARD) and deal.stock_claim:
         return "stock_nines"
     if deal.phase == BIDDING and A.REDEAL in deal.legal():
@@ -175,8 +176,6 @@ def explain(deal: TausendDeal, seat: int, action: Action, code: int) -> tuple[st
         if isinstance(action, A.Raise):
             return _explain_raise(deal, seat, action.value, code)
         return "action_not_allowed", "the declarer states his final bid now (raise)"
-    if phase == REDEAL_CLAIM:
-        return "action_not_allowed", "you may claim a redeal now: say redeal or pass"
     return "action_not_allowed", f"{type(action).__name__} is not an action of {GAME_ID} now"
 
 
@@ -257,6 +256,7 @@ def _why_no_redeal(deal: TausendDeal, seat: int) -> str:
     if deal.phase in (GIVE, DISCARD) and (deal.stock & NINES_MASK).bit_count() >= 2:
         return "two 9s in the stock are claimed before the first card is given away"
     return (
-        "a redeal needs four 9s in your hand (at your first look, or after receiving a 9) "
+        "a redeal needs four 9s in your hand (at your first look, or at your first card "
+        "after receiving a 9) "
         "or, for the declarer, two 9s in the stock"
     )

@@ -37,10 +37,10 @@ BOLT_FINE = 120
 BOLTS_TO_FINE = 3
 
 #: The phases of a deal, in the order of RULES.md §5 (the view names them: PHASES[phase]).
-#: REDEAL_CLAIM is the short decision of a seat that may claim a redeal outside its
-#: bidding turn; DISCARD is the two-player declarer laying 3 cards on the other stock.
-BIDDING, REDEAL_CLAIM, GIVE, DISCARD, RAISE, PLAY, OVER = range(7)
-PHASES = ("bidding", "redeal", "give", "discard", "raise", "play", "over")
+#: DISCARD is the two-player declarer laying 3 cards on the other stock.  A redeal
+#: claim has no phase of its own: it is offered with a decision the seat has anyway.
+BIDDING, GIVE, DISCARD, RAISE, PLAY, OVER = range(6)
+PHASES = ("bidding", "give", "discard", "raise", "play", "over")
 
 #: The four 9s as a mask (a hand holding all of them may demand a redeal).
 NINES_MASK = sum(1 << card_index(s, Rank.NINE) for s in range(4))

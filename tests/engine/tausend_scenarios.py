@@ -553,6 +553,8 @@ def redeal_records() -> dict[str, Json]:
         {"seat": 0, "do": "pass"},
         {"seat": 1, "do": "give", "card": "9S", "to": 2},
         {"seat": 1, "do": "give", "card": "KS", "to": 0},
+        {"seat": 1, "do": "raise", "value": 100},
+        {"seat": 1, "do": "play", "card": "AH"},
         {"seat": 2, "do": "redeal"},
     ]
     given_nine = {
@@ -567,23 +569,22 @@ def redeal_records() -> dict[str, Json]:
     }
     s["redeal-given-nine-makes-four"] = record(
         "A player who receives a 9 from the declarer and so holds four 9s may demand a "
-        "redeal, in a short decision right after the gives (RULES.md §5).",
+        "redeal (RULES.md §5), at his first card: a turn of its own would tell the table "
+        "where the four 9s are.",
         [given_nine],
         ok(scores=[0, 0, 0], bolts=[0, 0, 0], deals=[bid(1, [0, 0, 0])]),
     )
     declined = dict(given_nine)
     declined["actions"] = [
-        *given_nine_actions[:5],
-        {"seat": 2, "do": "pass"},
-        {"seat": 1, "do": "raise", "value": 100},
+        *given_nine_actions[:7],
+        {"seat": 2, "do": "play", "card": "9H"},
     ]
     s["redeal-given-nine-declined"] = record(
-        "The receiver of a fourth 9 may also play on (pass); then the declarer states his "
-        "final bid.",
+        "The receiver of a fourth 9 may also play a card instead; then the claim is gone.",
         [declined],
         ok(
             scores=[0, 0, 0],
-            deals=[{**bid(1, [0, 0, 0]), "open": True, "to_act": 1}],
+            deals=[{**bid(1, [0, 0, 0]), "open": True, "to_act": 0}],
         ),
     )
     return s
@@ -662,6 +663,31 @@ def option_records() -> dict[str, Json]:
             ],
             finished=False,
         ),
+        {"tausend.golden_round": True},
+    )
+
+    golden_nines: Json = {
+        "dealer": 0,
+        "hands": [
+            ["TC", "KC", "QC", "JC", "AS", "TS", "JS"],
+            ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+            ["9H", "9D", "9C", "9S", "KD", "QD", "JD"],
+        ],
+        "talon": ["AC", "KS", "QS"],
+        "actions": [
+            {"seat": 1, "do": "give", "card": "KS", "to": 2},
+            {"seat": 1, "do": "give", "card": "QS", "to": 0},
+            {"seat": 1, "do": "raise", "value": 120},
+            {"seat": 1, "do": "play", "card": "AH"},
+            {"seat": 2, "do": "redeal"},
+        ],
+    }
+    s["golden-round-four-nines"] = record(
+        "In the golden round there is no bidding turn to claim four 9s at: the holder "
+        "claims at his first decision, here his first card (RULES.md §5).  The deal counts "
+        "for nothing and the same dealer deals again.",
+        [golden_nines],
+        ok(scores=[0, 0, 0], bolts=[0, 0, 0], deals=[bid(1, [0, 0, 0], 2)]),
         {"tausend.golden_round": True},
     )
 

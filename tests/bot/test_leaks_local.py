@@ -1,0 +1,125 @@
+"""The terminal table shows its player nothing of the computers' cards.
+
+The person at the keyboard is the one human at the table: everything printed (the
+table, his hand, results, refusals of typed cards) must name only cards the public
+has seen in the deal or his own seat may know (his hand, and what it was shown: the
+talon he took, the card he was given).  Each line is checked as it is printed,
+against the deal as it stands then; a deal's last picture and result (printed once
+it is over, when its seed says everything) are not checked.  The player also types
+card names at every other prompt: "not in your hand" and "cannot be played now" must
+tell him only about his own hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from adapters.local import LocalTable
+from adapters.local.terminal import CHAT
+from bot.i18n import card_label
+from bot.service import TableService, TableUpdate
+from bot.table import Table
+from engine import protocol as P
+from engine.cards import CARDS, Card
+from engine.events import DealEnded
+
+from .test_leaks import Watch, _cards_in
+from .test_local_table import USER, Answer, Terminal, running_service
+
+
+class Observer:
+    """A core listener (ahead of the terminal's) that keeps what the terminal's player
+    may know of the deal in play, and whether the deal on screen is over."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.watch = Watch(service)
+        self.own: dict[int, set[Card]] = {}  # deal number -> what his seat was shown
+        self.deal_over = False
+
+    def table(self) -> Table | None:
+        return next(iter(self.service.tables.values()), None)
+
+    def allowed_and_hidden(self) -> tuple[set[Card], set[Card]]:
+        table = self.table()
+        if table is None or table.deal is None or self.deal_over:
+            return set(CARDS), set()
+        seat = table.seat_of(USER.key)
+        dseat = table.deal_seat(seat) if seat is not None else None
+        own = self.own.setdefault(len(table.deals), set())
+        if dseat is not None:
+            own |= P.view(table.deal, dseat).cards_seen()
+        return own, self.watch.hidden(table)
+
+    async def table_update(self, update: TableUpdate) -> None:
+        ended = [i for i, e in enumerate(update.events) if isinstance(e, DealEnded)]
+        self.deal_over = update.kind in ("deal_end", "finished", "aborted")
+        table = self.service.tables.get(update.table_id)
+        if table is not None and not self.deal_over:
+            self.watch.hidden(table, update.events[ended[-1] + 1 :] if ended else update.events)
+            self.allowed_and_hidden()
+
+
+class CheckedTerminal(Terminal):
+    """The screen, checking every line as it is printed."""
+
+    def __init__(self, answer: Answer, observer: Observer) -> None:
+        super().__init__(answer)
+        self.observer = observer
+        self.typed: Card | None = None
+        self.problems: list[str] = []
+        self.checked = 0
+
+    def write(self, s: str) -> int:
+        own, hidden = self.observer.allowed_and_hidden()
+        if self.typed is not None:
+            own = own | {self.typed}  # he named it himself
+        leaked = _cards_in(s, hidden - own)
+        self.checked += bool(hidden)
+        if leaked:
+            self.problems.append(f"{sorted(map(str, leaked))} in {s!r}")
+        return super().write(s)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "preset"),
+    [("zweier", None), ("dreier", None), ("bauern", None), ("tausend", None)]
+    + [("tausend", "two_players")],
+)
+async def test_the_terminal_shows_no_computer_s_card(
+    tmp_path: Path, game_id: str, preset: str | None
+) -> None:
+    async with running_service(tmp_path / "local.sqlite3") as service:
+        # computers that bid like people: deals are played out, matches last
+        settings = {"ai_level": "heuristic", f"preset.{game_id}": preset}
+        for key, value in settings.items():
+            if value is not None:
+                assert (await service.update_setting(CHAT, USER, key, value, is_admin=True)).ok
+        observer = Observer(service)
+        service.listeners.append(observer)
+        prompts = 0
+
+        def answer(screen: str) -> str:
+            nonlocal prompts
+            prompts += 1
+            term.typed = None
+            if "Choose a game" in screen:
+                return game_id
+            if len(re.findall(r"^Deal \d+ over:", term.text, re.M)) >= 2 or prompts > 400:
+                return "q"
+            if prompts % 2:
+                # a card he may or may not hold: every card in turn
+                term.typed = CARDS[prompts // 2 % len(CARDS)]
+                return card_label(term.typed, "en")
+            return "1"
+
+        term = CheckedTerminal(answer, observer)
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(table.run(), 60)
+    assert "is not in your hand" in term.text  # cards were typed and refused
+    assert term.checked > 20
+    assert not term.problems, "\n".join(term.problems[:10])

@@ -1,0 +1,150 @@
+"""Hidden information in Thousand beyond card labels: who holds what may also leak
+through *whose turn it is*.
+
+A receiver of a 9 who now holds all four 9s may demand a redeal (RULES.md §5).  At a
+real table a player who does not want one says nothing, and nobody learns his hand.
+A turn of its own for that decision, which the whole channel sees ("▶ Bert", and the
+declarer's hand says "Waiting for Bert"), would exist only when he holds the four 9s:
+everybody would learn four of his cards, and the declarer where the 9 he gave went.
+So the claim rides on his first card.
+
+Likewise the chance to claim a redeal for four 9s at one's first bid is the bidder's
+own business (a button of his), not something every view of the deal may carry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+
+from bot.payload import game_action
+from bot.service import ChatRef
+from engine import protocol as P
+from engine.actions import Action, Bid, Give, Pass, Raise, encode
+from engine.cards import CARDS, Card, Rank
+from engine.games import game
+
+from .fakechat import Bot, Player, open_table, users
+
+NINES = frozenset(c for c in CARDS if c.rank == Rank.NINE)
+#: The first seed a table draws picks its first dealer (`int(seed, 16) % players`).
+DEALER_SEED = "0" * 32
+
+
+def _find_deal(
+    wanted: Callable[[list[set[Card]], set[Card], int], int | None],
+) -> tuple[str, int, int]:
+    """The first deal seed (dealer 0) whose hands, stock and forehand make `wanted`
+    name a seat: (seed, that seat, forehand)."""
+    spec = game("tausend")
+    options = spec.parse_options({})
+    for n in range(5000):
+        seed = hashlib.sha256(f"nines {n}".encode()).hexdigest()[:32]
+        match = spec.new_match(options, 0)
+        first = match.next_deal()
+        assert first is not None
+        state = match.start_deal(first, seed=bytes.fromhex(seed))
+        *hands, stock = ({CARDS[c] for c in part} for part in state.dealt)
+        forehand = P.to_act(state)
+        assert forehand is not None
+        seat = wanted(hands, stock, forehand)
+        if seat is not None:
+            return seed, seat, forehand
+    raise AssertionError("no such deal among the seeds tried")
+
+
+def _three_nines(hands: list[set[Card]], stock: set[Card], forehand: int) -> int | None:
+    """A seat other than forehand with three 9s, the fourth in the stock."""
+    if len(stock & NINES) != 1:
+        return None
+    return next((s for s, h in enumerate(hands) if s != forehand and len(h & NINES) == 3), None)
+
+
+def _four_nines(hands: list[set[Card]], stock: set[Card], forehand: int) -> int | None:
+    """Forehand, when he holds all four 9s."""
+    return forehand if hands[forehand] >= NINES else None
+
+
+async def _public_until_the_lead(
+    bot: Bot, players: list[Player], chat: ChatRef, holder: int, nine_to_holder: bool
+) -> list[str]:
+    """Forehand bids 100 and wins; he gives the stock's 9 to the seat with three 9s
+    (`nine_to_holder`) or to the other one; whoever the table asks declines a redeal;
+    he keeps his bid.  Returns what the channel was shown until the declarer leads."""
+    tid = await open_table(bot, "tausend", players, chat=chat)
+    table = bot.svc.tables[tid]
+    forehand = table.to_act()
+    assert table.deal is not None and forehand is not None
+    other = 3 - holder - forehand
+    by_seat = {table.seat_of(p.key): p for p in players}
+
+    async def act(action: Action) -> None:
+        seat = table.to_act()
+        assert seat is not None and table.deal is not None
+        code = encode(action, table.deal.contracts)
+        out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
+        assert out.ok, out
+
+    await act(Bid(value=100))
+    await act(Pass())
+    await act(Pass())
+    declarer_hand = P.view(table.deal, forehand).hand
+    nine = next(c for c in declarer_hand if c in NINES)
+    spare = next(c for c in declarer_hand if c not in NINES)
+    first, second = (holder, other) if nine_to_holder else (other, holder)
+    await act(Give(nine, first))
+    await act(Give(spare, second))
+    while (phase := P.view(table.deal, None).phase) != "play":
+        await act(Raise(100) if phase == "raise" else Pass())
+    posts = [p.message.text for p in bot.fc.channel if p.table_id == tid]
+    return [re.sub(rf"\b{tid}\b", "TABLE", text) for text in posts]
+
+
+def _seeds(deal_seed: str) -> Callable[[], str]:
+    """The first dealer and the deal, for each table opened."""
+    source: Iterator[str] = iter([DEALER_SEED, deal_seed] * 2)
+    return lambda: next(source)
+
+
+async def test_a_declined_four_nines_claim_does_not_show_the_nines(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A spectator sees the same table whether or not the 9 the declarer gave made
+    someone's four 9s, as long as nobody claims a redeal."""
+    seed, holder, _ = _find_deal(_three_nines)
+    bot = await make_bot(seed_source=_seeds(seed)).start()
+    try:
+        players = [Player(bot.fc, u) for u in users(3)]
+        chats = (ChatRef("tg", "-1001", "A"), ChatRef("tg", "-1002", "A"))
+        made_four = await _public_until_the_lead(bot, players, chats[0], holder, True)
+        made_none = await _public_until_the_lead(bot, players, chats[1], holder, False)
+    finally:
+        await bot.stop()
+    assert len(made_four) > 4  # the auction, the gives and the raise were shown
+    assert made_four == made_none
+
+
+async def test_the_public_view_does_not_say_who_holds_four_nines(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Whoever may claim a redeal for his four 9s at his first bid is told so by his
+    own buttons; the public view the channel is drawn from (and the other seats'
+    views, the computer's eyes) must not say it."""
+    seed, holder, _ = _find_deal(_four_nines)
+    bot = await make_bot(seed_source=_seeds(seed)).start()
+    try:
+        players = [Player(bot.fc, u) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        table = bot.svc.tables[tid]
+        assert table.deal is not None and table.to_act() == holder
+        mine = bot.svc.hand(tid, players[holder].key)
+        assert mine is not None and "Redeal" in " ".join(
+            b.label for b in mine.message.all_buttons()
+        )
+        public = bot.svc.table(tid)
+        assert public is not None and public.public is not None
+        seen = [public.public] + [P.view(table.deal, s) for s in range(3) if s != holder]
+        assert all(dict(v.extra).get("redeal_claim") is None for v in seen)
+    finally:
+        await bot.stop()
