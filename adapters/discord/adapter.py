@@ -3,13 +3,15 @@
 Two directions, both thin:
 
 * **In** — every button press (`PayloadButton`) and slash command becomes one call on
-  the `TableService`, acknowledged within Discord's 3 seconds (answered at once when
-  the core is quick, deferred first when it is not).  Refusals go to the presser only,
-  as an ephemeral reply with the core's reason.
+  the `TableService`, acknowledged within Discord's 3 seconds of the press (answered
+  at once when the core is quick, deferred first when it is not).  Refusals go to the
+  presser only, as an ephemeral reply with the core's reason.  An interaction the
+  gateway delivers again (a replay after a resume) is dropped.
 * **Out** — the service tells us of every change (`table_update`, called under the
-  table's lock, so it only queues).  Each table has an outbox worked by one task that
-  renders the *current* views when it sends, so a burst of changes costs one edit per
-  message (coalescing), and a table's messages change in the order things happened.
+  table's lock, so it only queues).  Each table has outboxes — one for its channel,
+  one for each player's hand — worked by a task each, that render the *current* views
+  when they send, so a burst of changes costs one edit per message (coalescing), each
+  message changes in the order things happened, and one slow DM holds up nobody else.
 
 Where things are shown, per table (slot → platform message, persisted with
 `store.set_message_ref` so a restarted bot edits the same messages):
@@ -76,6 +78,8 @@ LIVE_TTL = 14 * 60.0
 #: On stop, queued messages get this long to go out (bot.app allows 8 s in all).
 DRAIN_TIMEOUT = 4.0
 
+#: How many interactions' ids are remembered, so that one delivered again is dropped.
+SEEN_INTERACTIONS = 10_000
 #: Seconds between the tries of a message Discord failed to take (5xx, network).
 RETRY_DELAYS = (2.0, 5.0, 15.0)
 #: Discord's window for the first answer to an interaction, and how much of its end we
@@ -135,13 +139,21 @@ class _Hooks:
         self.schnapsen.server_lost(guild.id)
 
 
+class _Tree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A command delivered a second time (a replay after a resume) is not run
+        again: it would open a second table, or answer twice (40060)."""
+        adapter: DiscordAdapter = self.client.schnapsen
+        return adapter.first_delivery(interaction)
+
+
 class SchnapsenClient(_Hooks, discord.Client):
     def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
         super().__init__(
             intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
         )
         self.schnapsen = adapter
-        self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
+        self.tree: app_commands.CommandTree[Any] = _Tree(self)
 
     async def on_ready(self) -> None:
         self.schnapsen.ready.set()
@@ -165,7 +177,7 @@ class ShardedSchnapsenClient(_Hooks, discord.AutoShardedClient):
             intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
         )
         self.schnapsen = adapter
-        self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
+        self.tree: app_commands.CommandTree[Any] = _Tree(self)
 
     async def on_ready(self) -> None:
         self.schnapsen.ready.set()
@@ -273,9 +285,12 @@ class DiscordAdapter:
             self.client = SchnapsenClient(self, **client_options)
         self.ready = asyncio.Event()
         self._channels: dict[str, int] = {}  # table → the channel it plays in
+        self._in_dm: set[str] = set()  # tables played in a DM (`_plays_in`)
         self._refs: dict[str, dict[str, tuple[int, int]]] = {}  # table → slot → message
         self._shown: dict[tuple[str, str], render.Fingerprint] = {}
-        self._outboxes: dict[str, _Outbox] = {}
+        #: Per table: the channel's queue (lobby, table, notes: key "") and one per
+        #: player's hand ("hand:<user>", "live:<user>"), each worked by its own task.
+        self._outboxes: dict[tuple[str, str], _Outbox] = {}
         self._live: dict[tuple[str, str], _Live] = {}
         self._langs: dict[str, str] = {}  # user key → Discord locale
         self._dm_channels: dict[str, int] = {}
@@ -289,6 +304,8 @@ class DiscordAdapter:
         self.answers_cut = 0
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
+        #: Ids of the interactions handled, oldest first (`first_delivery`).
+        self._delivered: dict[int, None] = {}
         self._handling = 0  # presses and commands being handled
         self._handled = asyncio.Event()
         self._handled.set()
@@ -368,7 +385,7 @@ class DiscordAdapter:
                     "table %s has no known channel; its messages stay as they are", table_id
                 )
                 continue
-            self._channels[table_id] = int(channel)
+            self._plays_in(table_id, int(channel))
             for user in self.service.seat_users(table_id):
                 known = None if user in self._langs else await self.service.store.player(user)
                 if known is not None and known[1]:
@@ -423,6 +440,19 @@ class DiscordAdapter:
             for callback in list(self.idle_callbacks):
                 callback()
 
+    def first_delivery(self, interaction: discord.Interaction[Any]) -> bool:
+        """False for an interaction handled already: after a RESUME the gateway may
+        replay one the bot had received.  Done again, a press without a version to
+        be stale by ("Add computer") would count twice, and any second answer is
+        refused by Discord (40060)."""
+        if interaction.id in self._delivered:
+            log.info("interaction %s delivered again; dropped", interaction.id)
+            return False
+        self._delivered[interaction.id] = None
+        if len(self._delivered) > SEEN_INTERACTIONS:
+            del self._delivered[next(iter(self._delivered))]
+        return True
+
     # --- who and where -----------------------------------------------------------------
 
     def user(self, interaction: discord.Interaction[Any]) -> UserRef:
@@ -468,12 +498,22 @@ class DiscordAdapter:
         except discord.HTTPException as e:
             log.warning("table %s: lobby not shown as the reply (%s); posting it", table_id, e)
             message_id = None
-        self._channels[table_id] = channel_id
+        self._plays_in(table_id, channel_id)
         self._refs.setdefault(table_id, {})
-        await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
         if message_id is not None:
+            # known in memory before the first await: a join shown meanwhile edits
+            # this lobby instead of posting a second one
             await self._remember(table_id, "lobby", channel_id, message_id, lobby)
+        await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
         self._add(table_id, Op("edit", "lobby"))
+
+    def _plays_in(self, table_id: str, channel_id: int) -> None:
+        """Where a table's messages go; a table in a DM (whose chat is the channel
+        itself, `chat`) shows its hands in that channel too."""
+        self._channels[table_id] = channel_id
+        table = self.service.tables.get(table_id)
+        if table is not None and table.chat == ChatRef(PLATFORM, str(channel_id)).key:
+            self._in_dm.add(table_id)
 
     # --- in: answering within Discord's deadline ------------------------------------------
 
@@ -485,10 +525,13 @@ class DiscordAdapter:
         ephemeral: bool = True,
         thinking: bool = False,
     ) -> T:
-        """Await `work`; if it takes longer than the budget, acknowledge first."""
+        """Await `work`; if it takes longer than the budget, acknowledge first.  The
+        budget counts from the press, as Discord's window does, not from when the bot
+        got it: a lagging gateway or a busy loop may have used part of it already."""
         task = asyncio.ensure_future(work)
+        waited = max(0.0, time.time() - interaction.created_at.timestamp())
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.ack_budget)
+            return await asyncio.wait_for(asyncio.shield(task), max(0.0, self.ack_budget - waited))
         except TimeoutError:
             if not interaction.response.is_done():
                 # a command's defer "thinks" always, a press's only when asked to
@@ -616,6 +659,8 @@ class DiscordAdapter:
     async def press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         """One button press, whatever the button: the core decides what it means and
         whether this user may press it."""
+        if not self.first_delivery(interaction):
+            return
         async with self.handling():
             await self._press(interaction, payload)
 
@@ -693,8 +738,12 @@ class DiscordAdapter:
             self._refresh_hand(table_id, user)
 
     def _is_hand(self, table_id: str, user: str, message: discord.Message) -> bool:
+        """Whether the pressed message is `user`'s own hand: only then is it edited into
+        his hand.  An ephemeral message is his if it answered his interaction (a forged
+        press on another's ephemeral hand must not write this hand into it)."""
         if message.flags.ephemeral:
-            return True
+            meta = message.interaction_metadata
+            return meta is not None and f"dc:{meta.user.id}" == user
         ref = self._refs.get(table_id, {}).get(f"hand:{user}")
         return ref is not None and ref[1] == message.id
 
@@ -863,6 +912,8 @@ class DiscordAdapter:
         custom_id = str(data.get("custom_id", ""))
         if PayloadButton.__discord_ui_compiled_template__.fullmatch(custom_id):
             return
+        if not self.first_delivery(interaction):
+            return
         with contextlib.suppress(discord.HTTPException, NotAnswered):
             await self.reply(interaction, text(self.user(interaction).lang, "not_here"))
 
@@ -994,18 +1045,24 @@ class DiscordAdapter:
     # --- out: the outbox worker ----------------------------------------------------------
 
     def _add(self, table_id: str, op: Op) -> None:
-        box = self._outboxes.get(table_id)
+        # A player's DM hand (or ephemeral hand) has a queue of its own: one that is
+        # slow to go through (Discord slow on that DM channel, 5xx tried again,
+        # a 429 waited out) must not hold up the table message and the other hands.
+        # At a table played in a DM the hand is in the channel, below its table.
+        private = op.slot.startswith(("hand:", "live:")) and table_id not in self._in_dm
+        lane = op.slot if private else ""
+        box = self._outboxes.get((table_id, lane))
         if box is None:
-            box = self._outboxes[table_id] = _Outbox()
+            box = self._outboxes[(table_id, lane)] = _Outbox()
         box.add(op)
         if box.task is None or box.task.done():
             box.task = asyncio.create_task(
-                self._work(table_id, box), name=f"discord-outbox-{table_id}"
+                self._work(table_id, box), name=f"discord-outbox-{table_id}{lane}"
             )
 
     async def _work(self, table_id: str, box: _Outbox) -> None:
-        """Send a table's queue.  Up to the next note, ops of different messages go out
-        side by side (a hand per player, the table); a message's own ops stay in order,
+        """Send one queue of a table.  Up to the next note, ops of different messages
+        go out side by side (the lobby, the table); a message's own ops stay in order,
         and notes keep their place in the conversation."""
         while box.ops:
             chains: dict[str, list[Op]] = {}
@@ -1054,6 +1111,7 @@ class DiscordAdapter:
         if table_id in self._lost and (op.kind == "note" or op.slot in ("lobby", "table")):
             return  # the channel is gone: the table is being closed
         if op.kind == "close":
+            await self._hands_sent(table_id)
             await self._forget(table_id)
         elif op.kind == "note":
             await self._send_note(table_id, op)
@@ -1244,11 +1302,23 @@ class DiscordAdapter:
     def _channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
 
+    async def _hands_sent(self, table_id: str) -> None:
+        """Wait until the hands' queues of a closing table are through (their last
+        pictures use the refs that closing forgets)."""
+        while busy := [
+            box.task
+            for (tid, lane), box in self._outboxes.items()
+            if tid == table_id and lane and box.task is not None and not box.task.done()
+        ]:
+            await asyncio.wait(busy)
+
     async def _forget(self, table_id: str) -> None:
         await self.service.store.drop_message_refs(table_id)
         self._channels.pop(table_id, None)
+        self._in_dm.discard(table_id)
         self._refs.pop(table_id, None)
-        self._outboxes.pop(table_id, None)
+        for key in [k for k in self._outboxes if k[0] == table_id]:
+            del self._outboxes[key]
         for key in [k for k in self._shown if k[0] == table_id]:
             del self._shown[key]
         for key in [k for k in self._live if k[0] == table_id]:

@@ -90,7 +90,7 @@ from telegram.request import HTTPXRequest
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import norm_lang, t
-from bot.payload import parsed
+from bot.payload import Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
 from bot.rules_text import rules_summary
@@ -217,6 +217,7 @@ class TelegramAdapter:
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
         self._seen: OrderedDict[int, None] = OrderedDict()
+        self._lobby_locks: dict[str, asyncio.Lock] = {}  # a lobby's joins and Start
         self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
         self._greetings: set[asyncio.Task[None]] = set()  # supergroups to greet soon
         self._webhook: web.AppRunner | None = None
@@ -574,6 +575,7 @@ class TelegramAdapter:
 
     def _close(self, table_id: str, st: _TableState) -> None:
         self.states.pop(table_id, None)
+        self._lobby_locks.pop(table_id, None)
         store = self.service.store
 
         async def drop() -> None:
@@ -938,10 +940,6 @@ class TelegramAdapter:
         assert query is not None
         user = self._user(query.from_user)
         data = query.data or ""
-        blocked = self._start_gate(user, data)
-        if blocked is not None:
-            await self._answer(query, blocked, alert=True)
-            return
         task = asyncio.ensure_future(self._act(user, data))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
@@ -952,11 +950,8 @@ class TelegramAdapter:
             return
         await self._respond(query, user, data, outcome)
 
-    def _start_gate(self, user: UserRef, data: str) -> str | None:
+    def _start_gate(self, user: UserRef, p: Payload) -> str | None:
         """Refuse Start while a seated human cannot get their hand privately."""
-        p = parsed(data)
-        if p is None or p.verb != "st":
-            return None
         table = self.service.tables.get(p.table)
         if table is None or table.status != Status.LOBBY or table.host != user.key:
             return None
@@ -972,6 +967,29 @@ class TelegramAdapter:
         )
 
     async def _act(self, user: UserRef, data: str) -> Outcome:
+        p = parsed(data)
+        if p is None or p.verb not in ("j", "st"):
+            return await self._act_now(user, data)
+        # A lobby's joins and its Start go one at a time, each join with its greeting:
+        # Start pressed as someone takes the last seat must learn whether he can get
+        # his hand privately (`_start_gate`), not start before anyone asked him.
+        async with self._lobby_lock(p.table):
+            if p.verb == "st":
+                blocked = self._start_gate(user, p)
+                if blocked is not None:
+                    return Outcome(False, blocked, "start_blocked", p.table)
+            outcome = await self._act_now(user, data)
+            if _joining(p, outcome):
+                await self._hello(user, p.table)
+            return outcome
+
+    def _lobby_lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._lobby_locks.get(table_id)
+        if lock is None:
+            lock = self._lobby_locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _act_now(self, user: UserRef, data: str) -> Outcome:
         outcome = await self.service.act(user, data)
         # No await between the core's answer and queuing its hand view: a later table
         # update can only be queued after it, so the newest state always wins.
@@ -994,8 +1012,13 @@ class TelegramAdapter:
         else:
             outcome = task.result()
             text = None if outcome.ok else outcome.text
-        if text and int(user.id) not in self.unreachable:
-            self.outbox.send(int(user.id), Content(text))
+        if text:
+            self._tell(int(user.id), text)
+
+    def _tell(self, uid: int, text: str) -> None:
+        """What a press's answer could not say, privately (unless he never let us)."""
+        if uid not in self.unreachable:
+            self.outbox.send(uid, Content(text))
 
     async def _respond(
         self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome
@@ -1004,10 +1027,7 @@ class TelegramAdapter:
         # Join, or Join again by someone seated who never opened the private chat
         # (he dismissed the first answer's link): the link again, not a dead end.
         p = parsed(data)
-        joining = p is not None and (
-            p.verb == "j" if outcome.ok else outcome.code == "already_seated"
-        )
-        if joining and p is not None and not await self._hello(user, p.table):
+        if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
             await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
             return
         if not outcome.ok:
@@ -1041,12 +1061,16 @@ class TelegramAdapter:
         alert: bool = False,
         url: str | None = None,
     ) -> None:
-        if text is not None and len(text) > MAX_ALERT:
-            text = text[: MAX_ALERT - 1] + "…"
+        short = text[: MAX_ALERT - 1] + "…" if text is not None and len(text) > MAX_ALERT else text
         try:
-            await query.answer(text, show_alert=alert and bool(text), url=url)
-        except TelegramError as e:  # too late or answered already: nothing to do
+            await query.answer(short, show_alert=alert and bool(text), url=url)
+        except TelegramError as e:  # too late, or answered already
             log.info("could not answer a callback query: %s", e)
+            if alert and text:
+                # Telegram kept the press too long (the bot was busy or away): the
+                # refusal would be lost, and the player left wondering, so it follows
+                # privately, as a refusal that comes after the answer does (`_late`)
+                self._tell(query.from_user.id, text)
 
     async def _hello(self, user: UserRef, table_id: str) -> bool:
         """Greet a new player privately; False when Telegram says we may not."""
@@ -1063,6 +1087,7 @@ class TelegramAdapter:
             log.info("could not greet %s privately: %s", uid, e)
             return True
         self.reachable.add(uid)
+        self.unreachable.discard(uid)
         return True
 
     # commands
@@ -1159,10 +1184,13 @@ class TelegramAdapter:
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return
-        if outcome.table_id is not None and not await self._hello(user, outcome.table_id):
-            st = self.states.get(outcome.table_id)
-            if st is not None:
-                self._show_lobby(outcome.table_id, st)
+        table_id = outcome.table_id
+        if table_id is None:
+            return
+        async with self._lobby_lock(table_id):  # Start waits for the answer (`_act`)
+            reached = await self._hello(user, table_id)
+        if not reached and (st := self.states.get(table_id)) is not None:
+            self._show_lobby(table_id, st)
 
     async def _cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)
@@ -1359,6 +1387,12 @@ class _PollRequest(HTTPXRequest):
         if answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         return answer
+
+
+def _joining(p: Payload, outcome: Outcome) -> bool:
+    """A join, or Join pressed again by someone seated (who may have dismissed the
+    link to the private chat the first answer gave him)."""
+    return p.verb == "j" and (outcome.ok or outcome.code == "already_seated")
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:

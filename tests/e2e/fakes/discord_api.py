@@ -88,6 +88,7 @@ __all__ = [
     "FakeRole",
     "FakeSelectMenu",
     "FakeUser",
+    "Hold",
     "Intent",
     "InteractionFailed",
     "Limits",
@@ -344,9 +345,15 @@ class _Snowflakes:
 
     def __init__(self) -> None:
         self._last = 0
+        self._past = 0
 
-    def __call__(self) -> int:
-        candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+    def __call__(self, ago: float = 0.0) -> int:
+        """A new id; `ago`: made that many seconds in the past (its low bits, the
+        increment, from a range of their own so it is still unique)."""
+        candidate = (int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS) << 22
+        if ago > 0:
+            self._past += 1
+            return candidate | 0x200000 | (self._past & 0x1FFFFF)
         if candidate <= self._last:
             candidate = self._last + 1
         self._last = candidate
@@ -893,6 +900,13 @@ class FakeInteraction:
     autocomplete_choices: list[Json] | None = None
     rejections: list[ApiError] = field(default_factory=list)
     """Errors the fake answered the bot's requests about this interaction with."""
+    late: float = 0.0
+    """Seconds between the press and its delivery to the bot (``click(late=...)``)."""
+
+    @property
+    def expired_on_arrival(self) -> bool:
+        """It reached the bot after its window: no answer could be in time."""
+        return self.created + self.late >= self.ack_deadline
 
     @property
     def guild(self) -> FakeGuild | None:
@@ -1026,6 +1040,33 @@ def _server_error(status: int) -> web.Response:
     reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
     message = f"{status}: {reason.get(status, 'Server Error')}"
     return _json_response(status, {"message": message, "code": 0})
+
+
+@dataclass(eq=False)
+class Hold:
+    """REST requests that wait, neither carried out nor answered, until `release`:
+    the bot's message is on its way while people go on pressing (`FakeDiscord.hold`)."""
+
+    fake: FakeDiscord = field(repr=False)
+    method: str
+    route: str
+    waiting: int = 0  # requests held right now
+    held: int = 0  # requests held so far
+    gate: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    def release(self) -> None:
+        """Let the held requests (and any later ones) through."""
+        if self in self.fake._holds:
+            self.fake._holds.remove(self)
+        self.gate.set()
+        self.fake._changed()
+
+    async def wait_held(self, count: int = 1, timeout: float = 5.0) -> None:
+        await self.fake.wait_for(
+            lambda: self.held >= count,
+            timeout=timeout,
+            description=f"{count} held {self.method} {self.route}",
+        )
 
 
 @dataclass
@@ -1189,6 +1230,7 @@ class FakeDiscord:
         self._buckets: dict[tuple[str, tuple[str, ...]], _Bucket] = {}
         self._injected: list[_InjectedRateLimit] = []
         self._failures: list[_InjectedFailure] = []
+        self._holds: list[Hold] = []
         self._old_edits: dict[int, list[float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._timers: list[asyncio.TimerHandle] = []
@@ -1211,6 +1253,8 @@ class FakeDiscord:
         self.port = int(address[1])
 
     async def stop(self) -> None:
+        for hold in list(self._holds):
+            hold.release()
         for timer in self._timers:
             timer.cancel()
         for connection in list(self._connections):
@@ -1424,6 +1468,14 @@ class FakeDiscord:
         discord.py sleeps 1 s before retrying a 500, 502 or 504 itself; a 503 it raises."""
         self._failures.append(_InjectedFailure(method.upper(), route, times, status, processed))
 
+    def hold(self, method: str, route: str) -> Hold:
+        """Hold the bot's next requests to ``route`` (a template as discord.py spells
+        it, or a concrete path) before they are carried out, until ``release()``:
+        a message still on its way while users press on, as on a slow network."""
+        hold = Hold(self, method.upper(), route)
+        self._holds.append(hold)
+        return hold
+
     def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
         """A member overwrite that takes ``permissions`` from the bot in ``channel``
         (announced as CHANNEL_UPDATE).  Without VIEW_CHANNEL every channel route answers
@@ -1624,6 +1676,7 @@ class FakeDiscord:
         target: str,
         *,
         forged: bool = False,
+        late: float = 0.0,
     ) -> FakeInteraction:
         """``user`` presses the button whose custom_id or label is ``target``.
 
@@ -1631,6 +1684,9 @@ class FakeDiscord:
         what survives a restart). ``forged=True`` sends ``target`` as the custom_id
         even if no such button exists, as a tampered client would; the message in the
         interaction then carries the forged id in place of its first button.
+        ``late``: the press reaches the bot that many seconds after the user made it
+        (a lagging gateway, a bot whose loop was busy): its id, creation time and
+        3-second window count from the press, so less of the window is left.
         """
         self._check_user_in_channel(user, message.channel)
         if not message.visible_to(user):
@@ -1662,6 +1718,7 @@ class FakeDiscord:
             data=data,
             message=message,
             message_payload=message_payload,
+            late=late,
         )
 
     async def select(
@@ -1917,8 +1974,9 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         message_payload: Json | None = None,
         command_name: str | None = None,
+        late: float = 0.0,
     ) -> FakeInteraction:
-        interaction_id = self._snowflake()
+        interaction_id = self._snowflake(late)
         secret = secrets.token_urlsafe(48)
         token = (
             base64.urlsafe_b64encode(f"interaction:{interaction_id}:".encode()).decode().rstrip("=")
@@ -1962,7 +2020,7 @@ class FakeDiscord:
         if message_payload is not None:
             payload["message"] = message_payload
 
-        now = self._now()
+        created = self._now() - late
         interaction = FakeInteraction(
             id=interaction_id,
             token=token,
@@ -1971,23 +2029,36 @@ class FakeDiscord:
             channel=channel,
             data=data,
             payload=payload,
-            created=now,
-            ack_deadline=now + self.limits.ack_deadline,
-            token_deadline=now + self.limits.token_lifetime,
+            created=created,
+            ack_deadline=created + self.limits.ack_deadline,
+            token_deadline=created + self.limits.token_lifetime,
             fake=self,
             message=message,
             command_name=command_name,
+            late=late,
         )
         self.interactions.append(interaction)
         self._interactions[interaction_id] = interaction
         self._interactions_by_token[token] = interaction
         loop = asyncio.get_running_loop()
         # Deadlines passing are state changes too: wake waiters when they do.
-        self._timers.append(loop.call_later(self.limits.ack_deadline + 0.001, self._changed))
-        self._timers.append(loop.call_later(self.limits.token_lifetime + 0.001, self._changed))
+        for deadline in (interaction.ack_deadline, interaction.token_deadline):
+            delay = max(deadline - self._now(), 0.0) + 0.001
+            self._timers.append(loop.call_later(delay, self._changed))
+        await self._deliver(interaction)
+        return interaction
+
+    async def _deliver(self, interaction: FakeInteraction) -> None:
+        guild = interaction.guild
+        payload = interaction.payload
         await self._broadcast("INTERACTION_CREATE", lambda s: payload, guild.id if guild else None)
         self._changed()
-        return interaction
+
+    async def deliver_again(self, interaction: FakeInteraction) -> None:
+        """Send an interaction's INTERACTION_CREATE once more (same id, same token),
+        as Discord's gateway may after a RESUME that replays events the bot had
+        received already: discord.py dispatches whatever arrives."""
+        await self._deliver(interaction)
 
     # ------------------------------------------------------------------ internals: gateway
 
@@ -2391,6 +2462,22 @@ class FakeDiscord:
         if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
             raise ApiError(401, 0, "401: Unauthorized")
 
+        hold = next(
+            (
+                h
+                for h in self._holds
+                if h.method == request.method and h.route in (route.template, record.path)
+            ),
+            None,
+        )
+        if hold is not None:
+            hold.waiting += 1
+            hold.held += 1
+            self._changed()
+            try:
+                await hold.gate.wait()
+            finally:
+                hold.waiting -= 1
         injected = self._take_injected(request.method, route.template, record.path)
         if injected is not None:
             return self._too_many_requests(route, params, injected.retry_after, injected.is_global)

@@ -58,6 +58,7 @@ __all__ = [
     "FakeMessage",
     "FakeTelegram",
     "FakeUser",
+    "Hold",
     "Limits",
     "LogErrorGuard",
     "RateLimits",
@@ -1048,6 +1049,37 @@ class _Injected:
     times: int
 
 
+@dataclass(eq=False)
+class Hold:
+    """Requests to one method (in one chat, if given) that wait, neither carried out
+    nor answered, until `release`: the bot is still sending while people go on
+    pressing (see `FakeTelegram.hold`)."""
+
+    fake: FakeTelegram = field(repr=False)
+    method: str
+    chat_id: int | None
+    waiting: int = 0  # requests held right now
+    held: int = 0  # requests held so far
+    gate: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    def covers(self, method: str, params: Params) -> bool:
+        chat = params.get("chat_id")
+        return method == self.method and self.chat_id in (None, chat)
+
+    def release(self) -> None:
+        """Let the held requests (and any later ones) through."""
+        if self in self.fake._holds:
+            self.fake._holds.remove(self)
+        self.gate.set()
+        self.fake._notify()
+
+    async def wait_held(self, count: int = 1, timeout: float = 5.0) -> None:
+        """Wait until `count` requests have been held."""
+        await self.fake.wait_for(
+            lambda: self.held >= count, timeout, what=f"{count} held {self.method} request(s)"
+        )
+
+
 # ------------------------------------------------------------------------------- log guard
 
 
@@ -1175,6 +1207,7 @@ class FakeTelegram:
         self._closing = False
         self._flood = _FloodControl()
         self._injected: dict[str, list[_Injected]] = {}
+        self._holds: list[Hold] = []
         self._guards: list[LogErrorGuard] = []
         self._runner: web.AppRunner | None = None
         self._site: web.SockSite | None = None
@@ -1214,8 +1247,11 @@ class FakeTelegram:
         await self._site.start()
 
     async def stop(self) -> None:
-        """Release long polls at once, stop webhook delivery, close the server."""
+        """Release long polls and held requests at once, stop webhook delivery, close
+        the server."""
         self._closing = True
+        for hold in list(self._holds):
+            hold.release()
         self._notify()
         if self._webhook_task is not None:
             self._webhook_task.cancel()
@@ -1552,6 +1588,17 @@ class FakeTelegram:
         canonical = self._methods[method.lower()][0]
         self._injected.setdefault(canonical, []).append(_Injected(None, times))
 
+    def hold(self, method: str, *, chat: FakeChat | int | None = None) -> Hold:
+        """Hold the bot's requests to ``method`` (in ``chat`` only, if given) before
+        they are carried out, until ``release()``: what the bot sends is on its way
+        while users press on, as on a slow network.  Deterministic: a test presses
+        once ``wait_held`` says the request is held."""
+        canonical = self._methods[method.lower()][0]
+        chat_id = chat.id if isinstance(chat, FakeChat) else chat
+        hold = Hold(self, canonical, chat_id)
+        self._holds.append(hold)
+        return hold
+
     # ---------------------------------------------------------------- reading state
 
     def calls_to(self, method: str) -> list[ApiCall]:
@@ -1771,6 +1818,7 @@ class FakeTelegram:
             if method_name.lower() not in self._methods:
                 raise ApiError(404, METHOD_NOT_FOUND)
             canonical, handler = self._methods[method_name.lower()]
+            await self._wait_if_held(canonical, params)
             lose = self._apply_injected(canonical)
             buckets = self._apply_flood_control(canonical, params)
             self.in_flight[canonical] = self.in_flight.get(canonical, 0) + 1
@@ -1821,6 +1869,18 @@ class FakeTelegram:
         if not _TOKEN_SHAPE.match(token):
             raise ApiError(404, "Not Found")
         raise ApiError(401, "Unauthorized")
+
+    async def _wait_if_held(self, method: str, params: Params) -> None:
+        hold = next((h for h in self._holds if h.covers(method, params)), None)
+        if hold is None:
+            return
+        hold.waiting += 1
+        hold.held += 1
+        self._notify()
+        try:
+            await hold.gate.wait()
+        finally:
+            hold.waiting -= 1
 
     def _apply_injected(self, method: str) -> bool:
         """Raise the error injected for this call, if any; True: carry it out but

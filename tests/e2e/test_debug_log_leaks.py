@@ -1,0 +1,115 @@
+"""A bot run with LOG_LEVEL=DEBUG logs no hand.
+
+Whoever reads the log (the host, a log service, a screenshot in a bug report) must
+not learn a card still hidden: `bot.store` drops aiosqlite's statement parameters for
+that reason.  The platform libraries log their traffic at DEBUG too: python-telegram-
+bot every Bot API call with its parameters and every update it processes, discord.py
+every REST request with its body and every gateway event — the private hand messages
+and the buttons pressed on them.  Here the real adapters play a few moves behind the
+log handler `python -m bot` installs (`bot.app.configure_logging`, at DEBUG), and every
+line it writes is checked, as it is written, for the running deal's hidden cards and
+seed.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from bot import app
+from bot.config import Config
+from tests.bot.test_leaks import Watch
+from tests.e2e.discord_harness import discord_world
+from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.telegram_harness import (
+    config_for,
+    fake,
+    log_guard,
+    start_rig,
+    started_match,
+    stop_rig,
+)
+
+__all__ = ["fake", "log_guard"]
+
+#: Loggers `configure_logging` sets a level of: put back after each test.
+_TUNED = ("httpx", "httpcore", "aiosqlite")
+
+LIBRARY_WIRE_LOGS = (
+    "bot/app.py configure_logging lets the libraries' DEBUG traffic lines through "
+    "(telegram.ext.ExtBot, discord.http, discord.gateway)"
+)
+
+
+class CheckedLog(io.StringIO):
+    """The log stream: each line is checked for hidden cards as it is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.watch = Watch()
+        self.lines = 0
+
+    def write(self, s: str) -> int:
+        self.lines += s.count("\n")
+        for hidden, seed in self.watch.secrets().values():
+            self.watch.check_text("log", s, hidden, seed)
+        return super().write(s)
+
+
+@contextmanager
+def debug_log(config: Config) -> Iterator[CheckedLog]:
+    """`python -m bot`'s log handler at DEBUG, writing to a `CheckedLog`."""
+    stream = CheckedLog()
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in ("", *_TUNED)}
+    handler = app.configure_logging(config, stream=stream)
+    try:
+        yield stream
+    finally:
+        root.removeHandler(handler)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _assert_clean(log: CheckedLog) -> None:
+    assert log.lines > 20  # DEBUG lines were written, and checked
+    assert log.watch.checked, "no line was logged while a deal ran"
+    assert not log.watch.problems, "\n".join(p[:300] for p in log.watch.problems[:5])
+
+
+@pytest.mark.xfail(strict=True, reason=LIBRARY_WIRE_LOGS)
+async def test_a_telegram_bot_at_debug_logs_no_hand(fake: FakeTelegram, tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    with debug_log(config_for(fake, db, log_level="DEBUG")) as log:
+        rig = await start_rig(fake, db)
+        log.watch.service = rig.service
+        try:
+            await started_match(rig, fake, presses=3)
+            await rig.adapter.outbox.drain()
+        finally:
+            await stop_rig(rig)
+    _assert_clean(log)
+
+
+@pytest.mark.xfail(strict=True, reason=LIBRARY_WIRE_LOGS)
+async def test_a_discord_bot_at_debug_logs_no_hand(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        token = SecretStr(world.fake.token)
+        config = Config(_env_file=None, discord_token=token, log_level="DEBUG")  # type: ignore[call-arg]
+        with debug_log(config) as log:
+            await world.start_bot()
+            log.watch.service = world.service
+            table_id = await world.start_match(world["anna"], world["bert"])
+            table = world.service.tables[table_id]
+            assert table.deal_log is not None
+            moves = table.deal_log.actions
+            await world.play(table_id, until=lambda: len(moves) >= 3)
+            await world.settle()
+            await world.stop_bot()
+    _assert_clean(log)
