@@ -1220,6 +1220,10 @@ class TelegramAdapter:
         if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
             target = user_ref(replied.from_user)
         args = [a.lower() for a in context.args or []]
+        if [a for a in args if a != "global"]:
+            # `/stats @anna` or `/stats anna` would otherwise show the asker's own
+            await self._reply(message, t(user.lang, "stats.usage"))
+            return
         private = message.chat.type == "private"
         scope = "global" if "global" in args or private else self._chat(message).key
         text = await stats_text(self.service.store, target.key, target.name, scope, user.lang)

@@ -106,6 +106,11 @@ async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path
         assert said.text == f"Unknown game schnapsen. Games: {GAMES}."  # not "no games yet"
         said = await answer_to(fake, anna, group, "/leaderboard zweier global")
         assert "No finished games yet" in said.text  # a real game and scope still work
+        said = await answer_to(fake, anna, group, "/stats @bert")  # not Anna's own
+        assert said.text.startswith("/stats shows your statistics in this chat")
+        assert "as a reply to one of their messages" in said.text
+        said = await answer_to(fake, anna, group, "/stats global")
+        assert said.text == "Anna has no finished games yet."
 
         said = await answer_to(fake, anna, private, "/abort")
         assert said.text == "Use this command in a group."  # not "no table of yours"
