@@ -49,6 +49,23 @@ async def test_declarer_is_reminded_what_he_laid_away(
         await bot.stop()
 
 
+async def test_thousand_for_two_names_its_own_step_on_the_table(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The two-player declarer lays 3 cards on the face-down stock: the table says so
+    in Thousand's words, not the Dreier talon's ("take it and discard")."""
+    bot = await make_bot().start()
+    try:
+        found = await until_discard_menu(bot, "tausend", {"tausend.players": 2}, 2)
+        assert found is not None, "no discard came up in 20 tables"
+        tid, declarer = found
+        text = bot.fc.tables[tid].message.text
+        assert f"Laying away — {declarer.user.name} to lay 3 cards on the face-down stock" in text
+        assert "take it and discard" not in text
+    finally:
+        await bot.stop()
+
+
 async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
     make_bot: Callable[..., Bot],
 ) -> None:
