@@ -149,6 +149,10 @@ def configure_logging(
     for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(max(noisy, level))
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, level))  # a line per query
+    # The platform libraries log every request and event at DEBUG, bodies included:
+    # hands sent privately would be in the log of anyone debugging the bot.
+    for name in ("telegram", "discord.http", "discord.gateway", "discord.webhook"):
+        logging.getLogger(name).setLevel(max(logging.INFO, level))
     handler.addFilter(_no_voice_warnings)
     return handler
 

@@ -122,6 +122,7 @@ class TableService:
 
     async def start(self) -> None:
         """Rebuild every open table from its log and re-arm its timers."""
+        await self.store.drop_refs_of_closed_tables()
         for row in await self.store.open_tables():
             try:
                 table = await self._load(row.id)
@@ -244,9 +245,16 @@ class TableService:
         return Table.from_log(table_id, await self.store.table_log(table_id))
 
     def lock(self, table_id: str) -> asyncio.Lock:
+        """The table's lock.  Only an open table keeps one: whoever comes for a table
+        that closed while he awaited (the computer's move after the host resigned, a
+        language change for a chat whose other table just ended) gets a lock of his
+        own, finds the table gone and gives up.  Kept, that lock would stay for the
+        life of the process, one per such table."""
         lk = self._locks.get(table_id)
         if lk is None:
-            lk = self._locks[table_id] = asyncio.Lock()
+            lk = asyncio.Lock()
+            if table_id in self.tables:
+                self._locks[table_id] = lk
         return lk
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
@@ -528,6 +536,8 @@ class TableService:
             return _refuse(lang, "not_in_lobby")
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
+        if p.version != table.version:  # a double tap: the first one seated a computer
+            return _refuse(lang, "stale")
         free = [i for i, s in enumerate(table.seats) if s is None]
         if not free:
             return _refuse(lang, "table_full")
@@ -752,8 +762,8 @@ class TableService:
                 continue
             async with self.lock(table.id):
                 seat = table.seat_of(user.key)
-                if seat is None:
-                    continue
+                if self.tables.get(table.id) is not table or seat is None:
+                    continue  # it closed, or he left, while an earlier table was stored
                 if table.status == Status.LOBBY:
                     entries: list[Entry] = [{"k": "leave", "seat": seat}]
                     rest = [u for u in table.humans() if u != user.key]
@@ -1040,6 +1050,8 @@ class TableService:
         self._cancel_timers(table.id)
         self.tables.pop(table.id, None)
         self._locks.pop(table.id, None)
+        for waiting in self._waiting.values():  # its platform may never come back
+            waiting.discard(table.id)
 
     async def _notify(
         self,

@@ -50,6 +50,13 @@ def _quiet_aiosqlite() -> None:
 
 Op = tuple[str, Sequence[Any]]
 
+#: Table statuses after which nothing happens at a table any more.
+CLOSED = ("finished", "aborted")
+
+
+def _drop_refs(table_id: str) -> Op:
+    return ("DELETE FROM message_refs WHERE table_id = ?", (table_id,))
+
 
 class StoreError(RuntimeError):
     pass
@@ -135,6 +142,7 @@ class Store:
         self._wconn: sqlite3.Connection | None = None
         self._checkpoint: asyncio.Future[None] | None = None
         self._commits_at_checkpoint = 0
+        self._catch_up = False  # a checkpoint ended: the next batch starts the log over
         self.commits = 0
 
     # --- lifecycle -------------------------------------------------------------------
@@ -194,10 +202,16 @@ class Store:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # see _maybe_checkpoint
+        conn.execute(f"PRAGMA journal_size_limit={self.WAL_SIZE_LIMIT}")
         return conn
 
-    #: Commits between WAL checkpoints (a few MB of log at most).
+    #: Commits between WAL checkpoints.  The log starts over after each
+    #: (`_start_log_over`), so it holds about this many commits' pages at most: a few
+    #: MB for a quiet bot, some 30 MB at bench/soak.py's busiest.
     CHECKPOINT_EVERY = 500
+    #: Bytes of WAL file kept when the log starts over (a burst of writes, a big
+    #: migration, leaves no larger file behind).
+    WAL_SIZE_LIMIT = 16 * 2**20
 
     def _maybe_checkpoint(self, force: bool = False) -> None:
         """Copy the WAL into the database now and then, on the checkpoint thread.
@@ -213,6 +227,32 @@ class Store:
         self._commits_at_checkpoint = self.commits
         loop = asyncio.get_running_loop()
         self._checkpoint = loop.run_in_executor(self._pool, self._checkpoint_now)
+        self._checkpoint.add_done_callback(self._checkpointed)
+
+    def _checkpointed(self, _: asyncio.Future[None]) -> None:
+        self._catch_up = True
+
+    def _start_log_over(self) -> bool:
+        """Copy into the database what was committed while the checkpoint ran (a few
+        pages), on the writer's thread, before its next transaction; True when the
+        whole log is copied, so that the next commit starts it over.
+
+        SQLite starts the WAL over from its beginning only when a write transaction
+        begins on a log that is wholly copied.  The checkpoint runs beside the writer,
+        and under a steady stream of presses the writer has always added to the log
+        by the time it ends: the log then never starts over and grows for as long as
+        the bot is busy (tens of MB within minutes, for a database of a few).  Here
+        no commit can come in between; a read still going on may keep part of the
+        log (False), and the next batch tries again."""
+        conn = self._wconn
+        if conn is None:
+            return True
+        try:
+            busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:  # pragma: no cover - tried again after the next checkpoint
+            log.warning("WAL catch-up failed", exc_info=True)
+            return True
+        return bool(not busy and frames == copied)
 
     def _checkpoint_now(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -309,9 +349,11 @@ class Store:
                 batch = [first]
                 while not self._queue.empty() and len(batch) < 512:
                     batch.append(self._queue.get_nowait())
-                commit = asyncio.get_running_loop().run_in_executor(
-                    self._wpool, self._commit_batch, batch
-                )
+                loop = asyncio.get_running_loop()
+                if self._catch_up:
+                    done = await loop.run_in_executor(self._wpool, self._start_log_over)
+                    self._catch_up = not done
+                commit = loop.run_in_executor(self._wpool, self._commit_batch, batch)
                 try:
                     errors = await asyncio.shield(commit)
                 except asyncio.CancelledError:
@@ -488,6 +530,12 @@ class Store:
         now = time.time()
         rows = [(table_id, first_version + i, _compact(e), now) for i, e in enumerate(entries)]
         last = first_version + len(entries) - 1
+        ops = list(ops)
+        if status in CLOSED:
+            # Where adapters showed a table is read again only for an open one (a
+            # restart): a closed table forgets it with the change that closes it, so
+            # no crash, shutdown or lost adapter queue can leave its rows for ever.
+            ops.append(_drop_refs(table_id))
         await self.write(log_rows=rows, table_row=(status, last, deadline, now, table_id), ops=ops)
 
     async def set_deadline(self, table_id: str, deadline: float | None) -> None:
@@ -612,7 +660,21 @@ class Store:
         return {slot: ref for slot, ref in rows}
 
     async def drop_message_refs(self, table_id: str) -> None:
-        await self.write(ops=[("DELETE FROM message_refs WHERE table_id = ?", (table_id,))])
+        await self.write(ops=[_drop_refs(table_id)])
+
+    async def drop_refs_of_closed_tables(self) -> None:
+        """Forget message references of tables that are not open: one an adapter
+        stored after its table closed (a post that raced the end), or kept by a
+        version of the bot that left them to the adapters."""
+        await self.write(
+            ops=[
+                (
+                    "DELETE FROM message_refs WHERE table_id NOT IN"
+                    " (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))",
+                    (),
+                )
+            ]
+        )
 
     # --- queries for results and ratings ---------------------------------------------
 

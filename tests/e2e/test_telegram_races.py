@@ -398,11 +398,6 @@ async def test_one_player_at_two_tables_in_two_groups_keeps_them_apart(
         await stop_rig(rig)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core: TableService._add_ai takes a press of any version, so a double tap "
-    "seats two computers (it should refuse a stale version, as _remove_ai does)",
-)
 async def test_add_computer_double_tapped_seats_one_computer(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
