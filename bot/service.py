@@ -464,7 +464,10 @@ class TableService:
         if seat is None:
             return _refuse(lang, "not_seated")
         if p.version != table.version:
-            return _refuse(lang, "stale")
+            # his own move since was the computer's (his time ran out): say so, not
+            # merely that the button is old
+            s = table.seats[seat]
+            return _refuse(lang, "too_late" if s is not None and s.missed else "stale")
         if table.to_act() != seat:
             return _refuse(lang, "not_your_turn")
         assert p.arg is not None

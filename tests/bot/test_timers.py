@@ -143,6 +143,43 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         await bot.stop()
 
 
+async def test_a_press_after_the_computer_played_for_you_says_so(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A card pressed just after the turn ran out is refused as too late (the computer
+    played for him), not merely as an old button; once he has played a turn himself,
+    an old button is only out of date."""
+    timings = Timings(
+        turn_timeout=1.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        absent = a if _to_act(bot, tid) == a.key else b
+        present = b if absent is a else a
+        seat = bot.svc.tables[tid].seat_of(absent.key)
+        hv = absent.hand(tid)  # his turn: he is slow
+        assert seat is not None and hv is not None and hv.your_turn
+        late_card = hv.message.all_buttons()[0]
+        await bot.fc.wait(
+            lambda: bot.svc.tables[tid].seats[seat].missed == 1,  # type: ignore[union-attr]
+            timeout=3,
+        )
+        out = await absent.press(late_card)
+        assert not out.ok and out.code == "too_late"
+        assert out.text is not None and "the computer played for you" in out.text
+
+        # back at the table, he plays his next turn himself: his old button is just old
+        while _to_act(bot, tid) != absent.key:
+            assert await present.take_turn(tid) is not None
+        assert await absent.take_turn(tid) is not None
+        out = await absent.press(late_card)
+        assert not out.ok and out.code == "stale"
+    finally:
+        await bot.stop()
+
+
 async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot]) -> None:
     timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0.3, lobby_expiry=600)
     bot = await make_bot(timings=timings).start()
