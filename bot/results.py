@@ -118,10 +118,18 @@ def _contract_ops(table: Table) -> list[Op]:
 
 
 async def _finish_ops(service: TableService, table: Table, now: float) -> list[Op]:
+    # The record is stored compact (it is most of the games table); /record parses it
+    # and writes the file with its own indent, so what a player gets is the same.
     ops: list[Op] = [
         (
             "INSERT OR REPLACE INTO games (table_id, chat, game, record, finished) VALUES (?, ?, ?, ?, ?)",
-            (table.id, table.chat, table.game, json.dumps(table.record()), now),
+            (
+                table.id,
+                table.chat,
+                table.game,
+                json.dumps(table.record(), separators=(",", ":")),
+                now,
+            ),
         ),
         *_contract_ops(table),
     ]
@@ -322,8 +330,14 @@ async def forget_player(store: Store, player: str) -> None:
         ),
     ]
     placeholder = "deleted"
+    # Only the keys checked below name a person; each has a partial index (migration
+    # 0005), so this reads the player's own entries, not the whole history, and the
+    # read connection every other query waits for is free again at once.
     for table_id, version, entry in await store.fetchall(
-        "SELECT table_id, version, entry FROM table_log WHERE entry LIKE ?", (f"%{player}%",)
+        "SELECT table_id, version, entry FROM table_log"
+        " WHERE json_extract(entry, '$.user') = ? OR json_extract(entry, '$.host') = ?"
+        " ORDER BY table_id, version",
+        (player, player),
     ):
         data = json.loads(entry)
         changed = False

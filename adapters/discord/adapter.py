@@ -44,7 +44,7 @@ import logging
 import re
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -59,6 +59,7 @@ from bot.payload import loggable, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
+from bot.store import StoreError
 from bot.table import Status
 from bot.views import HandView, Message, hand_title, match_summary_text
 
@@ -70,6 +71,8 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "dc"
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 #: Seconds the core may take before a press or command is deferred (Discord: 3 s).
 ACK_BUDGET = 2.0
@@ -80,6 +83,10 @@ DRAIN_TIMEOUT = 4.0
 
 #: How many interactions' ids are remembered, so that one delivered again is dropped.
 SEEN_INTERACTIONS = 10_000
+#: How many users' locale, DM channel and closed DMs are kept (the least recently used
+#: go): a bot that runs for months meets ever more users, and a forgotten one costs
+#: only a refetch.
+USERS_KEPT = 10_000
 #: Seconds between the tries of a message Discord failed to take (5xx, network).
 RETRY_DELAYS = (2.0, 5.0, 15.0)
 #: Discord's window for the first answer to an interaction, and how much of its end we
@@ -249,6 +256,33 @@ class _Live:
     timer: asyncio.TimerHandle | None = None
 
 
+class _Recent(OrderedDict[K, V]):
+    """A map of what is known per user, bounded by `USERS_KEPT` (read when an entry is
+    added, so tests can shrink it): what is used least recently is forgotten, so that
+    the users of a long run do not pile up.  The keys `keep` names (the players seated
+    now) stay: for them a miss would show a hand wrongly, not just cost a refetch."""
+
+    def __init__(self, keep: Callable[[], set[K]] = set) -> None:
+        super().__init__()
+        self._keep = keep
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) <= USERS_KEPT:
+            return
+        kept = self._keep()
+        spare = [k for k in self if k not in kept][: len(self) - USERS_KEPT]
+        for old in spare:  # fewer when all else is in use: over the cap until it is not
+            del self[old]
+
+    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
+        if key in self:
+            self.move_to_end(key)
+            return super().__getitem__(key)
+        return default
+
+
 # --- the adapter -------------------------------------------------------------------------
 
 
@@ -292,9 +326,12 @@ class DiscordAdapter:
         #: player's hand ("hand:<user>", "live:<user>"), each worked by its own task.
         self._outboxes: dict[tuple[str, str], _Outbox] = {}
         self._live: dict[tuple[str, str], _Live] = {}
-        self._langs: dict[str, str] = {}  # user key → Discord locale
-        self._dm_channels: dict[str, int] = {}
-        self._dm_closed: set[str] = set()
+        #: User key → Discord locale: a player's, kept while seated, sets his hands'
+        #: language; anyone else's is set again by their next interaction.
+        self._langs: _Recent[str, str] = _Recent(self._seated)
+        self._dm_channels: _Recent[str, int] = _Recent()  # a miss: create_dm again
+        #: Players whose DMs refused a hand: they play through "Show my hand".
+        self._dm_closed: _Recent[str, None] = _Recent(self._seated)
         self._dm_noted: set[tuple[str, str]] = set()
         self._lost: set[str] = set()  # tables whose channel the bot may not use any more
         self._closers: set[asyncio.Task[None]] = set()  # closing them
@@ -476,7 +513,7 @@ class DiscordAdapter:
         their message refs; the computer plays their seats)."""
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
-        self._dm_closed.discard(user)
+        self._dm_closed.pop(user, None)
         for slots in self._refs.values():
             slots.pop(f"hand:{user}", None)
         for key in [k for k in self._live if k[1] == user]:
@@ -505,7 +542,18 @@ class DiscordAdapter:
             # this lobby instead of posting a second one
             await self._remember(table_id, "lobby", channel_id, message_id, lobby)
         await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
+        table = self.service.tables.get(table_id)
+        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
+            # closed meanwhile (aborted, expired): its updates were ignored, so no
+            # close comes; its lobby loses its buttons, and nothing of it stays
+            self._add(table_id, Op("final", "lobby"))
+            self._add(table_id, Op("close"))
+            return
         self._add(table_id, Op("edit", "lobby"))
+
+    def _seated(self) -> set[str]:
+        """The players at the tables shown here (`_Recent` keeps what it knows of them)."""
+        return {user for tid in self._channels for user in self.service.seat_users(tid)}
 
     def _plays_in(self, table_id: str, channel_id: int) -> None:
         """Where a table's messages go; a table in a DM (whose chat is the channel
@@ -938,7 +986,7 @@ class DiscordAdapter:
                 add(table_id, Op("final", "lobby", self._started_lobby(table_id, lobby.message)))
             add(table_id, Op("post", "table"))
             for user in humans:
-                self._dm_closed.discard(user)  # one new try each deal, never a loop
+                self._dm_closed.pop(user, None)  # one new try each deal, never a loop
                 add(table_id, Op("final", f"hand:{user}"))
                 add(table_id, Op("post", f"hand:{user}"))
                 if (table_id, user) in self._live:
@@ -1278,7 +1326,7 @@ class DiscordAdapter:
 
     async def _dms_closed(self, table_id: str, user: str) -> None:
         """Say once per table that this user plays through "Show my hand"."""
-        self._dm_closed.add(user)
+        self._dm_closed[user] = None
         if (table_id, user) in self._dm_noted:
             return
         self._dm_noted.add((table_id, user))
@@ -1313,7 +1361,10 @@ class DiscordAdapter:
             await asyncio.wait(busy)
 
     async def _forget(self, table_id: str) -> None:
-        await self.service.store.drop_message_refs(table_id)
+        """Drop all a closed table left here.  Memory goes first: a database that
+        fails must not keep it for the bot's lifetime.  The core forgot the table's
+        refs as it closed it; this drops those a post racing the close stored after
+        (what it cannot drop, the next start does)."""
         self._channels.pop(table_id, None)
         self._in_dm.discard(table_id)
         self._refs.pop(table_id, None)
@@ -1325,6 +1376,10 @@ class DiscordAdapter:
             self._drop_live(key)
         self._dm_noted = {k for k in self._dm_noted if k[0] != table_id}
         self._lost.discard(table_id)
+        try:
+            await self.service.store.drop_message_refs(table_id)
+        except StoreError as e:
+            log.warning("table %s: its message refs stay until the next start: %s", table_id, e)
 
     # --- the gateway drops and comes back ----------------------------------------------
 

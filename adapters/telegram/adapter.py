@@ -64,7 +64,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -122,6 +122,45 @@ PROBE_AFTER = 3.0
 #: too (``my_chat_member``, left -> member), which is no new group to greet: the
 #: service messages that tell it is an upgrade may come just before or just after.
 GREET_AFTER = 2.0
+#: How many users the adapter keeps in mind (their language, that they started the
+#: bot): a bot that runs for months sees more users than it needs to remember.
+REMEMBER_USERS = 10_000
+#: Seconds a chat's queue in the outbox outlives its last message.
+OUTBOX_IDLE = 60.0
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """A map of the `cap` keys used last: what the adapter learns of users is worth
+    keeping while they play, not for every user ever seen.  Each use (`get`, `put`)
+    keeps a key; the one unused longest goes first."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.cap:
+            self._items.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        self._items.pop(key, None)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 #: Only new messages are answered: an edit of one (Telegram sends those a bot asked
@@ -183,6 +222,8 @@ class TelegramAdapter:
         webhook_port: int = 8443,
         probe_after: float = PROBE_AFTER,
         greet_after: float = GREET_AFTER,
+        remember_users: int = REMEMBER_USERS,
+        outbox_idle: float = OUTBOX_IDLE,
     ) -> None:
         self.service = service
         self.answer_budget = answer_budget
@@ -207,18 +248,27 @@ class TelegramAdapter:
             on_refused=self._on_refused,
             on_migrated=self._on_migrated,
             on_reach=self._on_reach if webhook_url else None,  # polling: `_poll_failed`
+            idle_after=outbox_idle,
         )
         self.states: dict[str, _TableState] = {}
-        self.langs: dict[str, str] = {}
-        self.reachable: set[int] = set()  # users known to have started the bot
-        self.unreachable: set[int] = set()  # users Telegram said we may not write to
+        #: A user's Telegram language, from his last update (forgotten: the table's
+        #: language, as after a restart, until his next update tells it again).
+        self.langs: _Recent[str, str] = _Recent(remember_users)
+        #: Users known to have started the bot (forgotten: the next join greets him
+        #: again, which tells anew).
+        self.reachable: _Recent[int, bool] = _Recent(remember_users)
+        #: Users Telegram said we may not write to.  Not capped: it gates Start; a
+        #: user leaves it with the last open table he sits at (`_close`).
+        self.unreachable: set[int] = set()
         self.lost: set[int] = set()  # groups that removed the bot or took its right to post
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._lobby_locks: dict[str, asyncio.Lock] = {}  # a lobby's joins and Start
-        self._moves: dict[int, tuple[int, asyncio.Task[None]]] = {}  # old id: new, work
+        #: Groups that moved: old id -> the new one, and the work of moving while it
+        #: runs (None once done, so a finished task is not kept for every upgrade).
+        self._moves: dict[int, tuple[int, asyncio.Task[None] | None]] = {}
         self._greetings: set[asyncio.Task[None]] = set()  # supergroups to greet soon
         self._webhook: web.AppRunner | None = None
         self._prober: asyncio.Task[None] | None = None
@@ -314,7 +364,7 @@ class TelegramAdapter:
                 with contextlib.suppress(ValueError):
                     self.service.listeners.remove(self)
                 # a chat being moved, the tables of a lost group closing: let them land
-                moving = [task for _, task in self._moves.values() if not task.done()]
+                moving = [task for _, task in self._moves.values() if task is not None]
                 moving += self._background
                 if moving:
                     await asyncio.wait(moving, timeout=5.0)
@@ -576,6 +626,14 @@ class TelegramAdapter:
     def _close(self, table_id: str, st: _TableState) -> None:
         self.states.pop(table_id, None)
         self._lobby_locks.pop(table_id, None)
+        # `unreachable` gates the Start of tables he sits at; with none left it may
+        # forget him: a join greets him first, and a refusal puts him back.
+        for user in self.service.seat_users(table_id):
+            if not any(
+                tb.id != table_id and tb.platform == PLATFORM and tb.seat_of(user) is not None
+                for tb in self.service.tables.values()
+            ):
+                self.unreachable.discard(user_id(user))
         store = self.service.store
 
         async def drop() -> None:
@@ -708,7 +766,7 @@ class TelegramAdapter:
             self._lose_group(chat_id)
             return
         self.unreachable.add(chat_id)
-        self.reachable.discard(chat_id)
+        self.reachable.pop(chat_id)
         key = f"{PLATFORM}:{chat_id}"
         for table_id, st in list(self.states.items()):
             table = self.service.tables.get(table_id)
@@ -809,24 +867,31 @@ class TelegramAdapter:
     async def migrate(self, old: int, new: int) -> None:
         """Move everything of chat `old` to its new id `new`; once per chat, however
         many times Telegram says so (two service messages, `ChatMigrated` answers)."""
-        await asyncio.shield(self._begin_migration(old, new))
+        task = self._begin_migration(old, new)
+        if task is not None:
+            await asyncio.shield(task)
 
     def _on_migrated(self, old: int, new: int) -> None:
         """The outbox met `ChatMigrated`: its queue is in the new chat already."""
         self._begin_migration(old, new)
 
-    def _begin_migration(self, old: int, new: int) -> asyncio.Task[None]:
-        got = self._moves.get(old)
-        if got is not None and not _failed(got[1]):
-            return got[1]  # under way or done (a failed one is tried again)
+    def _begin_migration(self, old: int, new: int) -> asyncio.Task[None] | None:
+        if old in self._moves:
+            running = self._moves[old][1]
+            if running is None:
+                return None  # moved already
+            if not _failed(running):
+                return running  # under way (a failed one is tried again)
         task = asyncio.ensure_future(self._migrate(old, new))
         self._moves[old] = (new, task)
-        task.add_done_callback(self._migration_done)
+        task.add_done_callback(lambda task: self._migration_done(old, new, task))
         return task
 
-    def _migration_done(self, task: asyncio.Task[None]) -> None:
+    def _migration_done(self, old: int, new: int, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not move a chat to its new id", exc_info=task.exception())
+        elif not task.cancelled() and self._moves.get(old, (new, None))[1] is task:
+            self._moves[old] = (new, None)  # only the ids are worth keeping
 
     async def _migrate(self, old: int, new: int) -> None:
         log.info("telegram chat %s was upgraded to a supergroup: now %s", old, new)
@@ -868,7 +933,7 @@ class TelegramAdapter:
         if chat is None:
             return
         for old, (new, task) in list(self._moves.items()):
-            if chat.id in (old, new) and not task.done():
+            if chat.id in (old, new) and task is not None and not task.done():
                 with contextlib.suppress(Exception):
                     await asyncio.shield(task)
 
@@ -884,7 +949,7 @@ class TelegramAdapter:
     def _user(self, tg_user: TgUser) -> UserRef:
         ref = user_ref(tg_user)
         if tg_user.language_code:
-            self.langs[ref.key] = tg_user.language_code
+            self.langs.put(ref.key, tg_user.language_code)
         return ref
 
     # --- handlers --------------------------------------------------------------------
@@ -1075,7 +1140,7 @@ class TelegramAdapter:
     async def _hello(self, user: UserRef, table_id: str) -> bool:
         """Greet a new player privately; False when Telegram says we may not."""
         uid = int(user.id)
-        if uid in self.reachable:
+        if self.reachable.get(uid):
             return True
         try:
             await self.outbox.paced(uid)
@@ -1086,7 +1151,7 @@ class TelegramAdapter:
         except TelegramError as e:  # flood control or network: we don't know yet
             log.info("could not greet %s privately: %s", uid, e)
             return True
-        self.reachable.add(uid)
+        self.reachable.put(uid, True)
         self.unreachable.discard(uid)
         return True
 
@@ -1136,7 +1201,7 @@ class TelegramAdapter:
             await self._reply(message, self._help(user.lang, in_group=True))
             return
         uid = int(user.id)
-        self.reachable.add(uid)
+        self.reachable.put(uid, True)
         self.unreachable.discard(uid)
         self.outbox.unblock(uid)
         await self.service.remember(user)
@@ -1374,7 +1439,7 @@ class TelegramAdapter:
             return
         message, user = got
         outcome = await self.service.forget(user)
-        self.langs.pop(user.key, None)
+        self.langs.pop(user.key)
         await self._reply(message, outcome.text or "")
 
 

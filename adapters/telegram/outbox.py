@@ -35,6 +35,10 @@ limits are met:
   `on_reach(False)` tells the adapter once when requests stop connecting, and
   `on_reach(True)` once when Telegram answers again (any answer, a refusal too).
   A bot with nothing to send learns the same from `probe`, which asks for little.
+- **Memory.** A chat's queue lives while it has work: one idle for `idle_after`
+  seconds (and its pace recovered) is dropped, so a bot that wrote to a hundred
+  thousand private chats in a year holds only the busy ones; a blocked chat is
+  remembered by its id alone.
 - **A chat that moved.** A group upgraded to a supergroup gets a new id, and every
   request to the old one fails with `ChatMigrated`.  The chat's queue moves to the new
   id (the failed request first), later requests for the old id go there too, and
@@ -165,6 +169,10 @@ class _Bucket:
         self.tokens -= 1
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
+    def full(self, now: float) -> bool:
+        """Refilled: a new bucket made now would pace exactly like this one."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.capacity
+
 
 MAX_TEXT = 4096  # Telegram's limit for a message text
 MAX_CAPTION = 1024  # and for a document's caption
@@ -271,7 +279,11 @@ class Outbox:
         self.on_reach = on_reach
         self.max_attempts = max_attempts
         self.stats = Stats()
+        #: Chats with a worker (or work) now.  A chat whose worker went idle is
+        #: dropped (`_forget_idle`): a bot runs for months, and every player's private
+        #: chat would otherwise stay here for good.
         self._chats: dict[int, _Chat] = {}
+        self._blocked: set[int] = set()  # blocked chats that were dropped while idle
         self._moved: dict[int, int] = {}  # old chat id -> the id it has now
         self._pending = 0
         self._idle = asyncio.Event()
@@ -307,19 +319,18 @@ class Outbox:
         if handle.dead:
             return
         chat = self._chats.get(handle.chat_id)
-        if chat is not None:
-            pending = self._pending_op(chat, handle)
-            if pending is not None:
-                pending.content = content
-                pending.force = pending.force or force
-                if pending.kind == "strip":
-                    pending.kind = "edit"
-                self.stats.coalesced += 1
-                return
-            busy = chat.current is not None and chat.current.handle is handle
-            shown = handle.shown == content and handle.message_id is not None
-            if shown and not busy and not force:
-                return
+        pending = self._pending_op(chat, handle) if chat is not None else None
+        if pending is not None:
+            pending.content = content
+            pending.force = pending.force or force
+            if pending.kind == "strip":
+                pending.kind = "edit"
+            self.stats.coalesced += 1
+            return
+        busy = chat is not None and chat.current is not None and chat.current.handle is handle
+        shown = handle.shown == content and handle.message_id is not None
+        if shown and not busy and not force:
+            return
         self._enqueue(handle.chat_id, _Op("edit", handle, content, force=force))
 
     def freeze(self, handle: Handle) -> None:
@@ -365,21 +376,31 @@ class Outbox:
 
     async def paced(self, chat_id: int) -> None:
         """Wait for a slot in `chat_id`'s pace, for a request made outside the queue."""
-        await self._pace(self._chat(self.current_chat(chat_id)))
+        chat = self._chat(self.current_chat(chat_id))
+        self._run(chat)  # with nothing queued it only drops the chat once idle
+        await self._pace(chat)
 
     def blocked(self, chat_id: int) -> bool:
-        chat = self._chats.get(self.current_chat(chat_id))
-        return chat is not None and chat.blocked
+        chat_id = self.current_chat(chat_id)
+        chat = self._chats.get(chat_id)
+        return chat.blocked if chat is not None else chat_id in self._blocked
 
     def unblock(self, chat_id: int) -> None:
-        chat = self._chats.get(self.current_chat(chat_id))
+        chat_id = self.current_chat(chat_id)
+        self._blocked.discard(chat_id)
+        chat = self._chats.get(chat_id)
         if chat is not None:
             chat.blocked = False
 
     def block(self, chat_id: int) -> None:
         """Telegram said the chat refuses the bot (a ``my_chat_member`` update): drop
         what is queued there and send nothing more until `unblock`."""
-        self._block(self._chat(self.current_chat(chat_id)))
+        chat_id = self.current_chat(chat_id)
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            self._blocked.add(chat_id)  # nothing queued there to drop
+        else:
+            self._block(chat)
 
     # --- chats that moved (a group upgraded to a supergroup) --------------------------
 
@@ -448,11 +469,7 @@ class Outbox:
         if kept and not self._closed:
             target = self._chat(new)
             target.ops.extendleft(reversed(kept))  # queued before anything sent to `new`
-            if target.task is None or target.task.done():
-                target.task = asyncio.get_running_loop().create_task(
-                    self._worker(target), name=f"tg-outbox:{new}"
-                )
-            target.wake.set()
+            self._run(target)
         else:
             for _ in kept:
                 self._done()
@@ -476,25 +493,51 @@ class Outbox:
     def _enqueue(self, chat_id: int, op: _Op) -> None:
         if self._closed:
             return
-        chat = self._chat(self.current_chat(chat_id))
-        if chat.blocked and op.kind != "call":
+        chat_id = self.current_chat(chat_id)
+        if op.kind != "call" and self.blocked(chat_id):
             if op.handle is not None:
                 op.handle.dead = True
             return
+        chat = self._chat(chat_id)
         chat.ops.append(op)
         self._pending += 1
         self._idle.clear()
+        self._run(chat)
+
+    def _run(self, chat: _Chat) -> None:
+        """Make sure `chat` has a worker, and wake it."""
         if chat.task is None or chat.task.done():
             chat.task = asyncio.get_running_loop().create_task(
-                self._worker(chat), name=f"tg-outbox:{chat_id}"
+                self._worker(chat), name=f"tg-outbox:{chat.id}"
             )
         chat.wake.set()
 
     def _chat(self, chat_id: int) -> _Chat:
         chat = self._chats.get(chat_id)
         if chat is None:
-            chat = self._chats[chat_id] = _Chat(chat_id, buckets=self._buckets(chat_id))
+            chat = _Chat(chat_id, buckets=self._buckets(chat_id))
+            if chat_id in self._blocked:
+                self._blocked.discard(chat_id)
+                chat.blocked = True
+            self._chats[chat_id] = chat
         return chat
+
+    def _forget_idle(self, chat: _Chat) -> bool:
+        """Drop `chat` once nothing of it needs remembering: no work, and buckets full
+        again (a new chat gets full ones, so an earlier drop would let a burst through
+        that its pace still forbids).  Whether it is blocked survives it, in a set of
+        ids; anything sent later re-creates it, in order, and a handle keeps what its
+        message shows, so edits still merge or cost nothing."""
+        if chat.ops or chat.current is not None:
+            return False
+        now = time.monotonic()
+        if not all(b.full(now) for b in chat.buckets):
+            return False
+        if self._chats.get(chat.id) is chat:
+            del self._chats[chat.id]
+            if chat.blocked:
+                self._blocked.add(chat.id)
+        return True
 
     def _buckets(self, chat_id: int) -> list[_Bucket]:
         th = self.throttle
@@ -514,8 +557,8 @@ class Outbox:
                 try:
                     await asyncio.wait_for(chat.wake.wait(), self.idle_after)
                 except TimeoutError:
-                    if not chat.ops:
-                        return  # an idle chat costs no task; `_enqueue` starts a new one
+                    if self._forget_idle(chat):
+                        return  # an idle chat costs nothing; `_enqueue` starts anew
                 continue
             op = chat.ops.popleft()
             chat.current = op
@@ -774,6 +817,11 @@ class Outbox:
     @property
     def pending(self) -> int:
         return self._pending
+
+    @property
+    def held(self) -> int:
+        """How many chats' queues are in memory (busy ones, or idle but recently)."""
+        return len(self._chats)
 
     async def drain(self, timeout: float = 10.0) -> bool:
         """Wait until every queue is empty (or `timeout`); True when it is."""
