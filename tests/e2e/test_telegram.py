@@ -22,7 +22,13 @@ from pydantic import SecretStr
 from bot.config import Config
 from bot.payload import decode as decode_payload
 from tests.app_logs import retry_warnings, run_logged, the_one_error
-from tests.e2e.fakes.telegram_api import FakeTelegram, Limits, RateLimits, _bad_request
+from tests.e2e.fakes.telegram_api import (
+    BOT_USERNAME,
+    FakeTelegram,
+    Limits,
+    RateLimits,
+    _bad_request,
+)
 from tests.e2e.telegram_harness import (
     config_for,
     fake,
@@ -40,7 +46,7 @@ from tests.e2e.telegram_harness import (
 
 __all__ = ["fake", "log_guard"]
 
-BOT = "schnapsen_test_bot"
+BOT = BOT_USERNAME
 
 
 def table_messages(chat_messages: list, table_id: str) -> list:  # type: ignore[type-arg]

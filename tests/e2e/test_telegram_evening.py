@@ -14,7 +14,7 @@ from telegram import Update
 
 from bot.i18n import cards_text
 from engine import protocol as P
-from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     Players,
     deal_over,
@@ -32,7 +32,7 @@ from tests.e2e.telegram_harness import (
 
 __all__ = ["fake", "log_guard"]
 
-BOT = "schnapsen_test_bot"
+BOT = BOT_USERNAME
 GAMES = "zweier, dreier, bauern, tausend"
 
 

@@ -19,6 +19,7 @@ import pytest
 from bot.payload import decode as decode_payload
 from bot.ports import Outcome, UserRef
 from tests.e2e.fakes.telegram_api import (
+    BOT_USERNAME,
     FakeChat,
     FakeMessage,
     FakeTelegram,
@@ -43,7 +44,7 @@ from tests.e2e.telegram_harness import (
 
 __all__ = ["fake", "log_guard"]
 
-BOT = "schnapsen_test_bot"
+BOT = BOT_USERNAME
 CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
 OURS = ("adapters", "bot", "telegram")
 

@@ -17,7 +17,7 @@ import pytest
 from bot.i18n import t
 from bot.payload import decode as decode_payload
 from bot.table import Status
-from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     deal_over,
     fake,
@@ -35,7 +35,7 @@ from tests.e2e.telegram_harness import (
 
 __all__ = ["fake", "log_guard"]
 
-BOT = "schnapsen_test_bot"
+BOT = BOT_USERNAME
 
 
 async def playable_hand(fake: FakeTelegram, user: FakeUser, table_id: str) -> FakeMessage:

@@ -75,6 +75,8 @@ Params = dict[str, Any]
 
 #: A well-formed token (``<bot id>:<35 characters>``); the bot id is its prefix.
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForSchnapsenEndToEndTests"
+#: The bot's @username unless a test names another (commands may be addressed to it).
+BOT_USERNAME = "schnapsen_test_bot"
 
 # Error descriptions exactly as the Bot API words them, so adapter code matching on them
 # behaves the same against the fake and against Telegram.
@@ -1161,7 +1163,7 @@ class FakeTelegram:
         self,
         *,
         token: str = DEFAULT_TOKEN,
-        bot_username: str = "schnapsen_test_bot",
+        bot_username: str = BOT_USERNAME,
         bot_name: str = "Schnapsen",
         privacy_mode: bool = True,
         limits: Limits | None = None,
