@@ -44,7 +44,7 @@ import logging
 import re
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -53,6 +53,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from adapters.recent import Recent
 from bot.config import Config
 from bot.i18n import TEXTS, norm_lang, t
 from bot.payload import loggable, parsed
@@ -71,8 +72,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "dc"
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 
 #: Seconds the core may take before a press or command is deferred (Discord: 3 s).
 ACK_BUDGET = 2.0
@@ -83,9 +82,8 @@ DRAIN_TIMEOUT = 4.0
 
 #: How many interactions' ids are remembered, so that one delivered again is dropped.
 SEEN_INTERACTIONS = 10_000
-#: How many users' locale, DM channel and closed DMs are kept (the least recently used
-#: go): a bot that runs for months meets ever more users, and a forgotten one costs
-#: only a refetch.
+#: How many users' locale, DM channel and closed DMs are kept (`Recent`: the least
+#: recently used go, read when the adapter is made, so tests can shrink it).
 USERS_KEPT = 10_000
 #: Seconds between the tries of a message Discord failed to take (5xx, network).
 RETRY_DELAYS = (2.0, 5.0, 15.0)
@@ -256,33 +254,6 @@ class _Live:
     timer: asyncio.TimerHandle | None = None
 
 
-class _Recent(OrderedDict[K, V]):
-    """A map of what is known per user, bounded by `USERS_KEPT` (read when an entry is
-    added, so tests can shrink it): what is used least recently is forgotten, so that
-    the users of a long run do not pile up.  The keys `keep` names (the players seated
-    now) stay: for them a miss would show a hand wrongly, not just cost a refetch."""
-
-    def __init__(self, keep: Callable[[], set[K]] = set) -> None:
-        super().__init__()
-        self._keep = keep
-
-    def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        if len(self) <= USERS_KEPT:
-            return
-        kept = self._keep()
-        spare = [k for k in self if k not in kept][: len(self) - USERS_KEPT]
-        for old in spare:  # fewer when all else is in use: over the cap until it is not
-            del self[old]
-
-    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
-        if key in self:
-            self.move_to_end(key)
-            return super().__getitem__(key)
-        return default
-
-
 # --- the adapter -------------------------------------------------------------------------
 
 
@@ -328,10 +299,10 @@ class DiscordAdapter:
         self._live: dict[tuple[str, str], _Live] = {}
         #: User key → Discord locale: a player's, kept while seated, sets his hands'
         #: language; anyone else's is set again by their next interaction.
-        self._langs: _Recent[str, str] = _Recent(self._seated)
-        self._dm_channels: _Recent[str, int] = _Recent()  # a miss: create_dm again
+        self._langs: Recent[str, str] = Recent(USERS_KEPT, self._seated)
+        self._dm_channels: Recent[str, int] = Recent(USERS_KEPT)  # a miss: create_dm again
         #: Players whose DMs refused a hand: they play through "Show my hand".
-        self._dm_closed: _Recent[str, None] = _Recent(self._seated)
+        self._dm_closed: Recent[str, None] = Recent(USERS_KEPT, self._seated)
         self._dm_noted: set[tuple[str, str]] = set()
         self._lost: set[str] = set()  # tables whose channel the bot may not use any more
         self._closers: set[asyncio.Task[None]] = set()  # closing them
@@ -342,7 +313,7 @@ class DiscordAdapter:
         #: Called each time the last queued message has gone out (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
         #: Ids of the interactions handled, oldest first (`first_delivery`).
-        self._delivered: dict[int, None] = {}
+        self._delivered: Recent[int, None] = Recent(SEEN_INTERACTIONS)
         self._handling = 0  # presses and commands being handled
         self._handled = asyncio.Event()
         self._handled.set()
@@ -482,13 +453,10 @@ class DiscordAdapter:
         replay one the bot had received.  Done again, a press without a version to
         be stale by ("Add computer") would count twice, and any second answer is
         refused by Discord (40060)."""
-        if interaction.id in self._delivered:
-            log.info("interaction %s delivered again; dropped", interaction.id)
-            return False
-        self._delivered[interaction.id] = None
-        if len(self._delivered) > SEEN_INTERACTIONS:
-            del self._delivered[next(iter(self._delivered))]
-        return True
+        if self._delivered.first_time(interaction.id, None):
+            return True
+        log.info("interaction %s delivered again; dropped", interaction.id)
+        return False
 
     # --- who and where -----------------------------------------------------------------
 

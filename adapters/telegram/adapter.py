@@ -61,10 +61,9 @@ import difflib
 import logging
 import shlex
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -87,6 +86,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import norm_lang, t
@@ -127,41 +127,6 @@ GREET_AFTER = 2.0
 REMEMBER_USERS = 10_000
 #: Seconds a chat's queue in the outbox outlives its last message.
 OUTBOX_IDLE = 60.0
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Recent(Generic[K, V]):
-    """A map of the `cap` keys used last: what the adapter learns of users is worth
-    keeping while they play, not for every user ever seen.  Each use (`get`, `put`)
-    keeps a key; the one unused longest goes first."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.cap:
-            self._items.popitem(last=False)
-
-    def pop(self, key: K) -> None:
-        self._items.pop(key, None)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
 
 #: Only new messages are answered: an edit of one (Telegram sends those a bot asked
 #: for before, or that were made before it said it does not want them) would bring the
@@ -253,10 +218,10 @@ class TelegramAdapter:
         self.states: dict[str, _TableState] = {}
         #: A user's Telegram language, from his last update (forgotten: the table's
         #: language, as after a restart, until his next update tells it again).
-        self.langs: _Recent[str, str] = _Recent(remember_users)
+        self.langs: Recent[str, str] = Recent(remember_users)
         #: Users known to have started the bot (forgotten: the next join greets him
         #: again, which tells anew).
-        self.reachable: _Recent[int, bool] = _Recent(remember_users)
+        self.reachable: Recent[int, bool] = Recent(remember_users)
         #: Users Telegram said we may not write to.  Not capped: it gates Start; a
         #: user leaves it with the last open table he sits at (`_close`).
         self.unreachable: set[int] = set()
@@ -264,7 +229,7 @@ class TelegramAdapter:
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
-        self._seen: OrderedDict[int, None] = OrderedDict()
+        self._seen: Recent[int, None] = Recent(10_000)
         self._lobby_locks: dict[str, asyncio.Lock] = {}  # a lobby's joins and Start
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
@@ -473,12 +438,7 @@ class TelegramAdapter:
         )
 
     def _first_time(self, update_id: int) -> bool:
-        if update_id in self._seen:
-            return False
-        self._seen[update_id] = None
-        while len(self._seen) > 10_000:
-            self._seen.popitem(last=False)
-        return True
+        return self._seen.first_time(update_id, None)
 
     async def _restore(self) -> None:
         """Reattach to the messages of open tables and show their current state."""
@@ -766,7 +726,7 @@ class TelegramAdapter:
             self._lose_group(chat_id)
             return
         self.unreachable.add(chat_id)
-        self.reachable.pop(chat_id)
+        self.reachable.pop(chat_id, None)
         key = f"{PLATFORM}:{chat_id}"
         for table_id, st in list(self.states.items()):
             table = self.service.tables.get(table_id)
@@ -949,7 +909,7 @@ class TelegramAdapter:
     def _user(self, tg_user: TgUser) -> UserRef:
         ref = user_ref(tg_user)
         if tg_user.language_code:
-            self.langs.put(ref.key, tg_user.language_code)
+            self.langs[ref.key] = tg_user.language_code
         return ref
 
     # --- handlers --------------------------------------------------------------------
@@ -1151,7 +1111,7 @@ class TelegramAdapter:
         except TelegramError as e:  # flood control or network: we don't know yet
             log.info("could not greet %s privately: %s", uid, e)
             return True
-        self.reachable.put(uid, True)
+        self.reachable[uid] = True
         self.unreachable.discard(uid)
         return True
 
@@ -1201,7 +1161,7 @@ class TelegramAdapter:
             await self._reply(message, self._help(user.lang, in_group=True))
             return
         uid = int(user.id)
-        self.reachable.put(uid, True)
+        self.reachable[uid] = True
         self.unreachable.discard(uid)
         self.outbox.unblock(uid)
         await self.service.remember(user)
@@ -1439,7 +1399,7 @@ class TelegramAdapter:
             return
         message, user = got
         outcome = await self.service.forget(user)
-        self.langs.pop(user.key)
+        self.langs.pop(user.key, None)
         await self._reply(message, outcome.text or "")
 
 
