@@ -676,6 +676,40 @@ class Store:
             ]
         )
 
+    # --- updates an adapter has handled ------------------------------------------------
+
+    async def handled_updates(self, source: str) -> list[int]:
+        """The update ids `source` stored as handled (`mark_handled`), oldest first."""
+        rows = await self.fetchall(
+            "SELECT update_id FROM handled_updates WHERE source = ? ORDER BY update_id",
+            (source,),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def mark_handled(self, source: str, update_id: int, *, keep: int) -> None:
+        """Store that `source`'s update `update_id` was handled, and forget those more
+        than `keep` ids older: a platform sends again only the newest updates, those
+        it was not yet told were received.  One write through the writer, so updates
+        handled together share a commit (with each other and the tables' writes)."""
+        await self.write(
+            ops=[
+                (
+                    "INSERT OR IGNORE INTO handled_updates (source, update_id, at) VALUES (?, ?, ?)",
+                    (source, update_id, time.time()),
+                ),
+                (
+                    "DELETE FROM handled_updates WHERE source = ? AND update_id <= ?",
+                    (source, update_id - keep),
+                ),
+            ]
+        )
+
+    async def forget_handled_updates(self, before: float) -> None:
+        """Forget handled updates stored before `before` (Unix time), of any source:
+        the platform no longer sends them again, and a source no longer used (a bot
+        whose token was replaced) leaves nothing behind for ever."""
+        await self.write(ops=[("DELETE FROM handled_updates WHERE at < ?", (before,))])
+
     # --- queries for results and ratings ---------------------------------------------
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -50,7 +50,10 @@ Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429
 honoured), the record's document too.  Callback queries are answered at once,
 refusals as an alert for the presser only.  Updates are deduplicated by `update_id`
-(webhooks redeliver).
+(webhooks redeliver), and each one handled is stored: Telegram sends again, after a
+restart, what a killed bot had handled but not yet confirmed (`_recall_handled`).
+Webhook updates may come out of order: a user's block older than his last /start is
+no block (`_on_my_member`).
 """
 
 from __future__ import annotations
@@ -127,6 +130,13 @@ GREET_AFTER = 2.0
 REMEMBER_USERS = 10_000
 #: Seconds a chat's queue in the outbox outlives its last message.
 OUTBOX_IDLE = 60.0
+#: How many of the newest update ids the bot keeps as handled, in memory and in the
+#: store.  Telegram sends again only those it was not told were received: one poll's
+#: batch (at most 100), or the webhook deliveries not yet answered.
+KEEP_UPDATES = 10_000
+#: Seconds a handled update is kept in the store at most: Telegram keeps an update
+#: for 24 hours, and sends nothing older again.
+KEEP_UPDATES_FOR = 2 * 86_400.0
 
 #: Only new messages are answered: an edit of one (Telegram sends those a bot asked
 #: for before, or that were made before it said it does not want them) would bring the
@@ -229,7 +239,16 @@ class TelegramAdapter:
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
-        self._seen: Recent[int, None] = Recent(10_000)
+        self._seen: Recent[int, None] = Recent(KEEP_UPDATES)
+        #: Where the store keeps the updates handled: this bot's (a new token may be
+        #: a new bot, whose update ids start anew); set at start (`_recall_handled`).
+        self._source: str | None = None
+        #: Presses answered before the core was done (`_on_press`): handled when it is.
+        self._busy: dict[int, asyncio.Task[Outcome]] = {}
+        #: A user's newest update that says he lets the bot write to him (his /start,
+        #: his unblocking it), by `update_id`: a block Telegram delivers after it, but
+        #: made before it, is no block.
+        self._let_in: Recent[int, int] = Recent(remember_users)
         self._lobby_locks: dict[str, asyncio.Lock] = {}  # a lobby's joins and Start
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
@@ -293,6 +312,7 @@ class TelegramAdapter:
 
     async def _serve(self, stop: Stop, ready: Callable[[], None]) -> None:
         async with self.app:
+            await self._recall_handled()
             await self._restore()
             await self.service.listen(self, PLATFORM)
             try:
@@ -439,6 +459,36 @@ class TelegramAdapter:
 
     def _first_time(self, update_id: int) -> bool:
         return self._seen.first_time(update_id, None)
+
+    async def _recall_handled(self) -> None:
+        """The updates handled before this start, so that those Telegram sends again
+        are dropped (`_dedupe`): a bot killed before it confirmed them (PTB does with
+        the next poll, or at a clean stop; a webhook delivery, with its answer) gets
+        them again, and a second /new, Join or setting would be handled twice."""
+        store = self.service.store
+        self._source = f"{PLATFORM}:{self.app.bot.id}"
+        await store.forget_handled_updates(time.time() - KEEP_UPDATES_FOR)
+        for update_id in await store.handled_updates(self._source):
+            self._seen[update_id] = None
+
+    async def _handled(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """After the handlers: store that the update was handled (`_recall_handled`).
+        Not before: one a kill cut short is handled when Telegram sends it again.  A
+        press answered while the core was still busy counts once the core is done."""
+        update_id = update.update_id
+        busy = self._busy.pop(update_id, None)
+        if busy is not None and not busy.done():
+            busy.add_done_callback(lambda _: self._spawn(self._store_handled(update_id)))
+            return
+        await self._store_handled(update_id)
+
+    async def _store_handled(self, update_id: int) -> None:
+        if self._source is None:
+            return
+        try:
+            await self.service.store.mark_handled(self._source, update_id, keep=KEEP_UPDATES)
+        except Exception as e:  # the store failed: a kill now might bring it once more
+            log.warning("could not store that update %s was handled: %s", update_id, e)
 
     async def _restore(self) -> None:
         """Reattach to the messages of open tables and show their current state."""
@@ -773,7 +823,12 @@ class TelegramAdapter:
         chat_id = change.chat.id
         member = change.new_chat_member
         if change.chat.type == ChatType.PRIVATE:
-            if member.status == ChatMemberStatus.BANNED:  # blocked; /start unblocks
+            if member.status != ChatMemberStatus.BANNED:  # unblocked (his /start follows)
+                self._lets_in(chat_id, update.update_id)
+            elif (self._let_in.get(chat_id) or 0) > update.update_id:
+                # a webhook delivered it late: he has let the bot in again since
+                log.info("ignored a block by user %s older than his /start", chat_id)
+            else:  # blocked; /start unblocks
                 self.outbox.block(chat_id)
                 self._on_refused(chat_id)
             return
@@ -788,6 +843,11 @@ class TelegramAdapter:
                 self._greet(chat_id, change.from_user.language_code, change.chat.type)
         else:
             self._lose_group(chat_id)
+
+    def _lets_in(self, uid: int, update_id: int) -> None:
+        """Update `update_id` says `uid` lets the bot write to him (see `_let_in`)."""
+        if update_id > (self._let_in.get(uid) or 0):
+            self._let_in[uid] = update_id
 
     def _greet(self, chat_id: int, lang: str | None, chat_type: str) -> None:
         """Just added: nobody in the group knows yet what to type, nor that each
@@ -932,6 +992,7 @@ class TelegramAdapter:
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
         app.add_handler(ChatMemberHandler(self._on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+        app.add_handler(TypeHandler(Update, self._handled), group=1)
         app.add_error_handler(self._on_error)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -970,6 +1031,7 @@ class TelegramAdapter:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
         except TimeoutError:
             # The table is busy (the computer is thinking): answer now, report later.
+            self._busy[update.update_id] = task
             await self._answer(query)
             task.add_done_callback(lambda tk: self._late(user, tk))
             return
@@ -1161,6 +1223,7 @@ class TelegramAdapter:
             await self._reply(message, self._help(user.lang, in_group=True))
             return
         uid = int(user.id)
+        self._lets_in(uid, update.update_id)
         self.reachable[uid] = True
         self.unreachable.discard(uid)
         self.outbox.unblock(uid)

@@ -1063,6 +1063,7 @@ class Hold:
     waiting: int = 0  # requests held right now
     held: int = 0  # requests held so far
     gate: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    dropped: bool = False  # the held requests never reached Telegram (`drop`)
 
     def covers(self, method: str, params: Params) -> bool:
         chat = params.get("chat_id")
@@ -1074,6 +1075,14 @@ class Hold:
             self.fake._holds.remove(self)
         self.gate.set()
         self.fake._notify()
+
+    def drop(self) -> None:
+        """The held requests never reach Telegram: none is carried out, their
+        connections are cut (later requests pass).  A bot killed while they were on
+        their way: a held ``getUpdates`` then never confirms the updates before its
+        ``offset``, and Telegram sends them again to the next poller."""
+        self.dropped = True
+        self.release()
 
     async def wait_held(self, count: int = 1, timeout: float = 5.0) -> None:
         """Wait until `count` requests have been held."""
@@ -1555,6 +1564,18 @@ class FakeTelegram:
         self._pending.append(_Pending(json.loads(json.dumps(self.update(update_id))), True))
         self._notify()
 
+    def deliver_late(self, update_id: int) -> None:
+        """Deliver a queued update after those queued now, as Telegram may with a
+        webhook: it sends up to ``max_connections`` updates at once, and a slow
+        delivery (or one tried again) arrives after newer ones.  The bot can put
+        them back in order by ``update_id``."""
+        entry = next((p for p in self._pending if p.update_id == update_id), None)
+        if entry is None:
+            raise KeyError(f"update {update_id} is not waiting to be delivered")
+        self._pending.remove(entry)
+        self._pending.append(entry)
+        self._notify()
+
     @property
     def pending_update_count(self) -> int:
         return len(self._pending)
@@ -1820,7 +1841,10 @@ class FakeTelegram:
             if method_name.lower() not in self._methods:
                 raise ApiError(404, METHOD_NOT_FOUND)
             canonical, handler = self._methods[method_name.lower()]
-            await self._wait_if_held(canonical, params)
+            if not await self._wait_if_held(canonical, params):
+                if request.transport is not None:
+                    request.transport.abort()  # never arrived: no answer either
+                return web.Response(status=502)
             lose = self._apply_injected(canonical)
             buckets = self._apply_flood_control(canonical, params)
             self.in_flight[canonical] = self.in_flight.get(canonical, 0) + 1
@@ -1872,10 +1896,11 @@ class FakeTelegram:
             raise ApiError(404, "Not Found")
         raise ApiError(401, "Unauthorized")
 
-    async def _wait_if_held(self, method: str, params: Params) -> None:
+    async def _wait_if_held(self, method: str, params: Params) -> bool:
+        """Wait while a `Hold` covers the request; False when it was dropped."""
         hold = next((h for h in self._holds if h.covers(method, params)), None)
         if hold is None:
-            return
+            return True
         hold.waiting += 1
         hold.held += 1
         self._notify()
@@ -1883,6 +1908,7 @@ class FakeTelegram:
             await hold.gate.wait()
         finally:
             hold.waiting -= 1
+        return not hold.dropped
 
     def _apply_injected(self, method: str) -> bool:
         """Raise the error injected for this call, if any; True: carry it out but

@@ -1,0 +1,234 @@
+"""Telegram updates that come twice, or late: after a hard kill, and out of order.
+
+python-telegram-bot confirms the updates of one poll with the ``offset`` of the next
+(or at a clean stop); a webhook delivery counts once its answer is out.  A bot killed
+(SIGKILL, power loss) in between gets them again after the restart.  Here a real bot
+process handles a batch whose confirming poll is still on its way (`Hold.drop`: it
+never arrives), is killed, and a new bot starts on the same database.  A webhook may
+also bring an update after newer ones (`FakeTelegram.deliver_late`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from tests.e2e.fakes.telegram_api import (
+    DEFAULT_TOKEN,
+    FakeChat,
+    FakeTelegram,
+    Limits,
+    LogErrorGuard,
+)
+from tests.e2e.telegram_harness import (
+    config_for,
+    fake,
+    hand_message,
+    log_guard,
+    make_players,
+    open_table,
+    press,
+    start_rig,
+    stop_rig,
+)
+from tests.e2e.test_telegram import free_port
+from tests.test_run import PYTHON, clean_env
+
+__all__ = ["fake", "log_guard"]
+
+
+async def _bot_process(fake: FakeTelegram, tmp_path: Path) -> asyncio.subprocess.Process:
+    """``python -m bot`` against the fake, polling, on ``tmp_path/bot.sqlite3``."""
+    env = clean_env(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.base_url)
+    return await asyncio.create_subprocess_exec(
+        PYTHON,
+        "-m",
+        "bot",
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
+
+
+async def _kill(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        os.kill(proc.pid, signal.SIGKILL)
+        await proc.wait()
+
+
+def _handled(db: Path) -> set[int]:
+    """The update ids the bot's store holds as handled (read beside the running bot)."""
+    conn = sqlite3.connect(db)
+    try:
+        return {r[0] for r in conn.execute("SELECT update_id FROM handled_updates")}
+    except sqlite3.OperationalError:  # not made yet
+        return set()
+    finally:
+        conn.close()
+
+
+async def _until_handled(db: Path, ids: set[int]) -> None:
+    """Wait until the bot has stored `ids` as handled: the moment a kill no longer
+    makes it handle them again."""
+    for _ in range(200):
+        if ids <= _handled(db):
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"updates {sorted(ids - _handled(db))} were never stored as handled")
+
+
+def _texts(chat: FakeChat) -> list[str]:
+    return [m.text for m in chat.bot_messages()]
+
+
+async def test_a_hard_kill_neither_repeats_nor_loses_what_users_did(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti's Join and Carl's /new were handled before the kill, Anna's /settings was
+    still waiting for Telegram (the admin check).  After the restart Telegram sends all
+    three again: the two handled ones change nothing and say nothing (before, Carl got
+    "You already play at another table here" and Berti a private "You already have a
+    seat"), and Anna's setting is saved and answered, once."""
+    db = tmp_path / "bot.sqlite3"
+    anna, berti, carl = (
+        fake.create_user(name, username=name.lower(), started=True)
+        for name in ("Anna", "Berti", "Carl")
+    )
+    group = fake.create_group("Schnapsen", members=[anna, berti], creator=anna)
+    other = fake.create_group("Stammtisch", members=[carl], creator=carl)
+    proc = await _bot_process(fake, tmp_path)
+    try:
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Host:", timeout=20)
+
+        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
+        polls = fake.hold("getUpdates")  # the next one, which would confirm its batch
+        admin_check = fake.hold("getChatMember")
+        join = berti.press(lobby, "Join")
+        new = carl.send(other, "/new zweier")
+        anna.send(group, "/settings suits german")
+        assert not (await fake.wait_answer(join, timeout=10)).show_alert
+        carl_lobby = await fake.wait_for_message(other, contains="Host:", timeout=10)
+        await fake.wait_for(lambda: "Berti" in lobby.text, what="Berti in the lobby")
+        await admin_check.wait_held()
+        await polls.wait_held()
+        assert new.update_id is not None
+        await _until_handled(db, {join.update_id, new.update_id})
+        seen = {u.id: _texts(u.private_chat) for u in (anna, berti, carl)}
+    finally:
+        await _kill(proc)
+    assert fake.pending_update_count == 3  # never confirmed: Telegram sends them again
+    polls.drop()
+    admin_check.drop()
+
+    rig = await start_rig(fake, db)
+    try:
+        await fake.wait_for_message(group, after=lobby, contains="Saved: suits = german")
+    finally:
+        await stop_rig(rig)  # every update handled, everything sent
+    assert fake.pending_update_count == 0
+    assert _texts(other) == [carl_lobby.text]
+    assert [t for t in _texts(group) if t.startswith("Saved")] == ["Saved: suits = german"]
+    assert {u.id: _texts(u.private_chat) for u in (anna, berti, carl)} == seen
+    assert lobby.text.count("Berti") == 1
+
+    errors = (await proc.stderr.read()).decode() if proc.stderr else ""
+    assert "ERROR" not in errors and "Traceback" not in errors, errors
+
+
+async def test_a_block_delivered_after_the_users_restart_is_no_block(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """With a webhook, Telegram may deliver updates out of order.  Berti blocks the
+    bot and lets it in again (Restart, which sends /start); the block arrives last.
+    He is not taken for blocked (before, the late block swallowed his welcome, the
+    lobby asked him to open the private chat, and Anna's Start was refused): he is
+    welcomed, the deal starts and he gets his hand."""
+    db = tmp_path / "bot.sqlite3"
+    port = free_port()
+    config = config_for(
+        fake,
+        db,
+        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_port=port,
+    )
+    rig = await start_rig(fake, db, config=config)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        berti.block_bot()
+        block = int(fake.updates[-1]["update_id"])
+        welcome = berti.start_bot(payload=table_id)
+        fake.deliver_late(block)
+        await fake.wait_for_message(berti.private_chat, after=welcome, contains=table_id)
+        await _until_handled(db, {block})
+
+        answer = await press(fake, anna, lobby, "Start")
+        assert not answer.show_alert, answer.text
+        await fake.wait_for(lambda: hand_message(berti, table_id), what="Berti's hand")
+        assert "start a private chat" not in lobby.text
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_new_bot_token_on_the_same_database_answers_its_first_updates(
+    log_guard: LogErrorGuard, tmp_path: Path
+) -> None:
+    """The updates handled are kept per bot: a new bot (another token) on the same
+    database counts its update ids anew, and the first ones must not be taken for
+    the old bot's."""
+    db = tmp_path / "bot.sqlite3"
+    bot_id, secret = DEFAULT_TOKEN.split(":")
+    ids = []
+    for token in (DEFAULT_TOKEN, f"{int(bot_id) + 1}:{secret}"):
+        async with FakeTelegram(token=token, limits=Limits(rate=None)) as telegram:
+            telegram.attach(log_guard)
+            rig = await start_rig(telegram, db)
+            try:
+                players = make_players(telegram, ["Anna"])
+                sent = players.users[0].send(players.group, "/help")
+                await telegram.wait_for_message(players.group, contains="/new")
+                assert sent.update_id is not None
+                ids.append(sent.update_id)
+                await _until_handled(db, {sent.update_id})
+            finally:
+                await stop_rig(rig)
+    assert ids[0] == ids[1]  # the same id, from another bot
+
+
+async def test_a_press_answered_before_it_is_done_counts_as_handled_once_done(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A press waiting behind another is answered at once and acts later (Berti's
+    Join waits while Carl's, before it, is still greeting Carl privately): it counts
+    as handled only once it has acted, or a kill in between would lose it (Telegram's
+    second sending would be dropped)."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db, answer_budget=0.2)
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Carl"])
+        anna, berti, carl = players.users
+        anna.send(players.group, "/new dreier")
+        lobby = await fake.wait_for_message(players.group, contains="Host:")
+        greeting = fake.hold("sendMessage", chat=carl.private_chat)
+        carl.press(lobby, "Join")
+        await greeting.wait_held()
+        join = berti.press(lobby, "Join")
+        assert not (await fake.wait_answer(join)).show_alert  # answered, not yet done
+        later = anna.send(players.group, "/help")
+        assert later.update_id is not None
+        await _until_handled(db, {later.update_id})
+        assert join.update_id not in _handled(db)
+        greeting.release()
+        await _until_handled(db, {join.update_id})
+        assert "Berti" in lobby.text
+    finally:
+        await stop_rig(rig)
