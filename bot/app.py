@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO, cast
 
+from .ai_workers import AIWorkers, default_workers
 from .config import Config, load_config
 from .ports import PlatformUnreachable, TokenRejected
 from .service import TableService, Timings
@@ -49,6 +50,9 @@ LOCAL_MODULE = "adapters.local"
 #: nobody is waiting for a slow human (both apply unless AI_DELAY / TURN_TIMEOUT are set).
 LOCAL_AI_DELAY = 0.3
 LOCAL_TURN_TIMEOUT = 3600.0
+#: The terminal's one table thinks on a thread (unless AI_WORKERS is set): no other
+#: table waits on the loop, and a worker's start would delay the first computer move.
+LOCAL_AI_WORKERS = 0
 #: Seconds the adapters have to shut down after SIGTERM before they are cancelled
 #: (Docker sends SIGKILL 10 s after SIGTERM).
 SHUTDOWN_GRACE = 8.0
@@ -192,6 +196,13 @@ def timings_for(config: Config, adapters: list[str]) -> Timings:
     )
 
 
+def ai_workers_for(config: Config, adapters: list[str]) -> int:
+    """How many processes the computer players think in (0: on a thread)."""
+    if config.ai_workers is not None:
+        return config.ai_workers
+    return LOCAL_AI_WORKERS if adapters == [LOCAL] else default_workers()
+
+
 def load_adapter(name: str) -> Serve:
     """The `serve` coroutine function of an adapter, imported on demand."""
     module_name = LOCAL_MODULE if name == LOCAL else ADAPTERS[name][1]
@@ -218,6 +229,7 @@ class App:
     service: TableService
     stop: asyncio.Event
     adapters: list[str]
+    workers: AIWorkers
 
 
 async def run(
@@ -251,14 +263,20 @@ async def run(
     except StoreError as e:  # a setting to fix, like any other bad setting
         log.error("DATABASE_PATH: %s", e)
         return 2
-    service = TableService(store, timings=timings_for(config, names), ai_level=config.ai_level)
+    workers = AIWorkers(ai_workers_for(config, names))
+    service = TableService(
+        store,
+        timings=timings_for(config, names),
+        ai_level=config.ai_level,
+        ai_runner=workers.run,
+    )
     loop = asyncio.get_running_loop()
     signals = _install_signals(loop, stop)
     try:
         await service.start()
         log.info("starting: %s (database %s)", ", ".join(names), config.database_path)
         if on_started is not None:
-            on_started(App(config, store, service, stop, names))
+            on_started(App(config, store, service, stop, names, workers))
         tasks = [
             asyncio.create_task(_serve(name, serve, service, config, stop, retry_delays), name=name)
             for name, serve in serves
@@ -268,6 +286,7 @@ async def run(
         for sig in signals:
             loop.remove_signal_handler(sig)
         await service.stop()
+        await asyncio.to_thread(workers.close)
         await store.close()
     log.info("stopped")
     return code

@@ -41,9 +41,12 @@ class Config(BaseSettings):
     ai_delay: float = Field(default=1.0, ge=0)
     lobby_expiry: float = Field(default=900.0, gt=0)
     ai_level: Literal["random", "heuristic", "strong"] = "strong"
+    ai_workers: int | None = Field(default=None, ge=0)  # None: one per core
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
-    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    @field_validator(
+        "discord_token", "telegram_token", "telegram_webhook_secret", "ai_workers", mode="before"
+    )
     @classmethod
     def _empty_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v

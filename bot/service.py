@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import random
 import secrets
@@ -33,6 +34,7 @@ from engine.protocol import GameSpec
 
 from . import results as R
 from .ai_seats import choose_action
+from .ai_workers import think_in_thread
 from .i18n import LANGUAGES, norm_lang, option_error, t
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
@@ -105,7 +107,7 @@ class TableService:
         self.listeners: list[Listener] = []
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self._clock = clock
-        self._ai_runner = ai_runner or _run_in_thread
+        self._ai_runner = ai_runner or think_in_thread
         self._player_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # lock, users
         self._claims: set[tuple[str, str]] = set()
         self._settings_lock = asyncio.Lock()
@@ -1197,8 +1199,8 @@ class TableService:
 
     def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]:
         """The computer's decision for `seat` (an AI seat, or a player who timed out),
-        to run off the table's lock (it closes over a view and the legal codes only),
-        and those legal codes."""
+        to run off the table's lock (it holds a view and the legal codes only, and
+        pickles, for a worker process: `bot.ai_workers`), and those legal codes."""
         assert table.deal is not None
         s = table.seats[seat]
         level = (s.ai if s is not None and s.ai else None) or table.settings.get(
@@ -1209,7 +1211,7 @@ class TableService:
         view = P.view(table.deal, dseat)
         legal = table.deal.legal()
         rng_seed = f"{table.id}:{table.version}"
-        return (lambda: choose_action(level, view, legal, rng_seed)), legal
+        return functools.partial(choose_action, level, view, legal, rng_seed), legal
 
 
 def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
@@ -1218,10 +1220,6 @@ def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
     s = table.seats[seat] if seat is not None else None
     actions = len(table.deal_log.actions) if table.deal_log is not None else -1
     return (len(table.deals), actions, seat, s is not None and s.human_playing)
-
-
-async def _run_in_thread(fn: Callable[[], int]) -> int:
-    return await asyncio.to_thread(fn)
 
 
 def _explain(table: Table, seat: int, code: int) -> str:

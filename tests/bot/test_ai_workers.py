@@ -1,0 +1,365 @@
+"""The computer players think in worker processes (`bot.ai_workers`): tables play on
+with them, decide as on a thread, survive a worker killed or hung, and leave no
+process behind when the bot stops (Ctrl-C in a terminal included).
+
+Starting a worker costs a fraction of a second, so the tests that only play share one
+pool (`workers`); those that kill or stop workers have their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import app
+from bot.ai_workers import AIWorkers
+from bot.config import Config
+from bot.service import ChatRef, TableService
+from tests.test_run import CHOICES, PYTHON, Pty, clean_env
+
+from .fakechat import Bot, FakeChat, Player, open_table, play_out, users
+
+Runner = Callable[[Callable[[], int]], Awaitable[int]]
+GAMES = ("zweier", "dreier", "bauern", "tausend")
+#: Seconds within which a strong decision cannot have met its time limit (its search
+#: stops after 0.8 s of wall time: one starved of CPU that long may choose otherwise,
+#: on a thread as in a worker; the seed decides only the rest).
+UNHURRIED = 0.5
+
+
+@pytest.fixture(scope="module")
+def workers() -> Iterator[AIWorkers]:
+    pool = AIWorkers(2)
+    yield pool
+    pool.close()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting for its parent does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+async def gone(pids: list[int], timeout: float = 5.0) -> bool:
+    """Wait (bounded) until none of `pids` runs."""
+    end = time.monotonic() + timeout
+    while any(alive(p) for p in pids):
+        if time.monotonic() > end:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The service's lines for a computer that could not decide (it played at random)."""
+    return [r.getMessage() for r in caplog.records if "failed to choose" in r.getMessage()]
+
+
+def replaced(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if "worker processes are replaced" in r.getMessage()]
+
+
+def _more(made: list[Any], n: int) -> bool:
+    return len(made) >= n
+
+
+Made = list[tuple[Callable[[], int], int, float]]
+
+
+def recording(run: Runner, made: Made) -> Runner:
+    """`run`, keeping each decision the service asked for, the code it got and the
+    seconds it waited."""
+
+    async def record(decide: Callable[[], int]) -> int:
+        t0 = time.perf_counter()
+        code = await run(decide)
+        made.append((decide, code, time.perf_counter() - t0))
+        return code
+
+    return record
+
+
+async def play_until(
+    chat: FakeChat, tid: str, humans: list[Player], done: Callable[[], bool]
+) -> None:
+    """The people take their turns, the computers theirs, until `done()` (bounded)."""
+    end = time.monotonic() + 30
+    while not done():
+        assert time.monotonic() < end, chat.describe()
+        if not any([await p.take_turn(tid) is not None for p in humans]):
+            chat.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(chat.changed.wait(), 0.5)
+
+
+async def test_a_table_plays_out_with_its_computers_in_workers(
+    make_bot: Callable[..., Bot], workers: AIWorkers, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await make_bot(ai_runner=workers.run, ai_level="heuristic").start()
+    try:
+        human = bot.player(users(1)[0])
+        tid = await open_table(bot, "dreier", [human])
+        await play_out(bot.fc, tid, [human], timeout=30)
+        assert bot.fc.kinds(tid)[-1] == "finished"
+        assert workers.pids()  # they thought in worker processes ...
+        assert failures(caplog) == []  # ... every time, never falling back to random play
+    finally:
+        await bot.stop()
+
+
+async def test_a_worker_decides_what_a_thread_decides(
+    make_bot: Callable[..., Bot], workers: AIWorkers
+) -> None:
+    """A table replays identically: the strong computer's choice is a function of the
+    table's seed, wherever it is computed (every game's view crosses to the worker)."""
+    made: Made = []
+    bot = await make_bot(ai_runner=recording(workers.run, made), ai_level="strong").start()
+    try:
+        for i, game_id in enumerate(GAMES):
+            human = bot.player(users(1)[0])
+            chat = ChatRef("tg", f"-100{i}", game_id)
+            tid = await open_table(bot, game_id, [human], chat=chat)
+            await play_until(bot.fc, tid, [human], partial(_more, made, len(made) + 4))
+        compared = set()
+        for decide, code, waited in made:
+            t0 = time.perf_counter()
+            again = decide()
+            if max(waited, time.perf_counter() - t0) < UNHURRIED:
+                assert again == code
+                compared.add(decide.args[1].game)  # type: ignore[attr-defined]
+        assert compared == set(GAMES)
+    finally:
+        await bot.stop()
+
+
+async def test_a_worker_killed_while_thinking_does_not_stall_the_table(
+    make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Killed (by hand, or out of memory) while it decides: the decision is made on
+    new workers, and so is every later one; one warning each time, no hand in it."""
+    own = AIWorkers(1)
+    killed: list[int] = []
+
+    async def killing(decide: Callable[[], int]) -> int:
+        if len(killed) < 2:
+            deciding = asyncio.ensure_future(own.run(decide))
+            await asyncio.sleep(0)  # handed to a worker
+            for pid in own.pids():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            return await deciding
+        return await own.run(decide)
+
+    bot = await make_bot(ai_runner=killing, ai_level="heuristic").start()
+    try:
+        human = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [human])
+        await play_out(bot.fc, tid, [human], timeout=30)
+        assert bot.fc.kinds(tid)[-1] == "finished"
+        assert len(killed) == 2 and await gone(killed)
+        assert failures(caplog) == []  # the computer decided every move itself
+        warnings = [(r.levelno, r.getMessage()) for r in replaced(caplog)]
+        line = "the computer players' worker processes are replaced: a worker process died"
+        assert warnings == [(logging.WARNING, line)] * 2  # that, and nothing of a hand
+    finally:
+        await bot.stop()
+        own.close()
+
+
+async def test_a_hung_worker_does_not_stall_the_table(
+    make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker that stops answering: the table goes on without its decision (the
+    computer plays at random, once), the hung worker is killed, new ones decide."""
+    own = AIWorkers(1, timeout=2.0)  # far above a worker's start on a busy machine
+    made: Made = []
+    stopped: list[int] = []
+
+    async def hanging(decide: Callable[[], int]) -> int:
+        if not stopped:
+            deciding = asyncio.ensure_future(own.run(decide))
+            await asyncio.sleep(0)
+            stopped.extend(own.pids())
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)
+            return await deciding
+        return await own.run(decide)
+
+    bot = await make_bot(ai_runner=recording(hanging, made), ai_level="heuristic").start()
+    try:
+        human = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [human])
+        await play_until(bot.fc, tid, [human], lambda: len(made) >= 2)
+        assert stopped and await gone(stopped)
+        assert len(failures(caplog)) == 1 and "TimeoutError" in failures(caplog)[0]
+        assert len(replaced(caplog)) == 1
+        assert own.pids() and not set(own.pids()) & set(stopped)
+    finally:
+        await bot.stop()
+        own.close()
+        for pid in stopped:  # only if the test failed before they were killed
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_burst_of_decisions_waits_its_turn(caplog: pytest.LogCaptureFixture) -> None:
+    """Decisions queued behind other tables' (a burst after a restart) are each made
+    by a worker, however long the queue: only a worker that holds one too long
+    counts as hung."""
+    own = AIWorkers(1, timeout=0.5)
+    think: Any = partial(time.sleep, 0.05)  # a 50 ms decision (its code is None)
+    try:
+        await own.run(partial(time.sleep, 0))  # the worker is up
+        assert await asyncio.gather(*(own.run(think) for _ in range(16))) == [None] * 16
+        assert replaced(caplog) == []
+    finally:
+        own.close()
+
+
+def test_the_loop_lag_bench_runs() -> None:
+    """`bench/loop_lag.py`, whose figures docs/bot.md quotes, keeps running (a tiny run:
+    its keys, and figures that add up; not its timings)."""
+    root = Path(__file__).resolve().parents[2]
+    args = ["--tables", "2", "--decisions", "2", "--workers", "1"]
+    done = subprocess.run(
+        [PYTHON, "bench/loop_lag.py", *args], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    res = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [(r["mode"], r["tables"]) for r in res["runs"]] == [
+        ("idle", 0),
+        ("threads", 2),
+        ("processes", 2),
+    ]
+    assert all(r["changed"] <= 4 and r["lag_p50_ms"] <= r["lag_max_ms"] for r in res["runs"])
+    assert len(res["worker_rss_mb"]) == 1 and res["startup"]["pool_first_ms"] > 0
+
+
+def config(tmp_path: Path, **kw: Any) -> Config:
+    kw.setdefault("database_path", tmp_path / "bot.sqlite3")
+    return Config(_env_file=None, **kw)  # type: ignore[call-arg]
+
+
+def test_the_local_table_thinks_on_a_thread_unless_configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One terminal table gains nothing from workers, and would wait for the first
+    one to start; a chat bot gets one per core."""
+    monkeypatch.delenv("AI_WORKERS", raising=False)
+    assert app.ai_workers_for(config(tmp_path), ["local"]) == 0
+    assert app.ai_workers_for(config(tmp_path, ai_workers=2), ["local"]) == 2
+    assert app.ai_workers_for(config(tmp_path), ["telegram"]) == len(os.sched_getaffinity(0))
+    assert app.ai_workers_for(config(tmp_path, ai_workers=0), ["telegram"]) == 0
+    monkeypatch.setenv("AI_WORKERS", "")  # blank: the default
+    assert Config(_env_file=None).ai_workers is None  # type: ignore[call-arg]
+
+
+async def test_stopping_the_bot_stops_its_workers(tmp_path: Path) -> None:
+    seen: list[int] = []
+    started: list[app.App] = []
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            chat = FakeChat(service)
+            service.listeners.append(chat)
+            await service.listen(chat, "tg")
+            human = Player(chat, users(1)[0])
+            shim: Any = SimpleNamespace(svc=service, fc=chat)
+            tid = await open_table(shim, "dreier", [human])
+            await play_until(chat, tid, [human], lambda: started[0].workers.pids() != [])
+            seen.extend(started[0].workers.pids())
+            stop.set()
+            await stop.wait()
+
+        return serve
+
+    cfg = config(tmp_path, ai_workers=2, ai_level="heuristic", ai_delay=0.0)
+    code = await asyncio.wait_for(app.run(cfg, loader=loader, on_started=started.append), 20)
+    assert code == 0
+    assert seen and not any(alive(pid) for pid in seen)
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_no_worker_outlives_the_bot(tmp_path: Path, how: str) -> None:
+    """Ctrl-C interrupts every process of the terminal's foreground group: the
+    workers leave the stopping to the bot (no traceback of theirs).  A bot killed
+    outright (`kill -9`, out of memory) cannot stop them: they go by themselves."""
+    term = Pty([PYTHON, "-m", "bot"], clean_env(tmp_path, AI_WORKERS="1"), cwd=tmp_path)
+    workers: list[int] = []
+    try:
+        term.expect(r"Choose a game.*\n> ", timeout=15)
+        term.send("zweier")
+        term.expect(CHOICES, timeout=5)
+        for _ in range(6):  # cards, until the computer has moved: its worker runs
+            workers = [p for p in children(term.proc.pid) if b"spawn_main" in _cmdline(p)]
+            if workers:
+                break
+            term.send("1")
+            term.expect(CHOICES, timeout=5)
+        assert workers, term.text
+        if how == "ctrl-c":
+            os.killpg(term.proc.pid, signal.SIGINT)  # what the terminal does
+            term.expect(r"run the bot again to continue it", timeout=10)
+            assert term.wait(timeout=10) == 0
+            text = term.text + _rest(term)
+            assert "Traceback" not in text and "KeyboardInterrupt" not in text
+        else:
+            term.proc.kill()
+            term.wait(timeout=10)
+        assert asyncio.run(gone(workers))
+    finally:
+        term.close()
+        for pid in workers:  # only if the test failed while they ran
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _rest(term: Pty) -> str:
+    """What the terminal shows after the last `expect`, up to the end."""
+    data = b""
+    while select.select([term.master], [], [], 1.0)[0]:
+        try:
+            chunk = os.read(term.master, 65536)
+        except OSError:  # every process of the terminal has closed it
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", "replace")
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
