@@ -171,3 +171,26 @@ def test_doubling_bench_accounts_for_every_deal(game_id: str) -> None:
     assert isinstance(groups, dict) and set(groups) <= {"0", "1", "2", "3"}
     assert sum(g["deals"] for g in groups.values()) == 6
     assert all(0 <= g["declarer_won"] <= g["deals"] for g in groups.values())
+
+
+def test_tausend_selfplay_measures_only_the_variant() -> None:
+    """A "variant" equal to the heuristic changes nothing, deal by deal; a real one
+    plays other games; a name that is no constant of the policy is refused."""
+    from engine.ai import tausend_policy
+
+    same = _last_json(
+        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5",
+        "--set", f"BID_MARGIN={tausend_policy.BID_MARGIN}",
+    )  # fmt: skip
+    assert same["points_per_deal_diff"] == 0
+    assert same["variant_contracts"] == same["baseline_contracts"]
+    bold = _last_json(
+        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5", "--set", "BID_MARGIN=-40"
+    )
+    assert bold["variant"] == {"BID_MARGIN": -40}
+    assert bold["variant_contracts"] != bold["baseline_contracts"]
+    out = subprocess.run(
+        [sys.executable, "bench/tausend_selfplay.py", "--set", "NO_SUCH=1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode != 0 and "NO_SUCH" in out.stderr and "BID_MARGIN" in out.stderr

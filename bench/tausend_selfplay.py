@@ -1,0 +1,160 @@
+"""Thousand: paired self-play of a variant of the heuristic against the heuristic.
+
+    python bench/tausend_selfplay.py --set RAISE_MARGIN=15 --deals 8000 --seed 1
+    python bench/tausend_selfplay.py --set CASH_BEFORE_MARRIAGE=0 --deals 8000 --seed 1
+
+How the heuristic's margins and rules were tuned (docs/ai_tausend.md): each deal is
+played once by three unchanged heuristics (the baseline), then once for each seat r
+with the variant in seat r and the unchanged heuristic in the others: the same cards,
+the same seat, only the player differs.  The variant is the heuristic with some of its
+module constants (`engine/ai/tausend_policy.py`) set otherwise, and only while it
+decides for its own seat.  The heuristic decides in microseconds, so thousands of
+deals take seconds: enough to see a point a deal.
+
+Printed: the variant's points per deal over the baseline in the same seats (the deal,
+all seats averaged, is the unit; 95% confidence interval), and the contracts made by
+the variant and by the baseline in the same seats.  The last line is a JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import duplicate_args
+
+from engine.ai import tausend_policy as TP
+from engine.games import game
+
+#: The variant's constants, set in each worker by `_init`.
+_VARIANT: dict[str, Any] = {}
+_CTX: dict[str, Any] = {}
+
+
+def _parse_set(items: list[str]) -> dict[str, Any]:
+    """NAME=VALUE pairs over the policy's upper-case module constants; a value is
+    read as JSON (so 15, 0.5, true, [1, 2]) or else taken as it is."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.isupper() or not hasattr(TP, name):
+            known = ", ".join(n for n in dir(TP) if n.isupper() and not n.startswith("_"))
+            raise SystemExit(f"--set {item!r}: not NAME=VALUE of a policy constant ({known})")
+        try:
+            out[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name] = raw
+    return out
+
+
+def _variant_policy(d: Any) -> int:
+    """The heuristic with the variant's constants, for this one decision."""
+    saved = {k: getattr(TP, k) for k in _VARIANT}
+    for k, v in _VARIANT.items():
+        setattr(TP, k, v)
+    try:
+        return TP.policy(d)
+    finally:
+        for k, v in saved.items():
+            setattr(TP, k, v)
+
+
+def _init(variant: dict[str, Any], options: dict[str, Any]) -> None:
+    spec = game("tausend")
+    _VARIANT.clear()
+    _VARIANT.update(variant)
+    _CTX.update(spec=spec, opts=spec.parse_options(options))
+
+
+def _play(dealer: int, seed: bytes, variant_seat: int) -> Any:
+    d = _CTX["spec"].start_deal(_CTX["opts"], dealer, seed=seed)
+    while d.turn >= 0:
+        d.step((_variant_policy if d.turn == variant_seat else TP.policy)(d))
+    return d.res
+
+
+def _made(res: Any, seat: int) -> bool | None:
+    """Whether `seat` made its contract (None: it did not declare, or a redeal)."""
+    if res.reason == "redeal" or res.declarer != seat:
+        return None
+    return bool(dict(res.details)["made"])
+
+
+def play(job: tuple[int, bytes, int]) -> dict[str, Any]:
+    index, seed, _ = job
+    n = _CTX["opts"].players
+    dealer = index % n
+    base = _play(dealer, seed, -1)
+    diff = 0.0
+    made: list[tuple[bool, bool | None]] = []  # (variant made, baseline same seat made)
+    for r in range(n):
+        res = _play(dealer, seed, r)
+        diff += res.points[r] - base.points[r]
+        m = _made(res, r)
+        if m is not None:
+            made.append((m, _made(base, r)))
+    return {"diff": diff / n, "made": made, "base_made": [_made(base, r) for r in range(n)]}
+
+
+def _rate(xs: list[bool]) -> dict[str, Any]:
+    return {"made": sum(xs), "of": len(xs), "rate": round(sum(xs) / len(xs), 4) if xs else None}
+
+
+def main() -> int:
+    parser = duplicate_args.parser(__doc__, deals=8000)
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a constant of engine/ai/tausend_policy.py for the variant (repeatable)",
+    )
+    args = parser.parse_args()
+    variant = _parse_set(args.set)
+    if not variant:
+        parser.error("name at least one --set NAME=VALUE: the variant to measure")
+    options, _, jobs = duplicate_args.setup(args)
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with Pool(args.jobs, initializer=_init, initargs=(variant, options)) as pool:
+            results = list(pool.imap(play, jobs, chunksize=64))
+    else:
+        _init(variant, options)
+        results = [play(j) for j in jobs]
+    elapsed = time.perf_counter() - start
+    diffs = [r["diff"] for r in results]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+    variant_made = [m for r in results for m, _ in r["made"]]
+    base_made = [m for r in results for m in r["base_made"] if m is not None]
+    summary = {
+        "variant": variant,
+        "deals": n,
+        "seed": args.seed,
+        "points_per_deal_diff": round(mean, 2),
+        "points_per_deal_diff_ci95": round(half, 2),
+        "variant_contracts": _rate(variant_made),
+        "baseline_contracts": _rate(base_made),
+        "seconds": round(elapsed, 1),
+    }
+    print(
+        f"tausend self-play, {n} deals, variant {variant}: {mean:+.2f} points a deal "
+        f"(95% CI {mean - half:+.2f} to {mean + half:+.2f}) over the heuristic in the same "
+        f"seats; contracts made {summary['variant_contracts']} against "
+        f"{summary['baseline_contracts']}"
+    )
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
