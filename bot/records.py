@@ -40,13 +40,19 @@ async def record_reply(
     table_id: str | None = None,
     *,
     player: str | None = None,
+    place: str | None = None,
+    private: bool = False,
 ) -> RecordReply:
     """The record of `chat`'s finished match `table_id`, or of its newest one (the
     newest `player` played, if given: on Discord a chat is a whole server, whose
     private channels not everybody sees).  Table ids are lower case; one typed
-    otherwise (or with spaces) still names its table."""
+    otherwise (or with spaces) still names its table.  `place`, `private`: see
+    `_named`."""
     table_id = (table_id or "").strip().lower() or None
-    found = await store.finished_game(chat, table_id, player if table_id is None else None)
+    if table_id is None:
+        found = await store.finished_game(chat, None, player)
+    else:
+        found = await _named(store, chat, table_id, player, place, private)
     if found is None:
         if table_id:
             return RecordReply(t(lang, "record.unknown", table=table_id))
@@ -67,6 +73,36 @@ async def record_reply(
     )
     data = json.dumps(found.record, indent=1, ensure_ascii=False).encode()
     return RecordReply(caption, RecordFile(name, data))
+
+
+async def _named(
+    store: Store,
+    chat: str,
+    table_id: str,
+    player: str | None,
+    place: str | None,
+    private: bool,
+) -> FinishedGame | None:
+    """The named match, if the asker may see it; None (as for an unknown id, so that
+    nobody learns which matches exist) if not.
+
+    Without a `place` (Telegram) a chat is one group, where every table id was shown:
+    any match of `chat`.  With one (Discord: the channel asked in) a chat is a server,
+    whose private channels not every member sees, and a table id may be passed on
+    beyond them: the match goes to who sat at it to its end, anywhere in `chat` or in
+    his DM with the bot (`private`), and to anyone else only in the place it was played
+    in.  A match finished before places were kept has none: its players only."""
+    if place is None:
+        return await store.finished_game(chat, table_id)
+    found = await store.finished_game(None, table_id)
+    if found is None:
+        return None
+    here = found.chat == chat
+    if here and found.place == place:
+        return found
+    if player is not None and player in found.players and (here or private):
+        return found
+    return None
 
 
 async def _seat_names(store: Store, found: FinishedGame, lang: str | None) -> list[str]:

@@ -94,6 +94,9 @@ class FinishedGame:
     record: dict[str, Any]
     finished: float  # Unix time
     names: dict[int, str]  # seat -> name of the person who sat there (computers absent)
+    chat: str
+    place: str | None  # where in the chat it was played (`set_place`); None: not kept
+    players: frozenset[str]  # the keys of the people who sat at it to its end
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -575,32 +578,51 @@ class Store:
         return json.loads(r[0]) if r else None
 
     async def finished_game(
-        self, chat: str, table_id: str | None = None, player: str | None = None
+        self, chat: str | None, table_id: str | None = None, player: str | None = None
     ) -> FinishedGame | None:
         """A finished match of `chat` (its newest without `table_id`; of those `player`
         played, if given), with the names of the people who sat at it: a record is
-        only handed out in the chat it was played in, where its table id was shown."""
-        where, args = (
-            ("chat=? AND table_id=?", (chat, table_id)) if table_id else ("chat=?", (chat,))
-        )
-        if player is not None:
-            where += " AND table_id IN (SELECT table_id FROM results WHERE player=?)"
-            args = (*args, player)
+        only handed out in the chat it was played in, where its table id was shown.
+        `chat` None, with a `table_id`: that match, in whatever chat it was played
+        (its `chat` and `place` say where, for the caller to decide)."""
+        conditions = {
+            "g.chat=?": chat,
+            "g.table_id=?": table_id or None,
+            "g.table_id IN (SELECT table_id FROM results WHERE player=?)": player,
+        }
+        given = {sql: arg for sql, arg in conditions.items() if arg is not None}
+        where = " AND ".join(given) or "1"
+        args = tuple(given.values())
         async with self.ro.execute(
-            f"SELECT table_id, game, record, finished FROM games WHERE {where} "
-            "ORDER BY finished DESC LIMIT 1",
+            "SELECT g.table_id, g.game, g.record, g.finished, g.chat, p.place FROM games g"
+            f" LEFT JOIN table_places p ON p.table_id = g.table_id WHERE {where}"
+            " ORDER BY g.finished DESC LIMIT 1",
             args,
         ) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
-        async with self.ro.execute(
-            "SELECT r.seat, COALESCE(p.name, r.player) FROM results r "
+        rows = await self.fetchall(
+            "SELECT r.seat, COALESCE(p.name, r.player), r.player FROM results r "
             "LEFT JOIN players p ON p.key = r.player WHERE r.table_id=? ORDER BY r.seat",
             (r[0],),
-        ) as cur:
-            names = {int(seat): str(name) for seat, name in await cur.fetchall()}
-        return FinishedGame(r[0], r[1], json.loads(r[2]), float(r[3]), names)
+        )
+        names = {int(seat): str(name) for seat, name, _ in rows}
+        players = frozenset(str(key) for _, _, key in rows)
+        return FinishedGame(r[0], r[1], json.loads(r[2]), float(r[3]), names, r[4], r[5], players)
+
+    async def set_place(self, table_id: str, place: str) -> None:
+        """Remember where in its chat a table is played (Discord: its channel or
+        thread), for good: unlike its message refs, this outlives the table, so that
+        a finished match's record can be handed out there (`finished_game`)."""
+        await self.write(
+            ops=[
+                (
+                    "INSERT OR REPLACE INTO table_places (table_id, place) VALUES (?, ?)",
+                    (table_id, place),
+                )
+            ]
+        )
 
     # --- players and chats -----------------------------------------------------------
 

@@ -510,6 +510,8 @@ class DiscordAdapter:
             # this lobby instead of posting a second one
             await self._remember(table_id, "lobby", channel_id, message_id, lobby)
         await self.service.store.set_message_ref(table_id, "channel", str(channel_id))
+        # kept after the table closes: its record is handed out in this channel
+        await self.service.store.set_place(table_id, str(channel_id))
         table = self.service.tables.get(table_id)
         if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
             # closed meanwhile (aborted, expired): its updates were ignored, so no

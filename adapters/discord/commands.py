@@ -163,14 +163,24 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         table=locale_str("The id of a finished table (the newest one here if left out)")
     )
     async def record(interaction: discord.Interaction[Any], table: str | None = None) -> None:
-        # the chat /leaderboard counts in (the server, or this DM), where the table id
-        # was shown; only the asker gets it, as only he asked
+        # the chat /leaderboard counts in (the server, or this DM); only the asker gets
+        # it, as only he asked.  A server's matches include those of channels he cannot
+        # see: without a table id the newest he played, with one only a match he played
+        # or one played in this channel (a table id may be passed on beyond a private
+        # channel)
         user = adapter.user(interaction)
         chat = adapter.chat(interaction).key
-        # without a table id, the newest match the asker played: a server's matches
-        # include those of channels he cannot see
         found = await adapter.within_budget(
-            interaction, record_reply(store, chat, user.lang, table, player=user.key)
+            interaction,
+            record_reply(
+                store,
+                chat,
+                user.lang,
+                table,
+                player=user.key,
+                place=str(interaction.channel_id),
+                private=interaction.guild_id is None,
+            ),
         )
         await adapter.reply(interaction, found.text, file=found.file)
 
