@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import sys
 import time
 from multiprocessing import Pool
@@ -103,6 +104,28 @@ def play(job: tuple[int, bytes, int]) -> dict[str, Any]:
     return {"diff": diff / n, "made": made, "base_made": [_made(base, r) for r in range(n)]}
 
 
+def match_deals(job: tuple[int, bool]) -> int:
+    """Deals a whole match of three heuristic players takes (the variant in every
+    seat, or none): the barrel is won only by a bid above 120, which a timid
+    heuristic rarely makes, so a setting can win deals and drag matches out."""
+    index, variant = job
+    spec, opts = _CTX["spec"], _CTX["opts"]
+    pick = _variant_policy if variant else TP.policy
+    match = spec.new_match(opts, 0)
+    deals = 0
+    while (deal_spec := match.next_deal()) is not None and deals < MATCH_DEALS_CAP:
+        d = match.start_deal(deal_spec, seed=f"match{index}:{deals}".encode())
+        while d.turn >= 0:
+            d.step(pick(d))
+        match.add_result(deal_spec, d.res)
+        deals += 1
+    return deals
+
+
+#: A match stops being counted here (a heuristic that never wins from the barrel).
+MATCH_DEALS_CAP = 2000
+
+
 def _rate(xs: list[bool]) -> dict[str, Any]:
     return {"made": sum(xs), "of": len(xs), "rate": round(sum(xs) / len(xs), 4) if xs else None}
 
@@ -116,18 +139,27 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="a constant of engine/ai/tausend_policy.py for the variant (repeatable)",
     )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        help="also play this many whole matches, variant and current, and count deals",
+    )
     args = parser.parse_args()
     variant = _parse_set(args.set)
     if not variant:
         parser.error("name at least one --set NAME=VALUE: the variant to measure")
     options, _, jobs = duplicate_args.setup(args)
+    matches = [(i, v) for v in (True, False) for i in range(args.matches)]
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs, initializer=_init, initargs=(variant, options)) as pool:
             results = list(pool.imap(play, jobs, chunksize=64))
+            lengths = list(pool.imap(match_deals, matches))
     else:
         _init(variant, options)
         results = [play(j) for j in jobs]
+        lengths = [match_deals(m) for m in matches]
     elapsed = time.perf_counter() - start
     diffs = [r["diff"] for r in results]
     n = len(diffs)
@@ -146,12 +178,20 @@ def main() -> int:
         "baseline_contracts": _rate(base_made),
         "seconds": round(elapsed, 1),
     }
+    if args.matches:
+        half_n = args.matches
+        summary["match_deals_median"] = {
+            "variant": statistics.median(lengths[:half_n]),
+            "current": statistics.median(lengths[half_n:]),
+        }
     print(
         f"tausend self-play, {n} deals, variant {variant}: {mean:+.2f} points a deal "
         f"(95% CI {mean - half:+.2f} to {mean + half:+.2f}) over the heuristic in the same "
         f"seats; contracts made {summary['variant_contracts']} against "
         f"{summary['baseline_contracts']}"
     )
+    if args.matches:
+        print(f"whole matches ({args.matches} each): median deals {summary['match_deals_median']}")
     print(json.dumps(summary))
     return 0
 

@@ -185,9 +185,12 @@ def test_tausend_selfplay_measures_only_the_variant() -> None:
     assert same["points_per_deal_diff"] == 0
     assert same["variant_contracts"] == same["baseline_contracts"]
     bold = _last_json(
-        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5", "--set", "BID_MARGIN=-40"
-    )
+        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5", "--set", "BID_MARGIN=-40",
+        "--matches", "1",
+    )  # fmt: skip
     assert bold["variant"] == {"BID_MARGIN": -40}
+    lengths = bold["match_deals_median"]
+    assert isinstance(lengths, dict) and all(n > 0 for n in lengths.values())
     assert bold["variant_contracts"] != bold["baseline_contracts"]
     out = subprocess.run(
         [sys.executable, "bench/tausend_selfplay.py", "--set", "NO_SUCH=1"],
