@@ -35,10 +35,6 @@ from .fakechat import Bot, FakeChat, Player, open_table, play_out, users
 
 Runner = Callable[[Callable[[], int]], Awaitable[int]]
 GAMES = ("zweier", "dreier", "bauern", "tausend")
-#: Seconds within which a strong decision cannot have met its time limit (its search
-#: stops after 0.8 s of wall time: one starved of CPU that long may choose otherwise,
-#: on a thread as in a worker; the seed decides only the rest).
-UNHURRIED = 0.5
 
 
 @pytest.fixture(scope="module")
@@ -140,10 +136,12 @@ async def test_a_table_plays_out_with_its_computers_in_workers(
 async def test_a_worker_decides_what_a_thread_decides(
     make_bot: Callable[..., Bot], workers: AIWorkers
 ) -> None:
-    """A table replays identically: the strong computer's choice is a function of the
-    table's seed, wherever it is computed (every game's view crosses to the worker)."""
+    """A table replays identically: the computer's choice is a function of the
+    table's seed, wherever it is computed (every game's view crosses to the worker).
+    The heuristic level: the strong one also stops at a wall-clock limit, so on a
+    loaded machine its choice may legitimately differ, in a thread as in a worker."""
     made: Made = []
-    bot = await make_bot(ai_runner=recording(workers.run, made), ai_level="strong").start()
+    bot = await make_bot(ai_runner=recording(workers.run, made), ai_level="heuristic").start()
     try:
         for i, game_id in enumerate(GAMES):
             human = bot.player(users(1)[0])
@@ -151,12 +149,9 @@ async def test_a_worker_decides_what_a_thread_decides(
             tid = await open_table(bot, game_id, [human], chat=chat)
             await play_until(bot.fc, tid, [human], partial(_more, made, len(made) + 4))
         compared = set()
-        for decide, code, waited in made:
-            t0 = time.perf_counter()
-            again = decide()
-            if max(waited, time.perf_counter() - t0) < UNHURRIED:
-                assert again == code
-                compared.add(decide.args[1].game)  # type: ignore[attr-defined]
+        for decide, code, _ in made:
+            assert decide() == code
+            compared.add(decide.args[1].game)  # type: ignore[attr-defined]
         assert compared == set(GAMES)
     finally:
         await bot.stop()
