@@ -83,6 +83,24 @@ async def _until_handled(db: Path, ids: set[int]) -> None:
     raise AssertionError(f"updates {sorted(ids - _handled(db))} were never stored as handled")
 
 
+async def _until_lobbies_kept(db: Path, count: int) -> None:
+    """Wait until `count` lobby messages are stored as the tables' own: a lobby whose
+    message a kill beat to the store is posted afresh at the restart (the bot cannot
+    edit a message it does not know), which is not a repeated update."""
+    for _ in range(200):
+        conn = sqlite3.connect(db)
+        try:
+            n = conn.execute("SELECT count(*) FROM message_refs WHERE slot='lobby'").fetchone()[0]
+        except sqlite3.OperationalError:  # not made yet
+            n = 0
+        finally:
+            conn.close()
+        if n >= count:
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError("the lobby messages were never stored")
+
+
 def _texts(chat: FakeChat) -> list[str]:
     return [m.text for m in chat.bot_messages()]
 
@@ -120,6 +138,7 @@ async def test_a_hard_kill_neither_repeats_nor_loses_what_users_did(
         await polls.wait_held()
         assert new.update_id is not None
         await _until_handled(db, {join.update_id, new.update_id})
+        await _until_lobbies_kept(db, 2)
         seen = {u.id: _texts(u.private_chat) for u in (anna, berti, carl)}
     finally:
         await _kill(proc)
