@@ -15,7 +15,9 @@ import os
 import signal
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tests.e2e.fakes.telegram_api import (
     DEFAULT_TOKEN,
@@ -62,43 +64,48 @@ async def _kill(proc: asyncio.subprocess.Process) -> None:
         await proc.wait()
 
 
-def _handled(db: Path) -> set[int]:
-    """The update ids the bot's store holds as handled (read beside the running bot)."""
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of `sql` in the bot's store, read beside the running bot (none while the
+    table is not made yet)."""
     conn = sqlite3.connect(db)
     try:
-        return {r[0] for r in conn.execute("SELECT update_id FROM handled_updates")}
+        return conn.execute(sql).fetchall()
     except sqlite3.OperationalError:  # not made yet
-        return set()
+        return []
     finally:
         conn.close()
+
+
+def _handled(db: Path) -> set[int]:
+    """The update ids the bot's store holds as handled."""
+    return {r[0] for r in _rows(db, "SELECT update_id FROM handled_updates")}
+
+
+async def _until(done: Callable[[], bool], failure: Callable[[], str]) -> None:
+    for _ in range(200):
+        if done():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(failure())
 
 
 async def _until_handled(db: Path, ids: set[int]) -> None:
     """Wait until the bot has stored `ids` as handled: the moment a kill no longer
     makes it handle them again."""
-    for _ in range(200):
-        if ids <= _handled(db):
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"updates {sorted(ids - _handled(db))} were never stored as handled")
+    await _until(
+        lambda: ids <= _handled(db),
+        lambda: f"updates {sorted(ids - _handled(db))} were never stored as handled",
+    )
 
 
 async def _until_lobbies_kept(db: Path, count: int) -> None:
     """Wait until `count` lobby messages are stored as the tables' own: a lobby whose
     message a kill beat to the store is posted afresh at the restart (the bot cannot
     edit a message it does not know), which is not a repeated update."""
-    for _ in range(200):
-        conn = sqlite3.connect(db)
-        try:
-            n = conn.execute("SELECT count(*) FROM message_refs WHERE slot='lobby'").fetchone()[0]
-        except sqlite3.OperationalError:  # not made yet
-            n = 0
-        finally:
-            conn.close()
-        if n >= count:
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError("the lobby messages were never stored")
+    await _until(
+        lambda: len(_rows(db, "SELECT 1 FROM message_refs WHERE slot='lobby'")) >= count,
+        lambda: "the lobby messages were never stored",
+    )
 
 
 def _texts(chat: FakeChat) -> list[str]:
