@@ -197,3 +197,24 @@ def test_tausend_selfplay_measures_only_the_variant() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert out.returncode != 0 and "NO_SUCH" in out.stderr and "BID_MARGIN" in out.stderr
+
+
+def test_barrel_bench_counts_every_match_and_stay() -> None:
+    """Each all-blind match is won by one seat, so the blind seats' share is a third;
+    every stay is played aware and blind, on the barrel for one deal at least."""
+    res = _last_json(
+        "bench/tausend_barrel.py", "--matches", "4", "--stays", "3", "--a", "heuristic",
+        "--seed", "3",
+    )  # fmt: skip
+    matches = res["matches"]
+    assert isinstance(matches, dict) and matches["played"] == 4 and matches["capped"] == 0
+    assert matches["blind_same_seat_won"] == round(1 / 3, 4)
+    lo, hi = matches["aware_seat_won_ci95"]
+    assert 0 <= lo <= matches["aware_seat_won"] <= hi <= 1
+    assert matches["deals_median_aware"] > 0 and matches["deals_median_blind"] > 0
+    stays = res["stays"]
+    assert isinstance(stays, dict) and stays["stays"] == 3 and stays["level"] == "heuristic"
+    for side in ("aware", "blind"):
+        row = stays[side]
+        assert 0 <= row["won"] <= 3 and 3 <= row["deals"] <= 9
+        assert row["declared_above_120"] <= row["deals"]

@@ -69,10 +69,11 @@ class GameAI(Generic[C]):
     #: The strong level's default effort for this game (None: `base.DEFAULT_BUDGET`).
     budget: Budget | None = None
     #: The least standard deviation the search assumes for the difference between two
-    #: candidates when it prunes (in `value` units; 0: the measured one).  After a few
-    #: worlds a difference can look certain by chance — every world so far made a
-    #: high bid — and without a floor a zero spread prunes every other candidate.
-    prune_floor: float = 0.0
+    #: candidates when it prunes, for a decision seen as this view (in `value` units;
+    #: None: the measured one).  After a few worlds a difference can look certain by
+    #: chance — every world so far made a high bid — and without a floor a zero
+    #: spread prunes every other candidate.
+    prune_floor: Callable[[SeatView], float] | None = None
 
 
 #: Games with AI support, by game id: the module holding its ``AI``.

@@ -113,6 +113,7 @@ class StrongPlayer(Player):
             cost = 0  # one per candidate played out
         #: Per candidate, its value in each world so far (None once dropped).
         values: list[list[int] | None] = [[] for _ in codes]
+        floor = ai.prune_floor(view) if ai.prune_floor is not None else 0.0
         active = list(range(len(codes)))
         spent = rounds = 0
         while True:
@@ -129,7 +130,7 @@ class StrongPlayer(Player):
             if spent >= limit or time.perf_counter() > deadline:
                 break
             if not solve and rounds % PRUNE_EVERY == 0 and len(active) > 1:
-                active = self._prune(values, active, ai.prune_floor)
+                active = self._prune(values, active, floor)
                 if len(active) == 1 and self.stop_when_decided:
                     last = codes[active[0]]
                     # The choice is made unless a margin (`GameAI.caution`) still has

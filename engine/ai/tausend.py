@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..tausend.deal import TausendDeal
-from ..tausend.rules import BOLT_FINE, BOLTS_TO_FINE, MAX_BID, PLAY
+from ..tausend.rules import BOLT_FINE, BOLTS_TO_FINE, FREE_BID_LIMIT, MAX_BID, PLAY
+from ..views import SeatView
 from .base import Budget
 from .plugins import GameAI
 from .tausend_policy import policy
@@ -34,6 +35,11 @@ UNIT = 5
 BOLT_COST = BOLT_FINE // BOLTS_TO_FINE // UNIT
 #: Cards left in all hands at most for the exact search (the last two tricks of 3).
 EXACT_CARDS = 6
+#: What winning the game from the barrel is worth, in units (240 points): the 120
+#: to 1000 and as much again for ending the game (not winning there costs the fine
+#: of 120 sooner or later).  So a seat on the barrel bids above 120 when it makes
+#: the contract about one time in three (125 against 240); the others lose as much.
+WIN = 240 // UNIT
 
 
 def exact(d: TausendDeal) -> bool:
@@ -48,15 +54,38 @@ def exact(d: TausendDeal) -> bool:
 
 def value(d: TausendDeal, seat: int) -> int:
     """The deal's score change for `seat` in units of 5 points, a bolt counted at a
-    third of its fine (RULES.md §5); a redeal is 0."""
+    third of its fine (RULES.md §5); a redeal is 0.  With somebody on the barrel, what
+    the match makes of the deal (`_barrel_value`)."""
     res = d.res
     assert res is not None
     if res.reason == "redeal":
         return 0
-    v = res.points[seat] // UNIT
+    barrel = d.setup.barrel
+    v = _barrel_value(d, res.points, seat, barrel) if barrel else res.points[seat] // UNIT
     if seat != d.declarer and d.opp_mask >> seat & 1 and not d.tricks[seat]:
         v -= BOLT_COST * d.setup.gmult
     return v
+
+
+def _barrel_value(
+    d: TausendDeal, points: tuple[int, ...], seat: int, barrel: tuple[int, ...]
+) -> int:
+    """What the match makes of a deal with a seat on the barrel (RULES.md §5,
+    `TausendMatch.add_result`): a contract above 120 made from the barrel wins the
+    game (`WIN` for the winner, `-WIN` for everybody else); failed, it costs the bid;
+    nothing else a barrel seat scores counts, and its last deal there without the win
+    costs the fine.  Everybody else scores as usual."""
+    dec = d.declarer
+    big = d.value > FREE_BID_LIMIT
+    if big and barrel[dec] and points[dec] > 0:
+        return WIN if seat == dec else -WIN
+    if not barrel[seat]:
+        return points[seat] // UNIT
+    if seat == dec and big:
+        return points[seat] // UNIT
+    if barrel[seat] == 1 and not (d.players == 4 and seat == d.setup.dealer):
+        return -d.setup.opts.barrel_fine * d.setup.gmult // UNIT
+    return 0
 
 
 def same_side(d: TausendDeal, seat: int) -> bool:
@@ -85,6 +114,21 @@ def key(d: TausendDeal) -> Hashable:
     )
 
 
+#: The pruning floor (`GameAI.prune_floor`, in units) before the play.  Bids and raises
+#: have up to 61 candidates whose differences look certain after the first 8 worlds
+#: (every one made the high raise); a floor of 40 points keeps the close ones: held
+#: contracts made +1.6 points (±1.1) on 900 deals, points a deal unchanged, raises no
+#: longer erratic (docs/ai_tausend.md).
+AUCTION_FLOOR = 8.0
+#: ... and for a card, which has a few rivals whose differences the worlds measure.
+PLAY_FLOOR = 0.0
+
+
+def prune_floor(view: SeatView) -> float:
+    """The floor for this decision: `AUCTION_FLOOR` until the play, then `PLAY_FLOOR`."""
+    return PLAY_FLOOR if view.phase == "play" else AUCTION_FLOOR
+
+
 #: Game points per deal at most, either way (400 doubled), in the search's unit.
 BOUND = 2 * MAX_BID // UNIT
 
@@ -101,9 +145,5 @@ AI: GameAI[TausendDeal] = GameAI(
     # Measured on 900 held contracts (the forehand's mandatory 100): 400 -> 1,600
     # playouts makes 2 points more of them and +3.8 points a deal (docs/ai_tausend.md).
     budget=Budget(playouts=1600, worlds=24),
-    # Bids and raises have up to 61 candidates whose differences look certain after
-    # the first 8 worlds (every one made the high raise); a floor of 40 points keeps
-    # the close ones: held contracts made +1.6 points (±1.1) on the same 900 deals,
-    # points a deal unchanged, raises no longer erratic (docs/ai_tausend.md).
-    prune_floor=8.0,
+    prune_floor=prune_floor,
 )

@@ -37,6 +37,7 @@ from ..tausend.deal import TausendDeal
 from ..tausend.rules import (
     BIDDING,
     DISCARD,
+    FREE_BID_LIMIT,
     GIVE,
     MARRIAGE_VALUE,
     PLAY,
@@ -81,6 +82,13 @@ GIFT_LONE_KING_QUEEN = -5
 #: yet.  Paired self-play (`bench/tausend_selfplay.py`, 8,000 deals): +1.3 points a
 #: deal against declaring at once.
 CASH_BEFORE_MARRIAGE = True
+
+#: On the barrel (RULES.md §5) only a contract above 120 counts, and a failed one up
+#: to 120 costs nothing: the seat bids up to 120 whatever it holds (the stock may
+#: bring the marriage a raise above 120 needs), and goes above 120 (bid, raise) when
+#: its estimate is at least the value less this margin; on its last deal there
+#: whenever it may (failing 125 costs 5 more than the fine it pays anyway).
+BARREL_MARGIN = 0
 
 #: The Queen of each suit: led with MARRIAGE_FLAG to declare (the King stays).
 _QUEENS = tuple(s * 6 + QUEEN for s in range(4))
@@ -195,13 +203,33 @@ def _bid(d: TausendDeal, codes: list[int]) -> int:
     if A.PASS not in codes:
         return codes[0]  # forehand opens with 100
     want = A.BID_VALUE + d.high // 5 + 1
-    if want in codes and (want - A.BID_VALUE) * 5 <= estimate - BID_MARGIN:
-        return want
-    return A.PASS
+    if want not in codes:
+        return A.PASS
+    bid = (want - A.BID_VALUE) * 5
+    if _barrel_left(d, d.turn):
+        if bid <= FREE_BID_LIMIT or bid <= estimate - BARREL_MARGIN:
+            return want
+        return A.PASS
+    return want if bid <= estimate - BID_MARGIN else A.PASS
+
+
+def _barrel_left(d: TausendDeal, seat: int) -> int:
+    """Deals `seat` has left on the barrel, this one included (0: not on it)."""
+    barrel = d.setup.barrel
+    return barrel[seat] if barrel else 0
 
 
 def _raise(d: TausendDeal, codes: list[int]) -> int:
     hand = d.hands[d.turn]
+    left = _barrel_left(d, d.turn)
+    if left:
+        # Only above 120 does a contract count here, and the least such value will do.
+        over = A.RAISE + FREE_BID_LIMIT // 5 + 1
+        if codes[0] < over <= codes[-1] and (
+            left == 1 or strength(hand, False) - BARREL_MARGIN >= FREE_BID_LIMIT + 5
+        ):
+            return over
+        return codes[0]
     target = (strength(hand, False) - RAISE_MARGIN) // 5 * 5
     code = A.RAISE + target // 5
     if code > codes[0]:
@@ -233,10 +261,18 @@ def _gift_cost(c: int, hand: int) -> int:
     return v + suit_len  # rather from a short suit: a void to trump in later
 
 
+def _worth(d: TausendDeal) -> int:
+    """What the declarer's hand must make to play on rather than claim a redeal: the
+    contract, or on the barrel a contract above 120 (a redeal costs no deal there)."""
+    if _barrel_left(d, d.turn):
+        return max(d.value, FREE_BID_LIMIT + 5 - BARREL_MARGIN)
+    return d.value
+
+
 def _give(d: TausendDeal, codes: list[int]) -> int:
     me = d.turn
     hand = d.hands[me]
-    if A.REDEAL in codes and strength(_gifts_removed(hand, 2), False) < d.value:
+    if A.REDEAL in codes and strength(_gifts_removed(hand, 2), False) < _worth(d):
         return A.REDEAL
     best = codes[0]
     best_v = 1 << 30
@@ -254,7 +290,7 @@ def _discard(d: TausendDeal, codes: list[int]) -> int:
     """Two players: lay away the three cards needed least (the pile goes to the last
     trick's winner, so rather low cards)."""
     hand = d.hands[d.turn]
-    if A.REDEAL in codes and strength(_gifts_removed(hand, 3), False) < d.value:
+    if A.REDEAL in codes and strength(_gifts_removed(hand, 3), False) < _worth(d):
         return A.REDEAL
     cheap = sorted(cards_of(hand), key=lambda c: (_gift_cost(c, hand), c))[:3]
     a, b, c = sorted(cheap)

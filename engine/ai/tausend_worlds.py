@@ -178,7 +178,9 @@ class TausendWorlds:
                 stock = part
                 d.stock = m
         if stock:
-            d.setup = Setup.of(self.opts, d.setup.dealer, d.setup.golden, tuple(stock))
+            d.setup = Setup.of(
+                self.opts, d.setup.dealer, d.setup.golden, tuple(stock), d.setup.barrel
+            )
         return d
 
     def _deal_two(self, rng: random.Random) -> TausendDeal:
@@ -226,7 +228,9 @@ def worlds(view: SeatView) -> TausendWorlds:
     taken = bool(view.talon_cards)
     stock_cards = tuple(c.index for c in view.talon_cards)
     stock_mask = _mask(list(view.talon_cards))
-    setup = Setup.of(opts, view.dealer, golden, stock_cards)
+    barrel = extra.get("barrel", ())
+    assert isinstance(barrel, tuple)
+    setup = Setup.of(opts, view.dealer, golden, stock_cards, barrel)
     act = setup.active
     phase = PHASES.index(view.phase)
 

@@ -16,7 +16,7 @@ from ..shuffle import shuffled
 from .deal import TausendDeal
 from .dealing import deal_from_deck, validate_cards
 from .match import TausendMatch
-from .rules import GAME_ID, PRESETS, TausendOptions, options
+from .rules import BARREL_ATTEMPTS, GAME_ID, PRESETS, TausendOptions, options
 
 
 def start_deal(
@@ -27,16 +27,21 @@ def start_deal(
     hands: Sequence[Sequence[int]] | None = None,
     talon: Sequence[int] | None = None,
     golden: bool = False,
+    barrel: Sequence[int] = (),
     **_context: object,
 ) -> TausendDeal:
     """A deal for `opts.players` seats, from a seed or from explicit cards.
 
-    `golden` is deal context from the match (RULES.md §5's golden round); a deal
-    started on its own is an ordinary one unless told.
+    `golden` and `barrel` are deal context from the match: the golden round (RULES.md
+    §5), and each seat's deals left on the barrel (0: not on it), which the rules of
+    the deal ignore but its worth to a seat does not.  A deal started on its own is an
+    ordinary one with nobody on the barrel unless told.
     """
     n = opts.players
     if not 0 <= dealer < n:
         raise ValueError(f"the dealer must be a seat 0..{n - 1}, not {dealer}")
+    if barrel and (len(barrel) != n or not all(0 <= k <= BARREL_ATTEMPTS for k in barrel)):
+        raise ValueError(f"barrel: {n} counts of deals left, each 0..{BARREL_ATTEMPTS}")
     if hands is None or talon is None:
         if seed is None:
             raise ValueError("a deal needs a seed or explicit hands and stock")
@@ -45,7 +50,12 @@ def start_deal(
     if problem:
         raise ValueError(problem)
     return TausendDeal.start(
-        opts, dealer, [list(h) for h in hands], list(talon), golden=bool(golden)
+        opts,
+        dealer,
+        [list(h) for h in hands],
+        list(talon),
+        golden=bool(golden),
+        barrel=tuple(barrel),
     )
 
 

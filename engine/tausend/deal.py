@@ -95,6 +95,9 @@ class Setup:
     `active`: the playing seats clockwise from forehand; `nxt[seat]`: the next playing
     seat; `order[leader]`: the seats of a trick led by `leader`, in playing order;
     `gmult`: 2 in the golden round; `blind_ok`: blind bidding is open.
+    `barrel[seat]`: the deals that seat has left on the barrel, this one included (0:
+    not on it).  Match context, public like the scores: nothing in a deal's rules
+    depends on it, but what a deal is worth to a seat does (the AI reads it).
     """
 
     opts: TausendOptions
@@ -107,10 +110,16 @@ class Setup:
     gmult: int
     blind_ok: bool
     stock_cards: tuple[int, ...]
+    barrel: tuple[int, ...] = ()
 
     @classmethod
     def of(
-        cls, opts: TausendOptions, dealer: int, golden: bool, stock_cards: tuple[int, ...]
+        cls,
+        opts: TausendOptions,
+        dealer: int,
+        golden: bool,
+        stock_cards: tuple[int, ...],
+        barrel: tuple[int, ...] = (),
     ) -> Setup:
         n = opts.players
         act = active_seats(n, dealer)
@@ -131,6 +140,7 @@ class Setup:
             gmult=2 if golden else 1,
             blind_ok=opts.blind_bid and not golden,
             stock_cards=stock_cards,
+            barrel=barrel if any(barrel) else (),
         )
 
 
@@ -235,16 +245,18 @@ class TausendDeal(DealCore):
         hands: list[list[int]] | tuple[tuple[int, ...], ...],
         talon: list[int] | tuple[int, ...],
         golden: bool = False,
+        barrel: tuple[int, ...] = (),
     ) -> TausendDeal:
         """A deal from checked cards (`engine.tausend.start_deal` checks them).
 
         `golden`: the match says this deal is in the golden round (RULES.md §5):
-        forehand plays 120 without bidding and every score counts double.
+        forehand plays 120 without bidding and every score counts double.  `barrel`:
+        each seat's deals left on the barrel (`Setup.barrel`).
         """
         d = cls.__new__(cls)
         n = opts.players
         d.log = None
-        setup = d.setup = Setup.of(opts, dealer, golden, tuple(talon[:3]))
+        setup = d.setup = Setup.of(opts, dealer, golden, tuple(talon[:3]), barrel)
         act = setup.active
         d.players = n
         d.hands = [sum(1 << c for c in h) for h in hands]

@@ -94,6 +94,8 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
         extra.append(("discarded", tuple(CARDS[c] for c in cards_of(deal.laid))))
     if n == 4 and deal.taken:
         extra.append(("stock_value", stock_value(deal.stock)))
+    if deal.setup.barrel:  # public, like the scores: who is on the barrel, deals left
+        extra.append(("barrel", deal.setup.barrel))
     return SeatView(
         game=GAME_ID,
         options=tuple(options_to_json(deal.setup.opts, GAME_ID).items()),

@@ -2,7 +2,8 @@
 
 Deal play (`engine.tausend.deal`) only reports each deal's own scores and bolts; this
 module turns them into the running totals.  It also tells each deal what applies to
-it (`DealSpec.context`): whether it is in the golden round.  Choices where RULES.md is
+it (`DealSpec.context`): whether it is in the golden round, and who sits on the
+barrel with how many deals left (what a deal is worth to a seat depends on it).  Choices where RULES.md is
 silent are in docs/rules/tausend.md ("The barrel").
 """
 
@@ -83,12 +84,18 @@ class TausendMatch(Match):
             return None
         n = self.players
         golden = self.options.golden_round and self.played < n  # the first round
+        context: tuple[tuple[str, Any], ...] = (("golden", golden),)
+        if any(self.on_barrel):
+            left = tuple(
+                BARREL_ATTEMPTS - self.attempts[s] if self.on_barrel[s] else 0 for s in range(n)
+            )
+            context += (("barrel", left),)
         return DealSpec(
             GAME_ID,
             tuple(range(n)),
             (self.first_dealer + self.played) % n,
             len(self.results),
-            (("golden", golden),),
+            context,
         )
 
     def start_deal(

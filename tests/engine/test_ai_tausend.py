@@ -15,7 +15,7 @@ from engine import tausend
 from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal
 from engine.ai import Budget, player
 from engine.ai.plugins import game_ai
-from engine.ai.tausend import AI, BOLT_COST, exact, value
+from engine.ai.tausend import AI, BOLT_COST, WIN, exact, value
 from engine.ai.tausend_policy import policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
@@ -37,8 +37,14 @@ OPTIONS = st.builds(
 )
 
 
-def _deal(opts: TausendOptions, seed: bytes, dealer: int, golden: bool = False) -> TausendDeal:
-    return tausend.start_deal(opts, dealer % opts.players, seed=seed, golden=golden)
+def _deal(
+    opts: TausendOptions,
+    seed: bytes,
+    dealer: int,
+    golden: bool = False,
+    barrel: tuple[int, ...] = (),
+) -> TausendDeal:
+    return tausend.start_deal(opts, dealer % opts.players, seed=seed, golden=golden, barrel=barrel)
 
 
 def _advance(state: TausendDeal, rng: random.Random, steps: int, heuristic: bool) -> TausendDeal:
@@ -53,9 +59,13 @@ def _advance(state: TausendDeal, rng: random.Random, steps: int, heuristic: bool
 
 
 def _state(data: st.DataObject) -> TausendDeal:
+    """A running deal, sometimes with seats on the barrel (match context the AI reads)."""
     opts = data.draw(OPTIONS)
     seed = data.draw(st.binary(min_size=1, max_size=8))
-    state = _deal(opts, seed, data.draw(st.integers(0, 3)), data.draw(st.booleans()))
+    barrel = data.draw(
+        st.one_of(st.just(()), st.tuples(*[st.sampled_from((0, 0, 1, 2, 3))] * opts.players))
+    )
+    state = _deal(opts, seed, data.draw(st.integers(0, 3)), data.draw(st.booleans()), barrel)
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     return _advance(state, rng, data.draw(st.integers(0, 40)), data.draw(st.booleans()))
 
@@ -273,10 +283,11 @@ def _hands(*texts: str) -> list[list[int]]:
     return [[c.index for c in Card.parse(t)] for t in texts]
 
 
-def _fixed(hands: list[list[int]], stock: str, dealer: int = 2) -> TausendDeal:
-    return tausend.start_deal(
-        TausendOptions(), dealer, hands=hands, talon=[c.index for c in Card.parse(stock)]
-    )
+def _fixed(
+    hands: list[list[int]], stock: str, dealer: int = 2, barrel: tuple[int, ...] = ()
+) -> TausendDeal:
+    talon = [c.index for c in Card.parse(stock)]
+    return tausend.start_deal(TausendOptions(), dealer, hands=hands, talon=talon, barrel=barrel)
 
 
 #: Seat 0 (forehand, dealer 2): Aces, Tens and the Hearts marriage.  Seat 1: rags.
@@ -441,3 +452,129 @@ def test_a_played_card_is_a_play_action() -> None:
         d.step(policy(d))
     action = player("heuristic").choose(_view_at(d), random.Random(1))
     assert isinstance(action, PlayCard)
+
+
+# --- the barrel: what a deal is worth to the match ----------------------------------------
+
+
+def _declared(barrel: tuple[int, ...], final: int | None = None) -> TausendDeal:
+    """Seat 0 (the strong hand) declares at 100 after two passes, gives as the
+    heuristic would, and states `final` (None: the heuristic's own raise)."""
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK, barrel=barrel)
+    d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)
+    while d.phase == GIVE:
+        d.step(policy(d))
+    assert d.phase == RAISE
+    d.step(policy(d) if final is None else A.RAISE + final // 5)
+    return d
+
+
+def _finished(d: TausendDeal) -> TausendDeal:
+    while d.turn >= 0:
+        d.step(policy(d))
+    assert d.res is not None and d.res.reason != "redeal"
+    return d
+
+
+def test_the_barrel_is_public_and_the_worlds_keep_it() -> None:
+    """Who sits on the barrel, with how many deals left, is in every seat's view (as
+    the scores are at the table), and every world the AI deals carries it."""
+    d = _fixed(_hands(WEAK, STRONG, REST), STOCK, barrel=(0, 2, 0))
+    for seat in (None, 0, 1, 2):
+        assert dict(d.view(seat).extra)["barrel"] == (0, 2, 0)
+    assert "barrel" not in dict(_fixed(_hands(WEAK, STRONG, REST), STOCK).view(0).extra)
+    world = worlds(d.view(0)).sample(random.Random(1))
+    assert world.setup.barrel == (0, 2, 0) and world.view(0) == d.view(0)
+
+
+def test_a_made_contract_above_120_wins_the_game_from_the_barrel() -> None:
+    d = _finished(_declared((3, 0, 0), final=125))
+    assert d.res is not None and d.res.points[0] == 125  # made
+    assert value(d, 0) == WIN
+    assert value(d, 1) == value(d, 2) == -WIN - BOLT_COST * (not d.tricks[1])
+    # The same deal with nobody on the barrel: the score change, as before.
+    plain = _finished(_declared((), final=125))
+    assert value(plain, 0) == 25
+
+
+def test_on_the_barrel_only_the_big_contract_and_the_last_deal_count() -> None:
+    # A contract up to 120 counts for nothing there, made or not (the match freezes it).
+    kept = _finished(_declared((3, 0, 0), final=100))
+    assert kept.res is not None and kept.res.points[0] == 100
+    assert value(kept, 0) == 0
+    # ... but the third deal on the barrel without the win costs the fine.
+    last = _finished(_declared((1, 0, 0), final=100))
+    assert value(last, 0) == -120 // 5
+    # A defender on the barrel scores nothing either, and pays the fine on its last deal.
+    for left, worth in ((2, 0), (1, -120 // 5)):
+        d = _finished(_declared((0, left, 0), final=100))
+        assert value(d, 1) == worth - BOLT_COST * (not d.tricks[1])
+        assert value(d, 2) == d.res.points[2] // 5 - BOLT_COST * (not d.tricks[2])  # type: ignore[union-attr]
+    # A failed contract above 120 costs the bid (the seat falls to 880 - bid).
+    failed = _finished(_declared((2, 0, 0), final=300))
+    assert failed.res is not None and failed.res.points[0] == -300
+    assert value(failed, 0) == -300 // 5
+    assert value(failed, 1) == failed.res.points[1] // 5 - BOLT_COST * (not failed.tricks[1])
+
+
+def test_heuristic_on_the_barrel_raises_to_125_and_no_further() -> None:
+    """Off the barrel the strong hand raises as far as it dares; on it, only a contract
+    above 120 counts and 125 wins as well as any."""
+    assert _declared(()).value > 125
+    assert _declared((3, 0, 0)).value == 125
+
+
+def test_heuristic_on_the_barrel_bids_up_to_120_for_nothing() -> None:
+    """A failed contract up to 120 costs nothing on the barrel: the rags bid on."""
+    for barrel, expected in (((0, 0, 0), A.PASS), ((3, 0, 0), A.BID_VALUE + 110 // 5)):
+        d = _fixed(_hands(WEAK, STRONG, REST), STOCK, barrel=barrel)
+        d.step(A.BID_VALUE + 20)  # the weak forehand opens
+        d.step(A.BID_VALUE + 21)  # 105
+        d.step(A.PASS)
+        assert d.turn == 0
+        assert policy(d) == expected
+
+
+def test_heuristic_tries_the_last_deal_on_the_barrel_with_any_marriage() -> None:
+    """Failing 125 on the last deal there costs 5 more than the fine the seat pays
+    anyway: it raises above 120 whenever a marriage allows it."""
+    hands = _hands("KS QS 9H JH 9D JD JC", STRONG, "KD QD KC QC AS TS 9C")
+    for barrel, raised in (((2, 0, 0), False), ((1, 0, 0), True)):
+        d = _fixed(hands, "JS TC 9S", barrel=barrel)  # one 9: no redeal
+        d.step(A.BID_VALUE + 20)
+        while d.phase == BIDDING:
+            d.step(A.PASS)
+        while d.phase == GIVE:
+            d.step(policy(d))
+        assert d.declarer == 0 and d.value == 100
+        code = policy(d)
+        assert (code == A.RAISE + 125 // 5) is raised
+        assert raised or code == A.RAISE + 100 // 5
+
+
+def _held_raise(seed: bytes, barrel: tuple[int, ...]) -> TausendDeal:
+    """Forehand (seat 0) held to 100, gifts given by the heuristic: the final raise."""
+    d = tausend.start_deal(TausendOptions(), 2, seed=seed, barrel=barrel)
+    d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)
+    while d.phase == GIVE:
+        d.step(policy(d))
+    assert d.phase == RAISE and d.declarer == 0
+    return d
+
+
+def test_strong_plays_for_the_game_on_the_barrel() -> None:
+    """The same hands, with and without seat 0 on the barrel.  Off it, a made contract
+    is worth its value: a fair hand raises a little (105), a rich one far (160).  On
+    it only a contract above 120 counts, and 125 wins the game as well as any: both
+    raise to 125."""
+    ai = player("strong", "tausend")
+    budget = Budget(playouts=400, worlds=8)
+    for seed, plain in ((b"x0", 105), (b"x22", 160)):
+        off = ai.choose(_view_at(_held_raise(seed, ())), random.Random(1), budget)
+        on = ai.choose(_view_at(_held_raise(seed, (2, 0, 0))), random.Random(1), budget)
+        assert off == Raise(plain)
+        assert on == Raise(125)

@@ -239,6 +239,26 @@ def test_match_honours_players_golden_round_and_redeals() -> None:
     assert again is not None and again.dealer == 3  # the same dealer deals again
 
 
+def test_a_deal_on_the_barrel_shows_it_to_every_seat() -> None:
+    """What a deal is worth to a seat depends on the barrel: the match passes it to the
+    deal, every view shows it (public, like the scores), and the rules stay the same."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [880, 300, 200]
+    m.on_barrel[0] = True
+    m.climbed.append(0)
+    m.attempts[0] = 1
+    spec = m.next_deal()
+    assert spec is not None and dict(spec.context)["barrel"] == (2, 0, 0)
+    state = m.start_deal(spec, seed=b"b")
+    plain = start_deal(TausendOptions(), spec.dealer, seed=b"b")
+    for seat in (None, 0, 1, 2):
+        assert dict(P.view(state, seat).extra)["barrel"] == (2, 0, 0)
+        assert "barrel" not in dict(P.view(plain, seat).extra)
+    assert P.legal_actions(state) == P.legal_actions(plain)
+    with pytest.raises(ValueError, match="barrel"):
+        start_deal(TausendOptions(), 0, seed=b"b", barrel=(4, 0, 0))
+
+
 # --- the match's scoring invariants over arbitrary deal results -----------------------------
 
 _RESULT = st.tuples(
@@ -266,6 +286,9 @@ def test_match_scoring_invariants(
         if spec is None:
             break
         assert isinstance(spec, DealSpec)
+        # the deal is told who sits on the barrel, with the deals left there
+        left = tuple(3 - m.attempts[s] if m.on_barrel[s] else 0 for s in range(players))
+        assert dict(spec.context).get("barrel", (0,) * players) == left
         active = [(spec.dealer + k) % players for k in range(1, 4 if players == 4 else players + 1)]
         d = active[slot % len(active)]
         pts = [others[s] if s != d else (value if made else -value) for s in range(players)]

@@ -1,0 +1,231 @@
+"""Thousand: does the AI play the barrel (RULES.md §5) as a match is won there?
+
+    python bench/tausend_barrel.py --matches 600 --seed 1 --jobs 2
+    python bench/tausend_barrel.py --stays 300 --a strong --seed 1 --jobs 2
+
+On the barrel (880) only a contract above 120 made by the seat counts: it wins the
+game; a failed one up to 120 costs nothing, a failed one above costs the bid, and three
+deals there without the win cost the fine.  A player who values each deal by its own
+score (the AI before it was told who sits on the barrel) keeps contracts of 100 there
+and drags matches out.  An AI is *blind* here when it decides on what it would see if
+nobody sat on the barrel; *aware* is the AI as it plays at a table.
+
+``--matches M``: whole matches of three heuristic players, deal i of every match dealt
+from the same seed.  Each match is played with all three blind (the baseline), then
+once for each seat r with seat r aware and the other two blind.  Printed: the aware
+seat's share of the matches won (the baseline's same seat: about a third), and the
+median length of a match with all three blind and with all three aware.
+
+``--stays N``: a stay on the barrel played out, for the level of ``--a`` (strong or
+heuristic): seat i mod 3 sits on the barrel at 880 with three deals left, the others
+at 600 and 500, the first dealer (i // 3) mod 3; the deals go on until the seat leaves
+the barrel (the win, a failed bid above 120, its three deals used up, a push).  The
+other two seats are aware heuristics.  Each stay is played with A aware and with A
+blind, on the same deal seeds: printed, the stays won from the barrel and A's mean
+score change over the stay, aware and blind, with the paired difference.
+
+The last line is a JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import protocol as P
+from engine.ai import Player, player
+from engine.ai.tausend_policy import policy
+from engine.games import game
+from engine.tausend.match import TausendMatch
+from engine.tausend.rules import BARREL_AT
+
+_CTX: dict[str, Any] = {}
+#: A match ends here if nobody has won (a player who never wins from the barrel).
+MATCH_CAP = 1000
+#: Scores of the seats beside the one on the barrel, in seat order after it.
+OTHERS_AT = (600, 500)
+
+
+def _blind_policy(d: Any) -> int:
+    """The heuristic as if nobody sat on the barrel (the deal's own score only)."""
+    if not d.setup.barrel:
+        return policy(d)
+    c = d.copy()
+    c.setup = dataclasses.replace(d.setup, barrel=())
+    return policy(c)
+
+
+def _blind_view(view: Any) -> Any:
+    return dataclasses.replace(view, extra=tuple(kv for kv in view.extra if kv[0] != "barrel"))
+
+
+def _init(a: str) -> None:
+    spec = game("tausend")
+    _CTX.update(spec=spec, opts=spec.parse_options({}), a=player(a, "tausend"))
+
+
+def match(job: tuple[int, bytes, int]) -> tuple[int | None, int]:
+    """Play one whole match of heuristics; `aware` is a seat (3: every seat, -1: none).
+    Returns the winner (None: capped) and the deals played."""
+    index, seed, aware = job
+    m = TausendMatch(_CTX["opts"], index % 3)
+    k = 0
+    while (spec := m.next_deal()) is not None and k < MATCH_CAP:
+        d = m.start_deal(spec, seed=seed + k.to_bytes(4, "big"))
+        while d.turn >= 0:
+            smart = aware == 3 or d.turn == aware
+            d.step(policy(d) if smart else _blind_policy(d))
+        m.add_result(spec, d.res)
+        k += 1
+    return (m.winner if m.finished else None), k
+
+
+def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
+    """One stay on the barrel with A (aware or blind) in the barrel seat."""
+    index, seed, aware = job
+    me = index % 3
+    m = TausendMatch(_CTX["opts"], (index // 3) % 3)
+    m.scores[me] = BARREL_AT
+    m.on_barrel[me] = True
+    m.climbed.append(me)
+    for k, s in enumerate(((me + 1) % 3, (me + 2) % 3)):
+        m.scores[s] = OTHERS_AT[k]
+    a: Player = _CTX["a"]
+    rng = random.Random(f"{index}:{aware}")
+    times: list[float] = []
+    deals = declared_big = 0
+    while m.on_barrel[me] and not m.finished:
+        spec = m.next_deal()
+        assert spec is not None
+        state = m.start_deal(spec, seed=seed + deals.to_bytes(4, "big"))
+        while (seat := P.to_act(state)) is not None:
+            if seat == me:
+                view = P.view(state, seat)
+                t0 = time.perf_counter()
+                action = a.choose(view if aware else _blind_view(view), rng)
+                if len(view.legal) > 1:
+                    times.append((time.perf_counter() - t0) * 1000)
+                state, _ = P.apply(state, seat, action)
+            else:
+                state.step(policy(state))
+        res = P.result(state)
+        assert res is not None
+        if res.declarer == me and isinstance(v := res.detail("value"), int) and v > 120:
+            declared_big += 1
+        m.add_result(spec, res)
+        deals += 1
+    return {
+        "won": m.winner == me,
+        "change": m.scores[me] - BARREL_AT,
+        "deals": deals,
+        "big": declared_big,
+        "times": times,
+    }
+
+
+def _ci(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return mean, 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--matches", type=int, default=0, help="whole heuristic matches")
+    p.add_argument("--stays", type=int, default=0, help="stays on the barrel")
+    p.add_argument("--a", default="strong", help="level in the barrel seat for --stays")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
+    args = p.parse_args()
+    if not args.matches and not args.stays:
+        p.error("ask for --matches and/or --stays")
+    rng = random.Random(args.seed)
+    summary: dict[str, Any] = {"seed": args.seed}
+    start = time.perf_counter()
+    with Pool(args.jobs, initializer=_init, initargs=(args.a,)) as pool:
+        if args.matches:
+            seeds = [rng.randbytes(12) for _ in range(args.matches)]
+            base = pool.map(match, [(i, s, -1) for i, s in enumerate(seeds)])
+            wins = base_wins = capped = 0
+            for r in range(3):
+                got = pool.map(match, [(i, s, r) for i, s in enumerate(seeds)])
+                wins += sum(w == r for w, _ in got)
+                base_wins += sum(w == r for w, _ in base)
+                capped += sum(w is None for w, _ in got)
+            blind_len = [k for _, k in base]
+            aware_len = [k for _, k in pool.map(match, [(i, s, 3) for i, s in enumerate(seeds)])]
+            n = 3 * args.matches
+            share = wins / n
+            half = 1.96 * math.sqrt(share * (1 - share) / n)
+            summary["matches"] = {
+                "played": args.matches,
+                "aware_seat_won": round(share, 4),
+                "aware_seat_won_ci95": [round(share - half, 4), round(share + half, 4)],
+                "blind_same_seat_won": round(base_wins / n, 4),
+                "capped": capped,
+                "deals_median_blind": statistics.median(blind_len),
+                "deals_median_aware": statistics.median(aware_len),
+            }
+            print(
+                f"{args.matches} matches x 3 seats: one aware heuristic against two blind "
+                f"won {wins}/{n} = {share:.1%} (95% CI {share - half:.1%}-{share + half:.1%}); "
+                f"the blind heuristic in the same seats {base_wins}/{n} = {base_wins / n:.1%}"
+            )
+            print(
+                f"match length, median deals: all blind {statistics.median(blind_len)}, "
+                f"all aware {statistics.median(aware_len)}"
+            )
+        if args.stays:
+            seeds = [rng.randbytes(12) for _ in range(args.stays)]
+            out = {}
+            for aware in (True, False):
+                out[aware] = pool.map(stay, [(i, s, aware) for i, s in enumerate(seeds)])
+            diff, half = _ci(
+                [x["change"] - y["change"] for x, y in zip(out[True], out[False], strict=True)]
+            )
+            times = sorted(t for x in out[True] for t in x["times"])
+            row: dict[str, Any] = {"level": args.a, "stays": args.stays}
+            for aware, name in ((True, "aware"), (False, "blind")):
+                rs = out[aware]
+                row[name] = {
+                    "won": sum(x["won"] for x in rs),
+                    "mean_change": round(statistics.mean(x["change"] for x in rs), 2),
+                    "deals": sum(x["deals"] for x in rs),
+                    "declared_above_120": sum(x["big"] for x in rs),
+                }
+            row["change_diff"] = round(diff, 2)
+            row["change_diff_ci95"] = round(half, 2)
+            if times:
+                row["aware_decision_ms"] = {
+                    "median": round(statistics.median(times), 1),
+                    "p95": round(times[int(0.95 * (len(times) - 1))], 1),
+                    "max": round(times[-1], 1),
+                }
+            summary["stays"] = row
+            for name in ("aware", "blind"):
+                r = row[name]
+                print(
+                    f"{args.a} {name}: won from the barrel {r['won']}/{args.stays}, "
+                    f"contracts above 120 {r['declared_above_120']} in {r['deals']} deals, "
+                    f"score change over the stay {r['mean_change']:+.1f}"
+                )
+            print(f"aware - blind, paired: {diff:+.1f} points a stay (95% CI ±{half:.1f})")
+    summary["seconds"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
