@@ -258,6 +258,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.raised_from": "(raised from {contract})",
         "table.bolts": "Bolts: {bolts}",
         "table.barrel": "On the barrel: {names}",
+        "table.barrel_seat": "{name} (deal {deal} of {of})",
         "table.marriage": "Marriage — {name}: {points} ({suit})",
         # hand
         "hand.title": "Your hand at table {table} — {game}",
@@ -499,6 +500,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.raised_from": "(vorher {contract})",
         "table.bolts": "Nuller: {bolts}",
         "table.barrel": "Am Fass: {names}",
+        "table.barrel_seat": "{name} (Runde {deal} von {of})",
         "table.marriage": "Meldung — {name}: {points} ({suit})",
         "hand.title": "Deine Karten am Tisch {table} — {game}",
         "hand.title_in": "Deine Karten am Tisch {table} in {place} — {game}",

@@ -29,6 +29,7 @@ from engine.actions import (
 )
 from engine.cards import CARDS, Card
 from engine.results import DealResult
+from engine.tausend.rules import BARREL_ATTEMPTS
 from engine.views import SeatView
 
 from . import i18n
@@ -360,7 +361,20 @@ def table_view(table: Table, style: Style) -> TableView:
         )
     barrel = summary.get("barrel")
     if isinstance(barrel, list):
-        on = [nm[i] for i, b in enumerate(barrel) if isinstance(b, dict) and b.get("on")]
+        # the deal he is in there, of the three he has: every player counts them
+        on = [
+            t(
+                lg,
+                "table.barrel_seat",
+                name=nm[i],
+                deal=BARREL_ATTEMPTS + 1 - left,
+                of=BARREL_ATTEMPTS,
+            )
+            for i, b in enumerate(barrel)
+            if isinstance(b, dict)
+            and b.get("on")
+            and isinstance(left := b.get("attempts_left"), int)
+        ]
         if on:
             lines.append(t(lg, "table.barrel", names=", ".join(on)))
     if pv is not None:

@@ -260,3 +260,35 @@ async def test_every_marriage_of_a_deal_stays_on_the_table(make_bot: Callable[..
                 assert f"Marriage — {name}: {points} ({suit_label(suit)})" in text.splitlines()
     finally:
         await bot.stop()
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "On the barrel: {name} (deal 2 of 3)"),
+        ("de", "Am Fass: {name} (Runde 2 von 3)"),
+    ],
+)
+async def test_the_table_counts_the_deals_on_the_barrel(
+    make_bot: Callable[..., Bot], lang: str, line: str
+) -> None:
+    """Three deals on the barrel to make a bid above 120: the table says whose they
+    are and which one is being played, as players count them at a real table."""
+    bot = await make_bot(langs={u.key: lang for u in users(3)}).start()
+    try:
+        players = [bot.player(u, finisher) for u in users(3, lang=lang)]
+        host = players[0].user
+        assert (await bot.svc.update_setting(CHAT, host, "language", lang, is_admin=True)).ok
+        tid = await open_table(bot, "tausend", players)
+        match = bot.svc.tables[tid].match
+        assert match is not None and hasattr(match, "on_barrel")
+        assert "arrel" not in table_text(bot, tid) and "Fass" not in table_text(bot, tid)
+        match.scores[1] = 880
+        match.on_barrel[1] = True
+        match.climbed.append(1)
+        match.attempts[1] = 1  # one deal there is behind him
+        assert any([await p.take_turn(tid) is not None for p in players])
+        expected = line.format(name=users(3)[1].name)
+        assert expected in table_text(bot, tid).splitlines()
+    finally:
+        await bot.stop()
