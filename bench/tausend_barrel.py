@@ -103,7 +103,7 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
         m.scores[s] = OTHERS_AT[k]
     a: Player = _CTX["a"]
     rng = random.Random(f"{index}:{aware}")
-    times: list[float] = []
+    times: list[tuple[str, float]] = []  # (phase, ms) of A's decisions with a choice
     deals = declared_big = 0
     while m.on_barrel[me] and not m.finished:
         spec = m.next_deal()
@@ -115,7 +115,7 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
                 t0 = time.perf_counter()
                 action = a.choose(view if aware else _blind_view(view), rng)
                 if len(view.legal) > 1:
-                    times.append((time.perf_counter() - t0) * 1000)
+                    times.append((view.phase, (time.perf_counter() - t0) * 1000))
                 state, _ = P.apply(state, seat, action)
             else:
                 state.step(policy(state))
@@ -195,7 +195,11 @@ def main() -> int:
             diff, half = _ci(
                 [x["change"] - y["change"] for x, y in zip(out[True], out[False], strict=True)]
             )
-            times = sorted(t for x in out[True] for t in x["times"])
+            times = sorted(ms for x in out[True] for _, ms in x["times"])
+            phases: dict[str, list[float]] = {}
+            for x in out[True]:
+                for phase, ms in x["times"]:
+                    phases.setdefault(phase, []).append(ms)
             row: dict[str, Any] = {"level": args.a, "stays": args.stays}
             for aware, name in ((True, "aware"), (False, "blind")):
                 rs = out[aware]
@@ -212,6 +216,10 @@ def main() -> int:
                     "median": round(statistics.median(times), 1),
                     "p95": round(times[int(0.95 * (len(times) - 1))], 1),
                     "max": round(times[-1], 1),
+                    "by_phase": {
+                        k: {"n": len(v), "median": round(statistics.median(v), 1)}
+                        for k, v in sorted(phases.items())
+                    },
                 }
             summary["stays"] = row
             for name in ("aware", "blind"):

@@ -23,7 +23,10 @@ The rules are a club player's (RULES.md §5 gives the game):
   otherwise lead the cheapest card.  Following: the last hand takes a trick it
   can take, with the card it least needs later; earlier hands win only with a card
   nobody left can beat (any winner, when only the partner is left); a defender whose
-  partner holds the trick safely adds points; otherwise the cheapest card goes.
+  partner holds the trick safely adds points; otherwise the cheapest card goes;
+- on the barrel, where only a contract above 120 counts (`BARREL_MARGIN`): bid up to
+  120 for nothing, raise to 125 when the hand may make it (on the last deal there,
+  whenever a marriage allows).
 
 The margins and weights were tuned by paired self-play (one seat with a variant, two
 unchanged, the same deals): docs/ai_tausend.md.
