@@ -74,6 +74,10 @@ class GameAI(Generic[C]):
     #: chance — every world so far made a high bid — and without a floor a zero
     #: spread prunes every other candidate.
     prune_floor: Callable[[SeatView], float] | None = None
+    #: Stop the search once every candidate left has scored exactly the same in each
+    #: of at least this many worlds (0: never): nothing the worlds show tells them
+    #: apart, and the tie goes to the heuristic's choice.
+    tie_worlds: int = 0
 
 
 #: Games with AI support, by game id: the module holding its ``AI``.

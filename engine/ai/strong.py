@@ -10,7 +10,8 @@ numbers).
   heuristic playout of the world to its end, `Budget.playouts` in all.  Every
   `PRUNE_EVERY` worlds, candidates clearly behind the leader are dropped and the rest
   of the budget separates the contenders (successive rejection); once one is left,
-  the decision is made.
+  the decision is made (and, where a game asks for it with `GameAI.tie_worlds`, once
+  the contenders have scored alike in every world so far).
 - Once the real deal is small enough for exact play (talon closed or gone), every
   candidate is solved by alpha-beta in each of `Budget.worlds` worlds; with nothing
   hidden (talon gone) one world is the truth and play is perfect.
@@ -49,7 +50,8 @@ class StrongPlayer(Player):
     level = "strong"
     prune_z = PRUNE_Z
     #: Stop as soon as pruning leaves one candidate that needs no margin (the choice
-    #: cannot change then; a third of the median decision time).  Estimates that need the full budget's
+    #: cannot change then; a third of the median decision time), or the contenders
+    #: tie (`GameAI.tie_worlds`).  Estimates that need the full budget's
     #: precision for the chosen action (the Dreier calibration) turn it off.
     stop_when_decided = True
 
@@ -137,6 +139,13 @@ class StrongPlayer(Player):
                     # to be earned: then more worlds decide whether it is.
                     if ai.caution is None or not ai.caution(last, view):
                         break
+                elif (
+                    self.stop_when_decided
+                    and ai.tie_worlds
+                    and rounds >= ai.tie_worlds
+                    and _all_same(values, active)
+                ):
+                    break  # nothing the worlds show tells the contenders apart
             world = knowledge.sample(rng)
         means = [sum(v) / len(v) if v else 0.0 for v in values]
         # Dropped candidates keep their (clearly worse) means from fewer worlds.
@@ -196,3 +205,8 @@ class StrongPlayer(Player):
             plies += 1
         value: int = ai.value(core, me)
         return value
+
+
+def _all_same(values: list[list[int] | None], active: list[int]) -> bool:
+    first = values[active[0]]
+    return all(values[i] == first for i in active[1:])

@@ -129,6 +129,12 @@ def prune_floor(view: SeatView) -> float:
     return PLAY_FLOOR if view.phase == "play" else AUCTION_FLOOR
 
 
+#: Stop a decision whose candidates have scored alike in every one of this many worlds
+#: (`GameAI.tie_worlds`).  Many Thousand decisions are ties: two low cards of a suit,
+#: bids up to 120 on the barrel, any card of a seat whose score there cannot change.
+TIE_WORLDS = 16
+
+
 #: Game points per deal at most, either way (400 doubled), in the search's unit.
 BOUND = 2 * MAX_BID // UNIT
 
@@ -146,4 +152,5 @@ AI: GameAI[TausendDeal] = GameAI(
     # playouts makes 2 points more of them and +3.8 points a deal (docs/ai_tausend.md).
     budget=Budget(playouts=1600, worlds=24),
     prune_floor=prune_floor,
+    tie_worlds=TIE_WORLDS,
 )

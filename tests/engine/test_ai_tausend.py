@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,10 +13,11 @@ from hypothesis import strategies as st
 from engine import actions as A
 from engine import protocol as P
 from engine import tausend
-from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal
+from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal, decode
 from engine.ai import Budget, player
 from engine.ai.plugins import game_ai
-from engine.ai.tausend import AI, BOLT_COST, WIN, exact, value
+from engine.ai.strong import StrongPlayer
+from engine.ai.tausend import AI, BOLT_COST, TIE_WORLDS, WIN, exact, value
 from engine.ai.tausend_policy import policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
@@ -578,3 +580,37 @@ def test_strong_plays_for_the_game_on_the_barrel() -> None:
         on = ai.choose(_view_at(_held_raise(seed, (2, 0, 0))), random.Random(1), budget)
         assert off == Raise(plain)
         assert on == Raise(125)
+
+
+class _Counting(StrongPlayer):
+    """The strong level counting its playouts, its game's tie stop set to `tie`."""
+
+    def __init__(self, tie: int) -> None:
+        super().__init__()
+        self.tie = tie
+        self.playouts = 0
+
+    def game_ai(self, game: str) -> Any:
+        return dataclasses.replace(super().game_ai(game), tie_worlds=self.tie)
+
+    def _playout(self, ai: Any, world: Any, code: int, me: int, deadline: float) -> int:
+        self.playouts += 1
+        return super()._playout(ai, world, code, me, deadline)
+
+
+def test_a_choice_nothing_depends_on_stops_after_the_tie_worlds() -> None:
+    """Held to 100 on the barrel, two deals left there: whatever the declarer plays
+    counts for nothing (he has no bolt to fear), so every card scores the same in
+    every world.  The search stops after `TIE_WORLDS` worlds instead of spending
+    its budget, and plays the heuristic's card, as the whole budget would."""
+    d = _held_raise(b"x3", (2, 0, 0))
+    d.step(A.RAISE + 100 // 5)
+    assert d.phase == PLAY and d.turn == 0
+    view = _view_at(d)
+    budget = Budget(playouts=800, worlds=8)
+    quick, full = _Counting(TIE_WORLDS), _Counting(0)
+    choice = quick.choose(view, random.Random(1), budget)
+    assert choice == full.choose(view, random.Random(1), budget)
+    assert choice == decode(policy(d))
+    assert quick.playouts == TIE_WORLDS * len(view.legal)
+    assert full.playouts >= 800
