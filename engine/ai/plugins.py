@@ -68,6 +68,9 @@ class GameAI(Generic[C]):
     caution: Callable[[int, SeatView], float] | None = None
     #: The strong level's default effort for this game (None: `base.DEFAULT_BUDGET`).
     budget: Budget | None = None
+    #: ... or for a decision seen as this view, where the effort a decision needs
+    #: depends on it (None: `budget` for every decision).
+    budget_for: Callable[[SeatView], Budget] | None = None
     #: The least standard deviation the search assumes for the difference between two
     #: candidates when it prunes, for a decision seen as this view (in `value` units;
     #: None: the measured one).  After a few worlds a difference can look certain by

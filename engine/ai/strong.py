@@ -83,7 +83,8 @@ class StrongPlayer(Player):
         ai = self.game_ai(view.game)
         codes = [encode(a, ai.contracts) for a in view.legal]
         assert view.seat is not None
-        budget = budget or self.own_budget or ai.budget or self.budget
+        game_budget = ai.budget_for(view) if ai.budget_for is not None else ai.budget
+        budget = budget or self.own_budget or game_budget or self.budget
         scores, hint = self.scores(ai, view, codes, rng, budget)
         if ai.caution is not None:
             scores = [v - ai.caution(c, view) for v, c in zip(scores, codes, strict=True)]

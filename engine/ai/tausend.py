@@ -129,6 +129,19 @@ def prune_floor(view: SeatView) -> float:
     return PLAY_FLOOR if view.phase == "play" else AUCTION_FLOOR
 
 
+#: Measured on 900 held contracts (the forehand's mandatory 100): 400 -> 1,600
+#: playouts makes 2 points more of them and +3.8 points a deal (docs/ai_tausend.md).
+PLAY_BUDGET = Budget(playouts=1600, worlds=24)
+#: Bids, gifts, the raise and redeal claims: each playout plays the whole deal, and
+#: these decisions have the most candidates (up to 61 bids), so they are the slowest.
+AUCTION_BUDGET = Budget(playouts=1000, worlds=24)
+
+
+def budget_for(view: SeatView) -> Budget:
+    """`PLAY_BUDGET` for a card, `AUCTION_BUDGET` before the play."""
+    return PLAY_BUDGET if view.phase == "play" else AUCTION_BUDGET
+
+
 #: Stop a decision whose candidates have scored alike in every one of this many worlds
 #: (`GameAI.tie_worlds`).  Many Thousand decisions are ties: two low cards of a suit,
 #: bids up to 120 on the barrel, any card of a seat whose score there cannot change.
@@ -148,9 +161,8 @@ AI: GameAI[TausendDeal] = GameAI(
     same_side=same_side,
     key=key,
     bounds=(-BOUND - 2 * BOLT_COST, BOUND),
-    # Measured on 900 held contracts (the forehand's mandatory 100): 400 -> 1,600
-    # playouts makes 2 points more of them and +3.8 points a deal (docs/ai_tausend.md).
-    budget=Budget(playouts=1600, worlds=24),
+    budget=PLAY_BUDGET,
+    budget_for=budget_for,
     prune_floor=prune_floor,
     tie_worlds=TIE_WORLDS,
 )

@@ -17,7 +17,16 @@ from engine.actions import Bid, Give, Pass, PlayCard, Raise, Redeal, decode
 from engine.ai import Budget, player
 from engine.ai.plugins import game_ai
 from engine.ai.strong import StrongPlayer
-from engine.ai.tausend import AI, BOLT_COST, TIE_WORLDS, WIN, exact, value
+from engine.ai.tausend import (
+    AI,
+    AUCTION_BUDGET,
+    BOLT_COST,
+    PLAY_BUDGET,
+    TIE_WORLDS,
+    WIN,
+    exact,
+    value,
+)
 from engine.ai.tausend_policy import policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
@@ -614,3 +623,20 @@ def test_a_choice_nothing_depends_on_stops_after_the_tie_worlds() -> None:
     assert choice == decode(policy(d))
     assert quick.playouts == TIE_WORLDS * len(view.legal)
     assert full.playouts >= 800
+
+
+def test_the_auction_is_searched_with_its_own_budget() -> None:
+    """Bids, gifts and the raise play whole deals for each candidate: they get
+    `AUCTION_BUDGET`, a card `PLAY_BUDGET` (a budget passed in still rules)."""
+    d = _held_raise(b"x3", ())
+    ai = _Counting(TIE_WORLDS)
+    view = _view_at(d)
+    ai.choose(view, random.Random(1))  # many raises, none pruned alone: the whole budget
+    assert AUCTION_BUDGET.playouts <= ai.playouts < AUCTION_BUDGET.playouts + len(view.legal)
+    d.step(A.RAISE + 100 // 5)
+    ai = _Counting(0)
+    ai.choose(_view_at(d), random.Random(1))
+    assert AUCTION_BUDGET.playouts < ai.playouts <= PLAY_BUDGET.playouts
+    ai = _Counting(0)
+    ai.choose(_view_at(d), random.Random(1), Budget(playouts=64, worlds=2))
+    assert ai.playouts == 64
