@@ -209,5 +209,7 @@ class StrongPlayer(Player):
 
 
 def _all_same(values: list[list[int] | None], active: list[int]) -> bool:
+    """Every active candidate scored exactly as the first in each world so far (the
+    worlds are shared, so equal lists mean nothing seen tells them apart)."""
     first = values[active[0]]
     return all(values[i] == first for i in active[1:])

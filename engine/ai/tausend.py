@@ -161,7 +161,6 @@ AI: GameAI[TausendDeal] = GameAI(
     same_side=same_side,
     key=key,
     bounds=(-BOUND - 2 * BOLT_COST, BOUND),
-    budget=PLAY_BUDGET,
     budget_for=budget_for,
     prune_floor=prune_floor,
     tie_worlds=TIE_WORLDS,

@@ -3,8 +3,8 @@
 Deal play (`engine.tausend.deal`) only reports each deal's own scores and bolts; this
 module turns them into the running totals.  It also tells each deal what applies to
 it (`DealSpec.context`): whether it is in the golden round, and who sits on the
-barrel with how many deals left (what a deal is worth to a seat depends on it).  Choices where RULES.md is
-silent are in docs/rules/tausend.md ("The barrel").
+barrel with how many deals left (what a deal is worth to a seat depends on it).
+Choices where RULES.md is silent are in docs/rules/tausend.md ("The barrel").
 """
 
 from __future__ import annotations
