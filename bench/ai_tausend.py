@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 import statistics
 import sys
@@ -207,12 +206,6 @@ def play_forehand(job: tuple[int, bytes, int]) -> dict[str, Any]:
     return {"deal": index, "contract": contract, "points": g["points"][fh], "cpu": cpu}
 
 
-def _mean_ci(xs: list[float]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% interval (normal approximation)."""
-    mean = statistics.fmean(xs)
-    return mean, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
-
-
 def forehand_report(results: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     """Forehand's contracts and points; with --paired, the differences deal by deal."""
     cs = [r["contract"] for r in results if r["contract"] is not None]
@@ -242,7 +235,7 @@ def forehand_report(results: list[dict[str, Any]], args: Any) -> dict[str, Any]:
     if args.paired:
         before = {r[0]: r for r in json.loads(Path(args.paired).read_text())}
         both = [r for r in results if r["deal"] in before]
-        pts, pts_ci = _mean_ci([r["points"] - before[r["deal"]][2] for r in both])
+        pts, pts_ci = duplicate_args.mean_ci([r["points"] - before[r["deal"]][2] for r in both])
         held = [
             int(r["contract"]["made"]) - int(before[r["deal"]][1]["made"])
             for r in both
@@ -251,7 +244,7 @@ def forehand_report(results: list[dict[str, Any]], args: Any) -> dict[str, Any]:
             and before[r["deal"]][1]
             and before[r["deal"]][1]["held"]
         ]
-        made, made_ci = _mean_ci([float(x) for x in held]) if held else (0.0, 0.0)
+        made, made_ci = duplicate_args.mean_ci([float(x) for x in held]) if held else (0.0, 0.0)
         summary["paired"] = {
             "against": args.paired,
             "deals": len(both),
@@ -414,7 +407,7 @@ def main() -> int:
             print(f"deal {r['deal']:4d} seed {r['seed']}  a/b by seat {pts}")
     cpu = times.pop("cpu", [])
     every = [t for v in times.values() for t in v]
-    mean_diff, half = _mean_ci(diffs)
+    mean_diff, half = duplicate_args.mean_ci(diffs)
     summary = {
         "a": args.a,
         "b": args.b,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,3 +59,10 @@ def setup(
     rng = random.Random(args.seed)
     jobs = [(i, rng.randbytes(16), args.seed) for i in range(args.deals)]
     return options, budget, jobs
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation; the
+    duplicate deal or stay is the unit)."""
+    mean = statistics.fmean(xs)
+    return mean, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0

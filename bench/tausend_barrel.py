@@ -41,7 +41,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import duplicate_args
 
 from engine import protocol as P
 from engine.ai import Player, player
@@ -67,6 +69,7 @@ def _blind_policy(d: Any) -> int:
 
 
 def _blind_view(view: Any) -> Any:
+    """The seat's view as it was before the deal was told of the barrel."""
     return dataclasses.replace(view, extra=tuple(kv for kv in view.extra if kv[0] != "barrel"))
 
 
@@ -134,13 +137,6 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
     }
 
 
-def _ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    return mean, 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--matches", type=int, default=0, help="whole heuristic matches")
@@ -192,7 +188,7 @@ def main() -> int:
             out = {}
             for aware in (True, False):
                 out[aware] = pool.map(stay, [(i, s, aware) for i, s in enumerate(seeds)])
-            diff, half = _ci(
+            diff, half = duplicate_args.mean_ci(
                 [x["change"] - y["change"] for x, y in zip(out[True], out[False], strict=True)]
             )
             times = sorted(ms for x in out[True] for _, ms in x["times"])

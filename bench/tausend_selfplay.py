@@ -19,7 +19,6 @@ the variant and by the baseline in the same seats.  The last line is a JSON obje
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import sys
 import time
@@ -163,9 +162,7 @@ def main() -> int:
     elapsed = time.perf_counter() - start
     diffs = [r["diff"] for r in results]
     n = len(diffs)
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+    mean, half = duplicate_args.mean_ci(diffs)
     variant_made = [m for r in results for m, _ in r["made"]]
     base_made = [m for r in results for m in r["base_made"] if m is not None]
     summary = {
