@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +52,71 @@ WORKER_NICENESS = 10
 #: Fresh pools a decision is tried on after its pool broke, before it is given up
 #: (a decision that kills every worker it meets must not kill them forever).
 RETRIES = 1
+#: Where Linux shows the control groups (a container's CPU quota), and this
+#: process's place in them.
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC_CGROUP = Path("/proc/self/cgroup")
 
 
-def default_workers() -> int:
-    """One worker per core this process may run on (a container's limit included)."""
+def default_workers(cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP) -> int:
+    """One worker per core this process may use: the cores it may run on, and no more
+    than a CPU quota allows (`docker run --cpus 1.5` gives 2), since workers beyond
+    the quota only take turns on it and each holds its memory."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    quota = cpu_quota(cgroup_root, proc_cgroup)
+    return cores if quota is None else max(1, min(cores, math.ceil(quota)))
+
+
+def cpu_quota(cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP) -> float | None:
+    """The cores' worth of CPU time this process's control group may use (cgroup v2
+    `cpu.max`, or v1 `cpu.cfs_quota_us` over `cpu.cfs_period_us`), the tightest limit
+    on the way up to the root; None without a limit, or where none can be read."""
+    try:
+        lines = proc_cgroup.read_text().splitlines()
+    except OSError:
+        return None
+    limits: list[float] = []
+    for line in lines:
+        ident, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if ident == "0" and not controllers:
+            limits += _limits(cgroup_root, path, _v2_limit)
+        elif "cpu" in controllers.split(","):
+            limits += _limits(cgroup_root / controllers, path, _v1_limit)
+            limits += _limits(cgroup_root / "cpu", path, _v1_limit)
+    return min(limits, default=None)
+
+
+def _limits(mount: Path, path: str, read: Callable[[Path], float | None]) -> list[float]:
+    """The limits found in the group at `path` under `mount` and in its parents (a
+    container sees its own group as the root, so the root counts too)."""
+    found = []
+    parts = [p for p in path.split("/") if p]
+    for depth in range(len(parts), -1, -1):
+        limit = read(mount.joinpath(*parts[:depth]))
+        if limit is not None:
+            found.append(limit)
+    return found
+
+
+def _v2_limit(group: Path) -> float | None:
+    try:
+        quota, _, period = (group / "cpu.max").read_text().strip().partition(" ")
+        return None if quota == "max" else int(quota) / int(period or "100000")
+    except (OSError, ValueError, ZeroDivisionError):
+        return None
+
+
+def _v1_limit(group: Path) -> float | None:
+    try:
+        quota = int((group / "cpu.cfs_quota_us").read_text())
+        period = int((group / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return quota / period if quota > 0 and period > 0 else None
 
 
 async def think_in_thread(decide: Callable[[], int]) -> int:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import select
 import signal
@@ -26,7 +27,7 @@ from typing import Any
 import pytest
 
 from bot import app
-from bot.ai_workers import AIWorkers
+from bot.ai_workers import AIWorkers, cpu_quota, default_workers
 from bot.config import Config
 from bot.service import ChatRef, TableService
 from tests.test_run import CHOICES, PYTHON, Pty, clean_env
@@ -273,10 +274,80 @@ def test_the_local_table_thinks_on_a_thread_unless_configured(
     monkeypatch.delenv("AI_WORKERS", raising=False)
     assert app.ai_workers_for(config(tmp_path), ["local"]) == 0
     assert app.ai_workers_for(config(tmp_path, ai_workers=2), ["local"]) == 2
-    assert app.ai_workers_for(config(tmp_path), ["telegram"]) == len(os.sched_getaffinity(0))
+    assert app.ai_workers_for(config(tmp_path), ["telegram"]) == default_workers()
     assert app.ai_workers_for(config(tmp_path, ai_workers=0), ["telegram"]) == 0
     monkeypatch.setenv("AI_WORKERS", "")  # blank: the default
     assert Config(_env_file=None).ai_workers is None  # type: ignore[call-arg]
+
+
+def cgroups(tmp_path: Path, membership: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A control-group tree as Linux shows it: `files` under the mount, and this
+    process's `membership` (the text of /proc/self/cgroup)."""
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    proc = tmp_path / "proc-self-cgroup"
+    proc.write_text(membership)
+    return root, proc
+
+
+CORES = len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize(
+    ("membership", "files", "quota"),
+    [
+        # docker run --cpus 1 on cgroup v2: the container's group is the root.
+        ("0::/\n", {"cpu.max": "100000 100000\n"}, 1.0),
+        # --cpus 1.5: two workers share one and a half cores.
+        ("0::/\n", {"cpu.max": "150000 100000\n"}, 1.5),
+        # No limit.
+        ("0::/\n", {"cpu.max": "max 100000\n"}, None),
+        # A systemd slice limits the service's parent group.
+        (
+            "0::/system.slice/bot.service\n",
+            {
+                "system.slice/cpu.max": "50000 100000\n",
+                "system.slice/bot.service/cpu.max": "max 100000\n",
+            },
+            0.5,
+        ),
+        # cgroup v1 in a container: the host's path does not exist inside it, the
+        # container's own group is mounted at the root of the controller.
+        (
+            "4:cpu,cpuacct:/docker/0123abcd\n1:name=systemd:/docker/0123abcd\n",
+            {
+                "cpu,cpuacct/cpu.cfs_quota_us": "100000\n",
+                "cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+            },
+            1.0,
+        ),
+        # cgroup v1 without a quota (-1), as on this machine.
+        (
+            "3:cpu:/\n",
+            {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
+            None,
+        ),
+        # Nothing readable (no /sys/fs/cgroup): no limit known.
+        ("0::/\n", {}, None),
+    ],
+)
+def test_a_cpu_quota_limits_the_workers(
+    tmp_path: Path, membership: str, files: dict[str, str], quota: float | None
+) -> None:
+    """Workers beyond a container's CPU quota only take turns on it, each holding its
+    memory: the default is one per core the quota allows, rounded up, and never more
+    than the cores the process may run on."""
+    root, proc = cgroups(tmp_path, membership, files)
+    assert cpu_quota(root, proc) == quota
+    expected = CORES if quota is None else min(CORES, math.ceil(quota))
+    assert default_workers(root, proc) == expected
+
+
+def test_no_cgroup_file_means_one_worker_per_core(tmp_path: Path) -> None:
+    assert cpu_quota(tmp_path / "none", tmp_path / "none") is None
+    assert default_workers(tmp_path / "none", tmp_path / "none") == CORES
 
 
 async def test_stopping_the_bot_stops_its_workers(tmp_path: Path) -> None:
