@@ -2,13 +2,17 @@
 
     python bench/tausend_barrel.py --matches 600 --seed 1 --jobs 2
     python bench/tausend_barrel.py --stays 300 --a strong --seed 1 --jobs 2
+    python bench/tausend_barrel.py --approach 300 --at 800 --hide scores --seed 1 --jobs 2
 
 On the barrel (880) only a contract above 120 made by the seat counts: it wins the
 game; a failed one up to 120 costs nothing, a failed one above costs the bid, and three
 deals there without the win cost the fine.  A player who values each deal by its own
 score (the AI before it was told who sits on the barrel) keeps contracts of 100 there
-and drags matches out.  An AI is *blind* here when it decides on what it would see if
-nobody sat on the barrel; *aware* is the AI as it plays at a table.
+and drags matches out.  Near the barrel the match scores count too: points beyond 880
+are lost, and a seat climbing onto the barrel pushes the one sitting there off.  An AI
+is *blind* here when it decides on what it would see without that match context
+(``--hide``: ``barrel``, ``scores`` or both, the default: the AI before it knew the
+match); *aware* is the AI as it plays at a table.
 
 ``--matches M``: whole matches of three heuristic players, deal i of every match dealt
 from the same seed.  Each match is played with all three blind (the baseline), then
@@ -22,7 +26,13 @@ at 600 and 500, the first dealer (i // 3) mod 3; the deals go on until the seat 
 the barrel (the win, a failed bid above 120, its three deals used up, a push).  The
 other two seats are aware heuristics.  Each stay is played with A aware and with A
 blind, on the same deal seeds: printed, the stays won from the barrel and A's mean
-score change over the stay, aware and blind, with the paired difference.
+score change over the stay, aware and blind, with the paired difference.  ``--others
+820,500`` sets the other two scores (a seat close behind may push A off).
+
+``--approach N``: one deal (a redeal is dealt again) with A at ``--at`` (800) and the
+others at ``--others``, nobody on the barrel, the first dealer (i // 3) mod 3, played
+with A aware and blind on the same seeds: printed, A's mean match-score change (as
+the match counts it: nothing beyond 880) and how often A ends on the barrel.
 
 The last line is a JSON object.
 """
@@ -60,22 +70,51 @@ OTHERS_AT = (600, 500)
 
 
 def _blind_policy(d: Any) -> int:
-    """The heuristic as if nobody sat on the barrel (the deal's own score only)."""
-    if not d.setup.barrel:
+    """The heuristic as if the deal had no match context (its own score only)."""
+    if not d.setup.barrel and not d.setup.scores:
         return policy(d)
     c = d.copy()
-    c.setup = dataclasses.replace(d.setup, barrel=())
+    c.setup = dataclasses.replace(d.setup, barrel=(), scores=())
     return policy(c)
 
 
 def _blind_view(view: Any) -> Any:
-    """The seat's view as it was before the deal was told of the barrel."""
-    return dataclasses.replace(view, extra=tuple(kv for kv in view.extra if kv[0] != "barrel"))
+    """The seat's view without the match context `--hide` names."""
+    hide = _CTX["hide"]
+    return dataclasses.replace(view, extra=tuple(kv for kv in view.extra if kv[0] not in hide))
 
 
-def _init(a: str) -> None:
+def _init(
+    a: str,
+    hide: tuple[str, ...] = ("barrel", "scores"),
+    at: int = 800,
+    others: tuple[int, ...] = OTHERS_AT,
+) -> None:
     spec = game("tausend")
-    _CTX.update(spec=spec, opts=spec.parse_options({}), a=player(a, "tausend"))
+    _CTX.update(
+        spec=spec,
+        opts=spec.parse_options({}),
+        a=player(a, "tausend"),
+        hide=hide,
+        at=at,
+        others=others,
+    )
+
+
+def _play_a(state: Any, me: int, aware: bool, rng: random.Random, times: list[Any]) -> Any:
+    """Play a deal to its end: A (aware or blind) in seat `me`, aware heuristics beside."""
+    a: Player = _CTX["a"]
+    while (seat := P.to_act(state)) is not None:
+        if seat == me:
+            view = P.view(state, seat)
+            t0 = time.perf_counter()
+            action = a.choose(view if aware else _blind_view(view), rng)
+            if len(view.legal) > 1:
+                times.append((view.phase, (time.perf_counter() - t0) * 1000))
+            state, _ = P.apply(state, seat, action)
+        else:
+            state.step(policy(state))
+    return state
 
 
 def match(job: tuple[int, bytes, int]) -> tuple[int | None, int]:
@@ -98,13 +137,9 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
     """One stay on the barrel with A (aware or blind) in the barrel seat."""
     index, seed, aware = job
     me = index % 3
-    m = TausendMatch(_CTX["opts"], (index // 3) % 3)
-    m.scores[me] = BARREL_AT
+    m = _seated(index, BARREL_AT)
     m.on_barrel[me] = True
     m.climbed.append(me)
-    for k, s in enumerate(((me + 1) % 3, (me + 2) % 3)):
-        m.scores[s] = OTHERS_AT[k]
-    a: Player = _CTX["a"]
     rng = random.Random(f"{index}:{aware}")
     times: list[tuple[str, float]] = []  # (phase, ms) of A's decisions with a choice
     deals = declared_big = 0
@@ -112,17 +147,7 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
         spec = m.next_deal()
         assert spec is not None
         state = m.start_deal(spec, seed=seed + deals.to_bytes(4, "big"))
-        while (seat := P.to_act(state)) is not None:
-            if seat == me:
-                view = P.view(state, seat)
-                t0 = time.perf_counter()
-                action = a.choose(view if aware else _blind_view(view), rng)
-                if len(view.legal) > 1:
-                    times.append((view.phase, (time.perf_counter() - t0) * 1000))
-                state, _ = P.apply(state, seat, action)
-            else:
-                state.step(policy(state))
-        res = P.result(state)
+        res = P.result(_play_a(state, me, aware, rng, times))
         assert res is not None
         if res.declarer == me and isinstance(v := res.detail("value"), int) and v > 120:
             declared_big += 1
@@ -137,20 +162,70 @@ def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
     }
 
 
+def _seated(index: int, at: int) -> TausendMatch:
+    """A match with A (seat index mod 3) at `at` and the others at `--others`."""
+    me = index % 3
+    m = TausendMatch(_CTX["opts"], (index // 3) % 3)
+    m.scores[me] = at
+    for k, s in enumerate(((me + 1) % 3, (me + 2) % 3)):
+        m.scores[s] = _CTX["others"][k]
+    return m
+
+
+def approach(job: tuple[int, bytes, bool]) -> dict[str, Any]:
+    """One deal with A (aware or blind) at `--at`, nobody on the barrel."""
+    index, seed, aware = job
+    me = index % 3
+    at = _CTX["at"]
+    m = _seated(index, at)
+    rng = random.Random(f"{index}:{aware}")
+    times: list[tuple[str, float]] = []
+    k = 0
+    while not m.results or m.results[-1].reason == "redeal":
+        spec = m.next_deal()
+        assert spec is not None
+        state = m.start_deal(spec, seed=seed + k.to_bytes(4, "big"))
+        res = P.result(_play_a(state, me, aware, rng, times))
+        assert res is not None
+        m.add_result(spec, res)
+        k += 1
+    res = m.results[-1]
+    return {
+        "change": m.scores[me] - at,
+        "climbed": m.on_barrel[me],
+        "declared": res.declarer == me,
+        "made": res.declarer == me and res.reason == "made",
+        "times": times,
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--matches", type=int, default=0, help="whole heuristic matches")
     p.add_argument("--stays", type=int, default=0, help="stays on the barrel")
-    p.add_argument("--a", default="strong", help="level in the barrel seat for --stays")
+    p.add_argument("--approach", type=int, default=0, help="single deals near the barrel")
+    p.add_argument("--at", type=int, default=800, help="A's score for --approach")
+    p.add_argument("--others", default="600,500", help="the other two scores (--stays, --approach)")
+    p.add_argument("--hide", default="barrel,scores", help="match context the blind AI lacks")
+    p.add_argument("--a", default="strong", help="level of A for --stays and --approach")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
-    if not args.matches and not args.stays:
-        p.error("ask for --matches and/or --stays")
+    if not args.matches and not args.stays and not args.approach:
+        p.error("ask for --matches, --stays and/or --approach")
+    hide = tuple(args.hide.split(","))
+    if not set(hide) <= {"barrel", "scores"}:
+        p.error("--hide takes barrel, scores or barrel,scores")
+    try:
+        others = tuple(int(x) for x in args.others.split(","))
+    except ValueError:
+        others = ()
+    if len(others) != 2 or any(x >= BARREL_AT for x in others) or args.at >= BARREL_AT:
+        p.error(f"--others takes two scores below {BARREL_AT}, and --at one below it")
     rng = random.Random(args.seed)
     summary: dict[str, Any] = {"seed": args.seed}
     start = time.perf_counter()
-    with Pool(args.jobs, initializer=_init, initargs=(args.a,)) as pool:
+    with Pool(args.jobs, initializer=_init, initargs=(args.a, hide, args.at, others)) as pool:
         if args.matches:
             seeds = [rng.randbytes(12) for _ in range(args.matches)]
             base = pool.map(match, [(i, s, -1) for i, s in enumerate(seeds)])
@@ -226,6 +301,34 @@ def main() -> int:
                     f"score change over the stay {r['mean_change']:+.1f}"
                 )
             print(f"aware - blind, paired: {diff:+.1f} points a stay (95% CI ±{half:.1f})")
+        if args.approach:
+            seeds = [rng.randbytes(12) for _ in range(args.approach)]
+            got = {
+                aware: pool.map(approach, [(i, s, aware) for i, s in enumerate(seeds)])
+                for aware in (True, False)
+            }
+            diff, half = duplicate_args.mean_ci(
+                [x["change"] - y["change"] for x, y in zip(got[True], got[False], strict=True)]
+            )
+            row = {"level": args.a, "deals": args.approach, "at": args.at, "others": others}
+            for aware, name in ((True, "aware"), (False, "blind")):
+                rs = got[aware]
+                row[name] = {
+                    "mean_change": round(statistics.mean(x["change"] for x in rs), 2),
+                    "climbed": sum(x["climbed"] for x in rs),
+                    "declared": sum(x["declared"] for x in rs),
+                    "made": sum(x["made"] for x in rs),
+                }
+                r = row[name]
+                print(
+                    f"{args.a} {name} at {args.at}: score change {r['mean_change']:+.1f}, "
+                    f"on the barrel after {r['climbed']}/{args.approach}, "
+                    f"contracts made {r['made']}/{r['declared']}"
+                )
+            row["change_diff"] = round(diff, 2)
+            row["change_diff_ci95"] = round(half, 2)
+            print(f"aware - blind, paired: {diff:+.1f} points a deal (95% CI ±{half:.1f})")
+            summary["approach"] = row
     summary["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(summary))
     return 0

@@ -218,3 +218,24 @@ def test_barrel_bench_counts_every_match_and_stay() -> None:
         row = stays[side]
         assert 0 <= row["won"] <= 3 and 3 <= row["deals"] <= 9
         assert row["declared_above_120"] <= row["deals"]
+
+
+def test_barrel_bench_plays_single_deals_near_the_barrel() -> None:
+    """Every deal of --approach is played aware and blind from the same score; a
+    contract made from 800 takes the seat onto the barrel (the others, at 600 and 300,
+    cannot crowd it) and no further."""
+    res = _last_json(
+        "bench/tausend_barrel.py", "--approach", "6", "--at", "800", "--others", "600,300",
+        "--hide", "scores", "--a", "heuristic", "--seed", "2",
+    )  # fmt: skip
+    row = res["approach"]
+    assert isinstance(row, dict) and row["deals"] == 6 and row["others"] == [600, 300]
+    for side in ("aware", "blind"):
+        r = row[side]
+        assert 0 <= r["made"] <= r["declared"] <= 6 and r["made"] <= r["climbed"] <= 6
+        assert r["mean_change"] <= 80
+    out = subprocess.run(
+        [sys.executable, "bench/tausend_barrel.py", "--approach", "1", "--others", "900,0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 2 and "--others" in out.stderr

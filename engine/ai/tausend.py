@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..tausend.deal import TausendDeal
-from ..tausend.rules import BOLT_FINE, BOLTS_TO_FINE, FREE_BID_LIMIT, MAX_BID, PLAY
+from ..tausend.rules import BARREL_AT, BOLT_FINE, BOLTS_TO_FINE, FREE_BID_LIMIT, MAX_BID, PLAY
 from ..views import SeatView
 from .base import Budget
 from .plugins import GameAI
@@ -60,32 +60,68 @@ def value(d: TausendDeal, seat: int) -> int:
     assert res is not None
     if res.reason == "redeal":
         return 0
-    barrel = d.setup.barrel
-    v = _barrel_value(d, res.points, seat, barrel) if barrel else res.points[seat] // UNIT
+    setup = d.setup
+    if setup.barrel or setup.scores:
+        v = _match_value(d, res.points, seat, setup.barrel or (0,) * d.players, setup.scores)
+    else:
+        v = res.points[seat] // UNIT
     if seat != d.declarer and d.opp_mask >> seat & 1 and not d.tricks[seat]:
         v -= BOLT_COST * d.setup.gmult
     return v
 
 
-def _barrel_value(
-    d: TausendDeal, points: tuple[int, ...], seat: int, barrel: tuple[int, ...]
+def _match_value(
+    d: TausendDeal,
+    points: tuple[int, ...],
+    seat: int,
+    barrel: tuple[int, ...],
+    scores: tuple[int, ...],
 ) -> int:
-    """What the match makes of a deal with a seat on the barrel (RULES.md §5,
+    """What the match makes of a deal near or on the barrel (RULES.md §5,
     `TausendMatch.add_result`): a contract above 120 made from the barrel wins the
     game (`WIN` for the winner, `-WIN` for everybody else); failed, it costs the bid;
     nothing else a barrel seat scores counts, and its last deal there without the win
-    costs the fine.  Everybody else scores as usual."""
+    costs the fine.  With the scores known: a seat reaching 880 climbs onto the barrel
+    and keeps no point beyond it (more climbers than room all drop back by the fine),
+    and a climber pushes a sitter off the full barrel, which costs the sitter the fine.
+    Bolt fines are left to `value`'s bolt cost."""
     dec = d.declarer
     big = d.value > FREE_BID_LIMIT
     if big and barrel[dec] and points[dec] > 0:
         return WIN if seat == dec else -WIN
+    fine = d.setup.opts.barrel_fine * d.setup.gmult
     if not barrel[seat]:
-        return points[seat] // UNIT
+        if not scores or scores[seat] + points[seat] < BARREL_AT:
+            return points[seat] // UNIT
+        if len(_climbers(points, barrel, scores)) > _room(d):
+            return (BARREL_AT - fine - scores[seat]) // UNIT
+        return (BARREL_AT - scores[seat]) // UNIT
     if seat == dec and big:
         return points[seat] // UNIT
     if barrel[seat] == 1 and not (d.players == 4 and seat == d.setup.dealer):
-        return -d.setup.opts.barrel_fine * d.setup.gmult // UNIT
+        return -fine // UNIT  # the last deal there: the fine, pushed off or not
+    if scores:
+        climbers = len(_climbers(points, barrel, scores))
+        sitters = sum(1 for k in barrel if k) - (big and points[dec] < 0 and barrel[dec] > 0)
+        if 0 < climbers <= _room(d) < sitters + climbers:
+            return -fine // UNIT  # pushed off (with room for two, either may be)
     return 0
+
+
+def _climbers(
+    points: tuple[int, ...], barrel: tuple[int, ...], scores: tuple[int, ...]
+) -> list[int]:
+    """The seats off the barrel this deal brings to 880."""
+    return [
+        s
+        for s, (p, k, sc) in enumerate(zip(points, barrel, scores, strict=True))
+        if not k and sc + p >= BARREL_AT
+    ]
+
+
+def _room(d: TausendDeal) -> int:
+    """Players who may sit on the barrel at once (`TausendMatch.capacity`)."""
+    return 2 if d.players == 4 else 1
 
 
 def same_side(d: TausendDeal, seat: int) -> bool:

@@ -16,7 +16,9 @@ The rules are a club player's (RULES.md §5 gives the game):
   or a King or Queen whose partner is out — it could make the receiver a marriage —
   only as a last resort); claim a redeal for two 9s in the stock when the contract
   looks lost;
-- final raise: raise only to what the hand makes with `RAISE_MARGIN` to spare;
+- final raise: raise only to what the hand makes with `RAISE_MARGIN` to spare, and
+  no further than the match score needs to reach the barrel (points beyond 880 are
+  lost);
 - play: declare the marriage worth most as soon as it may be declared (it sets the
   trumps), after cashing the masters nobody can trump while there are no trumps;
   draw trumps with a master trump; cash masters (Aces, Tens whose Ace is gone);
@@ -38,6 +40,7 @@ from .. import actions as A
 from ..cards import DECK24_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, cards_of
 from ..tausend.deal import TausendDeal
 from ..tausend.rules import (
+    BARREL_AT,
     BIDDING,
     DISCARD,
     FREE_BID_LIMIT,
@@ -234,6 +237,11 @@ def _raise(d: TausendDeal, codes: list[int]) -> int:
             return over
         return codes[0]
     target = (strength(hand, False) - RAISE_MARGIN) // 5 * 5
+    scores = d.setup.scores
+    if scores:
+        # Points beyond 880 are lost (the seat climbs onto the barrel and stays there):
+        # a raise past what gets it there adds risk and nothing else.
+        target = min(target, -(-(BARREL_AT - scores[d.turn]) // 5) * 5)
     code = A.RAISE + target // 5
     if code > codes[0]:
         return min(code, codes[-1])

@@ -179,7 +179,12 @@ class TausendWorlds:
                 d.stock = m
         if stock:
             d.setup = Setup.of(
-                self.opts, d.setup.dealer, d.setup.golden, tuple(stock), d.setup.barrel
+                self.opts,
+                d.setup.dealer,
+                d.setup.golden,
+                tuple(stock),
+                d.setup.barrel,
+                d.setup.scores,
             )
         return d
 
@@ -229,8 +234,9 @@ def worlds(view: SeatView) -> TausendWorlds:
     stock_cards = tuple(c.index for c in view.talon_cards)
     stock_mask = _mask(list(view.talon_cards))
     barrel = extra.get("barrel", ())
-    assert isinstance(barrel, tuple)
-    setup = Setup.of(opts, view.dealer, golden, stock_cards, barrel)
+    scores = extra.get("scores", ())
+    assert isinstance(barrel, tuple) and isinstance(scores, tuple)
+    setup = Setup.of(opts, view.dealer, golden, stock_cards, barrel, scores)
     act = setup.active
     phase = PHASES.index(view.phase)
 

@@ -28,13 +28,15 @@ def start_deal(
     talon: Sequence[int] | None = None,
     golden: bool = False,
     barrel: Sequence[int] = (),
+    scores: Sequence[int] = (),
     **_context: object,
 ) -> TausendDeal:
     """A deal for `opts.players` seats, from a seed or from explicit cards.
 
-    `golden` and `barrel` are deal context from the match: the golden round (RULES.md
-    §5), and each seat's deals left on the barrel (0: not on it), which the rules of
-    the deal ignore but its worth to a seat does not.  A deal started on its own is an
+    `golden`, `barrel` and `scores` are deal context from the match: the golden round
+    (RULES.md §5), each seat's deals left on the barrel (0: not on it), and the match
+    scores near the barrel, which the rules of the deal ignore but its worth to a seat
+    does not.  A deal started on its own is an
     ordinary one with nobody on the barrel unless told.
     """
     n = opts.players
@@ -42,6 +44,8 @@ def start_deal(
         raise ValueError(f"the dealer must be a seat 0..{n - 1}, not {dealer}")
     if barrel and (len(barrel) != n or not all(0 <= k <= BARREL_ATTEMPTS for k in barrel)):
         raise ValueError(f"barrel: {n} counts of deals left, each 0..{BARREL_ATTEMPTS}")
+    if scores and len(scores) != n:
+        raise ValueError(f"scores: one match score for each of the {n} seats")
     if hands is None or talon is None:
         if seed is None:
             raise ValueError("a deal needs a seed or explicit hands and stock")
@@ -56,6 +60,7 @@ def start_deal(
         list(talon),
         golden=bool(golden),
         barrel=tuple(barrel),
+        scores=tuple(scores),
     )
 
 

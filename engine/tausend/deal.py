@@ -96,8 +96,10 @@ class Setup:
     seat; `order[leader]`: the seats of a trick led by `leader`, in playing order;
     `gmult`: 2 in the golden round; `blind_ok`: blind bidding is open.
     `barrel[seat]`: the deals that seat has left on the barrel, this one included (0:
-    not on it).  Match context, public like the scores: nothing in a deal's rules
-    depends on it, but what a deal is worth to a seat does (the AI reads it).
+    not on it).  `scores`: the match scores before the deal, given from the time a seat
+    could reach the barrel in one deal (else empty).  Both are match context, public:
+    nothing in a deal's rules depends on them, but what a deal is worth to a seat does
+    (points beyond 880 are lost, a climber pushes a sitter off; the AI reads them).
     """
 
     opts: TausendOptions
@@ -111,6 +113,7 @@ class Setup:
     blind_ok: bool
     stock_cards: tuple[int, ...]
     barrel: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
 
     @classmethod
     def of(
@@ -120,6 +123,7 @@ class Setup:
         golden: bool,
         stock_cards: tuple[int, ...],
         barrel: tuple[int, ...] = (),
+        scores: tuple[int, ...] = (),
     ) -> Setup:
         n = opts.players
         act = active_seats(n, dealer)
@@ -141,6 +145,7 @@ class Setup:
             blind_ok=opts.blind_bid and not golden,
             stock_cards=stock_cards,
             barrel=barrel if any(barrel) else (),
+            scores=scores,
         )
 
 
@@ -246,17 +251,19 @@ class TausendDeal(DealCore):
         talon: list[int] | tuple[int, ...],
         golden: bool = False,
         barrel: tuple[int, ...] = (),
+        scores: tuple[int, ...] = (),
     ) -> TausendDeal:
         """A deal from checked cards (`engine.tausend.start_deal` checks them).
 
         `golden`: the match says this deal is in the golden round (RULES.md §5):
         forehand plays 120 without bidding and every score counts double.  `barrel`:
-        each seat's deals left on the barrel (`Setup.barrel`).
+        each seat's deals left on the barrel (`Setup.barrel`); `scores`: the match
+        scores (`Setup.scores`).
         """
         d = cls.__new__(cls)
         n = opts.players
         d.log = None
-        setup = d.setup = Setup.of(opts, dealer, golden, tuple(talon[:3]), barrel)
+        setup = d.setup = Setup.of(opts, dealer, golden, tuple(talon[:3]), barrel, scores)
         act = setup.active
         d.players = n
         d.hands = [sum(1 << c for c in h) for h in hands]

@@ -96,6 +96,8 @@ def view(deal: TausendDeal, seat: int | None) -> SeatView:
         extra.append(("stock_value", stock_value(deal.stock)))
     if deal.setup.barrel:  # public, like the scores: who is on the barrel, deals left
         extra.append(("barrel", deal.setup.barrel))
+    if deal.setup.scores:  # the match scores near the barrel, public
+        extra.append(("scores", deal.setup.scores))
     return SeatView(
         game=GAME_ID,
         options=tuple(options_to_json(deal.setup.opts, GAME_ID).items()),

@@ -22,6 +22,7 @@ from .rules import (
     FALLS_TO_RESET,
     FREE_BID_LIMIT,
     GAME_ID,
+    MAX_BID,
     WIN_AT,
     TausendOptions,
 )
@@ -90,6 +91,10 @@ class TausendMatch(Match):
                 BARREL_ATTEMPTS - self.attempts[s] if self.on_barrel[s] else 0 for s in range(n)
             )
             context += (("barrel", left),)
+        if any(self.on_barrel) or max(self.scores) + MAX_BID >= BARREL_AT:
+            # From here a deal can end on the barrel: points beyond 880 are lost and a
+            # climber pushes a sitter off, so what the deal is worth depends on them.
+            context += (("scores", tuple(self.scores)),)
         return DealSpec(
             GAME_ID,
             tuple(range(n)),

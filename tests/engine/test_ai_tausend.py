@@ -54,8 +54,11 @@ def _deal(
     dealer: int,
     golden: bool = False,
     barrel: tuple[int, ...] = (),
+    scores: tuple[int, ...] = (),
 ) -> TausendDeal:
-    return tausend.start_deal(opts, dealer % opts.players, seed=seed, golden=golden, barrel=barrel)
+    return tausend.start_deal(
+        opts, dealer % opts.players, seed=seed, golden=golden, barrel=barrel, scores=scores
+    )
 
 
 def _advance(state: TausendDeal, rng: random.Random, steps: int, heuristic: bool) -> TausendDeal:
@@ -70,13 +73,23 @@ def _advance(state: TausendDeal, rng: random.Random, steps: int, heuristic: bool
 
 
 def _state(data: st.DataObject) -> TausendDeal:
-    """A running deal, sometimes with seats on the barrel (match context the AI reads)."""
+    """A running deal, sometimes with seats on the barrel and the match scores near it
+    (match context the AI reads)."""
     opts = data.draw(OPTIONS)
     seed = data.draw(st.binary(min_size=1, max_size=8))
     barrel = data.draw(
         st.one_of(st.just(()), st.tuples(*[st.sampled_from((0, 0, 1, 2, 3))] * opts.players))
     )
-    state = _deal(opts, seed, data.draw(st.integers(0, 3)), data.draw(st.booleans()), barrel)
+    scores = data.draw(
+        st.one_of(
+            st.just(()),
+            st.tuples(*[st.sampled_from((-120, 300, 640, 760, 800, 860))] * opts.players).map(
+                lambda s: tuple(880 if barrel and barrel[i] else x for i, x in enumerate(s))
+            ),
+        )
+    )
+    dealer = data.draw(st.integers(0, 3))
+    state = _deal(opts, seed, dealer, data.draw(st.booleans()), barrel, scores)
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     return _advance(state, rng, data.draw(st.integers(0, 40)), data.draw(st.booleans()))
 
@@ -295,10 +308,16 @@ def _hands(*texts: str) -> list[list[int]]:
 
 
 def _fixed(
-    hands: list[list[int]], stock: str, dealer: int = 2, barrel: tuple[int, ...] = ()
+    hands: list[list[int]],
+    stock: str,
+    dealer: int = 2,
+    barrel: tuple[int, ...] = (),
+    scores: tuple[int, ...] = (),
 ) -> TausendDeal:
     talon = [c.index for c in Card.parse(stock)]
-    return tausend.start_deal(TausendOptions(), dealer, hands=hands, talon=talon, barrel=barrel)
+    return tausend.start_deal(
+        TausendOptions(), dealer, hands=hands, talon=talon, barrel=barrel, scores=scores
+    )
 
 
 #: Seat 0 (forehand, dealer 2): Aces, Tens and the Hearts marriage.  Seat 1: rags.
@@ -468,10 +487,12 @@ def test_a_played_card_is_a_play_action() -> None:
 # --- the barrel: what a deal is worth to the match ----------------------------------------
 
 
-def _declared(barrel: tuple[int, ...], final: int | None = None) -> TausendDeal:
+def _declared(
+    barrel: tuple[int, ...], final: int | None = None, scores: tuple[int, ...] = ()
+) -> TausendDeal:
     """Seat 0 (the strong hand) declares at 100 after two passes, gives as the
     heuristic would, and states `final` (None: the heuristic's own raise)."""
-    d = _fixed(_hands(STRONG, WEAK, REST), STOCK, barrel=barrel)
+    d = _fixed(_hands(STRONG, WEAK, REST), STOCK, barrel=barrel, scores=scores)
     d.step(A.BID_VALUE + 20)
     while d.phase == BIDDING:
         d.step(A.PASS)
@@ -490,14 +511,17 @@ def _finished(d: TausendDeal) -> TausendDeal:
 
 
 def test_the_barrel_is_public_and_the_worlds_keep_it() -> None:
-    """Who sits on the barrel, with how many deals left, is in every seat's view (as
-    the scores are at the table), and every world the AI deals carries it."""
-    d = _fixed(_hands(WEAK, STRONG, REST), STOCK, barrel=(0, 2, 0))
+    """Who sits on the barrel, with how many deals left, and the match scores are in
+    every seat's view (as at the table), and every world the AI deals carries them."""
+    d = _fixed(_hands(WEAK, STRONG, REST), STOCK, barrel=(0, 2, 0), scores=(700, 880, 20))
     for seat in (None, 0, 1, 2):
         assert dict(d.view(seat).extra)["barrel"] == (0, 2, 0)
-    assert "barrel" not in dict(_fixed(_hands(WEAK, STRONG, REST), STOCK).view(0).extra)
+        assert dict(d.view(seat).extra)["scores"] == (700, 880, 20)
+    plain = dict(_fixed(_hands(WEAK, STRONG, REST), STOCK).view(0).extra)
+    assert "barrel" not in plain and "scores" not in plain
     world = worlds(d.view(0)).sample(random.Random(1))
-    assert world.setup.barrel == (0, 2, 0) and world.view(0) == d.view(0)
+    assert world.setup.barrel == (0, 2, 0) and world.setup.scores == (700, 880, 20)
+    assert world.view(0) == d.view(0)
 
 
 def test_a_made_contract_above_120_wins_the_game_from_the_barrel() -> None:
@@ -528,6 +552,60 @@ def test_on_the_barrel_only_the_big_contract_and_the_last_deal_count() -> None:
     assert failed.res is not None and failed.res.points[0] == -300
     assert value(failed, 0) == -300 // 5
     assert value(failed, 1) == failed.res.points[1] // 5 - BOLT_COST * (not failed.tricks[1])
+
+
+def _with_match(d: TausendDeal, barrel: tuple[int, ...], scores: tuple[int, ...]) -> TausendDeal:
+    """The same finished deal, told another match context."""
+    d = d.copy()
+    d.setup = dataclasses.replace(d.setup, barrel=barrel, scores=scores)
+    return d
+
+
+def test_points_beyond_880_are_lost_and_a_climber_pushes_the_sitter_off() -> None:
+    """With the scores known, the deal is worth what the match makes of it: a seat
+    reaching 880 climbs onto the barrel and keeps nothing beyond it; a climber pushes
+    the seat sitting there off, which costs that seat the fine; two climbing at once
+    both drop back by it (RULES.md §5, `TausendMatch.add_result`)."""
+    d = _played_out(0)
+    assert d.res is not None
+    assert d.res.points == (25, 100, 55) and d.declarer == 1 and d.res.reason == "made"
+
+    def worth(barrel: tuple[int, ...], scores: tuple[int, ...], seat: int) -> int:
+        bolt = BOLT_COST * (seat != d.declarer and not d.tricks[seat])
+        return value(_with_match(d, barrel, scores), seat) + bolt
+
+    assert worth((), (0, 700, 0), 1) == 100 // 5  # 800: short of the barrel, all counts
+    assert worth((), (0, 820, 0), 1) == 60 // 5  # 920 would be: 880, on the barrel
+    assert worth((), (0, 820, 0), 2) == 55 // 5
+    # Seat 0 sits on the barrel: seat 1 climbing pushes it off (the fine) ...
+    assert worth((2, 0, 0), (880, 820, 0), 0) == -120 // 5
+    assert worth((2, 0, 0), (880, 820, 0), 1) == 60 // 5
+    # ... and falling short of 880 leaves it there.
+    assert worth((2, 0, 0), (880, 700, 0), 0) == 0
+    # Two reaching 880 at once, with room for one: both drop back to 760.
+    assert worth((), (0, 820, 825), 1) == (760 - 820) // 5
+    assert worth((), (0, 820, 825), 2) == (760 - 825) // 5
+
+
+def test_heuristic_raises_no_further_than_the_barrel() -> None:
+    """Points beyond 880 are lost: near it the strong hand raises only as far as the
+    barrel (or keeps its bid), where at 0 it raises as far as it dares."""
+    far = _declared((), scores=(0, 0, 0)).value
+    assert far > 125
+    assert _declared((), scores=(790, 0, 0)).value == 100  # 100 already gets there
+    assert _declared((), scores=(765, 0, 0)).value == 115  # 880 - 765, up to a 5
+    assert _declared((), scores=(600, 0, 0)).value == far  # 880 is out of reach
+
+
+def test_strong_raises_no_further_than_the_barrel() -> None:
+    """The rich hand that raises to 160 at the start of a match raises only to the
+    barrel near it (120 from 760), and keeps 100 from 800: more risks the bid and
+    gains nothing."""
+    ai = player("strong", "tausend")
+    budget = Budget(playouts=400, worlds=8)
+    for scores, expected in (((0, 0, 0), 160), ((760, 0, 0), 120), ((800, 0, 0), 100)):
+        view = _view_at(_held_raise(b"x22", (), scores))
+        assert ai.choose(view, random.Random(1), budget) == Raise(expected)
 
 
 def test_heuristic_on_the_barrel_raises_to_125_and_no_further() -> None:
@@ -565,9 +643,9 @@ def test_heuristic_tries_the_last_deal_on_the_barrel_with_any_marriage() -> None
         assert raised or code == A.RAISE + 100 // 5
 
 
-def _held_raise(seed: bytes, barrel: tuple[int, ...]) -> TausendDeal:
+def _held_raise(seed: bytes, barrel: tuple[int, ...], scores: tuple[int, ...] = ()) -> TausendDeal:
     """Forehand (seat 0) held to 100, gifts given by the heuristic: the final raise."""
-    d = tausend.start_deal(TausendOptions(), 2, seed=seed, barrel=barrel)
+    d = tausend.start_deal(TausendOptions(), 2, seed=seed, barrel=barrel, scores=scores)
     d.step(A.BID_VALUE + 20)
     while d.phase == BIDDING:
         d.step(A.PASS)

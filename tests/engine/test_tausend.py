@@ -259,6 +259,31 @@ def test_a_deal_on_the_barrel_shows_it_to_every_seat() -> None:
         start_deal(TausendOptions(), 0, seed=b"b", barrel=(4, 0, 0))
 
 
+def test_near_the_barrel_the_deal_knows_the_scores() -> None:
+    """Points beyond 880 are lost and a climber pushes a sitter off, so from the time a
+    seat could reach the barrel in one deal (480: a bid can be worth 400) the match
+    gives the deal its scores; every view shows them, as the table does."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [475, 300, -120]
+    spec = m.next_deal()
+    assert spec is not None and "scores" not in dict(spec.context)
+    m.scores = [480, 300, -120]
+    spec = m.next_deal()
+    assert spec is not None and dict(spec.context)["scores"] == (480, 300, -120)
+    state = m.start_deal(spec, seed=b"s")
+    for seat in (None, 0, 1, 2):
+        assert dict(P.view(state, seat).extra)["scores"] == (480, 300, -120)
+    assert P.legal_actions(state) == P.legal_actions(start_deal(TausendOptions(), 0, seed=b"s"))
+    # Somebody on the barrel: the scores too, whatever the others have.
+    m.scores = [880, 0, 0]
+    m.on_barrel[0] = True
+    m.climbed.append(0)
+    spec = m.next_deal()
+    assert spec is not None and dict(spec.context)["scores"] == (880, 0, 0)
+    with pytest.raises(ValueError, match="scores"):
+        start_deal(TausendOptions(), 0, seed=b"s", scores=(0, 0))
+
+
 # --- the match's scoring invariants over arbitrary deal results -----------------------------
 
 _RESULT = st.tuples(
@@ -289,6 +314,9 @@ def test_match_scoring_invariants(
         # the deal is told who sits on the barrel, with the deals left there
         left = tuple(3 - m.attempts[s] if m.on_barrel[s] else 0 for s in range(players))
         assert dict(spec.context).get("barrel", (0,) * players) == left
+        # ... and, near the barrel, the scores
+        near = any(m.on_barrel) or max(m.scores) >= 480
+        assert dict(spec.context).get("scores") == (tuple(m.scores) if near else None)
         active = [(spec.dealer + k) % players for k in range(1, 4 if players == 4 else players + 1)]
         d = active[slot % len(active)]
         pts = [others[s] if s != d else (value if made else -value) for s in range(players)]
