@@ -16,7 +16,8 @@ match); *aware* is the AI as it plays at a table.
 
 ``--matches M``: whole matches of three heuristic players, deal i of every match dealt
 from the same seed.  Each match is played with all three blind (the baseline), then
-once for each seat r with seat r aware and the other two blind.  Printed: the aware
+once for each seat r with seat r aware and the other two blind (``--hide scores``:
+blind to the scores only, so the seats differ only in that).  Printed: the aware
 seat's share of the matches won (the baseline's same seat: about a third), and the
 median length of a match with all three blind and with all three aware.
 
@@ -70,11 +71,12 @@ OTHERS_AT = (600, 500)
 
 
 def _blind_policy(d: Any) -> int:
-    """The heuristic as if the deal had no match context (its own score only)."""
-    if not d.setup.barrel and not d.setup.scores:
+    """The heuristic without the match context `--hide` names."""
+    hidden = {k: () for k in _CTX["hide"] if getattr(d.setup, k)}
+    if not hidden:
         return policy(d)
     c = d.copy()
-    c.setup = dataclasses.replace(d.setup, barrel=(), scores=())
+    c.setup = dataclasses.replace(d.setup, **hidden)
     return policy(c)
 
 

@@ -2,6 +2,7 @@
 
     python bench/tausend_selfplay.py --set RAISE_MARGIN=15 --deals 8000 --seed 1
     python bench/tausend_selfplay.py --set CASH_BEFORE_MARRIAGE=0 --deals 8000 --seed 1
+    python bench/tausend_selfplay.py --set BARREL_DENY=20 --deals 0 --match-wins 600
 
 How the heuristic's margins and rules were tuned (docs/ai_tausend.md): each deal is
 played once by three unchanged heuristics (the baseline), then once for each seat r
@@ -13,7 +14,11 @@ deals take seconds: enough to see a point a deal.
 
 Printed: the variant's points per deal over the baseline in the same seats (the deal,
 all seats averaged, is the unit; 95% confidence interval), and the contracts made by
-the variant and by the baseline in the same seats.  The last line is a JSON object.
+the variant and by the baseline in the same seats.  ``--match-wins M`` plays whole
+matches instead of counting deals (what the barrel rules are about): match i once for
+each seat r with the variant in seat r, the same deal seeds each time; printed, the
+variant seat's share of the matches won (a third is no change).  The last line is a
+JSON object.
 """
 
 from __future__ import annotations
@@ -125,6 +130,21 @@ def match_deals(job: tuple[int, bool]) -> int:
 MATCH_DEALS_CAP = 2000
 
 
+def match_won(job: tuple[int, int, int]) -> bool:
+    """Whether the variant in seat `seat` wins whole match `index`."""
+    index, seat, seed = job
+    spec, opts = _CTX["spec"], _CTX["opts"]
+    match = spec.new_match(opts, index % opts.players)
+    deals = 0
+    while (deal_spec := match.next_deal()) is not None and deals < MATCH_DEALS_CAP:
+        d = match.start_deal(deal_spec, seed=f"win{seed}:{index}:{deals}".encode())
+        while d.turn >= 0:
+            d.step((_variant_policy if d.turn == seat else TP.policy)(d))
+        match.add_result(deal_spec, d.res)
+        deals += 1
+    return match.finished and match.winner == seat
+
+
 def _rate(xs: list[bool]) -> dict[str, Any]:
     return {"made": sum(xs), "of": len(xs), "rate": round(sum(xs) / len(xs), 4) if xs else None}
 
@@ -144,25 +164,35 @@ def main() -> int:
         default=0,
         help="also play this many whole matches, variant and current, and count deals",
     )
+    parser.add_argument(
+        "--match-wins",
+        type=int,
+        default=0,
+        help="play this many whole matches per seat with the variant in it; count its wins",
+    )
     args = parser.parse_args()
     variant = _parse_set(args.set)
     if not variant:
         parser.error("name at least one --set NAME=VALUE: the variant to measure")
     options, _, jobs = duplicate_args.setup(args)
     matches = [(i, v) for v in (True, False) for i in range(args.matches)]
+    n_seats = options.get("tausend.players", 3)
+    contests = [(i, r, args.seed) for i in range(args.match_wins) for r in range(n_seats)]
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs, initializer=_init, initargs=(variant, options)) as pool:
             results = list(pool.imap(play, jobs, chunksize=64))
             lengths = list(pool.imap(match_deals, matches))
+            wins = list(pool.imap(match_won, contests, chunksize=8))
     else:
         _init(variant, options)
         results = [play(j) for j in jobs]
         lengths = [match_deals(m) for m in matches]
+        wins = [match_won(c) for c in contests]
     elapsed = time.perf_counter() - start
     diffs = [r["diff"] for r in results]
     n = len(diffs)
-    mean, half = duplicate_args.mean_ci(diffs)
+    mean, half = duplicate_args.mean_ci(diffs) if diffs else (0.0, 0.0)
     variant_made = [m for r in results for m, _ in r["made"]]
     base_made = [m for r in results for m in r["base_made"] if m is not None]
     summary = {
@@ -189,6 +219,19 @@ def main() -> int:
     )
     if args.matches:
         print(f"whole matches ({args.matches} each): median deals {summary['match_deals_median']}")
+    if contests:
+        share = sum(wins) / len(wins)
+        w_half = 1.96 * (share * (1 - share) / len(wins)) ** 0.5
+        summary["match_wins"] = {
+            "matches": len(wins),
+            "variant_won": round(share, 4),
+            "variant_won_ci95": [round(share - w_half, 4), round(share + w_half, 4)],
+        }
+        print(
+            f"whole matches, the variant in each seat in turn: won {sum(wins)}/{len(wins)} = "
+            f"{share:.1%} (95% CI {share - w_half:.1%}-{share + w_half:.1%}; no change: "
+            f"{1 / n_seats:.1%})"
+        )
     print(json.dumps(summary))
     return 0
 

@@ -626,6 +626,28 @@ def test_heuristic_on_the_barrel_bids_up_to_120_for_nothing() -> None:
         assert policy(d) == expected
 
 
+def test_heuristic_outbids_a_player_on_the_barrel_while_he_bids() -> None:
+    """His contract above 120 ends the match, so a weak hand with a marriage bids on
+    while a player on the barrel is still in the auction, and not once he has passed
+    (nor with nobody on the barrel)."""
+    hands = _hands("AH TH KH QH AD TD AC", "KS QS 9H JH 9D JD JC", "KD QD TC KC QC AS TS")
+    plain = _fixed(hands, "JS 9S 9C")
+    plain.step(A.BID_VALUE + 20)  # forehand opens
+    assert policy(plain) == A.PASS  # the rags of seat 1 pass
+    fh = _fixed(hands, "JS 9S 9C", barrel=(3, 0, 0))  # forehand on the barrel
+    fh.step(A.BID_VALUE + 20)
+    assert policy(fh) == A.BID_VALUE + 21
+    for step in (A.BID_VALUE + 21, A.PASS, A.BID_VALUE + 22):
+        fh.step(step)
+    assert fh.turn == 1 and policy(fh) == A.BID_VALUE + 23  # he is still in: 115
+    dealer = _fixed(hands, "JS 9S 9C", barrel=(0, 0, 3))  # the dealer on the barrel
+    dealer.step(A.BID_VALUE + 20)
+    assert policy(dealer) == A.BID_VALUE + 21  # he has yet to bid
+    for step in (A.BID_VALUE + 21, A.PASS, A.BID_VALUE + 22):
+        dealer.step(step)
+    assert dealer.turn == 1 and policy(dealer) == A.PASS  # he has passed: no need
+
+
 def test_heuristic_tries_the_last_deal_on_the_barrel_with_any_marriage() -> None:
     """Failing 125 on the last deal there costs 5 more than the fine the seat pays
     anyway: it raises above 120 whenever a marriage allows it."""
