@@ -239,3 +239,17 @@ def test_barrel_bench_plays_single_deals_near_the_barrel() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert out.returncode == 2 and "--others" in out.stderr
+
+
+def test_selfplay_counts_whole_matches_won() -> None:
+    """A variant equal to the heuristic plays every match exactly as the heuristic
+    does, whichever seat it takes: it wins each match in one seat of three."""
+    from engine.ai.tausend_policy import BARREL_DENY
+
+    res = _last_json(
+        "bench/tausend_selfplay.py", "--set", f"BARREL_DENY={BARREL_DENY}", "--deals", "0",
+        "--match-wins", "3", "--seed", "4",
+    )  # fmt: skip
+    wins = res["match_wins"]
+    assert isinstance(wins, dict) and wins["matches"] == 9
+    assert wins["variant_won"] == round(1 / 3, 4)
