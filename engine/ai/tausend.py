@@ -10,7 +10,9 @@ The value of a finished deal to a seat is its score change (RULES.md §5): the
 declarer's ± contract, a defender's points rounded to 5 (times the golden round's
 or blind bid's multiplier), less a third of the bolt fine for a bolt taken; in units
 of 5 points (every score is a multiple of 5), so the numbers stay small.  A redeal
-is worth nothing to anybody.
+is worth nothing to anybody.  Near the end of a match the deal knows who sits on the
+barrel and the scores, and the value is what the match makes of the deal: the game
+won from the barrel, points lost beyond 880, a sitter pushed off.
 
 Over the last two tricks a world is solved exactly (alpha-beta): the defenders play
 as one side against the declarer.  Earlier the three hands are too big to solve in
@@ -54,8 +56,8 @@ def exact(d: TausendDeal) -> bool:
 
 def value(d: TausendDeal, seat: int) -> int:
     """The deal's score change for `seat` in units of 5 points, a bolt counted at a
-    third of its fine (RULES.md §5); a redeal is 0.  With somebody on the barrel, what
-    the match makes of the deal (`_barrel_value`)."""
+    third of its fine (RULES.md §5); a redeal is 0.  With somebody on the barrel or the
+    scores near it, what the match makes of the deal (`_match_value`)."""
     res = d.res
     assert res is not None
     if res.reason == "redeal":
