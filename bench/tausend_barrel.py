@@ -30,6 +30,11 @@ blind, on the same deal seeds: printed, the stays won from the barrel and A's me
 score change over the stay, aware and blind, with the paired difference.  ``--others
 820,500`` sets the other two scores (a seat close behind may push A off).
 
+``--duel M``: whole matches with A (``--a``, aware) in seat r against two aware
+heuristics, M matches for each seat r, deal i of match j dealt from the same seed
+whoever sits where: printed, A's share of the matches won (the heuristic in its place
+wins a third: one seat in three), the median match length and A's decision times.
+
 ``--approach N``: one deal (a redeal is dealt again) with A at ``--at`` (800) and the
 others at ``--others``, nobody on the barrel, the first dealer (i // 3) mod 3, played
 with A aware and blind on the same seeds: printed, A's mean match-score change (as
@@ -135,6 +140,22 @@ def match(job: tuple[int, bytes, int]) -> tuple[int | None, int]:
     return (m.winner if m.finished else None), k
 
 
+def duel(job: tuple[int, bytes, int]) -> dict[str, Any]:
+    """One whole match with A (aware) in `seat` and aware heuristics in the others."""
+    index, seed, seat = job
+    m = TausendMatch(_CTX["opts"], index % 3)
+    rng = random.Random(f"{index}:{seat}")
+    times: list[tuple[str, float]] = []
+    k = 0
+    while (spec := m.next_deal()) is not None and k < MATCH_CAP:
+        state = m.start_deal(spec, seed=seed + k.to_bytes(4, "big"))
+        res = P.result(_play_a(state, seat, True, rng, times))
+        assert res is not None
+        m.add_result(spec, res)
+        k += 1
+    return {"won": m.finished and m.winner == seat, "deals": k, "times": times}
+
+
 def stay(job: tuple[int, bytes, bool]) -> dict[str, Any]:
     """One stay on the barrel with A (aware or blind) in the barrel seat."""
     index, seed, aware = job
@@ -206,6 +227,7 @@ def main() -> int:
     p.add_argument("--matches", type=int, default=0, help="whole heuristic matches")
     p.add_argument("--stays", type=int, default=0, help="stays on the barrel")
     p.add_argument("--approach", type=int, default=0, help="single deals near the barrel")
+    p.add_argument("--duel", type=int, default=0, help="whole matches of A against two")
     p.add_argument("--at", type=int, default=800, help="A's score for --approach")
     p.add_argument("--others", default="600,500", help="the other two scores (--stays, --approach)")
     p.add_argument("--hide", default="barrel,scores", help="match context the blind AI lacks")
@@ -213,8 +235,8 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
-    if not args.matches and not args.stays and not args.approach:
-        p.error("ask for --matches, --stays and/or --approach")
+    if not (args.matches or args.stays or args.approach or args.duel):
+        p.error("ask for --matches, --stays, --approach and/or --duel")
     hide = tuple(args.hide.split(","))
     if not set(hide) <= {"barrel", "scores"}:
         p.error("--hide takes barrel, scores or barrel,scores")
@@ -303,6 +325,34 @@ def main() -> int:
                     f"score change over the stay {r['mean_change']:+.1f}"
                 )
             print(f"aware - blind, paired: {diff:+.1f} points a stay (95% CI ±{half:.1f})")
+        if args.duel:
+            seeds = [rng.randbytes(12) for _ in range(args.duel)]
+            jobs = [(i, s, r) for r in range(3) for i, s in enumerate(seeds)]
+            duels = pool.map(duel, jobs, chunksize=1)
+            n = len(duels)
+            won = sum(x["won"] for x in duels)
+            share = won / n
+            half = 1.96 * math.sqrt(share * (1 - share) / n)
+            times = sorted(ms for x in duels for _, ms in x["times"])
+            summary["duel"] = {
+                "level": args.a,
+                "matches": n,
+                "a_won": round(share, 4),
+                "a_won_ci95": [round(share - half, 4), round(share + half, 4)],
+                "deals_median": statistics.median(x["deals"] for x in duels),
+                "a_decision_ms": {
+                    "median": round(statistics.median(times), 1),
+                    "p95": round(times[int(0.95 * (len(times) - 1))], 1),
+                    "max": round(times[-1], 1),
+                }
+                if times
+                else None,
+            }
+            print(
+                f"{args.a} against two heuristics, {n} whole matches: won {won}/{n} = "
+                f"{share:.1%} (95% CI {share - half:.1%}-{share + half:.1%}; "
+                f"a heuristic in its place: 33.3%); median {summary['duel']['deals_median']} deals"
+            )
         if args.approach:
             seeds = [rng.randbytes(12) for _ in range(args.approach)]
             got = {

@@ -253,3 +253,14 @@ def test_selfplay_counts_whole_matches_won() -> None:
     wins = res["match_wins"]
     assert isinstance(wins, dict) and wins["matches"] == 9
     assert wins["variant_won"] == round(1 / 3, 4)
+
+
+def test_barrel_bench_duels_whole_matches() -> None:
+    """The heuristic in A's place plays each match as the other seats do: it wins one
+    match in three, whatever seat it takes."""
+    res = _last_json(
+        "bench/tausend_barrel.py", "--duel", "2", "--a", "heuristic", "--seed", "5",
+    )  # fmt: skip
+    duel = res["duel"]
+    assert isinstance(duel, dict) and duel["matches"] == 6 and duel["a_won"] == round(1 / 3, 4)
+    assert duel["deals_median"] > 0
