@@ -602,7 +602,7 @@ def test_strong_raises_no_further_than_the_barrel() -> None:
     barrel near it (120 from 760), and keeps 100 from 800: more risks the bid and
     gains nothing."""
     ai = player("strong", "tausend")
-    budget = Budget(playouts=400, worlds=8)
+    budget = Budget(playouts=400, worlds=8, seconds=30)  # no wall-clock stop: repeatable
     for scores, expected in (((0, 0, 0), 160), ((760, 0, 0), 120), ((800, 0, 0), 100)):
         view = _view_at(_held_raise(b"x22", (), scores))
         assert ai.choose(view, random.Random(1), budget) == Raise(expected)
@@ -683,7 +683,7 @@ def test_strong_plays_for_the_game_on_the_barrel() -> None:
     it only a contract above 120 counts, and 125 wins the game as well as any: both
     raise to 125."""
     ai = player("strong", "tausend")
-    budget = Budget(playouts=400, worlds=8)
+    budget = Budget(playouts=400, worlds=8, seconds=30)  # no wall-clock stop: repeatable
     for seed, plain in ((b"x0", 105), (b"x22", 160)):
         off = ai.choose(_view_at(_held_raise(seed, ())), random.Random(1), budget)
         on = ai.choose(_view_at(_held_raise(seed, (2, 0, 0))), random.Random(1), budget)
