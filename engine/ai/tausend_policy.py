@@ -226,8 +226,10 @@ def _bid(d: TausendDeal, codes: list[int]) -> int:
         return A.PASS
     margin = BID_MARGIN
     barrel = d.setup.barrel
-    if barrel and any(k and not d.passed >> s & 1 for s, k in enumerate(barrel)):
-        margin -= BARREL_DENY
+    if barrel:
+        bidding = d.setup.active_mask & ~d.passed  # a dealer sitting out never bids
+        if any(k and bidding >> s & 1 for s, k in enumerate(barrel)):
+            margin -= BARREL_DENY
     return want if bid <= estimate - margin else A.PASS
 
 

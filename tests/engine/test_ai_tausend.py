@@ -648,6 +648,23 @@ def test_heuristic_outbids_a_player_on_the_barrel_while_he_bids() -> None:
     assert dealer.turn == 1 and policy(dealer) == A.PASS  # he has passed: no need
 
 
+def test_a_dealer_sitting_out_on_the_barrel_is_not_outbid() -> None:
+    """With four players the dealer sits out and never bids, so nobody needs to keep
+    him from a contract: the bidding is the same as with nobody on the barrel."""
+    opts = TausendOptions(players=4)
+    bids = 0
+    for seed in range(30):
+        d = tausend.start_deal(opts, 3, seed=bytes([seed]), barrel=(0, 0, 0, 3))
+        plain = tausend.start_deal(opts, 3, seed=bytes([seed]))
+        while d.phase == BIDDING:
+            code = policy(d)
+            assert code == policy(plain), seed
+            bids += code != A.PASS
+            d.step(code)
+            plain.step(code)
+    assert bids > 30  # more than the openings: some seats bid on their hands
+
+
 def test_heuristic_tries_the_last_deal_on_the_barrel_with_any_marriage() -> None:
     """Failing 125 on the last deal there costs 5 more than the fine the seat pays
     anyway: it raises above 120 whenever a marriage allows it."""
