@@ -185,6 +185,15 @@ async def test_refs_stored_after_a_table_closed_are_gone_after_a_restart(
         await bot.stop()
 
 
+#: Presses per table in `_busy_writes`.  The log of the store that never checkpoints
+#: grows with them; the other's is bounded by how long one checkpoint takes, which on
+#: a loaded machine (CI's other test worker) can be a sizeable part of a short run:
+#: with 200 a table it once reached 0.34 of the unbounded log (the limit is a third);
+#: with 600, 0.02 on a quiet machine and at most 0.06 beside two CPU hogs and a disk
+#: writer syncing 50 MB at a time (8 runs).
+APPENDS = 600
+
+
 async def _busy_writes(path: Path, checkpoint_every: int) -> int:
     """Tables written to without a pause (a busy bot); the WAL file's size then."""
     store = await Store(path).open()
@@ -193,7 +202,7 @@ async def _busy_writes(path: Path, checkpoint_every: int) -> int:
 
         async def table(n: int) -> None:
             tid = await store.create_table(f"tg:-{n}", "zweier", {"k": "create", "n": n})
-            for v in range(2, 202):
+            for v in range(2, 2 + APPENDS):
                 entry = {"k": "act", "seat": v % 2, "code": v, "by": "p", "pad": "x" * 200}
                 await store.append(tid, v, [entry], status="playing", deadline=None)
 
