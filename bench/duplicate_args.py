@@ -61,6 +61,14 @@ def setup(
     return options, budget, jobs
 
 
+def share_ci(k: int, n: int) -> tuple[float, float, list[float]]:
+    """The share k/n, the half-width of its 95% interval (normal approximation) and the
+    interval rounded as the benches print it in JSON."""
+    share = k / n
+    half = 1.96 * math.sqrt(share * (1 - share) / n)
+    return share, half, [round(share - half, 4), round(share + half, 4)]
+
+
 def mean_ci(xs: list[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% interval (normal approximation; the
     duplicate deal or stay is the unit)."""

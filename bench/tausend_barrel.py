@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import random
 import statistics
 import sys
@@ -222,6 +221,16 @@ def approach(job: tuple[int, bytes, bool]) -> dict[str, Any]:
     }
 
 
+def _ms_summary(times: list[float]) -> dict[str, float]:
+    """Median, p95 and max of decision times in ms (at least one)."""
+    times = sorted(times)
+    return {
+        "median": round(statistics.median(times), 1),
+        "p95": round(times[int(0.95 * (len(times) - 1))], 1),
+        "max": round(times[-1], 1),
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--matches", type=int, default=0, help="whole heuristic matches")
@@ -262,12 +271,11 @@ def main() -> int:
             blind_len = [k for _, k in base]
             aware_len = [k for _, k in pool.map(match, [(i, s, 3) for i, s in enumerate(seeds)])]
             n = 3 * args.matches
-            share = wins / n
-            half = 1.96 * math.sqrt(share * (1 - share) / n)
+            share, half, ci = duplicate_args.share_ci(wins, n)
             summary["matches"] = {
                 "played": args.matches,
                 "aware_seat_won": round(share, 4),
-                "aware_seat_won_ci95": [round(share - half, 4), round(share + half, 4)],
+                "aware_seat_won_ci95": ci,
                 "blind_same_seat_won": round(base_wins / n, 4),
                 "capped": capped,
                 "deals_median_blind": statistics.median(blind_len),
@@ -290,7 +298,7 @@ def main() -> int:
             diff, half = duplicate_args.mean_ci(
                 [x["change"] - y["change"] for x, y in zip(out[True], out[False], strict=True)]
             )
-            times = sorted(ms for x in out[True] for _, ms in x["times"])
+            times = [ms for x in out[True] for _, ms in x["times"]]
             phases: dict[str, list[float]] = {}
             for x in out[True]:
                 for phase, ms in x["times"]:
@@ -308,9 +316,7 @@ def main() -> int:
             row["change_diff_ci95"] = round(half, 2)
             if times:
                 row["aware_decision_ms"] = {
-                    "median": round(statistics.median(times), 1),
-                    "p95": round(times[int(0.95 * (len(times) - 1))], 1),
-                    "max": round(times[-1], 1),
+                    **_ms_summary(times),
                     "by_phase": {
                         k: {"n": len(v), "median": round(statistics.median(v), 1)}
                         for k, v in sorted(phases.items())
@@ -331,22 +337,15 @@ def main() -> int:
             duels = pool.map(duel, jobs, chunksize=1)
             n = len(duels)
             won = sum(x["won"] for x in duels)
-            share = won / n
-            half = 1.96 * math.sqrt(share * (1 - share) / n)
-            times = sorted(ms for x in duels for _, ms in x["times"])
+            share, half, ci = duplicate_args.share_ci(won, n)
+            times = [ms for x in duels for _, ms in x["times"]]
             summary["duel"] = {
                 "level": args.a,
                 "matches": n,
                 "a_won": round(share, 4),
-                "a_won_ci95": [round(share - half, 4), round(share + half, 4)],
+                "a_won_ci95": ci,
                 "deals_median": statistics.median(x["deals"] for x in duels),
-                "a_decision_ms": {
-                    "median": round(statistics.median(times), 1),
-                    "p95": round(times[int(0.95 * (len(times) - 1))], 1),
-                    "max": round(times[-1], 1),
-                }
-                if times
-                else None,
+                "a_decision_ms": _ms_summary(times) if times else None,
             }
             print(
                 f"{args.a} against two heuristics, {n} whole matches: won {won}/{n} = "

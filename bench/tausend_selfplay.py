@@ -220,12 +220,11 @@ def main() -> int:
     if args.matches:
         print(f"whole matches ({args.matches} each): median deals {summary['match_deals_median']}")
     if contests:
-        share = sum(wins) / len(wins)
-        w_half = 1.96 * (share * (1 - share) / len(wins)) ** 0.5
+        share, w_half, ci = duplicate_args.share_ci(sum(wins), len(wins))
         summary["match_wins"] = {
             "matches": len(wins),
             "variant_won": round(share, 4),
-            "variant_won_ci95": [round(share - w_half, 4), round(share + w_half, 4)],
+            "variant_won_ci95": ci,
         }
         print(
             f"whole matches, the variant in each seat in turn: won {sum(wins)}/{len(wins)} = "

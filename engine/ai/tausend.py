@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..tausend.deal import TausendDeal
-from ..tausend.rules import BARREL_AT, BOLT_FINE, BOLTS_TO_FINE, FREE_BID_LIMIT, MAX_BID, PLAY
+from ..tausend.rules import (
+    BARREL_AT,
+    BOLT_FINE,
+    BOLTS_TO_FINE,
+    FREE_BID_LIMIT,
+    MAX_BID,
+    PLAY,
+    barrel_room,
+)
 from ..views import SeatView
 from .base import Budget
 from .plugins import GameAI
@@ -95,7 +103,7 @@ def _match_value(
     if not barrel[seat]:
         if not scores or scores[seat] + points[seat] < BARREL_AT:
             return points[seat] // UNIT
-        if len(_climbers(points, barrel, scores)) > _room(d):
+        if len(_climbers(points, barrel, scores)) > barrel_room(d.players):
             return (BARREL_AT - fine - scores[seat]) // UNIT
         return (BARREL_AT - scores[seat]) // UNIT
     if seat == dec and big:
@@ -105,7 +113,7 @@ def _match_value(
     if scores:
         climbers = len(_climbers(points, barrel, scores))
         sitters = sum(1 for k in barrel if k) - (big and points[dec] < 0 and barrel[dec] > 0)
-        if 0 < climbers <= _room(d) < sitters + climbers:
+        if 0 < climbers <= barrel_room(d.players) < sitters + climbers:
             return -fine // UNIT  # pushed off (with room for two, either may be)
     return 0
 
@@ -119,11 +127,6 @@ def _climbers(
         for s, (p, k, sc) in enumerate(zip(points, barrel, scores, strict=True))
         if not k and sc + p >= BARREL_AT
     ]
-
-
-def _room(d: TausendDeal) -> int:
-    """Players who may sit on the barrel at once (`TausendMatch.capacity`)."""
-    return 2 if d.players == 4 else 1
 
 
 def same_side(d: TausendDeal, seat: int) -> bool:

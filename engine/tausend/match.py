@@ -2,8 +2,9 @@
 
 Deal play (`engine.tausend.deal`) only reports each deal's own scores and bolts; this
 module turns them into the running totals.  It also tells each deal what applies to
-it (`DealSpec.context`): whether it is in the golden round, and who sits on the
-barrel with how many deals left (what a deal is worth to a seat depends on it).
+it (`DealSpec.context`): whether it is in the golden round, who sits on the barrel
+with how many deals left, and near the barrel the scores (what a deal is worth to a
+seat depends on them).
 Choices where RULES.md is silent are in docs/rules/tausend.md ("The barrel").
 """
 
@@ -25,6 +26,7 @@ from .rules import (
     MAX_BID,
     WIN_AT,
     TausendOptions,
+    barrel_room,
 )
 
 #: The notes of `TausendMatch.notes`: what a deal did to a score beyond its points.
@@ -77,8 +79,8 @@ class TausendMatch(Match):
 
     @property
     def capacity(self) -> int:
-        """Players who may sit on the barrel at once: two with four players, else one."""
-        return 2 if self.players == 4 else 1
+        """Players who may sit on the barrel at once (`rules.barrel_room`)."""
+        return barrel_room(self.players)
 
     def next_deal(self) -> DealSpec | None:
         if self.finished:

@@ -36,6 +36,12 @@ FALLS_TO_RESET = 3
 BOLT_FINE = 120
 BOLTS_TO_FINE = 3
 
+
+def barrel_room(players: int) -> int:
+    """Players who may sit on the barrel at once: two with four players, else one."""
+    return 2 if players == 4 else 1
+
+
 #: The phases of a deal, in the order of RULES.md §5 (the view names them: PHASES[phase]).
 #: DISCARD is the two-player declarer laying 3 cards on the other stock.  A redeal
 #: claim has no phase of its own: it is offered with a decision the seat has anyway.
