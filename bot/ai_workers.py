@@ -85,8 +85,9 @@ def cpu_quota(cgroup_root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP) 
         if ident == "0" and not controllers:
             limits += _limits(cgroup_root, path, _v2_limit)
         elif "cpu" in controllers.split(","):
-            limits += _limits(cgroup_root / controllers, path, _v1_limit)
-            limits += _limits(cgroup_root / "cpu", path, _v1_limit)
+            # mounted under its joint name ("cpu,cpuacct"), often linked as "cpu" too
+            for mount in dict.fromkeys((controllers, "cpu")):
+                limits += _limits(cgroup_root / mount, path, _v1_limit)
     return min(limits, default=None)
 
 
