@@ -23,8 +23,9 @@ from bot.store import Store
 from bot.table import Table
 from bot.views import Button, HandView, LobbyView, Message, TableView
 
-#: Chooses a game action code for `seat` of `table` among `codes` (those on the buttons).
-Policy = Callable[[Table, int, list[int], random.Random], int]
+#: Chooses a game action code for `seat` of `table` among `codes` (those on the buttons),
+#: or None when what it wants is not on them: then the player turns the page.
+Policy = Callable[[Table, int, list[int], random.Random], int | None]
 
 
 def random_policy(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
@@ -218,7 +219,7 @@ class Player:
             return None
         rng = random.Random(f"{table_id}:{table.version}:{self.key}")
         message = hv.message
-        for _ in range(6):
+        for _ in range(12):
             actions: dict[int, Button] = {}
             menus: list[Button] = []
             for b in message.all_buttons():
@@ -229,9 +230,11 @@ class Player:
                 elif p.verb in ("pg", "dp", "dr") and (p.verb, p.arg) != ("dp", 0):
                     menus.append(b)  # forward only: "pick again" would walk in circles
             if actions and (not menus or rng.random() < 0.8):
-                seat = hv.seat
-                code = self.policy(table, seat, sorted(actions), rng)
-                return await self.press(actions[code])
+                code = self.policy(table, hv.seat, sorted(actions), rng)
+                if code is None and not menus:
+                    code = rng.choice(sorted(actions))  # wanted nothing offered
+                if code is not None:
+                    return await self.press(actions[code])
             assert menus, f"a turn without buttons: {message.text!r}"
             out = await self.press(rng.choice(menus))
             assert out.ok and out.hand is not None, out

@@ -60,14 +60,17 @@ def _choose(
     return min(codes)
 
 
-def heuristic(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+def heuristic(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
     """Play as the engine's rule-based AI would: contracts are made and matches end
-    the way people's do (random declarers always fail), e.g. in a tie-break."""
+    the way people's do (random declarers always fail), e.g. in a tie-break.  A bid or
+    raise on another page of buttons is None: the player turns the page to it, as a
+    person would (a random value instead made a match of Thousand last hundreds of
+    deals)."""
     assert table.deal is not None
     dseat = table.deal_seat(seat)
     view = table.deal.view(dseat)
     code = encode(player("heuristic", view.game).choose(view, rng, None), table.deal.contracts)
-    return code if code in codes else rng.choice(codes)  # a value the buttons thin out
+    return code if code in codes else None
 
 
 def policy_for(game: str) -> Callable[[Table, int, list[int], random.Random], int]:

@@ -24,7 +24,7 @@ def prefer(*wanted: Callable[[Action], bool]) -> Policy:
     """A player who takes the first kind of action in `wanted` his buttons offer, and
     otherwise plays as the engine's rule-based AI."""
 
-    def choose(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+    def choose(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
         assert table.deal is not None
         actions = [(c, decode(c, table.deal.contracts)) for c in codes]
         for want in wanted:

@@ -207,7 +207,7 @@ async def test_each_double_has_its_name_on_the_button_and_the_table(
         admin = users(1)[0]
         assert (await bot.svc.update_setting(CHAT, admin, "language", lang, is_admin=True)).ok
 
-        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
             assert table.deal is not None
             doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
             return doubles[0] if doubles else heuristic(table, seat, codes, rng)
