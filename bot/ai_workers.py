@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 #: strong level stops itself after about a second (a decision is handed on when a
 #: worker is about to be free, so this is at most two decisions' time).
 DECISION_TIMEOUT = 10.0
+#: Seconds more for the first decision of a new pool: its worker starts first
+#: (spawns, imports the engine) at low priority, and on a machine busy with other
+#: work that took over 2 s in a test run beside two CPU hogs.  A slow start is not
+#: a hang.
+START_GRACE = 20.0
 #: Seconds between looks at whether a queued decision has reached a worker.
 CHECK_EVERY = 0.25
 #: Seconds the workers have to finish the decision in hand when the bot stops,
@@ -132,10 +137,19 @@ class AIWorkers:
     thread instead.  `close` stops them when the bot stops.
     """
 
-    def __init__(self, workers: int, *, timeout: float = DECISION_TIMEOUT) -> None:
+    def __init__(
+        self,
+        workers: int,
+        *,
+        timeout: float = DECISION_TIMEOUT,
+        start_grace: float = START_GRACE,
+    ) -> None:
         self.workers = workers
         self.timeout = timeout
+        self.start_grace = start_grace
         self._pool: ProcessPoolExecutor | None = None
+        #: The pool that has answered a decision: its workers are up.
+        self._started: ProcessPoolExecutor | None = None
         self._closed = False
 
     async def run(self, decide: Callable[[], int]) -> int:
@@ -148,28 +162,31 @@ class AIWorkers:
         retries = RETRIES
         while True:
             pool = self._current()
+            limit = self.timeout + (0.0 if pool is self._started else self.start_grace)
             try:
-                return await self._result(pool.submit(decide))
+                code = await self._result(pool.submit(decide), limit)
+                self._started = pool
+                return code
             except BrokenProcessPool:
                 await self._replace(pool, "a worker process died")
                 if retries == 0:
                     raise
                 retries -= 1
             except TimeoutError:
-                await self._replace(pool, f"a decision took over {self.timeout:g} s")
+                await self._replace(pool, f"a decision took over {limit:g} s")
                 raise
 
-    async def _result(self, future: Future[int]) -> int:
+    async def _result(self, future: Future[int], limit: float) -> int:
         """The decision's code.  Waiting in the queue has no limit (a queue moves
         while the workers work: a burst of tables is no reason to give up); held
-        by a worker for `timeout` seconds, the worker hangs: `TimeoutError`."""
+        by a worker for `limit` seconds, the worker hangs: `TimeoutError`."""
         waiting = asyncio.wrap_future(future)
         loop = asyncio.get_running_loop()
         deadline: float | None = None
         try:
             while True:
                 if deadline is None and future.running():
-                    deadline = loop.time() + self.timeout
+                    deadline = loop.time() + limit
                 left = CHECK_EVERY if deadline is None else deadline - loop.time()
                 if left <= 0:
                     raise TimeoutError
@@ -187,7 +204,7 @@ class AIWorkers:
         """Stop the workers; a decision asked for after this runs on a thread.  It
         blocks until they are gone, `grace` seconds at most: call it off the loop."""
         self._closed = True
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._started = self._pool, None, None
         if pool is not None:
             _stop(pool, grace)
 
@@ -205,7 +222,7 @@ class AIWorkers:
         decisions that were on it all come here: the first one warns, once."""
         if self._pool is not pool:
             return
-        self._pool = None
+        self._pool = self._started = None
         log.warning("the computer players' worker processes are replaced: %s", why)
         await asyncio.to_thread(_stop, pool, 0.0)
 

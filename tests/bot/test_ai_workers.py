@@ -197,9 +197,10 @@ async def test_a_hung_worker_does_not_stall_the_table(
 ) -> None:
     """A worker that stops answering: the table goes on without its decision (the
     computer plays at random, once), the hung worker is killed, new ones decide."""
-    own = AIWorkers(1, timeout=2.0)  # far above a worker's start on a busy machine
+    own = AIWorkers(1, timeout=2.0)
     made: Made = []
     stopped: list[int] = []
+    await own.run(partial(time.sleep, 0))  # the worker is up: the next hold is a hang
 
     async def hanging(decide: Callable[[], int]) -> int:
         if not stopped:
@@ -226,6 +227,34 @@ async def test_a_hung_worker_does_not_stall_the_table(
         for pid in stopped:  # only if the test failed before they were killed
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_new_pool_that_starts_slowly_is_not_taken_for_a_hung_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A new pool's worker starts first (spawns, imports the engine) at low priority,
+    which on a busy machine takes seconds: its first decision gets `start_grace` on
+    top of the hang limit.  Here the starting worker is frozen for three times the
+    limit, and the decision is still made, with no warning."""
+    own = AIWorkers(1, timeout=0.5, start_grace=30.0)
+    frozen: list[int] = []
+    try:
+        first = asyncio.ensure_future(own.run(partial(time.sleep, 0)))
+        while not own.pids():
+            await asyncio.sleep(0.01)
+        frozen.extend(own.pids())
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        await asyncio.sleep(1.5)
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        assert await first is None
+        assert replaced(caplog) == [] and own.pids() == frozen
+    finally:
+        for pid in frozen:  # only if the test failed while they were stopped
+            if alive(pid):
+                os.kill(pid, signal.SIGCONT)
+        own.close()
 
 
 async def test_a_burst_of_decisions_waits_its_turn(caplog: pytest.LogCaptureFixture) -> None:
