@@ -115,13 +115,6 @@ def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
     }
 
 
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def main() -> int:
     parser = duplicate_args.parser(__doc__, "side", 200)
     parser.add_argument("--game", default="zweier")
@@ -163,10 +156,10 @@ def main() -> int:
         "a_points_per_deal": round(a_ppd, 4),
         "b_points_per_deal": round(b_ppd, 4),
         "a_decision_ms_median": round(statistics.median(times["a"]), 2) if times["a"] else 0.0,
-        "a_decision_ms_p95": round(_pct(times["a"], 0.95), 2),
+        "a_decision_ms_p95": round(duplicate_args.percentile(times["a"], 0.95), 2),
         "a_decision_ms_max": round(max(times["a"], default=0.0), 2),
         "b_decision_ms_median": round(statistics.median(times["b"]), 2) if times["b"] else 0.0,
-        "b_decision_ms_p95": round(_pct(times["b"], 0.95), 2),
+        "b_decision_ms_p95": round(duplicate_args.percentile(times["b"], 0.95), 2),
         "b_decision_ms_max": round(max(times["b"], default=0.0), 2),
         "decisions": {"a": len(times["a"]), "b": len(times["b"])},
         "budget": None

@@ -98,11 +98,6 @@ def play_deal(job: tuple[int, bytes, int]) -> dict[str, Any]:
     return {"deal": index, "seed": seed.hex(), "games": games}
 
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
-
-
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     a_tot = [sum(g["a"] for g in r["games"]) for r in results]
     b_tot = [sum(g["b"] for g in r["games"]) for r in results]
@@ -156,7 +151,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             side: {
                 "n": len(t),
                 "median": round(statistics.median(t), 2) if t else 0.0,
-                "p95": round(_pct(t, 0.95), 2),
+                "p95": round(duplicate_args.percentile(t, 0.95), 2),
                 "max": round(max(t, default=0.0), 2),
                 "over_1s": sum(1 for x in t if x > 1000),
             }
@@ -167,7 +162,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         "decision_cpu_ms": {
             side: {
                 "median": round(statistics.median(t), 2) if t else 0.0,
-                "p95": round(_pct(t, 0.95), 2),
+                "p95": round(duplicate_args.percentile(t, 0.95), 2),
                 "max": round(max(t, default=0.0), 2),
             }
             for side, t in cpu.items()

@@ -215,13 +215,6 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
 
 
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     raw: list[float] = []
     rel: list[float] = []
@@ -319,7 +312,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         p: {
             "n": len(v),
             "median": round(statistics.median(v), 1),
-            "p95": round(_pct(v, 0.95), 1),
+            "p95": round(duplicate_args.percentile(v, 0.95), 1),
             "max": round(max(v), 1),
         }
         for p, v in sorted(phases.items())
@@ -351,7 +344,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         "_rows": dump,
         "estimate_agrees_with_choice": agree,
         "a_decision_ms_median": round(statistics.median(ms), 2) if ms else 0.0,
-        "a_decision_ms_p95": round(_pct(ms, 0.95), 2),
+        "a_decision_ms_p95": round(duplicate_args.percentile(ms, 0.95), 2),
         "a_decision_ms_max": round(max(ms, default=0.0), 2),
         "a_decisions": len(ms),
         "a_over_1s": sum(t > 1000 for t in ms),

@@ -314,11 +314,6 @@ def _contracts(rows: list[dict[str, Any]], side: str) -> dict[str, Any]:
     }
 
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 2) if xs else 0.0
-
-
 def main() -> int:
     parser = duplicate_args.parser(__doc__, "side", 100)
     parser.add_argument(
@@ -422,14 +417,18 @@ def main() -> int:
         "a_redeals_claimed": sum(r["redeals"] for r in results),
         "a_decision_ms": {
             "median": round(statistics.median(every), 2) if every else 0.0,
-            "p95": _pct(every, 0.95),
+            "p95": round(duplicate_args.percentile(every, 0.95), 2),
             "max": round(max(every, default=0.0), 2),
             "decisions": len(every),
             "cpu_median": round(statistics.median(cpu), 2) if cpu else 0.0,
-            "cpu_p95": _pct(cpu, 0.95),
+            "cpu_p95": round(duplicate_args.percentile(cpu, 0.95), 2),
             "cpu_max": round(max(cpu, default=0.0), 2),
             "by_phase": {
-                k: {"median": round(statistics.median(v), 2), "p95": _pct(v, 0.95), "n": len(v)}
+                k: {
+                    "median": round(statistics.median(v), 2),
+                    "p95": round(duplicate_args.percentile(v, 0.95), 2),
+                    "n": len(v),
+                }
                 for k, v in sorted(times.items())
             },
         },

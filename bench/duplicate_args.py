@@ -69,6 +69,15 @@ def share_ci(k: int, n: int) -> tuple[float, float, list[float]]:
     return share, half, [round(share - half, 4), round(share + half, 4)]
 
 
+def percentile(xs: list[float], q: float) -> float:
+    """The value at quantile q of xs (the sorted list's element at q x its length,
+    the last one at most; 0.0 for none): the benches' p95 of decision times."""
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
 def mean_ci(xs: list[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% interval (normal approximation; the
     duplicate deal or stay is the unit)."""
