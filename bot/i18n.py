@@ -281,6 +281,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # actions on buttons
         "act.play": "{card}",
         "act.marriage": "{card} + marriage",
+        "act.marriage_claim": "{card} + marriage, and claim 66",
         "act.exchange": "Exchange trump {jack}",
         "act.close": "Close the talon",
         "act.claim": "Claim 66",
@@ -520,6 +521,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
         "act.marriage": "{card} + Zwanziger/Vierziger",
+        "act.marriage_claim": "{card} + Zwanziger/Vierziger und aus (66)",
         "act.exchange": "Trumpf-{jack} tauschen",
         "act.close": "Zudrehen",
         "act.claim": "Ich hab 66 (Aus!)",
@@ -731,6 +733,8 @@ def action_label(
     lg = norm_lang(lang)
     if isinstance(action, PlayCard):
         card = card_label(action.card, lg, style)
+        if action.claim:
+            return t(lg, "act.marriage_claim", card=card)
         return t(lg, game_key("act.marriage", game), card=card) if action.marriage else card
     if isinstance(action, ExchangeTrump):
         return t(lg, "act.exchange", jack=_JACK.get((lg, style), _JACK[("en", "french")]))

@@ -21,8 +21,13 @@ class ActionFormatError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
+    """Play a card; leading K or Q with `marriage` declares the marriage.  With
+    auto-claim off, `claim` also claims 66 straight after the declaration, as a player
+    who says "forty, and I'm out" does: the led card's trick is not played out."""
+
     card: Card
     marriage: bool = False
+    claim: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,7 @@ Action = (
 
 # --- int codes ----------------------------------------------------------------------
 MARRIAGE_FLAG = 32
+MARRIAGE_CLAIM = 128  # + card | MARRIAGE_FLAG: declare the marriage, then claim 66
 EXCHANGE = 64
 CLOSE = 65
 CLAIM = 66
@@ -129,6 +135,10 @@ INVALID = -1
 def encode(action: Action, contracts: Sequence[str] = ()) -> int:
     """Int code of an action, or `INVALID` when it cannot be one of this game's actions."""
     if isinstance(action, PlayCard):
+        if action.claim:
+            return (
+                MARRIAGE_CLAIM | MARRIAGE_FLAG | action.card.index if action.marriage else INVALID
+            )
         return action.card.index + (MARRIAGE_FLAG if action.marriage else 0)
     if isinstance(action, Pass):
         return PASS
@@ -181,10 +191,46 @@ def encode(action: Action, contracts: Sequence[str] = ()) -> int:
     raise TypeError(f"not an action: {action!r}")
 
 
+def is_marriage_claim(code: int) -> bool:
+    """Is this the code of a marriage declared and claimed at once?"""
+    return MARRIAGE_CLAIM | MARRIAGE_FLAG <= code < MARRIAGE_CLAIM + 2 * MARRIAGE_FLAG
+
+
+def with_marriage_claims(codes: Sequence[int]) -> list[int]:
+    """The declare-and-claim codes for the marriages among `codes` (auto-claim off)."""
+    return [c | MARRIAGE_CLAIM for c in codes if MARRIAGE_FLAG <= c < EXCHANGE]
+
+
+def marriage_claim_reaching(codes: Sequence[int], total: int, counted: bool, trump: int) -> int:
+    """The declare-and-claim code among `codes` whose marriage (40 in trumps, else 20)
+    takes a side with `total` points to 66, or -1; a side's marriages count only once
+    it has a trick (`counted`)."""
+    if counted:
+        for c in codes:
+            if is_marriage_claim(c) and total + (40 if (c & 31) // 6 == trump else 20) >= 66:
+                return c
+    return -1
+
+
+def without_marriage_claims(codes: list[int]) -> list[int]:
+    return [c for c in codes if not is_marriage_claim(c)]
+
+
+def marriage_claim_refusal(action: PlayCard, auto: bool) -> tuple[str, str] | None:
+    """Why a declare-and-claim is refused before the marriage itself is looked at."""
+    if auto:
+        return "claim_not_allowed", "claims are automatic at this table (auto_claim)"
+    if not action.marriage:
+        return "claim_not_allowed", "a card goes with a claim only to declare a marriage"
+    return None
+
+
 def decode(code: int, contracts: Sequence[str] = ()) -> Action:
     """The action behind an int code (inverse of `encode`)."""
     if code < EXCHANGE:
         return PlayCard(CARDS[code & 31], bool(code & MARRIAGE_FLAG))
+    if is_marriage_claim(code):
+        return PlayCard(CARDS[code & 31], True, True)
     if code == PASS:
         return Pass()
     if code == DOUBLE:
@@ -233,6 +279,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         out: dict[str, Any] = {"do": "play", "card": action.card.id}
         if action.marriage:
             out["marriage"] = True
+        if action.claim:
+            out["claim"] = True
         return out
     if isinstance(action, Bid):
         if action.value is not None:
@@ -300,7 +348,7 @@ def action_from_json(obj: object) -> Action:
     if do in _SIMPLE:
         return _SIMPLE[do]()  # type: ignore[no-any-return]
     if do == "play":
-        return PlayCard(_card(obj, "card"), _bool(obj, "marriage"))
+        return PlayCard(_card(obj, "card"), _bool(obj, "marriage"), _bool(obj, "claim"))
     if do == "bid":
         if "value" in obj:
             return Bid(value=_int(obj, "value"))

@@ -248,6 +248,7 @@ class ZweierDeal(DealCore):
                 out.append(A.EXCHANGE)
             out.append(A.CLOSE)
         if not self.auto:
+            out.extend(A.with_marriage_claims(out))
             out.append(A.CLAIM)
         return out
 
@@ -277,6 +278,9 @@ class ZweierDeal(DealCore):
             if self.log is not None:
                 self.log.append(TalonClosed(seat))
         elif code == A.CLAIM:
+            self._claim(seat)
+        elif A.is_marriage_claim(code):
+            self.step(code & 63)  # declare it by leading the card, then claim (§1)
             self._claim(seat)
         else:  # pragma: no cover - legal() never offers anything else
             raise ValueError(f"not a zweier action: {code}")
@@ -421,6 +425,8 @@ class ZweierDeal(DealCore):
             card = action.card.index
             if not hand >> card & 1:
                 return "card_not_in_hand", f"{IDS[card]} is not in your hand"
+            if action.claim and (why := A.marriage_claim_refusal(action, self.auto)):
+                return why
             if action.marriage:
                 if self.lead_card >= 0:
                     return "marriage_not_allowed", "a marriage is declared only when leading"

@@ -435,8 +435,14 @@ def _normal(d: BauernDeal, codes: list[int]) -> int:
 
 
 def _normal_lead(d: BauernDeal, codes: list[int], me: int, hand: int, out: int, trump: int) -> int:
-    if A.CLAIM in codes and d.team_total(me & 1) >= TARGET:
-        return A.CLAIM
+    if A.CLAIM in codes:
+        total = d.team_total(me & 1)
+        if total >= TARGET:
+            return A.CLAIM
+        out_now = A.marriage_claim_reaching(codes, total, d.team_has_trick(me), trump)
+        if out_now >= 0:
+            return out_now
+        codes = A.without_marriage_claims(codes)
     marriage = -1
     for code in codes:
         queen = A.MARRIAGE_FLAG <= code < A.EXCHANGE and (code & 31) % 6 == QUEEN

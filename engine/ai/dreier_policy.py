@@ -38,6 +38,8 @@ from ..actions import (
     REDEAL,
     TRUMP_BLIND,
     TRUMP_SUIT,
+    marriage_claim_reaching,
+    without_marriage_claims,
 )
 from ..cards import DECK20_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, cards_of
 from ..dreier.contracts import CONTRACTS, FULL_SUIT, NORMAL, Contract, Goal, Holding
@@ -661,9 +663,13 @@ def _play_game(d: DreierDeal, me: int, codes: list[int]) -> int:
     decl = d.decl
     is_decl = me == decl
     if CLAIM in codes:
-        if d.side_total(is_decl) >= TARGET:
+        total = d.side_total(is_decl)
+        if total >= TARGET:
             return CLAIM
-        codes = [x for x in codes if x != CLAIM]
+        out_now = marriage_claim_reaching(codes, total, d.side_tricks(is_decl) > 0, d.trump)
+        if out_now >= 0:
+            return out_now
+        codes = [x for x in without_marriage_claims(codes) if x != CLAIM]
     hand = d.hands[me]
     t = d.ptrump
     higher = _higher(d.order)

@@ -20,7 +20,14 @@ The rules are a club player's (RULES.md §2 gives the game):
 
 from __future__ import annotations
 
-from ..actions import CLAIM, CLOSE, EXCHANGE, MARRIAGE_FLAG
+from ..actions import (
+    CLAIM,
+    CLOSE,
+    EXCHANGE,
+    MARRIAGE_FLAG,
+    marriage_claim_reaching,
+    without_marriage_claims,
+)
 from ..cards import DECK20_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, cards_of
 from ..tricks import HIGHER, STRENGTH, Order, best_in_trick
 from ..zweier import TARGET, ZweierDeal
@@ -117,8 +124,13 @@ def _lead(d: ZweierDeal, me: int, codes: list[int]) -> int:
     hand = d.hands[me]
     trump = d.trump
     mine = d.points[me] + (d.mpoints[me] if d.tricks[me] else 0)
-    if CLAIM in codes and mine >= TARGET:
-        return CLAIM
+    if CLAIM in codes:
+        if mine >= TARGET:
+            return CLAIM
+        out_now = marriage_claim_reaching(codes, mine, d.tricks[me] > 0, trump)
+        if out_now >= 0:
+            return out_now
+        codes = without_marriage_claims(codes)
     if EXCHANGE in codes:
         return EXCHANGE
     marriage = -1

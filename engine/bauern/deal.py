@@ -357,6 +357,7 @@ class BauernDeal(DealCore):
                         out.append(king)
                         out.append(queen)
                 if self.kind == _NORMAL and not self.auto:
+                    out.extend(A.with_marriage_claims(out))
                     out.append(A.CLAIM)
             return out
         if phase == DOUBLING:
@@ -398,6 +399,11 @@ class BauernDeal(DealCore):
         if phase == PLAY:
             if code < 64:
                 self._play(code)
+            elif A.is_marriage_claim(code):
+                seat = self.turn
+                self._play(code & 63)  # declare it by leading the card, then claim (§1)
+                if self.res is None:
+                    self._claim(seat)
             else:
                 self._claim(self.turn)
         elif phase == BIDDING:

@@ -210,6 +210,11 @@ def _explain_card(d: BauernDeal, seat: int, action: A.PlayCard) -> tuple[str, st
     hand = d.hands[seat]
     if not hand >> card & 1:
         return "card_not_in_hand", f"{IDS[card]} is not in your hand"
+    if action.claim:
+        if why := A.marriage_claim_refusal(action, d.auto):
+            return why
+        if d.kind != Kind.NORMAL:
+            return "claim_not_allowed", "only a normal game is claimed"
     if action.marriage:
         if d.trick:
             return "marriage_not_allowed", "a marriage is declared only when leading"

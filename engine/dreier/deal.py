@@ -372,6 +372,7 @@ class DreierDeal(DealCore):
                         out.append(king | A.MARRIAGE_FLAG)
                         out.append(queen | A.MARRIAGE_FLAG)
             if not self.auto and c.goal is Goal.GAME:
+                out.extend(A.with_marriage_claims(out))
                 out.append(A.CLAIM)
             return out
         if phase == BIDDING:
@@ -477,6 +478,10 @@ class DreierDeal(DealCore):
             self._discard(seat, code)
         elif code == A.CLAIM:
             self._claim(seat)
+        elif A.is_marriage_claim(code):
+            self._play(seat, code & 31, A.MARRIAGE_FLAG)  # declare it, then claim (§1)
+            if self.res is None:
+                self._claim(seat)
         elif phase == TRUMP:
             self._choose_trump(seat, code)
         else:  # pragma: no cover - legal() never offers anything else

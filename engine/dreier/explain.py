@@ -154,6 +154,11 @@ def _play(d: DreierDeal, seat: int, action: Action) -> tuple[str, str]:
         card = action.card.index
         if not hand >> card & 1:
             return "card_not_in_hand", f"{IDS[card]} is not in your hand"
+        if action.claim:
+            if why := A.marriage_claim_refusal(action, d.auto):
+                return why
+            if c.goal is not Goal.GAME:
+                return "claim_not_allowed", f"there is nothing to claim in {c.name}"
         if action.marriage:
             if d.trick:
                 return "marriage_not_allowed", "a marriage is declared only when leading"

@@ -128,6 +128,10 @@ def test_german_words_for_german_readers() -> None:
     queen = PlayCard(Card.parse("QC")[0], marriage=True)
     assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"
+    # with manual claims a marriage may be declared and claimed in one press
+    out = PlayCard(Card.parse("QC")[0], marriage=True, claim=True)
+    assert action_label(out, "de", game="zweier") == "D♣ + Zwanziger/Vierziger und aus (66)"
+    assert action_label(out, "en", game="bauern") == "Q♣ + marriage, and claim 66"
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

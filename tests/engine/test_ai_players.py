@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import zweier
-from engine.actions import CLAIM, Claim, ExchangeTrump, encode
+from engine.actions import CLAIM, Claim, ExchangeTrump, PlayCard, encode, is_marriage_claim
 from engine.ai import Budget, UnknownLevel, UnsupportedGame, player
 from engine.ai.strong import StrongPlayer
 from engine.ai.zweier_worlds import worlds
@@ -158,6 +158,41 @@ def test_heuristic_exchanges_the_trump_jack() -> None:
     raise AssertionError("no deal with an exchange found")
 
 
+def test_claims_with_a_marriage_that_reaches_66() -> None:
+    """With auto_claim off, a player on lead whose marriage takes him to 66 declares it
+    and claims at once ("forty, and out") instead of playing the trick on (RULES.md §1)."""
+    found = 0
+    for n in range(2000):
+        rng = random.Random(n)
+        state = _deal(n.to_bytes(2, "big"), n % 2, auto_claim=False)
+        while state.turn >= 0:
+            me = state.turn
+            view = state.view(me)
+            mine = state.points[me] + (state.mpoints[me] if state.tricks[me] else 0)
+            reaching = [
+                a
+                for a in view.legal
+                if isinstance(a, PlayCard)
+                and a.claim
+                and mine + (40 if a.card.suit == state.trump else 20) >= 66
+            ]
+            if reaching and state.tricks[me] and mine < 66:
+                for level in ("heuristic", "strong"):
+                    choice = player(level).choose(view, random.Random(1), TINY)
+                    assert isinstance(choice, PlayCard) and choice.claim and choice.marriage
+                    nxt = state.copy()
+                    nxt.step(encode(choice))
+                    res = nxt.result()
+                    assert res is not None and res.winners == (me,)
+                found += 1
+                break
+            codes = [c for c in state.legal() if c != CLAIM and not is_marriage_claim(c)]
+            state.step(rng.choice(codes))
+        if found >= 5:
+            return
+    raise AssertionError(f"only {found} positions with a marriage that claims found")
+
+
 def test_claims_66_when_auto_claim_is_off() -> None:
     """Heuristic and strong claim as soon as they are on lead with 66 (RULES.md §1)."""
     found = 0
@@ -171,7 +206,7 @@ def test_claims_66_when_auto_claim_is_off() -> None:
                     assert player(level).choose(view, random.Random(1), TINY) == Claim()
                 found += 1
                 break
-            codes = [c for c in state.legal() if c != CLAIM]
+            codes = [c for c in state.legal() if c != CLAIM and not is_marriage_claim(c)]
             state.step(rng.choice(codes))
         if found >= 5:
             return

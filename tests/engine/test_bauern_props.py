@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine import bauern
 from engine import protocol as P
-from engine.actions import Bid, ChooseTrump, Claim, Double, Pass
+from engine.actions import Bid, ChooseTrump, Claim, Double, Pass, PlayCard
 from engine.bauern import BauernDeal, BauernOptions
 from engine.cards import CARDS, POINTS, cards_of, index_of
 from engine.events import HandShown, TrumpChosen
@@ -59,7 +59,11 @@ def test_played_out_deals_count_120() -> None:
             BauernOptions(auto_claim=False), n % 4, seed=n.to_bytes(4, "big")
         )
         while (seat := P.to_act(state)) is not None:
-            legal = [a for a in P.legal_actions(state) if not isinstance(a, Claim | Double)]
+            legal = [
+                a
+                for a in P.legal_actions(state)
+                if not isinstance(a, Claim | Double) and not (isinstance(a, PlayCard) and a.claim)
+            ]
             if P.view(state, None).phase == "bidding":
                 legal = [a for a in legal if a in (Bid("normal"), Pass())]
             state, _ = P.apply(state, seat, rng.choice(legal))

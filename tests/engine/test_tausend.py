@@ -284,6 +284,27 @@ def test_near_the_barrel_the_deal_knows_the_scores() -> None:
         start_deal(TausendOptions(), 0, seed=b"s", scores=(0, 0))
 
 
+@pytest.mark.parametrize(("before", "left"), [(1, 0), (2, 1)])
+def test_a_golden_round_bolt_counts_twice_and_the_third_is_fined(before: int, left: int) -> None:
+    """RULES.md §5: bolts and fines are doubled in the golden round; the third bolt costs
+    the fine and clears the count, so two more on top of two leave one."""
+    m = TausendMatch(TausendOptions(golden_round=True), 0)
+    m.bolts = [before, 0, 0]
+    spec = m.next_deal()
+    assert spec is not None
+    res = DealResult(
+        points=(0, 240, 40),
+        winners=(1,),
+        reason="made",
+        contract="bid",
+        declarer=1,
+        details=(("value", 120), ("made", True), ("golden", True), ("bolts", (2, 0, 0))),
+    )
+    m.add_result(spec, res)
+    assert m.scores[0] == -240 and m.bolts[0] == left
+    assert (0, "bolt_fine") in m.notes
+
+
 # --- the match's scoring invariants over arbitrary deal results -----------------------------
 
 _RESULT = st.tuples(
