@@ -55,18 +55,23 @@ def standings(table: Table) -> list[Standing]:
     # A person whose seat the computer held at the end (he missed his turns and never
     # took it back) walked away: like a resignation, his side loses and every other
     # side wins, or he could leave a match he was losing to the computer and be
-    # credited with what it made of it.  Unless everybody walked away.
+    # credited with what it made of it.  Unless everybody walked away.  A side that
+    # resigned loses too, but a resignation does not hand the win to one who walked
+    # away.  Either way the Bummerl follow the verdict, not the scores: a loser has at
+    # least one, a winner none (a stayer who was behind is not "won, with a Bummerl").
     away = {
         teams[i]
         for i, s in enumerate(table.seats)
         if s is not None and s.user is not None and s.ai is not None
     }
+    verdict: set[int] | None = None
     if table.resigned is not None:
-        losing_team = teams[table.resigned]
-        lost = [teams[i] == losing_team for i in range(table.players)]
-        bummerl = [max(b, 1) if lost[i] else b for i, b in enumerate(bummerl)]
+        verdict = {teams[table.resigned]} | away
     elif away and away != {teams[i] for i, s in enumerate(table.seats) if s and s.user}:
-        lost = [teams[i] in away for i in range(table.players)]
+        verdict = away
+    if verdict is not None:
+        lost = [teams[i] in verdict for i in range(table.players)]
+        bummerl = [max(b, 1) if lost[i] else 0 for i, b in enumerate(bummerl)]
     elif any(bummerl):
         lost = [b > 0 for b in bummerl]
     else:

@@ -626,7 +626,7 @@ class TableService:
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
-        votes = len(table.votes | {user.key})
+        votes = len(table.abort_votes() | {user.key})
         needed = table.votes_needed()
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
         if votes >= needed:
@@ -650,9 +650,10 @@ class TableService:
         is_admin: bool = False,
         table_id: str | None = None,
     ) -> Outcome:
-        """The host closes his table in the lobby, or when he is its only human; in a
-        running match with other humans his abort is a vote like anyone's, so a host
-        who is losing cannot wipe the match off the record (`/resign` concedes).
+        """The host closes his table in the lobby, or when he is its only human still
+        playing; in a running match with other humans his abort is a vote like
+        anyone's, so a host who is losing cannot wipe the match off the record
+        (`/resign` concedes).  Those whose seats the computer took over do not vote.
 
         A chat's admin (the adapter checked) closes any table of the chat he does not
         sit at — an abandoned game, a spam lobby — naming it by `table_id` when the
@@ -686,7 +687,7 @@ class TableService:
                 await self._commit(table, [{"k": "abort", "reason": "admin"}])
                 await self._closed_table(table, "aborted")
                 return Outcome(True, table_id=table.id)
-            alone = table.humans() == [user.key]
+            alone = table.present() == [user.key]
             if table.host == user.key and (table.status == Status.LOBBY or alone):
                 await self._commit(table, [{"k": "abort", "reason": "host"}])
                 await self._closed_table(table, "aborted")

@@ -144,9 +144,19 @@ class Table:
         """The name the host sits under (None: he has no seat any more)."""
         return next((s.name for s in self.seats if s is not None and s.user == self.host), None)
 
+    def present(self) -> list[str]:
+        """The people still playing: not one whose seat the computer took over after
+        his missed turns (he walked away until he takes it back)."""
+        return [s.user for s in self.seats if s is not None and s.user is not None and s.ai is None]
+
+    def abort_votes(self) -> set[str]:
+        """The abort votes that count: those of the people still playing."""
+        return self.votes & set(self.present())
+
     def votes_needed(self) -> int:
-        """Abort votes that close a running table: a majority of its human players."""
-        return len(self.humans()) // 2 + 1
+        """Abort votes that close a running table: a majority of the people still
+        playing, so one who walked away cannot keep the others at the table."""
+        return len(self.present()) // 2 + 1
 
     def is_full(self) -> bool:
         return all(s is not None for s in self.seats)

@@ -391,7 +391,9 @@ def table_view(table: Table, style: Style) -> TableView:
         lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
     if table.votes and table.status == Status.PLAYING:
         # everyone should see that an abort is being asked for, and how to agree
-        lines.append(t(lg, "table.votes", votes=len(table.votes), needed=table.votes_needed()))
+        lines.append(
+            t(lg, "table.votes", votes=len(table.abort_votes()), needed=table.votes_needed())
+        )
     lay = _Layout()
     if table.status == Status.PLAYING:
         lay.add_row([Button(t(lg, "button.show_hand"), table_verb(table.id, table.version, "h"))])

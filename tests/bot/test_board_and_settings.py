@@ -3,6 +3,7 @@ admin sets for the chat (/settings), on a real SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Callable
 
@@ -12,7 +13,7 @@ from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings
 
 from .conftest import FAST
-from .fakechat import CHAT, Bot, button, open_table, play_out, users
+from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
 
@@ -128,11 +129,54 @@ async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
         tid = await open_table(bot, "zweier", [anna, bert])
         await play_out(bot.fc, tid, [bert])  # Anna never presses again
         rows = await bot.store.fetchall(  # type: ignore[union-attr]
-            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+            "SELECT player, won, bummerl > 0, schneider FROM results WHERE table_id = ?", (tid,)
         )
-        assert dict(rows) == {anna.key: 0, bert.key: 1}
+        # the Bummerl go with the verdict: the winner has none, whatever the scores
+        got = {p: (won, has_bummerl) for p, won, has_bummerl, _ in rows}
+        assert got == {anna.key: (0, 1), bert.key: (1, 0)}
+        assert all(sch == 0 for p, _, _, sch in rows if p == bert.key)
         board = await R.leaderboard(bot.store, "zweier", CHAT.key)  # type: ignore[arg-type]
         assert [e.player for e in board] == [bert.key, anna.key]
+    finally:
+        await bot.stop()
+
+
+async def _walked_away(bot: Bot, leaves: Player, stays: Player) -> str:
+    """A Zweierschnapsen table `leaves` opened and then stopped pressing at, until the
+    computer took his seat over; `stays` played his turns meanwhile."""
+    tid = await open_table(bot, "zweier", [leaves, stays])
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(leaves.key)
+    assert seat is not None
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while (s := table.seats[seat]) is not None and s.ai is None:
+        assert loop.time() < end, "the computer never took the absent player's seat"
+        await stays.take_turn(tid)
+        await asyncio.sleep(0.02)
+    return tid
+
+
+async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert walks away: the computer plays his seat.  Anna, who stayed, is not held
+    there until he votes: her own abort vote is the majority of the people still
+    playing.  And if she concedes instead, that is no win for Bert, who left."""
+    timings = dataclasses.replace(FAST, turn_timeout=0.3, reminder_before=0.1, missed_turns_limit=1)
+    bot = await make_bot(timings=timings).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        # Bert hosts, so Anna's abort is a vote, not the host's
+        tid = await _walked_away(bot, bert, anna)
+        out = await bot.svc.abort(CHAT, anna.user)
+        assert out.ok and tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+        tid = await _walked_away(bot, bert, anna)
+        assert (await bot.svc.resign(CHAT, anna.user)).ok
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+        assert dict(rows) == {anna.key: 0, bert.key: 0}
     finally:
         await bot.stop()
 
