@@ -82,6 +82,16 @@ def _table_style(table: Table, lang: str) -> Style:
     return Style(lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table"))
 
 
+def _computer_name(table: Table) -> str:
+    """ "Computer n" with the lowest n no seat is called: names must tell the seats
+    apart (a computer removed and another added must not give two "Computer 2")."""
+    taken = {s.name for s in table.seats if s is not None}
+    n = 1
+    while (name := t(table.settings.get("lang"), "ai.name", n=n)) in taken:
+        n += 1
+    return name
+
+
 def _refuse(lang: str | None, key: str, **kw: Any) -> Outcome:
     return Outcome(False, t(lang, f"refuse.{key}", **kw), key)
 
@@ -546,8 +556,7 @@ class TableService:
         free = [i for i, s in enumerate(table.seats) if s is None]
         if not free:
             return _refuse(lang, "table_full")
-        n = sum(1 for s in table.seats if s is not None and s.user is None) + 1
-        name = t(table.settings.get("lang"), "ai.name", n=n)
+        name = _computer_name(table)
         level = table.settings.get("ai_level", self.ai_level)
         await self._commit(table, [{"k": "ai", "seat": free[0], "name": name, "level": level}])
         await self._notify(table, "lobby")
@@ -780,7 +789,7 @@ class TableService:
                     await self._commit(table, entries)
                     await self._after_lobby_change(table)
                 else:
-                    name = t(table.settings.get("lang"), "ai.name", n=seat + 1)
+                    name = _computer_name(table)
                     level = table.settings.get("ai_level", self.ai_level)
                     entries = [
                         {

@@ -246,12 +246,13 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
                 for i in range(table.players)
             ]
         )
-    ai_seats = [i for i, s in enumerate(table.seats) if s is not None and s.user is None]
+    ai_seats = [(i, s.name) for i, s in enumerate(table.seats) if s is not None and s.user is None]
     if ai_seats:
+        # named as the seat list names them: "Remove Computer 2" removes Computer 2
         lay.add_row(
             [
-                Button(t(lg, "button.remove_ai", seat=i + 1), table_verb(table.id, v, "rm", i))
-                for i in ai_seats
+                Button(t(lg, "button.remove_ai", name=name), table_verb(table.id, v, "rm", i))
+                for i, name in ai_seats
             ]
         )
     guests = [

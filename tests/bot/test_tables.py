@@ -117,6 +117,28 @@ async def test_start_needs_the_host_and_a_full_table(bot: Bot) -> None:
     assert await snapshot(bot, tid) == before
 
 
+async def test_computer_seats_keep_names_that_tell_them_apart(bot: Bot) -> None:
+    """Two computers, the first removed, another added: the seats still read
+    Computer 1 and Computer 2 (not two "Computer 2"), and each remove button names
+    the computer it removes as the seat list does."""
+    a = bot.player(users(1)[0])
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    for _ in range(2):
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    lobby = bot.fc.lobbies[tid]
+    assert [s.name for s in lobby.seats if s and s.is_ai] == ["Computer 1", "Computer 2"]
+    remove = button(lobby.message, "rm1")
+    assert remove.label == "Remove Computer 1"
+    assert (await a.press(remove)).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    lobby = bot.fc.lobbies[tid]
+    names = [s.name for s in lobby.seats if s]
+    assert sorted(names[1:]) == ["Computer 1", "Computer 2"]
+    labels = {b.label for b in lobby.message.all_buttons()}
+    assert {"Remove Computer 1", "Remove Computer 2"} <= labels
+
+
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
