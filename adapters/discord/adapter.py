@@ -525,6 +525,22 @@ class DiscordAdapter:
         """The players at the tables shown here (`_Recent` keeps what it knows of them)."""
         return {user for tid in self._channels for user in self.service.seat_users(tid)}
 
+    def tables_by_channel(
+        self, chat: ChatRef, channel_id: int | None
+    ) -> tuple[list[str], list[str]]:
+        """The server's open tables: the ids of those in `channel_id`, and the others
+        as "id in <#channel>" for a reply that says where each one is."""
+        here: list[str] = []
+        elsewhere: list[str] = []
+        for tb in self.service.tables_in(chat.key):
+            channel = self._channels.get(tb.id)
+            if channel is not None and channel == channel_id:
+                here.append(tb.id)
+            else:
+                where = f" in <#{channel}>" if channel is not None else ""
+                elsewhere.append(f"{tb.id}{where}")
+        return here, elsewhere
+
     def _plays_in(self, table_id: str, channel_id: int) -> None:
         """Where a table's messages go; a table in a DM (whose chat is the channel
         itself, `chat`) shows its hands in that channel too."""

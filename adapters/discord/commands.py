@@ -256,15 +256,24 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         user = adapter.user(interaction)
         # members who may manage the server close any table of it (abandoned, spam)
         is_admin = interaction.guild_id is not None and interaction.permissions.manage_guild
+        chat = adapter.chat(interaction)
+        if table is None and is_admin and service.table_of(chat.key, user.key) is None:
+            # The chat is the whole server: a bare /abort means this channel's table,
+            # never the only one of the server in some other channel.
+            here, elsewhere = adapter.tables_by_channel(chat, interaction.channel_id)
+            if len(here) == 1:
+                table = here[0]
+            elif not here and elsewhere:
+                await adapter.reply(
+                    interaction, text(user.lang, "abort_where", tables=", ".join(elsewhere))
+                )
+                return
         outcome = await adapter.within_budget(
-            interaction,
-            service.abort(
-                adapter.chat(interaction),
-                user,
-                is_admin=is_admin,
-                table_id=table,
-            ),
+            interaction, service.abort(chat, user, is_admin=is_admin, table_id=table)
         )
+        if outcome.ok and outcome.text is None and outcome.table_id is not None:
+            await adapter.reply(interaction, text(user.lang, "aborted", table=outcome.table_id))
+            return
         await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
 
     @tree.command(name=locale_str("resign"), description=locale_str("Give up your running match"))

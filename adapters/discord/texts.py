@@ -22,6 +22,11 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "not_here": "This button is not one of mine.",
         "seated_at": "Yours is table {table} in {channel}.",
+        "aborted": "Table {table} is closed; nothing of it was recorded.",
+        "abort_where": (
+            "No table plays in this channel. To close one elsewhere, name it: /abort "
+            "table:<id> ({tables})."
+        ),
         "hand_deal_over": "Deal {deal} is over; the result is in the channel.",
         "setting_without_key": (
             "Which setting should be {value}? Name it too, e.g. /settings key:language "
@@ -61,6 +66,11 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
         "seated_at": "Deiner ist Tisch {table} in {channel}.",
+        "aborted": "Tisch {table} ist geschlossen; von ihm wird nichts gewertet.",
+        "abort_where": (
+            "In diesem Kanal wird an keinem Tisch gespielt. Um einen anderswo zu "
+            "schließen, nenne ihn: /abbrechen tisch:<id> ({tables})."
+        ),
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht im Kanal.",
         "setting_without_key": (
             "Welche Einstellung soll {value} sein? Nenn sie mit, z. B. /einstellungen "

@@ -204,8 +204,15 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         refused = await world.slash(clara, "abort", table=table_id)
         assert refused.content == "There is no table of yours here."
         assert table_id in world.service.tables
-        reply = await world.slash(world.moderator, "abort", table=table_id)
+        # the chat is the server, but a bare /abort in another channel does not close
+        # this channel's table: it says where the tables are
+        elsewhere = await world.slash(world.moderator, "abort", where=world.outsider_channel)
+        assert table_id in world.service.tables
+        assert "No table plays in this channel" in elsewhere.content
+        assert f"{table_id} in <#{world.channel.id}>" in elsewhere.content
+        reply = await world.slash(world.moderator, "abort")  # bare, in the table's channel
         assert reply.ephemeral_for is world.moderator
+        assert reply.content == f"Table {table_id} is closed; nothing of it was recorded."
         await world.settle()
         assert table_id not in world.service.tables
         closing = world.fake.channel_messages(world.channel)[-1].content
