@@ -16,6 +16,9 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+#: The longest a time setting may be, in seconds.
+WEEK = 7 * 24 * 3600
+
 
 class Config(BaseSettings):
     model_config = SettingsConfigDict(
@@ -35,11 +38,13 @@ class Config(BaseSettings):
 
     # the core
     database_path: Path = Path("data/schnapsen.sqlite3")
-    turn_timeout: float = Field(default=60.0, gt=0)
-    reminder_before: float = Field(default=20.0, ge=0)
+    # Times are finite and at most a week ("inf" parses as a float, and a lobby
+    # closing "never" broke every new table): a longer wait is no use at a table.
+    turn_timeout: float = Field(default=60.0, gt=0, le=WEEK, allow_inf_nan=False)
+    reminder_before: float = Field(default=20.0, ge=0, le=WEEK, allow_inf_nan=False)
     missed_turns_limit: int = Field(default=3, ge=1)
-    ai_delay: float = Field(default=1.0, ge=0)
-    lobby_expiry: float = Field(default=900.0, gt=0)
+    ai_delay: float = Field(default=1.0, ge=0, le=60, allow_inf_nan=False)
+    lobby_expiry: float = Field(default=900.0, gt=0, le=WEEK, allow_inf_nan=False)
     ai_level: Literal["random", "heuristic", "strong"] = "strong"
     ai_workers: int | None = Field(default=None, ge=0)  # None: one per core
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -130,4 +135,11 @@ def load_config(env_file: str | None = ".env") -> Config:
         return Config(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as e:
         print(describe(e), file=sys.stderr)
+        raise SystemExit(2) from None
+    except UnicodeDecodeError as e:  # the bytes may be part of a token: not shown
+        print(
+            f"bad configuration: {env_file} is not UTF-8 text (byte {e.start + 1} is not);"
+            " save it as UTF-8",
+            file=sys.stderr,
+        )
         raise SystemExit(2) from None

@@ -426,7 +426,9 @@ class Store:
         """Commit `batch`, trying again for `write_retry` seconds while the database
         cannot be written (another program's lock held past the busy timeout, a full
         disk, an I/O error): what passes costs the players a wait, not their moves.
-        Then, or once the store closes, `StoreError`: nothing of the batch is stored."""
+        Then, or once the store closes, `StoreError`: nothing of the batch is stored.
+        A database that refuses writes for good (read-only, say) is a `StoreError` at
+        once, so the player hears that his move was not saved."""
         give_up = time.monotonic() + self.write_retry
         tries = 0
         while True:
@@ -435,7 +437,10 @@ class Store:
                 return
             except sqlite3.OperationalError as e:
                 if e.sqlite_errorcode & 0xFF not in _PASSING:
-                    raise
+                    # read-only (a disk remounted so, the file's permissions), no
+                    # permission, a file that cannot be opened: the database refuses
+                    # every write, and trying again will not change that soon
+                    raise StoreError(f"cannot write to the database {self.path}: {e}") from e
                 pause = min(0.05 * 2**tries, 1.0)
                 if self._closing or time.monotonic() + pause > give_up:
                     raise StoreError(f"cannot write to the database {self.path}: {e}") from e

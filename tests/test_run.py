@@ -239,7 +239,15 @@ def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("setting", "value"),
-    [("TURN_TIMEOUT", "abc"), ("AI_LEVEL", "genius"), ("TELEGRAM_WEBHOOK_PORT", "70000")],
+    [
+        ("TURN_TIMEOUT", "abc"),
+        ("AI_LEVEL", "genius"),
+        ("TELEGRAM_WEBHOOK_PORT", "70000"),
+        # floats that are no time: each once started a bot whose every table failed
+        ("LOBBY_EXPIRY", "inf"),
+        ("TURN_TIMEOUT", "1e400"),
+        ("AI_DELAY", "nan"),
+    ],
 )
 def test_bad_config_is_one_line_on_stderr_and_exit_code_2(
     tmp_path: Path, setting: str, value: str
@@ -337,6 +345,23 @@ def test_a_bad_dotenv_never_echoes_its_tokens(tmp_path: Path) -> None:
     assert "MISSED_TURNS_LIMIT" in err and err.count("\n") == 1
     for secret in (FAKE_TELEGRAM, FAKE_DISCORD, FAKE_TELEGRAM.split(":")[1]):
         assert secret not in err
+
+
+def test_a_dotenv_that_is_not_utf8_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    """Saved in another encoding (or damaged): one line saying so, not a traceback, and
+    not the bytes (they may be part of a token)."""
+    (tmp_path / ".env").write_bytes(b"TURN_TIMEOUT=30\nTELEGRAM_TOKEN=12\xff\xfe34\n")
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+        timeout=20,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith("bad configuration: .env is not UTF-8") and "Traceback" not in err
 
 
 def test_env_example_lists_every_setting_with_a_comment() -> None:

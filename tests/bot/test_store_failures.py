@@ -242,6 +242,40 @@ async def test_a_move_that_cannot_be_stored_is_refused_whole_and_can_be_made_aga
         await bot.stop()
 
 
+async def test_a_database_that_turned_read_only_refuses_the_move_with_a_message(
+    tmp_path: Path,
+) -> None:
+    """The disk is remounted read-only under the bot (SQLite then refuses every write
+    with SQLITE_READONLY): the press is answered "could not save", not an exception
+    the adapter would have to report, and works once the database is writable again."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=30)
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        version = bot.svc.tables[tid].version
+        hand = anna.hand(tid)
+        assert hand is not None
+        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        writer = bot.store._wconn  # type: ignore[union-attr]
+        assert writer is not None
+        writer.execute("PRAGMA query_only = ON")  # what a read-only file system does
+        try:
+            refused = await asyncio.wait_for(anna.press(card), 10)  # not the 30 s retry
+            assert not refused.ok and refused.code == "not_saved", refused
+            assert bot.svc.tables[tid].version == version == _stored_version(path, tid)
+            new = await bot.svc.create_table(CHAT, users(2)[1], "zweier")
+            assert not new.ok and new.code == "not_saved", new
+        finally:
+            writer.execute("PRAGMA query_only = OFF")
+        out = await anna.press(card)
+        assert out.ok, out
+        assert _stored_version(path, tid) > version
+    finally:
+        await bot.stop()
+
+
 async def test_a_turn_whose_move_could_not_be_stored_still_times_out(tmp_path: Path) -> None:
     """After the failed press the player walks away: his turn's clock still runs,
     and the computer plays for him when it runs out."""
