@@ -433,9 +433,20 @@ class TableService:
         assert seat_count(spec, opts) == table.players
         self.tables[table_id] = table
         async with self.lock(table_id):
-            await self._commit(
-                table, [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
-            )
+            try:
+                await self._commit(
+                    table, [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
+                )
+            except StoreError:
+                # The host was told it failed: no empty lobby may stay behind (nobody
+                # could close it but an admin).  If even that cannot be stored, the
+                # lobby expires as any unstarted one does.
+                with contextlib.suppress(StoreError):
+                    stored = self.tables.get(table_id)
+                    if stored is not None:
+                        await self._commit(stored, [{"k": "abort", "reason": "empty"}])
+                        self._forget_table(stored)
+                raise
             await self._notify(table, "lobby")
         return Outcome(True, table_id=table_id, lobby=self.lobby(table_id))
 
@@ -526,7 +537,10 @@ class TableService:
         await self._commit(
             table, [{"k": "join", "seat": free[0], "user": user.key, "name": user.name}]
         )
-        await self.remember(user)
+        try:
+            await self.remember(user)
+        except StoreError:  # the seat is stored (with his name): the join stands
+            log.warning("could not store a joining player's name and language")
         await self._notify(table, "lobby")
         return Outcome(True, table_id=table.id)
 

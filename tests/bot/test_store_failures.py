@@ -28,6 +28,7 @@ from .fakechat import (
     Bot,
     FakeChat,
     Player,
+    button,
     ids,
     inline_ai,
     open_table,
@@ -363,3 +364,62 @@ async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
         assert rows == [("done",)]
     finally:
         await store.close()
+
+
+def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str) -> None:
+    """`store.method` fails once as a locked database would, then works again: the
+    moment between two writes of one press that cannot be held open from outside."""
+    real = getattr(store, method)
+    calls = 0
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise StoreError("cannot write to the database: database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(store, method, failing)
+
+
+async def test_a_join_stands_when_only_the_players_name_could_not_be_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat is stored, then the write of Bert's name and language fails: he is
+    told he joined (he did: the seat names him), and the lobby shows him."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = (await bot.svc.create_table(CHAT, anna.user, "zweier")).table_id
+        assert tid is not None
+        assert bot.store is not None
+        _fail_once(monkeypatch, bot.store, "save_player")
+        out = await bert.press(button(bot.fc.lobbies[tid].message, "j"))
+        assert out.ok, out
+        assert bot.svc.tables[tid].seat_of(bert.key) == 1
+        assert [e["k"] for e in await bot.store.table_log(tid)] == ["create", "join", "join"]
+        assert "Bert" in bot.fc.lobbies[tid].message.text
+    finally:
+        await bot.stop()
+
+
+async def test_a_table_whose_host_could_not_be_seated_does_not_stay_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table is stored, the host's seat is not: he is told it failed, and no empty
+    lobby stays behind in the chat (only an admin could have closed it); he can open
+    one again at once."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
+    try:
+        anna = users(1)[0]
+        assert bot.store is not None
+        _fail_once(monkeypatch, bot.store, "append")
+        out = await bot.svc.create_table(CHAT, anna, "zweier")
+        assert not out.ok and out.code == "not_saved", out
+        assert bot.svc.tables_in(CHAT.key) == []
+        stored = await bot.store.fetchall("SELECT status FROM tables", ())
+        assert stored == [("aborted",)]
+        again = await bot.svc.create_table(CHAT, anna, "zweier")
+        assert again.ok and [tb.id for tb in bot.svc.tables_in(CHAT.key)] == [again.table_id]
+    finally:
+        await bot.stop()
