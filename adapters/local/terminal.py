@@ -297,6 +297,10 @@ class LocalTable:
                     self.say("bye_saved")  # the table stays open either way
                     return None
                 answer = line.strip().lower()
+                if self.service.tables.get(table.id) is not table:
+                    # the computers played it out while the question waited
+                    self.say("resume_over")
+                    break
                 if answer == "":
                     # opened under another locale: the results follow the reader now
                     await self.service.set_table_language(table.id, self.user, self.lang)

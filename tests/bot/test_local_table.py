@@ -297,6 +297,39 @@ async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> No
         assert "Choose a game" not in again.text
 
 
+async def test_a_game_the_computer_finished_while_the_resume_question_waited(db: Path) -> None:
+    """The player had walked away (the computer holds his seat), so after a restart
+    the computers play the match out while "continue it?" waits: Enter then says the
+    game is over and offers a new one, instead of watching a table that is gone."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        table_id = next(iter(service.tables))
+        table = service.tables[table_id]
+        seat = table.seat_of(USER.key)
+        async with service.lock(table_id):  # as after his turns ran out
+            await service._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+
+    async with running_service(db) as service:
+        term = Terminal(script("", "q"))
+        first = term.next_line
+
+        async def after_the_match() -> str | None:
+            for _ in range(600):  # the player reads the question a while
+                if table_id not in service.tables:
+                    break
+                await asyncio.sleep(0.05)
+            assert table_id not in service.tables, "the computers did not finish"
+            term.next_line = first  # type: ignore[method-assign]
+            return await first()
+
+        term.next_line = after_the_match  # type: ignore[method-assign]
+        local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(local.run(), 60)
+        assert "is still open" in term.text
+        assert "That game ended meanwhile" in term.text
+        assert "Choose a game" in term.text.split("That game ended meanwhile")[1]
+
+
 async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
