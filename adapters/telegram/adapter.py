@@ -1203,6 +1203,12 @@ class TelegramAdapter:
         message = update.effective_message
         if message is None or update.effective_user is None:
             return None
+        if message.sender_chat is not None:
+            # An admin who remains anonymous (or one posting as a channel): Telegram
+            # names the group's stand-in bot, not the person, so he could be neither
+            # seated nor sent a hand.  His buttons are his own: presses name him.
+            self.outbox.send(message.chat.id, Content(tt(None, "anonymous")))
+            return None
         return message, self._user(update.effective_user)
 
     async def _in_group(self, update: Update) -> tuple[TgMessage, UserRef] | None:

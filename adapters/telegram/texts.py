@@ -48,6 +48,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Waiting for {names} to open the private chat with me ({link}).",
         "hand_sent": "Your hand is in our private chat.",
         "group_only": "Use this command in a group.",
+        "anonymous": (
+            "You are posting anonymously (as the group or a channel), so I cannot tell "
+            "who you are or send you your cards. Turn off “Remain anonymous” in your "
+            "admin rights, or post as yourself, and type the command again. (Buttons "
+            "work either way.)"
+        ),
         "hand_deal_over": "Deal {deal} is over; the result is in the group.",
         "hand_match_over": "The match is over; the result is in the group.",
         "hand_closed": "This table was closed.",
@@ -70,6 +76,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Der Start wartet noch auf den privaten Chat mit mir ({link}): {names}.",
         "hand_sent": "Deine Karten sind in unserem privaten Chat.",
         "group_only": "Diesen Befehl bitte in einer Gruppe verwenden.",
+        "anonymous": (
+            "Du schreibst anonym (als Gruppe oder Kanal), darum weiß ich nicht, wer du "
+            "bist, und kann dir deine Karten nicht schicken. Schalte „Anonym bleiben“ in "
+            "deinen Admin-Rechten aus oder schreib als du selbst und gib den Befehl noch "
+            "einmal ein. (Knöpfe gehen so oder so.)"
+        ),
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht in der Gruppe.",
         "hand_match_over": "Die Partie ist vorbei; das Ergebnis steht in der Gruppe.",
         "hand_closed": "Dieser Tisch wurde geschlossen.",

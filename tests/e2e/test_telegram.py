@@ -654,3 +654,22 @@ async def test_a_group_admin_closes_a_table_he_does_not_sit_at(
         assert not rig.service.tables_in(f"tg:{players.group.id}")
     finally:
         await stop_rig(rig)
+
+
+async def test_an_anonymous_admin_is_told_to_post_as_himself(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """An admin who remains anonymous posts as the group: Telegram names its stand-in
+    bot (GroupAnonymousBot), not him.  Seated as that, nobody could send him a hand, so
+    his /new opens nothing and he is told why and what to change."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, _ = players.users
+        anna.send(players.group, "/new zweier", anonymous=True)
+        await fake.wait_for_message(players.group, contains="You are posting anonymously")
+        assert not rig.service.tables_in(f"tg:{players.group.id}")
+        anna.send(players.group, "/new zweier")
+        await fake.wait_for_message(players.group, contains="Host: Anna")
+    finally:
+        await stop_rig(rig)

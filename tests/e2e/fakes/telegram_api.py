@@ -319,14 +319,23 @@ class FakeUser:
         self.fake._notify()
 
     def send(
-        self, chat: FakeChat, text: str, *, reply_to: FakeMessage | None = None
+        self,
+        chat: FakeChat,
+        text: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        anonymous: bool = False,
     ) -> FakeMessage:
         """Type ``text`` into ``chat``. Commands get ``bot_command`` entities.
 
         Whether the bot receives it follows Telegram's rules (privacy mode in groups, see
         ``FakeTelegram.privacy_mode``); ``message.update_id`` is ``None`` when it does not.
+        ``anonymous``: an admin who chose "Remain anonymous" posts as the group (only
+        admins may); the message names GroupAnonymousBot and carries ``sender_chat``.
         """
-        return self.fake._user_message(self, chat, text, reply_to)
+        if anonymous and not chat.is_admin(self):
+            raise ValueError(f"{self.mention} is no admin of chat {chat.id}: cannot be anonymous")
+        return self.fake._user_message(self, chat, text, reply_to, anonymous=anonymous)
 
     def edit(self, message: FakeMessage, text: str) -> int | None:
         """Edit one's own message to ``text``.  Telegram tells the bot with an
@@ -534,6 +543,9 @@ class FakeMessage:
     deleted: bool = False
     update_id: int | None = None  # the update that delivered it to the bot, if any
     document: FakeDocument | None = None
+    #: The chat a message is sent on behalf of: the group itself for an admin who
+    #: remains anonymous (then ``sender`` is Telegram's GroupAnonymousBot).
+    sender_chat: FakeChat | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -571,6 +583,8 @@ class FakeMessage:
             "chat": self.chat.to_api(),
             "date": self.date,
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_api()
         body, entities = ("caption", "caption_entities") if self.document else ("text", "entities")
         if self.document is not None:
             data["document"] = self.document.to_api()
@@ -1190,6 +1204,15 @@ class FakeTelegram:
             language_code=None,
             is_bot=True,
         )
+        #: What Telegram names as the sender of an anonymous admin's messages.
+        self.anonymous_admin = FakeUser(
+            fake=self,
+            id=1087968824,
+            first_name="Group",
+            username="GroupAnonymousBot",
+            language_code=None,
+            is_bot=True,
+        )
         self.calls: list[ApiCall] = []
         self.updates: list[JSONDict] = []  # every update ever produced, in order
         self.queries: dict[str, FakeCallbackQuery] = {}
@@ -1734,7 +1757,13 @@ class FakeTelegram:
     # ---------------------------------------------------------------- simulated users
 
     def _user_message(
-        self, user: FakeUser, chat: FakeChat, text: str, reply_to: FakeMessage | None
+        self,
+        user: FakeUser,
+        chat: FakeChat,
+        text: str,
+        reply_to: FakeMessage | None,
+        *,
+        anonymous: bool = False,
     ) -> FakeMessage:
         if not chat.is_member(user):
             raise ValueError(f"{user.mention} is not a member of chat {chat.id}")
@@ -1742,8 +1771,11 @@ class FakeTelegram:
             raise ValueError(f"chat {chat.id} was upgraded to supergroup {chat.migrated_to}")
         if not text:
             raise ValueError("a Telegram message cannot be empty")
-        message = self._store_message(chat, user, text, tuple(_auto_entities(text)), None)
+        sender = self.anonymous_admin if anonymous else user
+        message = self._store_message(chat, sender, text, tuple(_auto_entities(text)), None)
         message.reply_to = reply_to
+        if anonymous:
+            message.sender_chat = chat
         if chat.type == "private":
             user.started_bot = True
         if self._bot_receives(message):
