@@ -1128,7 +1128,10 @@ class TelegramAdapter:
                 await self._answer(query, tt(lang, "rules_sent"))
                 self.outbox.send(int(user.id), Content(outcome.text))
             else:
-                await self._answer(query, outcome.text[: MAX_ALERT - 1] + "…", alert=True)
+                # not known to have started the bot (or not since the last restart):
+                # the alert holds only the start, so it says where the rest is
+                more = tt(lang, "rules_cut")
+                await self._answer(query, outcome.text[: MAX_ALERT - len(more)] + more, alert=True)
             return
         if outcome.hand is not None and in_group:
             if int(user.id) in self.unreachable and outcome.table_id is not None:

@@ -673,3 +673,27 @@ async def test_an_anonymous_admin_is_told_to_post_as_himself(
         await fake.wait_for_message(players.group, contains="Host: Anna")
     finally:
         await stop_rig(rig)
+
+
+async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Dreierschnapsen's rules are longer than an alert (200 characters).  For one the
+    bot cannot write to privately (yet) the alert says where the rest is; for one who
+    started the bot they go to the private chat whole."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli"], started=False)
+        _, berti, _ = players.users
+        _, lobby = await open_table(rig, players, "/new dreier")
+        cut = await press(fake, berti, lobby, "Rules")
+        assert cut.show_alert and cut.text is not None and len(cut.text) <= 200
+        assert cut.text.endswith("… (all: /rules in the group)")
+        berti.send(berti.private_chat, "/start")
+        await fake.wait_for_message(berti.private_chat)
+        whole = await press(fake, berti, lobby, "Rules")
+        assert whole.text == "The rules are in our private chat."
+        sent = await fake.wait_for_message(berti.private_chat, contains=cut.text[:60])
+        assert len(sent.text) > 200
+    finally:
+        await stop_rig(rig)
