@@ -63,7 +63,10 @@ async def test_taking_the_seat_back_with_closed_dms_shows_the_hand(tmp_path: Pat
     "Take my seat back": as he gets no DMs, the answer is his hand, privately, to play
     from (not a silent acknowledgement that leaves him without cards)."""
     async with discord_world(tmp_path) as world:
-        timings = Timings(turn_timeout=0.8, reminder_before=0, missed_turns_limit=1, ai_delay=0)
+        # Anna does not press either: once the computer has led for Emil her clock
+        # runs, and if it ran out before Emil is back, computers would play the match
+        # out from under him.  3 s leave a crowded machine time to get him there.
+        timings = Timings(turn_timeout=3.0, reminder_before=0, missed_turns_limit=1, ai_delay=0)
         await world.start_bot(timings=timings)
         anna, emil = world["anna"], world["emil"]
         table_id, _ = await start_zweier(world, anna, emil)  # emil leads, and sleeps
@@ -75,7 +78,7 @@ async def test_taking_the_seat_back_with_closed_dms_shows_the_hand(tmp_path: Pat
             said = [m.content for m in world.fake.channel_messages(world.channel)]
             return any(emil.mention in c and "the computer takes the seat" in c for c in said)
 
-        await world.fake.wait_for(replaced)
+        await world.fake.wait_for(replaced, timeout=20)
         await world.settle()
         back = await world.fake.click(emil, table_message(world, table_id), "Take my seat back")
         assert await back.wait_acknowledged() == 4

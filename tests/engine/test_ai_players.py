@@ -266,6 +266,7 @@ class _Counting(StrongPlayer):
         return super()._playout(ai, world, code, me, deadline)
 
 
+@pytest.mark.usefixtures("no_deadline")
 def test_a_decided_search_stops_early_and_chooses_the_same() -> None:
     """Once pruning leaves one candidate the search stops: fewer playouts, the same
     action as spending the whole budget on it."""

@@ -7,6 +7,7 @@ import dataclasses
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -724,6 +725,7 @@ class _Counting(StrongPlayer):
         return super()._playout(ai, world, code, me, deadline)
 
 
+@pytest.mark.usefixtures("no_deadline")
 def test_a_choice_nothing_depends_on_stops_after_the_tie_worlds() -> None:
     """Held to 100 on the barrel, two deals left there: whatever the declarer plays
     counts for nothing (he has no bolt to fear), so every card scores the same in
@@ -742,6 +744,7 @@ def test_a_choice_nothing_depends_on_stops_after_the_tie_worlds() -> None:
     assert full.playouts >= 800
 
 
+@pytest.mark.usefixtures("no_deadline")
 def test_the_auction_is_searched_with_its_own_budget() -> None:
     """Bids, gifts and the raise play whole deals for each candidate: they get
     `AUCTION_BUDGET`, a card `PLAY_BUDGET` (a budget passed in still rules)."""
