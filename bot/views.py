@@ -650,7 +650,12 @@ def hand_view(
     nm = names(table)
     dseat = table.deal_seat(seat)
     if table.deal is None or dseat is None:
-        return HandView(table.id, seat, user, False, None, Message(hand_title(table, lg)))
+        lines = [hand_title(table, lg)]
+        if table.deal is not None:  # a Dreier tie-break between the two others
+            tie = _tie_break_line(table, lg, nm)
+            lines += [tie] if tie else []
+            lines.append(t(lg, "hand.sitting_out"))
+        return HandView(table.id, seat, user, False, None, Message("\n".join(lines)))
     sv = P.view(table.deal, dseat)
     lines = [hand_title(table, lg)]
     lines.append(t(lg, "hand.cards", cards=cards_text(sv.hand, lg, style.suits)))
@@ -872,8 +877,15 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     log_ = table.deals[k - 1]
     points = tuple(table.deal_points[-1])
     res = P.result(table.deal) if table.deal is not None and log_ is table.deal_log else None
-    parts = [t(lg, "result.points_line", name=nm[i], points=p) for i, p in enumerate(points)]
-    text = t(lg, "result.deal", deal=k, lines=" · ".join(parts))
+    if log_.spec.game != table.game:
+        # a tie-break: its game points decide the Bummerl only, they are not the
+        # match's ("+3" beside an unchanged score would not add up); its two players
+        seats = log_.spec.seats
+        parts = [t(lg, "result.game_points", name=nm[i], points=points[i]) for i in seats]
+        text = t(lg, "result.tie_break_deal", deal=k, lines=" · ".join(parts))
+    else:
+        parts = [t(lg, "result.points_line", name=nm[i], points=p) for i, p in enumerate(points)]
+        text = t(lg, "result.deal", deal=k, lines=" · ".join(parts))
     if res is not None:
         key = f"result.reason.{res.reason}"
         if key in i18n.TEXTS["en"]:

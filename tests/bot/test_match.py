@@ -123,18 +123,26 @@ async def test_two_matches_update_ratings_in_order(make_bot: Callable[..., Bot])
 
 
 async def _heuristic_match(
-    make_bot: Callable[..., Bot], game_id: str, seed_prefix: str
+    make_bot: Callable[..., Bot],
+    game_id: str,
+    seed_prefix: str,
+    hands: list[tuple[str, str]] | None = None,
 ) -> tuple[Bot, str, list[str]]:
     """A whole match of rule-based players dealt from `seed_prefix`'s seeds (chosen
-    so that what a test looks for happens), and every text the table message showed.
-    The caller stops the bot."""
+    so that what a test looks for happens), and every text the table message showed
+    (and into `hands`, every (user, text) of their hands).  The caller stops the bot."""
     bot = await make_bot(seed_source=seeds(seed_prefix)).start()
     players = [bot.player(u, heuristic) for u in users(seat_count(game(game_id), None))]
     tid = await open_table(bot, game_id, players)
     shown = [bot.fc.tables[tid].message.text]
-    bot.fc.on_update.append(
-        lambda u: shown.append(bot.fc.tables[tid].message.text) if tid in bot.fc.tables else None
-    )
+
+    def seen(_: object) -> None:
+        if tid in bot.fc.tables:
+            shown.append(bot.fc.tables[tid].message.text)
+        if hands is not None:
+            hands.extend((p.key, hv.message.text) for p in players if (hv := p.hand(tid)))
+
+    bot.fc.on_update.append(seen)
     await play_out(bot.fc, tid, players)
     return bot, tid, shown
 
@@ -149,8 +157,12 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
     """Two players tied for lowest play one deal of Zweierschnapsen: the table says
     so, shows that deal's talon and face-up trump, and the result names who takes
     the Bummerl (seeds chosen so that this match ends in a tie)."""
-    bot, _, shown = await _heuristic_match(make_bot, "dreier", "tb15")
+    hands: list[tuple[str, str]] = []
+    bot, _, shown = await _heuristic_match(make_bot, "dreier", "tb15", hands)
     try:
+        # the third player's hand says he sits this deal out, and who plays it
+        out = [text for _, text in hands if "You sit out this deal." in text]
+        assert out and "Tie-break: " in out[0]
         tie = [text for text in shown if "Tie-break:" in text]
         assert tie, "these seeds no longer end in a tie: find others"
         assert "one deal of Schnapsen (2 players); the loser takes the Bummerl" in tie[0]
@@ -158,6 +170,11 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
         final = bot.fc.channel[-1].message.text
         assert "Tie-break won by " in final and "takes the Bummerl." in final
         assert "normal game" not in final
+        # its game points are the tie-break's, named as such, and only its two players'
+        # (they are not match points: no "+3" beside a score that does not change)
+        first = final.splitlines()[0]
+        assert re.fullmatch(r"Deal \d+ \(the tie-break\) over: \w+ \d · \w+ \d \(.+\)", first)
+        assert "+" not in first
     finally:
         await bot.stop()
 
