@@ -22,12 +22,16 @@ SUMMARY = {
         "dreier": "Three players: the declarer plays alone against two. Forehand names trumps, everyone bids contracts (normal game, Bettler, Schnapser, Gang, ...); the declarer takes the 2-card talon and discards 2. Defenders may double (Spritzen). The match ends when someone reaches 24; the lowest score gets a Bummerl.",
         "bauern": "Four players in two teams (opposite seats). Forehand names trumps; an auction decides the contract; opponents may say Kontra. The team first to 24 wins; the other team gets a Bummerl.",
         "tausend": "Three players, 24 cards. Bid from 100 in steps of 5; the declarer takes the 3-card stock and gives one card to each opponent. Marriages (100/80/60/40) set trumps. First to 1000, via the barrel at 880.",
+        "tausend.2": "Two players, 24 cards: 9 each and two stocks of 3. Bid from 100 in steps of 5; the declarer takes one stock and lays 3 cards face down on the other, whose points go to the winner of the last trick. Marriages (100/80/60/40) set trumps. First to 1000, via the barrel at 880.",
+        "tausend.4": "Four players, 24 cards: each deal the dealer sits out and scores the stock's points (a marriage in it too); the other three play as three do. Bid from 100 in steps of 5; the declarer takes the 3-card stock and gives one card to each opponent. Marriages (100/80/60/40) set trumps. First to 1000, via the barrel at 880.",
     },
     "de": {
         "zweier": "Zwei Spieler, 20 Karten, je 5, Trumpf liegt offen unter dem Talon. Wer zuerst 66 Augen hat (Zwanziger/Vierziger zählen ab dem ersten Stich), gewinnt 1–3 Punkte; nach dem Zudrehen oder wenn der Talon aufgebraucht ist, gilt Farb- und Stichzwang. Wer zuerst 7 Punkte hat, gewinnt die Partie; der Verlierer bekommt ein Bummerl.",
         "dreier": "Drei Spieler: einer spielt allein gegen zwei. Vorhand ruft Trumpf, alle lizitieren Spiele (Normalspiel, Bettler, Schnapser, Gang, ...); der Spieler nimmt den Talon und legt 2 Karten ab. Die Gegner können spritzen. Die Partie endet, sobald jemand 24 Punkte hat; wer am wenigsten hat, bekommt ein Bummerl.",
         "bauern": "Vier Spieler in zwei Teams (gegenüber). Vorhand ruft Trumpf, dann wird lizitiert; die Gegner können Kontra geben. Das Team, das zuerst 24 Punkte hat, gewinnt; das andere bekommt ein Bummerl.",
         "tausend": "Drei Spieler, 24 Karten. Geboten wird ab 100 in Fünferschritten; der Spieler nimmt den Stock und gibt jedem Gegner eine Karte. Paare (100/80/60/40) bestimmen Trumpf. Wer zuerst 1000 hat, über das Fass bei 880.",
+        "tausend.2": "Zwei Spieler, 24 Karten: je 9 und zwei Stöcke zu 3. Geboten wird ab 100 in Fünferschritten; der Spieler nimmt einen Stock und legt 3 Karten verdeckt auf den anderen, dessen Augen der Sieger des letzten Stichs bekommt. Paare (100/80/60/40) bestimmen Trumpf. Wer zuerst 1000 hat, über das Fass bei 880.",
+        "tausend.4": "Vier Spieler, 24 Karten: in jeder Runde setzt der Geber aus und bekommt die Augen des Stocks (auch ein Paar darin); die anderen drei spielen wie zu dritt. Geboten wird ab 100 in Fünferschritten; der Spieler nimmt den Stock und gibt jedem Gegner eine Karte. Paare (100/80/60/40) bestimmen Trumpf. Wer zuerst 1000 hat, über das Fass bei 880.",
     },
 }
 
@@ -268,7 +272,11 @@ def rules_summary(
     False leaves the contract list out, for an overview of every game that must fit
     one message (Discord takes 2,000 characters)."""
     lg = norm_lang(lang)
-    text = SUMMARY.get(lg, SUMMARY["en"]).get(game) or SUMMARY["en"].get(game, game)
+    key = game
+    players = (options or {}).get(f"{game}.players")
+    if players is not None and f"{game}.{players}" in SUMMARY["en"]:
+        key = f"{game}.{players}"  # Thousand for two or four is another game to read
+    text = SUMMARY.get(lg, SUMMARY["en"]).get(key) or SUMMARY["en"].get(key, game)
     lines = [game_name(game, lg), text]
     listed = _contract_list(game, lg, options) if contracts else ""
     if listed:

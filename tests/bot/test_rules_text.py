@@ -223,3 +223,18 @@ async def test_the_rules_button_lists_the_table_s_contracts(bot: Bot) -> None:
     assert rules.ok and rules.text
     assert "• Kontrabauernschnapser (24): alle 5 Stiche; Gegner der Vorhand" in rules.text
     assert listed(rules.text, "de")["zehnergang"] == "10"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("players", "says"), [(2, ("9", "3")), (3, ()), (4, ())])
+def test_thousand_for_two_or_four_is_described_as_it_is_played(
+    lang: str, players: int, says: tuple[str, ...]
+) -> None:
+    """Two players hold 9 cards and have two stocks; with four the dealer sits out:
+    a table of either reads its own game, not the three-player one."""
+    text = rules_summary("tausend", lang, {"tausend.players": players})
+    first = text.splitlines()[1]
+    count = {2: ("Two players", "Zwei Spieler"), 3: ("Three", "Drei"), 4: ("Four", "Vier")}
+    assert first.startswith(count[players][lang == "de"]), first
+    assert all(s in first for s in says)
+    assert ("sits out" in first or "setzt" in first) == (players == 4), first
