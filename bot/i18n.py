@@ -276,6 +276,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.talon": "Talon/stock: {cards}",
         "hand.pick_second": "Pick the next card to discard (so far: {card}).",
         "hand.pick_contract": "Discard {cards}: keep the contract or raise.",
+        "hand.pick_confirm": "Discard {cards}?",
         "hand.more": "More…",
         "hand.back": "Back",
         # actions on buttons
@@ -520,6 +521,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.talon": "Talon: {cards}",
         "hand.pick_second": "Nächste Karte zum Ablegen wählen (bisher: {card}).",
         "hand.pick_contract": "{cards} ablegen: Spiel behalten oder erhöhen.",
+        "hand.pick_confirm": "{cards} ablegen?",
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
         "act.marriage": "{card} + Zwanziger/Vierziger",

@@ -820,7 +820,10 @@ def _discard_menu(
     again = Button(t(lg, "act.discard_again"), table_verb(table.id, v, "dp", 0))
     if picked and complete:
         cards = [CARDS[i] for i in range(24) if picked >> i & 1]
-        lines.append(t(lg, "hand.pick_contract", cards=cards_text(cards, lg, style.suits)))
+        # "or raise" only where a raise is among the choices (not in Thousand, whose
+        # raise comes later, nor with `dreier.raise_after_talon` off)
+        key = "hand.pick_contract" if len(complete) > 1 else "hand.pick_confirm"
+        lines.append(t(lg, key, cards=cards_text(cards, lg, style.suits)))
         lay.add_row([button(c) for c in complete][:24])
         lay.add_row([again])
         return lay.done()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import action_label, card_label
+from bot.payload import decode
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
 from engine.actions import Double, PlayCard, Redeal
@@ -62,6 +63,35 @@ async def test_thousand_for_two_names_its_own_step_on_the_table(
         text = bot.fc.tables[tid].message.text
         assert f"Laying away — {declarer.user.name} to lay 3 cards on the face-down stock" in text
         assert "take it and discard" not in text
+    finally:
+        await bot.stop()
+
+
+async def test_a_discard_offers_a_raise_only_where_there_is_one(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Thousand for two lays 3 cards away and raises later, in a step of its own: once
+    the three are picked the hand asks to confirm them, not to "keep or raise"."""
+    bot = await make_bot().start()
+    try:
+        found = await until_discard_menu(bot, "tausend", {"tausend.players": 2}, 2)
+        assert found is not None, "no discard came up in 20 tables"
+        tid, declarer = found
+        hv = declarer.hand(tid)
+        assert hv is not None
+        message = hv.message
+        for _ in range(3):
+            pick = next(
+                b
+                for b in message.all_buttons()
+                if (p := decode(b.payload)).verb == "dp" and p.arg  # a card, not "again"
+            )
+            out = await declarer.press(pick)
+            assert out.ok and out.hand is not None, out
+            message = out.hand.message
+        asked = [x for x in message.text.splitlines() if x.startswith("Discard ")]
+        assert len(asked) == 1 and asked[0].endswith("?"), message.text
+        assert "raise" not in message.text
     finally:
         await bot.stop()
 
