@@ -550,8 +550,12 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     if pv.to_act is not None:
         who = nm[_match_seat(table, pv.to_act) or 0]
         key = game_key(f"table.phase.{pv.phase}", game_id)
+        # the double to say now has its name: Kontra, then Rekontra, then Subkontra
+        double = action_label(Double(), lg, game=game_id, level=1 + len(_doubles(pv)))
         out.append(
-            t(lg, key, name=who) if key in i18n.TEXTS["en"] else t(lg, "table.turn", name=who)
+            t(lg, key, name=who, double=double)
+            if key in i18n.TEXTS["en"]
+            else t(lg, "table.turn", name=who)
         )
     return out
 

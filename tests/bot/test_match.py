@@ -259,6 +259,11 @@ async def test_each_double_has_its_name_on_the_button_and_the_table(
             assert found, text
             side = {name: name == found[1] for name in ("Anna", "Bert", "Cilli")}
         assert side[said[first]] == side[said[third]] != side[said[second]], full[0]
+        # while a double is awaited, the table's turn line names the one to say
+        if lang == "en":
+            turns = [line for text in shown for line in text.splitlines()]
+            for word in words:
+                assert any(f": {word} or pass" in x or f"say {word} or pass" in x for x in turns)
     finally:
         await bot.stop()
 
