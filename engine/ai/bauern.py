@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..actions import CLAIM, is_marriage_claim
 from ..bauern import BauernDeal
 from ..bauern.rules import CONTRACTS, PLAY, Kind
 from ..views import SeatView
 from . import bauern_worlds
 from .bauern_policy import policy, reading
+from .claims import NEVER, known_wrong
 from .doubling import double_margin
 from .plugins import GameAI
 
@@ -93,7 +95,15 @@ POINTS = {c.id: c.value for c in CONTRACTS}
 
 
 def caution(code: int, view: SeatView) -> float:
-    """Kontra, Rekontra and Subkontra must win by a share of the stake (`doubling`)."""
+    """Kontra, Rekontra and Subkontra must win by a share of the stake (`doubling`);
+    a claim the team's points show to be wrong is never made (`claims`)."""
+    if code == CLAIM or is_marriage_claim(code):
+        assert view.seat is not None
+        team = view.seat & 1
+        totals = dict(view.extra).get("team_points", (0, 0))
+        assert isinstance(totals, tuple)
+        counted = view.tricks_won[team] + view.tricks_won[team + 2] > 0
+        return NEVER if known_wrong(code, view, totals[team], counted) else 0.0
     return double_margin(code, view, POINTS)
 
 

@@ -24,12 +24,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import BID_CONTRACT, BID_VALUE, DISCARD, DISCARD3, encode
+from ..actions import BID_CONTRACT, BID_VALUE, CLAIM, DISCARD, DISCARD3, encode, is_marriage_claim
 from ..dreier import DreierDeal
 from ..dreier.contracts import CONTRACTS, ROW, Contract, Goal
 from ..dreier.deal import PLAY
 from ..views import SeatView
 from .base import Budget
+from .claims import NEVER, known_wrong
 from .doubling import double_margin
 from .dreier_policy import policy
 from .dreier_worlds import worlds
@@ -92,7 +93,15 @@ POINTS = {c.id: c.points for c in CONTRACTS}
 
 def caution(code: int, view: SeatView) -> float:
     """Spritzen must win by a share of the stake (`doubling`); in `value`'s units a
-    game point counts 2 for the declarer, 1 for a defender."""
+    game point counts 2 for the declarer, 1 for a defender.  A claim the side's points
+    show to be wrong is never made (`claims`)."""
+    if code == CLAIM or is_marriage_claim(code):
+        decl = view.seat == view.declarer
+        totals = dict(view.extra).get("side_points", (0, 0))
+        assert isinstance(totals, tuple)
+        side = [s for s in range(3) if (s == view.declarer) == decl]
+        counted = sum(view.tricks_won[s] for s in side) > 0
+        return NEVER if known_wrong(code, view, totals[0 if decl else 1], counted) else 0.0
     return double_margin(code, view, POINTS, declarer_weight=2)
 
 

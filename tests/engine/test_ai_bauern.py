@@ -344,3 +344,29 @@ def test_strong_kontras_only_with_reason() -> None:
     assert d.turn == 2 and CONTRACT_IDS[d.row] == "normal"
     for level in ("heuristic", "strong"):
         assert player(level).choose(d.view(2), random.Random(1)) == Double()
+
+
+def test_strong_never_claims_enough_without_66() -> None:
+    """With manual claims a wrong claim costs only what it would have won (no
+    minimum): once the other team has 33, a false "enough" costs 1 where losing
+    costs 2, and the search used it to resign (10 of these 107 positions).  A claim
+    the team's own points show to be wrong is never the strong level's move."""
+    strong = player("strong")
+    budget = Budget(playouts=100, worlds=8, seconds=5)
+    positions = 0
+    for n in range(150):
+        d = bauern.start_deal(BauernOptions(auto_claim=False), n % 4, seed=n.to_bytes(4, "big"))
+        while d.turn >= 0:
+            me = d.turn
+            # where giving up looked cheap: short of 66, the other team at 33
+            cheap = d.team_total(me & 1) < 66 and d.team_total(1 - (me & 1)) >= 33
+            if A.CLAIM in d.legal() and cheap:
+                positions += 1
+                choice = strong.choose(d.view(me), random.Random(n), budget)
+                code = A.encode(choice, d.contracts)
+                if code == A.CLAIM or A.is_marriage_claim(code):
+                    after = d.copy()
+                    after.step(code)
+                    assert after.res is not None and after.res.reason != "wrong_claim"
+            d.step(policy(d))
+    assert positions > 50

@@ -448,3 +448,32 @@ def test_strong_players_do_not_double_every_contract_to_eight() -> None:
         tripled += res.multiplier == 8
     assert doubled >= 2, "a strong player still doubles where the cards say so"
     assert tripled <= 1, f"{tripled} of 16 deals doubled three times"
+
+
+def test_a_claim_the_side_s_points_show_wrong_is_never_made() -> None:
+    """Dreier scores a wrong claim without a minimum, as Bauern does: the strong level
+    keeps any claim the side's own points (and a declared marriage) do not make right
+    out of its choices (`caution`), and leaves a right one alone."""
+    from engine.actions import CLAIM, is_marriage_claim
+    from engine.ai.claims import NEVER
+    from engine.ai.dreier import caution
+
+    wrong = right = 0
+    for n in range(300):
+        d = dreier.start_deal(
+            dreier.options({"auto_claim": False}), n % 3, seed=n.to_bytes(4, "big")
+        )
+        while d.turn >= 0:
+            me = d.turn
+            view = d.view(me)
+            for code in d.legal():
+                if code == CLAIM or is_marriage_claim(code):
+                    after = d.copy()
+                    after.step(code)
+                    assert after.res is not None
+                    is_wrong = after.res.reason == "wrong_claim"
+                    assert caution(code, view) == (NEVER if is_wrong else 0.0), (n, code)
+                    wrong += is_wrong
+                    right += not is_wrong
+            d.step(policy(d))
+    assert wrong > 20 and right > 5, (wrong, right)
