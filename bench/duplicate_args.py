@@ -10,6 +10,7 @@ import math
 import random
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,31 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     duplicate deal or stay is the unit)."""
     mean = statistics.fmean(xs)
     return mean, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+
+
+def parse_constants(items: list[str], module: Any) -> dict[str, Any]:
+    """NAME=VALUE pairs over a policy module's upper-case constants (``--set``); a value
+    is read as JSON (so 15, 0.5, true, [1, 2]) or else taken as it is."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.isupper() or not hasattr(module, name):
+            known = ", ".join(n for n in dir(module) if n.isupper() and not n.startswith("_"))
+            raise SystemExit(f"--set {item!r}: not NAME=VALUE of a policy constant ({known})")
+        try:
+            out[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name] = raw
+    return out
+
+
+def with_constants(module: Any, variant: dict[str, Any], decide: Callable[[], int]) -> int:
+    """`decide()` with the module's constants set as `variant` says, for that one call."""
+    saved = {k: getattr(module, k) for k in variant}
+    for k, v in variant.items():
+        setattr(module, k, v)
+    try:
+        return decide()
+    finally:
+        for k, v in saved.items():
+            setattr(module, k, v)

@@ -43,32 +43,9 @@ _VARIANT: dict[str, Any] = {}
 _CTX: dict[str, Any] = {}
 
 
-def _parse_set(items: list[str]) -> dict[str, Any]:
-    """NAME=VALUE pairs over the policy's upper-case module constants; a value is
-    read as JSON (so 15, 0.5, true, [1, 2]) or else taken as it is."""
-    out: dict[str, Any] = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        if not sep or not name.isupper() or not hasattr(TP, name):
-            known = ", ".join(n for n in dir(TP) if n.isupper() and not n.startswith("_"))
-            raise SystemExit(f"--set {item!r}: not NAME=VALUE of a policy constant ({known})")
-        try:
-            out[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[name] = raw
-    return out
-
-
 def _variant_policy(d: Any) -> int:
     """The heuristic with the variant's constants, for this one decision."""
-    saved = {k: getattr(TP, k) for k in _VARIANT}
-    for k, v in _VARIANT.items():
-        setattr(TP, k, v)
-    try:
-        return TP.policy(d)
-    finally:
-        for k, v in saved.items():
-            setattr(TP, k, v)
+    return duplicate_args.with_constants(TP, _VARIANT, lambda: TP.policy(d))
 
 
 def _init(variant: dict[str, Any], options: dict[str, Any]) -> None:
@@ -171,7 +148,7 @@ def main() -> int:
         help="play this many whole matches per seat with the variant in it; count its wins",
     )
     args = parser.parse_args()
-    variant = _parse_set(args.set)
+    variant = duplicate_args.parse_constants(args.set, TP)
     if not variant:
         parser.error("name at least one --set NAME=VALUE: the variant to measure")
     options, _, jobs = duplicate_args.setup(args)

@@ -199,6 +199,27 @@ def test_tausend_selfplay_measures_only_the_variant() -> None:
     assert out.returncode != 0 and "NO_SUCH" in out.stderr and "BID_MARGIN" in out.stderr
 
 
+def test_zweier_selfplay_measures_only_the_variant() -> None:
+    """The heuristic against itself is no difference, deal by deal; a variant that
+    throws Aces rather than ruff plays other games; an unknown name is refused."""
+    same = _last_json(
+        "bench/zweier_selfplay.py", "--deals", "200", "--seed", "5",
+        "--set", "RUFF_RATHER_THAN_THROW=true",
+    )  # fmt: skip
+    assert same["game_points_per_deal_diff"] == 0 and same["game_points_per_deal_diff_ci95"] == 0
+    off = _last_json(
+        "bench/zweier_selfplay.py", "--deals", "200", "--seed", "5",
+        "--set", "RUFF_RATHER_THAN_THROW=false",
+    )  # fmt: skip
+    assert off["variant"] == {"RUFF_RATHER_THAN_THROW": False}
+    assert off["game_points_per_deal_diff_ci95"] > 0
+    out = subprocess.run(
+        [sys.executable, "bench/zweier_selfplay.py", "--set", "NO_SUCH=1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode != 0 and "NO_SUCH" in out.stderr and "TRUMP_KEEP_OPEN" in out.stderr
+
+
 def test_barrel_bench_counts_every_match_and_stay() -> None:
     """Each all-blind match is won by one seat, so the blind seats' share is a third;
     every stay is played aware and blind, on the barrel for one deal at least."""
