@@ -1040,11 +1040,11 @@ def match_summary_text(table: Table, style: Style) -> str:
         if isinstance(winner, int):
             lines.append(t(lg, "result.reached_1000", name=nm[winner]))
     else:
-        # Zweierschnapsen: a loser without a game point is Schneider, two Bummerl
-        # instead of one (RULES.md §2); the number alone would look like two matches
-        schneider = t(lg, "table.schneider")
+        # A loser without a point is Schneider, two Bummerl instead of one (Dreier's
+        # Retourschneider: four); the number alone would look like several matches
+        named = {2: t(lg, "table.schneider"), 4: t(lg, "table.retourschneider")}
         losers = [
-            f"{nm[i]} {b}" + (f" ({schneider})" if table.game == "zweier" and b == 2 else "")
+            f"{nm[i]} {b}" + (f" ({named[b]})" if b in named else "")
             for i, b in enumerate(bummerl)
             if b
         ]

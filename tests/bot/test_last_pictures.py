@@ -133,3 +133,26 @@ async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
         "Bummerl: Bert 2 (Schneider)" in seen[True] or "Bummerl: Anna 2 (Schneider)" in seen[True]
     )
     assert "(Schneider)" not in seen[False] and "Bummerl: " in seen[False]
+
+
+async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
+    """In Bauernschnapsen (and Dreier) too a side without a point takes two Bummerl:
+    the summary names it Schneider for each of its players."""
+    team, others = users(2), users(4)[2:]
+    players = [
+        bot.player(team[0], heuristic),
+        bot.player(others[0]),
+        bot.player(team[1], heuristic),
+        bot.player(others[1]),
+    ]
+    for _ in range(10):
+        tid = await open_table(bot, "bauern", players)
+        await play_out(bot.fc, tid, players)
+        final = bot.fc.updates[-1]
+        assert final.result is not None
+        text = final.result.message.text
+        if " 2 (Schneider)" in text:
+            line = next(x for x in text.splitlines() if x.startswith("Bummerl: "))
+            assert line.count("2 (Schneider)") == 2, line
+            return
+    raise AssertionError("no Schneider in 10 matches of careful against random players")
