@@ -27,6 +27,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     args = parser.parse_args()
+    if args.deals < 1:
+        parser.error("--deals: at least 1")
+    unknown = sorted(set(args.game or ()) - set(available()))
+    if unknown:
+        parser.error(f"--game: unknown {', '.join(unknown)} (games: {', '.join(available())})")
     games = args.game or available()
     results = {}
     for gid in games:

@@ -28,6 +28,9 @@ def _read(path: str) -> str | None:
     except OSError as e:
         print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
         return None
+    except UnicodeDecodeError as e:  # a record is JSON, and JSON is UTF-8 text
+        print(f"cannot read {path}: not UTF-8 text (byte {e.start + 1})", file=sys.stderr)
+        return None
 
 
 def _answer(code: int, answer: dict[str, Any] | str) -> int:
@@ -124,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         return _verify(args.file)
     if args.deals < 1:
-        parser.error("--deals must be at least 1")
+        sp.error("--deals must be at least 1")
     try:
         out = play_random_deals(args.game, args.deals, args.seed)
     except UnknownGame as e:

@@ -61,6 +61,17 @@ def test_replay_missing_file_exits_2() -> None:
     assert "cannot read" in p.stderr
 
 
+def test_a_file_that_is_not_utf8_exits_2_with_one_line(tmp_path: Path) -> None:
+    """Exit 1 means an illegal action: a file that is no text at all is exit 2, as any
+    record that is not JSON (it was a traceback and exit 1)."""
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe{}")
+    for command in ("replay", "verify"):
+        p = run(command, str(path))
+        assert p.returncode == 2, (command, p.stderr)
+        assert p.stderr.strip().splitlines() == [f"cannot read {path}: not UTF-8 text (byte 1)"]
+
+
 def test_selfplay_prints_speed_as_last_json_line() -> None:
     p = run("selfplay", "--game", "zweier", "--deals", "200", "--seed", "7")
     assert p.returncode == 0, p.stderr
