@@ -748,8 +748,16 @@ def _action_buttons(
     # Every legal value gets a button (Thousand: any multiple of 5, RULES.md §5); the
     # pages keep the first 24 — the values people bid — on the first page.
     lay = _Layout()
-    plays = [c for c in codes if isinstance(decode(c, contracts), PlayCard)]
+    # cards (with their marriages) first; a claim, even one with a marriage, goes with
+    # the other choices, on rows of their own where they fit: a mis-tap on "Claim 66"
+    # beside a card costs game points
+    plays = [c for c in codes if isinstance(a := decode(c, contracts), PlayCard) and not a.claim]
     others = _pass_first([c for c in codes if c not in plays])
+    rows = -(-len(plays) // MAX_PER_ROW) + -(-len(others) // MAX_PER_ROW)
+    if plays and others and rows <= MAX_ROWS:
+        lay.add_row([button(c) for c in plays])
+        lay.add_row([button(c) for c in others])
+        return lay.done()
     buttons = [button(c) for c in plays] + [button(c) for c in others]
     page = menu[1] if menu is not None and menu[0] == "pg" else 0
     per_page = MAX_ROWS * MAX_PER_ROW - 1

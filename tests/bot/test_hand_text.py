@@ -213,3 +213,25 @@ async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
         assert ("play", False) in seen
     finally:
         await bot.stop()
+
+
+async def test_claims_have_a_row_of_their_own(bot: Bot) -> None:
+    """With manual claims "Claim 66" (and a marriage claimed with it) is never on a row
+    with the cards: a mis-tap beside a card costs game points."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert], options={"auto_claim": False})
+    seen = 0
+    for _ in range(40):
+        for p in (anna, bert):
+            hv = p.hand(tid)
+            if hv is None or not hv.your_turn:
+                continue
+            rows = [[b.label for b in row] for row in hv.message.buttons]
+            claims = [i for i, row in enumerate(rows) if any("66" in x for x in row)]
+            for i in claims:
+                assert not any(len(x) <= 3 for x in rows[i]), rows  # no card ("K♥", "10♣")
+            seen += bool(claims)
+            await p.take_turn(tid)
+        if tid not in bot.svc.tables:
+            break
+    assert seen > 3
