@@ -139,6 +139,47 @@ GAME_NAMES = {
     },
 }
 
+#: House-rule presets by id (`/new dreier carinthian`): the lobby names them.
+PRESET_NAMES = {
+    "en": {
+        "standard": "standard",
+        "manual_claims": "claims by hand",
+        "all_contracts": "all contracts",
+        "no_bettler": "no Bettler",
+        "kontra_beats_bettler": "Kontra beats Bettler",
+        "golden": "golden round",
+        "blind": "blind bidding",
+        "fine_125": "barrel fine 125",
+        "two_players": "two players",
+        "four_players": "four players",
+        "carinthian": "Carinthian (contracts without talon)",
+        "caller_first": "caller first",
+        "count_down": "counting down",
+    },
+    "de": {
+        "standard": "Standard",
+        "manual_claims": "selbst abmelden",
+        "all_contracts": "alle Spiele",
+        "no_bettler": "ohne Bettler",
+        "kontra_beats_bettler": "Kontra schlägt Bettler",
+        "golden": "goldene Runde",
+        "blind": "blind bieten",
+        "fine_125": "Fass-Strafe 125",
+        "two_players": "zu zweit",
+        "four_players": "zu viert",
+        "carinthian": "Kärntner Art (Spiele ohne Talon)",
+        "caller_first": "Rufer zuerst",
+        "count_down": "Abwärtszählen",
+    },
+}
+
+
+def preset_name(preset: str, lang: str | None) -> str:
+    """A preset's name for players, with its id for the admin who types it."""
+    name = PRESET_NAMES.get(norm_lang(lang), {}).get(preset) or PRESET_NAMES["en"].get(preset)
+    return f"{name} ({preset})" if name and name != preset else preset
+
+
 CONTRACT_NAMES = {
     "en": {
         "normal": "normal game",

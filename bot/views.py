@@ -223,7 +223,7 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
     else:
         lines.append(t(lg, "lobby.ready") if free == 0 else t(lg, "lobby.waiting", free=free))
     if table.preset:
-        lines.append(t(lg, "lobby.rules", rules=table.preset))
+        lines.append(t(lg, "lobby.rules", rules=i18n.preset_name(table.preset, lg)))
     if closed:
         return LobbyView(table.id, table.game, table.host, seats, False, Message("\n".join(lines)))
     if lobby_minutes:

@@ -751,3 +751,21 @@ async def test_a_new_chat_language_reaches_the_running_tables(bot: Bot) -> None:
     assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
     log = await bot.store.table_log(tid)  # type: ignore[union-attr]
     assert log[-1] == {"k": "lang", "lang": "de"}
+
+
+def test_every_preset_has_a_name_in_every_language() -> None:
+    from bot.i18n import PRESET_NAMES
+    from engine.games import game
+
+    for gid in available():
+        for preset in game(gid).presets:
+            for lang in ("en", "de"):
+                assert preset in PRESET_NAMES[lang], (gid, preset, lang)
+
+
+async def test_the_lobby_names_its_house_rules_in_words(bot: Bot) -> None:
+    """ "Rules: manual_claims" is an id for admins; players read what it means."""
+    a = bot.player(users(1)[0])
+    out = await bot.svc.create_table(CHAT, a.user, "zweier", preset="manual_claims")
+    assert out.ok and out.table_id is not None, out
+    assert "Rules: claims by hand (manual_claims)" in bot.fc.lobbies[out.table_id].message.text
