@@ -905,7 +905,13 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         key = f"result.reason.{res.reason}"
         if key in i18n.TEXTS["en"]:
             text += f" ({t(lg, key)})"
-        if res.contract and log_.spec.game != "zweier":
+        claimed = res.detail("redeal_by")
+        if res.reason == "redeal" and isinstance(claimed, int):
+            # Thousand: who claimed it and for which nines, not a bid without a value
+            why = t(lg, f"result.redeal.{res.detail('redeal_reason')}")
+            name = nm[log_.spec.seats[claimed]]
+            text += " — " + t(lg, "result.redeal_by", name=name, why=why)
+        elif res.contract and log_.spec.game != "zweier":
             contract = contract_name(res.contract, lg)
             value = res.detail("value")
             if table.game == "tausend" and isinstance(value, int):

@@ -454,7 +454,8 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
                 if "(last trick)" in first:
                     assert max(points.values()) < 66, end
             else:
-                if "(redeal)" in first:
+                if "(redeal)" in first:  # who claimed it, and for which nines
+                    assert re.search(r"— claimed by \w+: (four|two) 9s", first), first
                     continue
                 points = _card_points(end)
                 if "barrel" in end or "bolt" in end:
@@ -465,5 +466,40 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
                 made = "(contract made)" in first
                 assert gained[declarer] == (bid if made else -bid), first
                 assert made == (points[declarer] >= bid), end
+    finally:
+        await bot.stop()
+
+
+async def test_a_thousand_redeal_says_who_claimed_it_and_why(make_bot: Callable[..., Bot]) -> None:
+    """A redeal counts for nothing: its result names who claimed it and for which
+    nines, not a "bid" without a value (players here claim every redeal they may)."""
+    from engine.actions import REDEAL
+
+    bot = await make_bot(seed_source=seeds("rd")).start()
+    try:
+
+        def claimer(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
+            return REDEAL if REDEAL in codes else heuristic(table, seat, codes, rng)
+
+        players = [bot.player(u, claimer) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        found: list[str] = []
+
+        def watch(u: TableUpdate) -> None:
+            if u.result is not None and "(redeal)" in u.result.message.text:
+                found.append(u.result.message.text.splitlines()[0])
+
+        bot.fc.on_update.append(watch)
+        admin = users(4)[3]
+
+        async def enough(_: object) -> None:  # one is all it takes: close the table
+            if found and tid in bot.svc.tables:
+                assert (await bot.svc.abort(CHAT, admin, is_admin=True)).ok
+
+        await play_out(bot.fc, tid, players, after_press=enough)
+        assert found, "no redeal in this match: choose other seeds"
+        for line in found:
+            assert re.search(r"\(redeal\) — claimed by \w+: (four|two) 9s", line), line
+            assert "bid" not in line
     finally:
         await bot.stop()
