@@ -77,6 +77,21 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def run_bot(
+    tmp_path: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`python -m bot` in `tmp_path` with no input, to its end: what a start that
+    stops at once (a bad setting, no terminal) prints and returns."""
+    return subprocess.run(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=clean_env(tmp_path) if env is None else env,
+        cwd=tmp_path,
+        timeout=20,
+    )
+
+
 # --- `make run` with no token: the local table, through a pseudo-terminal ----------------
 
 
@@ -222,14 +237,7 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
 
 
 def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [PYTHON, "-m", "bot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=clean_env(tmp_path),
-        cwd=tmp_path,
-        timeout=20,
-    )
+    done = run_bot(tmp_path)
     assert done.returncode == 0
     assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stdout.decode()
 
@@ -252,14 +260,7 @@ def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
 def test_bad_config_is_one_line_on_stderr_and_exit_code_2(
     tmp_path: Path, setting: str, value: str
 ) -> None:
-    done = subprocess.run(
-        [PYTHON, "-m", "bot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=clean_env(tmp_path, **{setting: value}),
-        cwd=tmp_path,
-        timeout=20,
-    )
+    done = run_bot(tmp_path, clean_env(tmp_path, **{setting: value}))
     assert done.returncode == 2
     err = done.stderr.decode()
     assert err.count("\n") == 1 and err.endswith("\n"), err
@@ -283,14 +284,7 @@ def test_settings_that_do_not_fit_together_are_one_line_and_exit_code_2(
 ) -> None:
     """Checked at start, with the setting named, instead of a traceback (or retries
     for ever) once a platform refuses them."""
-    done = subprocess.run(
-        [PYTHON, "-m", "bot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=clean_env(tmp_path, **env),
-        cwd=tmp_path,
-        timeout=20,
-    )
+    done = run_bot(tmp_path, clean_env(tmp_path, **env))
     err = done.stderr.decode()
     assert done.returncode == 2 and err.count("\n") == 1 and named in err, err
     assert "not allowed!" not in err  # a secret's value is never echoed
@@ -317,14 +311,7 @@ def test_a_database_path_that_cannot_be_used_is_one_line_and_exit_code_2(
         path.mkdir()
     else:
         path.write_text("these are my notes, not a database\n")
-    done = subprocess.run(
-        [PYTHON, "-m", "bot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env={**clean_env(tmp_path), "DATABASE_PATH": str(path)},
-        cwd=tmp_path,
-        timeout=20,
-    )
+    done = run_bot(tmp_path, {**clean_env(tmp_path), "DATABASE_PATH": str(path)})
     assert done.returncode == 2
     lines = [line for line in done.stderr.decode().splitlines() if line.strip()]
     assert len(lines) == 1 and "DATABASE_PATH" in lines[0] and str(path) in lines[0], lines
@@ -351,14 +338,7 @@ def test_a_dotenv_that_is_not_utf8_is_one_line_and_exit_code_2(tmp_path: Path) -
     """Saved in another encoding (or damaged): one line saying so, not a traceback, and
     not the bytes (they may be part of a token)."""
     (tmp_path / ".env").write_bytes(b"TURN_TIMEOUT=30\nTELEGRAM_TOKEN=12\xff\xfe34\n")
-    done = subprocess.run(
-        [PYTHON, "-m", "bot"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=clean_env(tmp_path),
-        cwd=tmp_path,
-        timeout=20,
-    )
+    done = run_bot(tmp_path)
     err = done.stderr.decode()
     assert done.returncode == 2 and err.count("\n") == 1, err
     assert err.startswith("bad configuration: .env is not UTF-8") and "Traceback" not in err

@@ -178,6 +178,14 @@ def _stored_version(path: Path, table_id: str) -> int:
         conn.close()
 
 
+async def _anna_to_play(bot: Bot) -> tuple[Player, str]:
+    """Anna at a Zweierschnapsen table against the computer, her turn come."""
+    anna = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [anna])
+    await bot.fc.wait(lambda: _my_turn(anna, tid))
+    return anna, tid
+
+
 async def _until_logged(
     caplog: pytest.LogCaptureFixture, text: str, unless: asyncio.Future[Any] | None = None
 ) -> None:
@@ -197,9 +205,7 @@ async def test_a_move_held_up_past_the_busy_timeout_is_tried_again_and_goes_thro
     path = tmp_path / "bot.sqlite3"
     bot = await _start(path, write_retry=30)
     try:
-        anna = bot.player(users(1)[0])
-        tid = await open_table(bot, "zweier", [anna])
-        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        anna, tid = await _anna_to_play(bot)
         version = bot.svc.tables[tid].version
         with held(path), caplog.at_level(logging.WARNING, logger="bot.store"):
             press = asyncio.ensure_future(anna.take_turn(tid))
@@ -221,9 +227,7 @@ async def test_a_move_that_cannot_be_stored_is_refused_whole_and_can_be_made_aga
     path = tmp_path / "bot.sqlite3"
     bot = await _start(path, write_retry=0.2)
     try:
-        anna = bot.player(users(1)[0])
-        tid = await open_table(bot, "zweier", [anna])
-        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        anna, tid = await _anna_to_play(bot)
         before = bot.svc.tables[tid]
         version, deadline, hand = before.version, before.deadline, anna.hand(tid)
         assert hand is not None
@@ -252,9 +256,7 @@ async def test_a_database_that_turned_read_only_refuses_the_move_with_a_message(
     path = tmp_path / "bot.sqlite3"
     bot = await _start(path, write_retry=30)
     try:
-        anna = bot.player(users(1)[0])
-        tid = await open_table(bot, "zweier", [anna])
-        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        anna, tid = await _anna_to_play(bot)
         version = bot.svc.tables[tid].version
         hand = anna.hand(tid)
         assert hand is not None
@@ -284,9 +286,7 @@ async def test_a_turn_whose_move_could_not_be_stored_still_times_out(tmp_path: P
     short = Timings(turn_timeout=1, reminder_before=0.5, ai_delay=0.2, lobby_expiry=600)
     bot = await _start(path, write_retry=0.2, timings=short)
     try:
-        anna = bot.player(users(1)[0])
-        tid = await open_table(bot, "zweier", [anna])
-        await bot.fc.wait(lambda: _my_turn(anna, tid))
+        anna, tid = await _anna_to_play(bot)
         version = bot.svc.tables[tid].version
         with held(path):
             refused = await anna.take_turn(tid)

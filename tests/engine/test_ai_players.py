@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -158,56 +159,64 @@ def test_heuristic_exchanges_the_trump_jack() -> None:
     raise AssertionError("no deal with an exchange found")
 
 
-def test_claims_with_a_marriage_that_reaches_66() -> None:
-    """With auto_claim off, a player on lead whose marriage takes him to 66 declares it
-    and claims at once ("forty, and out") instead of playing the trick on (RULES.md §1)."""
-    found = 0
+def _claim_positions(wanted: Callable[[zweier.ZweierDeal], bool]) -> Iterator[zweier.ZweierDeal]:
+    """Positions of random manual-claims deals where `wanted` holds (one a deal):
+    the deals are played on at random, never claiming, until one comes up."""
     for n in range(2000):
         rng = random.Random(n)
         state = _deal(n.to_bytes(2, "big"), n % 2, auto_claim=False)
         while state.turn >= 0:
-            me = state.turn
-            view = state.view(me)
-            mine = state.points[me] + (state.mpoints[me] if state.tricks[me] else 0)
-            reaching = [
-                a
-                for a in view.legal
-                if isinstance(a, PlayCard)
-                and a.claim
-                and mine + (40 if a.card.suit == state.trump else 20) >= 66
-            ]
-            if reaching and state.tricks[me] and mine < 66:
-                for level in ("heuristic", "strong"):
-                    choice = player(level).choose(view, random.Random(1), TINY)
-                    assert isinstance(choice, PlayCard) and choice.claim and choice.marriage
-                    nxt = state.copy()
-                    nxt.step(encode(choice))
-                    res = nxt.result()
-                    assert res is not None and res.winners == (me,)
-                found += 1
+            if wanted(state):
+                yield state
                 break
             codes = [c for c in state.legal() if c != CLAIM and not is_marriage_claim(c)]
             state.step(rng.choice(codes))
+
+
+def _reaches_66_with_a_marriage(state: zweier.ZweierDeal) -> bool:
+    me = state.turn
+    mine = state.points[me] + (state.mpoints[me] if state.tricks[me] else 0)
+    return (
+        bool(state.tricks[me])
+        and mine < 66
+        and any(
+            isinstance(a, PlayCard)
+            and a.claim
+            and mine + (40 if a.card.suit == state.trump else 20) >= 66
+            for a in state.view(me).legal
+        )
+    )
+
+
+def test_claims_with_a_marriage_that_reaches_66() -> None:
+    """With auto_claim off, a player on lead whose marriage takes him to 66 declares it
+    and claims at once ("forty, and out") instead of playing the trick on (RULES.md §1)."""
+    for found, state in enumerate(_claim_positions(_reaches_66_with_a_marriage), 1):
+        me = state.turn
+        view = state.view(me)
+        for level in ("heuristic", "strong"):
+            choice = player(level).choose(view, random.Random(1), TINY)
+            assert isinstance(choice, PlayCard) and choice.claim and choice.marriage
+            nxt = state.copy()
+            nxt.step(encode(choice))
+            res = nxt.result()
+            assert res is not None and res.winners == (me,)
         if found >= 5:
             return
-    raise AssertionError(f"only {found} positions with a marriage that claims found")
+    raise AssertionError("too few positions with a marriage that claims")
 
 
 def test_claims_66_when_auto_claim_is_off() -> None:
     """Heuristic and strong claim as soon as they are on lead with 66 (RULES.md §1)."""
-    found = 0
-    for n in range(400):
-        rng = random.Random(n)
-        state = _deal(n.to_bytes(2, "big"), n % 2, auto_claim=False)
-        while state.turn >= 0:
-            view = state.view(state.turn)
-            if Claim() in view.legal and view.points[state.turn] >= 66:
-                for level in ("heuristic", "strong"):
-                    assert player(level).choose(view, random.Random(1), TINY) == Claim()
-                found += 1
-                break
-            codes = [c for c in state.legal() if c != CLAIM and not is_marriage_claim(c)]
-            state.step(rng.choice(codes))
+
+    def has_66(state: zweier.ZweierDeal) -> bool:
+        view = state.view(state.turn)
+        return Claim() in view.legal and view.points[state.turn] >= 66
+
+    for found, state in enumerate(_claim_positions(has_66), 1):
+        view = state.view(state.turn)
+        for level in ("heuristic", "strong"):
+            assert player(level).choose(view, random.Random(1), TINY) == Claim()
         if found >= 5:
             return
     raise AssertionError("no position with a claim found")
