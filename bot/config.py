@@ -107,7 +107,12 @@ class Config(BaseSettings):
                     "DISCORD_SHARD_IDS must be different numbers from 0 to "
                     f"DISCORD_SHARD_COUNT - 1 ({self.discord_shard_count - 1})"
                 )
-        if self.reminder_before >= self.turn_timeout:
+        # Without a token and a TURN_TIMEOUT the terminal table has an hour a move
+        # (bot.app): the 60 s default is no limit for the reminder there.
+        chat = self.discord_token is not None or self.telegram_token is not None
+        if (chat or "turn_timeout" in self.model_fields_set) and (
+            self.reminder_before >= self.turn_timeout
+        ):
             raise ValueError("REMINDER_BEFORE must be shorter than TURN_TIMEOUT")
         return self
 

@@ -290,6 +290,31 @@ def test_settings_that_do_not_fit_together_are_one_line_and_exit_code_2(
     assert "not allowed!" not in err  # a secret's value is never echoed
 
 
+@pytest.mark.parametrize("token", [False, True])
+def test_a_long_reminder_is_refused_only_where_turns_are_a_minute(
+    tmp_path: Path, token: bool
+) -> None:
+    """REMINDER_BEFORE=100 with the default TURN_TIMEOUT: the chat bot's minute a move
+    is shorter, so with a token it is refused; the terminal table (no token) has an
+    hour a move, and starts."""
+    from bot.config import load_config
+
+    env = clean_env(tmp_path, REMINDER_BEFORE="100")
+    del env["TURN_TIMEOUT"]  # the default, not set
+    if token:
+        env["TELEGRAM_TOKEN"] = FAKE_TELEGRAM
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        mp.delenv("TURN_TIMEOUT", raising=False)
+        if token:
+            with pytest.raises(SystemExit) as stop:
+                load_config(None)
+            assert stop.value.code == 2
+        else:
+            assert load_config(None).reminder_before == 100
+
+
 def test_one_discord_shard_id_is_a_list_of_one(tmp_path: Path) -> None:
     from bot.config import load_config
 

@@ -305,7 +305,10 @@ class LocalTable:
                     # opened under another locale: the results follow the reader now
                     await self.service.set_table_language(table.id, self.user, self.lang)
                     self._start_watching(table.id)
-                    self.say("playing_as", name=self.user.name)
+                    # the name the seat got when the game began (another $USER then)
+                    seat = table.seat_of(self.user.key)
+                    held = table.seats[seat] if seat is not None else None
+                    self.say("playing_as", name=held.name if held else self.user.name)
                     self.show(full=True)
                     return table.id
                 if answer in ("n", "new"):

@@ -297,6 +297,20 @@ async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> No
         assert "Choose a game" not in again.text
 
 
+async def test_a_game_resumed_under_another_name_says_the_name_it_sits_under(db: Path) -> None:
+    """Started as Tester, resumed with another $USER: the seat (and everything the
+    table shows) keeps the first name, and the terminal says that one."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+    async with running_service(db) as service:
+        term = Terminal(script("", "q"))
+        other = UserRef("local", "me", "Someone", "en")
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=other)
+        await asyncio.wait_for(table.run(), 30)
+        assert "The table calls you Tester." in term.text
+        assert "calls you Someone" not in term.text
+
+
 async def test_a_game_the_computer_finished_while_the_resume_question_waited(db: Path) -> None:
     """The player had walked away (the computer holds his seat), so after a restart
     the computers play the match out while "continue it?" waits: Enter then says the
