@@ -328,6 +328,14 @@ class TableService:
                 return tb
         return None
 
+    def _seated_elsewhere(self, lang: str, chat: str, user: str) -> Outcome:
+        """One seat per player per chat: the refusal names the table he has."""
+        table = self.table_of(chat, user)
+        if table is None:  # the one he is opening right now
+            return _refuse(lang, "seated_elsewhere")
+        text = t(lang, "refuse.seated_elsewhere_at", table=table.id)
+        return Outcome(False, text, "seated_elsewhere")
+
     def _seated_in(self, chat: str, user: str) -> bool:
         """One seat per player per chat: a seat, or a table being opened right now."""
         return (chat, user) in self._claims or self.table_of(chat, user) is not None
@@ -381,7 +389,7 @@ class TableService:
         except OptionError as e:
             return _refuse(lang, "bad_options", error=option_error(lang, e))
         if self._seated_in(chat.key, host.key):
-            return _refuse(lang, "seated_elsewhere")
+            return self._seated_elsewhere(lang, chat.key, host.key)
         # Opening a table awaits the store before the host is seated: hold the claim
         # so a concurrent join or open by the same person in this chat is refused.
         claim = (chat.key, host.key)
@@ -528,7 +536,7 @@ class TableService:
         if table.seat_of(user.key) is not None:
             return _refuse(lang, "already_seated")
         if self._seated_in(table.chat, user.key):
-            return _refuse(lang, "seated_elsewhere")
+            return self._seated_elsewhere(lang, table.chat, user.key)
         free = [i for i, s in enumerate(table.seats) if s is None]
         if not free:
             return _refuse(lang, "table_full")

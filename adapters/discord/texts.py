@@ -21,7 +21,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "table message to see your cards and play."
         ),
         "not_here": "This button is not one of mine.",
-        "seated_at": "Yours is table {table} in {channel}.",
+        "seated_at": "It plays in {channel}.",
         "aborted": "Table {table} is closed; nothing of it was recorded.",
         "abort_where": (
             "No table plays in this channel. To close one elsewhere, name it: /abort "
@@ -65,7 +65,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch-Nachricht auf „Meine Karten“, um deine Karten zu sehen und zu spielen."
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
-        "seated_at": "Deiner ist Tisch {table} in {channel}.",
+        "seated_at": "Er steht in {channel}.",
         "aborted": "Tisch {table} ist geschlossen; von ihm wird nichts gewertet.",
         "abort_where": (
             "In diesem Kanal wird an keinem Tisch gespielt. Um einen anderswo zu "

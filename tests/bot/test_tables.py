@@ -241,7 +241,9 @@ async def test_several_tables_per_chat_one_seat_each(bot: Bot) -> None:
     t2 = (await bot.svc.create_table(CHAT, b.user, "zweier")).table_id
     assert t1 and t2 and t1 != t2
     assert {t.id for t in bot.svc.tables_in(CHAT.key)} == {t1, t2}
-    assert (await a.press(button(bot.fc.lobbies[t2].message, "j"))).code == "seated_elsewhere"
+    refused = await a.press(button(bot.fc.lobbies[t2].message, "j"))
+    assert refused.code == "seated_elsewhere"
+    assert refused.text == f"You already play at table {t1} here."  # which one: his
     assert (await bot.svc.create_table(CHAT, a.user, "dreier")).code == "seated_elsewhere"
     # another chat is another matter
     assert (await bot.svc.create_table(OTHER_CHAT, a.user, "zweier")).ok

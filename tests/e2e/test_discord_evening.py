@@ -105,15 +105,16 @@ async def test_already_seated_elsewhere_says_which_table_and_where(tmp_path: Pat
         again = await world.slash(anna, "schnapsen new", game="dreier")
         assert again.ephemeral_for is anna
         assert again.content == (
-            "You already play at another table here. "
-            f"Yours is table {first} in {elsewhere.mention}."
+            f"You already play at table {first} here. It plays in {elsewhere.mention}."
         )
         _, other = await world.open_table(clara, "dreier")
         join = await world.fake.click(bert, other, "Join")  # bert's client is German
         assert await join.wait_acknowledged() == 4
         [answer] = join.responses
         assert answer.ephemeral_for is bert
-        assert answer.content.endswith(f"Deiner ist Tisch {first} in {elsewhere.mention}.")
+        assert answer.content == (
+            f"Du spielst hier schon an Tisch {first}. Er steht in {elsewhere.mention}."
+        )
 
 
 async def test_a_setting_value_without_its_key_is_not_taken_silently(tmp_path: Path) -> None:
