@@ -1045,7 +1045,14 @@ def match_summary_text(table: Table, style: Style) -> str:
     lg = style.lang
     nm = names(table)
     scores, bummerl = scores_of(table)
-    lines = [t(lg, "table.scores", scores=" · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores)))]
+    # Bauern: a team's score and Bummerl, once each, named as the table names the teams
+    team = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else []
+    if team:
+        label = [t(lg, "lobby.team", team=k + 1) for k in (0, 1)]
+        score_text = " · ".join(f"{label[k]}: {team[k]} {scores[k]}" for k in (0, 1))
+    else:
+        score_text = " · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores))
+    lines = [t(lg, "table.scores", scores=score_text)]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
     winner = table.match.summary().get("winner") if table.match is not None else None
@@ -1057,9 +1064,10 @@ def match_summary_text(table: Table, style: Style) -> str:
         # A loser without a point is Schneider, two Bummerl instead of one (Dreier's
         # Retourschneider: four); the number alone would look like several matches
         named = {2: t(lg, "table.schneider"), 4: t(lg, "table.retourschneider")}
+        who = team or list(nm)
         losers = [
-            f"{nm[i]} {b}" + (f" ({named[b]})" if b in named else "")
-            for i, b in enumerate(bummerl)
+            f"{who[i]} {b}" + (f" ({named[b]})" if b in named else "")
+            for i, b in enumerate(bummerl[: len(who)])
             if b
         ]
         if losers:

@@ -152,7 +152,10 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
         assert final.result is not None
         text = final.result.message.text
         if " 2 (Schneider)" in text:
+            # a team: its two players named once, as the table names the teams
             line = next(x for x in text.splitlines() if x.startswith("Bummerl: "))
-            assert line.count("2 (Schneider)") == 2, line
+            assert line.count("2 (Schneider)") == 1 and " & " in line, line
+            score = next(x for x in text.splitlines() if "Score: " in x)
+            assert "Score: Team 1: " in score and " · Team 2: " in score, score
             return
     raise AssertionError("no Schneider in 10 matches of careful against random players")
