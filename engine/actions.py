@@ -201,15 +201,21 @@ def with_marriage_claims(codes: Sequence[int]) -> list[int]:
     return [c | MARRIAGE_CLAIM for c in codes if MARRIAGE_FLAG <= c < EXCHANGE]
 
 
-def marriage_claim_reaching(codes: Sequence[int], total: int, counted: bool, trump: int) -> int:
-    """The declare-and-claim code among `codes` whose marriage (40 in trumps, else 20)
-    takes a side with `total` points to 66, or -1; a side's marriages count only once
+def claim_is_right(code: int, total: int, counted: bool, trump: int) -> bool:
+    """Whether a `CLAIM`, or a declare-and-claim with its marriage (40 in trumps, else
+    20), reaches 66 for a side with `total` points; a side's marriages count only once
     it has a trick (`counted`)."""
-    if counted:
-        for c in codes:
-            if is_marriage_claim(c) and total + (40 if (c & 31) // 6 == trump else 20) >= 66:
-                return c
-    return -1
+    if code == CLAIM:
+        return total >= 66
+    return counted and total + (40 if (code & 31) // 6 == trump else 20) >= 66
+
+
+def marriage_claim_reaching(codes: Sequence[int], total: int, counted: bool, trump: int) -> int:
+    """The declare-and-claim code among `codes` that is right (`claim_is_right`), or -1."""
+    return next(
+        (c for c in codes if is_marriage_claim(c) and claim_is_right(c, total, counted, trump)),
+        -1,
+    )
 
 
 def without_marriage_claims(codes: list[int]) -> list[int]:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ..actions import CLAIM, is_marriage_claim
 from ..bauern import BauernDeal
 from ..bauern.rules import CONTRACTS, PLAY, Kind
 from ..views import SeatView
 from . import bauern_worlds
 from .bauern_policy import policy, reading
-from .claims import NEVER, known_wrong
+from .claims import NEVER, is_claim, known_wrong
 from .doubling import double_margin
 from .plugins import GameAI
 
@@ -97,7 +96,7 @@ POINTS = {c.id: c.value for c in CONTRACTS}
 def caution(code: int, view: SeatView) -> float:
     """Kontra, Rekontra and Subkontra must win by a share of the stake (`doubling`);
     a claim the team's points show to be wrong is never made (`claims`)."""
-    if code == CLAIM or is_marriage_claim(code):
+    if is_claim(code):
         assert view.seat is not None
         team = view.seat & 1
         totals = dict(view.extra).get("team_points", (0, 0))

@@ -11,22 +11,19 @@ a claim it knows is wrong is simply not a move it makes.
 
 from __future__ import annotations
 
-from ..actions import CLAIM, is_marriage_claim
+from ..actions import CLAIM, claim_is_right, is_marriage_claim
 from ..views import SeatView
 
 #: Margin (in value units) that keeps a known-wrong claim below every other action.
 NEVER = 1.0e6
-TARGET = 66
+
+
+def is_claim(code: int) -> bool:
+    return code == CLAIM or is_marriage_claim(code)
 
 
 def known_wrong(code: int, view: SeatView, total: int, counted: bool) -> bool:
-    """Whether `code` claims 66 for a side with `total` points (its marriages count
-    once it has a trick: `counted`) that does not have them, even with the marriage
-    a declare-and-claim adds (40 in trumps, else 20)."""
-    if code == CLAIM:
-        return total < TARGET
-    if is_marriage_claim(code):
-        trump = int(view.trump) if view.trump is not None else -1
-        added = 40 if (code & 31) // 6 == trump else 20
-        return not counted or total + added < TARGET
-    return False
+    """Whether the claim `code` (plain, or with the marriage it declares; see
+    `is_claim`) is one a side with `total` points does not make right."""
+    trump = int(view.trump) if view.trump is not None else -1
+    return not claim_is_right(code, total, counted, trump)

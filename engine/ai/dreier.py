@@ -24,13 +24,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import BID_CONTRACT, BID_VALUE, CLAIM, DISCARD, DISCARD3, encode, is_marriage_claim
+from ..actions import BID_CONTRACT, BID_VALUE, DISCARD, DISCARD3, encode
 from ..dreier import DreierDeal
 from ..dreier.contracts import CONTRACTS, ROW, Contract, Goal
 from ..dreier.deal import PLAY
 from ..views import SeatView
 from .base import Budget
-from .claims import NEVER, known_wrong
+from .claims import NEVER, is_claim, known_wrong
 from .doubling import double_margin
 from .dreier_policy import policy
 from .dreier_worlds import worlds
@@ -95,7 +95,7 @@ def caution(code: int, view: SeatView) -> float:
     """Spritzen must win by a share of the stake (`doubling`); in `value`'s units a
     game point counts 2 for the declarer, 1 for a defender.  A claim the side's points
     show to be wrong is never made (`claims`)."""
-    if code == CLAIM or is_marriage_claim(code):
+    if is_claim(code):
         decl = view.seat == view.declarer
         totals = dict(view.extra).get("side_points", (0, 0))
         assert isinstance(totals, tuple)
