@@ -12,6 +12,7 @@ are split into pages and, for a discard, into a pick-one-card-then-the-other men
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,11 +347,7 @@ def table_view(table: Table, style: Style) -> TableView:
         return scores[i] if i < len(scores) else 0
 
     if table.game == "bauern":
-        # partners sit opposite and share a score: show the teams, not four scores
-        score_text = " · ".join(
-            f"{t(lg, 'lobby.team', team=k + 1)}: {seat_text(k)} & {seat_text(k + 2)} {score_of(k)}"
-            for k in (0, 1)
-        )
+        score_text = _team_scores(lg, seat_text, [score_of(k) for k in (0, 1)])
     else:
         score_text = " · ".join(f"{seat_text(i)} {score_of(i)}" for i in range(len(seats)))
     lines.append(t(lg, "table.scores", scores=score_text))
@@ -1041,6 +1038,13 @@ def settings_text(
     )
 
 
+def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> str:
+    """Bauern's partners sit opposite and share a score: the two teams, not four."""
+    return " · ".join(
+        f"{t(lg, 'lobby.team', team=k + 1)}: {name(k)} & {name(k + 2)} {scores[k]}" for k in (0, 1)
+    )
+
+
 def match_summary_text(table: Table, style: Style) -> str:
     lg = style.lang
     nm = names(table)
@@ -1048,8 +1052,7 @@ def match_summary_text(table: Table, style: Style) -> str:
     # Bauern: a team's score and Bummerl, once each, named as the table names the teams
     team = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else []
     if team:
-        label = [t(lg, "lobby.team", team=k + 1) for k in (0, 1)]
-        score_text = " · ".join(f"{label[k]}: {team[k]} {scores[k]}" for k in (0, 1))
+        score_text = _team_scores(lg, lambda s: nm[s], scores)
     else:
         score_text = " · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores))
     lines = [t(lg, "table.scores", scores=score_text)]
