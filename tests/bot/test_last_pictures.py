@@ -8,13 +8,15 @@ forgotten); these tests read the same views at that moment.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.service import ChatRef, TableUpdate
 from bot.views import HandView, LobbyView
 from engine.games import available
 
-from .fakechat import CHAT, Bot, open_bauern_partners, open_table, play_out, users
+from .fakechat import CHAT, Bot, Player, open_bauern_partners, open_table, play_out, users
 from .policies import heuristic
 
 
@@ -110,6 +112,18 @@ async def test_a_hand_names_the_chat_its_table_is_in(bot: Bot) -> None:
         assert hand.startswith(f"Your hand at table {tid}{place} — Schnapsen (2 players)\n")
 
 
+async def _match_results(
+    bot: Bot, game_id: str, players: list[Player], matches: int
+) -> AsyncIterator[str]:
+    """The last result text of each of up to `matches` matches the players play out."""
+    for _ in range(matches):
+        tid = await open_table(bot, game_id, players)
+        await play_out(bot.fc, tid, players)
+        final = bot.fc.updates[-1]
+        assert final.result is not None
+        yield final.result.message.text
+
+
 async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
     """A Zweier loser without a game point takes two Bummerl (RULES.md §2): the summary
     says it was a Schneider, not as if he had lost two matches; one with points takes
@@ -117,12 +131,7 @@ async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
     anna, bert = users(2)
     players = [bot.player(anna, heuristic), bot.player(bert)]
     seen: dict[bool, str] = {}
-    for _ in range(30):
-        tid = await open_table(bot, "zweier", players)
-        await play_out(bot.fc, tid, players)
-        final = bot.fc.updates[-1]
-        assert final.result is not None
-        text = final.result.message.text
+    async for text in _match_results(bot, "zweier", players, 30):
         scores = dict(
             x.rsplit(" ", 1) for x in text.split("Score: ")[1].split("\n")[0].split(" · ")
         )
@@ -137,7 +146,7 @@ async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
 
 async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
     """In Bauernschnapsen (and Dreier) too a side without a point takes two Bummerl:
-    the summary names it Schneider for each of its players."""
+    the summary names it Schneider, once for the team, as the table names teams."""
     team, others = users(2), users(4)[2:]
     players = [
         bot.player(team[0], heuristic),
@@ -145,12 +154,7 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
         bot.player(team[1], heuristic),
         bot.player(others[1]),
     ]
-    for _ in range(10):
-        tid = await open_table(bot, "bauern", players)
-        await play_out(bot.fc, tid, players)
-        final = bot.fc.updates[-1]
-        assert final.result is not None
-        text = final.result.message.text
+    async for text in _match_results(bot, "bauern", players, 10):
         if " 2 (Schneider)" in text:
             # a team: its two players named once, as the table names the teams
             line = next(x for x in text.splitlines() if x.startswith("Bummerl: "))
