@@ -17,7 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, ActionFormatError, action_from_json, action_to_json
+from .actions import (
+    Action,
+    ActionFormatError,
+    Claim,
+    PlayCard,
+    action_from_json,
+    action_to_json,
+)
 from .cards import CardError, ids, index_of
 from .errors import IllegalAction, OptionError, RecordError
 from .games import UnknownGame, game
@@ -237,6 +244,22 @@ def start_recorded_deal(
     return state
 
 
+def _declare_and_claim(actions: Sequence[tuple[int, Action]], j: int) -> PlayCard | None:
+    """A marriage led and, as the next action, a claim by the same seat: one action.
+
+    Our records write "forty, and I'm out" as one `play` with `claim: true`; a program
+    that writes it as two actions means the same, but after the `play` it is no longer
+    the leader's turn, so the engine alone would refuse the `claim` (`not_your_turn`).
+    """
+    seat, action = actions[j]
+    if j + 1 >= len(actions) or not isinstance(action, PlayCard):
+        return None
+    nseat, nxt = actions[j + 1]
+    if not action.marriage or action.claim or nseat != seat or not isinstance(nxt, Claim):
+        return None
+    return PlayCard(action.card, True, True)
+
+
 def replay_parsed(rec: Record) -> ReplayState:
     """Replay a parsed record; raises `ReplayFailed`, `RecordError` or `OptionError`."""
     try:
@@ -253,9 +276,19 @@ def replay_parsed(rec: Record) -> ReplayState:
         if dspec is None:
             raise ReplayFailed(i, None, "match_over", "the match is already over")
         state = start_recorded_deal(match, dspec, d, i, rec.game)
-        for j, (seat, action) in enumerate(d.actions):
+        j = 0
+        while j < len(d.actions):
+            seat, action = d.actions[j]
             if seat not in dspec.seats:
                 raise ReplayFailed(i, j, "not_your_turn", f"seat {seat} does not play in this deal")
+            merged = _declare_and_claim(d.actions, j)
+            if merged is not None:
+                try:
+                    state, _ = apply(state, dspec.seats.index(seat), merged)
+                    j += 2
+                    continue
+                except IllegalAction:
+                    pass  # replayed one by one below, so the error names the action refused
             try:
                 state, _ = apply(state, dspec.seats.index(seat), action)
             except IllegalAction as e:
@@ -264,6 +297,7 @@ def replay_parsed(rec: Record) -> ReplayState:
                         e.code, f"it is seat {dspec.seats[state.turn]}'s turn, not seat {seat}'s"
                     )
                 raise ReplayFailed(i, j, e.code, e.message) from None
+            j += 1
         res = state.result()
         if res is None:
             if i != len(rec.deals) - 1:
