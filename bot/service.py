@@ -495,10 +495,12 @@ class TableService:
         if seat is None:
             return _refuse(lang, "not_seated")
         if p.version != table.version:
-            # his own move since was the computer's (his time ran out): say so, not
-            # merely that the button is old
+            # the computer moved for him since this button was sent (his time ran
+            # out) and he has not played himself since: say so, not merely that the
+            # button is old
             s = table.seats[seat]
-            return _refuse(lang, "too_late" if s is not None and s.missed else "stale")
+            late = s is not None and s.missed > 0 and s.timed_out_at > p.version
+            return _refuse(lang, "too_late" if late else "stale")
         if table.to_act() != seat:
             return _refuse(lang, "not_your_turn")
         assert p.arg is not None

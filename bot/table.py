@@ -42,6 +42,9 @@ class Seat:
     name: str
     ai: str | None = None
     missed: int = 0
+    # the table version of the computer's last move for him when his time ran out: a
+    # button of his older than that is "too late", a newer one merely out of date
+    timed_out_at: int = 0
 
     @property
     def is_ai(self) -> bool:
@@ -251,6 +254,7 @@ class Table:
         if s is not None:
             if e.get("by") == "t":
                 s.missed += 1
+                s.timed_out_at = self.version
             elif e.get("by") == "p":
                 s.missed = 0
         res = P.result(self.deal)

@@ -170,6 +170,19 @@ async def test_a_press_after_the_computer_played_for_you_says_so(
         assert not out.ok and out.code == "too_late"
         assert out.text is not None and "the computer played for you" in out.text
 
+        # his turn again, still with a missed turn against him: a button sent after
+        # the computer's move that something else made old (here the other player's
+        # abort vote) is out of date, not too late
+        while _to_act(bot, tid) != absent.key:
+            assert await present.take_turn(tid) is not None
+        hv = absent.hand(tid)
+        assert hv is not None and hv.your_turn
+        fresh_card = hv.message.all_buttons()[0]
+        assert (await bot.svc.abort(CHAT, present.user)).ok  # one vote of two: no abort
+        assert bot.svc.tables[tid].seats[seat].missed == 1  # type: ignore[union-attr]
+        out = await absent.press(fresh_card)
+        assert not out.ok and out.code == "stale"
+
         # back at the table, he plays his next turn himself: his old button is just old
         while _to_act(bot, tid) != absent.key:
             assert await present.take_turn(tid) is not None
