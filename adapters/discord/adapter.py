@@ -73,6 +73,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "dc"
 T = TypeVar("T")
 
+#: `Interaction.extras` key: the interaction was deferred as a public "thinking…".
+PUBLIC_THINKING = "schnapsen_public_thinking"
 #: Seconds the core may take before a press or command is deferred (Discord: 3 s).
 ACK_BUDGET = 2.0
 #: An ephemeral hand is edited through its interaction's token, valid for 15 minutes.
@@ -577,6 +579,8 @@ class DiscordAdapter:
                     if thinking or command
                     else discord.InteractionResponseType.deferred_message_update,
                 )
+                if not ephemeral and (thinking or command):
+                    interaction.extras[PUBLIC_THINKING] = True
             return await task
 
     async def first_response(
@@ -668,6 +672,8 @@ class DiscordAdapter:
                 discord.InteractionResponseType.deferred_channel_message,
             )
         if interaction.response.is_done():
+            if interaction.extras.pop(PUBLIC_THINKING, False) and ephemeral:
+                await self._drop_public_thinking(interaction)
             sent = await interaction.followup.send(
                 content, wait=True, **message(ephemeral=ephemeral)
             )
@@ -687,6 +693,17 @@ class DiscordAdapter:
         with contextlib.suppress(discord.HTTPException, *OUTAGES):
             return (await interaction.edit_original_response(content=content, **edits)).id
         return None
+
+    async def _drop_public_thinking(self, interaction: discord.Interaction[Any]) -> None:
+        """A public "thinking…" answer is about to get a private reply (a refusal of a
+        slow `/schnapsen new`).  Discord makes the first follow-up fill in the
+        thinking message with the defer's visibility, whatever its own flags say: it
+        would show the refusal to the whole channel.  With the thinking message
+        deleted first, the follow-up is a message of its own, seen by the user only."""
+        try:
+            await interaction.delete_original_response()
+        except (discord.HTTPException, *OUTAGES) as e:
+            log.warning("a thinking answer could not be removed: %s", e)
 
     # --- in: button presses --------------------------------------------------------------
 

@@ -361,6 +361,29 @@ async def test_concurrent_double_press_counts_once(tmp_path: Path) -> None:
         assert all(not p.rejections for p in presses)  # no double acknowledgement (40060)
 
 
+async def test_a_slow_new_table_refusal_stays_private(tmp_path: Path) -> None:
+    """`/schnapsen new` answers publicly (the lobby is for everyone), so when it is
+    slow its "thinking…" is public; a refusal then must not fill that in for the
+    whole channel (Discord keeps the defer's visibility): it goes to the user alone."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ack_budget=0)  # every answer is deferred first
+        anna = world["anna"]
+        refused = await world.fake.slash(
+            anna, world.channel, "schnapsen new", game="zweier", preset="nonsense"
+        )
+        assert await refused.wait_acknowledged() == 5
+        [answer] = await refused.wait_followups()
+        assert answer.ephemeral_for is anna and answer.content.startswith("Unknown preset")
+        assert refused.original is not None and refused.original.deleted
+        public = [m.content for m in world.fake.channel_messages(world.channel)]
+        assert not any("Unknown preset" in c for c in public)
+
+        # a table it opens is still shown to everybody, deferred or not
+        table_id, lobby = await world.open_table(anna, "zweier")
+        assert not lobby.ephemeral and table_id in world.service.tables
+        assert not any(i.failed for i in world.fake.interactions)
+
+
 async def test_forged_custom_ids_get_an_answer(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         await world.start_bot()

@@ -3437,9 +3437,11 @@ class FakeDiscord:
                 interaction.callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE
                 and original is not None
                 and original.loading
+                and not original.deleted
             ):
                 # Discord's rule: the first followup after a "thinking" defer fills
-                # in the deferred message instead of sending a new one.
+                # in the deferred message instead of sending a new one (once that
+                # message is deleted, a followup is a message of its own again).
                 self._edit_message(original, body, call.files)
                 await self._announce_update(original)
                 message = original
