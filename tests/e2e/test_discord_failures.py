@@ -142,7 +142,9 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
     resumes first.  The turn at the table, whose presses still cannot reach the bot,
     keeps waiting (no reminder, no computer move); once its shard is back too the
     player is reminded at once and his press counts."""
-    quick = Timings(turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1, ai_delay=0)
+    # once back, the player has the reminder's time to press (1 s): enough for the
+    # test's click on a machine under load
+    quick = Timings(turn_timeout=2.0, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick, config={"discord_shard_count": 2}, identify_wait=False)
         fake = world.fake
@@ -162,7 +164,7 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
             lambda: [s.shard for s in fake.sessions] == [(other, 2)],
             description="the other shard to resume",
         )
-        await asyncio.sleep(2 * quick.reminder_before)  # a reminder would be due, and past
+        await asyncio.sleep(1.5 * quick.reminder_before)  # a reminder would be due, and past
         await world.settle()
         assert table.version == version
         assert not reminders(world, user)
