@@ -127,8 +127,9 @@ async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn
 async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path: Path) -> None:
     """Discord ends the session (op 9): discord.py waits before it identifies again,
     longer than the turn's timeout here; the player to act presses once it is back."""
-    # discord.py waits 5 s before it identifies again: longer than the turn's time
-    quick = Timings(turn_timeout=2.5, reminder_before=0.5, missed_turns_limit=1, ai_delay=0)
+    # discord.py waits 5 s before it identifies again: longer than the turn's time; once
+    # back, the player has the reminder's time (1 s) to press, enough under load
+    quick = Timings(turn_timeout=2.5, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick)
         fake = world.fake
