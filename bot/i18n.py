@@ -9,7 +9,7 @@ Unter, Neuner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import (
@@ -762,6 +762,41 @@ def option_error(lang: str | None, error: OptionError) -> str:
 
 def game_name(game: str, lang: str | None) -> str:
     return GAME_NAMES.get(norm_lang(lang), GAME_NAMES["en"]).get(game, game)
+
+
+#: The other names a game goes by (the rules' own list, in English and German): a
+#: player who types one at the terminal's menu or after a Telegram command means it.
+GAME_ALIASES: dict[str, tuple[str, ...]] = {
+    "zweier": ("Schnapsen", "Zweierschnapsen", "66", "Sechsundsechzig"),
+    "dreier": ("Dreierschnapsen", "Talonschnapsen", "Staperlschnapsen"),
+    "bauern": ("Bauernschnapsen", "Viererschnapsen"),
+    "tausend": (
+        "Thousand",
+        "Tausend",
+        "1000",
+        "Russian Schnapsen",
+        "Russisch Schnapsen",
+        "Russischer Schnapsen",
+        "Tysiacha",
+    ),
+}
+
+
+def fold_name(text: str) -> str:
+    """A name as names are compared: case-folded, spaces squeezed."""
+    return " ".join(text.split()).casefold()
+
+
+def game_names_of(game: str) -> set[str]:
+    """Everything that names `game`, folded: its id, its menu names, its aliases."""
+    shown = (names.get(game, game) for names in GAME_NAMES.values())
+    return {fold_name(n) for n in (game, *shown, *GAME_ALIASES.get(game, ()))}
+
+
+def game_named(text: str, games: Sequence[str]) -> str | None:
+    """The one game of `games` that `text` names exactly, or None."""
+    key = fold_name(text)
+    return next((g for g in games if key in game_names_of(g)), None)
 
 
 def contract_name(contract: str | None, lang: str | None) -> str:

@@ -23,7 +23,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
-from bot.i18n import LANGUAGES, card_label, game_name, norm_lang, t
+from bot.i18n import card_label, fold_name, game_name, game_named, game_names_of, norm_lang, t
 from bot.payload import decode, parsed, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
@@ -108,9 +108,19 @@ class LocalTable:
     def write(self, text: str) -> None:
         width = self.width()
         lines = [part for line in text.split("\n") for part in wrap(line, width)]
+        if self._at_prompt:
+            # news while the prompt waits (a computer's move, a reminder): on a line
+            # of its own, not after the "> "
+            lines.insert(0, "")
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
         self._at_prompt = False
+
+    def _end_prompt_line(self) -> None:
+        if self._at_prompt:
+            self.out.write("\n")
+            self.out.flush()
+            self._at_prompt = False
 
     def prompt(self) -> None:
         self.out.write(PROMPT)
@@ -144,9 +154,11 @@ class LocalTable:
         elif kind == "reminder" and update.user == self.user.key:
             seconds = self.service.seconds_left(update.table_id)
             self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))
+            self._reprompt()  # his choices stand: ask again below the reminder
         elif kind == "replaced" and update.user == self.user.key:
             n = self.service.timings.missed_turns_limit
-            self.write(t(self.lang, "remind.replaced", name=self.user.name, n=n))
+            button = t(self.lang, "button.take_back")  # a numbered choice here
+            self.say("replaced", name=self.user.name, n=n, button=button)
 
     def _my_turn(self) -> bool:
         if self.table_id is None:
@@ -228,7 +240,6 @@ class LocalTable:
 
     async def run(self) -> None:
         """Menus and play until the user quits, input ends or `stop` is set."""
-        await self.service.listen(self, PLATFORM)
         try:
             self.say("banner")
             while not self.stop.is_set():
@@ -238,11 +249,19 @@ class LocalTable:
                 if not await self._play(table_id):
                     return
         except _Stopped:  # Ctrl-C or SIGTERM
+            self._end_prompt_line()
             self.write("")
-            self.say("bye_saved" if self.table_id in self.service.tables else "bye")
+            # at the "continue it?" question no table is watched yet: his is kept all
+            # the same
+            mine = self.service.table_of(self.chat.key, self.user.key)
+            kept = self.table_id in self.service.tables or (
+                mine is not None and mine.status == Status.PLAYING
+            )
+            self.say("bye_saved" if kept else "bye")
             return
         finally:
-            self.service.listeners.remove(self)
+            if self in self.service.listeners:
+                self.service.listeners.remove(self)
             if self._line_task is not None:
                 self._line_task.cancel()
 
@@ -274,10 +293,10 @@ class LocalTable:
         if line_task.done():
             self._line_task = None
             line = line_task.result()
-            if line is None and self._at_prompt:
+            if line is None:
                 # End of input (Ctrl-D) echoes no newline: what follows would be
                 # printed on the prompt's line.
-                self.write("")
+                self._end_prompt_line()
             self._lines_read += line is not None
             self._at_prompt = False
             return False, line
@@ -289,6 +308,9 @@ class LocalTable:
         """The table to play: an unfinished one of ours, or a new one."""
         table = self.service.table_of(self.chat.key, self.user.key)
         if table is not None and table.status == Status.PLAYING:
+            # no clock of a person's turn runs while he is asked (a computer's move
+            # may still bring his turn): `listen` below starts them, with a reminder
+            self.service.hold(PLATFORM)
             self.say("resume", game=game_name(table.game, self.lang), table=table.id)
             while True:
                 self.prompt()
@@ -310,13 +332,20 @@ class LocalTable:
                     held = table.seats[seat] if seat is not None else None
                     self.say("playing_as", name=held.name if held else self.user.name)
                     self.show(full=True)
+                    # his turn's clock starts now, with a reminder if it ran out
+                    await self.service.listen(self, PLATFORM)
                     return table.id
                 if answer in ("n", "new"):
                     await self.service.abort(self.chat, self.user)
                     self.say("abandoned")
                     break
                 self.say("resume_bad")
-        elif table is not None:  # a lobby left over from an interrupted start
+        # Only now are the clocks of this platform's turns started (`listen`): a turn
+        # of his that waited since the last run does not run out while the question
+        # above waits for him, nor is its reminder printed to nobody.
+        await self.service.listen(self, PLATFORM)
+        if table is not None and table.status == Status.LOBBY:
+            # a lobby left over from an interrupted start
             self._start_watching(table.id)
             return await self._fill_and_start(table.id)
         game_id = await self._choose_game()
@@ -388,6 +417,8 @@ class LocalTable:
                     f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
                 )
                 self.say("ambiguous_game", text=line.strip(), games=listed)
+            elif _starts_a_name(text, self.games):
+                self.say("short_game", text=line.strip(), least=MIN_PREFIX)
             else:
                 self.say("bad_game", text=line.strip(), n=len(self.games))
 
@@ -423,12 +454,15 @@ class LocalTable:
                 self._over.clear()
                 self.table_id = None
                 self.say("match_over")
-                self.prompt()
-                line = await self._line()
-                if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                    self.say("bye")
-                    return False
-                return True
+                while True:
+                    self.prompt()
+                    line = await self._line()
+                    if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                        self.say("bye")
+                        return False
+                    if not line.strip():
+                        return True
+                    self.say("match_over_bad")
             if line is None:  # end of input
                 self.say("bye_saved")
                 return False
@@ -445,9 +479,9 @@ class LocalTable:
             self.say("help")
             self._reprompt()
         elif text in ("s", "show", ""):
+            # with nothing to choose there is no prompt: the computers' moves follow
+            # as they come (a command may still be typed)
             self.show(full=True)
-            if not self.buttons:
-                self.prompt()
         elif text in ("r", "rules"):
             await self._rules()
         elif (n := _number(text)) is not None:
@@ -481,7 +515,7 @@ class LocalTable:
             self.say(
                 "no_such_bid",
                 n=n,
-                max=len(self.buttons),
+                numbers=say(self.lang, "numbers", max=len(self.buttons)),
                 low=low,
                 high=high,
                 step=step_of(list(values)),
@@ -510,6 +544,8 @@ class LocalTable:
             self.say("which_card", card=label, choices=listed)
         elif (held := self._hand_cards()) and card not in held:
             self.say("card_not_held", card=label)
+        elif self._picked >> card.index & 1:  # a discard's card picked already
+            self.say("card_picked", card=label)
         else:
             self.say("card_not_now", card=label)
         self.prompt()
@@ -592,24 +628,27 @@ class LocalTable:
 def find_games(text: str, games: list[str]) -> list[str]:
     """The games that `text` names, as typed at the game menu (one: that game).
 
-    A game answers to its number in `games`, its id and its name in every language
-    we speak, whatever the case and spacing; failing that, to the first
-    `MIN_PREFIX` letters or more of any of these.  Several games fitting a prefix
+    A game answers to its id, its name in every language we speak and the other
+    names it goes by (`GAME_ALIASES`: "66" and "1000" among them), whatever the case
+    and spacing, then to its number in `games`; failing that, to the first
+    `MIN_PREFIX` letters or more of any of its names.  Several games fitting a prefix
     all come back, for the menu to list.
     """
-    key = _fold(text)
+    key = fold_name(text)
+    if (named := game_named(key, games)) is not None:  # "66" and "1000" are names
+        return [named]
     if (n := _number(key)) is not None:
         return [games[n - 1]] if 1 <= n <= len(games) else []
-    names = {g: {_fold(g), *(_fold(game_name(g, lang)) for lang in LANGUAGES)} for g in games}
-    exact = [g for g in games if key in names[g]]
-    if exact or len(key) < MIN_PREFIX:
-        return exact
+    if len(key) < MIN_PREFIX:
+        return []
+    names = {g: game_names_of(g) for g in games}
     return [g for g in games if any(name.startswith(key) for name in names[g])]
 
 
-def _fold(text: str) -> str:
-    """`text` as compared with names: case-folded, spaces squeezed."""
-    return " ".join(text.split()).casefold()
+def _starts_a_name(text: str, games: list[str]) -> bool:
+    """`text` begins some game's name but is shorter than a prefix may be ("zw")."""
+    key = fold_name(text)
+    return bool(key) and any(n.startswith(key) for g in games for n in game_names_of(g))
 
 
 def _version(lobby: LobbyView) -> int:

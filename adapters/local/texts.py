@@ -15,6 +15,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # Fits 80 columns with the longest default game, so it stays one line there.
         "choose": "Choose a game (Enter: {default} · h: help · q: quit)",
         "bad_game": "There is no game {text!r}: type a number from 1 to {n}, a game's name, or q to quit.",
+        "short_game": "{text!r} is too short to tell: type at least {least} letters of a game's name, or its number.",
         "ambiguous_game": "{text!r} fits more than one game: {games}. "
         "Type more of the name, or its number.",
         "menu_help": "Choosing a game:\n"
@@ -41,17 +42,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "nothing_to_press": "Nothing to choose now — wait for {name}.",
         "nothing_yet": "Nothing to choose now.",
         "no_such_action": "There is no choice {n}: type a number from 1 to {max}.",
+        "no_such_action.one": "There is no choice {n}: type 1 (the only choice).",
         "unknown_command": "Unknown command {text!r}. Type a number or a card to choose, "
         "or h for help.",
-        "no_such_bid": "There is no choice {n} and no bid {n}: type a number from 1 to {max}, "
+        "no_such_bid": "There is no choice {n} and no bid {n}: type {numbers}, "
         "or a bid from {low} to {high} in steps of {step}.",
-        "no_such_bid.one": "There is no choice {n} and no bid {n}: type a number from 1 to "
-        "{max}, or the bid {low}.",
+        "no_such_bid.one": "There is no choice {n} and no bid {n}: type {numbers}, or the bid "
+        "{low}.",
+        "numbers": "a number from 1 to {max}",
+        "numbers.one": "1",
         "which_card": "{card} is more than one choice: {choices}. Type the number of one.",
         "card_not_held": "{card} is not in your hand.",
         "card_not_now": "{card} cannot be played now: it is not one of your choices.",
+        "card_picked": "{card} is picked already: pick another card, or type the number of a choice.",
         "refused": "✗ {reason}",
         "match_over": "Match over. Enter: play another · q: quit",
+        "match_over_bad": "Type Enter to play another match, or q to quit.",
+        "replaced": "{name} missed {n} turns; the computer takes the seat. Type the number "
+        "of “{button}” to return.",
+        "replaced.one": "{name} missed a turn; the computer takes the seat. Type the number "
+        "of “{button}” to return.",
         "aborted": "The table was closed.",
         "bye": "Bye.",
         "bye_saved": "Bye — your game is kept; run the bot again to continue it.",
@@ -75,6 +85,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "games": "Spiele (Nummer oder Name eingeben):",
         "choose": "Spiel wählen (Enter: {default} · h: Hilfe · q: Ende)",
         "bad_game": "Es gibt kein Spiel {text!r}: eine Nummer von 1 bis {n}, einen Spielnamen oder q eingeben.",
+        "short_game": "{text!r} ist zu kurz: mindestens {least} Buchstaben eines Spielnamens oder die Nummer eingeben.",
         "ambiguous_game": "{text!r} passt zu mehr als einem Spiel: {games}. "
         "Mehr vom Namen oder die Nummer eingeben.",
         "menu_help": "Spiel wählen:\n"
@@ -102,17 +113,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "nothing_to_press": "Gerade nichts zu wählen — warte auf {name}.",
         "nothing_yet": "Gerade nichts zu wählen.",
         "no_such_action": "Keine Möglichkeit {n}: eine Nummer von 1 bis {max} eingeben.",
+        "no_such_action.one": "Keine Möglichkeit {n}: 1 eingeben (die einzige Möglichkeit).",
         "unknown_command": "Unbekannter Befehl {text!r}. Eine Nummer oder Karte wählen "
         "oder h für Hilfe.",
-        "no_such_bid": "Keine Möglichkeit {n} und kein Gebot {n}: eine Nummer von 1 bis {max} "
+        "no_such_bid": "Keine Möglichkeit {n} und kein Gebot {n}: {numbers} "
         "eingeben oder ein Gebot von {low} bis {high} in Schritten von {step}.",
-        "no_such_bid.one": "Keine Möglichkeit {n} und kein Gebot {n}: eine Nummer von 1 bis "
-        "{max} eingeben oder das Gebot {low}.",
+        "no_such_bid.one": "Keine Möglichkeit {n} und kein Gebot {n}: {numbers} eingeben "
+        "oder das Gebot {low}.",
+        "numbers": "eine Nummer von 1 bis {max}",
+        "numbers.one": "1",
         "which_card": "{card} ist mehr als eine Möglichkeit: {choices}. Eine Nummer davon "
         "eingeben.",
         "card_not_held": "{card} hast du nicht auf der Hand.",
         "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
+        "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",
         "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
+        "match_over_bad": "Enter für eine neue Partie, q zum Beenden.",
+        "replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt den Platz. Die "
+        "Nummer von „{button}“ eingeben, um zurückzukehren.",
+        "replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt den Platz. Die "
+        "Nummer von „{button}“ eingeben, um zurückzukehren.",
         "aborted": "Der Tisch wurde geschlossen.",
         "bye": "Servus.",
         "bye_saved": "Servus — die Partie bleibt gespeichert; beim nächsten Start geht's weiter.",
@@ -135,7 +155,13 @@ TEXTS: dict[str, dict[str, str]] = {
 
 
 #: Texts with a form of their own for a count of 1 (see `bot.i18n.COUNTED`).
-COUNTED = {"created": "n", "no_such_bid": "bids"}
+COUNTED = {
+    "created": "n",
+    "replaced": "n",
+    "no_such_bid": "bids",
+    "no_such_action": "max",
+    "numbers": "max",
+}
 
 
 def say(lang: str, key: str, **values: Any) -> str:

@@ -92,7 +92,7 @@ from telegram.request import HTTPXRequest
 from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
-from bot.i18n import norm_lang, t
+from bot.i18n import game_named, norm_lang, t
 from bot.payload import Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
@@ -1264,7 +1264,9 @@ class TelegramAdapter:
         message, user = got
         chat = self._chat(message)
         args = _split(context.args)
-        game = args[0].lower() if args else "zweier"
+        # a game's other names count ("/new 1000", "/new thousand"); the core refuses
+        # a word that names none
+        game = (_game_of(args[0]) or args[0].lower()) if args else "zweier"
         preset: str | None = None
         options: dict[str, Any] = {}
         for arg in args[1:]:
@@ -1301,7 +1303,7 @@ class TelegramAdapter:
             return
         scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
         scope = "global" if scope_name == "global" else self._chat(message).key
-        games = [a for a in args if a in available()]
+        games = [g for a in args if (g := _game_of(a)) is not None]
         text = await leaderboard_text(
             self.service.store, scope, user.lang, games=games, player=user.key
         )
@@ -1336,7 +1338,7 @@ class TelegramAdapter:
         if refused is not None:
             text = refused
         elif args:
-            text = rules_summary(args[0], user.lang)
+            text = rules_summary(_game_of(args[0]) or args[0], user.lang)
         else:
             table = self.service.table_of(self._chat(message).key, user.key)
             if table is not None:
@@ -1545,9 +1547,14 @@ def _unknown_game(lang: str | None, words: list[str]) -> str | None:
     typo must not read as a game's rules or board ("xyz", "no finished games")."""
     known = available()
     for word in words:
-        if word not in known:
+        if _game_of(word) is None:
             return t(lang, "refuse.unknown_game", game=word, games=", ".join(known))
     return None
+
+
+def _game_of(word: str) -> str | None:
+    """The game a command's word names: its id or another name ("1000", "thousand")."""
+    return game_named(word, available())
 
 
 def _value(text: str) -> Any:

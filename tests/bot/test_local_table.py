@@ -13,6 +13,7 @@ import hashlib
 import io
 import os
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -99,16 +100,17 @@ class running_service:
     test that needs a certain hand.
     """
 
-    def __init__(self, db: Path, seed: str | None = None) -> None:
+    def __init__(self, db: Path, seed: str | None = None, timings: Timings = LOCAL_TIMINGS) -> None:
         self.db = db
         self.seed = seed
+        self.timings = timings
 
     async def __aenter__(self) -> TableService:
         self.store = await Store(self.db).open()
         seed = self.seed
         self.service = TableService(
             self.store,
-            timings=LOCAL_TIMINGS,
+            timings=self.timings,
             ai_level="random",
             seed_source=None if seed is None else (lambda: seed),
         )
@@ -176,11 +178,14 @@ async def test_plays_another_match_after_the_end(service: TableService) -> None:
             return ""  # the default: zweier, then the game played last
         if "Match over" in screen:
             matches += 1
-            return "" if matches < 2 else "q"
+            return "1" if matches == 1 else "q"
+        if "Type Enter to play another match" in screen:
+            return ""  # after "1", which is neither: asked again
         return "1"
 
     term = await play(service, answer, timeout=120)
     assert term.text.count("Game over!") == 2
+    assert term.text.count("Type Enter to play another match, or q to quit.") == 1
     rows = await service.store.fetchall("SELECT game, status FROM tables")
     assert rows == [("zweier", "finished"), ("zweier", "finished")]
 
@@ -344,6 +349,61 @@ async def test_a_game_the_computer_finished_while_the_resume_question_waited(db:
         assert "Choose a game" in term.text.split("That game ended meanwhile")[1]
 
 
+async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path) -> None:
+    """He quit on his turn and comes back after its time ran out: while "continue
+    it?" waits for him, the computer does not play his card; once he continues, he
+    is reminded and has the reminder's time to play."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))  # quit at his first choice
+        table_id = next(iter(service.tables))
+        version = service.tables[table_id].version
+        await service.store.set_deadline(table_id, time.time() - 60)  # an hour later, say
+
+    quick = Timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=3, ai_delay=0)
+    async with running_service(db, timings=quick) as service:
+        term = Terminal(script("", "q"))
+        first = term.next_line
+        table = service.tables[table_id]
+
+        pauses = [3 * quick.turn_timeout, 0.1]  # he reads the question a while
+
+        async def slowly() -> str | None:
+            await asyncio.sleep(pauses.pop(0) if pauses else 0)
+            return await first()
+
+        term.next_line = slowly  # type: ignore[method-assign]
+        local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(local.run(), 30)
+        seat = table.seat_of(USER.key)
+        assert seat is not None and table.seats[seat].missed == 0  # type: ignore[union-attr]
+        assert table.version == version  # no move was made for him
+        after = term.text.split("is still open")[1]
+        assert "Tester, it is your turn" in after
+
+
+async def test_the_computer_taking_the_seat_says_how_to_take_it_back(db: Path) -> None:
+    """In the terminal "Take my seat back" is a numbered choice: the notice says to
+    type its number, not to press a button."""
+    quick = Timings(turn_timeout=0.3, reminder_before=0, missed_turns_limit=1, ai_delay=0)
+    async with running_service(db, timings=quick) as service:
+        term = Terminal(script("zweier", "q"))
+        first = term.next_line
+        pauses = [0.0, 1.0]  # he leaves at his first turn
+
+        async def slowly() -> str | None:
+            await asyncio.sleep(pauses.pop(0) if pauses else 0)
+            return await first()
+
+        term.next_line = slowly  # type: ignore[method-assign]
+        local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(local.run(), 30)
+        assert (
+            "Tester missed a turn; the computer takes the seat. "
+            "Type the number of “Take my seat back” to return." in term.text
+        )
+        assert "\n> Tester missed" not in term.text  # not printed after the prompt
+
+
 async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
@@ -408,6 +468,40 @@ async def test_stop_ends_the_session_while_waiting_for_input(service: TableServi
     await asyncio.wait_for(task, 2)
     assert table not in service.listeners
     assert out.getvalue().rstrip().endswith("Bye.")
+
+
+async def test_stop_at_the_resume_question_says_the_game_is_kept(db: Path) -> None:
+    """Ctrl-C while "continue it?" waits: the game stays, as with q, and he is told."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+    async with running_service(db) as service:
+        stop = asyncio.Event()
+        never: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+        async def readline() -> str | None:
+            return await never
+
+        out = io.StringIO()
+        table = LocalTable(service, stop, readline=readline, out=out, user=USER)
+        task = asyncio.create_task(table.run())
+        await asyncio.sleep(0.05)
+        assert "is still open" in out.getvalue()
+        stop.set()
+        await asyncio.wait_for(task, 2)
+        assert (
+            out.getvalue().rstrip().endswith("your game is kept; run the bot again to continue it.")
+        )
+        assert any(t.status.value == "playing" for t in service.tables.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_single_choice_is_not_a_range(lang: str) -> None:
+    """With one choice a refusal says "type 1", not "a number from 1 to 1"."""
+    one = say(lang, "no_such_action", n=4, max=1)
+    bid = say(lang, "no_such_bid", n=105, numbers=say(lang, "numbers", max=1), low=100, bids=1)
+    assert "1 to 1" not in one and "1 bis 1" not in one and "1" in one
+    assert "1 to 1" not in bid and "1 bis 1" not in bid and "100" in bid
+    assert "from 1 to 3" in say("en", "no_such_action", n=4, max=3)
 
 
 async def test_updates_of_other_tables_are_not_shown(service: TableService) -> None:
@@ -647,6 +741,15 @@ async def chosen_game(service: TableService, typed: str, user: UserRef = USER) -
         ("drei", "dreier"),
         ("schn", "zweier"),
         ("bau", "bauern"),
+        # the other names the games go by (RULES.md), "66" and "1000" not read as numbers
+        ("Zweierschnapsen", "zweier"),
+        ("66", "zweier"),
+        ("Talonschnapsen", "dreier"),
+        ("Viererschnapsen", "bauern"),
+        ("Russian Schnapsen", "tausend"),
+        ("russisch  schnapsen", "tausend"),
+        ("1000", "tausend"),
+        ("zweierschn", "zweier"),
     ],
 )
 async def test_a_game_is_chosen_by_number_id_or_shown_name(
@@ -669,9 +772,10 @@ async def test_short_unknown_or_ambiguous_names_are_refused(
     from bot import i18n
 
     monkeypatch.setitem(i18n.GAME_NAMES["en"], "tausend", "Schnapsen for a thousand")
-    term = await play(service, script("th", "Thousandx", "schnap", "Schnapsen for", "q"))
+    term = await play(service, script("th", "xy", "Thousandx", "schnap", "Schnapsen for", "q"))
     out = term.text
-    assert "There is no game 'th'" in out
+    assert "'th' is too short to tell: type at least 3 letters of a game's name" in out
+    assert "There is no game 'xy'" in out
     assert "There is no game 'Thousandx'" in out
     assert (
         "'schnap' fits more than one game: 1) Schnapsen (2 players), "
@@ -985,4 +1089,4 @@ async def test_cards_to_discard_are_picked_by_name(service: TableService) -> Non
     # "or raise" where the two cards kept allow a raise, else the discard alone
     either = "|".join(re.escape(f"Discard {a} {b}") for a, b in ((first, second), (second, first)))
     assert re.search(rf"(?:{either})(?:: keep the contract or raise\.|\?)\n", out)
-    assert f"{first} cannot be played now: it is not one of your choices." in out
+    assert f"{first} is picked already: pick another card, or type the number of a choice." in out

@@ -104,7 +104,9 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         anna.send(group, "/help")
         await fake.wait_for_message(group, contains="Open a table: /new")
         anna.send(group, "/rules dreier")
-        await fake.wait_for_message(group, contains="declarer plays alone")
+        rules = await fake.wait_for_message(group, contains="declarer plays alone")
+        anna.send(group, "/rules Talonschnapsen")  # another name of the game
+        await fake.wait_for_message(group, contains="declarer plays alone", after=rules)
         anna.send(anna.private_chat, "/new zweier")
         await fake.wait_for_message(anna.private_chat, contains="Use this command in a group")
         anna.send(group, "/new skat")
