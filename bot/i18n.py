@@ -411,6 +411,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.vote": "aborted by vote",
         "abort.expired": "nobody started it in time",
         "abort.empty": "everyone left",
+        "abort.walked_away": "every player walked away (the computer had taken all their seats)",
         "abort.admin": "closed by an admin",
         # timers
         "remind.turn": "{name}, it is your turn ({seconds} s left).",
@@ -657,6 +658,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.vote": "per Abstimmung abgebrochen",
         "abort.expired": "niemand hat rechtzeitig gestartet",
         "abort.empty": "alle sind gegangen",
+        "abort.walked_away": "alle Spieler sind weggeblieben (der Computer hatte alle ihre Plätze übernommen)",
         "abort.admin": "von einem Admin geschlossen",
         "remind.turn": "{name}, du bist dran (noch {seconds} s).",
         "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",

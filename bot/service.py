@@ -824,7 +824,8 @@ class TableService:
                             "level": level,
                         }
                     ]
-                    rest = [u for u in table.humans() if u != user.key]
+                    # those still playing: one the computer replaced walked away
+                    rest = [u for u in table.present() if u != user.key]
                     if not rest:
                         # nobody is left to play or to stop it: close, do not let
                         # computers play on in the chat to the end of the match
@@ -1218,6 +1219,12 @@ class TableService:
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
+                if table.status == Status.PLAYING and not table.present():
+                    # the last person walked away: computers would play the match out
+                    # in the chat, for nobody, and its result count for people who
+                    # were not there
+                    await self._commit(table, [{"k": "abort", "reason": "walked_away"}])
+                    await self._closed_table(table, "aborted")
 
     def _held_turn(self, table: Table) -> bool:
         """A person's turn whose platform is out of reach (`hold`), to arm or whose

@@ -141,6 +141,29 @@ async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
         await bot.stop()
 
 
+async def test_a_table_everybody_walked_away_from_is_closed_and_counts_nowhere(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna and Bert both stop pressing: once the computer holds the last person's
+    seat the table closes, instead of computers playing the match out in the chat
+    for nobody, and neither is rated or counted on what they made of it."""
+    timings = dataclasses.replace(FAST, turn_timeout=0.3, reminder_before=0.1, missed_turns_limit=1)
+    bot = await make_bot(timings=timings).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [anna, bert])
+        await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=10)
+        assert bot.fc.kinds(tid)[-1] == "aborted"
+        row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+        assert row is not None and row.status == "aborted"
+        store = bot.store
+        assert store is not None
+        results = await store.fetchall("SELECT COUNT(*) FROM results WHERE table_id = ?", (tid,))
+        assert results == [(0,)] and await store.fetchall("SELECT COUNT(*) FROM ratings") == [(0,)]
+    finally:
+        await bot.stop()
+
+
 async def _walked_away(bot: Bot, leaves: Player, stays: Player) -> str:
     """A Zweierschnapsen table `leaves` opened and then stopped pressing at, until the
     computer took his seat over; `stays` played his turns meanwhile."""
@@ -178,6 +201,27 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
             "SELECT player, won FROM results WHERE table_id = ?", (tid,)
         )
         assert dict(rows) == {anna.key: 0, bert.key: 0}
+    finally:
+        await bot.stop()
+
+
+async def test_forgetting_the_last_one_still_playing_closes_the_table(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert walked away (the computer holds his seat); Anna, the last one still
+    playing, deletes her data: nobody is left, so the table closes rather than the
+    computers playing it out in the chat and crediting Bert, who was not there."""
+    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
+    bot = await make_bot(timings=timings).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await _walked_away(bot, bert, anna)
+        assert (await bot.svc.forget(anna.user)).ok
+        assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT COUNT(*) FROM results WHERE table_id = ?", (tid,)
+        )
+        assert rows == [(0,)]
     finally:
         await bot.stop()
 
