@@ -32,7 +32,7 @@ async def leaderboard_text(
     played) in `scope` ("global" or a chat's key).  `player`, the one asking, sees his
     own place below the top rows, after a "…" that says rows were left out.  Discord
     calls its chats `servers`."""
-    shown = list(games) or available()
+    shown = list(dict.fromkeys(games)) or available()  # a game named twice: one board
     here, everywhere = ("server", "all_servers") if servers else ("chat", "global")
     scope_text = t(lang, f"board.scope.{everywhere if scope == 'global' else here}")
     blocks = []
@@ -52,7 +52,7 @@ async def leaderboard_text(
                     "board.row",
                     rank=row.rank,
                     name=row.name,
-                    rating=row.rating,
+                    rating=_shown(row.rating),
                     won=row.won,
                     games=row.games,
                     bummerl=row.bummerl,
@@ -77,12 +77,18 @@ async def stats_text(store: Store, player: str, name: str, scope: str, lang: str
             won=s.won,
             bummerl=s.bummerl,
             schneider=s.schneider,
-            made=s.made,
-            played=s.played,
+            # a game without contracts (Zweierschnapsen) has nothing to say here
+            contracts=t(lang, "stats.contracts", made=s.made, played=s.played) if s.played else "",
             rating=t(lang, "stats.unrated")
             if s.rating is None
-            else t(lang, "stats.rating", rating=s.rating),
+            else t(lang, "stats.rating", rating=_shown(s.rating)),
         )
         for s in rows
     ]
     return "\n".join(lines)
+
+
+def _shown(rating: float) -> float:
+    """A rating as the board prints it (to a tenth), never "-0.0": a rating a hair
+    below zero would read differently from 0.0 while sharing its place."""
+    return round(rating, 1) + 0.0

@@ -7,6 +7,7 @@ to hear of every `TableUpdate`.  Nothing here knows a platform.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -23,10 +24,38 @@ class UserRef:
     id: str
     name: str
     lang: str | None = None
+    #: The name the person goes by everywhere on the platform, where `name` is one
+    #: place's own (a Discord server nickname): what leaderboards and records of
+    #: every chat show, so a nickname given in one server is not shown in another.
+    account_name: str | None = None
+
+    def __post_init__(self) -> None:
+        # a name is shown inside our lines (boards, tables, results): it must not turn
+        # them around or break them
+        object.__setattr__(self, "name", display_name(self.name) or self.key)
+        if self.account_name is not None:
+            object.__setattr__(self, "account_name", display_name(self.account_name) or None)
 
     @property
     def key(self) -> str:
         return f"{self.platform}:{self.id}"
+
+
+#: Characters that change the direction of the text after them (LRM/RLM, the
+#: embeddings and overrides, the isolates, the Arabic letter mark).
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u061c") | frozenset(
+    chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+
+
+def display_name(name: str) -> str:
+    """A person's name as we show it: without bidi controls, which in a line such as
+    "2. Anna — rating 3.1" would show the rest of the line reversed, nor control
+    characters (a newline would break the line), and with its spaces squeezed."""
+    kept = "".join(
+        " " if unicodedata.category(ch) == "Cc" else ch for ch in name if ch not in _BIDI_CONTROLS
+    )
+    return " ".join(kept.split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +63,9 @@ class ChatRef:
     platform: str
     id: str
     title: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", display_name(self.title))  # as for names
 
     @property
     def key(self) -> str:

@@ -245,7 +245,8 @@ async def leaderboard(
     (a board that ranks equals 1 and 2 starts arguments); equal ratings are listed by
     games played, then by name, so the order does not change from one call to the next.
     `player` (the one asking) below the top rows gets his own row last, with his
-    place: a regular wants to see where he stands, not only the best ten."""
+    place: a regular wants to see where he stands, not only the best ten.  Games
+    and wins are those of the rated matches, the ones the rating stands on."""
     rows = await store.fetchall(
         "WITH board AS (SELECT r.player, COALESCE(p.name, r.player) AS name, r.mu, r.sigma,"
         "  RANK() OVER (ORDER BY ROUND(r.mu - 3 * r.sigma, 1) DESC) AS place,"
@@ -258,6 +259,10 @@ async def leaderboard(
         " FROM board b"
         " LEFT JOIN results x ON x.player = b.player AND x.game = ?"
         "  AND (? = 'global' OR x.chat = ?)"
+        # the matches the rating counts: people on two sides at least (Bauern's
+        # sides are the teams, seats 0 & 2 and 1 & 3), not those against computers
+        "  AND (SELECT COUNT(DISTINCT CASE WHEN y.game = 'bauern' THEN y.seat % 2"
+        "   ELSE y.seat END) FROM results y WHERE y.table_id = x.table_id) >= 2"
         " WHERE b.n <= ? OR b.player = ?"
         " GROUP BY b.player ORDER BY b.n",
         (game, scope, game, scope, scope, limit, player),

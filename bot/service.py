@@ -314,7 +314,7 @@ class TableService:
 
     async def remember(self, user: UserRef) -> None:
         await self.store.save_player(
-            user.key, user.name, norm_lang(user.lang) if user.lang else None
+            user.key, user.account_name or user.name, norm_lang(user.lang) if user.lang else None
         )
 
     # --- creating tables -------------------------------------------------------------

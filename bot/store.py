@@ -323,7 +323,17 @@ class Store:
         async with db.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         current = int(row[0]) if row else 0
-        for number, name, sql in migrations():
+        known = migrations()
+        newest = max((number for number, _, _ in known), default=0)
+        if current > newest:
+            # written by a newer version of the bot (rolled back since?): this code
+            # does not know its tables and would misread or damage them
+            raise StoreError(
+                f"the database {self.path} has schema version {current}, newer than this"
+                f" version of the bot knows ({newest}): run the newer version, or a copy"
+                " of the database made before it"
+            )
+        for number, name, sql in known:
             if number <= current:
                 continue
             log.info("applying schema migration %s", name)

@@ -465,7 +465,10 @@ class DiscordAdapter:
     def user(self, interaction: discord.Interaction[Any]) -> UserRef:
         who = interaction.user
         locale = interaction.locale.value if interaction.locale else None
-        ref = UserRef(PLATFORM, str(who.id), who.display_name, lang=locale)
+        # at the table a server's members know him by his nickname there; boards and
+        # records, which other servers show too, by his account's name
+        account = who.global_name or who.name
+        ref = UserRef(PLATFORM, str(who.id), who.display_name, lang=locale, account_name=account)
         if locale:
             self._langs[ref.key] = locale
         return ref

@@ -119,7 +119,10 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         interaction: discord.Interaction[Any], game: str | None = None, scope: str = "server"
     ) -> None:
         user = adapter.user(interaction)
-        where = "global" if scope == "global" else adapter.chat(interaction).key
+        # a DM has no server, and no rated match is played there (people at one table
+        # are in a server): its board is the one of all servers, as for /stats
+        server = scope != "global" and interaction.guild_id is not None
+        where = adapter.chat(interaction).key if server else "global"
         board = leaderboard_text(
             store, where, user.lang, games=[game] if game else (), player=user.key, servers=True
         )

@@ -51,6 +51,50 @@ async def test_a_match_against_computers_only_counts_in_stats_but_not_in_the_rat
     assert text.endswith("not rated (only games against other people count)"), text
 
 
+async def test_the_board_counts_the_rated_matches_and_says_when_there_are_none(
+    bot: Bot,
+) -> None:
+    """Beside a rating stand the games it rests on: matches won against the computer
+    do not pad "won/games".  A board with only such matches says that none is rated
+    yet, not that no game was finished; a game named twice is shown once."""
+    anna, bert = users(2)
+    store = bot.store
+    assert store is not None
+    await open_table(bot, "zweier", [bot.player(anna)])  # against the computer
+    assert (await bot.svc.resign(CHAT, anna)).ok
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier", "zweier"])
+    assert text.count("Leaderboard — ") == 1
+    assert text.endswith("No rated games yet: only matches against other people count.")
+    for _ in range(2):
+        await open_table(bot, "zweier", [bot.player(anna)])
+        assert (await bot.svc.resign(CHAT, anna)).ok
+    await _conceded(bot, anna, bert)
+    [row] = [e for e in await R.leaderboard(store, "zweier", CHAT.key) if e.player == anna.key]
+    assert (row.won, row.games) == (1, 1)
+    # /stats counts every match, and says nothing of contracts in a game without them
+    stats = await stats_text(store, anna.key, "Anna", CHAT.key, "en")
+    assert "4 played, 1 won" in stats and "contracts" not in stats
+
+
+async def test_a_name_cannot_turn_the_board_line_around(bot: Bot) -> None:
+    """A right-to-left override in a name would show the rest of its board line
+    reversed ("— rating …"); a newline would break it: names are shown without them."""
+    anna = UserRef("tg", "77", "\u202eannA\nthe Great", "en")
+    bert = users(2)[1]
+    assert anna.name == "annA the Great"
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
+    assert "1. annA the Great — rating" in text and "\u202e" not in text
+
+
+def test_a_rating_just_below_zero_reads_0_0() -> None:
+    from bot.boards import _shown
+
+    assert f"{_shown(-0.04):.1f}" == "0.0" and f"{_shown(-0.06):.1f}" == "-0.1"
+
+
 async def test_bauern_partners_against_two_computers_are_not_rated_opponents_are(
     bot: Bot,
 ) -> None:

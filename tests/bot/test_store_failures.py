@@ -341,6 +341,23 @@ async def test_a_second_exclusive_store_on_one_file_is_refused(tmp_path: Path) -
     await again.close()
 
 
+async def test_a_database_of_a_newer_bot_is_refused_not_misread(tmp_path: Path) -> None:
+    """Rolled back to an older version, the bot must not run on tables it does not
+    know: it says which version the file has, and leaves the file as it is."""
+    path = tmp_path / "bot.sqlite3"
+    newest = migrations()[-1][0]
+    store = await Store(path).open()
+    await store.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA user_version={newest + 1}")
+    conn.close()
+    with pytest.raises(StoreError, match=f"schema version {newest + 1}, newer than"):
+        await Store(path).open()
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert conn.execute("PRAGMA user_version").fetchone() == (newest + 1,)
+    conn.close()
+
+
 async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
     tmp_path: Path,
 ) -> None:

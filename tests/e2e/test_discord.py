@@ -138,7 +138,10 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         help_text = await world.slash(anna, "help")
         assert "/schnapsen new" in help_text.content and help_text.ephemeral_for is anna
         board = await world.slash(anna, "leaderboard", game="zweier", scope="global")
-        assert board.content.endswith("No finished games yet.") and board.ephemeral_for is None
+        assert board.content.endswith(
+            "No rated games yet: only matches against other people count."
+        )
+        assert board.ephemeral_for is None
         stats = await world.slash(anna, "stats")
         assert stats.content == "anna has no finished games yet."
         none = await world.slash(world["bert"], "abort")
@@ -382,6 +385,33 @@ async def test_a_slow_new_table_refusal_stays_private(tmp_path: Path) -> None:
         table_id, lobby = await world.open_table(anna, "zweier")
         assert not lobby.ephemeral and table_id in world.service.tables
         assert not any(i.failed for i in world.fake.interactions)
+
+
+async def test_a_nickname_stays_on_its_server(tmp_path: Path) -> None:
+    """Anna is "Nachteule" on a second server: its table calls her so, but the
+    name boards and records of every server show is her account's, so the nickname
+    she gave herself there is not shown on the first server's leaderboard."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna = world["anna"]
+        second = world.fake.add_guild("Kaffeehaus")
+        channel = world.fake.add_text_channel(second, "karten")
+        world.fake.add_member(second, anna, nick="Nachteule")
+        await world.fake.wait_for(
+            lambda: world.adapter.client.get_guild(second.id) is not None,
+            description="the second server",
+        )
+        _, lobby = await world.open_table(anna, "zweier", where=channel)
+        assert "Nachteule" in lobby.content
+        rows = await world.service.store.fetchall(
+            "SELECT name FROM players WHERE key = ?", (f"dc:{anna.id}",)
+        )
+        assert rows == [("anna",)]
+
+        # a DM has no server and no rated match: its board is that of all servers
+        dm = world.fake.dm_channel(anna, create=True)
+        board = await world.slash(anna, "leaderboard", where=dm, game="zweier")
+        assert "(all servers)" in board.content.splitlines()[0]
 
 
 async def test_forged_custom_ids_get_an_answer(tmp_path: Path) -> None:

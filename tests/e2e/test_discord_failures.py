@@ -482,7 +482,7 @@ async def test_a_command_discord_cannot_be_answered_for_is_one_warning(
         [line] = adapter_lines(caplog)
         assert "could not answer /leaderboard" in line
         board = await world.slash(world["anna"], "leaderboard")
-        assert board.content.startswith("No finished games")
+        assert board.content.startswith("No rated games")
 
 
 async def test_a_command_the_bot_fails_on_is_answered(
@@ -511,4 +511,4 @@ async def test_a_command_the_bot_fails_on_is_answered(
         faulted = [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR]
         assert len(faulted) == 1 and "leaderboard" in faulted[0].getMessage()
         board = await world.slash(world["anna"], "leaderboard")
-        assert board.content.startswith("No finished games")
+        assert board.content.startswith("No rated games")

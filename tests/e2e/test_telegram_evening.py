@@ -102,10 +102,12 @@ async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path
         bot_said = [m.text for m in group.bot_messages()]
         assert len(bot_said) == 7, bot_said  # nothing for the other bots' commands
 
-        said = await answer_to(fake, anna, group, "/leaderboard schnapsen")
-        assert said.text == f"Unknown game schnapsen. Games: {GAMES}."  # not "no games yet"
+        said = await answer_to(fake, anna, group, "/leaderboard skat")
+        assert said.text == f"Unknown game skat. Games: {GAMES}."  # not "no games yet"
+        said = await answer_to(fake, anna, group, "/leaderboard schnapsen")  # another name
+        assert said.text.startswith("Leaderboard — Schnapsen (2 players)")
         said = await answer_to(fake, anna, group, "/leaderboard zweier global")
-        assert "No finished games yet" in said.text  # a real game and scope still work
+        assert "No rated games yet" in said.text  # a real game and scope still work
         said = await answer_to(fake, anna, group, "/stats @bert")  # not Anna's own
         assert said.text.startswith("/stats shows your statistics in this chat")
         assert "as a reply to one of their messages" in said.text
