@@ -450,7 +450,8 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             else t(lg, "table.talon", n=pv.talon_size)
         )
     if table.game == "tausend" and _talon_shown(pv):
-        out.append(t(lg, "hand.talon", cards=cards_text(pv.talon_cards, lg, style.suits)))
+        stock = game_key("hand.talon", table.game)
+        out.append(t(lg, stock, cards=cards_text(pv.talon_cards, lg, style.suits)))
     declarer = _match_seat(table, pv.declarer)
     if pv.contract is not None and declarer is not None:
         name = contract_name(pv.contract, lg)
@@ -663,7 +664,8 @@ def hand_view(
     if sv.trump is not None:
         lines.append(t(lg, "table.trump", trump=suit_label(sv.trump, lg, style.suits)))
     if _talon_shown(sv):
-        lines.append(t(lg, "hand.talon", cards=cards_text(sv.talon_cards, lg, style.suits)))
+        talon = game_key("hand.talon", table.game)  # Thousand's is the stock
+        lines.append(t(lg, talon, cards=cards_text(sv.talon_cards, lg, style.suits)))
     known: dict[int, list[Card]] = {}
     for s, c in sv.known:
         known.setdefault(s, []).append(c)

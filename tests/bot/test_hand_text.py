@@ -201,7 +201,7 @@ async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
                 return
             texts = [bot.fc.tables[tid].message.text]
             texts += [hv.message.text for (t, _), hv in bot.fc.hands.items() if t == tid]
-            shown = any("Talon/stock: " in text for text in texts)
+            shown = any("Stock: " in text for text in texts)
             seen.append((table.deal.view(None).phase, shown))
 
         bot.fc.on_update.append(watch)
