@@ -326,7 +326,11 @@ TEXTS: dict[str, dict[str, str]] = {
         # actions on buttons
         "act.play": "{card}",
         "act.marriage": "{card} + marriage",
+        "act.marriage.20": "{card} + marriage (20)",
+        "act.marriage.40": "{card} + marriage in trumps (40)",
         "act.marriage_claim": "{card} + marriage, and claim 66",
+        "act.marriage_claim.20": "{card} + marriage (20), and claim 66",
+        "act.marriage_claim.40": "{card} + marriage in trumps (40), and claim 66",
         "act.exchange": "Exchange trump {jack}",
         "act.close": "Close the talon",
         "act.claim": "Claim 66",
@@ -391,6 +395,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.under_66": "66 not reached in time",
         "result.reason.all_tricks": "every trick taken",
         "result.match": "Game over! {lines}",
+        "result.deal_unfinished": "Deal {deal} was not played out: the match ended with a resignation.",
         "result.winner": "Winner: {names}",
         "record.caption": (
             "The record of table {table} — {game}, finished {day}. Deals: {deals}.\n"
@@ -578,7 +583,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
         "act.marriage": "{card} + Zwanziger/Vierziger",
+        "act.marriage.20": "{card} + Zwanziger",
+        "act.marriage.40": "{card} + Vierziger",
         "act.marriage_claim": "{card} + Zwanziger/Vierziger und aus (66)",
+        "act.marriage_claim.20": "{card} + Zwanziger und aus (66)",
+        "act.marriage_claim.40": "{card} + Vierziger und aus (66)",
         "act.exchange": "Trumpf-{jack} tauschen",
         "act.close": "Zudrehen",
         "act.claim": "Ich hab 66 (Aus!)",
@@ -640,6 +649,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.reason.under_66": "66 nicht rechtzeitig erreicht",
         "result.reason.all_tricks": "alle Stiche gemacht",
         "result.match": "Partie vorbei! {lines}",
+        "result.deal_unfinished": "Runde {deal} wurde nicht zu Ende gespielt: die Partie endete mit einer Aufgabe.",
         "result.winner": "Gewonnen: {names}",
         "record.caption": (
             "Das Protokoll von Tisch {table} — {game}, beendet am {day}. Runden: {deals}.\n"
@@ -826,16 +836,22 @@ def action_label(
     seat_names: tuple[str, ...] = (),
     game: str = "",
     level: int = 1,
+    trump: Suit | None = None,
 ) -> str:
     """The text on the button for an action; `game` picks a game's own word where it
     has one (Bauernschnapsen's Kontra, Thousand's marriages).  `level` is which double
-    a `Double` is (1 to 3): each has its name (Kontra, Rekontra, Subkontra)."""
+    a `Double` is (1 to 3): each has its name (Kontra, Rekontra, Subkontra).  With
+    `trump` known a marriage says what it is worth: a Zwanziger, or in trumps a
+    Vierziger (Thousand's marriages have values of their own)."""
     lg = norm_lang(lang)
     if isinstance(action, PlayCard):
         card = card_label(action.card, lg, style)
-        if action.claim:
-            return t(lg, "act.marriage_claim", card=card)
-        return t(lg, game_key("act.marriage", game), card=card) if action.marriage else card
+        if not action.marriage:
+            return card
+        key = "act.marriage_claim" if action.claim else game_key("act.marriage", game)
+        if trump is not None and game != "tausend":
+            key += ".40" if action.card.suit == trump else ".20"
+        return t(lg, key, card=card)
     if isinstance(action, ExchangeTrump):
         return t(lg, "act.exchange", jack=_JACK.get((lg, style), _JACK[("en", "french")]))
     if isinstance(action, CloseTalon):

@@ -1219,11 +1219,22 @@ class TableService:
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
+                reason = None
                 if table.status == Status.PLAYING and not table.present():
                     # the last person walked away: computers would play the match out
                     # in the chat, for nobody, and its result count for people who
                     # were not there
-                    await self._commit(table, [{"k": "abort", "reason": "walked_away"}])
+                    reason = "walked_away"
+                elif (
+                    table.status == Status.PLAYING
+                    and table.votes
+                    and (len(table.abort_votes()) >= table.votes_needed())
+                ):
+                    # one who walked away no longer counts: the votes cast may now
+                    # be the majority of those still playing
+                    reason = "vote"
+                if reason is not None:
+                    await self._commit(table, [{"k": "abort", "reason": reason}])
                     await self._closed_table(table, "aborted")
 
     def _held_turn(self, table: Table) -> bool:

@@ -385,7 +385,7 @@ def table_view(table: Table, style: Style) -> TableView:
                 bummerl=" · ".join(f"{nm[i]} {b}" for i, b in enumerate(bummerl)),
             )
         )
-    if seed_hash and pv is not None and pv.to_act is not None:
+    if seed_hash and pv is not None and pv.to_act is not None and table.status == Status.PLAYING:
         lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
     if table.votes and table.status == Status.PLAYING:
         # everyone should see that an abort is being asked for, and how to agree
@@ -545,7 +545,8 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(pv.points)
             )
             out.append(t(lg, "table.points", points=pts))
-    if pv.to_act is not None:
+    if pv.to_act is not None and table.status == Status.PLAYING:
+        # a match resigned or closed mid-deal leaves the deal open: nobody is to act
         who = nm[_match_seat(table, pv.to_act) or 0]
         key = game_key(f"table.phase.{pv.phase}", game_id)
         # the double to say now has its name: Kontra, then Rekontra, then Subkontra
@@ -737,7 +738,9 @@ def _action_buttons(
     def button(code: int) -> Button:
         action = decode(code, contracts)
         return Button(
-            action_label(action, lg, style.suits, deal_names, deal_game(table), level),
+            action_label(
+                action, lg, style.suits, deal_names, deal_game(table), level, trump=sv.trump
+            ),
             game_action(table.id, v, code),
         )
 
@@ -877,7 +880,13 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         # nothing, and its seed is published like that of any deal that ended.
         k = len(table.deals)
         seed = table.deals[-1].seed
-        text = t(lg, "table.seed", deal=k, seed=seed) + "\n" + match_summary_text(table, style)
+        text = "\n".join(
+            [
+                t(lg, "result.deal_unfinished", deal=k),
+                t(lg, "table.seed", deal=k, seed=seed),
+                match_summary_text(table, style),
+            ]
+        )
         return ResultView(
             table.id,
             k,
@@ -1022,8 +1031,11 @@ def settings_text(
     A setting never changed reads "default" with the value that means (the bot's own
     turn timeout and computer level), so an admin need not look them up.
     """
-    defaults = {"turn_timeout": f"{turn_timeout:g}", "ai_level": ai_level}
-    lines = settings.lines()
+    defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
+    # a time says its unit: "turn_timeout = 4" could be minutes
+    lines = [
+        (k, f"{v} s" if k == "turn_timeout" and v != "default" else v) for k, v in settings.lines()
+    ]
     if key is not None:
         lines = [(k, v) for k, v in lines if k == key.strip().lower()]
         if not lines:
@@ -1051,6 +1063,10 @@ def match_summary_text(table: Table, style: Style) -> str:
     lg = style.lang
     nm = names(table)
     scores, bummerl = scores_of(table)
+    if table.status == Status.FINISHED and table.game != "tausend":
+        # the Bummerl as the results count them: after a resignation, or with one who
+        # walked away, the losers have one at least whatever the scores (`standings`)
+        bummerl = tuple(s.bummerl for s in standings(table))
     # Bauern: a team's score and Bummerl, once each, named as the table names the teams
     team = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else []
     if team:

@@ -1048,7 +1048,9 @@ class DiscordAdapter:
             if not lost:
                 lobby = self.service.lobby(table_id) if table and not table.deals else None
                 add(table_id, Op("final", "lobby", lobby.message if lobby else None))
-                add(table_id, Op("final", "table"))
+                # the table as it was left: no one "to act", no votes still asked for
+                view = self.service.table(table_id) if table and table.deals else None
+                add(table_id, Op("final", "table", _stripped(view.message) if view else None))
             self._last_hands(table_id, humans)  # "This table was closed."
             for user in humans if lost else ():
                 # the channel cannot be told: each player is, privately

@@ -582,6 +582,10 @@ class TelegramAdapter:
             closed = self.service.lobby(tid) if table is not None and not table.deals else None
             if st.lobby is not None and closed is not None:
                 self.outbox.edit(st.lobby, content_of(closed.message))
+            view = self.service.table(tid) if table is not None and table.deals else None
+            if st.table is not None and view is not None:
+                # the table as it was left: no one "to act", no votes still asked for
+                self.outbox.edit(st.table, content_of(view.message).bare())
             for h in (st.lobby if closed is None else None, st.table):
                 if h is not None:
                     self.outbox.freeze(h)

@@ -249,6 +249,33 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
         await bot.stop()
 
 
+async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna votes to close (1 of the 2 needed); Bert then walks away and no longer
+    counts: her vote is the majority of those still playing, so the table closes
+    then, not only at the next vote."""
+    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
+    bot = await make_bot(timings=timings).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [anna, bert])
+        assert (await bot.svc.abort(CHAT, anna.user)).ok
+        table = bot.svc.tables[tid]
+        assert table.status.value == "playing"
+        seat = table.seat_of(bert.key)
+        assert seat is not None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 30
+        while tid in bot.svc.tables:
+            assert loop.time() < end, "the table did not close"
+            await anna.take_turn(tid)
+            await asyncio.sleep(0.02)
+        assert bot.fc.kinds(tid)[-1] == "aborted" and table.abort_reason == "vote"
+    finally:
+        await bot.stop()
+
+
 async def test_forgetting_the_last_one_still_playing_closes_the_table(
     make_bot: Callable[..., Bot],
 ) -> None:

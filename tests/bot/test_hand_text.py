@@ -162,6 +162,15 @@ def test_german_words_for_german_readers() -> None:
     out = PlayCard(Card.parse("QC")[0], marriage=True, claim=True)
     assert action_label(out, "de", game="zweier") == "D♣ + Zwanziger/Vierziger und aus (66)"
     assert action_label(out, "en", game="bauern") == "Q♣ + marriage, and claim 66"
+    # with the trump known the button says which marriage it is
+    clubs, hearts = queen.card.suit, Card.parse("QH")[0].suit
+    assert action_label(queen, "de", game="zweier", trump=clubs) == "D♣ + Vierziger"
+    assert action_label(queen, "de", game="dreier", trump=hearts) == "D♣ + Zwanziger"
+    assert action_label(queen, "en", game="bauern", trump=hearts) == "Q♣ + marriage (20)"
+    assert action_label(out, "en", game="zweier", trump=clubs) == (
+        "Q♣ + marriage in trumps (40), and claim 66"
+    )
+    assert action_label(queen, "de", game="tausend", trump=hearts) == "D♣ + Paar ansagen"
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

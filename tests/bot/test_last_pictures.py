@@ -51,8 +51,15 @@ async def test_after_a_resignation_the_hands_and_the_result_say_who_won(bot: Bot
         assert text.endswith("The match is over.") and not hand.message.buttons
     final = bot.fc.updates[-1]
     assert final.result is not None
-    assert "Bert resigned." in final.result.message.text
-    assert "Winner: Anna" in final.result.message.text
+    text = final.result.message.text
+    assert "Bert resigned." in text and "Winner: Anna" in text
+    # the deal left open is said to be so; Bert has the Bummerl the results count
+    assert text.startswith("Deal 1 was not played out: the match ended with a resignation.")
+    assert "Bummerl: Bert 1" in text
+    # the table as it was left (the picture adapters draw last): nobody is to act
+    assert final.result.table is not None
+    table_text = final.result.table.message.text
+    assert "To act" not in table_text and "fingerprint" not in table_text, table_text
 
 
 @pytest.mark.skipif("bauern" not in available(), reason="Bauernschnapsen not implemented")

@@ -96,6 +96,9 @@ async def test_bauernschnapsen_whole_deal(tmp_path: Path) -> None:
         await world.settle()
         assert table_id not in world.service.tables
         assert "aborted by vote" in world.fake.channel_messages(world.channel)[-1].content
+        # the table as it was left: no vote still asked for, nobody to act
+        last = world.table_messages(table_id)[-1].content
+        assert "Votes to close" not in last and "To act" not in last, last
         assert_closed_cleanly(world, table_id)
         assert all(m.buttons == [] for p in (anna, bert, clara, dora) for m in world.fake.dms(p))
 

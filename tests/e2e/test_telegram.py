@@ -119,7 +119,7 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await fake.wait_for_message(group, contains="Only admins can change the settings")
         anna.send(group, "/settings turn_timeout")  # one setting, its default spelled out
         one = await fake.wait_for_message(group, contains="turn_timeout = ")
-        assert one.text.splitlines()[1:] == ["turn_timeout = default (600)"], one.text
+        assert one.text.splitlines()[1:] == ["turn_timeout = default (600 s)"], one.text
         anna.send(group, "/settings language de")
         await fake.wait_for_message(group, contains="Saved: language = de")
         assert fake.calls_to("getChatMember")
@@ -608,6 +608,17 @@ async def test_an_abort_vote_leaves_the_hand_buttons_working(
         )
         answer = await press(fake, actor, hand, hand.buttons()[0].data)
         assert not answer.show_alert, answer.text
+
+        # Anna agrees: the table closes, and its message shows it as it was left,
+        # nobody "to act" and no vote still asked for
+        anna.send(players.group, "/abort")
+        await fake.wait_for_message(players.group, contains="The table was closed")
+        assert await rig.adapter.outbox.drain(5)
+        [shown] = [
+            m for m in table_messages(players.group.bot_messages(), table_id) if "Deal 1" in m.text
+        ]
+        assert shown.buttons() == []
+        assert "To act" not in shown.text and "Votes to close" not in shown.text, shown.text
     finally:
         await stop_rig(rig)
 
