@@ -349,6 +349,23 @@ async def test_a_game_the_computer_finished_while_the_resume_question_waited(db:
         assert "Choose a game" in term.text.split("That game ended meanwhile")[1]
 
 
+async def _play_slowly(service: TableService, lines: list[str], pauses: list[float]) -> Terminal:
+    """Play `lines` as the answers, the k-th given `pauses[k]` seconds after it is
+    asked for (a player who reads, or walks away)."""
+    term = Terminal(script(*lines))
+    first = term.next_line
+    waits = list(pauses)
+
+    async def slowly() -> str | None:
+        await asyncio.sleep(waits.pop(0) if waits else 0)
+        return await first()
+
+    term.next_line = slowly  # type: ignore[method-assign]
+    local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+    await asyncio.wait_for(local.run(), 30)
+    return term
+
+
 async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path) -> None:
     """He quit on his turn and comes back after its time ran out: while "continue
     it?" waits for him, the computer does not play his card; once he continues, he
@@ -361,19 +378,9 @@ async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path)
 
     quick = Timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=3, ai_delay=0)
     async with running_service(db, timings=quick) as service:
-        term = Terminal(script("", "q"))
-        first = term.next_line
         table = service.tables[table_id]
-
-        pauses = [3 * quick.turn_timeout, 0.1]  # he reads the question a while
-
-        async def slowly() -> str | None:
-            await asyncio.sleep(pauses.pop(0) if pauses else 0)
-            return await first()
-
-        term.next_line = slowly  # type: ignore[method-assign]
-        local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
-        await asyncio.wait_for(local.run(), 30)
+        # he reads the question a while
+        term = await _play_slowly(service, ["", "q"], [3 * quick.turn_timeout, 0.1])
         seat = table.seat_of(USER.key)
         assert seat is not None and table.seats[seat].missed == 0  # type: ignore[union-attr]
         assert table.version == version  # no move was made for him
@@ -386,17 +393,7 @@ async def test_the_computer_taking_the_seat_says_how_to_take_it_back(db: Path) -
     type its number, not to press a button."""
     quick = Timings(turn_timeout=0.3, reminder_before=0, missed_turns_limit=1, ai_delay=0)
     async with running_service(db, timings=quick) as service:
-        term = Terminal(script("zweier", "q"))
-        first = term.next_line
-        pauses = [0.0, 1.0]  # he leaves at his first turn
-
-        async def slowly() -> str | None:
-            await asyncio.sleep(pauses.pop(0) if pauses else 0)
-            return await first()
-
-        term.next_line = slowly  # type: ignore[method-assign]
-        local = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
-        await asyncio.wait_for(local.run(), 30)
+        term = await _play_slowly(service, ["zweier", "q"], [0.0, 1.0])  # he leaves
         assert (
             "Tester missed a turn; the computer takes the seat. "
             "Type the number of “Take my seat back” to return." in term.text
@@ -452,7 +449,9 @@ async def test_end_of_input_at_the_game_menu_ends_the_prompt_line(service: Table
     assert term.text.endswith(PROMPT + "\nBye.\n")
 
 
-async def test_stop_ends_the_session_while_waiting_for_input(service: TableService) -> None:
+async def _stopped_while_waiting(service: TableService, waiting_for: str) -> str:
+    """Run the table until it shows `waiting_for` and waits for a line, then stop it
+    (Ctrl-C or SIGTERM); what it printed."""
     stop = asyncio.Event()
     never: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
@@ -463,11 +462,16 @@ async def test_stop_ends_the_session_while_waiting_for_input(service: TableServi
     table = LocalTable(service, stop, readline=readline, out=out, user=USER)
     task = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
-    assert "Choose a game" in out.getvalue()
+    assert waiting_for in out.getvalue()
     stop.set()
     await asyncio.wait_for(task, 2)
     assert table not in service.listeners
-    assert out.getvalue().rstrip().endswith("Bye.")
+    return out.getvalue()
+
+
+async def test_stop_ends_the_session_while_waiting_for_input(service: TableService) -> None:
+    out = await _stopped_while_waiting(service, "Choose a game")
+    assert out.rstrip().endswith("Bye.")
 
 
 async def test_stop_at_the_resume_question_says_the_game_is_kept(db: Path) -> None:
@@ -475,22 +479,8 @@ async def test_stop_at_the_resume_question_says_the_game_is_kept(db: Path) -> No
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
     async with running_service(db) as service:
-        stop = asyncio.Event()
-        never: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-
-        async def readline() -> str | None:
-            return await never
-
-        out = io.StringIO()
-        table = LocalTable(service, stop, readline=readline, out=out, user=USER)
-        task = asyncio.create_task(table.run())
-        await asyncio.sleep(0.05)
-        assert "is still open" in out.getvalue()
-        stop.set()
-        await asyncio.wait_for(task, 2)
-        assert (
-            out.getvalue().rstrip().endswith("your game is kept; run the bot again to continue it.")
-        )
+        out = await _stopped_while_waiting(service, "is still open")
+        assert out.rstrip().endswith("your game is kept; run the bot again to continue it.")
         assert any(t.status.value == "playing" for t in service.tables.values())
 
 
