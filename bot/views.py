@@ -541,9 +541,13 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         )
         out.append(t(lg, "table.tricks_done", lines=lines))
         if pv.points and open_tricks:
-            pts = " · ".join(
-                f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(pv.points)
-            )
+            counted: tuple[int, ...] = tuple(pv.points)
+            res = P.result(table.deal) if over and table.deal is not None else None
+            if res is not None and len(res.card_points) == len(counted):
+                # the deal as scored, as its result says it: with four at Thousand
+                # the dealer who sits out has the stock's points
+                counted = res.card_points
+            pts = " · ".join(f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(counted))
             out.append(t(lg, "table.points", points=pts))
     if pv.to_act is not None and table.status == Status.PLAYING:
         # a match resigned or closed mid-deal leaves the deal open: nobody is to act
@@ -695,6 +699,12 @@ def hand_view(
         lines.append(t(lg, "table.trick", cards=_trick_text(_remap(table, sv.trick), nm, style)))
     your_turn = sv.to_act == dseat and table.status == Status.PLAYING
     buttons: tuple[tuple[Button, ...], ...] = ()
+    held = table.seats[seat]
+    if table.status == Status.PLAYING and held is not None and held.ai is not None:
+        # he walked away and the computer took his seat: his buttons still work, and
+        # a press takes the seat back; say so, or "Your turn." reads as if nothing
+        # had happened
+        lines.append(t(lg, "hand.computer_plays", button=t(lg, "button.take_back")))
     if your_turn:
         lines.append(t(lg, "hand.your_turn"))
         buttons = _action_buttons(table, sv, lg, style, nm, menu, lines)

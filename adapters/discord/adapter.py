@@ -1339,7 +1339,9 @@ class DiscordAdapter:
             return
         self._dm_noted.add((table_id, user))
         uid = _user_id(user)
-        lang = self._langs.get(user)
+        # a channel note, naming the table's button as the table labels it: in the
+        # table's language, not the player's
+        lang = self._table_lang(table_id)
         note = text(lang, "dm_closed", mention=f"<@{uid}>")
         await self._send_note(
             table_id, Op("note", message=Message(note), mentions=(uid,) if uid else ())

@@ -292,3 +292,27 @@ async def test_the_table_counts_the_deals_on_the_barrel(
         assert expected in table_text(bot, tid).splitlines()
     finally:
         await bot.stop()
+
+
+async def test_the_last_picture_of_a_deal_counts_the_points_as_its_result(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """With four at Thousand the dealer who sits out scores the stock: the table's
+    last picture of the deal must show the points its result shows, not the tricks'
+    points alone beside a result that says otherwise."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u) for u in users(4)]
+        tid = await open_table(bot, "tausend", players, options={"tausend.players": 4})
+        table = bot.svc.tables[tid]
+        await play_until(bot, tid, players, lambda: bool(table.deal_points))
+        [end] = [u for u in bot.fc.updates if u.kind == "deal_end" and u.result is not None]
+        assert end.result is not None and end.result.table is not None
+
+        def points(text: str) -> list[str]:
+            return [line for line in text.splitlines() if line.startswith("Points:")]
+
+        said = points(end.result.message.text)
+        assert said and points(end.result.table.message.text) == said
+    finally:
+        await bot.stop()

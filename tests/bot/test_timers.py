@@ -81,6 +81,11 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         assert [e["k"] for e in log].count("replace") == 1
         tv = bot.fc.tables[tid]
         assert "(the computer plays)" in tv.message.text
+        # his own hand says so too, and how to come back
+        hv = bot.svc.hand(tid, absent.key)
+        assert hv is not None
+        assert "The computer plays your seat now." in hv.message.text
+        assert "“Take my seat back”" in hv.message.text
         take_back = button(tv.message, "tb")
         # the computer now plays that seat without waiting for a timeout
         moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)

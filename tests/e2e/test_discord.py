@@ -226,6 +226,24 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
 # --------------------------------------------------------------------------- failure cases
 
 
+async def test_the_closed_dms_note_names_the_button_as_the_table_shows_it(
+    tmp_path: Path,
+) -> None:
+    """Fritz's Discord speaks German but the table English: the channel note tells
+    him to press “Show my hand”, the label on the table, not its German name."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fritz = world.fake.add_user("fritz", locale="de", dms_closed=True)
+        world.fake.add_member(world.guild, fritz)
+        table_id, _ = await start_zweier(world, world["anna"], fritz)
+        [note] = [
+            m for m in world.fake.channel_messages(world.channel) if fritz.mention in m.content
+        ]
+        assert "Press “Show my hand” on the table message" in note.content
+        labels = [b.label for b in table_message(world, table_id).buttons]
+        assert "Show my hand" in labels
+
+
 async def test_closed_dms_fall_back_to_ephemeral_hands(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         await world.start_bot()
