@@ -376,11 +376,13 @@ async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path)
         version = service.tables[table_id].version
         await service.store.set_deadline(table_id, time.time() - 60)  # an hour later, say
 
-    quick = Timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=3, ai_delay=0)
+    # once back he has the reminder's time (1 s): enough for a loaded machine to
+    # read his "q"; the question waits longer than that
+    quick = Timings(turn_timeout=2.0, reminder_before=1.0, missed_turns_limit=3, ai_delay=0)
     async with running_service(db, timings=quick) as service:
         table = service.tables[table_id]
         # he reads the question a while
-        term = await _play_slowly(service, ["", "q"], [3 * quick.turn_timeout, 0.1])
+        term = await _play_slowly(service, ["", "q"], [2.5, 0.1])
         seat = table.seat_of(USER.key)
         assert seat is not None and table.seats[seat].missed == 0  # type: ignore[union-attr]
         assert table.version == version  # no move was made for him
