@@ -182,7 +182,7 @@ def preset_name(preset: str, lang: str | None) -> str:
 
 CONTRACT_NAMES = {
     "en": {
-        "normal": "normal game",
+        "normal": "Normal game",
         "bettler": "Bettler",
         "assenbettler": "Assenbettler",
         "assbettler": "Ass-Bettler",

@@ -64,7 +64,7 @@ def hand_text(bot: Bot, tid: str, player: Player) -> str:
 @pytest.mark.parametrize(
     ("lang", "contract"),
     [
-        ("en", "— normal game without the talon by {name} (×8)"),
+        ("en", "— Normal game without the talon by {name} (×8)"),
         ("de", "— Normalspiel ohne Talon von {name} (×8)"),
     ],
 )

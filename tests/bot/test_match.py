@@ -169,7 +169,7 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
         assert "Talon: 10 cards" in tie[0] and "Face-up trump" in tie[0]
         final = bot.fc.channel[-1].message.text
         assert "Tie-break won by " in final and "takes the Bummerl." in final
-        assert "normal game" not in final
+        assert "Normal game" not in final
         # its game points are the tie-break's, named as such, and only its two players'
         # (they are not match points: no "+3" beside a score that does not change)
         first = final.splitlines()[0]

@@ -50,7 +50,7 @@ async def test_dreier_match(fake: FakeTelegram, tmp_path: Path) -> None:
             table_id,
             players.users,
             until=lambda: rig.table(table_id) is None,
-            prefer=("Pass", "normal game"),  # so a match takes a few deals
+            prefer=("Pass", "Normal game"),  # so a match takes a few deals
         )
         await rig.adapter.outbox.drain()
         deals = check_deals(rig, table_id, players.group, players.users)
