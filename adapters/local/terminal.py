@@ -648,7 +648,9 @@ def find_games(text: str, games: list[str]) -> list[str]:
 def _starts_a_name(text: str, games: list[str]) -> bool:
     """`text` begins some game's name but is shorter than a prefix may be ("zw")."""
     key = fold_name(text)
-    return bool(key) and any(n.startswith(key) for g in games for n in game_names_of(g))
+    if not key or _number(key) is not None:  # "6" is a number out of range, not "66" cut
+        return False
+    return any(n.startswith(key) for g in games for n in game_names_of(g))
 
 
 def _version(lobby: LobbyView) -> int:

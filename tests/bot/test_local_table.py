@@ -764,10 +764,13 @@ async def test_short_unknown_or_ambiguous_names_are_refused(
     from bot import i18n
 
     monkeypatch.setitem(i18n.GAME_NAMES["en"], "tausend", "Schnapsen for a thousand")
-    term = await play(service, script("th", "xy", "Thousandx", "schnap", "Schnapsen for", "q"))
+    typed = ("th", "xy", "6", "Thousandx", "schnap", "Schnapsen for", "q")
+    term = await play(service, script(*typed))
     out = term.text
     assert "'th' is too short to tell: type at least 3 letters of a game's name" in out
     assert "There is no game 'xy'" in out
+    # a number out of range is that, not the start of "66"
+    assert "There is no game '6': type a number from 1 to" in out
     assert "There is no game 'Thousandx'" in out
     assert (
         "'schnap' fits more than one game: 1) Schnapsen (2 players), "
