@@ -237,9 +237,13 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
 
 
 def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
+    """No keyboard (stdin is /dev/null, as under `docker run` without -i): the hint
+    alone, not a game menu and a prompt nobody can answer first."""
     done = run_bot(tmp_path)
     assert done.returncode == 0
-    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stdout.decode()
+    out = done.stdout.decode()
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in out
+    assert "Choose a game" not in out and "> " not in out
 
 
 # --- configuration errors ------------------------------------------------------------------

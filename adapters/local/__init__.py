@@ -8,6 +8,7 @@ chat adapters, so its games, results and ratings are stored like theirs.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 
 from bot.config import Config
@@ -28,9 +29,21 @@ async def serve(service: TableService, config: Config, stop: asyncio.Event) -> N
     except (AttributeError, OSError, ValueError):
         print(say(user.lang or "en", "no_input"), file=sys.stderr)
         return
+    if _is_devnull(fd):
+        # `docker run` without -i, a service manager: no keyboard at all, so no menu
+        # and prompt before saying so (a pipe or a file is input, read to its end)
+        print(say(user.lang or "en", "no_input"))
+        return
     reader = LineReader(fd)
     table = LocalTable(service, stop, readline=reader.readline, out=sys.stdout, user=user)
     try:
         await table.run()
     finally:
         reader.close()
+
+
+def _is_devnull(fd: int) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(os.devnull))
+    except OSError:
+        return False
