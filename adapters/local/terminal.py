@@ -108,13 +108,11 @@ class LocalTable:
     def write(self, text: str) -> None:
         width = self.width()
         lines = [part for line in text.split("\n") for part in wrap(line, width)]
-        if self._at_prompt:
-            # news while the prompt waits (a computer's move, a reminder): on a line
-            # of its own, not after the "> "
-            lines.insert(0, "")
+        # news while the prompt waits (a computer's move, a reminder): on a line of
+        # its own, not after the "> "
+        self._end_prompt_line()
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
-        self._at_prompt = False
 
     def _end_prompt_line(self) -> None:
         if self._at_prompt:
@@ -249,7 +247,6 @@ class LocalTable:
                 if not await self._play(table_id):
                     return
         except _Stopped:  # Ctrl-C or SIGTERM
-            self._end_prompt_line()
             self.write("")
             # at the "continue it?" question no table is watched yet: his is kept all
             # the same
