@@ -729,7 +729,7 @@ class DiscordAdapter:
         )
         try:
             outcome = await self.within_budget(interaction, self.service.act(user, payload))
-        except (discord.HTTPException, NotAnswered) as e:  # could not even defer
+        except (discord.HTTPException, NotAnswered, *OUTAGES) as e:  # could not even defer
             log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)
             self._unanswered(table_id, user.key)
             return
@@ -742,7 +742,9 @@ class DiscordAdapter:
             outcome = self._with_hand(outcome, table_id, user, payload)
         try:
             await self._answer(interaction, user, outcome, table_id, on_hand)
-        except (discord.HTTPException, NotAnswered) as e:
+        except (discord.HTTPException, NotAnswered, *OUTAGES) as e:
+            # a network error too: left to discord.py it would log the button, label
+            # (a card of the presser's hand) and all
             log.warning("could not answer a press (%s): %s", loggable(payload), e)
             self._unanswered(table_id, user.key)
 

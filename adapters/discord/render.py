@@ -10,6 +10,7 @@ from the presser's user id.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Protocol, runtime_checkable
 
@@ -17,6 +18,8 @@ import discord
 
 from bot.payload import parsed
 from bot.views import Button, Message
+
+log = logging.getLogger(__name__)
 
 PREFIX = "s:"
 MAX_CONTENT = 2000
@@ -67,10 +70,19 @@ class PayloadButton(
         label = getattr(item, "label", None) or "?"
         return cls(match["payload"], label)
 
+    def __repr__(self) -> str:
+        # discord.py logs an item's repr when its callback fails; the label may be a
+        # card of the presser's hand, and the payload names a card by its code
+        return f"<{type(self).__name__}>"
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler = getattr(interaction.client, "schnapsen", None)
         if isinstance(handler, PressHandler):
-            await handler.press(interaction, self.payload)
+            try:
+                await handler.press(interaction, self.payload)
+            except Exception:
+                # logged here without the item: discord.py's own report names it
+                log.exception("a button press failed")
 
 
 def _style(payload: str) -> discord.ButtonStyle:

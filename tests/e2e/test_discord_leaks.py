@@ -13,12 +13,18 @@ visible to every member's client) ever carries a card.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
+
+from bot.i18n import card_label
 from bot.payload import decode as decode_payload
 from bot.payload import table_verb
+from engine.cards import CARDS
 from tests.e2e.discord_harness import World, discord_world
 from tests.e2e.fakes.discord_api import (
+    RESET,
     FakeInteraction,
     FakeMessage,
     FakeUser,
@@ -119,3 +125,39 @@ async def test_no_channel_message_carries_a_card_button(tmp_path: Path) -> None:
         verbs = {decode_payload(payload_of(i)).verb for i in ids if i.startswith("s:")}
         assert {"h", "j", "st"} <= verbs  # the lobby's and the table's buttons were seen
         assert not verbs & {"a", "dp", "pg"}  # a card, a discard pick, a hand page
+
+
+async def test_a_press_whose_answer_is_cut_off_logs_no_card(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stale card press is refused, and the refusal (a follow-up: the press was
+    deferred) meets a cut connection.  The log says the answer failed, and names no
+    card: discord.py's own report of a failed button would show its label, a card
+    still in the presser's hand."""
+    caplog.set_level(logging.INFO)  # discord.http's DEBUG lines are the bot's requests
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ack_budget=0)  # every press deferred, answered by follow-up
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        table = world.service.tables[table_id]
+        seat = table.to_act()
+        assert seat is not None
+        mover, other = (anna, bert) if table.seats[seat].user == f"dc:{anna.id}" else (bert, anna)
+        hand = world.hand_message(mover, table_id)
+        assert hand is not None
+        stale = [b for b in hand.buttons if b.custom_id and ":a" in b.custom_id]
+        assert stale
+        await world.slash(other, "abort")  # a vote: a new version, the old buttons go stale
+        await world.settle()
+        world.fake.server_error("POST", "/webhooks/{webhook_id}/{token}", status=RESET)
+        await world.fake.click(mover, hand, stale[0].custom_id, forged=True)
+        await world.fake.wait_for(
+            lambda: "could not answer a press" in caplog.text, description="the warning"
+        )
+        await world.settle()
+
+        assert table.deal_log is not None and table.deal_log.actions == []
+        labels = {card_label(c, lang) for c in CARDS for lang in ("en", "de")}
+        shown = [r.getMessage() for r in caplog.records]
+        assert not [line for line in shown if any(label in line for label in labels)]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

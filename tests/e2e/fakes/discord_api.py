@@ -1036,6 +1036,18 @@ def _take(queue: list[_Injected], method: str, template: str, path: str) -> _Inj
     return None
 
 
+#: `FakeDiscord.server_error`'s status for a connection cut before any answer.
+RESET = 0
+
+
+def _reset(request: web.Request) -> web.Response:
+    """Cut the connection without an answer (a reset on the way)."""
+    transport = request.transport
+    if transport is not None:
+        transport.abort()
+    return web.Response(status=204)  # never arrives: the connection is gone
+
+
 def _server_error(status: int) -> web.Response:
     reason = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
     message = f"{status}: {reason.get(status, 'Server Error')}"
@@ -1465,7 +1477,9 @@ class FakeDiscord:
         """Answer the next ``times`` requests to ``route`` with ``status`` (a 5xx), as a
         Discord outage does.  ``processed``: the request takes effect all the same and
         only the answer is lost (a gateway timeout behind which the message was sent).
-        discord.py sleeps 1 s before retrying a 500, 502 or 504 itself; a 503 it raises."""
+        discord.py sleeps 1 s before retrying a 500, 502 or 504 itself; a 503 it raises.
+        ``status=RESET``: no answer at all, the connection is cut (the bot's aiohttp
+        raises a connection error, which discord.py does not turn into its own)."""
         self._failures.append(_InjectedFailure(method.upper(), route, times, status, processed))
 
     def hold(self, method: str, route: str) -> Hold:
@@ -2483,6 +2497,8 @@ class FakeDiscord:
             return self._too_many_requests(route, params, injected.retry_after, injected.is_global)
         failure = self._take_failure(request.method, route.template, record.path)
         if failure is not None and not failure.processed:
+            if failure.status == RESET:
+                return _reset(request)
             return _server_error(failure.status)
 
         headers: dict[str, str] = {}
