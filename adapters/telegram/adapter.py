@@ -61,7 +61,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import difflib
+import hmac
 import logging
+import secrets
 import shlex
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -204,7 +206,9 @@ class TelegramAdapter:
         self.answer_budget = answer_budget
         self.poll_timeout = poll_timeout
         self.webhook_url = webhook_url
-        self.webhook_secret = webhook_secret
+        # Without a secret anyone who reaches the port could post updates in any
+        # user's name; Telegram sends back whatever secret `setWebhook` registered.
+        self.webhook_secret = webhook_secret or (secrets.token_urlsafe(32) if webhook_url else None)
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
         self.probe_after = probe_after
@@ -433,10 +437,9 @@ class TelegramAdapter:
         path = urlsplit(self.webhook_url).path or "/"
 
         async def receive(request: web.Request) -> web.Response:
-            if self.webhook_secret is not None:
-                got = request.headers.get("X-Telegram-Bot-Api-Secret-Token")
-                if got != self.webhook_secret:
-                    return web.Response(status=403)
+            got = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+            if not hmac.compare_digest(got.encode(), (self.webhook_secret or "").encode()):
+                return web.Response(status=403)
             try:
                 data = await request.json()
                 update = Update.de_json(data, self.app.bot)

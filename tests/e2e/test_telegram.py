@@ -376,6 +376,32 @@ async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) 
     assert fake.webhook is not None  # the webhook stays set for the next start
 
 
+async def test_a_webhook_without_a_secret_gets_one(fake: FakeTelegram, tmp_path: Path) -> None:
+    """TELEGRAM_WEBHOOK_SECRET left out: the bot makes one up and registers it, so an
+    update posted to its port by anyone but Telegram (in any user's name) gets 403."""
+    port = free_port()
+    db = tmp_path / "bot.sqlite3"
+    config = config_for(
+        fake,
+        db,
+        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_port=port,
+    )
+    rig = await start_rig(fake, db, config=config)
+    try:
+        assert fake.webhook is not None and len(fake.webhook.secret_token or "") >= 32
+        players = make_players(fake, ["Anna", "Berti"])
+        sent = players.users[0].send(players.group, "/new zweier")
+        await fake.wait_for_message(players.group, contains="Host:")
+        assert sent.update_id is not None
+        assert await fake.deliver_webhook(sent.update_id, secret=None) == 403
+        assert await fake.deliver_webhook(sent.update_id, secret="") == 403
+        assert await fake.deliver_webhook(sent.update_id) == 200  # Telegram's own
+    finally:
+        await stop_rig(rig)
+
+
 async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path: Path) -> None:
     quick = timings(turn_timeout=0.6, reminder_before=0.4, missed_turns_limit=1)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
