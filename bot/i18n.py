@@ -207,6 +207,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # refusals (shown only to the presser)
         "refuse.malformed": "That button is not one of mine.",
         "refuse.unknown_table": "That table is closed.",
+        "refuse.join_in_chat": "Join with the button in the chat where the table is.",
         "refuse.stale": "That button is out of date — use the newest message.",
         "refuse.too_late": "Too late: your time ran out and the computer played for you. Use the newest message.",
         "refuse.not_saved": "That did not go through: the bot could not save it (its database is not writable right now). Please try again in a moment.",
@@ -471,6 +472,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "de": {
         "refuse.malformed": "Dieser Knopf stammt nicht von mir.",
         "refuse.unknown_table": "Dieser Tisch ist geschlossen.",
+        "refuse.join_in_chat": "Setz dich mit dem Knopf im Chat des Tisches dazu.",
         "refuse.stale": "Dieser Knopf ist veraltet — bitte die neueste Nachricht verwenden.",
         "refuse.too_late": "Zu spät: deine Zeit war um, der Computer hat für dich gespielt. Bitte die neueste Nachricht verwenden.",
         "refuse.not_saved": "Das hat nicht geklappt: der Bot konnte es nicht speichern (seine Datenbank ist gerade nicht beschreibbar). Bitte gleich noch einmal versuchen.",

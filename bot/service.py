@@ -460,19 +460,27 @@ class TableService:
 
     # --- the one entry point for presses ---------------------------------------------
 
-    async def act(self, user: UserRef, payload: str) -> Outcome:
-        """Handle one button press.  Refusals change nothing and go to `user` only."""
-        return await self._outcome(user, self._act(user, payload))
+    async def act(self, user: UserRef, payload: str, chat: ChatRef | None = None) -> Outcome:
+        """Handle one button press.  Refusals change nothing and go to `user` only.
 
-    async def _act(self, user: UserRef, payload: str) -> Outcome:
+        `chat`: where the pressed message is, as the platform says (None: the
+        adapter cannot tell, as at the terminal).  A client may send any payload
+        from any message (Telegram's callback data, a Discord custom_id), so a Join
+        counts only from the table's own chat: a stranger to the group cannot seat
+        himself by forging one in his private chat."""
+        return await self._outcome(user, self._act(user, payload, chat))
+
+    async def _act(self, user: UserRef, payload: str, chat: ChatRef | None) -> Outcome:
         lang = norm_lang(user.lang)
         try:
             p = decode_payload(payload)
         except PayloadError:
             return _refuse(lang, "malformed")
         table = self.tables.get(p.table)
-        if table is None:
-            return _refuse(lang, "unknown_table")
+        if table is None or user.platform != table.platform:
+            return _refuse(lang, "unknown_table")  # another platform's: not his to see
+        if p.verb == "j" and chat is not None and chat.key != table.chat:
+            return _refuse(lang, "join_in_chat")
         async with self.lock(table.id):
             if self.tables.get(table.id) is not table:
                 return _refuse(lang, "unknown_table")

@@ -728,7 +728,9 @@ class DiscordAdapter:
             and self._is_hand(table_id, user.key, message)
         )
         try:
-            outcome = await self.within_budget(interaction, self.service.act(user, payload))
+            outcome = await self.within_budget(
+                interaction, self.service.act(user, payload, self.chat(interaction))
+            )
         except (discord.HTTPException, NotAnswered, *OUTAGES) as e:  # could not even defer
             log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)
             self._unanswered(table_id, user.key)

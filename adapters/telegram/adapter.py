@@ -1033,7 +1033,13 @@ class TelegramAdapter:
         assert query is not None
         user = self._user(query.from_user)
         data = query.data or ""
-        task = asyncio.ensure_future(self._act(user, data))
+        message = query.message  # None only for inline-mode messages, which we never send
+        chat = (
+            None
+            if message is None
+            else ChatRef(PLATFORM, str(self.outbox.current_chat(message.chat.id)))
+        )
+        task = asyncio.ensure_future(self._act(user, data, chat))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
         except TimeoutError:
@@ -1060,10 +1066,10 @@ class TelegramAdapter:
             user.lang, "start_blocked", names=", ".join(missing), link=self.deep_link(p.table)
         )
 
-    async def _act(self, user: UserRef, data: str) -> Outcome:
+    async def _act(self, user: UserRef, data: str, chat: ChatRef | None = None) -> Outcome:
         p = parsed(data)
         if p is None or p.verb not in ("j", "st"):
-            return await self._act_now(user, data)
+            return await self._act_now(user, data, chat)
         # A lobby's joins and its Start go one at a time, each join with its greeting:
         # Start pressed as someone takes the last seat must learn whether he can get
         # his hand privately (`_start_gate`), not start before anyone asked him.
@@ -1072,7 +1078,7 @@ class TelegramAdapter:
                 blocked = self._start_gate(user, p)
                 if blocked is not None:
                     return Outcome(False, blocked, "start_blocked", p.table)
-            outcome = await self._act_now(user, data)
+            outcome = await self._act_now(user, data, chat)
             if _joining(p, outcome):
                 await self._hello(user, p.table)
             return outcome
@@ -1083,8 +1089,8 @@ class TelegramAdapter:
             lock = self._lobby_locks[table_id] = asyncio.Lock()
         return lock
 
-    async def _act_now(self, user: UserRef, data: str) -> Outcome:
-        outcome = await self.service.act(user, data)
+    async def _act_now(self, user: UserRef, data: str, chat: ChatRef | None = None) -> Outcome:
+        outcome = await self.service.act(user, data, chat)
         # No await between the core's answer and queuing its hand view: a later table
         # update can only be queued after it, so the newest state always wins.
         if outcome.hand is not None and outcome.table_id is not None:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import card_label
 from bot.payload import decode, game_action, table_verb
-from bot.service import UserRef
+from bot.service import ChatRef, UserRef
 from bot.views import HandView
 from engine.cards import CARDS
 from engine.games import available
@@ -88,6 +88,25 @@ async def test_concurrent_joins_for_the_last_seat(bot: Bot) -> None:
     assert sorted(o.code for o in outs) == ["ok", "table_full"]
     table = bot.svc.tables[tid]
     assert table.is_full() and len(table.humans()) == 2
+
+
+async def test_a_join_counts_only_from_the_table_s_chat(bot: Bot) -> None:
+    """Any client can send any payload from any message: a Join from another chat
+    (a stranger's private chat) or by a user of another platform seats nobody."""
+    a, b = (bot.player(u) for u in users(2))
+    out = await bot.svc.create_table(CHAT, a.user, "zweier")
+    tid = out.table_id
+    assert tid is not None
+    join = button(bot.fc.lobbies[tid].message, "j").payload
+    private = ChatRef("tg", b.user.id, "")
+    refused = await bot.svc.act(b.user, join, private)
+    assert (refused.ok, refused.code) == (False, "join_in_chat")
+    dora = UserRef("dc", "4242", "Dora")
+    elsewhere = await bot.svc.act(dora, join, ChatRef("dc", "-1001"))
+    assert (elsewhere.ok, elsewhere.code) == (False, "unknown_table")
+    assert bot.svc.tables[tid].humans() == [a.user.key]
+    joined = await bot.svc.act(b.user, join, CHAT)
+    assert joined.ok and bot.svc.tables[tid].humans() == [a.user.key, b.user.key]
 
 
 async def test_press_by_someone_not_seated(bot: Bot) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from bot.payload import PayloadError, table_verb
 from bot.payload import decode as decode_payload
+from bot.ports import ChatRef, UserRef
 from bot.table import DealLog
 from engine import protocol as P
 from engine.cards import CARDS, Card
@@ -174,5 +175,43 @@ async def test_forged_presses_and_a_restart_show_nobody_another_s_cards(
         # a button's data is visible to everyone in the group: none carries a card
         verbs = {decode_payload(d).verb for d in group_data(group) if _is_payload(d)}
         assert "h" in verbs and not verbs & {"a", "dp", "pg"}
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_forged_join_from_outside_the_group_is_refused(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram lets a tampered client send any callback data on any message it can
+    see.  Carl, in no group with the bot, sends a Join naming a lobby from his private
+    chat, and one naming a lobby of another platform: he is seated at neither; a
+    member's Join on the lobby itself still seats her."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli"])
+        cilli = players.users[2]
+        table_id, lobby = await open_table(rig, players, "/new tausend")
+        table = rig.service.tables[table_id]
+        answer = await press(fake, cilli, lobby, "Leave")
+        carl = fake.create_user("Carl", username="carl", started=True)
+        assert not players.group.is_member(carl)
+        carl.send(carl.private_chat, "/start")
+        greeting = await fake.wait_for_message(carl.private_chat)
+        query = carl.press_data(greeting, table_verb(table_id, table.version, "j"))
+        answer = await fake.wait_answer(query)
+        assert answer.text is not None and "chat where the table is" in answer.text
+        assert [s.name if s else None for s in table.seats] == ["Anna", "Berti", None]
+
+        other = await rig.service.create_table(
+            ChatRef("dc", "777", "A server"), UserRef("dc", "4242", "Dora"), "zweier"
+        )
+        assert other.table_id is not None
+        elsewhere = rig.service.tables[other.table_id]
+        query = carl.press_data(greeting, table_verb(elsewhere.id, elsewhere.version, "j"))
+        await fake.wait_answer(query)
+        assert [s.user if s else None for s in elsewhere.seats] == ["dc:4242", None]
+
+        answer = await press(fake, cilli, lobby, "Join")
+        assert [s.name if s else None for s in table.seats] == ["Anna", "Berti", "Cilli"]
     finally:
         await stop_rig(rig)
