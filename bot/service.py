@@ -138,6 +138,11 @@ class TableService:
         for row in await self.store.open_tables():
             try:
                 table = await self._load(row.id)
+            except IllegalAction as e:
+                # the rules' words describe the hand ("you must follow suit (H)"): the
+                # code says what went wrong without them
+                log.error("table %s could not be rebuilt (%s); it stays closed", row.id, e.code)
+                continue
             except Exception:
                 log.exception("table %s could not be rebuilt; it stays closed", row.id)
                 continue

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import random
+import sqlite3
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -18,6 +20,10 @@ from bot import results as R
 from bot.payload import decode
 from bot.service import ChatRef, TableService, Timings
 from bot.store import Store
+from bot.table import Table
+from engine import protocol as P
+from engine.actions import decode as decode_action
+from engine.errors import IllegalAction
 from engine.games import available
 
 from .conftest import FAST
@@ -403,3 +409,62 @@ async def test_a_turn_waits_for_its_platform_after_a_restart(make_bot: Callable[
     finally:
         await svc.stop()
         await store.close()
+
+
+async def test_a_log_that_no_longer_replays_is_logged_without_the_hand(
+    make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stored move the rules refuse on replay (a damaged file, a changed rule)
+    closes that table at the restart.  The log says which table and the rules' code,
+    not their words: those describe the player's hand ("you must follow suit (H)",
+    "KS is not in your hand" for a card another seat holds)."""
+    bot = await make_bot().start()
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a])
+    table = bot.svc.tables[tid]
+    if table.seats[table.to_act()].user != a.key:  # type: ignore[index,union-attr]
+        await bot.fc.wait(lambda: table.seats[table.to_act()].user == a.key, timeout=2)  # type: ignore[index,union-attr]
+    assert (await a.take_turn(tid)) is not None
+    await bot.stop()
+    store = await Store(bot.path).open()
+    try:
+        entries = await store.table_log(tid)
+    finally:
+        await store.close()
+    at = max(i for i, e in enumerate(entries) if e["k"] == "act" and e["by"] == "p")
+    before = Table.from_log(tid, entries[:at])
+    assert before.deal is not None
+    refused = next(c for c in range(64) if c not in before.deal.legal() and _refused(before, c))
+    with sqlite3.connect(bot.path) as db:
+        db.execute(
+            "UPDATE table_log SET entry = json_set(entry, '$.code', ?)"
+            " WHERE table_id = ? AND version = ?",
+            (refused, tid, at + 1),
+        )
+    why = _refused(before, refused)
+    assert why is not None
+    caplog.set_level(logging.INFO)
+    bot = await make_bot().start()
+    try:
+        assert tid not in bot.svc.tables
+        [line] = [
+            r.getMessage() for r in caplog.records if "could not be rebuilt" in r.getMessage()
+        ]
+        assert tid in line and why.code in line
+        assert why.message not in caplog.text
+    finally:
+        await bot.stop()
+
+
+def _refused(table: Table, code: int) -> IllegalAction | None:
+    """Why the rules refuse `code` from the seat to act, or None if they take it."""
+    assert table.deal is not None
+    seat = P.to_act(table.deal)
+    assert seat is not None
+    try:
+        P.apply(table.deal, seat, decode_action(code, table.deal.contracts))
+    except IllegalAction as e:
+        return e
+    except (ValueError, KeyError, IndexError):
+        return None  # not an action at all
+    return None
