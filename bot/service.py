@@ -675,7 +675,7 @@ class TableService:
         votes = len(table.abort_votes() | {user.key})
         needed = table.votes_needed()
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
-        if votes >= needed:
+        if table.abort_carried(user.key):
             entries.append({"k": "abort", "reason": "vote"})
         await self._commit(table, entries)
         if table.status == Status.ABORTED:
@@ -1238,11 +1238,7 @@ class TableService:
                     # in the chat, for nobody, and its result count for people who
                     # were not there
                     reason = "walked_away"
-                elif (
-                    table.status == Status.PLAYING
-                    and table.votes
-                    and (len(table.abort_votes()) >= table.votes_needed())
-                ):
+                elif table.status == Status.PLAYING and table.votes and table.abort_carried():
                     # one who walked away no longer counts: the votes cast may now
                     # be the majority of those still playing
                     reason = "vote"

@@ -161,6 +161,12 @@ class Table:
         playing, so one who walked away cannot keep the others at the table."""
         return len(self.present()) // 2 + 1
 
+    def abort_carried(self, voter: str | None = None) -> bool:
+        """The abort votes that count (with `voter`'s, about to be cast) are the
+        majority `votes_needed` asks for."""
+        votes = self.abort_votes() | ({voter} if voter is not None else set())
+        return len(votes) >= self.votes_needed()
+
     def is_full(self) -> bool:
         return all(s is not None for s in self.seats)
 
