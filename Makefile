@@ -7,11 +7,21 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test install lint typecheck bench docker-smoke clean
 
+# Python 3.11 or newer; one word for a Python that is older, and what to do.
+OLD_PYTHON = 'import sys; sys.exit(sys.version_info < (3, 11) and "This project needs Python 3.11 or newer; $(1) is Python " + sys.version.split()[0] + ". Install a newer one and run: make run PYTHON=python3.11")'
+
 $(PY):
+	@$(PYTHON) -c $(call OLD_PYTHON,$(PYTHON))
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
+# A virtualenv left by an older Python (the first try, before a newer one was
+# installed) is made again, not kept failing.
 $(STAMP): pyproject.toml | $(PY)
+	@if ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then \
+		echo "$(VENV) holds a Python older than 3.11: making it again with $(PYTHON)"; \
+		rm -rf $(VENV) && $(MAKE) --no-print-directory $(PY); \
+	fi
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 

@@ -61,6 +61,11 @@ class Config(BaseSettings):
     def _upper(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
 
+    @field_validator("ai_level", mode="before")
+    @classmethod
+    def _lower(cls, v: object) -> object:
+        return v.strip().lower() if isinstance(v, str) else v
+
     @field_validator("discord_shard_ids", mode="before")
     @classmethod
     def _shard_ids(cls, v: object) -> object:
@@ -76,6 +81,25 @@ class Config(BaseSettings):
                 except ValueError:
                     raise ValueError("must be shard numbers separated by commas") from None
         return v
+
+    # A placeholder ("your-token-here") would be sent to the platform, and offline
+    # the bot would try again for ever; a token's shape is known, so say so at once.
+    @field_validator("telegram_token")
+    @classmethod
+    def _telegram_token(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not _TELEGRAM_TOKEN.fullmatch(v.get_secret_value().strip()):
+            raise ValueError("is not a bot token: @BotFather gives one like 123456789:AAH…")
+        return None if v is None else SecretStr(v.get_secret_value().strip())
+
+    @field_validator("discord_token")
+    @classmethod
+    def _discord_token(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not _DISCORD_TOKEN.fullmatch(v.get_secret_value().strip()):
+            raise ValueError(
+                "is not a bot token: the Developer Portal gives one of three parts "
+                "joined by dots (Bot → Reset Token)"
+            )
+        return None if v is None else SecretStr(v.get_secret_value().strip())
 
     @field_validator("telegram_webhook_url")
     @classmethod
@@ -113,11 +137,21 @@ class Config(BaseSettings):
         if (chat or "turn_timeout" in self.model_fields_set) and (
             self.reminder_before >= self.turn_timeout
         ):
-            raise ValueError("REMINDER_BEFORE must be shorter than TURN_TIMEOUT")
+            if "reminder_before" not in self.model_fields_set:
+                # TURN_TIMEOUT=10 alone: the default reminder (20 s) cannot come
+                # before the end; it comes with a third of the time left, as by default
+                self.reminder_before = self.turn_timeout / 3
+            else:
+                raise ValueError(
+                    f"REMINDER_BEFORE ({self.reminder_before:g} s) must be shorter than "
+                    f"TURN_TIMEOUT ({self.turn_timeout:g} s)"
+                )
         return self
 
 
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+_DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+){2,}")
 
 
 class ConfigError(Exception):

@@ -113,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    rp = sub.add_parser("replay", help="replay a game record (RULES.md §6) and print the result")
+    rp = sub.add_parser(
+        "replay", help="replay a game record (docs/records.md) and print the result"
+    )
     rp.add_argument("file", help="record file, or - for standard input")
     vp = sub.add_parser("verify", help="check that each deal of a record was dealt from its seed")
     vp.add_argument("file", help="record file, or - for standard input")

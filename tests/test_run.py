@@ -281,6 +281,9 @@ def test_bad_config_is_one_line_on_stderr_and_exit_code_2(
         ({"TELEGRAM_WEBHOOK_URL": "notaurl"}, "TELEGRAM_WEBHOOK_URL"),
         ({"TELEGRAM_WEBHOOK_SECRET": "not allowed!"}, "TELEGRAM_WEBHOOK_SECRET"),
         ({"TURN_TIMEOUT": "10", "REMINDER_BEFORE": "100"}, "REMINDER_BEFORE"),
+        # placeholders left in .env: refused at once, not sent (or retried offline)
+        ({"TELEGRAM_TOKEN": "your-token-here"}, "TELEGRAM_TOKEN"),
+        ({"DISCORD_TOKEN": "your-token-here"}, "DISCORD_TOKEN"),
     ],
 )
 def test_settings_that_do_not_fit_together_are_one_line_and_exit_code_2(
@@ -291,7 +294,22 @@ def test_settings_that_do_not_fit_together_are_one_line_and_exit_code_2(
     done = run_bot(tmp_path, clean_env(tmp_path, **env))
     err = done.stderr.decode()
     assert done.returncode == 2 and err.count("\n") == 1 and named in err, err
-    assert "not allowed!" not in err  # a secret's value is never echoed
+    assert "not allowed!" not in err and "your-token" not in err  # never echoed
+
+
+def test_a_short_turn_timeout_alone_brings_the_reminder_forward(tmp_path: Path) -> None:
+    """TURN_TIMEOUT=10 without a REMINDER_BEFORE: the default reminder (20 s) would
+    come before the turn; it comes with a third of the time left instead of refusing a
+    setting the user never made."""
+    from bot.config import load_config
+
+    env = clean_env(tmp_path, TURN_TIMEOUT="9", TELEGRAM_TOKEN=FAKE_TELEGRAM)
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        mp.delenv("REMINDER_BEFORE", raising=False)
+        config = load_config(None)
+    assert (config.turn_timeout, config.reminder_before) == (9.0, 3.0)
 
 
 @pytest.mark.parametrize("token", [False, True])
@@ -317,6 +335,23 @@ def test_a_long_reminder_is_refused_only_where_turns_are_a_minute(
             assert stop.value.code == 2
         else:
             assert load_config(None).reminder_before == 100
+
+
+def test_settings_read_as_typed_whatever_the_case(tmp_path: Path) -> None:
+    """AI_LEVEL=Strong, LOG_LEVEL=debug and a token with a stray space are what they
+    say (a .env written by hand)."""
+    from bot.config import load_config
+
+    env = clean_env(
+        tmp_path, AI_LEVEL=" Strong", LOG_LEVEL="debug", TELEGRAM_TOKEN=f" {FAKE_TELEGRAM} "
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        config = load_config(None)
+    assert (config.ai_level, config.log_level) == ("strong", "DEBUG")
+    assert config.telegram_token is not None
+    assert config.telegram_token.get_secret_value() == FAKE_TELEGRAM
 
 
 def test_one_discord_shard_id_is_a_list_of_one(tmp_path: Path) -> None:

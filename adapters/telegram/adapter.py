@@ -298,8 +298,7 @@ class TelegramAdapter:
             await self._serve(stop, started)
         except InvalidToken:  # its message holds the token: never passed on
             raise TokenRejected(
-                "Telegram rejected TELEGRAM_TOKEN (401 Unauthorized); copy the token "
-                "again from @BotFather"
+                "Telegram rejected TELEGRAM_TOKEN; copy the token again from @BotFather"
             ) from None
         except BadRequest as e:  # a NetworkError to PTB, but no outage: a setting
             if serving:
