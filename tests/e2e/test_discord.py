@@ -23,7 +23,7 @@ from adapters.discord.texts import text
 from bot import app
 from bot.config import Config
 from bot.i18n import card_label, t
-from bot.service import Outcome, TableService, Timings, UserRef
+from bot.service import ChatRef, Outcome, TableService, Timings, UserRef
 from bot.store import Store
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.discord_harness import (
@@ -483,9 +483,9 @@ async def test_a_slow_core_is_deferred_within_the_deadline(tmp_path: Path) -> No
         service = world.service
         act = service.act
 
-        async def slow_act(user: UserRef, payload: str) -> Outcome:
+        async def slow_act(user: UserRef, payload: str, chat: ChatRef | None = None) -> Outcome:
             await asyncio.sleep(0.5)  # longer than the budget: the press is deferred
-            return await act(user, payload)
+            return await act(user, payload, chat)
 
         service.act = slow_act  # type: ignore[method-assign]
         message = table_message(world, table_id)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.payload import decode as decode_payload
-from bot.ports import Outcome, UserRef
+from bot.ports import ChatRef, Outcome, UserRef
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     FakeChat,
@@ -406,10 +406,12 @@ async def test_a_press_the_bot_fails_on_is_answered_and_the_next_one_works(
         real_act = rig.service.act
         faults = ["injected fault"]
 
-        async def act_failing_once(user: UserRef, payload: str) -> Outcome:
+        async def act_failing_once(
+            user: UserRef, payload: str, chat: ChatRef | None = None
+        ) -> Outcome:
             if faults:
                 raise RuntimeError(faults.pop())
-            return await real_act(user, payload)
+            return await real_act(user, payload, chat)
 
         monkeypatch.setattr(rig.service, "act", act_failing_once)
         log_guard.allow("injected fault")
