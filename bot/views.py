@@ -300,6 +300,20 @@ def _tie_break_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
     return t(lg, "table.tie_break", a=a, b=b, game=game_name(log_.spec.game, lg))
 
 
+def _cut_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
+    """Dreier's cut ritual (`dreier.cut_ritual`): middlehand cuts the pack or knocks
+    on it before the deal.  Flavour only, as the seeded shuffle decides the cards; which
+    of the two comes from the seed's published hash, so every replay shows the same."""
+    log_ = table.deal_log
+    if log_ is None or log_.spec.game != "dreier":
+        return None
+    if not getattr(table.options, "cut_ritual", False):
+        return None
+    who = nm[(log_.spec.dealer + 2) % len(nm)]
+    knocks = int(log_.seed_sha256[-1], 16) % 2 == 1
+    return t(lg, "table.knocks" if knocks else "table.cuts", name=who)
+
+
 def _match_seat(table: Table, deal_seat: int | None) -> int | None:
     if deal_seat is None or table.deal_log is None:
         return deal_seat
@@ -314,10 +328,18 @@ def _remap(table: Table, trick: tuple[tuple[int, Card], ...]) -> tuple[tuple[int
 
 
 def scores_of(table: Table) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The scores as the table shows them (Dreier's `count_down`: what each still
+    needs of the 24) and the Bummerl."""
     if table.match is None:
         return (0,) * table.players, (0,) * table.players
     summary = table.match.summary()
-    return tuple(summary.get("scores", ())), tuple(summary.get("bummerl", ()))
+    shown = summary.get("count_down", summary.get("scores", ()))
+    return tuple(shown), tuple(summary.get("bummerl", ()))
+
+
+def _scores_line(lg: str, table: Table, scores: str) -> str:
+    down = table.match is not None and "count_down" in table.match.summary()
+    return t(lg, "table.scores_down" if down else "table.scores", scores=scores)
 
 
 def table_view(table: Table, style: Style) -> TableView:
@@ -334,9 +356,9 @@ def table_view(table: Table, style: Style) -> TableView:
         seed_hash = table.deal_log.seed_sha256
         dealer = table.deal_log.spec.dealer
         lines.append(t(lg, "table.deal", deal=deal_no, dealer=nm[dealer]))
-        tie = _tie_break_line(table, lg, nm)
-        if tie is not None:
-            lines.append(tie)
+        for extra in (_tie_break_line(table, lg, nm), _cut_line(table, lg, nm)):
+            if extra is not None:
+                lines.append(extra)
 
     def seat_text(i: int) -> str:
         line = seats[i]
@@ -350,7 +372,7 @@ def table_view(table: Table, style: Style) -> TableView:
         score_text = _team_scores(lg, seat_text, [score_of(k) for k in (0, 1)])
     else:
         score_text = " · ".join(f"{seat_text(i)} {score_of(i)}" for i in range(len(seats)))
-    lines.append(t(lg, "table.scores", scores=score_text))
+    lines.append(_scores_line(lg, table, score_text))
     summary = table.match.summary() if table.match is not None else {}
     bolts = summary.get("bolts")
     if isinstance(bolts, list) and any(bolts):
@@ -1083,7 +1105,7 @@ def match_summary_text(table: Table, style: Style) -> str:
         score_text = _team_scores(lg, lambda s: nm[s], scores)
     else:
         score_text = " · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores))
-    lines = [t(lg, "table.scores", scores=score_text)]
+    lines = [_scores_line(lg, table, score_text)]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
     winner = table.match.summary().get("winner") if table.match is not None else None

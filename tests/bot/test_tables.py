@@ -771,3 +771,42 @@ async def test_the_lobby_names_its_house_rules_in_words(bot: Bot) -> None:
     out = await bot.svc.create_table(CHAT, a.user, "zweier", preset="manual_claims")
     assert out.ok and out.table_id is not None, out
     assert "Rules: claims by hand (manual_claims)" in bot.fc.lobbies[out.table_id].message.text
+
+
+async def test_dreier_count_down_shows_what_each_still_needs(bot: Bot) -> None:
+    """With `dreier.count_down` the table counts from 24 down, as some Stammtische
+    keep the score: every player starts at 24 and the line says so."""
+    players = [bot.player(u) for u in users(1)]
+    tid = await open_table(bot, "dreier", players, options={"dreier.count_down": True})
+    tv = bot.svc.table(tid)
+    assert tv is not None
+    [line] = [ln for ln in tv.message.text.splitlines() if ln.startswith("Score")]
+    assert line.startswith("Score, counting down from 24:") and line.count(" 24") == 1 + 3
+    tv_de = bot.svc.table(tid, "de")
+    assert tv_de is not None and "Stand, von 24 abwärts:" in tv_de.message.text
+    plain = await open_table(bot, "dreier", [bot.player(users(2)[1])])
+    tv = bot.svc.table(plain)
+    assert (
+        tv is not None and "Score: " in tv.message.text and "counting down" not in tv.message.text
+    )
+
+
+async def test_dreier_cut_ritual_shows_middlehand_cutting_or_knocking(bot: Bot) -> None:
+    """`dreier.cut_ritual`: each deal's table says whether middlehand (two seats after
+    the dealer) cut the pack or knocked, the same on every look at that deal."""
+    players = [bot.player(u) for u in users(1)]
+    tid = await open_table(bot, "dreier", players, options={"dreier.cut_ritual": True})
+    table = bot.svc.tables[tid]
+    assert table.deal_log is not None
+    tv = bot.svc.table(tid)
+    assert tv is not None
+    middlehand = table.seats[(table.deal_log.spec.dealer + 2) % 3]
+    assert middlehand is not None
+    said = [ln for ln in tv.message.text.splitlines() if ln.startswith(middlehand.name + " ")]
+    assert said in ([f"{middlehand.name} cuts the pack."], [f"{middlehand.name} knocks: no cut."])
+    again = bot.svc.table(tid)
+    assert again is not None and said[0] in again.message.text
+    plain = await open_table(bot, "dreier", [bot.player(users(2)[1])])
+    tv = bot.svc.table(plain)
+    assert tv is not None and "cuts the pack" not in tv.message.text
+    assert "no cut" not in tv.message.text
