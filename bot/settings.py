@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
-from engine.options import option_ids
+from engine.options import option_ids, options_to_json
 
 from .i18n import LANGUAGES, SUIT_STYLES, option_error, t
 
@@ -81,6 +81,33 @@ class ChatSettings:
                 (f"{g}.{k}" if not k.startswith(g + ".") else k, _fmt(v)) for k, v in opts.items()
             ]
         return out
+
+    def game_lines(self, gid: str) -> list[tuple[str, str, bool]]:
+        """A game's rule settings: its preset and every option, each with the value a
+        new table gets here, and whether the chat left it at the default (the game's
+        standard rules, or what the chat's preset sets)."""
+        spec = game(gid)
+        preset = self.presets.get(gid, "standard")
+        out = [(f"preset.{gid}", preset, gid not in self.presets)]
+        defaults = options_to_json(spec.parse_options(dict(spec.presets.get(preset, {}))), gid)
+        chosen = self.options.get(gid, {})
+        for opt in option_ids(spec.options_type, gid):
+            name = opt if opt.startswith(gid + ".") else f"{gid}.{opt}"
+            out.append((name, _fmt(chosen.get(opt, defaults[opt])), opt not in chosen))
+        return out
+
+    def unset(self, key: str) -> tuple[str, str] | None:
+        """A preset or rule option this chat never set (`/settings dreier.plauderer`):
+        its key and what "default" means there; None for anything else."""
+        key = key.strip().lower()
+        head, _, rest = key.partition(".")
+        gid = rest if head == "preset" else head
+        if gid not in GAME_MODULES:
+            return None
+        for name, value, default in self.game_lines(gid):
+            if default and name in (key, f"{gid}.{key}"):
+                return name, value
+        return None
 
     def with_value(self, key: str, value: str) -> ChatSettings:
         """A copy with one setting changed; `SettingError` explains a bad key or value.

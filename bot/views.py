@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from engine import protocol as P
@@ -29,6 +30,7 @@ from engine.actions import (
     decode,
 )
 from engine.cards import CARDS, Card
+from engine.games import GAME_MODULES
 from engine.results import DealResult
 from engine.tausend.rules import BARREL_ATTEMPTS
 from engine.views import SeatView
@@ -1056,32 +1058,46 @@ def settings_text(
     ai_level: str,
     key: str | None = None,
     servers: bool = False,
+    example: str = "dreier",
 ) -> str:
-    """What `/settings` shows: every setting of the chat, or the one named by `key`
-    (Discord calls its chats `servers`).
+    """What `/settings` shows: every setting of the chat, the one named by `key`, or
+    with a game's id as `key` that game's preset and rule options (Discord calls its
+    chats `servers`; `example` is how the platform's command names a game there).
 
     A setting never changed reads "default" with the value that means (the bot's own
-    turn timeout and computer level), so an admin need not look them up.
+    turn timeout and computer level, the game's rules), so an admin need not look
+    them up.
     """
+    title = t(lang, "settings.title.server" if servers else "settings.title")
+    default = partial(t, lang, "settings.default")
     defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
     # a time says its unit: "turn_timeout = 4" could be minutes
     lines = [
         (k, f"{v} s" if k == "turn_timeout" and v != "default" else v) for k, v in settings.lines()
     ]
     if key is not None:
-        lines = [(k, v) for k, v in lines if k == key.strip().lower()]
+        want = key.strip().lower()
+        gid = i18n.game_named(want, tuple(GAME_MODULES))
+        if gid is not None:
+            rules = [(k, default(value=v) if d else v) for k, v, d in settings.game_lines(gid)]
+            return "\n".join([title] + [t(lang, "settings.line", key=k, value=v) for k, v in rules])
+        lines = [(k, v) for k, v in lines if k == want]
+        unset = settings.unset(want) if not lines else None
+        if unset is not None:
+            name, value = unset
+            return "\n".join(
+                [title, t(lang, "settings.line", key=name, value=default(value=value))]
+            )
         if not lines:
             return t(lang, "settings.unknown", key=key)
     shown = [
-        (k, t(lang, "settings.default", value=defaults[k]) if v == "default" else v)
-        if k in defaults
-        else (k, v)
+        (k, default(value=defaults[k]) if v == "default" else v) if k in defaults else (k, v)
         for k, v in lines
     ]
-    return "\n".join(
-        [t(lang, "settings.title.server" if servers else "settings.title")]
-        + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
-    )
+    body = [title] + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
+    if key is None:
+        body.append(t(lang, "settings.games", example=example))
+    return "\n".join(body)
 
 
 def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> str:

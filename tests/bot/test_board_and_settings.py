@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
 from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings
+from bot.views import settings_text
 
 from .conftest import FAST
 from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
@@ -473,3 +475,29 @@ async def test_a_preset_named_when_opening_wins_over_the_chats_options(bot: Bot)
     assert default is not None
     table = bot.svc.tables[default]
     assert table.players == 4 and table.options.golden_round
+
+
+def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
+    """An admin finds a game's preset and rule options from the bot itself: the list
+    points to them, `/settings dreier` names them all with what a new table gets
+    (the chat's preset counted), and one never set reads "default" with its value
+    instead of "there is no setting"."""
+    chat = (
+        ChatSettings()
+        .with_value("preset.dreier", "all_contracts")
+        .with_value("dreier.assenbettler", "off")
+    )
+    shown = partial(settings_text, chat, "en", turn_timeout=60, ai_level="strong")
+    assert shown().splitlines()[-1] == "A game's preset and rule options: /settings dreier"
+    game = shown(key="Dreier").splitlines()
+    assert "preset.dreier = all_contracts" in game
+    assert "dreier.assenbettler = off" in game  # set by the chat
+    assert "dreier.plauderer = default (on)" in game  # on by the preset
+    assert "dreier.caller_first = default (off)" in game
+    assert len(game) == 1 + 1 + 12  # title, preset, each option
+    assert shown(key="dreier.zehnergang").splitlines()[1] == "dreier.zehnergang = default (on)"
+    assert shown(key="preset.zweier").splitlines()[1] == "preset.zweier = default (standard)"
+    assert shown(key="tausend.players").splitlines()[1] == "tausend.players = default (3)"
+    assert shown(key="dreier.nonsense") == "There is no setting dreier.nonsense."
+    german = settings_text(chat, "de", turn_timeout=60, ai_level="strong", key="1000")
+    assert "tausend.players = Standard (3)" in german.splitlines()
