@@ -463,11 +463,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "option.str": "{key} must be a word, not {value}",
         "option.choice": "{key} must be one of {allowed}, not {value}",
         "option.invalid": "{detail}",
-        "setting.unknown": "unknown setting '{key}' (settings: language, suits, starters, turn_timeout, ai_level, tricks, preset.<game>, <game>.<option>; the value default resets one)",
+        "setting.unknown": "unknown setting '{key}' (settings: language, suits, starters, turn_timeout, ai_level, tricks, preset.<game>, <game>.<option>; /settings <game> lists a game's options; the value default resets one)",
         "settings.saved": "Saved: {key} = {value}",
+        "new.one_preset": "One preset at a time (you named {words}); other rules go as name=value, e.g. auto_claim=off.",
         "help.text": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
             "Open a table: /new <game> (zweier, dreier, bauern, tausend), then press Join.\n"
+            "Other rules: /new <game> <preset> [option=value …]; /rules <game> describes them,\n"
+            "/settings <game> names a game's presets and options (admins set the chat's own).\n"
             "Your hand comes to you privately; play with the buttons.\n"
             "Other commands: /leaderboard, /stats, /rules, /settings (admins), /abort, /resign, /record, /forgetme, /help."
         ),
@@ -705,12 +708,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.title": "Einstellungen für diesen Chat",
         "settings.title.server": "Einstellungen für diesen Server",
         "settings.saved": "Gespeichert: {key} = {value}",
+        "new.one_preset": "Nur eine Vorlage (genannt: {words}); andere Regeln als Name=Wert, z. B. auto_claim=off.",
         "settings.default": "Standard ({value})",
         "settings.unknown": "Die Einstellung {key} gibt es nicht.",
         "settings.games": "Vorlage und Regeloptionen eines Spiels: /settings {example}",
         "setting.choice": "{key} muss einer dieser Werte sein: {allowed} oder default",
         "setting.timeout": "turn_timeout muss eine Zahl von Sekunden zwischen 10 und 3600 sein, oder default",
-        "setting.preset": "unbekannte Voreinstellung '{value}' für {game} (Voreinstellungen: {presets}; oder default)",
+        "setting.preset": "unbekannte Vorlage '{value}' für {game} (Vorlagen: {presets}; oder default)",
         "setting.option": "unbekannte Option '{key}' (Optionen von {game}: {options})",
         "setting.rule": "{error}",
         "setting.game": "unbekanntes Spiel '{game}' (Spiele: {games})",
@@ -721,10 +725,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "option.str": "{key} muss ein Wort sein, nicht {value}",
         "option.choice": "{key} muss einer dieser Werte sein: {allowed}; nicht {value}",
         "option.invalid": "{detail}",
-        "setting.unknown": "unbekannte Einstellung '{key}' (/settings ohne Argumente zeigt sie alle; der Wert default setzt eine zurück)",
+        "setting.unknown": "unbekannte Einstellung '{key}' (/settings ohne Argumente zeigt die allgemeinen, /settings <Spiel> Vorlage und Regeloptionen eines Spiels; der Wert default setzt eine zurück)",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"
+            "Andere Regeln: /new <Spiel> <Vorlage> [Option=Wert …]; /rules <Spiel> beschreibt sie,\n"
+            "/settings <Spiel> nennt Vorlagen und Optionen eines Spiels (Admins setzen die des Chats).\n"
             "Deine Karten bekommst du privat; gespielt wird mit den Knöpfen.\n"
             "Weitere Befehle: /leaderboard, /stats, /rules, /settings (Admins), /abort, /resign, /record, /forgetme, /help."
         ),

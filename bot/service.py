@@ -39,7 +39,7 @@ from .i18n import LANGUAGES, norm_lang, option_error, t
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
-from .settings import ChatSettings, SettingError
+from .settings import ChatSettings, SettingError, rule_options
 from .store import Store, StoreError
 from .table import Entry, Status, Table, seat_count
 from .views import (
@@ -388,7 +388,7 @@ class TableService:
         chosen = spec.presets[preset] if preset else {}
         chat_options = settings.options.get(game_id, {})
         raw: dict[str, Any] = {**chat_options, **chosen} if named else {**chosen, **chat_options}
-        raw.update(options or {})
+        raw.update(rule_options(game_id, options or {}))
         try:
             opts = spec.parse_options(raw)
         except OptionError as e:

@@ -8,12 +8,13 @@ accept the same keys and give the same errors.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
-from engine.options import option_ids, options_to_json
+from engine.options import option_id, option_ids, options_to_json
 
 from .i18n import LANGUAGES, SUIT_STYLES, option_error, t
 
@@ -154,7 +155,7 @@ class ChatSettings:
                 raise SettingError("option", key=key, game=gid, options=", ".join(ids))
             merged = {k: v for k, v in self.options.get(gid, {}).items() if k != opt}
             if not reset:
-                merged[opt] = _value(value)
+                merged[opt] = rule_options(gid, {opt: value})[opt]
                 try:
                     spec.parse_options(merged)
                 except OptionError as e:
@@ -184,16 +185,46 @@ def _game(gid: str) -> Any:
         raise SettingError("game", game=gid, games=", ".join(GAME_MODULES)) from None
 
 
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "on", "yes", "1"):
-        return True
-    if low in ("false", "off", "no", "0"):
-        return False
+def rule_options(gid: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Rule options as a host or an admin types them: a name with or without its
+    game's prefix (``assenbettler`` for ``dreier.assenbettler``, as the lobby shows
+    it), in any case; a switch as on/off, yes/no, true/false or 1/0, a number as
+    digits.  Typed values and names no game knows pass on for the engine to refuse in
+    its own words."""
     try:
-        return int(text)
-    except ValueError:
-        return text
+        spec = game(gid)
+    except UnknownGame:
+        return dict(raw)
+    fields = {option_id(gid, f.name): f for f in dataclasses.fields(spec.options_type)}
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.strip().lower()
+        if name not in fields and f"{gid}.{name}" in fields:
+            name = f"{gid}.{name}"
+        field_ = fields.get(name)
+        if field_ is not None and isinstance(value, str):
+            value = _typed(value, field_.default)
+        out[name] = value
+    return out
+
+
+_SWITCH = {
+    **dict.fromkeys(("on", "yes", "true", "1"), True),
+    **dict.fromkeys(("off", "no", "false", "0"), False),
+}
+
+
+def _typed(text: str, default: Any) -> Any:
+    """`text` as a value of the kind `default` is (bool before int: a bool is an int)."""
+    low = text.strip().lower()
+    if isinstance(default, bool):
+        return _SWITCH.get(low, text)
+    if isinstance(default, int):
+        try:
+            return int(low)
+        except ValueError:
+            return text
+    return low
 
 
 def _fmt(v: Any) -> str:

@@ -31,6 +31,7 @@ from engine.actions import (
 )
 from engine.cards import CARDS, Card
 from engine.games import GAME_MODULES
+from engine.options import options_to_json
 from engine.results import DealResult
 from engine.tausend.rules import BARREL_ATTEMPTS
 from engine.views import SeatView
@@ -225,8 +226,9 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
         lines.append(t(lg, "lobby.closed"))
     else:
         lines.append(t(lg, "lobby.ready") if free == 0 else t(lg, "lobby.waiting", free=free))
-    if table.preset:
-        lines.append(t(lg, "lobby.rules", rules=i18n.preset_name(table.preset, lg)))
+    rules = _rules_in_force(table, lg)
+    if rules:
+        lines.append(t(lg, "lobby.rules", rules=rules))
     if closed:
         return LobbyView(table.id, table.game, table.host, seats, False, Message("\n".join(lines)))
     if lobby_minutes:
@@ -300,6 +302,29 @@ def _tie_break_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
         return None
     a, b = (nm[s] for s in log_.spec.seats)
     return t(lg, "table.tie_break", a=a, b=b, game=game_name(log_.spec.game, lg))
+
+
+def _rules_in_force(table: Table, lg: str) -> str:
+    """The lobby's rules: the preset, and each option that differs from what the preset
+    (or the standard rules) sets, from the chat's settings or the host's `name=value`;
+    "" for the standard rules.  A preset's name alone would hide those."""
+    spec = table.spec
+    preset = table.preset
+    base = options_to_json(spec.parse_options(dict(spec.presets.get(preset or "", {}))), table.game)
+    changed = [
+        f"{k.removeprefix(table.game + '.')} {_on_off(v)}"
+        for k, v in table.options_json.items()
+        if base.get(k) != v
+    ]
+    if not changed:
+        return i18n.preset_name(preset, lg) if preset else ""
+    return " + ".join([i18n.preset_name(preset or "standard", lg), ", ".join(changed)])
+
+
+def _on_off(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _cut_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:

@@ -48,7 +48,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
             "• /schnapsen new game:<game> opens a table; the others press Join, the host "
-            "presses Start. Computer players fill seats with “Add computer”.\n"
+            "presses Start. Computer players fill seats with “Add computer”. Other rules: "
+            "preset:<preset>; /settings key:<game> names a game's presets and rule options.\n"
             "• Your hand comes by direct message, with a button for every move. If your "
             "DMs are closed, press “Show my hand” on the table message.\n"
             "• /leaderboard, /stats, /rules, /record (a finished match's record, to "
@@ -92,7 +93,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "• /schnapsen neu spiel:<Spiel> eröffnet einen Tisch; die anderen drücken "
-            "„Mitspielen“, der Gastgeber „Start“. Mit „Computer dazu“ spielt der Computer mit.\n"
+            "„Mitspielen“, der Gastgeber „Start“. Mit „Computer dazu“ spielt der Computer mit. "
+            "Andere Regeln: vorlage:<Vorlage>; /einstellungen einstellung:<Spiel> nennt "
+            "Vorlagen und Regeloptionen eines Spiels.\n"
             "• Deine Karten kommen per Direktnachricht, mit einem Knopf für jeden Zug. Sind "
             "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „Meine Karten“.\n"
             "• /rangliste, /statistik, /regeln, /protokoll (das Protokoll einer beendeten "

@@ -1279,14 +1279,18 @@ class TelegramAdapter:
         # a game's other names count ("/new 1000", "/new thousand"); the core refuses
         # a word that names none
         game = (_game_of(args[0]) or args[0].lower()) if args else "zweier"
-        preset: str | None = None
+        words: list[str] = []
         options: dict[str, Any] = {}
-        for arg in args[1:]:
+        for arg in _assignments(args[1:]):
             if "=" in arg:
                 key, _, value = arg.partition("=")
-                options[key] = _value(value)
-            elif preset is None:
-                preset = arg
+                options[key] = value  # read by the core (`bot.settings.rule_options`)
+            else:
+                words.append(arg.lower())
+        if len(words) > 1:  # taking the first would drop the others unsaid
+            await self._reply(message, t(user.lang, "new.one_preset", words=", ".join(words)))
+            return
+        preset = words[0] if words else None
         settings = await self.service.settings(chat)
         is_admin = settings.starters == "admins" and await self._is_admin(message, user)
         outcome = await self.service.create_table(
@@ -1554,6 +1558,18 @@ def _split(args: list[str] | None) -> list[str]:
         return list(args)
 
 
+def _assignments(args: list[str]) -> list[str]:
+    """`/new` arguments with ``name = value`` written apart (``a =b``, ``a= b``, ``a = b``)
+    joined into one ``name=value``."""
+    out: list[str] = []
+    for arg in args:
+        if out and (arg.startswith("=") or out[-1].endswith("=")) and out[-1] != "=":
+            out[-1] += arg
+        else:
+            out.append(arg)
+    return out
+
+
 def _unknown_game(lang: str | None, words: list[str]) -> str | None:
     """The refusal for a game argument the bot does not know, naming the games: a
     typo must not read as a game's rules or board ("xyz", "no finished games")."""
@@ -1567,18 +1583,6 @@ def _unknown_game(lang: str | None, words: list[str]) -> str | None:
 def _game_of(word: str) -> str | None:
     """The game a command's word names: its id or another name ("1000", "thousand")."""
     return game_named(word, available())
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
 
 
 async def serve(

@@ -13,11 +13,11 @@ from bot.i18n import norm_lang
 #: The command menu (setMyCommands), per language; the first language is the default.
 COMMANDS: dict[str, list[tuple[str, str]]] = {
     "en": [
-        ("new", "Open a table: /new <game> (zweier, dreier, bauern, tausend)"),
+        ("new", "Open a table: /new <game> [preset] [option=value …]"),
         ("leaderboard", "Best players: /leaderboard [game] [global]"),
         ("stats", "Your statistics: /stats [global]"),
         ("rules", "Rules of a game: /rules [game]"),
-        ("settings", "Chat settings (admins): /settings [key value]"),
+        ("settings", "Chat settings (admins): /settings [key value], /settings <game>"),
         ("abort", "Close your table (host) or vote to close it"),
         ("resign", "Give up the running match"),
         ("record", "A finished match's record to verify: /record [table]"),
@@ -25,11 +25,11 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("forgetme", "Delete your data"),
     ],
     "de": [
-        ("new", "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend)"),
+        ("new", "Tisch eröffnen: /new <Spiel> [Vorlage] [Option=Wert …]"),
         ("leaderboard", "Rangliste: /leaderboard [Spiel] [global]"),
         ("stats", "Deine Statistik: /stats [global]"),
         ("rules", "Spielregeln: /rules [Spiel]"),
-        ("settings", "Chat-Einstellungen (Admins): /settings [Schlüssel Wert]"),
+        ("settings", "Chat-Einstellungen (Admins): /settings [Schlüssel Wert], /settings <Spiel>"),
         ("abort", "Deinen Tisch schließen oder für den Abbruch stimmen"),
         ("resign", "Die laufende Partie aufgeben"),
         ("record", "Protokoll einer beendeten Partie zum Prüfen: /record [Tisch]"),

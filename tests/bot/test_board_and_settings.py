@@ -501,3 +501,22 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
     assert shown(key="dreier.nonsense") == "There is no setting dreier.nonsense."
     german = settings_text(chat, "de", turn_timeout=60, ai_level="strong", key="1000")
     assert "tausend.players = Standard (3)" in german.splitlines()
+
+
+async def test_rule_options_read_as_typed_on_new_and_in_settings(bot: Bot) -> None:
+    """A host's `/new` options and an admin's `/settings` read a value the same way:
+    a switch as on/off, yes/no or 1/0, a number as a number (Thousand's fine of 125 is
+    not "true"), a name with or without its game in any case."""
+    host = users(1)[0]
+    out = await bot.svc.create_table(
+        CHAT, host, "dreier", options={"Assenbettler": "OFF", "auto_claim": "0"}
+    )
+    assert out.ok and out.table_id is not None, out
+    table = bot.svc.tables[out.table_id]
+    assert table.options_json["dreier.assenbettler"] is False
+    assert table.options_json["auto_claim"] is False
+    chat = ChatSettings().with_value("tausend.barrel_fine", "125")
+    assert chat.options == {"tausend": {"tausend.barrel_fine": 125}}
+    assert ChatSettings().with_value("zweier.auto_claim", "1").options == {
+        "zweier": {"auto_claim": True}
+    }

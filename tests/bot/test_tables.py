@@ -810,3 +810,29 @@ async def test_dreier_cut_ritual_shows_middlehand_cutting_or_knocking(bot: Bot) 
     tv = bot.svc.table(plain)
     assert tv is not None and "cuts the pack" not in tv.message.text
     assert "no cut" not in tv.message.text
+
+
+async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot) -> None:
+    """The lobby's "Rules:" line is the rules in force: the preset, and each option
+    the chat or the host set apart from it, so a preset's name never hides one."""
+    host = users(4)
+    await bot.svc.update_setting(CHAT, host[0], "zweier.auto_claim", "off", is_admin=True)
+
+    async def rules(
+        i: int, game: str, preset: str | None, options: dict[str, object] | None
+    ) -> list[str]:
+        chat = CHAT if i == 0 else ChatRef("tg", str(-500 - i), "elsewhere")
+        out = await bot.svc.create_table(chat, host[i], game, preset=preset, options=options)
+        assert out.table_id is not None, out
+        lobby = bot.svc.lobby(out.table_id)
+        assert lobby is not None
+        return [ln for ln in lobby.message.text.splitlines() if ln.startswith("Rules:")]
+
+    assert await rules(0, "zweier", None, None) == ["Rules: standard + auto_claim off"]
+    assert await rules(1, "zweier", "manual_claims", {"auto_claim": True}) == [
+        "Rules: claims by hand (manual_claims) + auto_claim on"
+    ]
+    assert await rules(2, "dreier", "all_contracts", None) == [
+        "Rules: all contracts (all_contracts)"
+    ]
+    assert await rules(3, "zweier", None, None) == []  # the standard rules: no line

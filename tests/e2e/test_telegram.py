@@ -735,3 +735,27 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
         assert len(sent.text) > 200
     finally:
         await stop_rig(rig)
+
+
+async def test_new_takes_one_preset_and_options_however_spaced(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """`/new dreier all_contracts count_down` names two presets: the bot says so
+    instead of opening a table without the second; `name = value` with spaces and in
+    capitals is an option like `name=value`, and the lobby lists it."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna = players.users[0]
+        anna.send(players.group, "/new dreier all_contracts count_down")
+        refused = await fake.wait_for_message(players.group, contains="One preset at a time")
+        assert "all_contracts, count_down" in refused.text
+        assert rig.service.tables == {}
+        anna.send(players.group, "/new Dreier All_Contracts Dreier.Assenbettler = off")
+        lobby = await fake.wait_for_message(players.group, contains="Host:")
+        assert "Rules: all contracts (all_contracts) + assenbettler off" in lobby.text
+        [table] = rig.service.tables.values()
+        assert table.options_json["dreier.assenbettler"] is False
+        assert table.options_json["dreier.zehnergang"] is True  # from the preset
+    finally:
+        await stop_rig(rig)
