@@ -53,6 +53,7 @@ from .views import (
     hand_view,
     lobby_view,
     menu_valid,
+    settings_text,
     table_view,
 )
 
@@ -308,7 +309,13 @@ class TableService:
             # the chat's tables speak its language: the running ones switch now too
             for table in self.tables_in(chat.key):
                 await self._speak(table, updated.language)
-        return Outcome(True, t(lang, "settings.saved", key=key, value=value))
+        # what is now in force, as /settings shows it ("ai_level = heuristic" for
+        # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
+        shown = settings_text(
+            updated, lang, turn_timeout=self.timings.turn_timeout, ai_level=self.ai_level, key=key
+        ).splitlines()
+        name, _, now = shown[-1].partition(" = ") if len(shown) == 2 else (key, "", value)
+        return Outcome(True, t(lang, "settings.saved", key=name, value=now))
 
     async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
         if user is not None and user.lang:

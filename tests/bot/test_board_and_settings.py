@@ -520,3 +520,16 @@ async def test_rule_options_read_as_typed_on_new_and_in_settings(bot: Bot) -> No
     assert ChatSettings().with_value("zweier.auto_claim", "1").options == {
         "zweier": {"auto_claim": True}
     }
+
+
+async def test_saved_says_what_is_now_in_force(bot: Bot) -> None:
+    """ "Saved:" answers with the setting as `/settings` shows it, not as typed."""
+    admin = users(1)[0]
+
+    async def saved(key: str, value: str) -> str | None:
+        return (await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)).text
+
+    assert await saved("AI_Level", "Heuristic") == "Saved: ai_level = heuristic"
+    assert await saved("turn_timeout", "90") == "Saved: turn_timeout = 90 s"
+    assert await saved("Zweier.Auto_Claim", "0") == "Saved: zweier.auto_claim = off"
+    assert await saved("preset.dreier", "default") == "Saved: preset.dreier = default (standard)"
