@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +183,26 @@ def config_for(fake: FakeTelegram, db: Path, **kw: Any) -> Config:
         database_path=db,
         **kw,
     )
+
+
+def webhook_config(fake: FakeTelegram, db: Path, **kw: Any) -> Config:
+    """`config_for` in webhook mode: the bot listens on a free local port, at the path
+    its URL names."""
+    port = free_port()
+    return config_for(
+        fake,
+        db,
+        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_port=port,
+        **kw,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def timings(**kw: Any) -> Timings:

@@ -20,6 +20,7 @@ from tests.e2e.telegram_harness import (
     Rig,
     config_for,
     fake,
+    free_port,
     hand_message,
     log_guard,
     start_rig,
@@ -28,7 +29,6 @@ from tests.e2e.telegram_harness import (
     timings,
 )
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
-from tests.e2e.test_telegram import free_port
 
 __all__ = ["fake", "log_guard"]  # fixtures
 

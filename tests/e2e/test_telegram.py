@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import socket
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +31,7 @@ from tests.e2e.fakes.telegram_api import (
 from tests.e2e.telegram_harness import (
     config_for,
     fake,
+    free_port,
     hand_message,
     log_guard,
     make_players,
@@ -42,6 +42,7 @@ from tests.e2e.telegram_harness import (
     started_match,
     stop_rig,
     timings,
+    webhook_config,
 )
 
 __all__ = ["fake", "log_guard"]
@@ -346,16 +347,8 @@ async def test_real_rate_limits(fake: FakeTelegram, tmp_path: Path) -> None:
 
 
 async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) -> None:
-    port = free_port()
     db = tmp_path / "bot.sqlite3"
-    config = config_for(
-        fake,
-        db,
-        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
-        telegram_webhook_secret="s3cret-Token_1",
-        telegram_webhook_listen="127.0.0.1",
-        telegram_webhook_port=port,
-    )
+    config = webhook_config(fake, db, telegram_webhook_secret="s3cret-Token_1")
     rig = await start_rig(fake, db, config=config)
     try:
         assert fake.webhook is not None and fake.webhook.secret_token == "s3cret-Token_1"
@@ -379,16 +372,8 @@ async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) 
 async def test_a_webhook_without_a_secret_gets_one(fake: FakeTelegram, tmp_path: Path) -> None:
     """TELEGRAM_WEBHOOK_SECRET left out: the bot makes one up and registers it, so an
     update posted to its port by anyone but Telegram (in any user's name) gets 403."""
-    port = free_port()
     db = tmp_path / "bot.sqlite3"
-    config = config_for(
-        fake,
-        db,
-        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
-        telegram_webhook_listen="127.0.0.1",
-        telegram_webhook_port=port,
-    )
-    rig = await start_rig(fake, db, config=config)
+    rig = await start_rig(fake, db, config=webhook_config(fake, db))
     try:
         assert fake.webhook is not None and len(fake.webhook.secret_token or "") >= 32
         players = make_players(fake, ["Anna", "Berti"])
@@ -569,12 +554,6 @@ async def test_a_webhook_telegram_refuses_stops_the_bot_with_one_clear_line(
         "name or service not known); check TELEGRAM_WEBHOOK_URL / TELEGRAM_WEBHOOK_SECRET"
     )
     assert "cannot reach" not in logs
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def replace_url(config: Config, url: str) -> Config:

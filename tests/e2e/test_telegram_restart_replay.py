@@ -27,7 +27,6 @@ from tests.e2e.fakes.telegram_api import (
     LogErrorGuard,
 )
 from tests.e2e.telegram_harness import (
-    config_for,
     fake,
     hand_message,
     log_guard,
@@ -36,8 +35,8 @@ from tests.e2e.telegram_harness import (
     press,
     start_rig,
     stop_rig,
+    webhook_config,
 )
-from tests.e2e.test_telegram import free_port
 from tests.test_run import PYTHON, clean_env
 
 __all__ = ["fake", "log_guard"]
@@ -177,15 +176,7 @@ async def test_a_block_delivered_after_the_users_restart_is_no_block(
     lobby asked him to open the private chat, and Anna's Start was refused): he is
     welcomed, the deal starts and he gets his hand."""
     db = tmp_path / "bot.sqlite3"
-    port = free_port()
-    config = config_for(
-        fake,
-        db,
-        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
-        telegram_webhook_listen="127.0.0.1",
-        telegram_webhook_port=port,
-    )
-    rig = await start_rig(fake, db, config=config)
+    rig = await start_rig(fake, db, config=webhook_config(fake, db))
     try:
         players = make_players(fake, ["Anna", "Berti"])
         anna, berti = players.users
