@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config
 from bot.service import Timings
 from bot.table import Table
 from tests.e2e.discord_harness import discord_world
@@ -18,31 +17,18 @@ from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     Players,
     Rig,
-    config_for,
     fake,
-    free_port,
     hand_message,
     log_guard,
     start_rig,
     started_match,
     stop_rig,
     timings,
+    webhook_config,
 )
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 
 __all__ = ["fake", "log_guard"]  # fixtures
-
-
-def webhook_config(fake: FakeTelegram, db: Path) -> Config:
-    """The bot's configuration for webhook mode on a free local port."""
-    port = free_port()
-    return config_for(
-        fake,
-        db,
-        telegram_webhook_url=f"http://127.0.0.1:{port}/tg/hook",
-        telegram_webhook_listen="127.0.0.1",
-        telegram_webhook_port=port,
-    )
 
 
 async def turn_in_hand(
