@@ -199,8 +199,13 @@ def rule_options(gid: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in raw.items():
         name = key.strip().lower()
-        if name not in fields and f"{gid}.{name}" in fields:
-            name = f"{gid}.{name}"
+        if name not in fields:
+            # `dreier.assenbettler` typed as the lobby shows it, and `zweier.auto_claim`
+            # as `/settings zweier` lists a shared option
+            for other in (f"{gid}.{name}", name.removeprefix(gid + ".")):
+                if other in fields:
+                    name = other
+                    break
         field_ = fields.get(name)
         if field_ is not None and isinstance(value, str):
             value = _typed(value, field_.default)

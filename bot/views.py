@@ -1083,11 +1083,11 @@ def settings_text(
     ai_level: str,
     key: str | None = None,
     servers: bool = False,
-    example: str = "dreier",
+    example: str = "/settings dreier",
 ) -> str:
     """What `/settings` shows: every setting of the chat, the one named by `key`, or
     with a game's id as `key` that game's preset and rule options (Discord calls its
-    chats `servers`; `example` is how the platform's command names a game there).
+    chats `servers`; `example` is the platform's command for that, in `lang`).
 
     A setting never changed reads "default" with the value that means (the bot's own
     turn timeout and computer level, the game's rules), so an admin need not look
@@ -1114,6 +1114,14 @@ def settings_text(
                 [title, t(lang, "settings.line", key=name, value=default(value=value))]
             )
         if not lines:
+            games = [
+                name
+                for gid in GAME_MODULES
+                for name, _, _ in settings.game_lines(gid)
+                if name == f"{gid}.{want}"
+            ]
+            if games:  # `/settings auto_claim`: an option, named without its game
+                return t(lang, "settings.unknown_option", key=key, keys=", ".join(games))
             return t(lang, "settings.unknown", key=key)
     shown = [
         (k, default(value=defaults[k]) if v == "default" else v) if k in defaults else (k, v)

@@ -244,7 +244,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             ai_level=service.ai_level,
             key=key,
             servers=True,
-            example="key:dreier",
+            example=text(user.lang, "settings_game"),
         )
         await adapter.reply(interaction, shown)
 

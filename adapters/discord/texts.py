@@ -45,6 +45,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Table {table} was closed: I was removed from the server it was played on. "
             "Nothing of the match was recorded."
         ),
+        "settings_game": "/settings key:dreier",
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
             "• /schnapsen new game:<game> opens a table; the others press Join, the host "
@@ -90,6 +91,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch {table} wurde geschlossen: Ich wurde vom Server entfernt, auf dem er "
             "gespielt wurde. Von der Partie wird nichts gewertet."
         ),
+        "settings_game": "/einstellungen einstellung:dreier",
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "• /schnapsen neu spiel:<Spiel> eröffnet einen Tisch; die anderen drücken "

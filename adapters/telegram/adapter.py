@@ -63,7 +63,6 @@ import contextlib
 import difflib
 import hmac
 import logging
-import secrets
 import shlex
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -208,7 +207,9 @@ class TelegramAdapter:
         self.webhook_url = webhook_url
         # Without a secret anyone who reaches the port could post updates in any
         # user's name; Telegram sends back whatever secret `setWebhook` registered.
-        self.webhook_secret = webhook_secret or (secrets.token_urlsafe(32) if webhook_url else None)
+        # One derived from the token is the same at every start, so the updates
+        # Telegram retries across a restart are not refused by a new one.
+        self.webhook_secret = webhook_secret or (_derived_secret(token) if webhook_url else None)
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
         self.probe_after = probe_after
@@ -1032,11 +1033,11 @@ class TelegramAdapter:
         assert query is not None
         user = self._user(query.from_user)
         data = query.data or ""
-        message = query.message  # None only for inline-mode messages, which we never send
-        chat = (
-            None
-            if message is None
-            else ChatRef(PLATFORM, str(self.outbox.current_chat(message.chat.id)))
+        message = query.message
+        # None only for inline-mode messages, which we never send: then no chat is
+        # the table's (a Join from there is refused)
+        chat = ChatRef(
+            PLATFORM, "?" if message is None else str(self.outbox.current_chat(message.chat.id))
         )
         task = asyncio.ensure_future(self._act(user, data, chat))
         try:
@@ -1556,6 +1557,12 @@ def _split(args: list[str] | None) -> list[str]:
         return shlex.split(" ".join(args))
     except ValueError:
         return list(args)
+
+
+def _derived_secret(token: str) -> str:
+    """The webhook's secret when none is configured: nobody without the token can
+    compute it, and every start of the same bot registers the same one."""
+    return hmac.new(token.encode(), b"schnapsen webhook secret", "sha256").hexdigest()
 
 
 def _assignments(args: list[str]) -> list[str]:

@@ -499,6 +499,9 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
     assert shown(key="preset.zweier").splitlines()[1] == "preset.zweier = default (standard)"
     assert shown(key="tausend.players").splitlines()[1] == "tausend.players = default (3)"
     assert shown(key="dreier.nonsense") == "There is no setting dreier.nonsense."
+    assert shown(key="Plauderer") == (
+        "There is no setting Plauderer; a game's rule option goes with its game: dreier.plauderer."
+    )
     german = settings_text(chat, "de", turn_timeout=60, ai_level="strong", key="1000")
     assert "tausend.players = Standard (3)" in german.splitlines()
 
@@ -515,6 +518,15 @@ async def test_rule_options_read_as_typed_on_new_and_in_settings(bot: Bot) -> No
     table = bot.svc.tables[out.table_id]
     assert table.options_json["dreier.assenbettler"] is False
     assert table.options_json["auto_claim"] is False
+    # a shared option named as `/settings zweier` lists it
+    other = await bot.svc.create_table(
+        ChatRef("tg", "-77", "elsewhere"),
+        users(2)[1],
+        "zweier",
+        options={"zweier.auto_claim": "off"},
+    )
+    assert other.ok and other.table_id is not None, other
+    assert bot.svc.tables[other.table_id].options_json["auto_claim"] is False
     chat = ChatSettings().with_value("tausend.barrel_fine", "125")
     assert chat.options == {"tausend": {"tausend.barrel_fine": 125}}
     assert ChatSettings().with_value("zweier.auto_claim", "1").options == {

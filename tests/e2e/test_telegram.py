@@ -370,12 +370,20 @@ async def test_webhook_mode_dedupes_updates(fake: FakeTelegram, tmp_path: Path) 
 
 
 async def test_a_webhook_without_a_secret_gets_one(fake: FakeTelegram, tmp_path: Path) -> None:
-    """TELEGRAM_WEBHOOK_SECRET left out: the bot makes one up and registers it, so an
-    update posted to its port by anyone but Telegram (in any user's name) gets 403."""
+    """TELEGRAM_WEBHOOK_SECRET left out: the bot derives one from its token and
+    registers it, so an update posted to its port by anyone but Telegram (in any
+    user's name) gets 403; the next start registers the same one, so what Telegram
+    retries across a restart is taken."""
     db = tmp_path / "bot.sqlite3"
-    rig = await start_rig(fake, db, config=webhook_config(fake, db))
+    config = webhook_config(fake, db)
+    rig = await start_rig(fake, db, config=config)
+    await stop_rig(rig)
+    assert fake.webhook is not None
+    first = fake.webhook.secret_token
+    rig = await start_rig(fake, db, config=config)
     try:
         assert fake.webhook is not None and len(fake.webhook.secret_token or "") >= 32
+        assert fake.webhook.secret_token == first
         players = make_players(fake, ["Anna", "Berti"])
         sent = players.users[0].send(players.group, "/new zweier")
         await fake.wait_for_message(players.group, contains="Host:")

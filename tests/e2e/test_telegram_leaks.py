@@ -208,7 +208,8 @@ async def test_a_forged_join_from_outside_the_group_is_refused(
         assert other.table_id is not None
         elsewhere = rig.service.tables[other.table_id]
         query = carl.press_data(greeting, table_verb(elsewhere.id, elsewhere.version, "j"))
-        await fake.wait_answer(query)
+        answer = await fake.wait_answer(query)
+        assert answer.text == "That table is closed."  # not his platform's: not his to see
         assert [s.user if s else None for s in elsewhere.seats] == ["dc:4242", None]
 
         answer = await press(fake, cilli, lobby, "Join")
