@@ -213,9 +213,10 @@ def rule_options(gid: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: A switch's words, German ones too (a German chat's admin may well type "aus").
 _SWITCH = {
-    **dict.fromkeys(("on", "yes", "true", "1"), True),
-    **dict.fromkeys(("off", "no", "false", "0"), False),
+    **dict.fromkeys(("on", "yes", "true", "1", "an", "ein", "ja"), True),
+    **dict.fromkeys(("off", "no", "false", "0", "aus", "nein"), False),
 }
 
 

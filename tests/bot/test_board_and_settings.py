@@ -532,6 +532,9 @@ async def test_rule_options_read_as_typed_on_new_and_in_settings(bot: Bot) -> No
     assert ChatSettings().with_value("zweier.auto_claim", "1").options == {
         "zweier": {"auto_claim": True}
     }
+    assert ChatSettings().with_value("dreier.plauderer", "Aus").options == {
+        "dreier": {"dreier.plauderer": False}
+    }
 
 
 async def test_saved_says_what_is_now_in_force(bot: Bot) -> None:
