@@ -64,6 +64,10 @@ RETRY_DELAYS = (5.0, 10.0, 20.0, 40.0, 60.0)
 REDACTED = "***"
 # A Telegram bot token, "<bot id>:<35 characters>", also inside API URLs (".../bot<token>/").
 _TELEGRAM_TOKEN = re.compile(r"(?<![0-9])[0-9]{5,}:[A-Za-z0-9_-]{30,}")
+# A button's payload with its argument (`bot.payload`: "t1abc:5:a13", the card code
+# 13): libraries name things after a button's id (discord.py its tasks, which asyncio
+# prints when one is left pending), and the argument is a card of someone's hand.
+_PAYLOAD_ARG = re.compile(r"(?<![0-9a-z])([0-9a-z]{1,12}:[0-9]{1,9}:[a-z]{1,3})[0-9]{1,8}\b")
 
 
 #: An adapter's ``serve(service, config, stop)``.
@@ -103,7 +107,7 @@ class RedactSecrets(logging.Filter):
     def redact(self, text: str) -> str:
         for s in self.secrets:
             text = text.replace(s, REDACTED)
-        return _TELEGRAM_TOKEN.sub(REDACTED, text)
+        return _PAYLOAD_ARG.sub(r"\1…", _TELEGRAM_TOKEN.sub(REDACTED, text))
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:

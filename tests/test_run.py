@@ -737,3 +737,24 @@ def test_discord_voice_warnings_are_not_logged(tmp_path: Path) -> None:
     finally:
         logging.getLogger().removeHandler(handler)
     assert "voice" not in stream.getvalue() and "a real problem" in stream.getvalue()
+
+
+def test_the_filter_drops_a_button_payload_s_card_but_keeps_the_rest() -> None:
+    """A library may name something after a button's id (discord.py: its tasks, which
+    asyncio prints when one is left pending at shutdown); the argument of a payload is
+    a card code of someone's hand, the table, version and verb stay readable."""
+    f = app.RedactSecrets()
+    record = logging.LogRecord(
+        "asyncio",
+        logging.ERROR,
+        __file__,
+        1,
+        "Task was destroyed but it is pending! name=%r at 12:30:45",
+        ("discord-ui-dynamic-item-PayloadButton-s:t1abc9z:17:a13",),
+        None,
+    )
+    assert f.filter(record)
+    assert record.getMessage() == (
+        "Task was destroyed but it is pending! "
+        "name='discord-ui-dynamic-item-PayloadButton-s:t1abc9z:17:a…' at 12:30:45"
+    )
