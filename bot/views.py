@@ -631,12 +631,17 @@ _STOCK_PHASES = frozenset({"give", "discard"})
 
 
 def _doubles(pv: SeatView) -> list[tuple[int, Action]]:
-    """Every double said so far, in order, with its doubler (deal seats): public, as
-    it is said aloud.  Bauern's Kontra round follows the auction in `bids`; Dreier
-    keeps its Spritzen round apart, in ``extra["spritzen"]``."""
+    """The doubles that stand, in order, with their doublers (deal seats): public, as
+    they are said aloud.  Bauern's Kontra round follows the auction in `bids`; Dreier
+    keeps its Spritzen round apart, in ``extra["spritzen"]``.  A Kontra said in
+    Bauern's auction (`bauern.kontra_beats_bettler`) is wiped by a later bid: each
+    standing double doubles the deal, so they are the last log2(multiplier) said, and
+    the next one's name (Kontra, Rekontra, Subkontra) follows from them."""
     said = dict(pv.extra).get("spritzen")
     rounds = pv.bids + (said if isinstance(said, tuple) else ())
-    return [(s, a) for s, a in rounds if isinstance(a, Double)]
+    every = [(s, a) for s, a in rounds if isinstance(a, Double)]
+    standing = max(pv.multiplier, 1).bit_length() - 1
+    return every[len(every) - standing :] if standing else []
 
 
 def _trick_winners(pv: SeatView) -> list[int | None]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import re
 from collections.abc import Callable
 
 import pytest
@@ -12,15 +14,19 @@ import pytest
 from bot import results as R
 from bot.i18n import TEXTS
 from bot.payload import decode, table_verb
-from bot.service import ChatRef, Timings, UserRef
-from bot.table import Status
+from bot.service import ChatRef, TableUpdate, Timings, UserRef
+from bot.table import Status, Table
 from bot.views import Button
+from engine import protocol as P
+from engine.actions import Bid, Double, Pass
+from engine.actions import decode as decode_action
 from engine.games import available
 
 from .conftest import FAST
 from .fakechat import (
     CHAT,
     Bot,
+    Policy,
     button,
     open_bauern_partners,
     open_table,
@@ -836,3 +842,59 @@ async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot)
         "Rules: all contracts (all_contracts)"
     ]
     assert await rules(3, "zweier", None, None) == []  # the standard rules: no line
+
+
+def _prefer(*tokens: str) -> Policy:
+    """A policy that takes the first of `tokens` it may (a contract id, "double",
+    "pass"; "F:" for forehand only, "O:" for the others), else any move but a double."""
+
+    def choose(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        assert table.deal is not None
+        acts = {c: decode_action(c, table.deal.contracts) for c in codes}
+        forehand = dict(P.view(table.deal, None).extra).get("forehand")
+        mine = table.deal_seat(seat)
+        for token in tokens:
+            who, _, what = token.rpartition(":")
+            if (who == "F" and mine != forehand) or (who == "O" and mine == forehand):
+                continue
+            for c, a in acts.items():
+                if (
+                    (what == "double" and isinstance(a, Double))
+                    or (what == "pass" and isinstance(a, Pass))
+                    or (isinstance(a, Bid) and a.contract == what)
+                ):
+                    return c
+        return rng.choice([c for c, a in acts.items() if not isinstance(a, Double)] or codes)
+
+    return choose
+
+
+async def test_a_kontra_a_later_bid_wiped_is_neither_listed_nor_counted(bot: Bot) -> None:
+    """Bauern with `kontra_beats_bettler`: a Kontra said against a Bettler in the
+    auction falls when a higher contract is bid.  The table lists only the doubles that
+    stand, one per doubling of the deal, named Kontra, Rekontra, Subkontra in turn, and
+    the next double is asked for by the next of those names."""
+    seen: list[str] = []
+
+    def look(update: TableUpdate) -> None:
+        view = bot.svc.table(update.table_id)
+        if view is not None and update.kind == "action":
+            seen.append(view.message.text)
+
+    bot.fc.on_update.append(look)
+    players = [bot.player(u, _prefer("F:bettler", "O:double", "O:gang", "pass")) for u in users(4)]
+    tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
+    await play_out(bot.fc, tid, players, timeout=60)
+    names = ["Kontra", "Rekontra", "Subkontra"]
+    gang = next(i for i, text in enumerate(seen) if "Contract: Gang" in text)
+    assert any("Kontra: " in text for text in seen[:gang])  # said in the auction, then wiped
+    for text in seen:
+        contract = next((ln for ln in text.splitlines() if ln.startswith("Contract:")), "")
+        times = int(contract.rsplit("(×", 1)[1].rstrip(")")) if "(×" in contract else 1
+        said = next((ln for ln in text.splitlines() if ln.startswith("Kontra: ")), "")
+        doubles = [part.split(":")[0] for part in said.split(" · ")] if said else []
+        if contract:  # (in the auction the Kontra stands until a higher bid)
+            assert doubles == names[: times.bit_length() - 1], text
+        asked = re.search(r"to say (\w+) or pass", text)
+        if asked:
+            assert asked.group(1) == names[len(doubles)], text
