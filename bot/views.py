@@ -511,8 +511,12 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             name += " " + t(lg, "table.without_talon")
         said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
         if said and said[-1].contract and said[-1].contract != pv.contract:
-            # raised when he discarded
-            name += " " + t(lg, "table.raised_from", contract=contract_name(said[-1].contract, lg))
+            bid = contract_name(said[-1].contract, lg)
+            if game_id == "bauern":
+                # `kontra_beats_bettler`: the Kontra made his Bettler a normal game
+                name += " " + t(lg, "table.fell_to_kontra", contract=bid)
+            else:  # Dreier: raised when he discarded
+                name += " " + t(lg, "table.raised_from", contract=bid)
         elif said and said[-1].value is not None and said[-1].value != value:
             # Thousand: raised after the gifts, above the bid the auction shows
             name += " " + t(lg, "table.raised_from", contract=said[-1].value)

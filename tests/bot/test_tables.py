@@ -898,3 +898,19 @@ async def test_a_kontra_a_later_bid_wiped_is_neither_listed_nor_counted(bot: Bot
         asked = re.search(r"to say (\w+) or pass", text)
         if asked:
             assert asked.group(1) == names[len(doubles)], text
+
+
+async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) -> None:
+    """`kontra_beats_bettler`: a Kontra against a Bettler leaves its bidder a normal
+    game at ×2.  Nothing was raised (the normal game ranks below the Bettler): the
+    contract line says the Bettler fell to a Kontra."""
+    seen: list[str] = []
+    bot.fc.on_update.append(
+        lambda u: seen.append(v.message.text) if (v := bot.svc.table(u.table_id)) else None
+    )
+    players = [bot.player(u, _prefer("bettler", "double", "pass")) for u in users(4)]
+    tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
+    await play_out(bot.fc, tid, players, timeout=60)
+    contracts = {ln for text in seen for ln in text.splitlines() if ln.startswith("Contract:")}
+    assert any("Normal game (the Bettler fell to a Kontra) by" in ln for ln in contracts)
+    assert not any("raised from" in ln for ln in contracts)
