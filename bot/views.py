@@ -426,14 +426,9 @@ def table_view(table: Table, style: Style) -> TableView:
             lines.append(t(lg, "table.barrel", names=", ".join(on)))
     if pv is not None:
         lines.extend(_public_lines(table, pv, nm, style))
-    if any(bummerl):
-        lines.append(
-            t(
-                lg,
-                "table.bummerl",
-                bummerl=" · ".join(f"{nm[i]} {b}" for i, b in enumerate(bummerl)),
-            )
-        )
+    said = _bummerl_line(table, lg, nm, bummerl)
+    if said is not None:
+        lines.append(said)
     if seed_hash and pv is not None and pv.to_act is not None and table.status == Status.PLAYING:
         lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
     if table.votes and table.status == Status.PLAYING:
@@ -643,7 +638,7 @@ def _doubles(pv: SeatView) -> list[tuple[int, Action]]:
     the next one's name (Kontra, Rekontra, Subkontra) follows from them."""
     said = dict(pv.extra).get("spritzen")
     rounds = pv.bids + (said if isinstance(said, tuple) else ())
-    every = [(s, a) for s, a in rounds if isinstance(a, Double)]
+    every: list[tuple[int, Action]] = [(s, a) for s, a in rounds if isinstance(a, Double)]
     standing = max(pv.multiplier, 1).bit_length() - 1
     return every[len(every) - standing :] if standing else []
 
@@ -1149,40 +1144,52 @@ def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> 
     )
 
 
+def _bummerl_line(table: Table, lg: str, nm: tuple[str, ...], bummerl: Sequence[int]) -> str | None:
+    """Who has Bummerl, as the results count them: once the match is over, after a
+    resignation or with one who walked away, the losers have one at least whatever
+    the scores (`standings`).  Bauern's teams have theirs once each, named as the
+    table names them; a loser without a point is Schneider, two instead of one
+    (Dreier's Retourschneider: four): the number alone would look like several
+    matches.  The table's last picture and the match summary say the same."""
+    if table.game == "tausend":
+        return None
+    if table.status == Status.FINISHED:
+        bummerl = tuple(s.bummerl for s in standings(table))
+    who = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else list(nm)
+    named = {2: t(lg, "table.schneider"), 4: t(lg, "table.retourschneider")}
+    losers = [
+        f"{who[i]} {b}" + (f" ({named[b]})" if b in named else "")
+        for i, b in enumerate(bummerl[: len(who)])
+        if b
+    ]
+    return t(lg, "table.bummerl", bummerl=" · ".join(losers)) if losers else None
+
+
 def match_summary_text(table: Table, style: Style) -> str:
     lg = style.lang
     nm = names(table)
     scores, bummerl = scores_of(table)
-    if table.status == Status.FINISHED and table.game != "tausend":
-        # the Bummerl as the results count them: after a resignation, or with one who
-        # walked away, the losers have one at least whatever the scores (`standings`)
-        bummerl = tuple(s.bummerl for s in standings(table))
-    # Bauern: a team's score and Bummerl, once each, named as the table names the teams
-    team = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else []
-    if team:
+    if table.game == "bauern":  # a team's score, once, named as the table names the teams
         score_text = _team_scores(lg, lambda s: nm[s], scores)
     else:
         score_text = " · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores))
     lines = [_scores_line(lg, table, score_text)]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
+    walked = [i for i, s in enumerate(table.seats) if s is not None and s.user is not None and s.ai]
+    if table.status == Status.FINISHED and walked and len(walked) < len(table.humans()):
+        # the results count it as a resignation (`standings`): the scores alone would
+        # not say why his side lost
+        lines.append(t(lg, "result.walked_away", names=", ".join(nm[i] for i in walked)))
     winner = table.match.summary().get("winner") if table.match is not None else None
     if table.game == "tausend":
         # no Bummerl in Thousand: one player reaches 1000 and wins
         if isinstance(winner, int):
             lines.append(t(lg, "result.reached_1000", name=nm[winner]))
     else:
-        # A loser without a point is Schneider, two Bummerl instead of one (Dreier's
-        # Retourschneider: four); the number alone would look like several matches
-        named = {2: t(lg, "table.schneider"), 4: t(lg, "table.retourschneider")}
-        who = team or list(nm)
-        losers = [
-            f"{who[i]} {b}" + (f" ({named[b]})" if b in named else "")
-            for i, b in enumerate(bummerl[: len(who)])
-            if b
-        ]
-        if losers:
-            lines.append(t(lg, "table.bummerl", bummerl=" · ".join(losers)))
+        said = _bummerl_line(table, lg, nm, bummerl)
+        if said is not None:
+            lines.append(said)
     if table.status == Status.FINISHED and not (
         table.game == "tausend" and isinstance(winner, int)
     ):

@@ -172,8 +172,17 @@ async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
     bot = await make_bot(timings=timings, ai_level="heuristic").start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
+        finals: list[str] = []
+        bot.fc.on_update.append(
+            lambda u: (
+                finals.append(u.result.message.text) if u.kind == "finished" and u.result else None
+            )
+        )
         tid = await open_table(bot, "zweier", [anna, bert])
         await play_out(bot.fc, tid, [bert])  # Anna never presses again
+        # the summary says why she lost, whatever the scores say
+        [final] = finals
+        assert "Walked away (the computer finished for them, so their side loses): Anna" in final
         rows = await bot.store.fetchall(  # type: ignore[union-attr]
             "SELECT player, won, bummerl > 0, schneider FROM results WHERE table_id = ?", (tid,)
         )

@@ -16,7 +16,7 @@ from bot.i18n import TEXTS
 from bot.payload import decode, table_verb
 from bot.service import ChatRef, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
-from bot.views import Button
+from bot.views import Button, ResultView
 from engine import protocol as P
 from engine.actions import Bid, Double, Pass
 from engine.actions import decode as decode_action
@@ -914,3 +914,25 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
     contracts = {ln for text in seen for ln in text.splitlines() if ln.startswith("Contract:")}
     assert any("Normal game (the Bettler fell to a Kontra) by" in ln for ln in contracts)
     assert not any("raised from" in ln for ln in contracts)
+
+
+@pytest.mark.parametrize("game", ["bauern", "dreier"])
+async def test_the_last_table_and_the_summary_name_the_same_bummerl(bot: Bot, game: str) -> None:
+    """When the match ends, the table's last picture and the match summary name the
+    same Bummerl: Bauern's once per team, as the table names its teams, and after a
+    walk-away the Bummerl the results count, not the engine's per seat."""
+    finals: list[ResultView] = []
+    bot.fc.on_update.append(
+        lambda u: finals.append(u.result) if u.kind == "finished" and u.result else None
+    )
+    people = users(4 if game == "bauern" else 3)
+    players = [bot.player(u) for u in people]
+    tid = await open_table(bot, game, players)
+    await play_out(bot.fc, tid, players, timeout=120)
+    [final] = finals
+    assert final.table is not None
+    on_table = [ln for ln in final.table.message.text.splitlines() if ln.startswith("Bummerl:")]
+    in_summary = [ln for ln in final.message.text.splitlines() if ln.startswith("Bummerl:")]
+    assert on_table and on_table == in_summary, (final.table.message.text, final.message.text)
+    if game == "bauern":
+        assert " & " in on_table[0]
