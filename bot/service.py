@@ -632,8 +632,8 @@ class TableService:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         seat = table.seat_of(user.key)
-        if seat is None:
-            return _refuse(lang, "not_seated")
+        if seat is None:  # a seat is picked once at the table, after Join
+            return _refuse(lang, "join_first")
         to = p.arg if p.arg is not None else -1
         if not 0 <= to < table.players or table.seats[to] is not None:
             return _refuse(lang, "seat_taken")

@@ -217,7 +217,11 @@ async def test_choose_seat_for_bauern_teams(bot: Bot) -> None:
     table = bot.svc.tables[tid]
     assert table.seat_of(b.key) == 2 and table.seats[1] is None
     lobby = bot.fc.lobbies[tid]
-    assert (await c.press(button(lobby.message, "s0"))).code == "not_seated"
+    picked = await c.press(button(lobby.message, "s0"))  # before joining: says what to do
+    assert (picked.code, picked.text) == (
+        "join_first",
+        "Press Join first; then you can pick your seat.",
+    )
     assert (await c.press(button(lobby.message, "j"))).ok
     assert bot.svc.tables[tid].seat_of(c.key) == 1
     before = await snapshot(bot, tid)
