@@ -312,7 +312,7 @@ def _rules_in_force(table: Table, lg: str) -> str:
     preset = table.preset
     base = options_to_json(spec.parse_options(dict(spec.presets.get(preset or "", {}))), table.game)
     changed = [
-        f"{k.removeprefix(table.game + '.')} {_on_off(v)}"
+        f"{k.removeprefix(table.game + '.')} {_on_off(v, lg)}"
         for k, v in table.options_json.items()
         if base.get(k) != v
     ]
@@ -321,10 +321,15 @@ def _rules_in_force(table: Table, lg: str) -> str:
     return " + ".join([i18n.preset_name(preset or "standard", lg), ", ".join(changed)])
 
 
-def _on_off(value: object) -> str:
+def _on_off(value: object, lg: str) -> str:
+    """A switch's value in the words an admin may type (`bot.settings` reads both)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+        value = "on" if value else "off"
+    return _SWITCH_WORDS.get(lg, {}).get(str(value), str(value))
+
+
+#: "on" and "off" in each language's words, as `bot.settings` reads them too.
+_SWITCH_WORDS = {"de": {"on": "an", "off": "aus"}}
 
 
 def _cut_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
@@ -1097,6 +1102,7 @@ def settings_text(
     turn timeout and computer level, the game's rules), so an admin need not look
     them up.
     """
+    lg = i18n.norm_lang(lang)
     title = t(lang, "settings.title.server" if servers else "settings.title")
     default = partial(t, lang, "settings.default")
     defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
@@ -1108,15 +1114,17 @@ def settings_text(
         want = key.strip().lower()
         gid = i18n.game_named(want, tuple(GAME_MODULES))
         if gid is not None:
-            rules = [(k, default(value=v) if d else v) for k, v, d in settings.game_lines(gid)]
+            rules = [
+                (k, default(value=_on_off(v, lg)) if d else _on_off(v, lg))
+                for k, v, d in settings.game_lines(gid)
+            ]
             return "\n".join([title] + [t(lang, "settings.line", key=k, value=v) for k, v in rules])
         lines = [(k, v) for k, v in lines if k == want]
         unset = settings.unset(want) if not lines else None
         if unset is not None:
             name, value = unset
-            return "\n".join(
-                [title, t(lang, "settings.line", key=name, value=default(value=value))]
-            )
+            shown_value = default(value=_on_off(value, lg))
+            return "\n".join([title, t(lang, "settings.line", key=name, value=shown_value)])
         if not lines:
             games = [
                 name
@@ -1128,7 +1136,9 @@ def settings_text(
                 return t(lang, "settings.unknown_option", key=key, keys=", ".join(games))
             return t(lang, "settings.unknown", key=key)
     shown = [
-        (k, default(value=defaults[k]) if v == "default" else v) if k in defaults else (k, v)
+        (k, default(value=defaults[k]) if v == "default" else v)
+        if k in defaults
+        else (k, _on_off(v, lg))
         for k, v in lines
     ]
     body = [title] + [t(lang, "settings.line", key=k, value=v) for k, v in shown]

@@ -557,3 +557,15 @@ async def test_saved_says_what_is_now_in_force(bot: Bot) -> None:
     assert await saved("turn_timeout", "90") == "Saved: turn_timeout = 90 s"
     assert await saved("Zweier.Auto_Claim", "0") == "Saved: zweier.auto_claim = off"
     assert await saved("preset.dreier", "default") == "Saved: preset.dreier = default (standard)"
+
+
+def test_a_german_chat_reads_its_switches_in_german() -> None:
+    """ "an"/"aus" in a German chat's `/settings`, as it may type them."""
+    chat = ChatSettings().with_value("zweier.auto_claim", "aus")
+    shown = partial(settings_text, chat, "de", turn_timeout=60, ai_level="strong")
+    assert "zweier.auto_claim = aus" in shown().splitlines()
+    assert "zweier.schneider = Standard (an)" in shown(key="zweier").splitlines()
+    assert (
+        "zweier.auto_claim = off"
+        in settings_text(chat, "en", turn_timeout=60, ai_level="strong").splitlines()
+    )
