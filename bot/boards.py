@@ -49,7 +49,7 @@ async def leaderboard_text(
             lines.append(
                 t(
                     lang,
-                    "board.row",
+                    _no_bummerl("board.row", game),
                     rank=row.rank,
                     name=row.name,
                     rating=_shown(row.rating),
@@ -71,7 +71,7 @@ async def stats_text(store: Store, player: str, name: str, scope: str, lang: str
     lines += [
         t(
             lang,
-            "stats.row",
+            _no_bummerl("stats.row", s.game),
             game=game_name(s.game, lang),
             games=s.games,
             won=s.won,
@@ -92,3 +92,9 @@ def _shown(rating: float) -> float:
     """A rating as the board prints it (to a tenth), never "-0.0": a rating a hair
     below zero would read differently from 0.0 while sharing its place."""
     return round(rating, 1) + 0.0
+
+
+def _no_bummerl(key: str, game: str) -> str:
+    """Thousand has no Bummerl and no Schneider (one player reaches 1000): its rows
+    leave them out."""
+    return f"{key}.tausend" if game == "tausend" else key

@@ -35,6 +35,29 @@ SUMMARY = {
     },
 }
 
+#: What a Thousand player meets in every deal, whatever the number of players: why a
+#: bid may be refused, when a marriage may be declared, how a deal is scored.
+_TAUSEND_MORE = {
+    "en": (
+        " Bids above 120 need a marriage in hand; a marriage is declared by leading its"
+        " King or Queen once you have taken a trick. The declarer scores + or − his final"
+        " bid, the others their points rounded to 5; no trick is a bolt, the third costs"
+        " 120. On the barrel you have three deals to make a bid above 120. Four 9s in a"
+        " hand (the declarer: two in the stock) may be dealt again."
+    ),
+    "de": (
+        " Über 120 bieten darf nur, wer ein Paar hält; ein Paar wird angesagt, indem man"
+        " König oder Dame ausspielt, sobald man einen Stich hat. Der Spieler bekommt sein"
+        " Endgebot gut oder abgezogen, die anderen ihre Augen auf 5 gerundet; ohne Stich"
+        " gibt es einen Nuller, der dritte kostet 120. Auf dem Fass hat man drei Runden,"
+        " um ein Gebot über 120 zu erfüllen. Mit vier Neunern in der Hand (der Spieler:"
+        " zwei im Stock) darf neu gegeben werden."
+    ),
+}
+for _lang, _more in _TAUSEND_MORE.items():
+    for _key in ("tausend", "tausend.2", "tausend.4"):
+        SUMMARY[_lang][_key] += _more
+
 
 #: What each rule option means, for players reading a table's rules (the ids are for
 #: admins' /settings).  A test checks that every option of every game has its line.

@@ -569,3 +569,16 @@ def test_a_german_chat_reads_its_switches_in_german() -> None:
         "zweier.auto_claim = off"
         in settings_text(chat, "en", turn_timeout=60, ai_level="strong").splitlines()
     )
+
+
+async def test_thousand_boards_name_no_bummerl(bot: Bot) -> None:
+    """Thousand has no Bummerl and no Schneider (one player reaches 1000): its board
+    and statistics rows leave them out; the other games keep them."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "tausend", [anna, bert])
+    assert (await bot.svc.resign(CHAT, bert.user)).ok
+    assert tid not in bot.svc.tables
+    board = await leaderboard_text(bot.store, CHAT.key, "en", games=["tausend"])  # type: ignore[arg-type]
+    stats = await stats_text(bot.store, anna.key, "Anna", CHAT.key, "de")  # type: ignore[arg-type]
+    assert "1/1 won" in board and "Bummerl" not in board
+    assert "1 gewonnen" in stats and "Bummerl" not in stats and "Schneider" not in stats
