@@ -26,14 +26,16 @@ from engine.actions import (
     Discard,
     Double,
     ExchangeTrump,
+    Look,
     PlayCard,
+    Raise,
     decode,
 )
 from engine.cards import CARDS, Card
 from engine.games import GAME_MODULES
 from engine.options import options_to_json
 from engine.results import DealResult
-from engine.tausend.rules import BARREL_ATTEMPTS
+from engine.tausend.rules import BARREL_ATTEMPTS, FREE_BID_LIMIT
 from engine.views import SeatView
 
 from . import i18n
@@ -764,6 +766,7 @@ def hand_view(
         # had happened
         lines.append(t(lg, "hand.computer_plays", button=t(lg, "button.take_back")))
     if your_turn:
+        lines += _bidding_lines(table, sv, lg, nm)
         lines.append(t(lg, "hand.your_turn"))
         buttons = _action_buttons(table, sv, lg, style, nm, menu, lines)
     elif table.status == Status.FINISHED:
@@ -773,6 +776,26 @@ def hand_view(
     elif sv.to_act is not None:
         lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
     return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
+
+
+def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> list[str]:
+    """Thousand's bid to beat, and why no higher one is offered: a bid or final bid
+    above 120 needs a marriage in hand (RULES.md §5), and a lone "Pass" button would
+    not say so."""
+    if deal_game(table) != "tausend" or sv.phase not in ("bidding", "raise"):
+        return []
+    out = []
+    bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.value is not None]
+    if sv.phase == "bidding" and bids:
+        seat, bid = bids[-1]
+        out.append(t(lg, "hand.high_bid", value=bid.value, name=nm[_match_seat(table, seat) or 0]))
+    offered = [a.value for a in sv.legal if isinstance(a, (Bid, Raise)) and a.value is not None]
+    top = (bids[-1][1].value or 0) if bids else 0
+    limit = FREE_BID_LIMIT
+    blind = any(isinstance(a, Look) for a in sv.legal)  # blind bids stop at 120 anyway
+    if not blind and (max(offered, default=top) == limit or (top >= limit and not offered)):
+        out.append(t(lg, "hand.needs_marriage", limit=limit))
+    return out
 
 
 def hand_title(table: Table, lang: str | None) -> str:

@@ -148,3 +148,46 @@ async def test_the_public_view_does_not_say_who_holds_four_nines(
         assert all(dict(v.extra).get("redeal_claim") is None for v in seen)
     finally:
         await bot.stop()
+
+
+def _married(hand: set[Card]) -> bool:
+    return any(
+        Card(suit, Rank.KING) in hand and Card(suit, Rank.QUEEN) in hand
+        for suit in {c.suit for c in hand}
+    )
+
+
+def _third_without_marriage(hands: list[set[Card]], stock: set[Card], forehand: int) -> int | None:
+    """The third bidder, without a marriage, behind a second who has one."""
+    second, third = (forehand + 1) % 3, (forehand + 2) % 3
+    nines = len(hands[third] & NINES)
+    return third if _married(hands[second]) and not _married(hands[third]) and nines < 4 else None
+
+
+async def test_a_bidder_who_may_only_pass_is_told_why(make_bot: Callable[..., Bot]) -> None:
+    """After 100 and 125, the third bidder holds no marriage and may only pass: his
+    hand says the bid to beat and that above 120 a marriage is needed, in place of a
+    lone "Pass" button that says nothing."""
+    seed, third, _ = _find_deal(_third_without_marriage)
+    bot = await make_bot(seed_source=_seeds(seed)).start()
+    try:
+        players = [Player(bot.fc, u) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        table = bot.svc.tables[tid]
+        by_seat = {table.seat_of(p.key): p for p in players}
+        for value in (100, 125):
+            seat = table.to_act()
+            assert seat is not None and table.deal is not None
+            code = encode(Bid(value=value), table.deal.contracts)
+            out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
+            assert out.ok, out
+        assert table.to_act() == third
+        hand = bot.svc.hand(tid, by_seat[third].key)
+        assert hand is not None
+        lines = hand.message.text.splitlines()
+        second = by_seat[(third + 2) % 3].user.name
+        assert f"Highest bid: 125, by {second}" in lines
+        assert "Above 120 only with a marriage (King and Queen of one suit) in hand." in lines
+        assert [b.label for b in hand.message.all_buttons()] == ["Pass"]
+    finally:
+        await bot.stop()
