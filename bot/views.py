@@ -536,17 +536,24 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     doubles = _doubles(pv)
     auction = [(s, a) for s, a in auction if not isinstance(a, Double)]
     if auction:
-
-        def bid_text(a: Action) -> str:
-            # a Thousand bid is its number ("Anna: 105"), not its button ("Bid 105")
-            if isinstance(a, Bid) and a.value is not None:
-                return str(a.value)
-            return action_label(a, lg, style.suits, game=game_id)
-
-        bids = " · ".join(
-            f"{nm[_match_seat(table, s) or 0]}: {bid_text(a)}" for s, a in auction[-8:]
-        )
-        out.append(t(lg, "table.bids", bids=bids))
+        looked: set[int] = set()
+        spoken: list[str] = []
+        for s, a in auction:
+            if isinstance(a, Look):  # said as what he did, not as his button
+                looked.add(s)
+                text = t(lg, "table.looked")
+            elif isinstance(a, Bid) and a.value is not None:
+                # a Thousand bid is its number ("Anna: 105"), not its button ("Bid
+                # 105"); one made before its bidder looked is blind, and counts double
+                text = str(a.value)
+                if "looked" in extra and s not in looked:  # a table that bids blind
+                    text += " " + t(lg, "table.blind")
+            else:
+                text = action_label(a, lg, style.suits, game=game_id)
+            spoken.append(f"{nm[_match_seat(table, s) or 0]}: {text}")
+        # the opening stays in sight: the rest of a long auction is its newest part
+        shown = spoken if len(spoken) <= 8 else [spoken[0], "…", *spoken[-6:]]
+        out.append(t(lg, "table.bids", bids=" · ".join(shown)))
     if doubles:
         # each double by its name: "Kontra: Anna · Rekontra: Ben"
         out.append(

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from bot.payload import game_action
 from bot.service import ChatRef
 from engine import protocol as P
-from engine.actions import Action, Bid, Give, Pass, Raise, encode
+from engine.actions import Action, Bid, Give, Look, Pass, Raise, encode
 from engine.cards import CARDS, Card, Rank
 from engine.games import game
 
@@ -191,3 +191,27 @@ async def test_a_bidder_who_may_only_pass_is_told_why(make_bot: Callable[..., Bo
         assert [b.label for b in hand.message.all_buttons()] == ["Pass"]
     finally:
         await bot.stop()
+
+
+async def test_blind_bids_are_marked_and_looking_is_said(bot: Bot) -> None:
+    """With blind bidding a bid made before its bidder looked counts double: the bids
+    line marks it, and says a look as what it is, not as the button's words."""
+    players = [Player(bot.fc, u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.blind_bid": True})
+    table = bot.svc.tables[tid]
+    by_seat = {table.seat_of(p.key): p for p in players}
+
+    async def act(action: Action) -> str:
+        seat = table.to_act()
+        assert seat is not None and table.deal is not None
+        code = encode(action, table.deal.contracts)
+        out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
+        assert out.ok, out
+        return by_seat[seat].user.name
+
+    opener = await act(Bid(value=100))
+    looker = await act(Look())
+    view = bot.svc.table(tid)
+    assert view is not None
+    [bids] = [ln for ln in view.message.text.splitlines() if ln.startswith("Bids:")]
+    assert bids == f"Bids: {opener}: 100 blind · {looker}: looked at the cards"
