@@ -511,6 +511,8 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             name = f"{name} {value}"
         if extra.get("without_talon"):
             name += " " + t(lg, "table.without_talon")
+        if extra.get("golden"):  # Thousand's first round: why it counts double
+            name += " " + t(lg, "table.golden")
         said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
         if said and said[-1].contract and said[-1].contract != pv.contract:
             bid = contract_name(said[-1].contract, lg)

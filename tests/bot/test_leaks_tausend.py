@@ -215,3 +215,16 @@ async def test_blind_bids_are_marked_and_looking_is_said(bot: Bot) -> None:
     assert view is not None
     [bids] = [ln for ln in view.message.text.splitlines() if ln.startswith("Bids:")]
     assert bids == f"Bids: {opener}: 100 blind · {looker}: looked at the cards"
+
+
+async def test_the_golden_round_is_named_at_the_table(bot: Bot) -> None:
+    """The golden round's deals count double without a bid anybody made: the contract
+    line says why ("Bid 120 (golden round) by …")."""
+    players = [Player(bot.fc, u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.golden_round": True})
+    view = bot.svc.table(tid)
+    assert view is not None
+    text = view.message.text
+    assert "Contract: Bid 120 (golden round) by" in text, text
+    german = bot.svc.table(tid, "de")
+    assert german is not None and "(goldene Runde)" in german.message.text

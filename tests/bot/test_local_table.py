@@ -871,7 +871,7 @@ async def test_a_bid_is_typed_as_its_value_on_any_page(db: Path, bid: int, final
     assert "Hand: A♥ K♥ Q♥ K♦ Q♦ A♠ 10♠" in out
     assert "24) Bid 215   25) More…" in out  # the bidding's first page ends at 215
     assert f"Bids: Computer 2: 100 · Tester: {bid} · " in out
-    assert f"Contract: bid {final} (raised from {bid}) by Tester" in out
+    assert f"Contract: Bid {final} (raised from {bid}) by Tester" in out
     assert "There is no choice" not in out and "✗" not in out
 
 

@@ -460,7 +460,7 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
                 points = _card_points(end)
                 if "barrel" in end or "bolt" in end:
                     continue  # fines change the scores beyond the contract's value
-                found = re.search(r"— bid (\d+) by (.+)$", first)
+                found = re.search(r"— Bid (\d+) by (.+)$", first)
                 assert found, first
                 bid, declarer = int(found[1]), found[2]
                 made = "(contract made)" in first
