@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 
 from bot.payload import game_action
 from bot.service import ChatRef
+from bot.table import Table
 from engine import protocol as P
 from engine.actions import Action, Bid, Give, Look, Pass, Raise, encode
 from engine.cards import CARDS, Card, Rank
@@ -54,6 +56,33 @@ def _find_deal(
     raise AssertionError("no such deal among the seeds tried")
 
 
+async def _move(bot: Bot, table: Table, by_seat: dict[int | None, Player], action: Action) -> str:
+    """The seat to act makes `action` through its button's payload; his name."""
+    seat = table.to_act()
+    assert seat is not None and table.deal is not None
+    code = encode(action, table.deal.contracts)
+    out = await bot.svc.act(by_seat[seat].user, game_action(table.id, table.version, code))
+    assert out.ok, out
+    return by_seat[seat].user.name
+
+
+@asynccontextmanager
+async def _dealt(
+    make_bot: Callable[..., Bot],
+    wanted: Callable[[list[set[Card]], set[Card], int], int | None],
+) -> AsyncIterator[tuple[Bot, Table, list[Player], int]]:
+    """A started Thousand table of three people on the first deal `wanted` names a
+    seat for: the bot, the table, the players (by seat) and that seat."""
+    seed, seat, _ = _find_deal(wanted)
+    bot = await make_bot(seed_source=_seeds(seed)).start()
+    try:
+        players = [Player(bot.fc, u) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        yield bot, bot.svc.tables[tid], players, seat
+    finally:
+        await bot.stop()
+
+
 def _three_nines(hands: list[set[Card]], stock: set[Card], forehand: int) -> int | None:
     """A seat other than forehand with three 9s, the fourth in the stock."""
     if len(stock & NINES) != 1:
@@ -80,11 +109,7 @@ async def _public_until_the_lead(
     by_seat = {table.seat_of(p.key): p for p in players}
 
     async def act(action: Action) -> None:
-        seat = table.to_act()
-        assert seat is not None and table.deal is not None
-        code = encode(action, table.deal.contracts)
-        out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
-        assert out.ok, out
+        await _move(bot, table, by_seat, action)
 
     await act(Bid(value=100))
     await act(Pass())
@@ -131,12 +156,8 @@ async def test_the_public_view_does_not_say_who_holds_four_nines(
     """Whoever may claim a redeal for his four 9s at his first bid is told so by his
     own buttons; the public view the channel is drawn from (and the other seats'
     views, the computer's eyes) must not say it."""
-    seed, holder, _ = _find_deal(_four_nines)
-    bot = await make_bot(seed_source=_seeds(seed)).start()
-    try:
-        players = [Player(bot.fc, u) for u in users(3)]
-        tid = await open_table(bot, "tausend", players)
-        table = bot.svc.tables[tid]
+    async with _dealt(make_bot, _four_nines) as (bot, table, players, holder):
+        tid = table.id
         assert table.deal is not None and table.to_act() == holder
         mine = bot.svc.hand(tid, players[holder].key)
         assert mine is not None and "Redeal" in " ".join(
@@ -146,8 +167,6 @@ async def test_the_public_view_does_not_say_who_holds_four_nines(
         assert public is not None and public.public is not None
         seen = [public.public] + [P.view(table.deal, s) for s in range(3) if s != holder]
         assert all(dict(v.extra).get("redeal_claim") is None for v in seen)
-    finally:
-        await bot.stop()
 
 
 def _married(hand: set[Card]) -> bool:
@@ -168,19 +187,11 @@ async def test_a_bidder_who_may_only_pass_is_told_why(make_bot: Callable[..., Bo
     """After 100 and 125, the third bidder holds no marriage and may only pass: his
     hand says the bid to beat and that above 120 a marriage is needed, in place of a
     lone "Pass" button that says nothing."""
-    seed, third, _ = _find_deal(_third_without_marriage)
-    bot = await make_bot(seed_source=_seeds(seed)).start()
-    try:
-        players = [Player(bot.fc, u) for u in users(3)]
-        tid = await open_table(bot, "tausend", players)
-        table = bot.svc.tables[tid]
+    async with _dealt(make_bot, _third_without_marriage) as (bot, table, players, third):
+        tid = table.id
         by_seat = {table.seat_of(p.key): p for p in players}
         for value in (100, 125):
-            seat = table.to_act()
-            assert seat is not None and table.deal is not None
-            code = encode(Bid(value=value), table.deal.contracts)
-            out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
-            assert out.ok, out
+            await _move(bot, table, by_seat, Bid(value=value))
         assert table.to_act() == third
         hand = bot.svc.hand(tid, by_seat[third].key)
         assert hand is not None
@@ -189,8 +200,6 @@ async def test_a_bidder_who_may_only_pass_is_told_why(make_bot: Callable[..., Bo
         assert f"Highest bid: 125, by {second}" in lines
         assert "Above 120 only with a marriage (King and Queen of one suit) in hand." in lines
         assert [b.label for b in hand.message.all_buttons()] == ["Pass"]
-    finally:
-        await bot.stop()
 
 
 async def test_blind_bids_are_marked_and_looking_is_said(bot: Bot) -> None:
@@ -200,17 +209,8 @@ async def test_blind_bids_are_marked_and_looking_is_said(bot: Bot) -> None:
     tid = await open_table(bot, "tausend", players, options={"tausend.blind_bid": True})
     table = bot.svc.tables[tid]
     by_seat = {table.seat_of(p.key): p for p in players}
-
-    async def act(action: Action) -> str:
-        seat = table.to_act()
-        assert seat is not None and table.deal is not None
-        code = encode(action, table.deal.contracts)
-        out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
-        assert out.ok, out
-        return by_seat[seat].user.name
-
-    opener = await act(Bid(value=100))
-    looker = await act(Look())
+    opener = await _move(bot, table, by_seat, Bid(value=100))
+    looker = await _move(bot, table, by_seat, Look())
     view = bot.svc.table(tid)
     assert view is not None
     [bids] = [ln for ln in view.message.text.splitlines() if ln.startswith("Bids:")]
