@@ -53,7 +53,7 @@ from .views import (
     hand_view,
     lobby_view,
     menu_valid,
-    settings_text,
+    setting_line,
     table_view,
 )
 
@@ -311,10 +311,10 @@ class TableService:
                 await self._speak(table, updated.language)
         # what is now in force, as /settings shows it ("ai_level = heuristic" for
         # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
-        shown = settings_text(
-            updated, lang, turn_timeout=self.timings.turn_timeout, ai_level=self.ai_level, key=key
-        ).splitlines()
-        name, _, now = shown[-1].partition(" = ") if len(shown) == 2 else (key, "", value)
+        found = setting_line(
+            updated, lang, key, turn_timeout=self.timings.turn_timeout, ai_level=self.ai_level
+        )
+        name, now = found if found is not None else (key, value)
         return Outcome(True, t(lang, "settings.saved", key=name, value=now))
 
     async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:

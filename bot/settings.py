@@ -90,7 +90,7 @@ class ChatSettings:
         spec = game(gid)
         preset = self.presets.get(gid, "standard")
         out = [(f"preset.{gid}", preset, gid not in self.presets)]
-        defaults = options_to_json(spec.parse_options(dict(spec.presets.get(preset, {}))), gid)
+        defaults = preset_options(gid, preset)
         chosen = self.options.get(gid, {})
         for opt in option_ids(spec.options_type, gid):
             name = opt if opt.startswith(gid + ".") else f"{gid}.{opt}"
@@ -233,7 +233,26 @@ def _typed(text: str, default: Any) -> Any:
     return low
 
 
+def preset_options(gid: str, preset: str | None) -> dict[str, object]:
+    """Every rule option of a game, by id, as `preset` sets it (None: the standard
+    rules): what "default" means for an option the chat or the host left alone."""
+    spec = game(gid)
+    return options_to_json(
+        spec.parse_options(dict(spec.presets.get(preset or "standard", {}))), gid
+    )
+
+
+#: "on" and "off" in each language's words, the German ones read back by `_SWITCH`.
+_SWITCH_WORDS = {"de": {"on": "an", "off": "aus"}}
+
+
+def shown_value(value: object, lang: str = "en") -> str:
+    """A setting's value as an admin may type it back: a switch is on/off (an/aus in
+    German), anything else as it is."""
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    return _SWITCH_WORDS.get(lang, {}).get(str(value), str(value))
+
+
 def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "on" if v else "off"
-    return str(v)
+    return shown_value(v)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from engine import protocol as P
@@ -33,7 +32,6 @@ from engine.actions import (
 )
 from engine.cards import CARDS, Card
 from engine.games import GAME_MODULES
-from engine.options import options_to_json
 from engine.results import DealResult
 from engine.tausend.rules import BARREL_ATTEMPTS, FREE_BID_LIMIT
 from engine.views import SeatView
@@ -51,7 +49,7 @@ from .i18n import (
 )
 from .payload import game_action, table_verb
 from .results import standings
-from .settings import ChatSettings
+from .settings import ChatSettings, preset_options, shown_value
 from .table import Status, Table
 
 MAX_PER_ROW = 5
@@ -310,28 +308,16 @@ def _rules_in_force(table: Table, lg: str) -> str:
     """The lobby's rules: the preset, and each option that differs from what the preset
     (or the standard rules) sets, from the chat's settings or the host's `name=value`;
     "" for the standard rules.  A preset's name alone would hide those."""
-    spec = table.spec
     preset = table.preset
-    base = options_to_json(spec.parse_options(dict(spec.presets.get(preset or "", {}))), table.game)
+    base = preset_options(table.game, preset)
     changed = [
-        f"{k.removeprefix(table.game + '.')} {_on_off(v, lg)}"
+        f"{k.removeprefix(table.game + '.')} {shown_value(v, lg)}"
         for k, v in table.options_json.items()
         if base.get(k) != v
     ]
     if not changed:
         return i18n.preset_name(preset, lg) if preset else ""
     return " + ".join([i18n.preset_name(preset or "standard", lg), ", ".join(changed)])
-
-
-def _on_off(value: object, lg: str) -> str:
-    """A switch's value in the words an admin may type (`bot.settings` reads both)."""
-    if isinstance(value, bool):
-        value = "on" if value else "off"
-    return _SWITCH_WORDS.get(lg, {}).get(str(value), str(value))
-
-
-#: "on" and "off" in each language's words, as `bot.settings` reads them too.
-_SWITCH_WORDS = {"de": {"on": "an", "off": "aus"}}
 
 
 def _cut_line(table: Table, lg: str, nm: tuple[str, ...]) -> str | None:
@@ -372,7 +358,7 @@ def scores_of(table: Table) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _scores_line(lg: str, table: Table, scores: str) -> str:
-    down = table.match is not None and "count_down" in table.match.summary()
+    down = getattr(table.options, "count_down", False)  # what `scores_of` counts down
     return t(lg, "table.scores_down" if down else "table.scores", scores=scores)
 
 
@@ -1136,47 +1122,71 @@ def settings_text(
     """
     lg = i18n.norm_lang(lang)
     title = t(lang, "settings.title.server" if servers else "settings.title")
-    default = partial(t, lang, "settings.default")
-    defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
-    # a time says its unit: "turn_timeout = 4" could be minutes
-    lines = [
-        (k, f"{v} s" if k == "turn_timeout" and v != "default" else v) for k, v in settings.lines()
-    ]
-    if key is not None:
-        want = key.strip().lower()
-        gid = i18n.game_named(want, tuple(GAME_MODULES))
-        if gid is not None:
-            rules = [
-                (k, default(value=_on_off(v, lg)) if d else _on_off(v, lg))
-                for k, v, d in settings.game_lines(gid)
-            ]
-            return "\n".join([title] + [t(lang, "settings.line", key=k, value=v) for k, v in rules])
-        lines = [(k, v) for k, v in lines if k == want]
-        unset = settings.unset(want) if not lines else None
-        if unset is not None:
-            name, value = unset
-            shown_value = default(value=_on_off(value, lg))
-            return "\n".join([title, t(lang, "settings.line", key=name, value=shown_value)])
-        if not lines:
-            games = [
-                name
-                for gid in GAME_MODULES
-                for name, _, _ in settings.game_lines(gid)
-                if name == f"{gid}.{want}"
-            ]
-            if games:  # `/settings auto_claim`: an option, named without its game
-                return t(lang, "settings.unknown_option", key=key, keys=", ".join(games))
-            return t(lang, "settings.unknown", key=key)
-    shown = [
-        (k, default(value=defaults[k]) if v == "default" else v)
-        if k in defaults
-        else (k, _on_off(v, lg))
-        for k, v in lines
-    ]
-    body = [title] + [t(lang, "settings.line", key=k, value=v) for k, v in shown]
+
+    def line(k: str, v: str) -> str:
+        return t(lang, "settings.line", key=k, value=v)
+
     if key is None:
-        body.append(t(lang, "settings.games", example=example))
-    return "\n".join(body)
+        shown = _settings_shown(settings, lang, turn_timeout, ai_level)
+        hint = t(lang, "settings.games", example=example)
+        return "\n".join([title, *(line(k, v) for k, v in shown), hint])
+    want = key.strip().lower()
+    gid = i18n.game_named(want, tuple(GAME_MODULES))
+    if gid is not None:
+        rules = [
+            (k, t(lang, "settings.default", value=shown_value(v, lg)) if d else shown_value(v, lg))
+            for k, v, d in settings.game_lines(gid)
+        ]
+        return "\n".join([title, *(line(k, v) for k, v in rules)])
+    found = setting_line(settings, lang, want, turn_timeout=turn_timeout, ai_level=ai_level)
+    if found is not None:
+        return "\n".join([title, line(*found)])
+    options = [
+        name
+        for gid in GAME_MODULES
+        for name, _, _ in settings.game_lines(gid)
+        if name == f"{gid}.{want}"
+    ]
+    if options:  # `/settings auto_claim`: an option, named without its game
+        return t(lang, "settings.unknown_option", key=key, keys=", ".join(options))
+    return t(lang, "settings.unknown", key=key)
+
+
+def setting_line(
+    settings: ChatSettings, lang: str | None, key: str, *, turn_timeout: float, ai_level: str
+) -> tuple[str, str] | None:
+    """One setting as `/settings KEY` shows it, name and value (a preset or rule option
+    never set as "default (…)" with what that means); None for no such setting.  The
+    answer to a change says the same ("Saved: turn_timeout = 90 s")."""
+    want = key.strip().lower()
+    for name, value in _settings_shown(settings, lang, turn_timeout, ai_level):
+        if name == want:
+            return name, value
+    unset = settings.unset(want)
+    if unset is None:
+        return None
+    name, value = unset
+    return name, t(lang, "settings.default", value=shown_value(value, i18n.norm_lang(lang)))
+
+
+def _settings_shown(
+    settings: ChatSettings, lang: str | None, turn_timeout: float, ai_level: str
+) -> list[tuple[str, str]]:
+    """The chat's settings (`ChatSettings.lines`) as `/settings` lists them: the bot's
+    own timeout and computer level where the chat left them, a time with its unit
+    ("turn_timeout = 4" could be minutes), switches in the chat's words."""
+    lg = i18n.norm_lang(lang)
+    defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
+    out = []
+    for name, value in settings.lines():
+        if name in defaults and value == "default":
+            value = t(lang, "settings.default", value=defaults[name])
+        elif name == "turn_timeout":
+            value = f"{value} s"
+        elif name not in defaults:
+            value = shown_value(value, lg)
+        out.append((name, value))
+    return out
 
 
 def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> str:
