@@ -10,8 +10,9 @@ STAMP := $(VENV)/.installed-stamp
 # Python 3.11 or newer; one word for a Python that is older, and what to do.
 OLD_PYTHON = 'import sys; sys.exit(sys.version_info < (3, 11) and "This project needs Python 3.11 or newer; $(1) is Python " + sys.version.split()[0] + ". Install a newer one and run: make run PYTHON=python3.11")'
 
-NEW_VENV = $(PYTHON) -c $(call OLD_PYTHON,$(PYTHON)) && $(PYTHON) -m venv $(VENV) \
-	&& $(PY) -m pip install -q --upgrade pip
+# A virtualenv from $(PYTHON), once it is new enough.
+NEW_VENV = $(PYTHON) -c $(call OLD_PYTHON,$(PYTHON)) && rm -rf $(VENV) \
+	&& $(PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --upgrade pip
 
 $(PY):
 	@$(NEW_VENV)
@@ -19,9 +20,9 @@ $(PY):
 # A virtualenv left by an older Python (the first try, before a newer one was
 # installed) is made again, not kept failing.
 $(STAMP): pyproject.toml | $(PY)
-	@if ! $(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then \
+	@if ! $(PY) -c $(call OLD_PYTHON,$(PY)) 2>/dev/null; then \
 		echo "$(VENV) holds a Python older than 3.11: making it again with $(PYTHON)"; \
-		$(PYTHON) -c $(call OLD_PYTHON,$(PYTHON)) && rm -rf $(VENV) && $(NEW_VENV); \
+		$(NEW_VENV); \
 	fi
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)

@@ -71,7 +71,13 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import BotCommand, CallbackQuery, ChatMemberRestricted, Update
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    ChatMemberRestricted,
+    MaybeInaccessibleMessage,
+    Update,
+)
 from telegram import Message as TgMessage
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType
@@ -1033,12 +1039,9 @@ class TelegramAdapter:
         assert query is not None
         user = self._user(query.from_user)
         data = query.data or ""
-        message = query.message
-        # None only for inline-mode messages, which we never send: then no chat is
+        # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
-        chat = ChatRef(
-            PLATFORM, "?" if message is None else str(self.outbox.current_chat(message.chat.id))
-        )
+        chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
         task = asyncio.ensure_future(self._act(user, data, chat))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
@@ -1198,9 +1201,10 @@ class TelegramAdapter:
     async def _reply(self, message: TgMessage, text: str) -> None:
         self.outbox.send(message.chat.id, Content(text))
 
-    def _chat(self, message: TgMessage) -> ChatRef:
+    def _chat(self, message: MaybeInaccessibleMessage) -> ChatRef:
         """The chat a message came from, by the id it has now (a command typed in a
-        group just before it became a supergroup counts for the supergroup)."""
+        group just before it became a supergroup counts for the supergroup); a
+        button's message may be too old for Telegram to send, but its chat is known."""
         chat_id = self.outbox.current_chat(message.chat.id)
         return ChatRef(PLATFORM, str(chat_id), message.chat.title or "")
 
