@@ -357,9 +357,18 @@ def scores_of(table: Table) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(shown), tuple(summary.get("bummerl", ()))
 
 
-def _scores_line(lg: str, table: Table, scores: str) -> str:
+def _deal_over(table: Table) -> bool:
+    """The table's deal has ended (its last picture, drawn before the next is dealt)."""
+    return table.deal is not None and P.result(table.deal) is not None
+
+
+def _scores_line(lg: str, table: Table, scores: str, *, in_deal: bool = False) -> str:
     down = getattr(table.options, "count_down", False)  # what `scores_of` counts down
-    return t(lg, "table.scores_down" if down else "table.scores", scores=scores)
+    key = "table.scores_down" if down else "table.scores"
+    if in_deal and _deal_over(table):
+        # the picture of a deal that ended, under its own heading: the score counts it
+        key += ".after"
+    return t(lg, key, scores=scores)
 
 
 def table_view(table: Table, style: Style) -> TableView:
@@ -392,7 +401,7 @@ def table_view(table: Table, style: Style) -> TableView:
         score_text = _team_scores(lg, seat_text, [score_of(k) for k in (0, 1)])
     else:
         score_text = " · ".join(f"{seat_text(i)} {score_of(i)}" for i in range(len(seats)))
-    lines.append(_scores_line(lg, table, score_text))
+    lines.append(_scores_line(lg, table, score_text, in_deal=True))
     summary = table.match.summary() if table.match is not None else {}
     bolts = summary.get("bolts")
     if isinstance(bolts, list) and any(bolts):
@@ -401,15 +410,23 @@ def table_view(table: Table, style: Style) -> TableView:
         )
     barrel = summary.get("barrel")
     if isinstance(barrel, list):
-        # the deal he is in there, of the three he has: every player counts them
+        over = _deal_over(table)
+        sitter = _match_seat(table, pv.sitting_out) if pv is not None else None
+
+        def barrel_seat(i: int, left: int) -> str:
+            # which of his three deals this is: every player counts them.  A deal he
+            # sits out is not one of them, and an ended deal's picture counts it.
+            if over:
+                key = "table.barrel_seat.after"
+            elif i == sitter:
+                key = "table.barrel_seat.sitting_out"
+            else:
+                key = "table.barrel_seat"
+            used = BARREL_ATTEMPTS - left
+            return t(lg, key, name=nm[i], deal=used + 1, used=used, of=BARREL_ATTEMPTS)
+
         on = [
-            t(
-                lg,
-                "table.barrel_seat",
-                name=nm[i],
-                deal=BARREL_ATTEMPTS + 1 - left,
-                of=BARREL_ATTEMPTS,
-            )
+            barrel_seat(i, left)
             for i, b in enumerate(barrel)
             if isinstance(b, dict)
             and b.get("on")
@@ -1024,6 +1041,13 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted
+        pile = res.detail("face_down_stock")  # two at Thousand: its points are in the totals
+        last = res.detail("last_trick")
+        if isinstance(pile, tuple) and pile and isinstance(last, int):
+            cards = cards_text(pile, lg, style.suits)
+            points = sum(c.points for c in pile)
+            name = nm[log_.spec.seats[last]]
+            text += "\n" + t(lg, "result.face_down_stock", cards=cards, points=points, name=name)
         bolts = res.detail("bolts")  # Thousand: a bolt now, a fine at the third
         if isinstance(bolts, tuple):
             for seat, n in enumerate(bolts):

@@ -613,7 +613,8 @@ class TausendDeal(DealCore):
         n = self.players
         setup = self.setup
         gmult = setup.gmult
-        if self.pile:  # two players: the face-down stock goes to the last trick's winner
+        pile = self.pile
+        if pile:  # two players: the face-down stock goes to the last trick's winner
             self.won[last] |= self.pile
             self.cpoints[last] += sum(POINTS[c] for c in cards_of(self.pile))
             self.pile = 0
@@ -649,6 +650,8 @@ class TausendDeal(DealCore):
                     ("blind", self.blind),
                     ("bolts", tuple(bolts)),
                     ("last_trick", last),
+                    # turned up for its winner to count: the 3 laid away among them
+                    ("face_down_stock", tuple(CARDS[c] for c in cards_of(pile))),
                 ),
             )
         )

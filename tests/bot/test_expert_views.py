@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from bot.i18n import card_label, suit_label
 from bot.service import TableUpdate
 from bot.table import Table
 from engine.actions import Action, Bid, ChooseTrump, CloseTalon, Double, Pass, PlayCard, decode
-from engine.cards import Suit
+from engine.cards import CARDS, Card, Suit
 from engine.views import SeatView
 
 from .fakechat import CHAT, Bot, Player, Policy, open_table, users
@@ -290,6 +291,91 @@ async def test_the_table_counts_the_deals_on_the_barrel(
         assert any([await p.take_turn(tid) is not None for p in players])
         expected = line.format(name=users(3)[1].name)
         assert expected in table_text(bot, tid).splitlines()
+    finally:
+        await bot.stop()
+
+
+async def test_a_deal_sat_out_is_not_counted_on_the_barrel(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """With four at Thousand the dealer sits out, and a deal he sits out is not one of
+    his three on the barrel (RULES.md §5): the table says so, and the deal's last
+    picture counts the deals played there, not the one to come."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u, finisher) for u in users(4)]
+        tid = await open_table(bot, "tausend", players, options={"tausend.players": 4})
+        table = bot.svc.tables[tid]
+        match = table.match
+        assert match is not None and hasattr(match, "on_barrel")
+        assert table.deal_log is not None
+        dealer = table.deal_log.spec.dealer
+        other = (dealer + 1) % 4
+        for seat in (dealer, other):
+            match.scores[seat] = 880
+            match.on_barrel[seat] = True
+            match.climbed.append(seat)
+            match.attempts[seat] = 1  # one deal there is behind each
+        assert any([await p.take_turn(tid) is not None for p in players])
+        name = users(4)[dealer].name
+        lines = table_text(bot, tid).splitlines()
+        barrel = next(x for x in lines if x.startswith("On the barrel: "))
+        assert f"{name} (sits this deal out; deal 2 of 3 comes next)" in barrel, barrel
+        assert f"{users(4)[other].name} (deal 2 of 3)" in barrel, barrel
+        await play_until(bot, tid, players, lambda: bool(table.deal_points))
+        [end] = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
+        assert end.result is not None and end.result.table is not None
+        last = end.result.table.message.text.splitlines()
+        barrel = next(x for x in last if x.startswith("On the barrel: "))
+        # the sitter's count stands; the player's deal is behind him (unless it ended
+        # his stay: a made bid above 120, or a failed one)
+        assert f"{name} (1 of 3 deals played)" in barrel, barrel
+        if match.on_barrel[other]:
+            assert f"{users(4)[other].name} (2 of 3 deals played)" in barrel, barrel
+    finally:
+        await bot.stop()
+
+
+async def test_two_at_thousand_see_the_face_down_stock_after_the_deal(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """With two at Thousand the face-down stock, with the 3 cards the declarer laid on
+    it, goes to the last trick's winner (RULES.md §5).  Its cards were never shown: the
+    result turns them up, or no one can check the points it names."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u) for u in users(2)]
+        for _ in range(5):  # until a deal is played out (a redeal has no stock to count)
+            tid = await open_table(bot, "tausend", players, options={"tausend.players": 2})
+            table = bot.svc.tables[tid]
+            laid: list[tuple[Card, ...]] = []
+
+            def watch(update: TableUpdate, table: Table = table, laid: list[Any] = laid) -> None:
+                deal = table.deal
+                if deal is not None and deal.view(None).declarer is not None:
+                    seat = deal.view(None).declarer
+                    assert seat is not None
+                    got = dict(deal.view(seat).extra).get("discarded")
+                    if isinstance(got, tuple) and got:
+                        laid[:] = [got]
+
+            bot.fc.on_update.append(watch)
+            await play_until(bot, tid, players, lambda t=table: bool(t.deal_points))
+            bot.fc.on_update.remove(watch)
+            end = next(u for u in bot.fc.updates if u.table_id == tid and u.result is not None)
+            assert end.result is not None
+            text = end.result.message.text
+            if "(redeal)" in text:
+                continue
+            line = next(x for x in text.splitlines() if x.startswith("Face-down stock"))
+            shown = line.split(": ", 1)[1].split(" — ")[0].split(" ")
+            assert len(shown) == 6, line
+            assert laid and {card_label(c) for c in laid[0]} <= set(shown), (line, laid)
+            worth = {card_label(c): c.points for c in CARDS}
+            said = f" — {sum(worth[x] for x in shown)} points to "
+            assert said in line and line.endswith(", who took the last trick"), line
+            return
+        raise AssertionError("no deal played out in five tables")
     finally:
         await bot.stop()
 

@@ -170,3 +170,28 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
             assert "Score: Team 1: " in score and " · Team 2: " in score, score
             return
     raise AssertionError("no Schneider in 10 matches of careful against random players")
+
+
+async def test_an_ended_deal_picture_says_its_score_counts_the_deal(bot: Bot) -> None:
+    """The table message a deal leaves keeps its heading ("Deal 1 — dealer …") but
+    shows the score with that deal counted: it says so, or the picture reads as if
+    the score had been the one the deal was played at.  The running table does not."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    running = bot.svc.table(tid)
+    assert running is not None
+    assert "Score: " in running.message.text and "after this deal" not in running.message.text
+    await play_out(bot.fc, tid, [a, b])
+    ends = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
+    assert ends
+    for end in ends:
+        assert end.result is not None and end.result.table is not None
+        text = end.result.table.message.text
+        assert f"Deal {end.result.deal_no} — dealer " in text, text
+        line = next(x for x in text.splitlines() if x.startswith("Score"))
+        assert line.startswith("Score after this deal: "), text
+        # the score shown is the one after the deal: it carries the deal's points
+        counted = [
+            e.result.points for e in ends if e.result and e.result.deal_no <= end.result.deal_no
+        ]
+        assert end.result.table.scores == tuple(map(sum, zip(*counted, strict=True)))
