@@ -149,12 +149,17 @@ class TableService:
                 continue
             table.deadline = row.deadline
             self.tables[table.id] = table
-            if table.deadline is not None and table.status == Status.PLAYING:
-                # a person's turn: its clock waits until his platform serves again
-                # (`listen`), or a reminder would go to nobody and the time run out
-                self._wait_for_platform(table)
-            else:
+            # Every table waits until its platform serves again (`listen`): a person's
+            # clock, or a reminder would go to nobody and the time run out; and what
+            # needs no one (a computer's move, a lobby's expiry, closing a table its
+            # people left), or its news would reach no chat — and a computer's move
+            # would start the next person's clock while he cannot press.  One its
+            # people all left closes at once (the bot stopped before it could): no one
+            # is there to be told, nor to be asked whether to go on with it.
+            if table.abandoned() is not None:
                 self._arm(table)
+            else:
+                self._wait_for_platform(table)
         log.info("table service started with %d open table(s)", len(self.tables))
 
     async def listen(self, listener: Listener, platform: str) -> None:
@@ -679,6 +684,10 @@ class TableService:
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
+        if user.key not in table.present():
+            # one who walked away does not vote (he might be the only one left to
+            # count): a losing player could skip his turns and wipe the match
+            return _refuse(lang, "vote_when_away")
         votes = len(table.abort_votes() | {user.key})
         needed = table.votes_needed()
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
@@ -1018,7 +1027,12 @@ class TableService:
             self.tables.pop(table_id, None)
             return
         table.deadline = row.deadline if row is not None else None
-        self.tables[table_id] = table
+        current = self.tables.get(table_id)
+        if current is not None:
+            current.reset_to(table)  # those waiting for its lock hold this object
+            table = current
+        else:  # pragma: no cover - a failed change keeps its table open
+            self.tables[table_id] = table
 
         def retry() -> None:
             if self.tables.get(table_id) is table:
@@ -1151,6 +1165,11 @@ class TableService:
             delay = max(0.0, at - self._clock())
             timers.handles.append(loop.call_later(delay, self._fire, table.id, version, "expire"))
             return
+        if table.abandoned() is not None:
+            # its people left, or voted it closed, and closing it did not happen then
+            # (the write failed, or the bot stopped in between): it closes now
+            timers.handles.append(loop.call_later(0, self._fire, table.id, version, "close"))
+            return
         seat = table.to_act()
         if seat is None:
             return
@@ -1192,6 +1211,12 @@ class TableService:
             if what == "expire":
                 if table.status == Status.LOBBY:
                     await self._commit(table, [{"k": "abort", "reason": "expired"}])
+                    await self._closed_table(table, "aborted")
+                return
+            if what == "close":
+                reason = table.abandoned()
+                if reason is not None:
+                    await self._commit(table, [{"k": "abort", "reason": reason}])
                     await self._closed_table(table, "aborted")
                 return
             if what != "ai" and self._held_turn(table):
@@ -1239,16 +1264,7 @@ class TableService:
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
-                reason = None
-                if table.status == Status.PLAYING and not table.present():
-                    # the last person walked away: computers would play the match out
-                    # in the chat, for nobody, and its result count for people who
-                    # were not there
-                    reason = "walked_away"
-                elif table.status == Status.PLAYING and table.votes and table.abort_carried():
-                    # one who walked away no longer counts: the votes cast may now
-                    # be the majority of those still playing
-                    reason = "vote"
+                reason = table.abandoned()
                 if reason is not None:
                     await self._commit(table, [{"k": "abort", "reason": reason}])
                     await self._closed_table(table, "aborted")

@@ -128,6 +128,14 @@ class Table:
         self.last_events: tuple[Event, ...] = ()
         self.deadline: float | None = None
 
+    def reset_to(self, stored: Table) -> None:
+        """Become `stored` (the table read back from its log after a change that could
+        not be saved).  In place, not a new object: a press or a command waiting for
+        the table's lock holds this one, and must find the table as stored, not
+        take a replaced object for a closed table."""
+        vars(self).clear()
+        vars(self).update(vars(stored))
+
     # --- queries ---------------------------------------------------------------------
 
     @property
@@ -164,8 +172,22 @@ class Table:
     def abort_carried(self, voter: str | None = None) -> bool:
         """The abort votes that count (with `voter`'s, about to be cast) are the
         majority `votes_needed` asks for."""
-        votes = self.abort_votes() | ({voter} if voter is not None else set())
+        votes = self.abort_votes() | ({voter} & set(self.present()) if voter else set())
         return len(votes) >= self.votes_needed()
+
+    def abandoned(self) -> str | None:
+        """Why a running match must close now that people walked away (the abort's
+        reason), or None.  The last person gone: computers would play the match out
+        in the chat, for nobody, and its result count for people who were not there
+        ("walked_away").  One gone no longer counts, so the votes cast may now be the
+        majority of those still playing ("vote")."""
+        if self.status != Status.PLAYING:
+            return None
+        if self.humans() and not self.present():
+            return "walked_away"
+        if self.votes and self.abort_carried():
+            return "vote"
+        return None
 
     def is_full(self) -> bool:
         return all(s is not None for s in self.seats)

@@ -291,7 +291,9 @@ class Bot:
     service: TableService | None = None
     chat: FakeChat | None = None
 
-    async def start(self) -> Bot:
+    async def start(self, *, serve: bool = True) -> Bot:
+        """`serve=False`: the platform is out of reach after the start (no `listen`
+        until the test calls `serve`)."""
         self.store = await Store(self.path, table_ids=self.table_ids).open()
         kw: dict[str, Any] = {}
         if self.clock is not None:
@@ -309,8 +311,13 @@ class Bot:
         self.service.listeners.append(self.chat)
         await self.service.start()
         self.chat.resync()
-        await self.service.listen(self.chat, "tg")  # as an adapter does once it serves
+        if serve:
+            await self.serve()
         return self
+
+    async def serve(self) -> None:
+        assert self.service is not None and self.chat is not None
+        await self.service.listen(self.chat, "tg")  # as an adapter does once it serves
 
     async def stop(self) -> None:
         if self.service is not None:

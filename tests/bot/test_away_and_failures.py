@@ -1,0 +1,231 @@
+"""What a table does when players walk away and when the store fails under a press:
+the loopholes and half-done changes an audit found, each pinned down."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.payload import decode
+from bot.service import Timings
+from bot.store import StoreError
+from bot.table import Entry, Table
+
+from .conftest import FAST
+from .fakechat import CHAT, Bot, button, open_table, users
+from .test_board_and_settings import _walked_away
+from .test_store_failures import _anna_to_play, _start, held
+
+
+async def test_one_who_walked_away_cannot_close_the_match_by_his_vote(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert opened the table and stopped playing; the computer took his seat.  Were
+    his vote counted, it would be the majority (Anna is the only other one playing,
+    and his own vote was added): skipping his turns while losing would wipe the
+    match.  He is told to take his seat back first; back, his vote is one of two."""
+    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
+    bot = await make_bot(timings=timings).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await _walked_away(bot, bert, anna)
+        out = await bot.svc.abort(CHAT, bert.user)
+        assert not out.ok and out.code == "vote_when_away", out
+        assert "Take my seat back" in (out.text or "")
+        table = bot.svc.tables[tid]
+        assert table.status.value == "playing" and not table.votes
+        assert not [e for e in await bot.store.table_log(tid) if e["k"] in ("vote", "abort")]
+        seat = table.seat_of(bert.key)
+        assert seat is not None
+        assert (await bert.press(button(bot.fc.tables[tid].message, "tb"))).ok
+        out = await bot.svc.abort(CHAT, bert.user)
+        assert out.ok and "1/2" in (out.text or "") and tid in bot.svc.tables, out
+    finally:
+        await bot.stop()
+
+
+async def test_a_press_that_waited_behind_a_failed_write_finds_the_table_open(
+    tmp_path: Path,
+) -> None:
+    """Anna's card does not go through (the database is locked by another program);
+    impatient, she presses another card meanwhile.  The first is refused as not
+    saved; the second, which waited for the first, must not be told the table is
+    closed: it is played on the table as stored."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.5)
+    try:
+        anna, tid = await _anna_to_play(bot)
+        hand = anna.hand(tid)
+        assert hand is not None
+        cards = [b for b in hand.message.all_buttons() if decode(b.payload).is_game_action]
+        with held(path) as other:
+            first = asyncio.ensure_future(anna.press(cards[0]))
+            await asyncio.sleep(0.05)
+            second = asyncio.ensure_future(anna.press(cards[1]))
+            r1 = await first
+            other.execute("ROLLBACK")  # the other program lets go
+            r2 = await second
+        assert not r1.ok and r1.code == "not_saved"
+        assert r2.ok, r2
+        played = [e for e in await bot.store.table_log(tid) if e["k"] == "act"]
+        assert played and played[-1]["code"] == decode(cards[1].payload).arg
+    finally:
+        await bot.stop()
+
+
+async def test_forgetme_while_a_write_fails_takes_the_seat_too(tmp_path: Path) -> None:
+    """Bert deletes his data while a move at his table cannot be saved: "deleted" must
+    be true at the table as well — the computer in his seat, his name gone — not only
+    in the stored log while he keeps playing (and scoring) under his account."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.5)
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [anna, bert])
+        table = bot.svc.tables[tid]
+        seat = table.to_act()
+        assert seat is not None
+        mover, other = (anna, bert) if table.seats[seat].user == anna.key else (bert, anna)  # type: ignore[union-attr]
+        hand = mover.hand(tid)
+        assert hand is not None
+        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        with held(path) as h:
+            press = asyncio.ensure_future(mover.press(card))
+            await asyncio.sleep(0.05)
+            forget = asyncio.ensure_future(bot.svc.forget(other.user))
+            assert (await press).code == "not_saved"
+            h.execute("ROLLBACK")
+            assert (await forget).ok
+        table = bot.svc.tables[tid]
+        assert other.key not in table.humans()
+        assert other.user.name not in [s.name for s in table.seats if s is not None]
+        assert any(e["k"] == "forget" for e in await bot.store.table_log(tid))
+    finally:
+        await bot.stop()
+
+
+async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The bot restarts with a computer to move and Telegram still out of reach.  Were
+    the computer to move, Anna's turn would come and her clock run while she cannot
+    press (and its reminder go to nobody): the table waits for the platform, then
+    goes on, her turn with its full time."""
+    timings = Timings(
+        turn_timeout=0.6, reminder_before=0.3, missed_turns_limit=2, ai_delay=0.05, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
+    anna = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [anna])
+    table = bot.svc.tables[tid]
+    while (seat := table.to_act()) is not None and table.seats[seat].user is not None:  # type: ignore[union-attr]
+        assert await anna.take_turn(tid) is not None
+    before = await bot.store.table_log(tid)
+    await bot.crash()
+    bot = await make_bot(timings=timings).start(serve=False)
+    try:
+        await asyncio.sleep(1.5)  # more than the computer's delay and Anna's whole turn
+        assert await bot.store.table_log(tid) == before
+        await bot.serve()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        table = bot.svc.tables[tid]
+        while (seat := table.to_act()) is None or table.seats[seat].user is None:  # type: ignore[union-attr]
+            assert loop.time() < end, "the computer did not move once the platform served"
+            await asyncio.sleep(0.02)
+        assert not [e for e in await bot.store.table_log(tid) if e.get("by") == "t"]
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("how", ["write_fails", "killed"])
+async def test_a_table_its_last_person_left_closes_even_if_closing_failed(
+    make_bot: Callable[..., Bot], how: str
+) -> None:
+    """Anna, alone against the computer, walks away: the computer takes her seat and
+    the table must close (no match played out for nobody, no loss recorded for her).
+    Closing is a write of its own: when it fails (the disk full) or the bot is killed
+    just before it, the table still closes — on the retry, or at the restart."""
+    timings = Timings(
+        turn_timeout=0.2, reminder_before=0.1, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600
+    )
+    bot = await make_bot(timings=timings).start()
+    store, svc = bot.store, bot.svc
+    assert store is not None and svc is not None
+    aborts: list[list[Entry]] = []
+    real_append, real_commit = store.append, svc._commit
+    killed = asyncio.Event()
+
+    async def append(table_id: str, first: bool, entries: list[Entry], **kw: Any) -> Any:
+        if any(e["k"] == "abort" for e in entries) and not aborts:
+            aborts.append(entries)
+            raise StoreError("cannot write to the database: database or disk is full")
+        return await real_append(table_id, first, entries, **kw)
+
+    async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
+        if any(e["k"] == "abort" for e in entries):
+            killed.set()
+            await asyncio.sleep(3600)  # the process dies here
+        return await real_commit(table, entries, then)
+
+    if how == "write_fails":
+        store.append = append  # type: ignore[method-assign]
+    else:
+        svc._commit = commit  # type: ignore[method-assign]
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 20
+        if how == "killed":
+            await asyncio.wait_for(killed.wait(), 10)
+            await bot.crash()
+            bot = await make_bot(timings=timings).start()
+        while tid in bot.svc.tables:
+            assert loop.time() < end, "the table its person left did not close"
+            await asyncio.sleep(0.05)
+        assert bot.store is not None
+        log = await bot.store.table_log(tid)
+        assert log[-1]["k"] == "abort" and log[-1]["reason"] == "walked_away"
+        assert not [e for e in log if e["k"] == "act" and e["by"] == "ai"]
+        assert await bot.store.fetchall("SELECT * FROM results WHERE table_id = ?", (tid,)) == []
+        assert bot.fc.kinds(tid)[-1] == "aborted"
+        if how == "write_fails":
+            assert aborts
+    finally:
+        await bot.stop()
+
+
+async def test_a_lobby_that_expired_while_the_bot_was_down_closes_where_it_is_seen(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A lobby's time ran out while the bot was down.  Closed at the restart, before
+    the platform serves, the news would reach no chat: its message would keep
+    inviting people to a table that is gone.  It closes once the platform serves,
+    and the chat is told."""
+    timings = dataclasses.replace(FAST, lobby_expiry=0.5)
+    bot = await make_bot(timings=timings).start()
+    anna = bot.player(users(1)[0])
+    out = await bot.svc.create_table(CHAT, anna.user, "zweier")
+    assert out.ok and out.table_id is not None
+    tid = out.table_id
+    await bot.crash()
+    await asyncio.sleep(0.6)
+    bot = await make_bot(timings=timings).start(serve=False)
+    try:
+        await asyncio.sleep(0.2)
+        assert tid in bot.svc.tables and bot.fc.kinds(tid) == []
+        await bot.serve()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 5
+        while tid in bot.svc.tables:
+            assert loop.time() < end, "the expired lobby did not close"
+            await asyncio.sleep(0.02)
+        assert bot.fc.kinds(tid) == ["aborted"]
+    finally:
+        await bot.stop()
