@@ -3,6 +3,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# What the bot needs (make run), and that plus the test tools (make test).
+RUN_STAMP := $(VENV)/.run-stamp
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test install lint typecheck bench docker-smoke clean
@@ -19,17 +21,25 @@ $(PY):
 
 # A virtualenv left by an older Python (the first try, before a newer one was
 # installed) is made again, not kept failing.
-$(STAMP): pyproject.toml | $(PY)
-	@if ! $(PY) -c $(call OLD_PYTHON,$(PY)) 2>/dev/null; then \
+FRESH_VENV = @if ! $(PY) -c $(call OLD_PYTHON,$(PY)) 2>/dev/null; then \
 		echo "$(VENV) holds a Python older than 3.11: making it again with $(PYTHON)"; \
 		$(NEW_VENV); \
 	fi
+
+# The bot alone: a first `make run` does not wait for the linters and pytest.
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(FRESH_VENV)
+	$(PY) -m pip install -q -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(FRESH_VENV)
 	$(PY) -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(PY) -m bot
 
 lint: $(STAMP)

@@ -153,9 +153,9 @@ def pty_run(tmp_path: Path) -> Iterator[list[Pty]]:
 def make_run_command(tmp_path: Path) -> list[str]:
     """`make run` in the repository, as a newcomer types it.
 
-    After `make test` the install stamp is fresh and make only runs the run recipe.
+    After `make test` the install stamps are fresh and make only runs the run recipe.
     When pyproject.toml changed since the last install, the test does not reinstall
-    the shared virtualenv itself: STAMP then names a fresh file, so make still goes
+    the shared virtualenv itself: RUN_STAMP then names a fresh file, so make still goes
     through the Makefile's run target (`.venv/bin/python -m bot`) and nothing else.
     """
     make = shutil.which("make")
@@ -165,14 +165,14 @@ def make_run_command(tmp_path: Path) -> list[str]:
         pytest.skip("no .venv: `make run` would create it (run `make test` first)")
     cmd = [make, "-s", "-C", str(ROOT), "run"]
     stamp_fresh = subprocess.run(
-        [make, "-s", "-q", "-C", str(ROOT), ".venv/.installed-stamp"],
+        [make, "-s", "-q", "-C", str(ROOT), ".venv/.run-stamp"],
         capture_output=True,
         env=clean_env(tmp_path),
     )
     if stamp_fresh.returncode != 0:
-        stamp = tmp_path / "installed-stamp"
+        stamp = tmp_path / "run-stamp"
         stamp.touch()
-        cmd.append(f"STAMP={stamp}")
+        cmd.append(f"RUN_STAMP={stamp}")
     return cmd
 
 
