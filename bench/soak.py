@@ -412,7 +412,7 @@ async def query_times(store: Store, chat: str, player: str) -> dict[str, float]:
 
 async def pad_history(store: Store, target: int) -> int:
     """Copy the run's finished matches (tables, logs, games, results, contracts,
-    ratings) under new chats and players until at least `target` matches are
+    rated marks, ratings) under new chats and players until at least `target` matches are
     finished; how many there are then."""
     (have,) = (await store.fetchall("SELECT COUNT(*) FROM games"))[0]
     if not have or have >= target:
@@ -433,6 +433,8 @@ async def pad_history(store: Store, target: int) -> int:
             f" seat, won, bummerl, schneider, score, at FROM results" + own,
             f"INSERT INTO contracts SELECT table_id || {c}, deal, chat || {c}, game,"
             f" player || {p}, contract, made FROM contracts" + own,
+            f"INSERT INTO rated_results SELECT player || {p}, table_id || {c}"
+            f" FROM rated_results" + own,
             f"INSERT OR IGNORE INTO ratings SELECT CASE scope WHEN 'global' THEN scope"
             f" ELSE scope || {c} END, game, player || {p}, mu, sigma, games FROM ratings"
             f" WHERE scope NOT LIKE '%~%' AND player NOT LIKE '%~%'",

@@ -6,11 +6,15 @@ entry, so a match is either finished and scored, or not finished at all.
 
 Ratings use OpenSkill's Plackett–Luce model, which rates 2, 3 and 4 players and teams
 (Bauernschnapsen) alike.  Each game has a global rating and one per chat.  A rating
-compares people: only a match with people on at least two sides moves it (one played
-against computers only, or a Bauern pair against two computers, counts in /stats but
-not in the rating), for a computer's default rating would otherwise be farmed by
-winning again and again against a weak one.  Where people did meet, computer seats take
-part in the update with that default rating, never stored.
+compares people with people, and only them: the update sees the people's sides alone,
+computers take no part in it, and a match moves it only where one person's side
+finished ahead of another's (one played against computers only, a Bauern pair against
+two computers, or two friends who both won or both lost against a computer, counts in
+/stats but not in the rating).  A computer's default rating would otherwise be farmed:
+two friends with a weak computer at a Dreier table both "beat" it whenever it takes the
+Bummerl.  The results a rating stands on are marked (`rated_results`), so the board's
+won/games stay those of the rated matches whatever is deleted later (an opponent's
+/forgetme).
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
+
+from engine.actions import Action, Bid, Discard, Pass, Raise
+from engine.games import available
 
 from .store import Op, Store
 from .table import Status, Table
@@ -39,6 +46,10 @@ class Standing:
     bummerl: int
     score: int
     team: int
+    #: Where the rating puts the seat: 0 for the winners, then the losers by score
+    #: (higher first); losers by a verdict (a resignation, walking away) share one
+    #: place whatever the scores, which are not theirs to be ranked by.
+    place: int
 
 
 def standings(table: Table) -> list[Standing]:
@@ -55,10 +66,14 @@ def standings(table: Table) -> list[Standing]:
     # A person whose seat the computer held at the end (he missed his turns and never
     # took it back) walked away: like a resignation, his side loses and every other
     # side wins, or he could leave a match he was losing to the computer and be
-    # credited with what it made of it.  Unless everybody walked away.  A side that
-    # resigned loses too, but a resignation does not hand the win to one who walked
-    # away.  Either way the Bummerl follow the verdict, not the scores: a loser has at
-    # least one, a winner none (a stayer who was behind is not "won, with a Bummerl").
+    # credited with what it made of it.  That is a matter of people, not of sides: a
+    # partner who stayed does not save the side of one who left, and when every side
+    # has one who left while others still play (Bauern: one of each pair), every side
+    # loses.  Only when nobody still plays (the last of them walked away on the last
+    # move) do the scores decide.  A side that resigned loses too, but a resignation
+    # does not hand the win to one who walked away.  Either way the Bummerl follow the
+    # verdict, not the scores: a loser has at least one, a winner none (a stayer who
+    # was behind is not "won, with a Bummerl").
     away = {
         teams[i]
         for i, s in enumerate(table.seats)
@@ -67,21 +82,35 @@ def standings(table: Table) -> list[Standing]:
     verdict: set[int] | None = None
     if table.resigned is not None:
         verdict = {teams[table.resigned]} | away
-    elif away and away != {teams[i] for i, s in enumerate(table.seats) if s and s.user}:
+    elif away and table.present():
         verdict = away
     if verdict is not None:
         lost = [teams[i] in verdict for i in range(table.players)]
         bummerl = [max(b, 1) if lost[i] else 0 for i, b in enumerate(bummerl)]
-    elif any(bummerl):
-        lost = [b > 0 for b in bummerl]
+        place = [int(x) for x in lost]
     else:
-        best = max(scores) if scores else 0
-        lost = [s < best for s in scores]
+        if any(bummerl):
+            lost = [b > 0 for b in bummerl]
+        else:
+            best = max(scores) if scores else 0
+            lost = [s < best for s in scores]
+        place = [
+            0 if not lost[i] else 1 + _ahead(i, lost, scores, teams) for i in range(table.players)
+        ]
     out = []
     for i, seat in enumerate(table.seats):
         player = seat.user if seat is not None else None
-        out.append(Standing(i, player, not lost[i], bummerl[i], scores[i], teams[i]))
+        out.append(Standing(i, player, not lost[i], bummerl[i], scores[i], teams[i], place[i]))
     return out
+
+
+def _ahead(i: int, lost: list[bool], scores: list[int], teams: list[int]) -> int:
+    """How many losing seats of other sides scored more than seat `i`."""
+    return sum(
+        1
+        for j, other in enumerate(scores)
+        if lost[j] and teams[j] != teams[i] and other > scores[i]
+    )
 
 
 async def result_ops(service: TableService, table: Table, status_before: Status) -> list[Op]:
@@ -94,16 +123,31 @@ async def result_ops(service: TableService, table: Table, status_before: Status)
     return await _finish_ops(service, table, time.time())
 
 
-def _contract_ops(table: Table) -> list[Op]:
-    """The contract each person declared in each deal of the match, and if he made it."""
+async def _contract_ops(store: Store, table: Table) -> list[Op]:
+    """The contract each person declared in each deal of the match, and if he made it.
+
+    Declared by him, not by the computer in his seat: a contract counts for a person
+    only if he made its declaring move himself (`_declaring_move`), not the computer
+    after his time ran out or while it held his seat."""
     assert table.match is not None
-    ops: list[Op] = []
+    declared: list[tuple[int, str, int]] = []  # deal, player, index of the move
     for k, res in enumerate(table.match.results):
-        if res.declarer is None or res.contract is None:
+        if res.declarer is None or res.contract is None or res.reason == "redeal":
+            continue  # a Thousand redeal counts for nothing, made or failed
+        deal = table.deals[k]
+        seat = deal.spec.seats[res.declarer]
+        s = table.seats[seat]
+        move = _declaring_move(deal.actions, seat)
+        if s is not None and s.user is not None and move is not None:
+            declared.append((k, s.user, move))
+    if not declared:
+        return []
+    own = await _own_moves(store, table)
+    ops: list[Op] = []
+    for k, player, move in declared:
+        if not own[k][move]:
             continue
-        s = table.seats[table.deals[k].spec.seats[res.declarer]]
-        if s is None or s.user is None:
-            continue
+        res = table.match.results[k]
         ops.append(
             (
                 "INSERT OR REPLACE INTO contracts (table_id, deal, chat, game, player, contract, made)"
@@ -113,13 +157,69 @@ def _contract_ops(table: Table) -> list[Op]:
                     k,
                     table.chat,
                     table.game,
-                    s.user,
+                    player,
                     res.contract,
                     int(res.declarer in res.winners),
                 ),
             )
         )
     return ops
+
+
+def _declaring_move(actions: list[tuple[int, Action]], seat: int) -> int | None:
+    """Which of a deal's moves declared the contract that `seat` (its declarer, a
+    match seat) played: the one that last fixed it.  That is his winning bid (Dreier
+    and Bauern name a contract, Thousand a value; forehand's forced opening included),
+    unless he raised it afterwards (Dreier: a higher contract named while discarding;
+    Thousand: a value above his bid after the stock; keeping the bid is no new
+    declaration).  A contract nobody bid (Dreier's all-pass normal game) was left to
+    him by his pass."""
+    named: int | None = None
+    passed: int | None = None
+    bid = 0
+    for j, (by, action) in enumerate(actions):
+        if by != seat:
+            continue
+        if isinstance(action, Bid):
+            named, bid = j, action.value or 0
+        elif (isinstance(action, Discard) and action.contract is not None) or (
+            isinstance(action, Raise) and action.value > bid
+        ):
+            named = j  # a raise: Dreier's higher contract, Thousand's higher value
+        elif isinstance(action, Pass) and passed is None:
+            passed = j
+    return named if named is not None else passed
+
+
+async def _own_moves(store: Store, table: Table) -> list[list[bool]]:
+    """For each deal, for each of its moves, whether a person made it himself.
+
+    The table's log says who made each stored move (``by``: "p" the person, "t" the
+    computer when his time ran out, "ai" the computer).  The moves of the change being
+    stored (the match's last) are not in the log yet: such a move is the person's if
+    his seat shows it, with no missed turn counted since and the computer not holding
+    it (`Table._on_act` counts a timeout's move as missed, a person's resets it)."""
+    rows = await store.fetchall(
+        "SELECT json_extract(entry, '$.k'), json_extract(entry, '$.by') FROM table_log"
+        " WHERE table_id = ? AND json_extract(entry, '$.k') IN ('deal', 'act')"
+        " ORDER BY version",
+        (table.id,),
+    )
+    own: list[list[bool]] = []
+    for kind, by in rows:
+        if kind == "deal":
+            own.append([])
+        elif own:
+            own[-1].append(by == "p")
+    own += [[] for _ in range(len(table.deals) - len(own))]
+    for moves, deal in zip(own, table.deals, strict=True):
+        moves += [_seat_moved_itself(table, seat) for seat, _ in deal.actions[len(moves) :]]
+    return own
+
+
+def _seat_moved_itself(table: Table, seat: int) -> bool:
+    s = table.seats[seat]
+    return s is not None and s.user is not None and s.ai is None and s.missed == 0
 
 
 async def _finish_ops(service: TableService, table: Table, now: float) -> list[Op]:
@@ -136,9 +236,10 @@ async def _finish_ops(service: TableService, table: Table, now: float) -> list[O
                 now,
             ),
         ),
-        *_contract_ops(table),
+        *await _contract_ops(service.store, table),
     ]
     rows = standings(table)
+    sides = _rated_sides(rows)
     for st in rows:
         if st.player is None:
             continue
@@ -160,16 +261,37 @@ async def _finish_ops(service: TableService, table: Table, now: float) -> list[O
                 ),
             )
         )
-    if len({r.team for r in rows if r.player is not None}) >= 2:
+        if sides:
+            ops.append(
+                (
+                    "INSERT OR REPLACE INTO rated_results (player, table_id) VALUES (?, ?)",
+                    (st.player, table.id),
+                )
+            )
+    if sides:
         for scope in ("global", table.chat):
-            ops.extend(await _rating_ops(service.store, scope, table.game, rows))
+            ops.extend(await _rating_ops(service.store, scope, table.game, sides))
     return ops
 
 
-async def _rating_ops(store: Store, scope: str, game: str, rows: list[Standing]) -> list[Op]:
-    humans = [r.player for r in rows if r.player is not None]
-    if not humans:
-        return []
+def _rated_sides(rows: list[Standing]) -> dict[int, list[Standing]]:
+    """The people of a match by side (team), when the match moves their ratings:
+    one side of people finished ahead of another.  Nothing otherwise: people on one
+    side only (against computers), or all their sides level (two who both won, or both
+    lost, against a computer: neither beat the other)."""
+    sides: dict[int, list[Standing]] = {}
+    for r in rows:
+        if r.player is not None:
+            sides.setdefault(r.team, []).append(r)
+    if len({members[0].place for members in sides.values()}) < 2:
+        return {}
+    return sides
+
+
+async def _rating_ops(
+    store: Store, scope: str, game: str, sides: dict[int, list[Standing]]
+) -> list[Op]:
+    humans = [m.player for members in sides.values() for m in members if m.player is not None]
     marks = ",".join("?" for _ in humans)
     current = {
         p: (mu, sigma, n)
@@ -178,29 +300,23 @@ async def _rating_ops(store: Store, scope: str, game: str, rows: list[Standing])
             (scope, game, *humans),
         )
     }
-    teams: dict[int, list[Standing]] = {}
-    for r in rows:
-        teams.setdefault(r.team, []).append(r)
-    order = sorted(teams)
+    order = sorted(sides)
     ratings = []
-    ranks: list[float] = []
     for team in order:
-        members = teams[team]
         objs = []
-        for m in members:
+        for m in sides[team]:
             if m.player is not None and m.player in current:
                 mu, sigma, _ = current[m.player]
                 objs.append(_MODEL.rating(mu=mu, sigma=sigma))
             else:
                 objs.append(_MODEL.rating())
         ratings.append(objs)
-        # winners share rank 1; losers are ranked by their score (higher is better)
-        best = members[0]
-        ranks.append(0 if best.won else 1 + _rank_by_score(best, rows))
+    # a side's members share its place (winners 0, then the losers)
+    ranks: list[float] = [sides[team][0].place for team in order]
     new = _MODEL.rate(ratings, ranks=ranks)
     ops: list[Op] = []
     for team, objs in zip(order, new, strict=True):
-        for m, rating in zip(teams[team], objs, strict=True):
+        for m, rating in zip(sides[team], objs, strict=True):
             if m.player is None:
                 continue
             games = current.get(m.player, (0, 0, 0))[2] + 1
@@ -213,10 +329,6 @@ async def _rating_ops(store: Store, scope: str, game: str, rows: list[Standing])
                 )
             )
     return ops
-
-
-def _rank_by_score(me: Standing, rows: list[Standing]) -> int:
-    return sum(1 for r in rows if not r.won and r.team != me.team and r.score > me.score)
 
 
 # --- reading --------------------------------------------------------------------------
@@ -259,10 +371,10 @@ async def leaderboard(
         " FROM board b"
         " LEFT JOIN results x ON x.player = b.player AND x.game = ?"
         "  AND (? = 'global' OR x.chat = ?)"
-        # the matches the rating counts: people on two sides at least (Bauern's
-        # sides are the teams, seats 0 & 2 and 1 & 3), not those against computers
-        "  AND (SELECT COUNT(DISTINCT CASE WHEN y.game = 'bauern' THEN y.seat % 2"
-        "   ELSE y.seat END) FROM results y WHERE y.table_id = x.table_id) >= 2"
+        # the matches the rating stands on, as marked when it moved: the other
+        # players' rows may be gone since (their /forgetme)
+        "  AND EXISTS (SELECT 1 FROM rated_results k"
+        "   WHERE k.player = x.player AND k.table_id = x.table_id)"
         " WHERE b.n <= ? OR b.player = ?"
         " GROUP BY b.player ORDER BY b.n",
         (game, scope, game, scope, scope, limit, player),
@@ -288,10 +400,15 @@ class GameStats:
 async def player_stats(store: Store, player: str, scope: str = "global") -> list[GameStats]:
     where = "" if scope == "global" else " AND chat = ?"
     extra: tuple[Any, ...] = () if scope == "global" else (scope,)
-    rows = await store.fetchall(
-        "SELECT game, COUNT(*), SUM(won), SUM(bummerl), SUM(schneider) FROM results"
-        " WHERE player = ?" + where + " GROUP BY game ORDER BY game",
-        (player, *extra),
+    # in the boards' order of the games (`available`), not by their ids
+    order = {g: i for i, g in enumerate(available())}
+    rows = sorted(
+        await store.fetchall(
+            "SELECT game, COUNT(*), SUM(won), SUM(bummerl), SUM(schneider) FROM results"
+            " WHERE player = ?" + where + " GROUP BY game",
+            (player, *extra),
+        ),
+        key=lambda row: (order.get(row[0], len(order)), row[0]),
     )
     contracts = {
         g: (int(n), int(m or 0))
@@ -331,6 +448,7 @@ async def forget_player(store: Store, player: str) -> None:
     ops: list[Op] = [
         ("DELETE FROM players WHERE key = ?", (player,)),
         ("DELETE FROM results WHERE player = ?", (player,)),
+        ("DELETE FROM rated_results WHERE player = ?", (player,)),
         ("DELETE FROM contracts WHERE player = ?", (player,)),
         ("DELETE FROM ratings WHERE player = ?", (player,)),
         # adapters' private message slots are named "<what>:<user key>"

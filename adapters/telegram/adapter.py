@@ -109,7 +109,7 @@ from bot.table import Status
 from bot.views import HandView, Message, ResultView, match_summary_text, settings_text
 from engine.games import available
 
-from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle
+from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts
 from .texts import COMMANDS, tt
 
 log = logging.getLogger(__name__)
@@ -1199,7 +1199,10 @@ class TelegramAdapter:
     # commands
 
     async def _reply(self, message: TgMessage, text: str) -> None:
-        self.outbox.send(message.chat.id, Content(text))
+        """Answer in the message's chat; a text longer than one message goes on in the
+        next (`parts`, as Discord's replies do), in order."""
+        for part in parts(text):
+            self.outbox.send(message.chat.id, Content(part))
 
     def _chat(self, message: MaybeInaccessibleMessage) -> ChatRef:
         """The chat a message came from, by the id it has now (a command typed in a

@@ -193,6 +193,26 @@ def fit(text: str, limit: int = MAX_TEXT) -> str:
     return kept + "…"
 
 
+def parts(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """`text` as messages Telegram takes, cut between lines, never inside one: a reply
+    longer than a message (every game's board in a busy chat, the asker's own row
+    last) goes on in the next one instead of losing its end to `fit`.  Lengths are
+    counted as Telegram counts them (`units`).  Only a single line longer than a
+    whole message is still cut, by `fit`, when it is sent."""
+    out: list[str] = []
+    lines: list[str] = []
+    size = -1  # the units of "\n".join(lines)
+    for line in text.split("\n"):
+        n = units(line)
+        if lines and size + 1 + n > limit:
+            out.append("\n".join(lines))
+            lines, size = [], -1
+        lines.append(line)
+        size += 1 + n
+    out.append("\n".join(lines))
+    return [part.strip() for part in out if part.strip()] or ["…"]
+
+
 OpKind = Literal["post", "edit", "strip", "send", "document", "call"]
 
 

@@ -15,6 +15,13 @@ FAST = Timings(
     turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=0.0, lobby_expiry=600.0
 )
 
+#: One missed turn and the computer takes the seat: who never presses walks away at
+#: his first turn.  Those who stay press at once; their clock must not end on a busy
+#: machine, so it is not short.
+WALK = Timings(
+    turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600.0
+)
+
 
 @pytest.fixture
 def make_bot(tmp_path: Path) -> Callable[..., Bot]:

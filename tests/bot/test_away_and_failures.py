@@ -16,7 +16,7 @@ from bot.service import Timings
 from bot.store import StoreError
 from bot.table import Entry, Table
 
-from .conftest import FAST
+from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, button, open_table, users
 from .test_board_and_settings import _walked_away
 from .test_store_failures import _anna_to_play, _start, held
@@ -29,8 +29,7 @@ async def test_one_who_walked_away_cannot_close_the_match_by_his_vote(
     his vote counted, it would be the majority (Anna is the only other one playing,
     and his own vote was added): skipping his turns while losing would wipe the
     match.  He is told to take his seat back first; back, his vote is one of two."""
-    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
-    bot = await make_bot(timings=timings).start()
+    bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await _walked_away(bot, bert, anna)

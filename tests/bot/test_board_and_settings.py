@@ -14,7 +14,7 @@ from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings
 from bot.views import settings_text
 
-from .conftest import FAST
+from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
@@ -242,8 +242,7 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
     there until he votes: her own abort vote is the majority of the people still
     playing.  And if she concedes instead, that is no win for Bert, who left."""
     # Anna presses as soon as it is her turn; her clock must not end on a busy machine
-    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
-    bot = await make_bot(timings=timings).start()
+    bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         # Bert hosts, so Anna's abort is a vote, not the host's
@@ -294,8 +293,7 @@ async def test_forgetting_the_last_one_still_playing_closes_the_table(
     """Bert walked away (the computer holds his seat); Anna, the last one still
     playing, deletes her data: nobody is left, so the table closes rather than the
     computers playing it out in the chat and crediting Bert, who was not there."""
-    timings = dataclasses.replace(FAST, turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1)
-    bot = await make_bot(timings=timings).start()
+    bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await _walked_away(bot, bert, anna)

@@ -1,0 +1,335 @@
+"""What the results audit found, as a chat sees it: who walked away and who won, which
+matches move ratings, the board's counts after an opponent's /forgetme, whose
+contracts /stats counts, and the order of its games."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot import results as R
+from bot.boards import leaderboard_text, stats_text
+from bot.service import TableUpdate
+from bot.store import Store
+from bot.table import Table
+from engine.actions import Redeal, decode
+
+from .conftest import WALK
+from .fakechat import (
+    CHAT,
+    Bot,
+    Player,
+    open_bauern_partners,
+    open_table,
+    play_out,
+    seeds,
+    users,
+)
+from .policies import finisher, heuristic
+from .test_expert_views import play_until
+
+
+def _finals(bot: Bot) -> list[str]:
+    """The match summaries the chat is shown, as they come."""
+    out: list[str] = []
+
+    def seen(u: TableUpdate) -> None:
+        if u.kind == "finished" and u.result is not None:
+            out.append(u.result.message.text)
+
+    bot.fc.on_update.append(seen)
+    return out
+
+
+async def _results(bot: Bot, tid: str) -> dict[str, tuple[int, int]]:
+    """player -> (won, has a Bummerl) as stored for a match."""
+    rows = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT player, won, bummerl > 0 FROM results WHERE table_id = ?", (tid,)
+    )
+    return {p: (won, bummerl) for p, won, bummerl in rows}
+
+
+async def _ratings(bot: Bot) -> list[tuple[str, str, int]]:
+    rows = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT scope, player, games FROM ratings ORDER BY scope, player"
+    )
+    return [(scope, player, games) for scope, player, games in rows]
+
+
+# --- walking away ------------------------------------------------------------------------
+
+
+async def test_when_one_of_each_bauern_pair_walks_away_both_sides_lose(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna (team 1) and Bert (team 2) stop pressing, their partners Cilli and Done
+    play the match out.  Each side has one who walked away while people still play:
+    both sides lose, nobody is credited with what the computer made of his cards, and
+    as neither beat the other no rating moves.  The summary says the same."""
+    bot = await make_bot(timings=WALK, ai_level="heuristic").start()
+    try:
+        anna, bert, cilli, done = (bot.player(u) for u in users(4))
+        finals = _finals(bot)
+        tid = await open_table(bot, "bauern", [anna, bert, cilli, done])
+        await play_out(bot.fc, tid, [cilli, done], timeout=120)
+        assert bot.fc.kinds(tid)[-1] == "finished"
+        [final] = finals
+        assert "so their side loses): Anna, Bert" in final
+        assert "Winner" not in final, final
+        # every side has a Bummerl at least, as every side lost
+        assert "Anna & Cilli" in final.split("Bummerl: ")[1]
+        assert "Bert & Done" in final.split("Bummerl: ")[1]
+        assert await _results(bot, tid) == {pl.key: (0, 1) for pl in (anna, bert, cilli, done)}
+        assert await _ratings(bot) == []
+        store = bot.store
+        assert store is not None
+        board = await leaderboard_text(store, CHAT.key, "en", games=["bauern"])
+        assert board.endswith("No rated games yet: only matches against other people count.")
+    finally:
+        await bot.stop()
+
+
+async def test_a_partner_who_walked_away_loses_the_match_for_his_side(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna and Bert are partners against two computers; Anna walks away, Bert plays
+    on, and by the cards their side wins.  Her side loses, like a resignation,
+    whatever the computer made of her cards: neither is recorded a winner, and the
+    summary names the computers."""
+    bot = await make_bot(timings=WALK, ai_level="heuristic", seed_source=seeds("pb2")).start()
+    try:
+        a, b = users(2)
+        anna, bert = bot.player(a), bot.player(b, heuristic)
+        finals = _finals(bot)
+        for _ in range(5):  # matches, until the cards give the Bummerl to the computers
+            tid = await open_bauern_partners(bot, anna, bert)
+            table = bot.svc.tables[tid]
+            await play_out(bot.fc, tid, [bert], timeout=120)
+            assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
+            if table.match.summary()["bummerl"][1]:
+                break
+        else:
+            raise AssertionError("the computers never lost by the cards")
+        final = finals[-1]
+        assert "so their side loses): Anna\n" in final
+        assert final.rstrip().endswith("Winner: Computer 1, Computer 2"), final
+        assert await _results(bot, tid) == {anna.key: (0, 1), bert.key: (0, 1)}
+        store = bot.store
+        assert store is not None
+        for pl, name in ((anna, "Anna"), (bert, "Bert")):
+            text = await stats_text(store, pl.key, name, CHAT.key, "en")
+            assert "0 won" in text and "Bummerl received" in text, text
+            assert f"{len(finals)} played, 0 won" in text, text
+    finally:
+        await bot.stop()
+
+
+# --- ratings compare people only ------------------------------------------------------
+
+
+async def test_two_friends_who_both_beat_the_computer_gain_no_rating(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna and Bert play Dreier with a weak computer, which takes the Bummerl: both
+    won, but neither beat the other, and beating a computer cannot be farmed: no
+    rating moves and the board has no rated game.  /stats counts the wins."""
+    bot = await make_bot(ai_level="random").start()
+    try:
+        anna, bert = (bot.player(u, heuristic) for u in users(2))
+        for _ in range(10):  # matches, until the computer takes the Bummerl
+            tid = await open_table(bot, "dreier", [anna, bert])
+            await play_out(bot.fc, tid, [anna, bert], timeout=120)
+            if await _results(bot, tid) == {anna.key: (1, 0), bert.key: (1, 0)}:
+                break
+        else:
+            raise AssertionError("the computer never took the Bummerl")
+        store = bot.store
+        assert store is not None
+        assert await _ratings(bot) == []
+        board = await leaderboard_text(store, CHAT.key, "en", games=["dreier"])
+        assert board.endswith("No rated games yet: only matches against other people count.")
+        stats = await stats_text(store, anna.key, "Anna", CHAT.key, "en")
+        assert "not rated" in stats
+    finally:
+        await bot.stop()
+
+
+async def test_a_computer_at_the_table_takes_no_part_in_the_rating(bot: Bot) -> None:
+    """Anna, Bert and a computer at Dreier; Bert resigns.  Anna beat Bert, and that
+    is all the rating learns: the same update as a match of the two alone, not one
+    where a computer of the default rating also finished level with Anna."""
+    anna, bert = users(2)
+    await open_table(bot, "dreier", [bot.player(anna), bot.player(bert)])
+    assert (await bot.svc.resign(CHAT, bert)).ok
+    model = PlackettLuce()
+    [[won], [lost]] = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1])
+    store = bot.store
+    assert store is not None
+    for scope in ("global", CHAT.key):
+        board = await R.leaderboard(store, "dreier", scope)
+        assert [(e.name, e.won, e.games) for e in board] == [("Anna", 1, 1), ("Bert", 0, 1)]
+        assert [(round(e.mu, 6), round(e.sigma, 6)) for e in board] == [
+            (round(won.mu, 6), round(won.sigma, 6)),
+            (round(lost.mu, 6), round(lost.sigma, 6)),
+        ]
+
+
+# --- the board after an opponent's /forgetme ----------------------------------------------
+
+
+async def _conceded(bot: Bot, winner: Player, loser: Player) -> None:
+    await open_table(bot, "zweier", [winner, loser])
+    assert (await bot.svc.resign(CHAT, loser.user)).ok
+
+
+async def test_an_opponents_forgetme_leaves_the_board_rows_of_the_others(bot: Bot) -> None:
+    """Anna beat Bert twice and Cilli once; Bert deletes his data.  Anna's rating still
+    stands on three matches, and her board row still says so (it said 1/1 won)."""
+    anna, bert, cilli = (bot.player(u) for u in users(3))
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, anna, cilli)
+    assert (await bot.svc.forget(bert.user)).ok
+    store = bot.store
+    assert store is not None
+    for scope in (CHAT.key, "global"):
+        text = await leaderboard_text(store, scope, "en", games=["zweier"])
+        assert text.splitlines()[1:] == [
+            "1. Anna — rating 8.8, 3/3 won, 0 Bummerl",
+            "2. Cilli — rating -1.4, 0/1 won, 1 Bummerl",
+        ], text
+    assert ("global", anna.key, 3) in await _ratings(bot)
+
+
+async def test_a_database_from_before_the_rated_marks_keeps_its_board(tmp_path: Path) -> None:
+    """A database of schema 7 (no marks of the rated matches) is upgraded: the board
+    counts the matches it counted before (people on two sides), and from then on an
+    opponent's /forgetme takes none of them off."""
+    path = tmp_path / "old.sqlite3"
+    await (await Store(path).open()).close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE rated_results")
+        result = "INSERT INTO results VALUES (?, 'tg:-1001', 'zweier', ?, ?, ?, ?, 0, 0, 1.0)"
+        db.execute(result, ("met", "tg:100", 0, 1, 0))  # Anna beat Bert
+        db.execute(result, ("met", "tg:101", 1, 0, 1))
+        db.execute(result, ("alone", "tg:100", 0, 1, 0))  # Anna beat a computer
+        rating = "INSERT INTO ratings VALUES (?, 'zweier', ?, ?, 8.0, 1)"
+        for scope in ("global", "tg:-1001"):
+            db.execute(rating, (scope, "tg:100", 28.0))
+            db.execute(rating, (scope, "tg:101", 22.0))
+        db.execute("PRAGMA user_version=7")
+    db.close()
+    store = await Store(path).open()
+    try:
+        board = await R.leaderboard(store, "zweier", "tg:-1001")
+        assert [(e.player, e.won, e.games) for e in board] == [
+            ("tg:100", 1, 1),
+            ("tg:101", 0, 1),
+        ]
+        await R.forget_player(store, "tg:101")
+        board = await R.leaderboard(store, "zweier", "global")
+        assert [(e.player, e.won, e.games) for e in board] == [("tg:100", 1, 1)]
+    finally:
+        await store.close()
+
+
+# --- /stats -------------------------------------------------------------------------------
+
+
+async def test_stats_do_not_credit_contracts_the_computer_declared_for_one(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna never presses at a Dreier table: the computer takes her seat and declares
+    for it.  Those contracts are not hers: her /stats shows none.  Bert and Cilli, who
+    declared their own, have theirs."""
+    bot = await make_bot(timings=WALK, ai_level="heuristic").start()
+    try:
+        anna, bert, cilli = (bot.player(u, heuristic) for u in users(3))
+        for _ in range(5):  # matches, until the computer declared in Anna's seat
+            tid = await open_table(bot, "dreier", [anna, bert, cilli])
+            table = bot.svc.tables[tid]
+            await play_out(bot.fc, tid, [bert, cilli], timeout=120)
+            assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
+            declared = [
+                table.deals[k].spec.seats[r.declarer]
+                for k, r in enumerate(table.match.results)
+                if r.contract and r.declarer is not None
+            ]
+            if table.seat_of(anna.key) in declared:
+                break
+        else:
+            raise AssertionError("the computer never declared in Anna's seat")
+        store = bot.store
+        assert store is not None
+        text = await stats_text(store, anna.key, "Anna", CHAT.key, "en")
+        assert "contracts" not in text, text
+        # the contracts of this match counted: those Bert and Cilli declared
+        theirs = [
+            s.user
+            for seat in declared
+            if (s := table.seats[seat]) is not None and s.user in (bert.key, cilli.key)
+        ]
+        rows = await store.fetchall("SELECT player FROM contracts WHERE table_id = ?", (tid,))
+        assert sorted(p for (p,) in rows) == sorted(theirs)
+    finally:
+        await bot.stop()
+
+
+async def test_a_thousand_redeal_is_no_failed_contract_in_stats(bot: Bot) -> None:
+    """A Thousand deal redealt after the bidding (two 9s in the stock) counts for
+    nothing (RULES.md §5): the declarer's /stats must not show it as a contract he
+    failed."""
+
+    def claims(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
+        assert table.deal is not None
+        acts = {c: decode(c, table.deal.contracts) for c in codes}
+        return next((c for c, a in acts.items() if isinstance(a, Redeal)), None) or finisher(
+            table, seat, codes, rng
+        )
+
+    def redealt(match: Any) -> list[int]:
+        return [
+            k
+            for k, r in enumerate(match.results)
+            if r.reason == "redeal" and r.declarer is not None
+        ]
+
+    players = [bot.player(u, claims) for u in users(3)]
+    for _ in range(5):  # matches, until a settled declarer claims a redeal
+        tid = await open_table(bot, "tausend", players)
+        match = bot.svc.tables[tid].match
+        assert match is not None
+        await play_until(bot, tid, players, lambda m=match: bool(redealt(m)))
+        if tid in bot.svc.tables:
+            break
+    else:
+        raise AssertionError("no redeal after the bidding in five matches")
+    [k, *_] = redealt(match)
+    assert (await bot.svc.resign(CHAT, players[0].user)).ok
+    assert bot.store is not None
+    rows = await bot.store.fetchall("SELECT deal FROM contracts WHERE table_id = ?", (tid,))
+    # every deal played out is a contract its declarer made or failed; the redeal is not
+    played = [j for j, r in enumerate(match.results) if r.reason in ("made", "failed")]
+    assert sorted(d for (d,) in rows) == played and k not in played, (k, rows)
+
+
+async def test_stats_list_the_games_in_the_boards_order(bot: Bot) -> None:
+    """/stats names the games in the order the boards and /rules do (Schnapsen for
+    two first), not by their ids' alphabet (bauern, dreier, ..., zweier)."""
+    anna = users(1)[0]
+    for game in ("tausend", "zweier", "bauern"):
+        await open_table(bot, game, [bot.player(anna)])
+        assert (await bot.svc.resign(CHAT, anna)).ok
+    store = bot.store
+    assert store is not None
+    text = await stats_text(store, anna.key, "Anna", CHAT.key, "en")
+    assert [line.split(":")[0] for line in text.splitlines()[1:]] == [
+        "Schnapsen (2 players)",
+        "Bauernschnapsen (4 players)",
+        "Thousand (Russian Schnapsen)",
+    ], text
