@@ -81,6 +81,12 @@ class GameAI(Generic[C]):
     #: of at least this many worlds (0: never): nothing the worlds show tells them
     #: apart, and the tie goes to the heuristic's choice.
     tie_worlds: int = 0
+    #: An action the strong level takes without searching whenever it is legal, given
+    #: the seat's view and the legal codes (None: none).  For a move no sampled world
+    #: can judge right: Zweierschnapsen's exchange of the trump Jack keeps the turn,
+    #: and its playouts continue with the heuristic, which seldom closes, so "exchange,
+    #: then close" was never seen and the search kept the Jack (audit, 2026-11-29).
+    forced: Callable[[SeatView, list[int]], int | None] | None = None
 
 
 #: Games with AI support, by game id: the module holding its ``AI``.

@@ -83,6 +83,8 @@ class StrongPlayer(Player):
         ai = self.game_ai(view.game)
         codes = [encode(a, ai.contracts) for a in view.legal]
         assert view.seat is not None
+        if ai.forced is not None and (code := ai.forced(view, codes)) is not None:
+            return decode(code, ai.contracts)
         game_budget = ai.budget_for(view) if ai.budget_for is not None else ai.budget
         budget = budget or self.own_budget or game_budget or self.budget
         scores, hint = self.scores(ai, view, codes, rng, budget)

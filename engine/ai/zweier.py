@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ..actions import CLOSE
+from ..actions import CLOSE, EXCHANGE
 from ..views import SeatView
 from ..zweier import ZweierDeal
 from .base import Budget
@@ -40,6 +40,16 @@ def caution(code: int, view: SeatView | None = None) -> float:
     other move with a competent opponent, while after closing Stichzwang leaves the
     opponent few choices, so playing on is judged against better play than closing."""
     return CLOSE_CAUTION if code == CLOSE else 0.0
+
+
+def forced(view: SeatView, codes: list[int]) -> int | None:
+    """Exchange the trump Jack whenever the rules allow it, as every club player does:
+    the face-up trump is worth more than the Jack, a closing is better made after it,
+    and at the last chance (talon of 4) the card would otherwise go to whoever takes
+    the next trick.  The search valued it by the heuristic's play after it, which
+    seldom closes, and so played on or closed without it in 18 of 46 chances (audit,
+    seed 7)."""
+    return EXCHANGE if EXCHANGE in codes else None
 
 
 def value(d: ZweierDeal, seat: int) -> int:
@@ -86,6 +96,7 @@ AI: GameAI[ZweierDeal] = GameAI(
     bounds=(-3, 3),
     perfect=perfect,
     caution=caution,
+    forced=forced,
     # Measured: 400 -> 1,600 playouts gains about a point of win rate, more is noise.
     budget=Budget(playouts=1600, worlds=48),
 )

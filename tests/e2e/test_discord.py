@@ -429,7 +429,7 @@ async def test_a_nickname_stays_on_its_server(tmp_path: Path) -> None:
         # a DM has no server and no rated match: its board is that of all servers
         dm = world.fake.dm_channel(anna, create=True)
         board = await world.slash(anna, "leaderboard", where=dm, game="zweier")
-        assert "(all servers)" in board.content.splitlines()[0]
+        assert "(everywhere)" in board.content.splitlines()[0]
 
 
 async def test_forged_custom_ids_get_an_answer(tmp_path: Path) -> None:

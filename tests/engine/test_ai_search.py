@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import zweier
+from engine.actions import CloseTalon, ExchangeTrump
 from engine.ai import Budget, player
 from engine.ai.search import Solver, playout
 from engine.ai.zweier import AI, exact
@@ -66,3 +67,23 @@ def test_strong_takes_a_solved_win() -> None:
         assert Solver(AI, me).value(child) == best
         checked += 1
     assert checked > 10
+
+
+def test_strong_exchanges_the_trump_jack_whenever_it_may() -> None:
+    """A club player always swaps the trump Jack for the face-up trump (and before he
+    closes): the strong level's playouts could not see it pays, so it is not searched.
+    Every position of random play where the exchange is legal, closing included."""
+    rng = random.Random(3)
+    ai = player("strong")
+    checked = closable = 0
+    for n in range(200):
+        d = zweier.start_deal(zweier.options(), n % 2, seed=n.to_bytes(2, "big"))
+        while d.turn >= 0 and d.upcard >= 0:
+            view = d.view(d.turn)
+            if any(isinstance(a, ExchangeTrump) for a in view.legal):
+                action = ai.choose(view, random.Random(n), Budget(playouts=8, worlds=2))
+                assert isinstance(action, ExchangeTrump), (view, action)
+                checked += 1
+                closable += any(isinstance(a, CloseTalon) for a in view.legal)
+            d.step(rng.choice(d.legal()))
+    assert checked > 20 and closable > 5, (checked, closable)
