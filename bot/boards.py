@@ -33,8 +33,8 @@ async def leaderboard_text(
     own place below the top rows, after a "…" that says rows were left out.  Discord
     calls its chats `servers`."""
     shown = list(dict.fromkeys(games)) or available()  # a game named twice: one board
-    here, everywhere = ("server", "all_servers") if servers else ("chat", "global")
-    scope_text = t(lang, f"board.scope.{everywhere if scope == 'global' else here}")
+    here = "server" if servers else "chat"
+    scope_text = t(lang, f"board.scope.{'global' if scope == 'global' else here}")
     blocks = []
     for game in shown:
         board = await R.leaderboard(store, game, scope, rows, player=player)

@@ -9,8 +9,9 @@ Ratings use OpenSkill's Plackett–Luce model, which rates 2, 3 and 4 players an
 compares people with people, and only them: the update sees the people's sides alone,
 computers take no part in it, and a match moves it only where one person's side
 finished ahead of another's (one played against computers only, a Bauern pair against
-two computers, or two friends who both won or both lost against a computer, counts in
-/stats but not in the rating).  A computer's default rating would otherwise be farmed:
+two computers, or two friends who both won against a computer, or lost to it with the
+same score, counts in /stats but not in the rating; losers with different scores are a
+place apart).  A computer's default rating would otherwise be farmed:
 two friends with a weak computer at a Dreier table both "beat" it whenever it takes the
 Bummerl.  The results a rating stands on are marked (`rated_results`), so the board's
 won/games stay those of the rated matches whatever is deleted later (an opponent's
@@ -277,8 +278,8 @@ async def _finish_ops(service: TableService, table: Table, now: float) -> list[O
 def _rated_sides(rows: list[Standing]) -> dict[int, list[Standing]]:
     """The people of a match by side (team), when the match moves their ratings:
     one side of people finished ahead of another.  Nothing otherwise: people on one
-    side only (against computers), or all their sides level (two who both won, or both
-    lost, against a computer: neither beat the other)."""
+    side only (against computers), or all their sides level (two who both won against a
+    computer, or lost to it with the same score: neither beat the other)."""
     sides: dict[int, list[Standing]] = {}
     for r in rows:
         if r.player is not None:

@@ -126,7 +126,8 @@ class TableService:
         self._closed = False
         #: Chat keys that changed (a Telegram group upgraded): old key -> new key.
         self._moved: dict[str, str] = {}
-        #: Platform -> tables whose person's turn waits for that platform's listener.
+        #: Platform -> tables waiting for that platform's listener: every table after
+        #: a restart, and a person's turn while the platform is out of reach.
         self._waiting: dict[str, set[str]] = {}
         #: Platforms out of reach (`hold`): their persons' turns wait until `listen`.
         self._held: set[str] = set()
@@ -153,18 +154,15 @@ class TableService:
             # clock, or a reminder would go to nobody and the time run out; and what
             # needs no one (a computer's move, a lobby's expiry, closing a table its
             # people left), or its news would reach no chat — and a computer's move
-            # would start the next person's clock while he cannot press.  One its
-            # people all left closes at once (the bot stopped before it could): no one
-            # is there to be told, nor to be asked whether to go on with it.
-            if table.abandoned() is not None:
-                self._arm(table)
-            else:
-                self._wait_for_platform(table)
+            # would start the next person's clock while he cannot press.  So does one
+            # its people left (the bot stopped before it could close it): the chat
+            # is told when `listen` arms it and it closes.
+            self._wait_for_platform(table)
         log.info("table service started with %d open table(s)", len(self.tables))
 
     async def listen(self, listener: Listener, platform: str) -> None:
-        """Add an adapter's listener once it can deliver, and start the clocks of the
-        turns of its platform that waited since the restart.  The downtime is not the
+        """Add an adapter's listener once it can deliver, and arm the tables of its
+        platform that waited since the restart (or a person's turn since `hold`).  The downtime is not the
         player's: a turn that ran out, or nearly, while the bot was down or the
         platform unreachable gets the reminder's time from now, stored, and the
         reminder goes out at once."""
@@ -1214,10 +1212,7 @@ class TableService:
                     await self._closed_table(table, "aborted")
                 return
             if what == "close":
-                reason = table.abandoned()
-                if reason is not None:
-                    await self._commit(table, [{"k": "abort", "reason": reason}])
-                    await self._closed_table(table, "aborted")
+                await self._close_if_abandoned(table)
                 return
             if what != "ai" and self._held_turn(table):
                 return
@@ -1251,6 +1246,9 @@ class TableService:
                 return
             if what == "timeout" and self._held_turn(table):
                 return  # the platform went while the computer thought for him
+            # the seat as it is now: a failed write meanwhile rebuilt the table in
+            # place, at the same version, with seats of its own
+            s = table.seats[seat]
             entries: list[Entry] = []
             if what == "timeout":
                 entries.append({"k": "act", "seat": seat, "code": code, "by": "t"})
@@ -1264,10 +1262,25 @@ class TableService:
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
                 await self._notify(table, "replaced", user=s.user)
-                reason = table.abandoned()
-                if reason is not None:
-                    await self._commit(table, [{"k": "abort", "reason": reason}])
-                    await self._closed_table(table, "aborted")
+                await self._close_if_abandoned(table)
+
+    async def close_if_abandoned(self, table_id: str) -> bool:
+        """Close a running match its people left now, not on its timer (the terminal
+        table settles it before asking its player about his open game); whether the
+        table is closed."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            async with self.lock(table_id):
+                if self.tables.get(table_id) is table:
+                    await self._close_if_abandoned(table)
+        return table_id not in self.tables
+
+    async def _close_if_abandoned(self, table: Table) -> None:
+        """Close a running match its people left (`Table.abandoned`), under its lock."""
+        reason = table.abandoned()
+        if reason is not None:
+            await self._commit(table, [{"k": "abort", "reason": reason}])
+            await self._closed_table(table, "aborted")
 
     def _held_turn(self, table: Table) -> bool:
         """A person's turn whose platform is out of reach (`hold`), to arm or whose

@@ -1261,17 +1261,19 @@ def match_summary_text(table: Table, style: Style) -> str:
     if table.game == "tausend":
         # no Bummerl in Thousand: one player reaches 1000 and wins
         if isinstance(winner, int):
-            lines.append(t(lg, "result.reached_1000", name=nm[winner]))
+            # the computer got there in the seat of one who walked away: no win of his
+            away = winner in walked and len(walked) < len(table.humans())
+            key = "result.reached_1000.away" if away else "result.reached_1000"
+            lines.append(t(lg, key, name=nm[winner]))
     else:
         said = _bummerl_line(table, lg, nm, bummerl)
         if said is not None:
             lines.append(said)
-    if table.status == Status.FINISHED and not (
-        table.game == "tausend" and isinstance(winner, int)
-    ):
+    if table.status == Status.FINISHED:
         # who won, as the leaderboard counts it: after a resignation the scores alone
-        # ("Anna 0 · Bert 0") would not say
-        won = [nm[s.seat] for s in standings(table) if s.won]
-        if won:
-            lines.append(t(lg, "result.winner", names=", ".join(won)))
+        # ("Anna 0 · Bert 0") would not say.  Said already when the one who reached
+        # 1000 is the winner; not when he had walked away and the computer got there.
+        won = [s.seat for s in standings(table) if s.won]
+        if won and won != [winner]:
+            lines.append(t(lg, "result.winner", names=", ".join(nm[i] for i in won)))
     return t(lg, "result.match", lines="\n".join(lines))

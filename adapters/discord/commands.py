@@ -106,13 +106,13 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     @app_commands.rename(game=locale_str("game"), scope=locale_str("scope"))
     @app_commands.describe(
         game=locale_str("The game (all games if left out)"),
-        scope=locale_str("This server or all servers"),
+        scope=locale_str("This server or everywhere"),
     )
     @app_commands.choices(
         game=games,
         scope=[
             app_commands.Choice(name=locale_str("This server"), value="server"),
-            app_commands.Choice(name=locale_str("All servers"), value="global"),
+            app_commands.Choice(name=locale_str("Everywhere"), value="global"),
         ],
     )
     async def leaderboard(
@@ -120,7 +120,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     ) -> None:
         user = adapter.user(interaction)
         # a DM has no server, and no rated match is played there (people at one table
-        # are in a server): its board is the one of all servers, as for /stats
+        # are in a server): its board is the global one, as for /stats
         server = scope != "global" and interaction.guild_id is not None
         where = adapter.chat(interaction).key if server else "global"
         board = leaderboard_text(
@@ -133,12 +133,12 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     @app_commands.rename(user=locale_str("user"), scope=locale_str("scope"))
     @app_commands.describe(
         user=locale_str("Whose statistics (you if left out)"),
-        scope=locale_str("This server or all servers"),
+        scope=locale_str("This server or everywhere"),
     )
     @app_commands.choices(
         scope=[
             app_commands.Choice(name=locale_str("This server"), value="server"),
-            app_commands.Choice(name=locale_str("All servers"), value="global"),
+            app_commands.Choice(name=locale_str("Everywhere"), value="global"),
         ],
     )
     async def stats(

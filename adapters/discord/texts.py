@@ -133,9 +133,9 @@ GERMAN: dict[str, str] = {
     "The best players": "Die besten Spieler",
     "The game (all games if left out)": "Das Spiel (ohne Angabe: alle Spiele)",
     "scope": "bereich",
-    "This server or all servers": "Dieser Server oder alle Server",
+    "This server or everywhere": "Dieser Server oder überall",
     "This server": "Dieser Server",
-    "All servers": "Alle Server",
+    "Everywhere": "Überall",
     # /stats
     "stats": "statistik",
     "Statistics of a player": "Statistik eines Spielers",

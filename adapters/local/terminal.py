@@ -304,10 +304,16 @@ class LocalTable:
     async def _resume_or_open(self) -> str | None:
         """The table to play: an unfinished one of ours, or a new one."""
         table = self.service.table_of(self.chat.key, self.user.key)
+        if table is not None and table.abandoned() is not None:
+            # he had walked away and the bot stopped before it closed the table:
+            # `listen` closes it now, and he is told instead of asked to go on
+            await self.service.listen(self, PLATFORM)
+            if await self.service.close_if_abandoned(table.id):
+                self.say("resume_closed", game=game_name(table.game, self.lang), table=table.id)
+                table = None
         if table is not None and table.status == Status.PLAYING:
-            # no clock of a person's turn runs while he is asked (a computer's move
-            # may still bring his turn): `listen` below starts them, with a reminder
-            self.service.hold(PLATFORM)
+            # nothing of this platform moves while he is asked (after a start every
+            # table waits for `listen`, below): no clock runs, no computer plays
             self.say("resume", game=game_name(table.game, self.lang), table=table.id)
             while True:
                 self.prompt()
@@ -316,10 +322,6 @@ class LocalTable:
                     self.say("bye_saved")  # the table stays open either way
                     return None
                 answer = line.strip().lower()
-                if self.service.tables.get(table.id) is not table:
-                    # the computers played it out while the question waited
-                    self.say("resume_over")
-                    break
                 if answer == "":
                     # opened under another locale: the results follow the reader now
                     await self.service.set_table_language(table.id, self.user, self.lang)

@@ -32,8 +32,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "Enter: continue it · n: abandon it and start a new one · q: quit",
         "resume_bad": "Type Enter to continue, n for a new game, or q to quit.",
         "abandoned": "The unfinished game is closed.",
-        "resume_over": "That game ended meanwhile: the computer played your seat to the "
-        "end (it had taken it over when your turns ran out).",
+        "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
+        "computer had taken your seat when your turns ran out, and nobody was left playing.",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
         "playing_as": "The table calls you {name}.",
@@ -104,8 +104,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "Enter: weiterspielen · n: aufgeben und neu beginnen · q: Ende",
         "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",
         "abandoned": "Die unfertige Partie ist geschlossen.",
-        "resume_over": "Diese Partie ist inzwischen zu Ende: Der Computer hat deinen Platz "
-        "zu Ende gespielt (er hatte ihn übernommen, als deine Züge abgelaufen waren).",
+        "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "
+        "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
+        "niemand spielte mehr.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German
         "playing_as": "Am Tisch heißt du {name}.",

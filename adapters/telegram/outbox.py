@@ -210,7 +210,8 @@ def parts(text: str, limit: int = MAX_TEXT) -> list[str]:
         lines.append(line)
         size += 1 + n
     out.append("\n".join(lines))
-    return [part.strip() for part in out if part.strip()] or ["…"]
+    # blank lines at a cut go; an indented first line keeps its indent
+    return [part.strip("\n") for part in out if part.strip()] or ["…"]
 
 
 OpKind = Literal["post", "edit", "strip", "send", "document", "call"]

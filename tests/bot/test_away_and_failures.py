@@ -184,7 +184,10 @@ async def test_a_table_its_last_person_left_closes_even_if_closing_failed(
         if how == "killed":
             await asyncio.wait_for(killed.wait(), 10)
             await bot.crash()
-            bot = await make_bot(timings=timings).start()
+            bot = await make_bot(timings=timings).start(serve=False)
+            await asyncio.sleep(0.3)  # closed now, the news would reach no chat
+            assert tid in bot.svc.tables and bot.fc.kinds(tid) == []
+            await bot.serve()
         while tid in bot.svc.tables:
             assert loop.time() < end, "the table its person left did not close"
             await asyncio.sleep(0.05)
@@ -226,5 +229,49 @@ async def test_a_lobby_that_expired_while_the_bot_was_down_closes_where_it_is_se
             assert loop.time() < end, "the expired lobby did not close"
             await asyncio.sleep(0.02)
         assert bot.fc.kinds(tid) == ["aborted"]
+    finally:
+        await bot.stop()
+
+
+async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna voted to close the table (1 of the 2 needed); Bert then walked away, so
+    her vote is the majority of those still playing.  The bot is killed before it
+    closes the table: after the restart it closes, as a vote, once the chat can be
+    told."""
+    bot = await make_bot(timings=WALK).start()
+    svc = bot.svc
+    real_commit = svc._commit
+    killed = asyncio.Event()
+
+    async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
+        if any(e["k"] == "abort" for e in entries):
+            killed.set()
+            await asyncio.sleep(3600)  # the process dies here
+        return await real_commit(table, entries, then)
+
+    svc._commit = commit  # type: ignore[method-assign]
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [bert, anna])  # Bert hosts: Anna's is a vote
+    assert (await svc.abort(CHAT, anna.user)).ok
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 20
+    while not killed.is_set():  # Anna plays on, Bert does not
+        assert loop.time() < end, "Bert's seat was never taken over"
+        await anna.take_turn(tid)
+        await asyncio.sleep(0.02)
+    await bot.crash()
+    bot = await make_bot(timings=WALK).start(serve=False)
+    try:
+        await asyncio.sleep(0.3)
+        assert tid in bot.svc.tables and bot.fc.kinds(tid) == []
+        await bot.serve()
+        while tid in bot.svc.tables:
+            assert loop.time() < end + 10, "the table did not close"
+            await asyncio.sleep(0.02)
+        assert bot.fc.kinds(tid) == ["aborted"] and bot.store is not None
+        log = await bot.store.table_log(tid)
+        assert log[-1]["k"] == "abort" and log[-1]["reason"] == "vote"
     finally:
         await bot.stop()

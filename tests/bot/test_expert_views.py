@@ -367,6 +367,9 @@ async def test_two_at_thousand_see_the_face_down_stock_after_the_deal(
             text = end.result.message.text
             if "(redeal)" in text:
                 continue
+            # never before the deal's end: in no other message of the channel
+            before = [p.message.text for p in bot.fc.channel if p.table_id == tid]
+            assert sum("Face-down stock" in x for x in before) == 1, before
             line = next(x for x in text.splitlines() if x.startswith("Face-down stock"))
             shown = line.split(": ", 1)[1].split(" — ")[0].split(" ")
             assert len(shown) == 6, line

@@ -328,8 +328,10 @@ async def test_a_game_its_player_walked_away_from_is_closed_after_a_restart(db: 
         seat = table.seat_of(USER.key)
         async with service.lock(table_id):  # as after his turns ran out
             await service._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+            service._cancel_timers(table_id)  # the bot stops before it closes the table
         assert table_id in service.tables
         acts = [e for e in await service.store.table_log(table_id) if e["k"] == "act"]
+        assert table_id in service.tables
 
     async with running_service(db) as service:
         term = Terminal(script("q"))
@@ -342,6 +344,8 @@ async def test_a_game_its_player_walked_away_from_is_closed_after_a_restart(db: 
         assert log[-1] == {**log[-1], "k": "abort", "reason": "walked_away"}
         assert [e for e in log if e["k"] == "act"] == acts  # no computer played on
         assert "is still open" not in term.text and "Choose a game" in term.text
+        said = " ".join(term.text.split())  # as wrapped to the terminal's width
+        assert f"(table {table_id}) is closed: the computer had taken your seat" in said
 
 
 async def _play_slowly(service: TableService, lines: list[str], pauses: list[float]) -> Terminal:

@@ -16,7 +16,8 @@ from bot import results as R
 from bot.boards import leaderboard_text, stats_text
 from bot.service import TableUpdate
 from bot.store import Store
-from bot.table import Table
+from bot.table import Status, Table
+from bot.views import match_summary_text
 from engine.actions import Redeal, decode
 
 from .conftest import WALK
@@ -333,3 +334,30 @@ async def test_stats_list_the_games_in_the_boards_order(bot: Bot) -> None:
         "Bauernschnapsen (4 players)",
         "Thousand (Russian Schnapsen)",
     ], text
+
+
+async def test_a_thousand_won_by_the_computer_for_one_who_walked_away_is_not_his(
+    bot: Bot,
+) -> None:
+    """Anna walked away at Thousand and the computer in her seat reached 1000.  The
+    results count her side as lost (`standings`); the summary must say the same,
+    not "Anna reaches 1000 and wins" above a Winner line naming the others."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "tausend", [anna, bert])
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(anna.key)
+    assert seat is not None and table.match is not None
+    s = table.seats[seat]
+    assert s is not None
+    s.ai = "strong"  # she walked away
+    match: Any = table.match
+    match.scores[seat] = 1000
+    match.winner, match.finished = seat, True
+    table.status = Status.FINISHED
+    text = match_summary_text(table, bot.svc.style_for(tid))
+    assert "Anna reaches 1000 and wins." not in text, text
+    assert "Anna's seat reaches 1000, played by the computer" in text, text
+    won = [st.seat for st in R.standings(table) if st.won]
+    assert seat not in won
+    winners = next(x for x in text.splitlines() if x.startswith("Winner: "))
+    assert "Anna" not in winners and "Bert" in winners, text
