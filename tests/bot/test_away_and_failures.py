@@ -275,3 +275,53 @@ async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_res
         assert log[-1]["k"] == "abort" and log[-1]["reason"] == "vote"
     finally:
         await bot.stop()
+
+
+async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna's time ran out and the computer thinks for her; meanwhile her own late
+    press cannot be saved (the disk is full), which rebuilds the table from the store.
+    The timeout's move must then act on the table as rebuilt: the computer takes her
+    seat (her missed turn was the last allowed) and the chat is told so."""
+    timings = Timings(
+        turn_timeout=0.5, reminder_before=0.0, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600
+    )
+    gate, thinking = asyncio.Event(), asyncio.Event()
+
+    async def runner(choose: Callable[[], int]) -> int:
+        thinking.set()
+        await gate.wait()
+        return choose()
+
+    bot = await make_bot(timings=timings, ai_runner=runner).start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [anna, bert])
+        table = bot.svc.tables[tid]
+        seat = table.to_act()
+        assert seat is not None
+        mover = anna if table.seats[seat].user == anna.key else bert  # type: ignore[union-attr]
+        await asyncio.wait_for(thinking.wait(), 5)  # the timeout fired
+        assert bot.store is not None
+        real = bot.store.append
+
+        async def full(*args: Any, **kw: Any) -> Any:
+            raise StoreError("cannot write to the database: database or disk is full")
+
+        bot.store.append = full  # type: ignore[method-assign]
+        hand = mover.hand(tid)
+        assert hand is not None
+        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        assert (await mover.press(card)).code == "not_saved"
+        bot.store.append = real  # type: ignore[method-assign]
+        gate.set()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 5
+        while "replaced" not in bot.fc.kinds(tid):
+            assert loop.time() < end, bot.fc.kinds(tid)
+            await asyncio.sleep(0.02)
+        s = bot.svc.tables[tid].seats[seat]
+        assert s is not None and s.ai is not None
+    finally:
+        await bot.stop()
