@@ -206,6 +206,14 @@ class Player:
     def hand(self, table_id: str) -> HandView | None:
         return self.chat.hands.get((table_id, self.key))
 
+    def a_move(self, table_id: str) -> Button:
+        """The first game action his hand offers (a card, a bid): his turn has come."""
+        hand = self.hand(table_id)
+        assert hand is not None, "no hand"
+        return next(
+            b for b in hand.message.all_buttons() if decode_payload(b.payload).is_game_action
+        )
+
     async def take_turn(self, table_id: str) -> Outcome | None:
         """If the hand view says it is our turn, press one of its buttons.
 
@@ -240,6 +248,13 @@ class Player:
             assert out.ok and out.hand is not None, out
             message = out.hand.message
         raise AssertionError("menus lead nowhere")
+
+
+def to_move(table: Table, players: list[Player]) -> Player:
+    """Which of `players` is to act at `table`."""
+    seat = table.to_act()
+    assert seat is not None
+    return next(p for p in players if table.seat_of(p.key) == seat)
 
 
 async def play_out(

@@ -17,7 +17,7 @@ from bot.store import StoreError
 from bot.table import Entry, Table
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, button, open_table, users
+from .fakechat import CHAT, Bot, button, open_table, to_move, users
 from .test_board_and_settings import _walked_away
 from .test_store_failures import _anna_to_play, _start, held
 
@@ -86,13 +86,9 @@ async def test_forgetme_while_a_write_fails_takes_the_seat_too(tmp_path: Path) -
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
-        table = bot.svc.tables[tid]
-        seat = table.to_act()
-        assert seat is not None
-        mover, other = (anna, bert) if table.seats[seat].user == anna.key else (bert, anna)  # type: ignore[union-attr]
-        hand = mover.hand(tid)
-        assert hand is not None
-        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        mover = to_move(bot.svc.tables[tid], [anna, bert])
+        other = bert if mover is anna else anna
+        card = mover.a_move(tid)
         with held(path) as h:
             press = asyncio.ensure_future(mover.press(card))
             await asyncio.sleep(0.05)
@@ -298,10 +294,8 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
-        table = bot.svc.tables[tid]
-        seat = table.to_act()
-        assert seat is not None
-        mover = anna if table.seats[seat].user == anna.key else bert  # type: ignore[union-attr]
+        seat = bot.svc.tables[tid].to_act()
+        mover = to_move(bot.svc.tables[tid], [anna, bert])
         await asyncio.wait_for(thinking.wait(), 5)  # the timeout fired
         assert bot.store is not None
         real = bot.store.append
@@ -310,10 +304,7 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
             raise StoreError("cannot write to the database: database or disk is full")
 
         bot.store.append = full  # type: ignore[method-assign]
-        hand = mover.hand(tid)
-        assert hand is not None
-        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
-        assert (await mover.press(card)).code == "not_saved"
+        assert (await mover.press(mover.a_move(tid))).code == "not_saved"
         bot.store.append = real  # type: ignore[method-assign]
         gate.set()
         loop = asyncio.get_running_loop()

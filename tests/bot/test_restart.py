@@ -37,6 +37,7 @@ from .fakechat import (
     open_table,
     play_out,
     seeds,
+    to_move,
     users,
 )
 from .policies import ai_for, policy_for
@@ -270,8 +271,7 @@ async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..
     tid = await open_table(bot, "zweier", [a, b])
     table = bot.svc.tables[tid]
     seat = table.to_act()
-    assert seat is not None
-    mover = a if table.seats[seat].user == a.key else b  # type: ignore[union-attr]
+    mover = to_move(table, [a, b])
     deadline = table.deadline
     assert deadline == pytest.approx(now[0] + 30)
     row = await bot.store.table_row(tid)  # type: ignore[union-attr]

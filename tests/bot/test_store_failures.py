@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from bot import results as R
-from bot.payload import decode
 from bot.service import TableService, Timings
 from bot.store import Store, StoreError, migrations
 
@@ -230,8 +229,7 @@ async def test_a_move_that_cannot_be_stored_is_refused_whole_and_can_be_made_aga
         anna, tid = await _anna_to_play(bot)
         before = bot.svc.tables[tid]
         version, deadline, hand = before.version, before.deadline, anna.hand(tid)
-        assert hand is not None
-        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        card = anna.a_move(tid)
         with held(path):
             refused = await anna.press(card)
             assert not refused.ok and refused.code == "not_saved"
@@ -258,9 +256,7 @@ async def test_a_database_that_turned_read_only_refuses_the_move_with_a_message(
     try:
         anna, tid = await _anna_to_play(bot)
         version = bot.svc.tables[tid].version
-        hand = anna.hand(tid)
-        assert hand is not None
-        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        card = anna.a_move(tid)
         writer = bot.store._wconn  # type: ignore[union-attr]
         assert writer is not None
         writer.execute("PRAGMA query_only = ON")  # what a read-only file system does
