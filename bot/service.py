@@ -689,7 +689,7 @@ class TableService:
         votes = len(table.abort_votes() | {user.key})
         needed = table.votes_needed()
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
-        if table.abort_carried(user.key):
+        if votes >= needed:
             entries.append({"k": "abort", "reason": "vote"})
         await self._commit(table, entries)
         if table.status == Status.ABORTED:

@@ -169,11 +169,9 @@ class Table:
         playing, so one who walked away cannot keep the others at the table."""
         return len(self.present()) // 2 + 1
 
-    def abort_carried(self, voter: str | None = None) -> bool:
-        """The abort votes that count (with `voter`'s, about to be cast) are the
-        majority `votes_needed` asks for."""
-        votes = self.abort_votes() | ({voter} & set(self.present()) if voter else set())
-        return len(votes) >= self.votes_needed()
+    def abort_carried(self) -> bool:
+        """The abort votes that count are the majority `votes_needed` asks for."""
+        return len(self.abort_votes()) >= self.votes_needed()
 
     def abandoned(self) -> str | None:
         """Why a running match must close now that people walked away (the abort's

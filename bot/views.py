@@ -1253,7 +1253,9 @@ def match_summary_text(table: Table, style: Style) -> str:
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
     walked = [i for i, s in enumerate(table.seats) if s is not None and s.user is not None and s.ai]
-    if table.status == Status.FINISHED and walked and len(walked) < len(table.humans()):
+    if len(walked) == len(table.humans()):
+        walked = []  # nobody left playing: the scores decide (`standings`)
+    if table.status == Status.FINISHED and walked:
         # the results count it as a resignation (`standings`): the scores alone would
         # not say why his side lost
         lines.append(t(lg, "result.walked_away", names=", ".join(nm[i] for i in walked)))
@@ -1262,8 +1264,7 @@ def match_summary_text(table: Table, style: Style) -> str:
         # no Bummerl in Thousand: one player reaches 1000 and wins
         if isinstance(winner, int):
             # the computer got there in the seat of one who walked away: no win of his
-            away = winner in walked and len(walked) < len(table.humans())
-            key = "result.reached_1000.away" if away else "result.reached_1000"
+            key = "result.reached_1000.away" if winner in walked else "result.reached_1000"
             lines.append(t(lg, key, name=nm[winner]))
     else:
         said = _bummerl_line(table, lg, nm, bummerl)

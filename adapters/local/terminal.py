@@ -304,13 +304,11 @@ class LocalTable:
     async def _resume_or_open(self) -> str | None:
         """The table to play: an unfinished one of ours, or a new one."""
         table = self.service.table_of(self.chat.key, self.user.key)
-        if table is not None and table.abandoned() is not None:
+        if table is not None and await self.service.close_if_abandoned(table.id):
             # he had walked away and the bot stopped before it closed the table:
-            # `listen` closes it now, and he is told instead of asked to go on
-            await self.service.listen(self, PLATFORM)
-            if await self.service.close_if_abandoned(table.id):
-                self.say("resume_closed", game=game_name(table.game, self.lang), table=table.id)
-                table = None
+            # it is closed now, and he is told instead of asked to go on
+            self.say("resume_closed", game=game_name(table.game, self.lang), table=table.id)
+            table = None
         if table is not None and table.status == Status.PLAYING:
             # nothing of this platform moves while he is asked (after a start every
             # table waits for `listen`, below): no clock runs, no computer plays

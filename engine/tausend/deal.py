@@ -615,8 +615,8 @@ class TausendDeal(DealCore):
         gmult = setup.gmult
         pile = self.pile
         if pile:  # two players: the face-down stock goes to the last trick's winner
-            self.won[last] |= self.pile
-            self.cpoints[last] += sum(POINTS[c] for c in cards_of(self.pile))
+            self.won[last] |= pile
+            self.cpoints[last] += sum(POINTS[c] for c in cards_of(pile))
             self.pile = 0
         d = self.declarer
         totals = [self.cpoints[s] + self.mpoints[s] for s in range(n)]
