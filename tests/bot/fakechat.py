@@ -250,6 +250,21 @@ class Player:
         raise AssertionError("menus lead nowhere")
 
 
+class GatedAI:
+    """An `ai_runner` that holds every decision until `gate` is set: `thinking` says
+    the computer has begun one (a turn's timeout fired, say), so a test can act while
+    it thinks."""
+
+    def __init__(self) -> None:
+        self.thinking = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def __call__(self, choose: Callable[[], int]) -> int:
+        self.thinking.set()
+        await self.gate.wait()
+        return choose()
+
+
 def to_move(table: Table, players: list[Player]) -> Player:
     """Which of `players` is to act at `table`."""
     seat = table.to_act()

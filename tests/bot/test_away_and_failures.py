@@ -17,7 +17,7 @@ from bot.store import StoreError
 from bot.table import Entry, Table
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, button, open_table, to_move, users
+from .fakechat import CHAT, Bot, GatedAI, button, open_table, to_move, users
 from .test_board_and_settings import _walked_away
 from .test_store_failures import _anna_to_play, _start, held
 
@@ -283,20 +283,14 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
     timings = Timings(
         turn_timeout=0.5, reminder_before=0.0, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600
     )
-    gate, thinking = asyncio.Event(), asyncio.Event()
-
-    async def runner(choose: Callable[[], int]) -> int:
-        thinking.set()
-        await gate.wait()
-        return choose()
-
-    bot = await make_bot(timings=timings, ai_runner=runner).start()
+    gated = GatedAI()
+    bot = await make_bot(timings=timings, ai_runner=gated).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
         seat = bot.svc.tables[tid].to_act()
         mover = to_move(bot.svc.tables[tid], [anna, bert])
-        await asyncio.wait_for(thinking.wait(), 5)  # the timeout fired
+        await asyncio.wait_for(gated.thinking.wait(), 5)  # the timeout fired
         assert bot.store is not None
         real = bot.store.append
 
@@ -306,7 +300,7 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
         bot.store.append = full  # type: ignore[method-assign]
         assert (await mover.press(mover.a_move(tid))).code == "not_saved"
         bot.store.append = real  # type: ignore[method-assign]
-        gate.set()
+        gated.gate.set()
         loop = asyncio.get_running_loop()
         end = loop.time() + 5
         while "replaced" not in bot.fc.kinds(tid):

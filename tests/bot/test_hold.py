@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.service import Timings
 
-from .fakechat import Bot, button, open_table, users
+from .fakechat import Bot, GatedAI, button, open_table, users
 
 TIMINGS = Timings(
     turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600
@@ -105,22 +105,15 @@ async def test_a_timeout_already_thinking_when_the_platform_goes_waits(
 ) -> None:
     """The person's time ran out and the computer is choosing for him when the
     platform goes: that choice is not played; his turn waits like the others."""
-    thinking = asyncio.Event()
-    gate = asyncio.Event()
-
-    async def gated_ai(choose: Callable[[], int]) -> int:
-        thinking.set()
-        await gate.wait()
-        return choose()
-
-    bot = await make_bot(timings=TIMINGS, ai_runner=gated_ai).start()
+    gated = GatedAI()
+    bot = await make_bot(timings=TIMINGS, ai_runner=gated).start()
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
         waiting = a if _to_act(bot, tid) == a.key else b
-        await asyncio.wait_for(thinking.wait(), 2)  # his timeout fired
+        await asyncio.wait_for(gated.thinking.wait(), 2)  # his timeout fired
         bot.svc.hold("tg")
-        gate.set()
+        gated.gate.set()
         await asyncio.sleep(0.5)
         assert await _acts(bot, tid) == []  # no move made for him
         assert all(s is not None and s.ai is None for s in bot.svc.tables[tid].seats)
