@@ -139,14 +139,14 @@ class TableService:
         await self.store.drop_refs_of_closed_tables()
         for row in await self.store.open_tables():
             try:
-                table = await self._load(row.id)
-            except IllegalAction as e:
-                # the rules' words describe the hand ("you must follow suit (H)"): the
-                # code says what went wrong without them
-                log.error("table %s could not be rebuilt (%s); it stays closed", row.id, e.code)
-                continue
+                entries = await self.store.table_log(row.id)
             except Exception:
-                log.exception("table %s could not be rebuilt; it stays closed", row.id)
+                log.exception("table %s could not be read; it is tried at the next start", row.id)
+                continue
+            try:
+                table = Table.from_log(row.id, entries)
+            except Exception as e:
+                await self._unrestorable(row.id, row.version, e)
                 continue
             table.deadline = row.deadline
             self.tables[table.id] = table
@@ -159,6 +159,23 @@ class TableService:
             # is told when `listen` arms it and it closes.
             self._wait_for_platform(table)
         log.info("table service started with %d open table(s)", len(self.tables))
+
+    async def _unrestorable(self, table_id: str, version: int, error: Exception) -> None:
+        """Close a table whose log no longer replays.  The log line names the table
+        and what went wrong, never the error's words: the rules' describe the hand
+        ("you must follow suit (H)"), and any other's may quote a card."""
+        why = error.code if isinstance(error, IllegalAction) else type(error).__name__
+        try:
+            await self.store.close_unrestorable(table_id, version)
+        except Exception as e:
+            log.error(
+                "table %s could not be rebuilt (%s) nor closed (%s); it is tried at the next start",
+                table_id,
+                why,
+                type(e).__name__,
+            )
+            return
+        log.error("table %s could not be rebuilt (%s); it is closed, its log kept", table_id, why)
 
     async def listen(self, listener: Listener, platform: str) -> None:
         """Add an adapter's listener once it can deliver, and arm the tables of its

@@ -556,6 +556,16 @@ class Store:
             ops.append(_drop_refs(table_id))
         await self.write(log_rows=rows, table_row=(status, last, deadline, now, table_id), ops=ops)
 
+    async def close_unrestorable(self, table_id: str, version: int) -> None:
+        """Close a table whose log no longer replays (a damaged file, a rule changed by
+        an update), without a log entry: its log is kept as it is, for whoever looks
+        into why.  Closed, it is not tried again at every start, and its players'
+        buttons answer that the table is closed."""
+        now = time.time()
+        await self.write(
+            table_row=("aborted", version, None, now, table_id), ops=[_drop_refs(table_id)]
+        )
+
     async def set_deadline(self, table_id: str, deadline: float | None) -> None:
         """Move a table's turn deadline without a change to its log (a restart)."""
         await self.write(

@@ -415,15 +415,18 @@ async def test_a_log_that_no_longer_replays_is_logged_without_the_hand(
     make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
 ) -> None:
     """A stored move the rules refuse on replay (a damaged file, a changed rule)
-    closes that table at the restart.  The log says which table and the rules' code,
-    not their words: those describe the player's hand ("you must follow suit (H)",
-    "KS is not in your hand" for a card another seat holds)."""
+    closes that table at the restart, in the database too: it is not tried (and
+    logged) again at every start, its old buttons say the table is closed, and its
+    log is kept.  The log line says which table and the rules' code, not their
+    words: those describe the player's hand ("you must follow suit (H)", "KS is not
+    in your hand" for a card another seat holds)."""
     bot = await make_bot().start()
     a = bot.player(users(1)[0])
     tid = await open_table(bot, "zweier", [a])
     table = bot.svc.tables[tid]
     if table.seats[table.to_act()].user != a.key:  # type: ignore[index,union-attr]
         await bot.fc.wait(lambda: table.seats[table.to_act()].user == a.key, timeout=2)  # type: ignore[index,union-attr]
+    old_button = a.a_move(tid)  # a button on his hand, pressed after the restart
     assert (await a.take_turn(tid)) is not None
     await bot.stop()
     store = await Store(bot.path).open()
@@ -452,6 +455,18 @@ async def test_a_log_that_no_longer_replays_is_logged_without_the_hand(
         ]
         assert tid in line and why.code in line
         assert why.message not in caplog.text
+        assert tid not in [row.id for row in await bot.svc.store.open_tables()]
+        assert await bot.svc.store.message_refs(tid) == {}
+        assert len(await bot.svc.store.table_log(tid)) == len(entries)  # nothing lost
+        outcome = await bot.player(users(1)[0]).press(old_button)
+        assert not outcome.ok and outcome.text == "That table is closed."
+    finally:
+        await bot.stop()
+    caplog.clear()
+    bot = await make_bot().start()  # the next start leaves it alone
+    try:
+        assert tid not in bot.svc.tables
+        assert "could not be rebuilt" not in caplog.text
     finally:
         await bot.stop()
 
