@@ -60,5 +60,8 @@ bench: $(STAMP)
 docker-smoke:
 	.ci/docker-smoke
 
+# The virtualenv, the tools' caches and what the install and Python leave; never the
+# database (data/, kept across runs like .env).
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -type d -prune -not -path './data/*' -exec rm -rf {} +

@@ -32,7 +32,7 @@ from typing import TextIO, cast
 
 from .ai_workers import AIWorkers, default_workers
 from .config import Config, load_config
-from .ports import PlatformUnreachable, TokenRejected
+from .ports import NothingToServe, PlatformUnreachable, TokenRejected
 from .service import TableService, Timings
 from .store import Store, StoreError
 
@@ -296,15 +296,16 @@ async def run(
     return code
 
 
-async def _supervise(tasks: list[asyncio.Task[bool]], stop: asyncio.Event, grace: float) -> int:
+async def _supervise(tasks: list[asyncio.Task[int]], stop: asyncio.Event, grace: float) -> int:
     """Wait for the adapters; once `stop` is set, give them `grace` seconds to finish.
 
-    An adapter that fails sets `stop` for the others (exit code 1).  One that does not
-    finish within the grace period after `stop` is cancelled, so a hung platform
-    library cannot keep the process alive after SIGTERM.
+    An adapter that fails sets `stop` for the others (its exit code: 1, or 2 for
+    nothing to serve).  One that does not finish within the grace period after
+    `stop` is cancelled, so a hung platform library cannot keep the process alive
+    after SIGTERM.
     """
     code = 0
-    pending: set[asyncio.Task[bool]] = set(tasks)
+    pending: set[asyncio.Task[int]] = set(tasks)
     stopping = asyncio.ensure_future(stop.wait())
     try:
         while pending and not stop.is_set():
@@ -314,12 +315,12 @@ async def _supervise(tasks: list[asyncio.Task[bool]], stop: asyncio.Event, grace
             )
             for task in pending & done:
                 pending.discard(task)
-                if task.result() is False:
-                    code = 1
+                if task.result():
+                    code = max(code, task.result())
                     stop.set()  # one adapter failed: stop the others cleanly
         if pending:
             done, pending = await asyncio.wait(pending, timeout=grace)
-            code = max([code] + [1 for task in done if task.result() is False])
+            code = max([code] + [task.result() for task in done])
         if pending:
             names = ", ".join(sorted(task.get_name() for task in pending))
             log.warning("%s did not stop within %.0f s; cancelling", names, grace)
@@ -338,8 +339,9 @@ async def _serve(
     config: Config,
     stop: asyncio.Event,
     retry_delays: tuple[float, ...] = RETRY_DELAYS,
-) -> bool:
-    """Run one adapter; False (after logging why) when it failed.
+) -> int:
+    """Run one adapter; its exit code: 0, or (after logging why) 1 when it failed
+    and 2 when it had nothing to serve.
 
     An unreachable platform is logged as one warning line per attempt and tried
     again until `stop`; so is a database that cannot be written (a full disk,
@@ -354,10 +356,13 @@ async def _serve(
             raise
         except TokenRejected as e:
             log.error("%s: %s", name, e)
-            return False
+            return 1
+        except NothingToServe as e:
+            print(e, file=sys.stderr)  # the one line, whatever the log level
+            return 2
         except (PlatformUnreachable, StoreError) as e:
             if stop.is_set():
-                return True
+                return 0
             delay = retry_delays[min(attempt, len(retry_delays) - 1)]
             attempt += 1
             if isinstance(e, PlatformUnreachable):
@@ -369,12 +374,12 @@ async def _serve(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
             if stop.is_set():
-                return True
+                return 0
             continue
         except Exception:
             log.exception("the %s adapter failed", name)
-            return False
-        return True
+            return 1
+        return 0
 
 
 def _install_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> list[int]:

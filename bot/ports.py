@@ -122,6 +122,13 @@ class PlatformUnreachable(Exception):
     network or an outage usually comes back.  The message must not hold a token."""
 
 
+class NothingToServe(Exception):
+    """An adapter has nobody to serve and never will this run (the terminal table
+    with no keyboard: `docker run` without -i and no token): the runner stops with
+    this one-line message and exit code 2, a setting to fix, not a clean stop that
+    a service manager would take for success."""
+
+
 class TokenRejected(Exception):
     """The platform refused the configured token: trying again cannot help, so the
     runner stops with this one-line message (which names the setting, never the token)."""

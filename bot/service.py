@@ -1278,8 +1278,10 @@ class TableService:
             await self._play(table, entries)
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
-                await self._notify(table, "replaced", user=s.user)
-                await self._close_if_abandoned(table)
+                if table.abandoned() is None:
+                    await self._notify(table, "replaced", user=s.user)
+                else:  # not "take your seat back" for a table that closes now
+                    await self._close_if_abandoned(table)
 
     async def close_if_abandoned(self, table_id: str) -> bool:
         """Close a running match its people left now, not on its timer (the terminal

@@ -238,12 +238,14 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
 
 def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
     """No keyboard (stdin is /dev/null, as under `docker run` without -i): the hint
-    alone, not a game menu and a prompt nobody can answer first."""
+    alone, not a game menu and a prompt nobody can answer first; and exit code 2,
+    a setting to fix, so that `docker ps` or a service manager does not report the
+    bot that did nothing as a clean stop."""
     done = run_bot(tmp_path)
-    assert done.returncode == 0
-    out = done.stdout.decode()
-    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in out
-    assert "Choose a game" not in out and "> " not in out
+    assert done.returncode == 2
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "DISCORD_TOKEN or TELEGRAM_TOKEN" in err
+    assert "Choose a game" not in done.stdout.decode() and "> " not in done.stdout.decode()
 
 
 # --- configuration errors ------------------------------------------------------------------

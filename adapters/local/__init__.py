@@ -12,6 +12,7 @@ import os
 import sys
 
 from bot.config import Config
+from bot.ports import NothingToServe
 from bot.service import TableService
 
 from .lines import LineReader
@@ -27,15 +28,20 @@ async def serve(service: TableService, config: Config, stop: asyncio.Event) -> N
     try:
         fd = sys.stdin.fileno()
     except (AttributeError, OSError, ValueError):
-        print(say(user.lang or "en", "no_input"), file=sys.stderr)
-        return
+        raise NothingToServe(say(user.lang or "en", "no_input")) from None
     if _is_devnull(fd):
         # `docker run` without -i, a service manager: no keyboard at all, so no menu
         # and prompt before saying so (a pipe or a file is input, read to its end)
-        print(say(user.lang or "en", "no_input"))
-        return
+        raise NothingToServe(say(user.lang or "en", "no_input"))
     reader = LineReader(fd)
-    table = LocalTable(service, stop, readline=reader.readline, out=sys.stdout, user=user)
+    table = LocalTable(
+        service,
+        stop,
+        readline=reader.readline,
+        out=sys.stdout,
+        user=user,
+        keyboard=os.isatty(fd),
+    )
     try:
         await table.run()
     finally:

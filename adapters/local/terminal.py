@@ -23,7 +23,16 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
-from bot.i18n import card_label, fold_name, game_name, game_named, game_names_of, norm_lang, t
+from bot.i18n import (
+    TEXTS,
+    card_label,
+    fold_name,
+    game_name,
+    game_named,
+    game_names_of,
+    norm_lang,
+    t,
+)
 from bot.payload import decode, parsed, table_verb
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
@@ -79,8 +88,11 @@ class LocalTable:
         chat: ChatRef = CHAT,
         games: list[str] | None = None,
         width: Callable[[], int] = terminal_width,
+        keyboard: bool = False,
     ) -> None:
         self.service = service
+        #: Input is a terminal: an end of input there is Ctrl-D, not "no keyboard".
+        self.keyboard = keyboard
         self.stop = stop
         self.readline = readline
         self.out = out
@@ -98,6 +110,7 @@ class LocalTable:
         self._waiting_for: str | None = None
         self._lines_read = 0
         self._over = asyncio.Event()
+        self._aborted = False  # the match ended closed, not played out
         self._shown: list[str] = []  # the table text printed last, line by line
         self._line_task: asyncio.Task[str | None] | None = None
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
@@ -147,16 +160,18 @@ class LocalTable:
             self._over.set()
         elif kind == "aborted":
             self.buttons = []
-            self.say("aborted")
+            table = self.service.tables.get(update.table_id)
+            reason = table.abort_reason if table is not None else None
+            if reason is not None and f"abort.{reason}" in TEXTS["en"]:
+                self.say("aborted_why", reason=t(self.lang, f"abort.{reason}"))
+            else:
+                self.say("aborted")
+            self._aborted = True
             self._over.set()
         elif kind == "reminder" and update.user == self.user.key:
             seconds = self.service.seconds_left(update.table_id)
             self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))
             self._reprompt()  # his choices stand: ask again below the reminder
-        elif kind == "replaced" and update.user == self.user.key:
-            n = self.service.timings.missed_turns_limit
-            button = t(self.lang, "button.take_back")  # a numbered choice here
-            self.say("replaced", name=self.user.name, n=n, button=button)
 
     def _my_turn(self) -> bool:
         if self.table_id is None:
@@ -391,7 +406,7 @@ class LocalTable:
             self.prompt()
             line = await self._line()
             if line is None:
-                self.say("bye" if self._lines_read else "no_input")
+                self.say("bye" if self._lines_read or self.keyboard else "no_input")
                 return None
             text = line.strip().lower()
             if text in ("q", "quit", "exit"):
@@ -450,7 +465,8 @@ class LocalTable:
             if over:
                 self._over.clear()
                 self.table_id = None
-                self.say("match_over")
+                self.say("closed_over" if self._aborted else "match_over")
+                self._aborted = False
                 while True:
                     self.prompt()
                     line = await self._line()

@@ -59,11 +59,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "refused": "✗ {reason}",
         "match_over": "Match over. Enter: play another · q: quit",
         "match_over_bad": "Type Enter to play another match, or q to quit.",
-        "replaced": "{name} missed {n} turns; the computer takes the seat. Type the number "
-        "of “{button}” to return.",
-        "replaced.one": "{name} missed a turn; the computer takes the seat. Type the number "
-        "of “{button}” to return.",
         "aborted": "The table was closed.",
+        "aborted_why": "The table was closed: {reason}.",
+        "closed_over": "No result: the match was not played out. Enter: play another · q: quit",
         "bye": "Bye.",
         "bye_saved": "Bye — your game is kept; run the bot again to continue it.",
         "no_input": "No keyboard input (stdin is closed), so no local game. "
@@ -132,11 +130,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",
         "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
         "match_over_bad": "Enter für eine neue Partie, q zum Beenden.",
-        "replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt den Platz. Die "
-        "Nummer von „{button}“ eingeben, um zurückzukehren.",
-        "replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt den Platz. Die "
-        "Nummer von „{button}“ eingeben, um zurückzukehren.",
         "aborted": "Der Tisch wurde geschlossen.",
+        "aborted_why": "Der Tisch wurde geschlossen: {reason}.",
+        "closed_over": "Kein Ergebnis: die Partie wurde nicht zu Ende gespielt. Enter: noch eine · q: Ende",
         "bye": "Servus.",
         "bye_saved": "Servus — die Partie bleibt gespeichert; beim nächsten Start geht's weiter.",
         "no_input": "Keine Tastatureingabe (stdin ist zu), also kein lokales Spiel. "
@@ -160,7 +156,6 @@ TEXTS: dict[str, dict[str, str]] = {
 #: Texts with a form of their own for a count of 1 (see `bot.i18n.COUNTED`).
 COUNTED = {
     "created": "n",
-    "replaced": "n",
     "no_such_bid": "bids",
     "no_such_action": "max",
     "numbers": "max",

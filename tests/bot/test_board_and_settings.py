@@ -201,14 +201,19 @@ async def test_a_table_everybody_walked_away_from_is_closed_and_counts_nowhere(
 ) -> None:
     """Anna and Bert both stop pressing: once the computer holds the last person's
     seat the table closes, instead of computers playing the match out in the chat
-    for nobody, and neither is rated or counted on what they made of it."""
+    for nobody, and neither is rated or counted on what they made of it.  The last
+    one is not told "Take my seat back" for a table that closes with that turn."""
     timings = dataclasses.replace(FAST, turn_timeout=0.3, reminder_before=0.1, missed_turns_limit=1)
     bot = await make_bot(timings=timings).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
         await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=10)
-        assert bot.fc.kinds(tid)[-1] == "aborted"
+        kinds = bot.fc.kinds(tid)
+        assert kinds[-1] == "aborted"
+        # the first one gone is told how to come back; the last one is not offered
+        # a seat back at a table that closes with that very turn
+        assert kinds.count("replaced") == 1 and kinds[-2] != "replaced"
         row = await bot.store.table_row(tid)  # type: ignore[union-attr]
         assert row is not None and row.status == "aborted"
         store = bot.store

@@ -389,19 +389,6 @@ async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path)
         assert "Tester, it is your turn" in after
 
 
-async def test_the_computer_taking_the_seat_says_how_to_take_it_back(db: Path) -> None:
-    """In the terminal "Take my seat back" is a numbered choice: the notice says to
-    type its number, not to press a button."""
-    quick = Timings(turn_timeout=0.3, reminder_before=0, missed_turns_limit=1, ai_delay=0)
-    async with running_service(db, timings=quick) as service:
-        term = await _play_slowly(service, ["zweier", "q"], [0.0, 1.0])  # he leaves
-        assert (
-            "Tester missed a turn; the computer takes the seat. "
-            "Type the number of “Take my seat back” to return." in term.text
-        )
-        assert "\n> Tester missed" not in term.text  # not printed after the prompt
-
-
 async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
@@ -1084,3 +1071,47 @@ async def test_cards_to_discard_are_picked_by_name(service: TableService) -> Non
     either = "|".join(re.escape(f"Discard {a} {b}") for a, b in ((first, second), (second, first)))
     assert re.search(rf"(?:{either})(?:: keep the contract or raise\.|\?)\n", out)
     assert f"{first} is picked already: pick another card, or type the number of a choice." in out
+
+
+class AwayTerminal(Terminal):
+    """A player who picks a game and then types nothing (he walked away) until the
+    table has something to say about it; then q."""
+
+    def write(self, s: str) -> int:
+        n = io.StringIO.write(self, s)
+        if s == PROMPT:
+            screen = self.getvalue()[self.since :]
+            self.since = len(self.getvalue())
+            if "Choose a game" in screen:
+                self.lines.put_nowait("zweier")
+            elif "Enter: play another" in screen:
+                self.lines.put_nowait("q")
+        return n
+
+
+async def test_a_player_whose_turns_ran_out_is_told_why_the_table_closed(db: Path) -> None:
+    """Alone at the table, his turns run out and the computer takes his seat: the
+    table closes at once, so he is told why, not offered a "Take my seat back" that
+    no longer exists, nor "Match over" for a match nobody finished."""
+    timings = Timings(turn_timeout=0.2, reminder_before=0.1, missed_turns_limit=2, ai_delay=0.0)
+    async with running_service(db, timings=timings) as service:
+        term = AwayTerminal(script())
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(table.run(), 30)
+        said = " ".join(term.text.split())
+        assert "The table was closed: every player walked away" in said
+        assert "No result: the match was not played out." in said
+        assert "Take my seat back" not in said and "Match over" not in said
+        [row] = await service.store.fetchall("SELECT status FROM tables")
+        assert row[0] == "aborted"
+
+
+async def test_ctrl_d_at_the_first_menu_of_a_terminal_says_bye(service: TableService) -> None:
+    """Ctrl-D on a keyboard ends the input too: "Bye.", not "no keyboard input"."""
+    term = Terminal(script(None))
+    table = LocalTable(
+        service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
+    )
+    await asyncio.wait_for(table.run(), 30)
+    assert term.text.rstrip().endswith("Bye.")
+    assert "stdin is closed" not in term.text
