@@ -30,6 +30,7 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank, Suit
 from engine.errors import OptionError
+from engine.tausend.rules import MARRIAGE_VALUE
 
 LANGUAGES = ("en", "de")
 SUIT_STYLES = ("french", "german")
@@ -135,7 +136,7 @@ GAME_NAMES = {
         "zweier": "Schnapsen (zu zweit)",
         "dreier": "Dreierschnapsen",
         "bauern": "Bauernschnapsen",
-        "tausend": "Tausend (Russisch Schnapsen)",
+        "tausend": "Tausend (Russisches Schnapsen)",
     },
 }
 
@@ -365,7 +366,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.double.bauern": "Kontra",
         "act.double.2.bauern": "Rekontra",
         "act.double.3.bauern": "Subkontra",
-        "act.marriage.tausend": "{card} + marriage",
+        "act.marriage.tausend": "{card} + marriage ({points})",
         "table.phase.doubling.bauern": "Kontra — {name} to say {double} or pass",
         "act.discard": "Discard {cards}",
         "act.discard_raise": "Discard {cards}, play {contract}",
@@ -647,7 +648,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.double.bauern": "Kontra",
         "act.double.2.bauern": "Rekontra",
         "act.double.3.bauern": "Subkontra",
-        "act.marriage.tausend": "{card} + Paar ansagen",
+        "act.marriage.tausend": "{card} + Paar ansagen ({points})",
         "table.phase.doubling.bauern": "Kontra — {name}: {double} oder weiter",
         "act.discard": "{cards} ablegen",
         "act.discard_raise": "{cards} ablegen, {contract} spielen",
@@ -688,7 +689,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.note.barrel_reset": "{name} fällt zum dritten Mal vom Fass: zurück auf 0.",
         "result.tie_break": "Stechen gewonnen von {winner}: {loser} bekommt das Bummerl.",
         "result.reason.shown": "aufgelegt",
-        "result.reason.took_trick": "der Spieler hat einen Stich gemacht",
+        "result.reason.took_trick": "der Alleinspieler hat einen Stich gemacht",
         "result.reason.no_trick": "keinen Stich gemacht",
         "result.reason.lost_trick": "einen Stich abgegeben",
         "result.reason.under_66": "66 nicht rechtzeitig erreicht",
@@ -843,6 +844,7 @@ GAME_ALIASES: dict[str, tuple[str, ...]] = {
         "Tausend",
         "1000",
         "Russian Schnapsen",
+        "Russisches Schnapsen",
         "Russisch Schnapsen",
         "Russischer Schnapsen",
         "Tysiacha",
@@ -901,7 +903,9 @@ def action_label(
         if not action.marriage:
             return card
         key = "act.marriage_claim" if action.claim else game_key("act.marriage", game)
-        if trump is not None and game != "tausend":
+        if game == "tausend":  # what it scores, as the Schnapsen games' 20 and 40 say
+            return t(lg, key, card=card, points=MARRIAGE_VALUE[action.card.suit])
+        if trump is not None:
             key += ".40" if action.card.suit == trump else ".20"
         return t(lg, key, card=card)
     if isinstance(action, ExchangeTrump):

@@ -156,7 +156,10 @@ def test_german_words_for_german_readers() -> None:
     assert action_label(Redeal(), "de", game="tausend") == "Neu geben (die Neuner)"
     assert action_label(Redeal(), "en", game="dreier") == "Redeal"
     queen = PlayCard(Card.parse("QC")[0], marriage=True)
-    assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen"
+    # Thousand's marriages are worth their suit's value: Clubs 60, Hearts 100
+    assert action_label(queen, "de", game="tausend") == "D♣ + Paar ansagen (60)"
+    king_h = PlayCard(Card.parse("KH")[0], marriage=True)
+    assert action_label(king_h, "en", game="tausend") == "K♥ + marriage (100)"
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"
     # with manual claims a marriage may be declared and claimed in one press
     out = PlayCard(Card.parse("QC")[0], marriage=True, claim=True)
@@ -170,7 +173,7 @@ def test_german_words_for_german_readers() -> None:
     assert action_label(out, "en", game="zweier", trump=clubs) == (
         "Q♣ + marriage in trumps (40), and claim 66"
     )
-    assert action_label(queen, "de", game="tausend", trump=hearts) == "D♣ + Paar ansagen"
+    assert action_label(queen, "de", game="tausend", trump=hearts) == "D♣ + Paar ansagen (60)"
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
