@@ -111,6 +111,14 @@ CHANNEL_LOST = "channel_lost"
 SERVER_LOST = "server_lost"
 #: What may pass on a second try: Discord's 5xx, the network.
 OUTAGES = (discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError)
+#: Channels where posting takes "Send Messages in Threads", not "Send Messages".
+THREADS = frozenset(
+    {
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    }
+)
 
 
 # --- the client ------------------------------------------------------------------------
@@ -480,6 +488,26 @@ class DiscordAdapter:
             name = interaction.guild.name if interaction.guild is not None else ""
             return ChatRef(PLATFORM, str(interaction.guild_id), name)
         return ChatRef(PLATFORM, str(interaction.channel_id))  # a DM: no place to name
+
+    @staticmethod
+    def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+        """What a table in the interaction's channel would need and the bot lacks
+        there (`discord.Permissions` flag names, from Discord's ``app_permissions``).
+
+        Checked before a table opens: its lobby is the command's reply, which needs no
+        right in the channel, so a table opened without them would look fine and close
+        at its first edit (no "View Channel": 50001) or post (no "Send Messages":
+        50013), its players told the bot cannot post there "any more".  Only what the
+        adapter uses: it edits its messages by id and never reads or replies to
+        others (no "Read Message History"), and sends text and buttons only (no
+        "Embed Links", no "Attach Files" — a record goes as an interaction reply).
+        In a DM with the bot it may always post."""
+        if interaction.guild_id is None:
+            return []
+        have = interaction.app_permissions
+        thread = getattr(interaction.channel, "type", None) in THREADS
+        needed = ("view_channel", "send_messages_in_threads" if thread else "send_messages")
+        return [name for name in needed if not getattr(have, name)]
 
     def forget_user(self, user: str) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped

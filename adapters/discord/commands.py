@@ -49,6 +49,16 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+def _missing_text(lang: str | None, missing: list[str]) -> str:
+    """The refusal of `/schnapsen new` naming the permissions as Discord's settings
+    do, so that an admin finds them there."""
+    names = [text(lang, f"perm.{name}") for name in missing]
+    if len(names) == 1:
+        return text(lang, "missing_permission", permissions=names[0])
+    listed = ", ".join(names[:-1]) + text(lang, "perm.and") + names[-1]
+    return text(lang, "missing_permissions", permissions=listed)
+
+
 def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> None:
     """Add every command to `tree` (called once, from `setup_hook`)."""
     service = adapter.service
@@ -76,6 +86,11 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         interaction: discord.Interaction[Any], game: str, preset: str | None
     ) -> None:
         user = adapter.user(interaction)
+        if missing := adapter.missing_permissions(interaction):
+            # said before any table exists: one opened here would close at its first
+            # edit or post, telling its players the bot lost a channel it never had
+            await adapter.reply(interaction, _missing_text(user.lang, missing))
+            return
         chat = adapter.chat(interaction)
         is_admin = interaction.guild_id is None or interaction.permissions.manage_guild
         outcome = await adapter.within_budget(
@@ -237,8 +252,9 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             )
             await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
             return
+        current = await adapter.within_budget(interaction, service.settings(chat))
         shown = settings_text(
-            await service.settings(chat),
+            current,
             user.lang,
             turn_timeout=service.timings.turn_timeout,
             ai_level=service.ai_level,

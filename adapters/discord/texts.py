@@ -3,7 +3,7 @@
 The game's texts live in `bot.i18n`; these are about Discord itself: the slash
 commands' German names and descriptions (Discord shows each user their client
 language), and the few notes that exist because of Discord (closed DMs, a table's
-channel or server lost).
+channel or server lost, a channel the bot may not post in).
 """
 
 from __future__ import annotations
@@ -45,6 +45,21 @@ TEXTS: dict[str, dict[str, str]] = {
             "Table {table} was closed: I was removed from the server it was played on. "
             "Nothing of the match was recorded."
         ),
+        "missing_permission": (
+            "I cannot open a table here: I lack the {permissions} permission in this "
+            "channel, and without it nobody could follow the game. A server admin can "
+            "grant it to me in the channel's settings (Permissions); then try again."
+        ),
+        "missing_permissions": (
+            "I cannot open a table here: I lack the permissions {permissions} in this "
+            "channel, and without them nobody could follow the game. A server admin can "
+            "grant them to me in the channel's settings (Permissions); then try again."
+        ),
+        # Discord's own names of the permissions, as its settings show them
+        "perm.view_channel": "“View Channel”",
+        "perm.and": " and ",
+        "perm.send_messages": "“Send Messages”",
+        "perm.send_messages_in_threads": "“Send Messages in Threads”",
         "settings_game": "/settings key:dreier",
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
@@ -91,6 +106,22 @@ TEXTS: dict[str, dict[str, str]] = {
             "Tisch {table} wurde geschlossen: Ich wurde vom Server entfernt, auf dem er "
             "gespielt wurde. Von der Partie wird nichts gewertet."
         ),
+        "missing_permission": (
+            "Ich kann hier keinen Tisch eröffnen: Mir fehlt in diesem Kanal die "
+            "Berechtigung {permissions}, und ohne sie könnte niemand dem Spiel folgen. Ein "
+            "Server-Admin kann sie mir in den Kanaleinstellungen (Berechtigungen) geben; "
+            "dann bitte noch einmal versuchen."
+        ),
+        "missing_permissions": (
+            "Ich kann hier keinen Tisch eröffnen: Mir fehlen in diesem Kanal die "
+            "Berechtigungen {permissions}, und ohne sie könnte niemand dem Spiel folgen. "
+            "Ein Server-Admin kann sie mir in den Kanaleinstellungen (Berechtigungen) "
+            "geben; dann bitte noch einmal versuchen."
+        ),
+        "perm.view_channel": "„Kanal ansehen“",
+        "perm.and": " und ",
+        "perm.send_messages": "„Nachrichten senden“",
+        "perm.send_messages_in_threads": "„Nachrichten in Threads senden“",
         "settings_game": "/einstellungen einstellung:dreier",
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"

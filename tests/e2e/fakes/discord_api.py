@@ -21,7 +21,8 @@ enforces the platform rules that shape the bot's design (see /work/shared/PLATFO
   :meth:`FakeDiscord.rate_limit` makes the next K requests to a route answer 429;
 * outages and lost access: :meth:`FakeDiscord.server_error` (5xx, optionally after the
   request took effect), :meth:`FakeDiscord.deny_bot` (a channel overwrite: 50001 /
-  50013), :meth:`FakeDiscord.delete_channel` (10003 and CHANNEL_DELETE),
+  50013, and the interactions' ``app_permissions`` say so; ``allow_bot`` lifts it),
+  :meth:`FakeDiscord.delete_channel` (10003 and CHANNEL_DELETE),
   :meth:`FakeDiscord.remove_bot` and :meth:`FakeDiscord.guild_outage` (GUILD_DELETE
   without / with ``unavailable``); a message sent with ``enforce_nonce`` twice is
   created once;
@@ -300,6 +301,12 @@ def _unknown_message() -> ApiError:
 
 def _unknown_channel() -> ApiError:
     return ApiError(404, 10003, "Unknown Channel")
+
+
+def _send_right(channel: FakeChannel) -> int:
+    """The right to post in a channel: in a thread it is "Send Messages in Threads",
+    whatever "Send Messages" says (Discord's rule)."""
+    return Permission.SEND_MESSAGES_IN_THREADS if channel.is_thread else Permission.SEND_MESSAGES
 
 
 def _missing_access() -> ApiError:
@@ -1494,8 +1501,21 @@ class FakeDiscord:
         """A member overwrite that takes ``permissions`` from the bot in ``channel``
         (announced as CHANNEL_UPDATE).  Without VIEW_CHANNEL every channel route answers
         403 / 50001; without SEND_MESSAGES posting answers 403 / 50013 (the bot may
-        still edit its own messages there)."""
+        still edit its own messages there), in the channel's threads without
+        SEND_MESSAGES_IN_THREADS.  Interactions from there carry the reduced
+        ``app_permissions``."""
         channel.denied[self.bot_user.id] = channel.denied.get(self.bot_user.id, 0) | permissions
+        guild = channel.guild
+        assert guild is not None, "overwrites exist in guild channels only"
+        self._background(self._broadcast("CHANNEL_UPDATE", lambda s: channel.payload(), guild.id))
+
+    def allow_bot(self, channel: FakeChannel, permissions: int) -> None:
+        """An admin lifts what :meth:`deny_bot` took (announced as CHANNEL_UPDATE)."""
+        denied = channel.denied.get(self.bot_user.id, 0) & ~permissions
+        if denied:
+            channel.denied[self.bot_user.id] = denied
+        else:
+            channel.denied.pop(self.bot_user.id, None)
         guild = channel.guild
         assert guild is not None, "overwrites exist in guild channels only"
         self._background(self._broadcast("CHANNEL_UPDATE", lambda s: channel.payload(), guild.id))
@@ -3045,7 +3065,7 @@ class FakeDiscord:
             assert channel.recipient is not None
             if channel.recipient.dms_closed or not self.shares_guild_with_bot(channel.recipient):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
-        elif not self._bot_member_has(channel, Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES):
+        elif not self._bot_member_has(channel, Permission.VIEW_CHANNEL | _send_right(channel)):
             raise ApiError(403, 50013, "Missing Permissions")
         sent = self._sent_with_nonce(channel, call.body)
         if sent is not None:
