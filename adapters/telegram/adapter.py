@@ -13,8 +13,9 @@ Where things are shown
 
 The private chat (deep links)
 Telegram lets a bot write privately only to users who started it.  On Join (and for
-the host on /new) the adapter says hello privately; if Telegram refuses (403), the
-press is answered with a ``t.me/<bot>?start=<table>`` link that opens the private
+the host on /new) the adapter says hello privately; if Telegram refuses (a 403, or
+the 400 "chat not found" it often gives for a user it has no chat with), the press is
+answered with a ``t.me/<bot>?start=<table>`` link that opens the private
 chat, and the lobby shows who is missing.  The host's Start is refused while a seated
 human is known to be unreachable, so the table waits in the lobby.  A user found
 unreachable later (a restart forgot who had started, or the user blocked the bot) is
@@ -32,7 +33,8 @@ Telegram also says the bot joined the supergroup; that is no new group to greet
 
 When Telegram refuses or fails
 A group that removes the bot or takes its right to post (a ``my_chat_member`` update, a
-403, a 400 "not enough rights to send") loses its tables: they close as an abort does
+403, a 400 such as "not enough rights to send" or "CHAT_WRITE_FORBIDDEN", see
+`outbox.refuses`) loses its tables: they close as an abort does
 (nothing scored), each player is told privately, and the group gets nothing more until
 the bot is added back or a command comes from it.  A user who blocks the bot is one
 who has not started it (above).  A message someone deleted is posted anew at its next
@@ -109,7 +111,7 @@ from bot.table import Status
 from bot.views import HandView, Message, ResultView, match_summary_text, settings_text
 from engine.games import available
 
-from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts
+from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts, refuses
 from .texts import COMMANDS, tt
 
 log = logging.getLogger(__name__)
@@ -801,8 +803,8 @@ class TelegramAdapter:
                 self._warn(table_id, st, key)
 
     def _lose_group(self, chat_id: int) -> None:
-        """The group removed the bot or took its right to post (a 403, a "not enough
-        rights" 400, a ``my_chat_member`` update; once however many say so).  Nothing
+        """The group removed the bot or took its right to post (a 403, a 400 that says
+        so, a ``my_chat_member`` update; once however many say so).  Nothing
         more is sent there, and its tables close as an abort closes them: nobody there
         could follow or stop them, and the computer would otherwise play the absent
         players' turns to the end of a match nobody saw."""
@@ -1186,11 +1188,11 @@ class TelegramAdapter:
         try:
             await self.outbox.paced(uid)
             await self.app.bot.send_message(uid, tt(user.lang, "joined", table=table_id))
-        except Forbidden:
-            self._on_refused(uid)
-            return False
-        except TelegramError as e:  # flood control or network: we don't know yet
-            log.info("could not greet %s privately: %s", uid, e)
+        except TelegramError as e:
+            if refuses(e):  # a 403, or "chat not found" for a user never met
+                self._on_refused(uid)
+                return False
+            log.info("could not greet %s privately: %s", uid, e)  # flood control, network
             return True
         self.reachable[uid] = True
         self.unreachable.discard(uid)
@@ -1211,16 +1213,29 @@ class TelegramAdapter:
         chat_id = self.outbox.current_chat(message.chat.id)
         return ChatRef(PLATFORM, str(chat_id), message.chat.title or "")
 
-    async def _is_admin(self, message: TgMessage, user: UserRef) -> bool:
+    async def _is_admin(self, message: TgMessage, user: UserRef) -> bool | None:
+        """Whether `user` administers the message's chat; None when Telegram did not
+        say (flood control, an outage, an answer that never came): an admin told he
+        is none would believe it, so the caller asks him to try again instead."""
         if message.chat.type == "private":
             return True
         try:
             chat_id = self.outbox.current_chat(message.chat.id)
             member = await self.app.bot.get_chat_member(chat_id, int(user.id))
+        except (BadRequest, Forbidden) as e:  # Telegram's answer: no member, or no chat
+            log.info("getChatMember refused: %s", e)
+            return False
         except TelegramError as e:
             log.info("getChatMember failed: %s", e)
-            return False
+            return None
         return member.status in ("creator", "administrator")
+
+    async def _admin_or_retry(self, message: TgMessage, user: UserRef) -> bool | None:
+        """`_is_admin`, having told the user to try again when Telegram did not say."""
+        is_admin = await self._is_admin(message, user)
+        if is_admin is None:
+            await self._reply(message, tt(user.lang, "admin_unknown"))
+        return is_admin
 
     def _incoming(self, update: Update) -> tuple[TgMessage, UserRef] | None:
         message = update.effective_message
@@ -1300,7 +1315,9 @@ class TelegramAdapter:
             return
         preset = words[0] if words else None
         settings = await self.service.settings(chat)
-        is_admin = settings.starters == "admins" and await self._is_admin(message, user)
+        is_admin = settings.starters == "admins" and await self._admin_or_retry(message, user)
+        if is_admin is None:
+            return
         outcome = await self.service.create_table(
             chat, user, game, preset=preset, options=options or None, is_admin=is_admin
         )
@@ -1377,7 +1394,9 @@ class TelegramAdapter:
             return
         message, user = got
         chat = self._chat(message)
-        is_admin = await self._is_admin(message, user)
+        is_admin = await self._admin_or_retry(message, user)
+        if is_admin is None:
+            return
         args = context.args or []
         if not is_admin:
             await self._reply(message, t(user.lang, "refuse.not_admin"))
@@ -1408,7 +1427,9 @@ class TelegramAdapter:
         # a group admin closes any table of the group he does not sit at (an abandoned
         # game, a spam lobby): a plain /abort at one's own table needs no Telegram call
         mine = table_id is None and self.service.table_of(chat.key, user.key) is not None
-        is_admin = not mine and await self._is_admin(message, user)
+        is_admin = not mine and await self._admin_or_retry(message, user)
+        if is_admin is None:
+            return
         outcome = await self.service.abort(chat, user, is_admin=is_admin, table_id=table_id)
         if outcome.text:
             await self._reply(message, outcome.text)

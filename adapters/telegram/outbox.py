@@ -20,9 +20,11 @@ limits are met:
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
   gone (deleted by an admin, too old to edit) becomes a new post.
 - **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
-  a group that removed it) or a group that took the bot's right to post ("not enough
-  rights to send") marks the chat blocked: its pending messages are dropped, nothing
-  more is tried there until `unblock`, and `on_refused` tells the adapter once.
+  a group that removed it), or a 400 that says the same in other words (`refuses`: a
+  user Telegram knows no chat with, "chat not found"; a group that took the bot's right
+  to post or closed its topic) marks the chat blocked: its pending messages are
+  dropped, nothing more is tried there until `unblock`, and `on_refused` tells the
+  adapter once.
 - **Telegram out of reach.** A request that could not even connect is tried again
   (at most every 5 s) until it goes through, however long the outage: the chat's
   queue waits in order, its edits merging meanwhile.  Other network failures (a
@@ -131,7 +133,7 @@ class Handle:
     message_id: int | None = None
     shown: Content | None = None  # what Telegram shows now (None: unknown)
     latest: Content | None = None  # the newest content asked for
-    dead: bool = False  # the chat refused it (403): nothing more is sent for it
+    dead: bool = False  # the chat refused it (`refuses`): nothing more is sent for it
 
     @property
     def ref(self) -> str:
@@ -257,6 +259,30 @@ class Stats:
     unreachable: int = 0  # requests that could not connect (tried again)
     failed: int = 0
     migrated: int = 0
+
+
+#: How a 400 says the bot may not post in the chat at all, as a 403 would; real
+#: Telegram uses all of these.  The bot can do nothing about any of them but wait to
+#: be let in again, so one answer is enough: trying every message anew would only
+#: fill the log while the table runs on unseen.
+_REFUSALS = (
+    "rights to send",  # "not enough rights to send text messages to the chat"
+    "chat_write_forbidden",
+    "chat_restricted",
+    "topic_closed",
+    "chat not found",  # a user who never started the bot, a group the bot is not in
+    "user is deactivated",
+    "bot was blocked",
+)
+
+
+def refuses(error: TelegramError) -> bool:
+    """Telegram refuses the chat to the bot, not just one request ("message is not
+    modified", "message to edit not found" and the like are about one message)."""
+    if isinstance(error, Forbidden):
+        return True
+    text = error.message.lower()
+    return isinstance(error, BadRequest) and any(words in text for words in _REFUSALS)
 
 
 def _unsent(error: NetworkError) -> bool:
@@ -677,7 +703,7 @@ class Outbox:
                         return  # nothing left to take the buttons off
                     handle.message_id = None  # gone: post it anew
                     continue
-                if "rights to send" in text:  # the group took the bot's right to post
+                if refuses(e):
                     self._refused(chat, handle, e)
                     return
                 log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)

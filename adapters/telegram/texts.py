@@ -65,6 +65,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "deliver_hand": "{name}, I cannot send you your cards: open {link} and press Start.",
         "no_games": "No games yet.",
         "failed": "Something went wrong; please try again.",
+        "admin_unknown": "Telegram did not tell me whether you are an admin here; please try again in a moment.",
         "group_lost": "Table {table} was closed: I can no longer post in its group (removed, or not allowed to write there).",
     },
     "de": {
@@ -94,6 +95,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "deliver_hand": "{name}, ich kann dir deine Karten nicht schicken: öffne {link} und drücke Start.",
         "no_games": "Noch keine Spiele.",
         "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
+        "admin_unknown": "Telegram hat mir nicht gesagt, ob du hier Admin bist; bitte gleich noch einmal versuchen.",
         "group_lost": "Tisch {table} wurde geschlossen: Ich kann in seiner Gruppe nicht mehr schreiben (entfernt oder ohne Schreibrecht).",
     },
 }

@@ -143,7 +143,13 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await stop_rig(rig)
 
 
-async def test_user_who_never_started_the_bot(fake: FakeTelegram, tmp_path: Path) -> None:
+@pytest.mark.parametrize("refusal", [403, 400], ids=["forbidden", "chat_not_found"])
+async def test_user_who_never_started_the_bot(
+    fake: FakeTelegram, tmp_path: Path, refusal: int
+) -> None:
+    """Telegram answers a message to him with 403, or often with 400 "chat not
+    found": either way he is sent the start link, and the table waits for him."""
+    fake.unstarted_chat_not_found = refusal == 400
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         anna = fake.create_user("Anna", started=True)
@@ -173,7 +179,7 @@ async def test_user_who_never_started_the_bot(fake: FakeTelegram, tmp_path: Path
         assert not answer.show_alert, answer.text
         hand = await fake.wait_for_message(berti.private_chat, contains="Your hand")
         assert hand.text.startswith("Your hand at table")
-        refused = [c for c in fake.calls_to("sendMessage") if c.status == 403]
+        refused = [c for c in fake.calls_to("sendMessage") if c.status == refusal]
         assert len(refused) == 1  # one probe, never a retry loop
         assert not any("Hand:" in m.text for m in group.messages)
     finally:

@@ -92,6 +92,9 @@ QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or q
 MESSAGE_TOO_LONG = "Bad Request: message is too long"
 TEXT_EMPTY = "Bad Request: message text is empty"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
+CHAT_WRITE_FORBIDDEN = "Bad Request: CHAT_WRITE_FORBIDDEN"
+CHAT_RESTRICTED = "Bad Request: CHAT_RESTRICTED"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
 USER_NOT_FOUND = "Bad Request: user not found"
 MESSAGE_TO_EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 MESSAGE_CANT_BE_EDITED = "Bad Request: message can't be edited"
@@ -394,6 +397,10 @@ class FakeChat:
     chat_actions: list[str] = field(default_factory=list, repr=False)
     next_message_id: int = field(default=1, repr=False)
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
+    #: Set by a test: every message the bot sends or edits here is refused with this
+    #: 400 (e.g. `CHAT_WRITE_FORBIDDEN`, `TOPIC_CLOSED`), as Telegram refuses a group
+    #: whose settings changed in ways no update tells the bot about.
+    refuses_with: str | None = None
 
     @property
     def is_group(self) -> bool:
@@ -1191,8 +1198,13 @@ class FakeTelegram:
         privacy_mode: bool = True,
         limits: Limits | None = None,
         webhook_retry_delay: float = 0.05,
+        unstarted_chat_not_found: bool = False,
     ) -> None:
         self.token = token
+        #: How a message to a user who never started the bot is refused: 403 "bot
+        #: can't initiate conversation" by default, or (True) the 400 "chat not found"
+        #: real Telegram often gives for a user the bot has no chat with.
+        self.unstarted_chat_not_found = unstarted_chat_not_found
         self.limits = limits if limits is not None else Limits()
         self.privacy_mode = privacy_mode
         self.webhook_retry_delay = webhook_retry_delay
@@ -2194,12 +2206,16 @@ class FakeTelegram:
 
     def _check_can_post(self, chat: FakeChat) -> None:
         """403 where the bot may not write at all (a private chat it may not start or
-        was blocked in, a group it is not in).  A bot restricted in a group (muted) may
-        still edit its messages there; only new ones are refused, with 400."""
+        was blocked in, a group it is not in), or the 400s that say the same (see
+        `unstarted_chat_not_found`, `FakeChat.refuses_with`).  A bot restricted in a
+        group (muted) may still edit its messages there; only new ones are refused,
+        with 400."""
         if chat.type == "private":
             assert chat.user is not None
             if chat.user.blocked_bot:
                 raise ApiError(403, BLOCKED_BY_USER)
+            if not chat.user.started_bot and self.unstarted_chat_not_found:
+                raise _bad_request(CHAT_NOT_FOUND)
             if not chat.user.started_bot:
                 raise ApiError(403, CANT_INITIATE)
             return
@@ -2209,6 +2225,8 @@ class FakeTelegram:
             raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
         if status == "left":
             raise ApiError(403, f"Forbidden: bot is not a member of the {kind} chat")
+        if chat.refuses_with is not None:
+            raise _bad_request(chat.refuses_with)
 
     def _render(self, params: Params) -> tuple[str, tuple[JSONDict, ...]]:
         """Parse ``text`` with its ``parse_mode`` or ``entities`` and apply the length rule."""
