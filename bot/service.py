@@ -1114,6 +1114,12 @@ class TableService:
             await self._notify(table, "finished", public, result=result[0])
             self._forget_table(table)
             return
+        if table.abandoned() is not None:
+            # the last person's turns ran out with this move (or so the votes now
+            # carry): the table closes with it, not after a picture that offers him
+            # a seat back, nor a deal's result that counts for nothing
+            await self._close_if_abandoned(table)
+            return
         if result[0] is not None:
             await self._notify(table, "deal_end", public, result=result[0])
             await self._notify(table, "started")
@@ -1278,10 +1284,7 @@ class TableService:
             await self._play(table, entries)
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:
-                if table.abandoned() is None:
-                    await self._notify(table, "replaced", user=s.user)
-                else:  # not "take your seat back" for a table that closes now
-                    await self._close_if_abandoned(table)
+                await self._notify(table, "replaced", user=s.user)
 
     async def close_if_abandoned(self, table_id: str) -> bool:
         """Close a running match its people left now, not on its timer (the terminal
