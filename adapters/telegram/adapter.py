@@ -10,6 +10,9 @@ Where things are shown
   with the bot, edited in place; hand menus and "Show my hand" edit it too.
 - Message ids are remembered in the store (`set_message_ref`: slots ``lobby``,
   ``table`` and ``hand:<user>``), so after a restart the same messages are edited.
+- In a forum supergroup, a command is answered in the topic it was typed in, and a
+  table opened there posts all its group messages there (the topic kept in the slot
+  ``topic``, so a restart keeps to it).  Without a topic: the General topic.
 
 The private chat (deep links)
 Telegram lets a bot write privately only to users who started it.  On Join (and for
@@ -120,6 +123,8 @@ PLATFORM = "tg"
 #: The updates the bot asks for: commands and service messages, button presses, and
 #: changes of its own membership (removed from a group, blocked by a user).
 UPDATES = ["message", "callback_query", "my_chat_member"]
+#: The message-reference slot that keeps the forum topic a table was opened in.
+TOPIC = "topic"
 #: The abort reason of a table whose group no longer lets the bot post.
 GROUP_LOST = "group_lost"
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -165,6 +170,7 @@ class _TableState:
     """Which messages show one table."""
 
     chat_id: int
+    thread: int | None = None  # the forum topic its group messages go to (None: General)
     lobby: Handle | None = None
     table: Handle | None = None
     hands: dict[str, Handle] = field(default_factory=dict)
@@ -263,6 +269,9 @@ class TelegramAdapter:
         #: made before it, is no block.
         self._let_in: Recent[int, int] = Recent(remember_users)
         self._lobby_locks: dict[str, asyncio.Lock] = {}  # a lobby's joins and Start
+        #: The forum topic of each /new being handled, by (chat, host): the core shows
+        #: the new lobby before it says which table it made (`_state` reads it).
+        self._opening: dict[tuple[str, str], int] = {}
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
         self._moves: dict[int, tuple[int, asyncio.Task[None] | None]] = {}
@@ -509,11 +518,14 @@ class TelegramAdapter:
                 continue
             refs = await store.message_refs(row.id)
             st = self._state(row.id, row.chat)
+            topic = refs.pop(TOPIC, "").partition("/")[2]
+            if topic.isdigit():
+                st.thread = int(topic)
             for slot, ref in refs.items():
                 chat_id, _, message_id = ref.partition("/")
                 if not message_id.isdigit():
                     continue
-                handle = Handle(int(chat_id), row.id, slot, int(message_id))
+                handle = Handle(int(chat_id), row.id, slot, int(message_id), thread=st.thread)
                 if slot == "lobby":
                     st.lobby = handle
                 elif slot == "table":
@@ -578,11 +590,11 @@ class TelegramAdapter:
             elif u.result is not None:
                 self._settle(tid, st, "hand_deal_over", u.result, deal=u.result.deal_no)
             if u.result is not None:
-                self.outbox.send(st.chat_id, content_of(u.result.message))
+                self._to_group(st, content_of(u.result.message))
             elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
                 # ended before any deal was scored (a resignation): the summary alone
                 summary = match_summary_text(table, self.service.style_for(tid))
-                self.outbox.send(st.chat_id, Content(summary))
+                self._to_group(st, Content(summary))
             if kind == "finished":
                 self._close(tid, st)
         elif kind == "aborted":
@@ -608,7 +620,7 @@ class TelegramAdapter:
                         self.outbox.send(user_id(user), Content(note))
             else:
                 text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
-                self.outbox.send(st.chat_id, Content(text))
+                self._to_group(st, Content(text))
             self._close(tid, st)
         elif kind == "reminder" and u.user is not None:
             self._remind(tid, st, u.user)
@@ -620,7 +632,7 @@ class TelegramAdapter:
                 name=self._seat_name(tid, u.user),
                 n=self.service.timings.missed_turns_limit,
             )
-            self.outbox.send(st.chat_id, Content(text))
+            self._to_group(st, Content(text))
 
     def _settle(
         self,
@@ -670,7 +682,29 @@ class TelegramAdapter:
         st = self.states.get(table_id)
         if st is None:
             st = self.states[table_id] = _TableState(int(chat.split(":", 1)[1]))
+            table = self.service.tables.get(table_id)
+            if table is not None:
+                thread = self._opening.get((table.chat, table.host))
+                if thread is not None:
+                    self._keep_topic(table_id, st, thread)
         return st
+
+    def _keep_topic(self, table_id: str, st: _TableState, thread: int) -> None:
+        """A table opened in a forum topic posts there, after a restart too: the topic
+        is stored with its message references (slot `TOPIC`), before its lobby's."""
+        st.thread = thread
+        store = self.service.store
+        ref = f"{st.chat_id}/{thread}"
+
+        async def keep() -> None:
+            if table_id in self.states:  # not closed meanwhile (its refs dropped)
+                await store.set_message_ref(table_id, TOPIC, ref)
+
+        self.outbox.call(st.chat_id, keep)
+
+    def _to_group(self, st: _TableState, content: Content) -> None:
+        """A one-off message about a table to its group, in the table's topic."""
+        self.outbox.send(st.chat_id, content, thread=st.thread)
 
     def _show_lobby(self, table_id: str, st: _TableState) -> None:
         view = self.service.lobby(table_id)
@@ -684,7 +718,7 @@ class TelegramAdapter:
             notes.append(tt(lang, "lobby_need_start", names=names, link=self.deep_link(table_id)))
         content = content_of(view.message, notes)
         if st.lobby is None:
-            st.lobby = Handle(st.chat_id, table_id, "lobby")
+            st.lobby = Handle(st.chat_id, table_id, "lobby", thread=st.thread)
             self.outbox.post(st.lobby, content)
         else:
             self.outbox.edit(st.lobby, content)
@@ -695,7 +729,7 @@ class TelegramAdapter:
             return
         content = content_of(view.message)
         if st.table is None:
-            st.table = Handle(st.chat_id, table_id, "table")
+            st.table = Handle(st.chat_id, table_id, "table", thread=st.thread)
             self.outbox.post(st.table, content)
         else:
             self.outbox.edit(st.table, content)
@@ -739,7 +773,7 @@ class TelegramAdapter:
             name=self._seat_name(table_id, user),
             link=self.deep_link(table_id),
         )
-        self.outbox.send(st.chat_id, Content(text))
+        self._to_group(st, Content(text))
 
     def _remind(self, table_id: str, st: _TableState, user: str) -> None:
         lang = self.langs.get(user) or self._table_lang(table_id)
@@ -751,7 +785,7 @@ class TelegramAdapter:
         )
         uid = user_id(user)
         if uid in self.unreachable:
-            self.outbox.send(st.chat_id, Content(text))
+            self._to_group(st, Content(text))
         else:
             # a reply to his hand message: it says which table (he may sit at tables
             # in two groups) and a tap leads to the buttons
@@ -1022,7 +1056,8 @@ class TelegramAdapter:
         if update.callback_query is not None:
             await self._answer(update.callback_query, tt(lang, "failed"), alert=True)
         elif update.effective_chat is not None and update.effective_message is not None:
-            self.outbox.send(update.effective_chat.id, Content(tt(lang, "failed")))
+            thread = _topic_of(update.effective_message)
+            self.outbox.send(update.effective_chat.id, Content(tt(lang, "failed")), thread=thread)
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Before any handler: drop an update seen before, hold one from a chat being
@@ -1201,10 +1236,10 @@ class TelegramAdapter:
     # commands
 
     async def _reply(self, message: TgMessage, text: str) -> None:
-        """Answer in the message's chat; a text longer than one message goes on in the
-        next (`parts`, as Discord's replies do), in order."""
+        """Answer in the message's chat (and forum topic); a text longer than one
+        message goes on in the next (`parts`, as Discord's replies do), in order."""
         for part in parts(text):
-            self.outbox.send(message.chat.id, Content(part))
+            self.outbox.send(message.chat.id, Content(part), thread=_topic_of(message))
 
     def _chat(self, message: MaybeInaccessibleMessage) -> ChatRef:
         """The chat a message came from, by the id it has now (a command typed in a
@@ -1245,7 +1280,9 @@ class TelegramAdapter:
             # An admin who remains anonymous (or one posting as a channel): Telegram
             # names the group's stand-in bot, not the person, so he could be neither
             # seated nor sent a hand.  His buttons are his own: presses name him.
-            self.outbox.send(message.chat.id, Content(tt(None, "anonymous")))
+            self.outbox.send(
+                message.chat.id, Content(tt(None, "anonymous")), thread=_topic_of(message)
+            )
             return None
         return message, self._user(update.effective_user)
 
@@ -1318,9 +1355,19 @@ class TelegramAdapter:
         is_admin = settings.starters == "admins" and await self._admin_or_retry(message, user)
         if is_admin is None:
             return
-        outcome = await self.service.create_table(
-            chat, user, game, preset=preset, options=options or None, is_admin=is_admin
-        )
+        # typed in a forum topic: the table lives there (the core shows its lobby
+        # before it answers, `_state` looks here); one /new per host and chat at once
+        opening = (chat.key, user.key)
+        topic = _topic_of(message)
+        if topic is not None:
+            self._opening[opening] = topic
+        try:
+            outcome = await self.service.create_table(
+                chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+            )
+        finally:
+            if topic is not None and self._opening.get(opening) == topic:
+                del self._opening[opening]
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return
@@ -1465,6 +1512,7 @@ class TelegramAdapter:
             Attachment(reply.file.filename, reply.file.data),
             reply.text,
             fallback=Content(tt(user.lang, "failed")),
+            thread=_topic_of(message),
         )
 
     async def _cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1535,6 +1583,12 @@ class _PollRequest(HTTPXRequest):
         if answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         return answer
+
+
+def _topic_of(message: TgMessage) -> int | None:
+    """The forum topic a message was sent in; None outside one, and in a forum's
+    General topic (a message sent with no topic goes there)."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 def _joining(p: Payload, outcome: Outcome) -> bool:

@@ -125,6 +125,8 @@ class Handle:
     """One message the bot keeps editing (a lobby, a deal's table, a player's hand).
 
     `slot` is where its reference is remembered in the store (``None``: not kept).
+    `thread`: the forum topic it is posted in (``None``: the chat itself, or a forum's
+    General topic); its edits need none, message ids being per chat.
     """
 
     chat_id: int
@@ -134,6 +136,7 @@ class Handle:
     shown: Content | None = None  # what Telegram shows now (None: unknown)
     latest: Content | None = None  # the newest content asked for
     dead: bool = False  # the chat refused it (`refuses`): nothing more is sent for it
+    thread: int | None = None
 
     @property
     def ref(self) -> str:
@@ -234,6 +237,7 @@ class _Op:
     fallback: Content | None = None  # sent instead if Telegram will not take this
     then: Content | None = None  # a message sent right after this one, once it went through
     uncertain: bool = False  # a try may have reached Telegram (timed out, answer lost)
+    thread: int | None = None  # the forum topic a one-off message goes to (None: General)
 
 
 @dataclass(eq=False)
@@ -390,11 +394,18 @@ class Outbox:
             return
         self._enqueue(handle.chat_id, _Op("strip", handle))
 
-    def send(self, chat_id: int, content: Content, *, reply_to: Handle | None = None) -> None:
+    def send(
+        self,
+        chat_id: int,
+        content: Content,
+        *,
+        reply_to: Handle | None = None,
+        thread: int | None = None,
+    ) -> None:
         """A one-off message nobody edits later (results, notes); `reply_to`: shown as
         a reply to that message of the same chat (if it is still there), which quotes
-        it and takes a tap to it."""
-        self._enqueue(chat_id, _Op("send", None, content, reply_to=reply_to))
+        it and takes a tap to it; `thread`: the forum topic it goes to."""
+        self._enqueue(chat_id, _Op("send", None, content, reply_to=reply_to, thread=thread))
 
     def send_file(
         self,
@@ -403,8 +414,9 @@ class Outbox:
         caption: str,
         *,
         fallback: Content | None = None,
+        thread: int | None = None,
     ) -> None:
-        """A document with `caption`.  Telegram takes 1024 characters of caption: a
+        """A document with `caption` (in forum topic `thread`, if one).  Telegram takes 1024 characters of caption: a
         longer one goes in full as a message right after the document, which keeps its
         first line; only once the document went through, or the chat would read about a
         file it never got.  `fallback`: the message sent instead if Telegram certainly
@@ -414,7 +426,15 @@ class Outbox:
         if units(short) > MAX_CAPTION:
             short = fit(short.split("\n", 1)[0], MAX_CAPTION)
         then = Content(caption) if short != caption.strip() else None
-        op = _Op("document", None, Content(short), file=file, fallback=fallback, then=then)
+        op = _Op(
+            "document",
+            None,
+            Content(short),
+            file=file,
+            fallback=fallback,
+            then=then,
+            thread=thread,
+        )
         self._enqueue(chat_id, op)
 
     def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
@@ -630,7 +650,7 @@ class Outbox:
         if op.uncertain:
             log.warning("a %s in chat %s may not have arrived; no fallback", op.kind, chat.id)
             return
-        self._next(chat, _Op("send", None, op.fallback))
+        self._next(chat, _Op("send", None, op.fallback, thread=op.thread))
 
     def _next(self, chat: _Chat, op: _Op) -> None:
         """Queue `op` first in `chat`, before anything queued meanwhile."""
@@ -678,7 +698,7 @@ class Outbox:
             try:
                 await self._attempt(chat, op)
                 if op.then is not None and not self._closed:
-                    self._next(chat, _Op("send", None, op.then))
+                    self._next(chat, _Op("send", None, op.then, thread=op.thread))
                 return
             except RetryAfter as e:
                 self.stats.retry_after += 1
@@ -818,6 +838,8 @@ class Outbox:
     async def _request(self, chat: _Chat, op: _Op) -> None:
         self.stats.requests += 1
         handle = op.handle
+        # a forum topic's message says so at every post; edits need no topic
+        thread = handle.thread if handle is not None else op.thread
         if op.kind == "document":
             assert op.file is not None and op.content is not None
             await self.bot.send_document(
@@ -826,6 +848,7 @@ class Outbox:
                 filename=op.file.filename,
                 caption=op.content.text or None,
                 reply_markup=op.content.markup(),
+                message_thread_id=thread,
             )
             return
         if op.kind in ("post", "send"):
@@ -835,6 +858,7 @@ class Outbox:
                 chat.id,
                 fit(content.text),
                 reply_markup=content.markup(),
+                message_thread_id=thread,
                 reply_parameters=(
                     ReplyParameters(target, allow_sending_without_reply=True)
                     if target is not None

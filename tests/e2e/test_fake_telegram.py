@@ -53,6 +53,8 @@ from tests.e2e.fakes.telegram_api import (
     NOT_ENOUGH_RIGHTS_DOCUMENTS,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
+    THREAD_NOT_FOUND,
+    TOPIC_CLOSED,
     WRONG_FILE_ID,
     Button,
     FakeTelegram,
@@ -263,6 +265,43 @@ async def test_callback_data_is_limited_to_64_bytes(fake: FakeTelegram, ptb_bot:
     with pytest.raises(BadRequest, match=as_raised(BUTTON_DATA_INVALID)):
         await ptb_bot.send_message(group.id, "too long", reply_markup=keyboard("x" * 65))
     assert [m.text for m in group.visible_messages()] == ["fits"]
+
+
+async def test_forum_topics(fake: FakeTelegram, bot_app: App, ptb_bot: Bot) -> None:
+    """A command typed in a topic reaches PTB as a topic message of a forum, and PTB's
+    own reply goes back to that topic; a message sent without a topic is General's; a
+    topic the forum lacks is "message thread not found"; a closed one, General too,
+    is TOPIC_CLOSED for the bot, which is no admin."""
+    fake.limits = replace(fake.limits, rate=None)  # many sends to one chat, no pause
+    alice = fake.create_user("Alice", username="alice")
+    forum = fake.create_group("Card room", members=[alice], forum=True)
+    topic = forum.create_topic("Schnapsen")
+    typed = alice.send(forum, "/new", topic=topic)
+    assert typed.update_id is not None
+    update = fake.update(typed.update_id)["message"]
+    assert update["message_thread_id"] == topic and update["is_topic_message"] is True
+    assert update["chat"]["is_forum"] is True
+    reply = await fake.wait_for_message(forum, contains="Table open")
+    assert reply.message_thread_id == topic and forum.topic_messages(topic) == [reply]
+    general = await ptb_bot.send_message(forum.id, "in General")
+    assert general.message_thread_id is None and not general.is_topic_message
+    assert forum.topic_messages(None) == [forum.message(general.message_id)]
+    with pytest.raises(BadRequest, match=as_raised(THREAD_NOT_FOUND)):
+        await ptb_bot.send_message(forum.id, "nowhere", message_thread_id=topic + 100)
+    plain = fake.create_group("No forum")
+    with pytest.raises(BadRequest, match=as_raised(THREAD_NOT_FOUND)):
+        await ptb_bot.send_message(plain.id, "nowhere", message_thread_id=topic)
+    forum.close_topic(topic)
+    forum.close_topic(None)
+    for thread in (topic, None):
+        with pytest.raises(BadRequest, match=as_raised(TOPIC_CLOSED)):
+            await ptb_bot.send_message(forum.id, "closed", message_thread_id=thread)
+    # edits need no topic, and a closed topic's messages may still be edited
+    await ptb_bot.edit_message_text("edited", forum.id, reply.message_id)
+    assert reply.text == "edited" and reply.message_thread_id == topic
+    forum.reopen_topic(topic)
+    sent = await ptb_bot.send_message(forum.id, "open again", message_thread_id=topic)
+    assert sent.message_thread_id == topic and sent.is_topic_message
 
 
 async def test_identical_edit_is_not_modified(fake: FakeTelegram, ptb_bot: Bot) -> None:

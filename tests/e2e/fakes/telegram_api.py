@@ -57,6 +57,7 @@ __all__ = [
     "FakeDocument",
     "FakeMessage",
     "FakeTelegram",
+    "FakeTopic",
     "FakeUser",
     "Hold",
     "Limits",
@@ -95,6 +96,7 @@ CHAT_NOT_FOUND = "Bad Request: chat not found"
 CHAT_WRITE_FORBIDDEN = "Bad Request: CHAT_WRITE_FORBIDDEN"
 CHAT_RESTRICTED = "Bad Request: CHAT_RESTRICTED"
 TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
 USER_NOT_FOUND = "Bad Request: user not found"
 MESSAGE_TO_EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 MESSAGE_CANT_BE_EDITED = "Bad Request: message can't be edited"
@@ -328,8 +330,13 @@ class FakeUser:
         *,
         reply_to: FakeMessage | None = None,
         anonymous: bool = False,
+        topic: int | None = None,
     ) -> FakeMessage:
         """Type ``text`` into ``chat``. Commands get ``bot_command`` entities.
+
+        ``topic``: the forum topic it is typed in (`FakeChat.create_topic`); the bot gets
+        it with ``message_thread_id`` and ``is_topic_message``.  ``None`` in a forum is
+        its General topic, whose messages carry neither.
 
         Whether the bot receives it follows Telegram's rules (privacy mode in groups, see
         ``FakeTelegram.privacy_mode``); ``message.update_id`` is ``None`` when it does not.
@@ -338,7 +345,7 @@ class FakeUser:
         """
         if anonymous and not chat.is_admin(self):
             raise ValueError(f"{self.mention} is no admin of chat {chat.id}: cannot be anonymous")
-        return self.fake._user_message(self, chat, text, reply_to, anonymous=anonymous)
+        return self.fake._user_message(self, chat, text, reply_to, anonymous=anonymous, topic=topic)
 
     def edit(self, message: FakeMessage, text: str) -> int | None:
         """Edit one's own message to ``text``.  Telegram tells the bot with an
@@ -375,6 +382,18 @@ class FakeUser:
 
 
 MemberStatus = Literal["creator", "administrator", "member", "restricted", "left", "kicked"]
+
+
+@dataclass(eq=False, kw_only=True)
+class FakeTopic:
+    """A forum topic.  Its id is the message id of the service message that opened it,
+    as in Telegram (the fake only reserves that id; it stores no such message)."""
+
+    id: int
+    name: str
+    closed: bool = False
+
+
 ChatType = Literal["private", "group", "supergroup", "channel"]
 
 
@@ -401,6 +420,11 @@ class FakeChat:
     #: 400 (e.g. `CHAT_WRITE_FORBIDDEN`, `TOPIC_CLOSED`), as Telegram refuses a group
     #: whose settings changed in ways no update tells the bot about.
     refuses_with: str | None = None
+    #: A forum supergroup (topics on).  Its General topic has no id: a message sent
+    #: without ``message_thread_id`` goes there, and one posted there carries none.
+    is_forum: bool = False
+    topics: dict[int, FakeTopic] = field(default_factory=dict, repr=False)
+    general_closed: bool = False
 
     @property
     def is_group(self) -> bool:
@@ -419,6 +443,8 @@ class FakeChat:
             data["title"] = self.title or ""
             if self.username:
                 data["username"] = self.username
+            if self.is_forum:
+                data["is_forum"] = True
         return data
 
     def full_info(self) -> JSONDict:
@@ -462,6 +488,49 @@ class FakeChat:
     def is_admin(self, user: FakeUser | int) -> bool:
         return self.status_of(user) in ("creator", "administrator")
 
+    # -- forum topics
+
+    def create_topic(self, name: str) -> int:
+        """Open a topic in this forum; returns its id (``message_thread_id``)."""
+        if not self.is_forum:
+            raise ValueError(f"chat {self.id} is no forum: it has no topics")
+        topic = FakeTopic(id=self.next_message_id, name=name)
+        self.next_message_id += 1
+        self.topics[topic.id] = topic
+        self.fake._notify()
+        return topic.id
+
+    def close_topic(self, topic: int | None) -> None:
+        """Close a topic (``None``: General), as an admin does: only admins may post
+        there now; the bot, a mere member, gets 400 ``TOPIC_CLOSED``.  No update
+        tells the bot."""
+        self._set_closed(topic, closed=True)
+
+    def reopen_topic(self, topic: int | None) -> None:
+        self._set_closed(topic, closed=False)
+
+    def _set_closed(self, topic: int | None, *, closed: bool) -> None:
+        if not self.is_forum:
+            raise ValueError(f"chat {self.id} is no forum: it has no topics")
+        if topic is None:
+            self.general_closed = closed
+        else:
+            self.topics[topic].closed = closed
+        self.fake._notify()
+
+    def may_post_in(self, user: FakeUser | int, topic: int | None) -> bool:
+        """Whether `user` may post in `topic` (``None``: General) of this chat: a
+        closed topic takes admins' posts only."""
+        if not self.is_forum:
+            return topic is None
+        closed = self.general_closed if topic is None else self.topics[topic].closed
+        return not closed or self.is_admin(user)
+
+    def topic_messages(self, topic: int | None) -> list[FakeMessage]:
+        """The bot's visible messages in `topic` (``None``: General, or a chat that is
+        no forum)."""
+        return [m for m in self.bot_messages() if m.message_thread_id == topic]
+
     # -- what a user sees
 
     def visible_messages(self) -> list[FakeMessage]:
@@ -488,6 +557,8 @@ class FakeChat:
         lines = []
         for m in self.messages:
             flag = " (deleted)" if m.deleted else ""
+            if m.message_thread_id is not None:
+                flag += f" [topic {m.message_thread_id}]"
             doc = f" [document {m.document.file_name}]" if m.document is not None else ""
             lines.append(f"#{m.message_id} {m.sender.mention}{flag}:{doc} {m.text}")
             for row in m.keyboard():
@@ -553,6 +624,8 @@ class FakeMessage:
     #: The chat a message is sent on behalf of: the group itself for an admin who
     #: remains anonymous (then ``sender`` is Telegram's GroupAnonymousBot).
     sender_chat: FakeChat | None = None
+    #: The forum topic it is in (None: not in a topic; a forum's General topic).
+    message_thread_id: int | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -590,6 +663,9 @@ class FakeMessage:
             "chat": self.chat.to_api(),
             "date": self.date,
         }
+        if self.message_thread_id is not None:
+            data["message_thread_id"] = self.message_thread_id
+            data["is_topic_message"] = True
         if self.sender_chat is not None:
             data["sender_chat"] = self.sender_chat.to_api()
         body, entities = ("caption", "caption_entities") if self.document else ("text", "entities")
@@ -1382,8 +1458,12 @@ class FakeTelegram:
         supergroup: bool = True,
         username: str | None = None,
         bot_status: MemberStatus = "member",
+        forum: bool = False,
     ) -> FakeChat:
-        """A group with the bot already in it (as ``bot_status``); admins are also members."""
+        """A group with the bot already in it (as ``bot_status``); admins are also members.
+        ``forum``: a supergroup with topics on (`FakeChat.create_topic`)."""
+        if forum and not supergroup:
+            raise ValueError("only a supergroup can be a forum")
         # Supergroup ids look like -100xxxxxxxxxx, basic group ids are small negatives.
         offset = 1_000_000_000_000 if supergroup else 0
         chat_id = -(offset + self._next_group_id)
@@ -1394,6 +1474,7 @@ class FakeTelegram:
             type="supergroup" if supergroup else "group",
             title=title,
             username=username if supergroup else None,
+            is_forum=forum,
         )
         chat.members[self.bot_user.id] = bot_status
         if creator is not None:
@@ -1776,7 +1857,12 @@ class FakeTelegram:
         reply_to: FakeMessage | None,
         *,
         anonymous: bool = False,
+        topic: int | None = None,
     ) -> FakeMessage:
+        if topic is not None and topic not in chat.topics:
+            raise ValueError(f"chat {chat.id} has no topic {topic}")
+        if not chat.may_post_in(user, topic):
+            raise ValueError(f"{user.mention} may not post in closed topic {topic}")
         if not chat.is_member(user):
             raise ValueError(f"{user.mention} is not a member of chat {chat.id}")
         if chat.migrated_to is not None:
@@ -1786,6 +1872,7 @@ class FakeTelegram:
         sender = self.anonymous_admin if anonymous else user
         message = self._store_message(chat, sender, text, tuple(_auto_entities(text)), None)
         message.reply_to = reply_to
+        message.message_thread_id = topic
         if anonymous:
             message.sender_chat = chat
         if chat.type == "private":
@@ -2323,9 +2410,11 @@ class FakeTelegram:
         muted = self.bot_user.id in chat.muted or not chat.members_may_send
         if chat.is_group and muted and not chat.is_admin(self.bot_user):
             raise _bad_request(NOT_ENOUGH_RIGHTS)
+        topic = self._topic(chat, params)
         reply_to = self._reply_target(chat, params)
         message = self._store_message(chat, self.bot_user, text, entities, markup)
         message.reply_to = reply_to
+        message.message_thread_id = topic
         return message.to_api()
 
     async def _send_document(self, params: Params) -> JSONDict:
@@ -2339,11 +2428,26 @@ class FakeTelegram:
         muted = self.bot_user.id in chat.muted or not chat.members_may_send
         if chat.is_group and muted and not chat.is_admin(self.bot_user):
             raise _bad_request(NOT_ENOUGH_RIGHTS_DOCUMENTS)
+        topic = self._topic(chat, params)
         reply_to = self._reply_target(chat, params)
         message = self._store_message(chat, self.bot_user, caption, entities, markup)
         message.reply_to = reply_to
+        message.message_thread_id = topic
         message.document = document
         return message.to_api()
+
+    def _topic(self, chat: FakeChat, params: Params) -> int | None:
+        """The forum topic a new message goes to: ``message_thread_id``, or General
+        without one.  A topic the chat does not have is 400 "message thread not found"
+        (the fake knows no reply threads outside forums); a closed one (General too)
+        400 ``TOPIC_CLOSED`` unless the bot is an admin."""
+        raw = params.get("message_thread_id")
+        topic = None if raw in (None, "") else _as_int(raw, "message_thread_id")
+        if topic is not None and topic not in chat.topics:
+            raise _bad_request(THREAD_NOT_FOUND)
+        if chat.is_forum and not chat.may_post_in(self.bot_user, topic):
+            raise _bad_request(TOPIC_CLOSED)
+        return topic
 
     def _document(self, value: Any) -> FakeDocument:
         if isinstance(value, Upload):

@@ -1,0 +1,208 @@
+"""Forum supergroups: a table opened in a topic lives in that topic.
+
+In a forum (a supergroup with topics on) Telegram puts a message sent without
+``message_thread_id`` into the General topic, which may be closed.  A command typed in
+a topic comes with ``message_thread_id`` and ``is_topic_message``: its answer, and a
+table it opens (lobby, table messages, notes, results), belong in that topic, after a
+restart too.  The players' hands stay in their private chats.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
+from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.telegram_harness import (
+    Players,
+    Rig,
+    deal_over,
+    fake,
+    hand_message,
+    log_guard,
+    play,
+    press,
+    start_rig,
+    stop_rig,
+)
+
+__all__ = ["fake", "log_guard"]
+
+
+def forum_players(fake: FakeTelegram, names: list[str]) -> Players:
+    """Users in a new forum supergroup created by the first, all started the bot."""
+    users = [fake.create_user(n, username=n.lower(), started=True) for n in names]
+    group = fake.create_group("Card room", members=users, creator=users[0], forum=True)
+    return Players(group, users)
+
+
+async def open_in_topic(
+    rig: Rig, group: FakeChat, topic: int, host: FakeUser, *guests: FakeUser
+) -> tuple[str, FakeMessage]:
+    """`/new zweier` typed by `host` in `topic`, `guests` join; the table id and lobby."""
+    fake = rig.fake
+    typed = host.send(group, "/new zweier", topic=topic)
+    lobby = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in group.bot_messages()
+                if m.message_id > typed.message_id and "Host:" in m.text
+            ),
+            None,
+        ),
+        what="a lobby\n" + group.transcript(),
+    )
+    table_id = tables_named(lobby).pop()
+    for user in guests:
+        assert not (await press(fake, user, lobby, "Join")).show_alert
+        await fake.wait_for(lambda u=user: u.first_name in lobby.text, what="the join")
+    return table_id, lobby
+
+
+def tables_named(message: FakeMessage) -> set[str]:
+    """The tables a message's buttons (in any revision) or its first line name."""
+    found = set()
+    for rev in message.revisions:
+        for row in rev.keyboard():
+            for button in row:
+                try:
+                    found.add(decode_payload(button.data).table)
+                except PayloadError:
+                    continue
+    return found
+
+
+def outside(group: FakeChat, topic: int | None) -> list[str]:
+    """The bot's messages in `group` that are not in `topic`, as text (for asserts)."""
+    return [
+        f"[{m.message_thread_id}] {m.text}"
+        for m in group.bot_messages()
+        if m.message_thread_id != topic
+    ]
+
+
+async def test_a_match_opened_in_a_topic_stays_in_it(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Lobby, table messages, every deal's result and the match's end: all in the
+    topic /new was typed in, nothing in General."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = forum_players(fake, ["Anna", "Berti"])
+        group = players.group
+        anna, berti = players.users
+        topic = group.create_topic("Schnapsen")
+        table_id, lobby = await open_in_topic(rig, group, topic, anna, berti)
+        assert lobby.message_thread_id == topic
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=lambda: rig.table(table_id) is None)
+        await rig.adapter.outbox.drain()
+
+        posts = group.topic_messages(topic)
+        assert outside(group, topic) == []
+        deals = rig.witness.kinds.count("deal_end") + 1
+        assert len(posts) >= 1 + 2 * deals, group.transcript()  # lobby, tables, results
+        assert "Game over!" in posts[-1].text
+        for user in players.users:  # the hands are private, as ever
+            hand = hand_message(user, table_id)
+            assert hand is not None and hand.message_thread_id is None
+        rig.witness.check_group(table_id, group)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_command_replies_go_to_the_topic_they_came_from(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """/help, /rules, /leaderboard and refusals (an unknown game, /settings by one who
+    is no admin) answer in the topic typed in; typed in General, in General."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = forum_players(fake, ["Anna", "Berti"])
+        group = players.group
+        anna, berti = players.users
+        cards, chat = group.create_topic("Cards"), group.create_topic("Chat")
+        asked: list[tuple[FakeUser, str, int | None, str]] = [
+            (anna, "/help", cards, "/new"),
+            (berti, "/rules zweier", chat, "Schnapsen (2 players)"),
+            (anna, "/leaderboard", cards, ""),
+            (berti, "/new xyz", chat, "xyz"),
+            (berti, "/settings", cards, ""),
+            (anna, "/help", None, "/new"),
+        ]
+        for user, command, topic, expected in asked:
+            typed = user.send(group, command, topic=topic)
+            reply = await fake.wait_for_message(group, after=typed, contains=expected or None)
+            await rig.adapter.outbox.drain()
+            replies = [m for m in group.bot_messages() if m.message_id > typed.message_id]
+            assert [m.message_thread_id for m in replies] == [topic] * len(replies), (
+                f"{command} in topic {topic}:\n{group.transcript()}"
+            )
+            assert reply in replies
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_restart_mid_match_keeps_posting_in_the_topic(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The topic is kept with the table's message references: after a restart the
+    table's messages, one posted anew (an admin deleted it) and the deal's result
+    too, still go to the topic."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    players = forum_players(fake, ["Anna", "Berti"])
+    group = players.group
+    anna, berti = players.users
+    topic = group.create_topic("Schnapsen")
+    table_id, lobby = await open_in_topic(rig, group, topic, anna, berti)
+    assert not (await press(fake, anna, lobby, "Start")).show_alert
+    await play(rig, table_id, players.users, until=lambda: False, limit=3)
+    await rig.adapter.outbox.drain()
+    await stop_rig(rig)
+
+    rig = await start_rig(fake, db)
+    try:
+        table_message = next(m for m in reversed(group.bot_messages()) if m is not lobby)
+        assert table_id in tables_named(table_message)
+        anna.delete(table_message)  # the next change posts it anew
+        last = group.messages[-1].message_id
+        await play(rig, table_id, players.users, until=deal_over(rig, table_id))
+        await rig.adapter.outbox.drain()
+        fresh = [m for m in group.bot_messages() if m.message_id > last]
+        assert any(table_id in tables_named(m) for m in fresh), group.transcript()
+        assert any("Game over!" in m.text or "Deal" in m.text for m in fresh)
+        assert outside(group, topic) == []
+    finally:
+        await stop_rig(rig)
+
+
+async def test_two_tables_in_two_topics_stay_apart(fake: FakeTelegram, tmp_path: Path) -> None:
+    """One group, two topics, a table in each (a player has one seat per group, so
+    four players): each table's messages go to its own topic only."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = forum_players(fake, ["Anna", "Berti", "Carl", "Dora"])
+        group = players.group
+        anna, berti, carl, dora = players.users
+        first, second = group.create_topic("Table one"), group.create_topic("Table two")
+        one, lobby_one = await open_in_topic(rig, group, first, anna, berti)
+        two, lobby_two = await open_in_topic(rig, group, second, carl, dora)
+        assert not (await press(fake, carl, lobby_two, "Start")).show_alert
+        assert not (await press(fake, anna, lobby_one, "Start")).show_alert
+        await play(rig, two, [carl, dora], until=lambda: False, limit=3)
+        await play(rig, one, [anna, berti], until=deal_over(rig, one))
+        await play(rig, two, [carl, dora], until=lambda: False, limit=2)
+        await rig.adapter.outbox.drain()
+
+        assert group.topic_messages(None) == [], group.transcript()
+        for topic, mine, other in ((first, one, two), (second, two, one)):
+            posts = group.topic_messages(topic)
+            assert any(mine in tables_named(m) for m in posts)
+            for m in posts:
+                assert other not in tables_named(m) and other not in m.text, group.transcript()
+        # table one's deal ended: its result is in its topic, none in the other
+        assert any(not tables_named(m) for m in group.topic_messages(first))
+        assert all(tables_named(m) for m in group.topic_messages(second)), group.transcript()
+    finally:
+        await stop_rig(rig)
