@@ -313,6 +313,17 @@ async def open_table(
     return table_id, lobby
 
 
+async def lobby_with_a_stranger(fake: FakeTelegram) -> tuple[Players, FakeMessage, str]:
+    """Anna's Zweierschnapsen lobby in a group with Berti, who has never started the
+    bot (so it cannot write to him privately); the players, the lobby, its table."""
+    anna = fake.create_user("Anna", started=True)
+    berti = fake.create_user("Berti", started=False)
+    group = fake.create_group("Schnapsen", members=[anna, berti], creator=anna)
+    anna.send(group, "/new zweier")
+    lobby = await fake.wait_for_message(group, contains="Host:")
+    return Players(group, [anna, berti]), lobby, _table_id(lobby)
+
+
 def _table_id(lobby: FakeMessage) -> str:
     for button in lobby.buttons():
         try:

@@ -33,6 +33,7 @@ from tests.e2e.telegram_harness import (
     fake,
     free_port,
     hand_message,
+    lobby_with_a_stranger,
     log_guard,
     make_players,
     open_table,
@@ -152,12 +153,8 @@ async def test_user_who_never_started_the_bot(
     fake.unstarted_chat_not_found = refusal == 400
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        anna = fake.create_user("Anna", started=True)
-        berti = fake.create_user("Berti", started=False)
-        group = fake.create_group("Schnapsen", members=[anna, berti], creator=anna)
-        anna.send(group, "/new zweier")
-        lobby = await fake.wait_for_message(group, contains="Host:")
-        table_id = decode_payload(lobby.buttons()[0].data).table
+        players, lobby, table_id = await lobby_with_a_stranger(fake)
+        (anna, berti), group = players.users, players.group
 
         # Join works, but the answer opens the private chat with a deep link
         answer = await press(fake, berti, lobby, "Join")

@@ -21,6 +21,7 @@ from tests.e2e.fakes.telegram_api import (
 )
 from tests.e2e.telegram_harness import (
     fake,
+    lobby_with_a_stranger,
     log_guard,
     make_players,
     press,
@@ -47,12 +48,8 @@ async def test_a_hand_refused_with_chat_not_found_is_asked_for_in_the_group(
     fake.unstarted_chat_not_found = True
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        anna = fake.create_user("Anna", started=True)
-        berti = fake.create_user("Berti", started=False)
-        group = fake.create_group("Schnapsen", members=[anna, berti], creator=anna)
-        anna.send(group, "/new zweier")
-        lobby = await fake.wait_for_message(group, contains="Host:")
-        table_id = decode_payload(lobby.buttons()[0].data).table
+        players, lobby, table_id = await lobby_with_a_stranger(fake)
+        (anna, berti), group = players.users, players.group
         assert await rig.adapter.outbox.drain(5)
 
         fake.fail_next("sendMessage", error_code=429, retry_after=1)  # his greeting
