@@ -127,6 +127,8 @@ UPDATES = ["message", "callback_query", "my_chat_member"]
 TOPIC = "topic"
 #: The abort reason of a table whose group no longer lets the bot post.
 GROUP_LOST = "group_lost"
+#: The abort reason of a table whose forum topic was closed or deleted.
+TOPIC_LOST = "topic_lost"
 App = Application[Any, Any, Any, Any, Any, Any]
 MAX_ALERT = 200  # answerCallbackQuery text limit
 #: Webhook mode: seconds without a word from Telegram after which, while a person's
@@ -240,6 +242,7 @@ class TelegramAdapter:
             throttle=throttle,
             on_posted=self._remember_ref,
             on_refused=self._on_refused,
+            on_topic_refused=self._on_topic_refused,
             on_migrated=self._on_migrated,
             on_reach=self._on_reach if webhook_url else None,  # polling: `_poll_failed`
             idle_after=outbox_idle,
@@ -255,6 +258,7 @@ class TelegramAdapter:
         #: user leaves it with the last open table he sits at (`_close`).
         self.unreachable: set[int] = set()
         self.lost: set[int] = set()  # groups that removed the bot or took its right to post
+        self._losing_topics: set[tuple[int, int]] = set()  # forum topics whose tables close
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
@@ -613,10 +617,10 @@ class TelegramAdapter:
                 if h is not None:
                     self.outbox.freeze(h)
             self._settle(tid, st, "hand_closed", None)
-            if reason == GROUP_LOST:  # the group cannot read it: tell the players
+            if reason in (GROUP_LOST, TOPIC_LOST):  # nobody there reads it: tell the players
                 for user in self.service.seat_users(tid):
                     if user_id(user) not in self.unreachable:
-                        note = tt(self.langs.get(user) or lang, "group_lost", table=tid)
+                        note = tt(self.langs.get(user) or lang, reason, table=tid)
                         self.outbox.send(user_id(user), Content(note))
             else:
                 text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
@@ -835,6 +839,34 @@ class TelegramAdapter:
                 self._show_lobby(table_id, st)
             else:
                 self._warn(table_id, st, key)
+
+    def _on_topic_refused(self, chat_id: int, thread: int) -> None:
+        """A forum topic was closed or deleted: its tables close as a lost group's do
+        (nobody could follow them there), the group's other topics play on."""
+        key = (chat_id, thread)
+        if key in self._losing_topics:
+            return  # the messages it had waiting are refused too
+        ids = [tid for tid, st in self.states.items() if (st.chat_id, st.thread) == key]
+        if not ids:
+            return
+        self._losing_topics.add(key)
+
+        async def close() -> None:
+            try:
+                closed = await self.service.close_tables(ids, TOPIC_LOST)
+            except Exception as e:  # the store failed (the core said so): try next time
+                log.warning("could not close the tables of topic %s in %s: %s", thread, chat_id, e)
+                return
+            finally:
+                self._losing_topics.discard(key)  # a table opened there later counts anew
+            log.warning(
+                "telegram topic %s of group %s no longer lets the bot post; closed: %s",
+                thread,
+                chat_id,
+                ", ".join(closed) or "none",
+            )
+
+        self._spawn(close())
 
     def _lose_group(self, chat_id: int) -> None:
         """The group removed the bot or took its right to post (a 403, a 400 that says

@@ -280,6 +280,17 @@ _REFUSALS = (
 )
 
 
+#: How a 400 refuses one forum topic, not the group: an admin closed or deleted it.
+_TOPIC_REFUSALS = ("topic_closed", "message thread not found")
+
+
+def refuses_topic(error: TelegramError) -> bool:
+    """Telegram refuses the bot a forum topic (a message sent to one): the group's
+    other topics may still take it."""
+    text = error.message.lower()
+    return isinstance(error, BadRequest) and any(words in text for words in _TOPIC_REFUSALS)
+
+
 def refuses(error: TelegramError) -> bool:
     """Telegram refuses the chat to the bot, not just one request ("message is not
     modified", "message to edit not found" and the like are about one message)."""
@@ -316,6 +327,7 @@ class Outbox:
         throttle: Throttle | None = None,
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
         on_refused: Callable[[int], None] | None = None,
+        on_topic_refused: Callable[[int, int], None] | None = None,
         on_migrated: Callable[[int, int], None] | None = None,
         on_reach: Callable[[bool], None] | None = None,
         max_attempts: int = 5,
@@ -326,6 +338,7 @@ class Outbox:
         self.throttle = throttle or Throttle()
         self.on_posted = on_posted
         self.on_refused = on_refused
+        self.on_topic_refused = on_topic_refused
         self.on_migrated = on_migrated
         self.on_reach = on_reach
         self.max_attempts = max_attempts
@@ -723,6 +736,10 @@ class Outbox:
                         return  # nothing left to take the buttons off
                     handle.message_id = None  # gone: post it anew
                     continue
+                thread = handle.thread if handle is not None else op.thread
+                if thread is not None and refuses_topic(e):
+                    self._topic_refused(chat, thread, handle, e)
+                    return
                 if refuses(e):
                     self._refused(chat, handle, e)
                     return
@@ -825,6 +842,26 @@ class Outbox:
             handle.dead = True
         if self.on_refused is not None:
             self.on_refused(chat.id)
+
+    def _topic_refused(
+        self, chat: _Chat, thread: int, handle: Handle | None, e: TelegramError
+    ) -> None:
+        """A topic closed or deleted: what waits for it is dropped and the adapter told
+        (every refused message tells it: a topic reopened and closed again is news);
+        the group's other topics go on."""
+        self.stats.forbidden += 1
+        log.info("chat %s refuses the bot topic %s: %s", chat.id, thread, e.message)
+        if handle is not None:
+            handle.dead = True
+        for other in list(chat.ops):
+            there = other.handle.thread if other.handle is not None else other.thread
+            if other.kind != "call" and there == thread:
+                chat.ops.remove(other)
+                if other.handle is not None:
+                    other.handle.dead = True
+                self._done()
+        if self.on_topic_refused is not None:
+            self.on_topic_refused(chat.id, thread)
 
     def _block(self, chat: _Chat) -> None:
         chat.blocked = True

@@ -67,6 +67,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "Something went wrong; please try again.",
         "admin_unknown": "Telegram did not tell me whether you are an admin here; please try again in a moment.",
         "group_lost": "Table {table} was closed: I can no longer post in its group (removed, or not allowed to write there).",
+        "topic_lost": "Table {table} was closed: its topic in the group was closed or deleted, so I can no longer post there.",
     },
     "de": {
         "welcome": "Servus {name}! Deine Karten und Knöpfe kommen hierher.",
@@ -97,6 +98,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
         "admin_unknown": "Telegram hat mir nicht gesagt, ob du hier Admin bist; bitte gleich noch einmal versuchen.",
         "group_lost": "Tisch {table} wurde geschlossen: Ich kann in seiner Gruppe nicht mehr schreiben (entfernt oder ohne Schreibrecht).",
+        "topic_lost": "Tisch {table} wurde geschlossen: Sein Thema in der Gruppe wurde geschlossen oder gelöscht, ich kann dort nicht mehr schreiben.",
     },
 }
 

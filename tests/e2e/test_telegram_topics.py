@@ -206,3 +206,41 @@ async def test_two_tables_in_two_topics_stay_apart(fake: FakeTelegram, tmp_path:
         assert all(tables_named(m) for m in group.topic_messages(second)), group.transcript()
     finally:
         await stop_rig(rig)
+
+
+async def test_a_closed_topic_closes_its_table_only(fake: FakeTelegram, tmp_path: Path) -> None:
+    """An admin closes one table's topic: that table closes, its players told
+    privately why (nobody can read it there), while the table in the other topic of
+    the same group plays on there."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = forum_players(fake, ["Anna", "Berti", "Carl", "Dora"])
+        group = players.group
+        anna, berti, carl, dora = players.users
+        first, second = group.create_topic("Table one"), group.create_topic("Table two")
+        one, lobby_one = await open_in_topic(rig, group, first, anna, berti)
+        two, lobby_two = await open_in_topic(rig, group, second, carl, dora)
+        assert not (await press(fake, anna, lobby_one, "Start")).show_alert
+        assert not (await press(fake, carl, lobby_two, "Start")).show_alert
+        await rig.adapter.outbox.drain()
+
+        group.close_topic(first)
+        await play(rig, one, [anna, berti], until=lambda: rig.table(one) is None, limit=40)
+        for user in (anna, berti):
+            await fake.wait_for_message(
+                user.private_chat, contains=f"Table {one} was closed: its topic"
+            )
+        assert rig.table(two) is not None
+        last = group.messages[-1].message_id
+
+        def scored() -> bool:  # table two's first deal (table one's may have ended too)
+            table = rig.table(two)
+            return table is None or len(table.deal_points) > 0
+
+        await play(rig, two, [carl, dora], until=scored)
+        await rig.adapter.outbox.drain()
+        fresh = [m for m in group.bot_messages() if m.message_id > last]
+        assert fresh and all(m.message_thread_id == second for m in fresh), group.transcript()
+        assert rig.table(two) is not None
+    finally:
+        await stop_rig(rig)
