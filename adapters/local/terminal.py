@@ -51,6 +51,8 @@ DEFAULT_GAME = "zweier"
 #: A game's name or id typed in part: at least this many letters.
 MIN_PREFIX = 3
 PROMPT = "> "
+#: What a line may say other than a choice (quit, help, show, rules).
+_COMMANDS = frozenset({"q", "quit", "exit", "h", "help", "?", "s", "show", "", "r", "rules"})
 
 ReadLine = Callable[[], Awaitable[str | None]]
 
@@ -479,8 +481,21 @@ class LocalTable:
             if line is None:  # end of input
                 self.say("bye_saved")
                 return False
+            if not self.keyboard and not await self._choices_come(line):
+                continue  # the match ended first: the line was for a choice that never came
             if not await self.command(line):
                 return False
+
+    async def _choices_come(self, line: str) -> bool:
+        """A choice read from a pipe or a file while the computers move waits for the
+        player's choices (False: the match ended first), where one typed at the
+        keyboard is refused ("wait for ..."): a script has no way to know when its
+        line will be read, a person sees whose turn it is."""
+        if self.buttons or line.strip().lower() in _COMMANDS:
+            return True
+        while not self.buttons and not self._over.is_set() and not self.stop.is_set():
+            await asyncio.sleep(0.02)
+        return bool(self.buttons)
 
     async def command(self, line: str) -> bool:
         """Handle one typed line during play; False when the user quits."""

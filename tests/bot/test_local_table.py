@@ -9,6 +9,7 @@ moves at once (ai_delay 0) at the "random" level, so whole matches take a moment
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import io
 import os
@@ -1116,3 +1117,25 @@ async def test_ctrl_d_at_the_first_menu_of_a_terminal_says_bye(service: TableSer
     await asyncio.wait_for(table.run(), 30)
     assert term.text.rstrip().endswith("Bye.")
     assert "stdin is closed" not in term.text
+
+
+async def test_a_script_piped_in_plays_each_line_when_its_turn_comes(db: Path) -> None:
+    """Input from a pipe or a file is there at once, read while the computers still
+    move: each choice waits for the player's turn instead of being refused ("wait
+    for ...") and lost, so a script of moves plays them all, in turn."""
+    timings = dataclasses.replace(LOCAL_TIMINGS, ai_delay=0.05)
+    lines: list[str | None] = ["zweier", *["1"] * 12, "q"]
+
+    async def readline() -> str | None:
+        return lines.pop(0) if lines else None
+
+    out = io.StringIO()
+    async with running_service(db, timings=timings) as service:
+        table = LocalTable(service, asyncio.Event(), readline=readline, out=out, user=USER)
+        await asyncio.wait_for(table.run(), 30)
+        [table_id] = service.tables
+        log = await service.store.table_log(table_id)
+    text = out.getvalue()
+    assert "Nothing to choose now" not in text
+    assert sum(1 for e in log if e["k"] == "act" and e.get("by") == "p") == 12
+    assert text.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
