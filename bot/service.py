@@ -139,14 +139,21 @@ class TableService:
         await self.store.drop_refs_of_closed_tables()
         for row in await self.store.open_tables():
             try:
-                entries = await self.store.table_log(row.id)
-            except Exception:
-                log.exception("table %s could not be read; it is tried at the next start", row.id)
-                continue
-            try:
-                table = Table.from_log(row.id, entries)
-            except Exception as e:
+                table = Table.from_log(row.id, await self.store.table_log(row.id))
+            except IllegalAction as e:
+                # a move the rules refuse (a damaged file, a rule changed under a
+                # running match): no restart of this bot will ever rebuild it
                 await self._unrestorable(row.id, row.version, e)
+                continue
+            except Exception as e:
+                # a failing read, or our code (a regression, an older version that
+                # meets a newer log): a fixed or newer bot may rebuild it, so it stays
+                # open; the type only, as any message may quote a card
+                log.error(
+                    "table %s could not be rebuilt (%s); it is tried at the next start",
+                    row.id,
+                    type(e).__name__,
+                )
                 continue
             table.deadline = row.deadline
             self.tables[table.id] = table
@@ -163,7 +170,7 @@ class TableService:
     async def _unrestorable(self, table_id: str, version: int, error: Exception) -> None:
         """Close a table whose log no longer replays.  The log line names the table
         and what went wrong, never the error's words: the rules' describe the hand
-        ("you must follow suit (H)"), and any other's may quote a card."""
+        ("you must follow suit (H)")."""
         why = error.code if isinstance(error, IllegalAction) else type(error).__name__
         try:
             await self.store.close_unrestorable(table_id, version)
@@ -1117,8 +1124,11 @@ class TableService:
         if table.abandoned() is not None:
             # the last person's turns ran out with this move (or so the votes now
             # carry): the table closes with it, not after a picture that offers him
-            # a seat back, nor a deal's result that counts for nothing
-            await self._close_if_abandoned(table)
+            # a seat back, nor a deal's result that counts for nothing.  The move is
+            # stored: a close that fails to be is tried again (`_arm`), and whoever
+            # made the move is not told it failed.
+            with contextlib.suppress(StoreError):
+                await self._close_if_abandoned(table)
             return
         if result[0] is not None:
             await self._notify(table, "deal_end", public, result=result[0])

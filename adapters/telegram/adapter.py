@@ -276,6 +276,7 @@ class TelegramAdapter:
         #: The forum topic of each /new being handled, by (chat, host): the core shows
         #: the new lobby before it says which table it made (`_state` reads it).
         self._opening: dict[tuple[str, str], int] = {}
+        self._opening_lock = asyncio.Lock()  # one /new being opened at a time
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
         self._moves: dict[int, tuple[int, asyncio.Task[None] | None]] = {}
@@ -529,7 +530,9 @@ class TelegramAdapter:
                 chat_id, _, message_id = ref.partition("/")
                 if not message_id.isdigit():
                     continue
-                handle = Handle(int(chat_id), row.id, slot, int(message_id), thread=st.thread)
+                # the topic is the group's: a hand in a private chat has none
+                thread = None if slot.startswith("hand:") else st.thread
+                handle = Handle(int(chat_id), row.id, slot, int(message_id), thread=thread)
                 if slot == "lobby":
                     st.lobby = handle
                 elif slot == "table":
@@ -1388,18 +1391,20 @@ class TelegramAdapter:
         if is_admin is None:
             return
         # typed in a forum topic: the table lives there (the core shows its lobby
-        # before it answers, `_state` looks here); one /new per host and chat at once
+        # before it answers, `_state` looks here).  One /new at a time: a second one
+        # by the same host (refused, or typed in another topic) must not take or drop
+        # the first one's topic while it is being opened.
         opening = (chat.key, user.key)
         topic = _topic_of(message)
-        if topic is not None:
-            self._opening[opening] = topic
-        try:
-            outcome = await self.service.create_table(
-                chat, user, game, preset=preset, options=options or None, is_admin=is_admin
-            )
-        finally:
-            if topic is not None and self._opening.get(opening) == topic:
-                del self._opening[opening]
+        async with self._opening_lock:
+            if topic is not None:
+                self._opening[opening] = topic
+            try:
+                outcome = await self.service.create_table(
+                    chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+                )
+            finally:
+                self._opening.pop(opening, None)
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return

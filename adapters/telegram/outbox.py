@@ -297,6 +297,8 @@ def refuses(error: TelegramError) -> bool:
     if isinstance(error, Forbidden):
         return True
     text = error.message.lower()
+    if "rights to send documents" in text:  # a group that takes text, not files
+        return False
     return isinstance(error, BadRequest) and any(words in text for words in _REFUSALS)
 
 

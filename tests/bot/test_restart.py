@@ -483,3 +483,32 @@ def _refused(table: Table, code: int) -> IllegalAction | None:
     except (ValueError, KeyError, IndexError):
         return None  # not an action at all
     return None
+
+
+async def test_a_log_entry_this_bot_does_not_know_leaves_the_table_open(
+    make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An entry this version does not know (a newer bot's, after a rollback; or a
+    bug) is no reason to close the table for good: it stays open for a bot that can
+    rebuild it, and the log says so at each start, without the entry's words."""
+    bot = await make_bot().start()
+    a = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [a])
+    await bot.stop()
+    with sqlite3.connect(bot.path) as db:
+        db.execute(
+            "INSERT INTO table_log (table_id, version, entry, at) SELECT table_id,"
+            " MAX(version) + 1, ?, 0 FROM table_log WHERE table_id = ?",
+            ('{"k": "a_later_kind", "card": "KS"}', tid),
+        )
+    caplog.set_level(logging.INFO)
+    for _ in range(2):  # this start and the next
+        caplog.clear()
+        bot = await make_bot().start()
+        try:
+            assert tid not in bot.svc.tables
+            assert tid in [row.id for row in await bot.svc.store.open_tables()]
+            [line] = [r.getMessage() for r in caplog.records if tid in r.getMessage()]
+        finally:
+            await bot.stop()
+        assert "tried at the next start" in line and "KS" not in caplog.text

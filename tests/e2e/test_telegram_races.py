@@ -149,8 +149,11 @@ async def test_a_lobby_pressed_by_everyone_at_once_seats_and_deals_once(
         anna.send(group, "/new zweier")
         anna.send(group, "/new zweier")
         lobby = await fake.wait_for_message(group, contains="Host:")
-        await fake.wait_for_message(group, contains=t("en", "refuse.seated_elsewhere"))
         table_id = decode_payload(lobby.buttons()[0].data).table
+        # one /new is opened at a time (its forum topic is the table's): the second
+        # finds the table the first opened, and names it
+        refusal = t("en", "refuse.seated_elsewhere_at", table=table_id)
+        await fake.wait_for_message(group, contains=refusal)
 
         joins = [berti.press(lobby, "Join"), cilli.press(lobby, "Join")]
         answers = await asyncio.gather(*(fake.wait_answer(q) for q in joins))

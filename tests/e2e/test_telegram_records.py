@@ -119,6 +119,17 @@ async def test_the_record_rides_out_telegram_trouble(
         assert [line for line in ours if "file lost" in line.lower()], "the refusal is logged"
         assert not [line for line in ours if fake.token in line]
 
+        # a group that lets the bot write but not send files: the record is refused,
+        # the group is not taken for lost (its tables would close)
+        no_files = "Bad Request: not enough rights to send documents to the chat"
+        fake.fail_next("sendDocument", error_code=400, description=no_files)
+        anna.send(group, "/record")
+        refused = await fake.wait_for_message(group, after=failed, contains="went wrong")
+        asked = anna.send(group, "/help")
+        await fake.wait_for_message(group, after=asked, contains="/new")
+        assert group.id not in rig.adapter.lost
+        failed = refused
+
         # a caption longer than Telegram takes: the document keeps its first line, the
         # whole text follows as a message
         caption = f"The record of table {table_id}\n" + "seats " * 250

@@ -244,3 +244,68 @@ async def test_a_closed_topic_closes_its_table_only(fake: FakeTelegram, tmp_path
         assert rig.table(two) is not None
     finally:
         await stop_rig(rig)
+
+
+async def test_a_second_new_does_not_move_the_first_table_out_of_its_topic(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Anna types /new twice at once, in two topics: one table opens, its lobby in the
+    topic its /new came from, the other /new is refused in its own topic, and
+    nothing lands in General (whose closing would close the group's tables)."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = forum_players(fake, ["Anna", "Berti"])
+        group = players.group
+        anna = players.users[0]
+        first, second = group.create_topic("One"), group.create_topic("Two")
+        anna.send(group, "/new zweier", topic=first)
+        anna.send(group, "/new zweier", topic=second)
+        await fake.wait_for(
+            lambda: any("already" in m.text for m in group.bot_messages()), what="the refusal"
+        )
+        await rig.adapter.outbox.drain()
+        [lobby] = [m for m in group.bot_messages() if "Host:" in m.text]
+        [refusal] = [m for m in group.bot_messages() if "already" in m.text]
+        assert {lobby.message_thread_id, refusal.message_thread_id} == {first, second}
+        assert group.topic_messages(None) == [], group.transcript()
+    finally:
+        await stop_rig(rig)
+
+
+async def test_after_a_restart_a_hand_posted_anew_goes_to_the_private_chat(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The topic belongs to the group's messages: a hand the player deleted, posted
+    anew after a restart, reaches his private chat (which has no topics)."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    players = forum_players(fake, ["Anna", "Berti"])
+    group = players.group
+    anna, berti = players.users
+    topic = group.create_topic("Schnapsen")
+    table_id, lobby = await open_in_topic(rig, group, topic, anna, berti)
+    assert not (await press(fake, anna, lobby, "Start")).show_alert
+    await play(rig, table_id, players.users, until=lambda: False, limit=2)
+    await rig.adapter.outbox.drain()
+    await stop_rig(rig)
+
+    rig = await start_rig(fake, db)
+    try:
+        await rig.adapter.outbox.drain()
+        old = hand_message(anna, table_id)
+        assert old is not None
+        anna.delete(old)
+        since = len(fake.calls)
+        table_message = next(
+            m for m in reversed(group.bot_messages()) if "Show my hand" in str(m.buttons())
+        )
+        await press(fake, anna, table_message, "Show my hand")
+        await fake.wait_for(
+            lambda: (h := hand_message(anna, table_id)) is not None and h is not old,
+            what="the hand posted anew",
+        )
+        await rig.adapter.outbox.drain()
+        refused = [c.method for c in fake.calls[since:] if c.status >= 400]
+        assert refused in ([], ["editMessageText"]), refused  # the deleted one's edit
+    finally:
+        await stop_rig(rig)
