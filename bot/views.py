@@ -400,13 +400,13 @@ def table_view(table: Table, style: Style) -> TableView:
     if table.game == "bauern":
         score_text = _team_scores(lg, seat_text, [score_of(k) for k in (0, 1)])
     else:
-        score_text = " · ".join(f"{seat_text(i)} {score_of(i)}" for i in range(len(seats)))
+        score_text = " · ".join(valued(seat_text(i), score_of(i)) for i in range(len(seats)))
     lines.append(_scores_line(lg, table, score_text, in_deal=True))
     summary = table.match.summary() if table.match is not None else {}
     bolts = summary.get("bolts")
     if isinstance(bolts, list) and any(bolts):
         lines.append(
-            t(lg, "table.bolts", bolts=" · ".join(f"{nm[i]} {b}" for i, b in enumerate(bolts)))
+            t(lg, "table.bolts", bolts=" · ".join(valued(nm[i], b) for i, b in enumerate(bolts)))
         )
     barrel = summary.get("barrel")
     if isinstance(barrel, list):
@@ -614,7 +614,9 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 # the deal as scored, as its result says it: with four at Thousand
                 # the dealer who sits out has the stock's points
                 counted = res.card_points
-            pts = " · ".join(f"{nm[_match_seat(table, i) or 0]} {p}" for i, p in enumerate(counted))
+            pts = " · ".join(
+                valued(nm[_match_seat(table, i) or 0], p) for i, p in enumerate(counted)
+            )
             out.append(t(lg, "table.points", points=pts))
     if pv.to_act is not None and table.status == Status.PLAYING:
         # a match resigned or closed mid-deal leaves the deal open: nobody is to act
@@ -1118,9 +1120,9 @@ def _card_points_text(
         teams = res.detail("team_points")
         if not isinstance(teams, tuple):
             return None
-        parts = [f"{nm[seats[k]]} & {nm[seats[k + 2]]} {teams[k]}" for k in (0, 1)]
+        parts = [valued(f"{nm[seats[k]]} & {nm[seats[k + 2]]}", teams[k]) for k in (0, 1)]
     elif res.card_points:
-        parts = [f"{nm[seats[s]]} {p}" for s, p in enumerate(res.card_points)]
+        parts = [valued(nm[seats[s]], p) for s, p in enumerate(res.card_points)]
     else:
         return None
     return t(lg, "table.points", points=" · ".join(parts))
@@ -1213,10 +1215,17 @@ def _settings_shown(
     return out
 
 
+def valued(name: str, value: object) -> str:
+    """A name and its number in a line of several ("Anna: 3 · Computer 2: 0"): with
+    only a space, "Computer 2 0" would not say which number is the score."""
+    return f"{name}: {value}"
+
+
 def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> str:
     """Bauern's partners sit opposite and share a score: the two teams, not four."""
     return " · ".join(
-        f"{t(lg, 'lobby.team', team=k + 1)}: {name(k)} & {name(k + 2)} {scores[k]}" for k in (0, 1)
+        valued(f"{t(lg, 'lobby.team', team=k + 1)} ({name(k)} & {name(k + 2)})", scores[k])
+        for k in (0, 1)
     )
 
 
@@ -1234,7 +1243,7 @@ def _bummerl_line(table: Table, lg: str, nm: tuple[str, ...], bummerl: Sequence[
     who = [f"{nm[k]} & {nm[k + 2]}" for k in (0, 1)] if table.game == "bauern" else list(nm)
     named = {2: t(lg, "table.schneider"), 4: t(lg, "table.retourschneider")}
     losers = [
-        f"{who[i]} {b}" + (f" ({named[b]})" if b in named else "")
+        valued(who[i], b) + (f" ({named[b]})" if b in named else "")
         for i, b in enumerate(bummerl[: len(who)])
         if b
     ]
@@ -1248,7 +1257,7 @@ def match_summary_text(table: Table, style: Style) -> str:
     if table.game == "bauern":  # a team's score, once, named as the table names the teams
         score_text = _team_scores(lg, lambda s: nm[s], scores)
     else:
-        score_text = " · ".join(f"{nm[i]} {s}" for i, s in enumerate(scores))
+        score_text = " · ".join(valued(nm[i], s) for i, s in enumerate(scores))
     lines = [_scores_line(lg, table, score_text)]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))

@@ -55,7 +55,7 @@ async def test_after_a_resignation_the_hands_and_the_result_say_who_won(bot: Bot
     assert "Bert resigned." in text and "Winner: Anna" in text
     # the deal left open is said to be so; Bert has the Bummerl the results count
     assert text.startswith("Deal 1 was not played out: the match ended with a resignation.")
-    assert "Bummerl: Bert 1" in text
+    assert "Bummerl: Bert: 1" in text
     # the table as it was left (the picture adapters draw last): nobody is to act
     assert final.result.table is not None
     table_text = final.result.table.message.text
@@ -140,13 +140,13 @@ async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
     seen: dict[bool, str] = {}
     async for text in _match_results(bot, "zweier", players, 30):
         scores = dict(
-            x.rsplit(" ", 1) for x in text.split("Score: ")[1].split("\n")[0].split(" · ")
+            x.rsplit(": ", 1) for x in text.split("Score: ")[1].split("\n")[0].split(" · ")
         )
         seen["0" in scores.values()] = text
         if len(seen) == 2:
             break
     assert (
-        "Bummerl: Bert 2 (Schneider)" in seen[True] or "Bummerl: Anna 2 (Schneider)" in seen[True]
+        "Bummerl: Bert: 2 (Schneider)" in seen[True] or "Bummerl: Anna: 2 (Schneider)" in seen[True]
     )
     assert "(Schneider)" not in seen[False] and "Bummerl: " in seen[False]
 
@@ -162,12 +162,12 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
         bot.player(others[1]),
     ]
     async for text in _match_results(bot, "bauern", players, 10):
-        if " 2 (Schneider)" in text:
+        if ": 2 (Schneider)" in text:
             # a team: its two players named once, as the table names the teams
             line = next(x for x in text.splitlines() if x.startswith("Bummerl: "))
-            assert line.count("2 (Schneider)") == 1 and " & " in line, line
+            assert line.count(": 2 (Schneider)") == 1 and " & " in line, line
             score = next(x for x in text.splitlines() if "Score: " in x)
-            assert "Score: Team 1: " in score and " · Team 2: " in score, score
+            assert "Score: Team 1 (" in score and " · Team 2 (" in score, score
             return
     raise AssertionError("no Schneider in 10 matches of careful against random players")
 

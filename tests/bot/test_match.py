@@ -187,7 +187,7 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
     and Kontra has a line of its own (seeds chosen so that a deal is doubled)."""
     bot, _, shown = await _heuristic_match(make_bot, "bauern", "bk3")
     try:
-        team = r"Team 1: .*Anna.* & .*Cilli.* 0 · Team 2: .*Bert.* & .*Done.* 0"
+        team = r"Team 1 \(.*Anna.* & .*Cilli.*\): 0 · Team 2 \(.*Bert.* & .*Done.*\): 0"
         assert re.search(team, shown[0]), shown[0]
         # the auction's line keeps the bids; Kontra has its own line
         bids = _lines(shown, "Bids: ")
@@ -421,7 +421,7 @@ _POINTS = re.compile(r"^Points: (.+)$", re.M)
 def _card_points(text: str) -> dict[str, int]:
     found = _POINTS.search(text)
     assert found, text
-    return {m[1]: int(m[2]) for m in re.finditer(r"(\S.*?) (\d+)(?: · |$)", found[1])}
+    return {m[1]: int(m[2]) for m in re.finditer(r"(\S.*?): (\d+)(?: · |$)", found[1])}
 
 
 @pytest.mark.parametrize("game_id", ["zweier", "tausend"])
