@@ -604,7 +604,7 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
         out.append(t(lg, "table.trick", cards=_trick_text(_remap(table, pv.trick), nm, style)))
     if pv.tricks_won and any(pv.tricks_won):
         lines = " · ".join(
-            f"{nm[_match_seat(table, i) or 0]} {n}" for i, n in enumerate(pv.tricks_won)
+            valued(nm[_match_seat(table, i) or 0], n) for i, n in enumerate(pv.tricks_won)
         )
         out.append(t(lg, "table.tricks_done", lines=lines))
         if pv.points and open_tricks:
@@ -1115,7 +1115,7 @@ def _card_points_text(
         if res.declarer is None or not isinstance(sides, tuple):
             return None
         others = " & ".join(nm[seats[s]] for s in range(3) if s != res.declarer)
-        parts = [f"{nm[seats[res.declarer]]} {sides[0]}", f"{others} {sides[1]}"]
+        parts = [valued(nm[seats[res.declarer]], sides[0]), valued(others, sides[1])]
     elif game_id == "bauern":
         teams = res.detail("team_points")
         if not isinstance(teams, tuple):
