@@ -1215,6 +1215,15 @@ def _settings_shown(
     return out
 
 
+def started_lobby_text(lobby_text: str, lang: str | None, lobby_expiry: float) -> str:
+    """The lobby's last words once its match started: who sat down, and that the
+    game is on, not "the host can start" or when the lobby would close."""
+    minutes = int(lobby_expiry // 60)
+    stale = {t(lang, "lobby.ready"), t(lang, "lobby.expires", minutes=minutes)}
+    lines = [line for line in lobby_text.splitlines() if line not in stale]
+    return "\n".join([*lines, t(lang, "refuse.not_in_lobby")])
+
+
 def valued(name: str, value: object) -> str:
     """A name and its number in a line of several ("Anna: 3 · Computer 2: 0"): with
     only a space, "Computer 2 0" would not say which number is the score."""

@@ -62,7 +62,7 @@ from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.store import StoreError
 from bot.table import Status
-from bot.views import HandView, Message, hand_title, match_summary_text
+from bot.views import HandView, Message, hand_title, match_summary_text, started_lobby_text
 
 from . import render
 from .render import PayloadButton, fingerprint
@@ -1111,10 +1111,8 @@ class DiscordAdapter:
     def _started_lobby(self, table_id: str, lobby: Message) -> Message:
         """The lobby's last words: who sat down, and that the game is on."""
         lang = self._table_lang(table_id)
-        minutes = int(self.service.timings.lobby_expiry // 60)
-        stale = {t(lang, "lobby.ready"), t(lang, "lobby.expires", minutes=minutes)}
-        lines = [line for line in lobby.text.splitlines() if line not in stale]
-        return Message("\n".join([*lines, t(lang, "refuse.not_in_lobby")]))
+        expiry = self.service.timings.lobby_expiry
+        return Message(started_lobby_text(lobby.text, lang, expiry))
 
     def _table_lang(self, table_id: str) -> str | None:
         table = self.service.tables.get(table_id)

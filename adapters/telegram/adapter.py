@@ -111,7 +111,14 @@ from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import HandView, Message, ResultView, match_summary_text, settings_text
+from bot.views import (
+    HandView,
+    Message,
+    ResultView,
+    match_summary_text,
+    settings_text,
+    started_lobby_text,
+)
 from engine.games import available
 
 from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts, refuses
@@ -569,6 +576,11 @@ class TelegramAdapter:
             self._show_lobby(tid, st)
         elif kind == "started":
             if st.lobby is not None:
+                lobby = self.service.lobby(tid)
+                if lobby is not None:  # its last words, not "the host can start"
+                    expiry = self.service.timings.lobby_expiry
+                    text = started_lobby_text(lobby.message.text, self._table_lang(tid), expiry)
+                    self.outbox.edit(st.lobby, Content(text))
                 self.outbox.freeze(st.lobby)
             if st.table is not None:
                 self.outbox.freeze(st.table)

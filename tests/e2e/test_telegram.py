@@ -73,7 +73,11 @@ async def test_zweier_match_by_buttons(fake: FakeTelegram, tmp_path: Path) -> No
         assert all(len(m.revisions) > 1 and not m.buttons() for m in tables)
         results = [m for m in group.bot_messages() if " over: " in m.text]
         assert len(results) == deals and "Game over!" in results[-1].text
-        assert lobby.buttons() == []  # the lobby is history once the game starts
+        # the lobby is history once the game starts: no buttons, and it says so
+        # instead of "the host can start" for the rest of the match
+        assert lobby.buttons() == []
+        assert "the host can start" not in lobby.text and "within 15 minutes" not in lobby.text
+        assert lobby.text.endswith("The game has already started.") and "Berti" in lobby.text
         # one private hand message per deal and player, edited as the deal went on
         for user in players.users:
             hands = [m for m in user.private_chat.bot_messages() if m.text.startswith("Your hand")]
