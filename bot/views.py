@@ -1011,6 +1011,13 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         seats = log_.spec.seats
         parts = [t(lg, "result.game_points", name=nm[i], points=points[i]) for i in seats]
         text = t(lg, "result.tie_break_deal", deal=k, lines=" · ".join(parts))
+    elif table.game == "bauern":
+        # partners share what the deal gave: each team once ("+3 · +3" read as 6)
+        parts = [
+            t(lg, "result.points_line", name=team_name(lg, lambda s: nm[s], k), points=points[k])
+            for k in (0, 1)
+        ]
+        text = t(lg, "result.deal", deal=k, lines=" · ".join(parts))
     else:
         parts = [t(lg, "result.points_line", name=nm[i], points=p) for i, p in enumerate(points)]
         text = t(lg, "result.deal", deal=k, lines=" · ".join(parts))
@@ -1232,10 +1239,12 @@ def valued(name: str, value: object) -> str:
 
 def _team_scores(lg: str, name: Callable[[int], str], scores: Sequence[int]) -> str:
     """Bauern's partners sit opposite and share a score: the two teams, not four."""
-    return " · ".join(
-        valued(f"{t(lg, 'lobby.team', team=k + 1)} ({name(k)} & {name(k + 2)})", scores[k])
-        for k in (0, 1)
-    )
+    return " · ".join(valued(team_name(lg, name, k), scores[k]) for k in (0, 1))
+
+
+def team_name(lg: str, name: Callable[[int], str], k: int) -> str:
+    """Bauern's team `k` (0 or 1) as every line names it: "Team 1 (Anna & Bert)"."""
+    return f"{t(lg, 'lobby.team', team=k + 1)} ({name(k)} & {name(k + 2)})"
 
 
 def _bummerl_line(table: Table, lg: str, nm: tuple[str, ...], bummerl: Sequence[int]) -> str | None:

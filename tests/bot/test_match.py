@@ -183,8 +183,9 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
     make_bot: Callable[..., Bot],
 ) -> None:
     """Partners sit opposite: the table shows two teams with their score, every
-    deal's result says why it ended (a Bettler's lost trick as much as 66 reached),
-    and Kontra has a line of its own (seeds chosen so that a deal is doubled)."""
+    deal's result says what each team made and why it ended (a Bettler's lost trick
+    as much as 66 reached), and Kontra has a line of its own (seeds chosen so that a
+    deal is doubled)."""
     bot, _, shown = await _heuristic_match(make_bot, "bauern", "bk3")
     try:
         team = r"Team 1 \(.*Anna.* & .*Cilli.*\): 0 · Team 2 \(.*Bert.* & .*Done.*\): 0"
@@ -198,6 +199,9 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
         for end in ends:
             first = end.splitlines()[0]
             assert re.search(r" over: .*\(.+\)", first), first  # the reason, in words
+            # what the deal gave each team, once (not "+3" beside each partner)
+            gains = r" over: Team 1 \(Anna & Cilli\) [+-]\d+ · Team 2 \(Bert & Done\) [+-]\d+"
+            assert re.search(gains, first), first
     finally:
         await bot.stop()
 
