@@ -267,6 +267,23 @@ CONTRACT_LINES: dict[str, Callable[[Any], list[Line]]] = {
 }
 
 
+def contract_values(game: str, options: dict[str, Any] | None) -> dict[str, str]:
+    """What each contract the table's options allow is worth, as its list says it
+    ("4", or "1–3" for the normal game): the bidding buttons show it, since a bid is
+    chosen by what it wins.  Empty for a game without named contracts."""
+    lines_of = CONTRACT_LINES.get(game)
+    if lines_of is None:
+        return {}
+    return {line.contract: line.value for line in lines_of(game_spec(game).parse_options(options))}
+
+
+def without_talon_value(value: str) -> str:
+    """A contract's value played without the talon: one game point more (RULES.md §3)."""
+    if value == NORMAL_VALUE:
+        return "2–4"
+    return str(int(value) + 1) if value.isdigit() else value
+
+
 def _contract_list(game: str, lg: str, options: dict[str, Any] | None) -> str:
     """The contracts the table's options let players bid, in bidding order, each with
     its value and what it takes: the bidding buttons name them and nothing else says

@@ -49,6 +49,7 @@ from .i18n import (
 )
 from .payload import game_action, table_verb
 from .results import standings
+from .rules_text import contract_values, without_talon_value
 from .settings import ChatSettings, preset_options, shown_value
 from .table import Status, Table
 
@@ -840,14 +841,18 @@ def _action_buttons(
     # doubles are public: the seat's own view has them all).
     level = 1 + len(_doubles(sv))
 
+    worth = contract_values(deal_game(table), table.options_json)
+
     def button(code: int) -> Button:
         action = decode(code, contracts)
-        return Button(
-            action_label(
-                action, lg, style.suits, deal_names, deal_game(table), level, trump=sv.trump
-            ),
-            game_action(table.id, v, code),
+        label = action_label(
+            action, lg, style.suits, deal_names, deal_game(table), level, trump=sv.trump
         )
+        if isinstance(action, Bid) and action.contract in worth:
+            # what it wins: a bid is chosen by its value, which else only /rules says
+            value = worth[action.contract]
+            label += f" ({without_talon_value(value) if action.without_talon else value})"
+        return Button(label, game_action(table.id, v, code))
 
     discards = [c for c in codes if c >= DISCARD]
     if discards:

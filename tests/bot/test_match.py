@@ -10,9 +10,10 @@ import pytest
 
 from bot import results as R
 from bot.payload import decode as decode_payload
+from bot.rules_text import contract_values, without_talon_value
 from bot.service import TableUpdate
 from bot.table import Table, seat_count
-from engine.actions import EXCHANGE, CloseTalon, Double, ExchangeTrump, decode
+from engine.actions import EXCHANGE, Bid, CloseTalon, Double, ExchangeTrump, decode
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -505,5 +506,41 @@ async def test_a_thousand_redeal_says_who_claimed_it_and_why(make_bot: Callable[
         for line in found:
             assert re.search(r"\(redeal\) — claimed by \w+: (four|two) 9s", line), line
             assert "bid" not in line
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("game_id", ["dreier", "bauern"])
+async def test_every_bid_button_says_what_the_contract_wins(
+    make_bot: Callable[..., Bot], game_id: str
+) -> None:
+    """A bid is chosen by what it wins: each contract's button carries its value, the
+    one /rules lists for the table's options (one more without the talon)."""
+    bot = await make_bot(seed_source=seeds("bids")).start()
+    try:
+        players = [bot.player(u, heuristic) for u in users(seat_count(game(game_id), None))]
+        tid = await open_table(bot, game_id, players)
+        worth = contract_values(game_id, bot.svc.tables[tid].options_json)
+        labels: set[str] = set()
+
+        def watch(_: object) -> None:
+            for hv in bot.fc.hands.values():
+                for b in hv.message.all_buttons():
+                    p = decode_payload(b.payload)
+                    table = bot.svc.tables.get(tid)
+                    if p.is_game_action and table is not None and table.deal is not None:
+                        assert p.arg is not None
+                        action = decode(p.arg, table.deal.contracts)
+                        if isinstance(action, Bid) and action.contract is not None:
+                            value = worth[action.contract]
+                            if action.without_talon:
+                                value = without_talon_value(value)
+                            assert b.label.endswith(f" ({value})"), b.label
+                            labels.add(b.label)
+
+        bot.fc.on_update.append(watch)
+        await play_out(bot.fc, tid, players)
+        assert len(labels) >= 3, labels  # the normal game and some contracts were offered
+        assert any(label.endswith("(1–3)") for label in labels), labels
     finally:
         await bot.stop()
