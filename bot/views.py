@@ -507,31 +507,9 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     if table.game == "tausend" and _talon_shown(pv):
         stock = game_key("hand.talon", table.game)
         out.append(t(lg, stock, cards=cards_text(pv.talon_cards, lg, style.suits)))
-    declarer = _match_seat(table, pv.declarer)
-    if pv.contract is not None and declarer is not None:
-        name = contract_name(pv.contract, lg)
-        value = extra.get("value") or extra.get("bid")
-        if table.game == "tausend" and isinstance(value, int):
-            name = f"{name} {value}"
-        if extra.get("without_talon"):
-            name += " " + t(lg, "table.without_talon")
-        if extra.get("golden"):  # Thousand's first round: why it counts double
-            name += " " + t(lg, "table.golden")
-        said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
-        if said and said[-1].contract and said[-1].contract != pv.contract:
-            bid = contract_name(said[-1].contract, lg)
-            if game_id == "bauern":
-                # `kontra_beats_bettler`: the Kontra made his Bettler a normal game
-                name += " " + t(lg, "table.fell_to_kontra", contract=bid)
-            else:  # Dreier: raised when he discarded
-                name += " " + t(lg, "table.raised_from", contract=bid)
-        elif said and said[-1].value is not None and said[-1].value != value:
-            # Thousand: raised after the gifts, above the bid the auction shows
-            name += " " + t(lg, "table.raised_from", contract=said[-1].value)
-        text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
-        if pv.multiplier > 1:
-            text += t(lg, "table.multiplier", n=pv.multiplier)
-        out.append(text)
+    contract_line = _contract_line(table, pv, lg, nm, game_id)
+    if contract_line is not None:
+        out.append(contract_line)
     if pv.sitting_out is not None:  # his cards lie still: the others must know why
         sitter = nm[_match_seat(table, pv.sitting_out) or 0]
         out.append(t(lg, game_key("table.sitting_out", game_id), name=sitter))
@@ -793,11 +771,71 @@ def hand_view(
     return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
 
 
+def _contract_line(
+    table: Table, pv: SeatView, lg: str, nm: tuple[str, ...], game_id: str
+) -> str | None:
+    """The contract as everyone heard it: its name and value, a raise or a Kontra
+    that changed it, the declarer, the doubling."""
+    extra = dict(pv.extra)
+    declarer = _match_seat(table, pv.declarer)
+    if pv.contract is None or declarer is None:
+        return None
+    name = contract_name(pv.contract, lg)
+    value = extra.get("value") or extra.get("bid")
+    if table.game == "tausend" and isinstance(value, int):
+        name = f"{name} {value}"
+    if extra.get("without_talon"):
+        name += " " + t(lg, "table.without_talon")
+    name += _worth(game_id, table, pv.contract, bool(extra.get("without_talon")))
+    if extra.get("golden"):  # Thousand's first round: why it counts double
+        name += " " + t(lg, "table.golden")
+    said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
+    if said and said[-1].contract and said[-1].contract != pv.contract:
+        bid = contract_name(said[-1].contract, lg)
+        if game_id == "bauern":
+            # `kontra_beats_bettler`: the Kontra made his Bettler a normal game
+            name += " " + t(lg, "table.fell_to_kontra", contract=bid)
+        else:  # Dreier: raised when he discarded
+            name += " " + t(lg, "table.raised_from", contract=bid)
+    elif said and said[-1].value is not None and said[-1].value != value:
+        # Thousand: raised after the gifts, above the bid the auction shows
+        name += " " + t(lg, "table.raised_from", contract=said[-1].value)
+    text = t(lg, "table.contract", contract=name, declarer=nm[declarer])
+    if pv.multiplier > 1:
+        text += t(lg, "table.multiplier", n=pv.multiplier)
+    return text
+
+
+def _worth(game_id: str, table: Table, contract: str, without_talon: bool) -> str:
+    """ " (4)": what a Dreier or Bauern contract wins, as its bid button said."""
+    value = contract_values(game_id, table.options_json).get(contract)
+    if value is None:
+        return ""
+    return f" ({without_talon_value(value) if without_talon else value})"
+
+
 def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> list[str]:
-    """Thousand's bid to beat, and why no higher one is offered: a bid or final bid
-    above 120 needs a marriage in hand (RULES.md §5), and a lone "Pass" button would
-    not say so."""
-    if deal_game(table) != "tausend" or sv.phase not in ("bidding", "raise"):
+    """What a seat decides against, in its own hand (on Telegram the table is in
+    another chat): Thousand's bid to beat, and why no higher one is offered (a bid or
+    final bid above 120 needs a marriage in hand, RULES.md §5, and a lone "Pass"
+    button would not say so); Dreier's and Bauern's highest bid, or the contract a
+    Kontra or Spritzen doubles."""
+    game_id = deal_game(table)
+    if game_id in ("dreier", "bauern"):
+        if sv.phase == "bidding":
+            bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.contract]
+            if not bids:
+                return []
+            seat, bid = bids[-1]
+            assert bid.contract is not None
+            value = contract_name(bid.contract, lg)
+            if bid.without_talon:
+                value += " " + t(lg, "table.without_talon")
+            value += _worth(game_id, table, bid.contract, bid.without_talon)
+            return [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
+        line = _contract_line(table, sv, lg, nm, game_id)
+        return [line] if line is not None else []
+    if game_id != "tausend" or sv.phase not in ("bidding", "raise"):
         return []
     out = []
     bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.value is not None]

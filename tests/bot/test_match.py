@@ -412,10 +412,14 @@ async def test_a_dreier_contract_says_without_the_talon_and_what_it_was_raised_f
     bot, _, shown = await _heuristic_match(make_bot, "dreier", "dw0")
     try:
         contracts = set(_lines(shown, "Contract:"))
-        assert any(" without the talon by " in c for c in contracts), contracts
+        # with what it wins: one more than with the talon
+        assert any(re.search(r" without the talon \(\d+\) by ", c) for c in contracts), contracts
         raised = [c for c in contracts if "(raised from " in c]
         assert raised, contracts
-        assert all(re.search(r"Contract: (.+) \(raised from (?!\1\)).+\) by ", c) for c in raised)
+        assert all(
+            re.search(r"Contract: (.+?) \([\d–]+\) \(raised from (?!\1\)).+\) by ", c)
+            for c in raised
+        )
     finally:
         await bot.stop()
 
@@ -542,5 +546,54 @@ async def test_every_bid_button_says_what_the_contract_wins(
         await play_out(bot.fc, tid, players)
         assert len(labels) >= 3, labels  # the normal game and some contracts were offered
         assert any(label.endswith("(1–3)") for label in labels), labels
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("game_id", ["dreier", "bauern"])
+async def test_a_hand_says_what_its_bid_or_double_is_against(
+    make_bot: Callable[..., Bot], game_id: str
+) -> None:
+    """On Telegram the table is in another chat than the hand: a hand asked to bid
+    names the highest bid so far, and one offered a Kontra (Spritzen) names the
+    contract it would double, with what it wins."""
+    bot = await make_bot(seed_source=seeds("kk")).start()
+    try:
+
+        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
+            assert table.deal is not None
+            doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
+            return doubles[0] if doubles else heuristic(table, seat, codes, rng)
+
+        players = [bot.player(u, doubler) for u in users(seat_count(game(game_id), None))]
+        tid = await open_table(bot, game_id, players)
+        asked: dict[str, list[str]] = {"bid": [], "double": []}
+
+        def watch(_: object) -> None:
+            table = bot.svc.tables.get(tid)
+            if table is None or table.deal is None:
+                return
+            for hv in bot.fc.hands.values():
+                if not hv.your_turn:
+                    continue
+                actions = [
+                    decode(p.arg, table.deal.contracts)
+                    for b in hv.message.all_buttons()
+                    if (p := decode_payload(b.payload)).is_game_action and p.arg is not None
+                ]
+                if any(isinstance(a, Double) for a in actions):
+                    asked["double"].append(hv.message.text)
+                elif any(isinstance(a, Bid) and a.contract for a in actions):
+                    asked["bid"].append(hv.message.text)
+
+        bot.fc.on_update.append(watch)
+        await play_out(bot.fc, tid, players)
+        assert asked["double"], "nobody was offered a double: choose other seeds"
+        for text in asked["double"]:
+            assert re.search(r"^Contract: .+ \([\d–]+\).* by ", text, re.M), text
+        later = [text for text in asked["bid"] if "Highest bid: " in text]
+        assert later, asked["bid"][:3]
+        for text in later:
+            assert re.search(r"^Highest bid: .+ \([\d–]+\), by ", text, re.M), text
     finally:
         await bot.stop()

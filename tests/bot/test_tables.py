@@ -916,7 +916,7 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
     tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
     await play_out(bot.fc, tid, players, timeout=60)
     contracts = {ln for text in seen for ln in text.splitlines() if ln.startswith("Contract:")}
-    assert any("Normal game (the Bettler fell to a Kontra) by" in ln for ln in contracts)
+    assert any("Normal game (1–3) (the Bettler fell to a Kontra) by" in ln for ln in contracts)
     assert not any("raised from" in ln for ln in contracts)
 
 
