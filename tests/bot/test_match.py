@@ -332,7 +332,9 @@ async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(b
     for text in shown:
         trump = next((x for x in text.splitlines() if x.startswith("Trumps: ")), "")
         closed_now = any(x.startswith("Talon closed by") for x in text.splitlines())
-        assert ("Trump card, turned down: " in trump) == (closed_now and "·" in trump), text
+        assert ("Trump card, under the closed talon: " in trump) == (closed_now and "·" in trump), (
+            text
+        )
 
 
 @pytest.mark.parametrize("tricks", ["table", "open"])
@@ -359,8 +361,8 @@ async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, t
         assert all("Tricks played: " in x and "Points: " in x for x in later)
     else:
         assert not any("Tricks played: " in x or "Points: " in x for x in running)
-        assert all("First tricks, face up: 1. " in x for x in later)
-        firsts = [x.split("First tricks, face up: ")[1].splitlines()[0] for x in later]
+        assert all("Each player's first trick, face up: 1. " in x for x in later)
+        firsts = [x.split("Each player's first trick, face up: ")[1].splitlines()[0] for x in later]
         # one trick per side at most: the declarer's and the defenders'
         assert all(1 <= f.count("→") <= 2 for f in firsts), firsts
 
