@@ -13,7 +13,8 @@ from bot.payload import decode as decode_payload
 from bot.rules_text import contract_values, without_talon_value
 from bot.service import TableUpdate
 from bot.table import Table, seat_count
-from engine.actions import EXCHANGE, Bid, CloseTalon, Double, ExchangeTrump, decode
+from bot.views import Button, HandView
+from engine.actions import EXCHANGE, Action, Bid, CloseTalon, Double, ExchangeTrump, decode
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -207,6 +208,13 @@ async def test_bauern_shows_the_teams_and_why_each_deal_ended(
         await bot.stop()
 
 
+def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
+    """A player who doubles whenever he may, else plays as the heuristic."""
+    assert table.deal is not None
+    doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
+    return doubles[0] if doubles else heuristic(table, seat, codes, rng)
+
+
 DOUBLES = {
     ("bauern", "de"): ("Kontra", "Rekontra", "Subkontra"),
     ("bauern", "en"): ("Kontra", "Rekontra", "Subkontra"),
@@ -228,11 +236,6 @@ async def test_each_double_has_its_name_on_the_button_and_the_table(
     try:
         admin = users(1)[0]
         assert (await bot.svc.update_setting(CHAT, admin, "language", lang, is_admin=True)).ok
-
-        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
-            assert table.deal is not None
-            doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
-            return doubles[0] if doubles else heuristic(table, seat, codes, rng)
 
         players = [bot.player(u, doubler) for u in users(seat_count(game(game_id), None))]
         tid = await open_table(bot, game_id, players)
@@ -516,6 +519,19 @@ async def test_a_thousand_redeal_says_who_claimed_it_and_why(make_bot: Callable[
         await bot.stop()
 
 
+def _game_buttons(bot: Bot, tid: str, hv: HandView) -> list[tuple[Button, Action]]:
+    """A hand's buttons that make a move, with the move each makes now."""
+    table = bot.svc.tables.get(tid)
+    if table is None or table.deal is None:
+        return []
+    out = []
+    for b in hv.message.all_buttons():
+        p = decode_payload(b.payload)
+        if p.is_game_action and p.arg is not None:
+            out.append((b, decode(p.arg, table.deal.contracts)))
+    return out
+
+
 @pytest.mark.parametrize("game_id", ["dreier", "bauern"])
 async def test_every_bid_button_says_what_the_contract_wins(
     make_bot: Callable[..., Bot], game_id: str
@@ -531,18 +547,13 @@ async def test_every_bid_button_says_what_the_contract_wins(
 
         def watch(_: object) -> None:
             for hv in bot.fc.hands.values():
-                for b in hv.message.all_buttons():
-                    p = decode_payload(b.payload)
-                    table = bot.svc.tables.get(tid)
-                    if p.is_game_action and table is not None and table.deal is not None:
-                        assert p.arg is not None
-                        action = decode(p.arg, table.deal.contracts)
-                        if isinstance(action, Bid) and action.contract is not None:
-                            value = worth[action.contract]
-                            if action.without_talon:
-                                value = without_talon_value(value)
-                            assert b.label.endswith(f" ({value})"), b.label
-                            labels.add(b.label)
+                for b, action in _game_buttons(bot, tid, hv):
+                    if isinstance(action, Bid) and action.contract is not None:
+                        value = worth[action.contract]
+                        if action.without_talon:
+                            value = without_talon_value(value)
+                        assert b.label.endswith(f" ({value})"), b.label
+                        labels.add(b.label)
 
         bot.fc.on_update.append(watch)
         await play_out(bot.fc, tid, players)
@@ -561,28 +572,15 @@ async def test_a_hand_says_what_its_bid_or_double_is_against(
     contract it would double, with what it wins."""
     bot = await make_bot(seed_source=seeds("kk")).start()
     try:
-
-        def doubler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
-            assert table.deal is not None
-            doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
-            return doubles[0] if doubles else heuristic(table, seat, codes, rng)
-
         players = [bot.player(u, doubler) for u in users(seat_count(game(game_id), None))]
         tid = await open_table(bot, game_id, players)
         asked: dict[str, list[str]] = {"bid": [], "double": []}
 
         def watch(_: object) -> None:
-            table = bot.svc.tables.get(tid)
-            if table is None or table.deal is None:
-                return
             for hv in bot.fc.hands.values():
                 if not hv.your_turn:
                     continue
-                actions = [
-                    decode(p.arg, table.deal.contracts)
-                    for b in hv.message.all_buttons()
-                    if (p := decode_payload(b.payload)).is_game_action and p.arg is not None
-                ]
+                actions = [action for _, action in _game_buttons(bot, tid, hv)]
                 if any(isinstance(a, Double) for a in actions):
                     asked["double"].append(hv.message.text)
                 elif any(isinstance(a, Bid) and a.contract for a in actions):

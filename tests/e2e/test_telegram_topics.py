@@ -61,6 +61,39 @@ async def open_in_topic(
     return table_id, lobby
 
 
+async def stopped_in_a_topic(
+    fake: FakeTelegram, db: Path, presses: int
+) -> tuple[Players, int, str, FakeMessage]:
+    """Anna and Berti's match opened in a topic, `presses` presses in, and the bot
+    stopped (to be started again on `db`): the players, the topic, the table, its
+    lobby."""
+    rig = await start_rig(fake, db)
+    players = forum_players(fake, ["Anna", "Berti"])
+    anna, berti = players.users
+    topic = players.group.create_topic("Schnapsen")
+    table_id, lobby = await open_in_topic(rig, players.group, topic, anna, berti)
+    assert not (await press(fake, anna, lobby, "Start")).show_alert
+    await play(rig, table_id, players.users, until=lambda: False, limit=presses)
+    await rig.adapter.outbox.drain()
+    await stop_rig(rig)
+    return players, topic, table_id, lobby
+
+
+async def two_topics(
+    rig: Rig,
+) -> tuple[Players, tuple[int, int], tuple[str, FakeMessage], tuple[str, FakeMessage]]:
+    """One forum, two topics, a lobby in each (one seat per player per group: Anna
+    and Berti in the first, Carl and Dora in the second): the players, the topics,
+    each table with its lobby."""
+    players = forum_players(rig.fake, ["Anna", "Berti", "Carl", "Dora"])
+    group = players.group
+    anna, berti, carl, dora = players.users
+    first, second = group.create_topic("Table one"), group.create_topic("Table two")
+    one = await open_in_topic(rig, group, first, anna, berti)
+    two = await open_in_topic(rig, group, second, carl, dora)
+    return players, (first, second), one, two
+
+
 def tables_named(message: FakeMessage) -> set[str]:
     """The tables a message's buttons (in any revision) or its first line name."""
     found = set()
@@ -150,16 +183,9 @@ async def test_a_restart_mid_match_keeps_posting_in_the_topic(
     table's messages, one posted anew (an admin deleted it) and the deal's result
     too, still go to the topic."""
     db = tmp_path / "bot.sqlite3"
-    rig = await start_rig(fake, db)
-    players = forum_players(fake, ["Anna", "Berti"])
+    players, topic, table_id, lobby = await stopped_in_a_topic(fake, db, presses=3)
     group = players.group
-    anna, berti = players.users
-    topic = group.create_topic("Schnapsen")
-    table_id, lobby = await open_in_topic(rig, group, topic, anna, berti)
-    assert not (await press(fake, anna, lobby, "Start")).show_alert
-    await play(rig, table_id, players.users, until=lambda: False, limit=3)
-    await rig.adapter.outbox.drain()
-    await stop_rig(rig)
+    anna = players.users[0]
 
     rig = await start_rig(fake, db)
     try:
@@ -182,12 +208,9 @@ async def test_two_tables_in_two_topics_stay_apart(fake: FakeTelegram, tmp_path:
     four players): each table's messages go to its own topic only."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = forum_players(fake, ["Anna", "Berti", "Carl", "Dora"])
+        players, (first, second), (one, lobby_one), (two, lobby_two) = await two_topics(rig)
         group = players.group
         anna, berti, carl, dora = players.users
-        first, second = group.create_topic("Table one"), group.create_topic("Table two")
-        one, lobby_one = await open_in_topic(rig, group, first, anna, berti)
-        two, lobby_two = await open_in_topic(rig, group, second, carl, dora)
         assert not (await press(fake, carl, lobby_two, "Start")).show_alert
         assert not (await press(fake, anna, lobby_one, "Start")).show_alert
         await play(rig, two, [carl, dora], until=lambda: False, limit=3)
@@ -214,12 +237,9 @@ async def test_a_closed_topic_closes_its_table_only(fake: FakeTelegram, tmp_path
     the same group plays on there."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = forum_players(fake, ["Anna", "Berti", "Carl", "Dora"])
+        players, (first, second), (one, lobby_one), (two, lobby_two) = await two_topics(rig)
         group = players.group
         anna, berti, carl, dora = players.users
-        first, second = group.create_topic("Table one"), group.create_topic("Table two")
-        one, lobby_one = await open_in_topic(rig, group, first, anna, berti)
-        two, lobby_two = await open_in_topic(rig, group, second, carl, dora)
         assert not (await press(fake, anna, lobby_one, "Start")).show_alert
         assert not (await press(fake, carl, lobby_two, "Start")).show_alert
         await rig.adapter.outbox.drain()
@@ -278,16 +298,9 @@ async def test_after_a_restart_a_hand_posted_anew_goes_to_the_private_chat(
     """The topic belongs to the group's messages: a hand the player deleted, posted
     anew after a restart, reaches his private chat (which has no topics)."""
     db = tmp_path / "bot.sqlite3"
-    rig = await start_rig(fake, db)
-    players = forum_players(fake, ["Anna", "Berti"])
+    players, _, table_id, _ = await stopped_in_a_topic(fake, db, presses=2)
     group = players.group
-    anna, berti = players.users
-    topic = group.create_topic("Schnapsen")
-    table_id, lobby = await open_in_topic(rig, group, topic, anna, berti)
-    assert not (await press(fake, anna, lobby, "Start")).show_alert
-    await play(rig, table_id, players.users, until=lambda: False, limit=2)
-    await rig.adapter.outbox.drain()
-    await stop_rig(rig)
+    anna = players.users[0]
 
     rig = await start_rig(fake, db)
     try:
