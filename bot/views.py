@@ -818,8 +818,8 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
     """What a seat decides against, in its own hand (on Telegram the table is in
     another chat): Thousand's bid to beat, and why no higher one is offered (a bid or
     final bid above 120 needs a marriage in hand, RULES.md §5, and a lone "Pass"
-    button would not say so); Dreier's and Bauern's highest bid, or the contract a
-    Kontra or Spritzen doubles."""
+    button would not say so); Dreier's and Bauern's highest bid, then the contract
+    (what a Kontra or Spritzen doubles, what the play is for)."""
     game_id = deal_game(table)
     if game_id in ("dreier", "bauern"):
         if sv.phase == "bidding":

@@ -265,7 +265,7 @@ class TelegramAdapter:
         #: user leaves it with the last open table he sits at (`_close`).
         self.unreachable: set[int] = set()
         self.lost: set[int] = set()  # groups that removed the bot or took its right to post
-        self._losing_topics: set[tuple[int, int]] = set()  # forum topics whose tables close
+        self._losing_topics: set[tuple[int, int | None]] = set()  # forum topics whose tables close
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
         self._background: set[asyncio.Task[None]] = set()
@@ -283,7 +283,8 @@ class TelegramAdapter:
         #: The forum topic of each /new being handled, by (chat, host): the core shows
         #: the new lobby before it says which table it made (`_state` reads it).
         self._opening: dict[tuple[str, str], int] = {}
-        self._opening_lock = asyncio.Lock()  # one /new being opened at a time
+        #: One /new per host and chat opened at a time (a lock, and how many use it).
+        self._opening_locks: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
         self._moves: dict[int, tuple[int, asyncio.Task[None] | None]] = {}
@@ -855,9 +856,10 @@ class TelegramAdapter:
             else:
                 self._warn(table_id, st, key)
 
-    def _on_topic_refused(self, chat_id: int, thread: int) -> None:
-        """A forum topic was closed or deleted: its tables close as a lost group's do
-        (nobody could follow them there), the group's other topics play on."""
+    def _on_topic_refused(self, chat_id: int, thread: int | None) -> None:
+        """A forum topic was closed or deleted (None: the General topic closed): its
+        tables close as a lost group's do (nobody could follow them there), the
+        group's other topics play on."""
         key = (chat_id, thread)
         if key in self._losing_topics:
             return  # the messages it had waiting are refused too
@@ -1403,20 +1405,29 @@ class TelegramAdapter:
         if is_admin is None:
             return
         # typed in a forum topic: the table lives there (the core shows its lobby
-        # before it answers, `_state` looks here).  One /new at a time: a second one
-        # by the same host (refused, or typed in another topic) must not take or drop
-        # the first one's topic while it is being opened.
+        # before it answers, `_state` looks here).  One /new per host and chat at a
+        # time: a second one (refused, or typed in another topic) must not take or
+        # drop the first one's topic while it is being opened.
         opening = (chat.key, user.key)
         topic = _topic_of(message)
-        async with self._opening_lock:
-            if topic is not None:
-                self._opening[opening] = topic
-            try:
-                outcome = await self.service.create_table(
-                    chat, user, game, preset=preset, options=options or None, is_admin=is_admin
-                )
-            finally:
-                self._opening.pop(opening, None)
+        lock, users = self._opening_locks.get(opening) or (asyncio.Lock(), 0)
+        self._opening_locks[opening] = (lock, users + 1)
+        try:
+            async with lock:
+                if topic is not None:
+                    self._opening[opening] = topic
+                try:
+                    outcome = await self.service.create_table(
+                        chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+                    )
+                finally:
+                    self._opening.pop(opening, None)
+        finally:
+            lock, users = self._opening_locks[opening]
+            if users > 1:
+                self._opening_locks[opening] = (lock, users - 1)
+            else:
+                del self._opening_locks[opening]
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return

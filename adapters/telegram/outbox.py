@@ -273,14 +273,14 @@ _REFUSALS = (
     "rights to send",  # "not enough rights to send text messages to the chat"
     "chat_write_forbidden",
     "chat_restricted",
-    "topic_closed",
     "chat not found",  # a user who never started the bot, a group the bot is not in
     "user is deactivated",
     "bot was blocked",
 )
 
 
-#: How a 400 refuses one forum topic, not the group: an admin closed or deleted it.
+#: How a 400 refuses one forum topic, not the group: an admin closed or deleted it (a
+#: closed General topic refuses what goes there, which carries no topic id).
 _TOPIC_REFUSALS = ("topic_closed", "message thread not found")
 
 
@@ -329,7 +329,7 @@ class Outbox:
         throttle: Throttle | None = None,
         on_posted: Callable[[Handle], Awaitable[None]] | None = None,
         on_refused: Callable[[int], None] | None = None,
-        on_topic_refused: Callable[[int, int], None] | None = None,
+        on_topic_refused: Callable[[int, int | None], None] | None = None,
         on_migrated: Callable[[int, int], None] | None = None,
         on_reach: Callable[[bool], None] | None = None,
         max_attempts: int = 5,
@@ -738,8 +738,8 @@ class Outbox:
                         return  # nothing left to take the buttons off
                     handle.message_id = None  # gone: post it anew
                     continue
-                thread = handle.thread if handle is not None else op.thread
-                if thread is not None and refuses_topic(e):
+                if refuses_topic(e):  # one topic (None: a closed General), not the group
+                    thread = handle.thread if handle is not None else op.thread
                     self._topic_refused(chat, thread, handle, e)
                     return
                 if refuses(e):
@@ -846,7 +846,7 @@ class Outbox:
             self.on_refused(chat.id)
 
     def _topic_refused(
-        self, chat: _Chat, thread: int, handle: Handle | None, e: TelegramError
+        self, chat: _Chat, thread: int | None, handle: Handle | None, e: TelegramError
     ) -> None:
         """A topic closed or deleted: what waits for it is dropped and the adapter told
         (every refused message tells it: a topic reopened and closed again is news);

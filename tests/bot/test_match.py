@@ -364,8 +364,8 @@ async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, t
         assert all("Tricks played: " in x and "Points: " in x for x in later)
     else:
         assert not any("Tricks played: " in x or "Points: " in x for x in running)
-        assert all("Each player's first trick, face up: 1. " in x for x in later)
-        firsts = [x.split("Each player's first trick, face up: ")[1].splitlines()[0] for x in later]
+        assert all("Each side's first trick, face up: 1. " in x for x in later)
+        firsts = [x.split("Each side's first trick, face up: ")[1].splitlines()[0] for x in later]
         # one trick per side at most: the declarer's and the defenders'
         assert all(1 <= f.count("→") <= 2 for f in firsts), firsts
 

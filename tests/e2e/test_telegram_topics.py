@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -38,7 +40,7 @@ def forum_players(fake: FakeTelegram, names: list[str]) -> Players:
 
 
 async def open_in_topic(
-    rig: Rig, group: FakeChat, topic: int, host: FakeUser, *guests: FakeUser
+    rig: Rig, group: FakeChat, topic: int | None, host: FakeUser, *guests: FakeUser
 ) -> tuple[str, FakeMessage]:
     """`/new zweier` typed by `host` in `topic`, `guests` join; the table id and lobby."""
     fake = rig.fake
@@ -80,15 +82,16 @@ async def stopped_in_a_topic(
 
 
 async def two_topics(
-    rig: Rig,
-) -> tuple[Players, tuple[int, int], tuple[str, FakeMessage], tuple[str, FakeMessage]]:
-    """One forum, two topics, a lobby in each (one seat per player per group: Anna
-    and Berti in the first, Carl and Dora in the second): the players, the topics,
-    each table with its lobby."""
+    rig: Rig, *, first_in_general: bool = False
+) -> tuple[Players, tuple[int | None, int], tuple[str, FakeMessage], tuple[str, FakeMessage]]:
+    """One forum, two topics (the first the General one, if so asked), a lobby in
+    each (one seat per player per group: Anna and Berti in the first, Carl and Dora
+    in the second): the players, the topics, each table with its lobby."""
     players = forum_players(rig.fake, ["Anna", "Berti", "Carl", "Dora"])
     group = players.group
     anna, berti, carl, dora = players.users
-    first, second = group.create_topic("Table one"), group.create_topic("Table two")
+    first = None if first_in_general else group.create_topic("Table one")
+    second = group.create_topic("Table two")
     one = await open_in_topic(rig, group, first, anna, berti)
     two = await open_in_topic(rig, group, second, carl, dora)
     return players, (first, second), one, two
@@ -231,13 +234,19 @@ async def test_two_tables_in_two_topics_stay_apart(fake: FakeTelegram, tmp_path:
         await stop_rig(rig)
 
 
-async def test_a_closed_topic_closes_its_table_only(fake: FakeTelegram, tmp_path: Path) -> None:
-    """An admin closes one table's topic: that table closes, its players told
-    privately why (nobody can read it there), while the table in the other topic of
-    the same group plays on there."""
+@pytest.mark.parametrize("general", [False, True], ids=["topic", "general"])
+async def test_a_closed_topic_closes_its_table_only(
+    fake: FakeTelegram, tmp_path: Path, general: bool
+) -> None:
+    """An admin closes one table's topic (or the General topic, where a /new typed
+    outside any topic put its table): that table closes, its players told privately
+    why (nobody can read it there), while the table in the other topic of the same
+    group plays on there."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players, (first, second), (one, lobby_one), (two, lobby_two) = await two_topics(rig)
+        players, (first, second), (one, lobby_one), (two, lobby_two) = await two_topics(
+            rig, first_in_general=general
+        )
         group = players.group
         anna, berti, carl, dora = players.users
         assert not (await press(fake, anna, lobby_one, "Start")).show_alert
