@@ -378,7 +378,7 @@ TEXTS: dict[str, dict[str, str]] = {
         # results
         "result.deal": "Deal {deal} over: {lines}",
         "result.tie_break_deal": "Deal {deal} (the tie-break) over: {lines}",
-        "result.game_points": "{name} {points}",
+        "result.game_points": "{name}: {points}",
         "result.points_line": "{name} {points:+d}",
         "result.reason.reached_66": "66 reached",
         "result.reason.last_trick": "last trick",
@@ -659,7 +659,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.look": "Karten ansehen",
         "result.deal": "Runde {deal} vorbei: {lines}",
         "result.tie_break_deal": "Runde {deal} (das Stechen) vorbei: {lines}",
-        "result.game_points": "{name} {points}",
+        "result.game_points": "{name}: {points}",
         "result.reason.reached_66": "66 erreicht",
         "result.reason.last_trick": "letzter Stich",
         "result.reason.closer_failed": "Zudrehen misslungen",

@@ -175,7 +175,7 @@ async def test_a_dreier_tie_break_is_announced_and_shows_its_talon(
         # its game points are the tie-break's, named as such, and only its two players'
         # (they are not match points: no "+3" beside a score that does not change)
         first = final.splitlines()[0]
-        assert re.fullmatch(r"Deal \d+ \(the tie-break\) over: \w+ \d · \w+ \d \(.+\)", first)
+        assert re.fullmatch(r"Deal \d+ \(the tie-break\) over: \w+: \d · \w+: \d \(.+\)", first)
         assert "+" not in first
     finally:
         await bot.stop()
