@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -36,6 +36,7 @@ from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
 from .i18n import LANGUAGES, norm_lang, option_error, t
+from .locks import KeyedLocks
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
@@ -119,7 +120,7 @@ class TableService:
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self._clock = clock
         self._ai_runner = ai_runner or think_in_thread
-        self._player_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # lock, users
+        self._player_locks: KeyedLocks[str] = KeyedLocks()  # a player's rating
         self._claims: set[tuple[str, str]] = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
@@ -233,30 +234,6 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-    @contextlib.asynccontextmanager
-    async def _rating_locks(self, players: list[str]) -> AsyncIterator[None]:
-        """Hold the rating locks of these players (in one order: no deadlock)."""
-        keys = sorted(set(players))
-        for k in keys:
-            lock, users = self._player_locks.get(k) or (asyncio.Lock(), 0)
-            self._player_locks[k] = (lock, users + 1)
-        held: list[asyncio.Lock] = []
-        try:
-            for k in keys:
-                lock = self._player_locks[k][0]
-                await lock.acquire()
-                held.append(lock)
-            yield
-        finally:
-            for lock in reversed(held):
-                lock.release()
-            for k in keys:
-                lock, users = self._player_locks[k]
-                if users > 1:
-                    self._player_locks[k] = (lock, users - 1)
-                else:
-                    del self._player_locks[k]
 
     async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R:
         """Run a change to its end even if the caller is cancelled.
@@ -1007,7 +984,7 @@ class TableService:
             # sharing a player go one at a time, each durable before the next reads,
             # or two matches of one player ending at once would lose an update.
             players = table.humans() if finishing else []
-            async with self._rating_locks(players):
+            async with self._player_locks.hold(players):
                 ops = await R.result_ops(self, table, status_before)
                 await self.store.append(
                     table.id,

@@ -780,13 +780,11 @@ def _contract_line(
     declarer = _match_seat(table, pv.declarer)
     if pv.contract is None or declarer is None:
         return None
-    name = contract_name(pv.contract, lg)
+    worth = contract_values(game_id, table.options_json)
+    name = _contract_text(lg, worth, pv.contract, bool(extra.get("without_talon")))
     value = extra.get("value") or extra.get("bid")
     if table.game == "tausend" and isinstance(value, int):
         name = f"{name} {value}"
-    if extra.get("without_talon"):
-        name += " " + t(lg, "table.without_talon")
-    name += _worth(game_id, table, pv.contract, bool(extra.get("without_talon")))
     if extra.get("golden"):  # Thousand's first round: why it counts double
         name += " " + t(lg, "table.golden")
     said = [a for s, a in pv.bids if s == pv.declarer and isinstance(a, Bid)]
@@ -806,12 +804,21 @@ def _contract_line(
     return text
 
 
-def _worth(game_id: str, table: Table, contract: str, without_talon: bool) -> str:
-    """ " (4)": what a Dreier or Bauern contract wins, as its bid button said."""
-    value = contract_values(game_id, table.options_json).get(contract)
+def _worth(worth: dict[str, str], contract: str, without_talon: bool) -> str:
+    """ " (4)": what a Dreier or Bauern contract wins (`contract_values`), as its bid
+    button, the bidding and the table say it; "" for another game's."""
+    value = worth.get(contract)
     if value is None:
         return ""
     return f" ({without_talon_value(value) if without_talon else value})"
+
+
+def _contract_text(lg: str, worth: dict[str, str], contract: str, without_talon: bool) -> str:
+    """A contract as bid: "Gang without the talon (10)"."""
+    name = contract_name(contract, lg)
+    if without_talon:
+        name += " " + t(lg, "table.without_talon")
+    return name + _worth(worth, contract, without_talon)
 
 
 def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> list[str]:
@@ -828,10 +835,8 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
                 return []
             seat, bid = bids[-1]
             assert bid.contract is not None
-            value = contract_name(bid.contract, lg)
-            if bid.without_talon:
-                value += " " + t(lg, "table.without_talon")
-            value += _worth(game_id, table, bid.contract, bid.without_talon)
+            worth = contract_values(game_id, table.options_json)
+            value = _contract_text(lg, worth, bid.contract, bid.without_talon)
             return [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
         line = _contract_line(table, sv, lg, nm, game_id)
         return [line] if line is not None else []
@@ -886,10 +891,9 @@ def _action_buttons(
         label = action_label(
             action, lg, style.suits, deal_names, deal_game(table), level, trump=sv.trump
         )
-        if isinstance(action, Bid) and action.contract in worth:
+        if isinstance(action, Bid) and action.contract:
             # what it wins: a bid is chosen by its value, which else only /rules says
-            value = worth[action.contract]
-            label += f" ({without_talon_value(value) if action.without_talon else value})"
+            label += _worth(worth, action.contract, action.without_talon)
         return Button(label, game_action(table.id, v, code))
 
     discards = [c for c in codes if c >= DISCARD]

@@ -105,6 +105,7 @@ from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import game_named, norm_lang, t
+from bot.locks import KeyedLocks
 from bot.payload import Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
@@ -283,8 +284,8 @@ class TelegramAdapter:
         #: The forum topic of each /new being handled, by (chat, host): the core shows
         #: the new lobby before it says which table it made (`_state` reads it).
         self._opening: dict[tuple[str, str], int] = {}
-        #: One /new per host and chat opened at a time (a lock, and how many use it).
-        self._opening_locks: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
+        #: One /new per host and chat opened at a time.
+        self._opening_locks: KeyedLocks[tuple[str, str]] = KeyedLocks()
         #: Groups that moved: old id -> the new one, and the work of moving while it
         #: runs (None once done, so a finished task is not kept for every upgrade).
         self._moves: dict[int, tuple[int, asyncio.Task[None] | None]] = {}
@@ -1410,24 +1411,15 @@ class TelegramAdapter:
         # drop the first one's topic while it is being opened.
         opening = (chat.key, user.key)
         topic = _topic_of(message)
-        lock, users = self._opening_locks.get(opening) or (asyncio.Lock(), 0)
-        self._opening_locks[opening] = (lock, users + 1)
-        try:
-            async with lock:
-                if topic is not None:
-                    self._opening[opening] = topic
-                try:
-                    outcome = await self.service.create_table(
-                        chat, user, game, preset=preset, options=options or None, is_admin=is_admin
-                    )
-                finally:
-                    self._opening.pop(opening, None)
-        finally:
-            lock, users = self._opening_locks[opening]
-            if users > 1:
-                self._opening_locks[opening] = (lock, users - 1)
-            else:
-                del self._opening_locks[opening]
+        async with self._opening_locks.hold([opening]):
+            if topic is not None:
+                self._opening[opening] = topic
+            try:
+                outcome = await self.service.create_table(
+                    chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+                )
+            finally:
+                self._opening.pop(opening, None)
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return

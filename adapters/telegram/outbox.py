@@ -22,9 +22,10 @@ limits are met:
 - **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
   a group that removed it), or a 400 that says the same in other words (`refuses`: a
   user Telegram knows no chat with, "chat not found"; a group that took the bot's right
-  to post or closed its topic) marks the chat blocked: its pending messages are
-  dropped, nothing more is tried there until `unblock`, and `on_refused` tells the
-  adapter once.
+  to post) marks the chat blocked: its pending messages are dropped, nothing more is
+  tried there until `unblock`, and `on_refused` tells the adapter once.  A forum topic
+  closed or deleted (`refuses_topic`) drops that topic's messages only and tells
+  `on_topic_refused`.
 - **Telegram out of reach.** A request that could not even connect is tried again
   (at most every 5 s) until it goes through, however long the outage: the chat's
   queue waits in order, its edits merging meanwhile.  Other network failures (a
