@@ -33,7 +33,7 @@ from engine.actions import (
 from engine.cards import CARDS, Card
 from engine.games import GAME_MODULES
 from engine.results import DealResult
-from engine.tausend.rules import BARREL_ATTEMPTS, FREE_BID_LIMIT
+from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT
 from engine.views import SeatView
 
 from . import i18n
@@ -593,10 +593,10 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
                 # the deal as scored, as its result says it: with four at Thousand
                 # the dealer who sits out has the stock's points
                 counted = res.card_points
-            pts = " · ".join(
-                valued(nm[_match_seat(table, i) or 0], p) for i, p in enumerate(counted)
+            parts = side_points(
+                deal_game(table), counted, pv.declarer, lambda i: nm[_match_seat(table, i) or 0]
             )
-            out.append(t(lg, "table.points", points=pts))
+            out.append(t(lg, "table.points", points=" · ".join(parts)))
     if pv.to_act is not None and table.status == Status.PLAYING:
         # a match resigned or closed mid-deal leaves the deal open: nobody is to act
         who = nm[_match_seat(table, pv.to_act) or 0]
@@ -1071,7 +1071,12 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     if res is not None:
         key = f"result.reason.{res.reason}"
         if key in i18n.TEXTS["en"]:
-            text += f" ({t(lg, key)})"
+            said = t(lg, key)
+            margin = _margin(res, log_.spec.game)
+            if margin:  # a closed deal counts the loser as he was at the closing
+                closed = isinstance(res.detail("closed_by"), int)
+                said += ", " + t(lg, f"result.margin.{margin}{'.closed' if closed else ''}")
+            text += f" ({said})"
         claimed = res.detail("redeal_by")
         if res.reason == "redeal" and isinstance(claimed, int):
             # Thousand: who claimed it and for which nines, not a bid without a value
@@ -1110,8 +1115,9 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
                 if n:
                     text += "\n" + t(lg, "result.bolt", name=nm[log_.spec.seats[seat]], n=n)
         # Thousand: fines and the barrel change scores beyond the deal's points
+        fine = BOLT_FINE * (2 if res.detail("golden") else 1)  # the golden round doubles it
         for seat, what in getattr(table.match, "notes", ()):
-            text += "\n" + t(lg, f"result.note.{what}", name=nm[seat])
+            text += "\n" + t(lg, f"result.note.{what}", name=nm[seat], fine=fine)
         if log_.spec.game != table.game and res.winners:
             # a tie-break: its loser takes the Bummerl, and that is the news
             winner = log_.spec.seats[res.winners[0]]
@@ -1124,6 +1130,23 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     return ResultView(
         table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
     )
+
+
+def _margin(res: DealResult, game_id: str) -> int | None:
+    """2 (Schneider: the losers under 33) or 3 (Schwarz: without a trick) for a game
+    won by 66, where "+2" or "+6" beside "66 reached" would otherwise look like a
+    miscount; None when the game is worth 1, or is no such game."""
+    if res.reason != "reached_66" or res.contract != "normal" or not res.winners:
+        return None
+    gained = res.points[res.winners[0]]
+    if game_id == "dreier":
+        value, extra = res.detail("value"), res.detail("without_talon")
+        if not isinstance(value, int):
+            return None
+        gained = value // res.multiplier - (1 if extra else 0)
+    elif game_id == "bauern":
+        gained //= res.multiplier
+    return gained if gained in (2, 3) else None
 
 
 def _closing_text(
@@ -1163,23 +1186,28 @@ def _card_points_text(
     game_id = table.deal_log.spec.game if table.deal_log is not None else table.game
     if res.reason not in _POINT_RACE and (game_id != "tausend" or res.reason == "redeal"):
         return None
-    lg = style.lang
-    if game_id == "dreier":
-        sides = res.detail("side_points")
-        if res.declarer is None or not isinstance(sides, tuple):
-            return None
-        others = " & ".join(nm[seats[s]] for s in range(3) if s != res.declarer)
-        parts = [valued(nm[seats[res.declarer]], sides[0]), valued(others, sides[1])]
-    elif game_id == "bauern":
-        teams = res.detail("team_points")
-        if not isinstance(teams, tuple):
-            return None
-        parts = [valued(f"{nm[seats[k]]} & {nm[seats[k + 2]]}", teams[k]) for k in (0, 1)]
-    elif res.card_points:
-        parts = [valued(nm[seats[s]], p) for s, p in enumerate(res.card_points)]
-    else:
+    if not res.card_points:
         return None
-    return t(lg, "table.points", points=" · ".join(parts))
+    parts = side_points(game_id, res.card_points, res.declarer, lambda s: nm[seats[s]])
+    return t(style.lang, "table.points", points=" · ".join(parts))
+
+
+def side_points(
+    game_id: str, counted: Sequence[int], declarer: int | None, name: Callable[[int], str]
+) -> list[str]:
+    """A deal's points (cards and counting marriages, per seat of the deal) as the
+    sides that score them: Bauern's two teams, Dreier's declarer against the two
+    others once there is one, otherwise each player.  Partners add up, so "Anna: 40 ·
+    Cilli: 30" would leave the reader to add what decides the deal."""
+    if game_id == "bauern" and len(counted) == 4:
+        return [valued(f"{name(k)} & {name(k + 2)}", counted[k] + counted[k + 2]) for k in (0, 1)]
+    if game_id == "dreier" and declarer is not None and len(counted) == 3:
+        others = [s for s in range(3) if s != declarer]
+        return [
+            valued(name(declarer), counted[declarer]),
+            valued(" & ".join(name(s) for s in others), sum(counted[s] for s in others)),
+        ]
+    return [valued(name(s), p) for s, p in enumerate(counted)]
 
 
 def settings_text(

@@ -12,7 +12,8 @@ class DealResult:
     `points` are per seat: game points won this deal (Thousand: the score change before
     the match applies barrel and bolt rules).  `reason` says why the deal ended, e.g.
     ``"reached_66"``, ``"last_trick"``, ``"closer_failed"``, ``"wrong_claim"``,
-    ``"made"``, ``"failed"``, ``"redeal"``.
+    ``"made"``, ``"failed"``, ``"redeal"``; a Dreier or Bauern contract names what
+    decided it: ``"took_trick"``, ``"lost_trick"``, ``"under_66"``, ``"all_tricks"``…
     """
 
     points: tuple[int, ...]

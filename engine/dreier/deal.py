@@ -719,7 +719,7 @@ class DreierDeal(DealCore):
         assert c is not None
         if c.goal is Goal.SCHNAPSER:
             if self.side_total(True) >= TARGET:
-                self._result(True, "made")
+                self._result(True, "reached_66")
                 return True
         elif self.auto and self.side_total(decl_side) >= TARGET:
             # RULES.md §1: claimed at once; the led card stays, the trick is not played
@@ -742,9 +742,9 @@ class DreierDeal(DealCore):
                 self._game_won(decl_side, "reached_66")
         elif goal is Goal.NO_TRICK:
             if w == decl:
-                self._result(False, "failed")
+                self._result(False, "took_trick")
             elif n == TRICKS:
-                self._result(True, "made")
+                self._result(True, "no_trick")
             elif n == 1 and c.open_hand:
                 self.hand_shown = True
                 if self.log is not None:
@@ -752,16 +752,16 @@ class DreierDeal(DealCore):
                     self.log.append(HandShown(decl, cards))
         elif goal is Goal.ALL_TRICKS:
             if w != decl:
-                self._result(False, "failed")
+                self._result(False, "lost_trick")
             elif n == TRICKS:
-                self._result(True, "made")
+                self._result(True, "all_tricks")
         else:  # Schnapser: every trick, 66 within the first SCHNAPSER_TRICKS
             if w != decl:
-                self._result(False, "failed")
+                self._result(False, "lost_trick")
             elif self.side_total(True) >= TARGET:
-                self._result(True, "made")
+                self._result(True, "reached_66")
             elif n == SCHNAPSER_TRICKS:
-                self._result(False, "failed")
+                self._result(False, "under_66")
 
     def _claim(self, seat: int) -> None:
         """`claim` with auto_claim off (RULES.md §1, §3): right, or the others win."""

@@ -5,12 +5,13 @@ out, and the result's numbers (doubles, without the talon, a closed talon, bolts
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from bot.i18n import card_label, suit_label
+from bot.i18n import card_label, contract_name, suit_label
 from bot.service import TableUpdate
 from bot.table import Table
 from engine.actions import Action, Bid, ChooseTrump, CloseTalon, Double, Pass, PlayCard, decode
@@ -383,25 +384,118 @@ async def test_two_at_thousand_see_the_face_down_stock_after_the_deal(
         await bot.stop()
 
 
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("tausend", {"tausend.players": 4}), ("bauern", None), ("dreier", None)],
+)
 async def test_the_last_picture_of_a_deal_counts_the_points_as_its_result(
-    make_bot: Callable[..., Bot],
+    make_bot: Callable[..., Bot], game_id: str, options: dict[str, object] | None
 ) -> None:
-    """With four at Thousand the dealer who sits out scores the stock: the table's
-    last picture of the deal must show the points its result shows, not the tricks'
-    points alone beside a result that says otherwise."""
+    """The table's last picture of a deal shows the points its result shows: with
+    four at Thousand the dealer who sits out scores the stock, and partners at Bauern
+    (a declarer's two opponents at Dreier) score together, so each side's sum is what
+    decided the deal, not each player's share of it."""
     bot = await make_bot().start()
     try:
-        players = [bot.player(u) for u in users(4)]
-        tid = await open_table(bot, "tausend", players, options={"tausend.players": 4})
-        table = bot.svc.tables[tid]
-        await play_until(bot, tid, players, lambda: bool(table.deal_points))
-        [end] = [u for u in bot.fc.updates if u.kind == "deal_end" and u.result is not None]
-        assert end.result is not None and end.result.table is not None
+        players = [
+            bot.player(u, heuristic) for u in users(4 if options or game_id == "bauern" else 3)
+        ]
+        tid = await open_table(bot, game_id, players, options=options)
 
         def points(text: str) -> list[str]:
             return [line for line in text.splitlines() if line.startswith("Points:")]
 
-        said = points(end.result.message.text)
-        assert said and points(end.result.table.message.text) == said
+        def ends() -> list[TableUpdate]:
+            return [
+                u
+                for u in bot.fc.updates
+                if u.kind in ("deal_end", "finished")
+                and u.result is not None
+                and points(u.result.message.text)
+            ]
+
+        await play_until(bot, tid, players, lambda: bool(ends()))
+        end = ends()[0].result
+        assert end is not None and end.table is not None
+        said = points(end.message.text)
+        assert points(end.table.message.text) == said
+        if game_id != "tausend":  # two sides: "Anna & Cilli: 70 · Bert & Done: 50"
+            assert said[0].count(" · ") == 1 and " & " in said[0], said
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("contract", ["bettler", "gang", "schnapser"])
+async def test_a_dreier_contract_result_says_what_decided_it(
+    make_bot: Callable[..., Bot], contract: str
+) -> None:
+    """'Contract lost' leaves the table asking why: a Bettler is lost by the
+    declarer's trick, a Gang by a trick the others take, a Schnapser by either that
+    or 66 not reached in three tricks.  The result names which, and it agrees with
+    who scored."""
+    reasons = {
+        "bettler": ({"no trick taken"}, {"the declarer took a trick"}),
+        "gang": ({"every trick taken"}, {"a trick lost"}),
+        "schnapser": ({"66 reached"}, {"a trick lost", "66 not reached in time"}),
+    }
+    made_by, lost_by = reasons[contract]
+    bot = await make_bot().start()
+    try:
+        policy = prefer(
+            lambda a: isinstance(a, Bid) and a.contract == contract,
+            lambda a: isinstance(a, Pass),
+        )
+        players = [bot.player(u, policy) for u in users(3)]
+        tid = await open_table(bot, "dreier", players)
+        await play_until(bot, tid, players, lambda: len(results(bot, tid)) >= 3)
+        seen = 0
+        name = contract_name(contract, "en")
+        for first in (r.splitlines()[0] for r in results(bot, tid)):
+            said = re.search(rf"\(([^)]*)\) — {name}\b.* by (\w+)", first)
+            if said is None:
+                continue  # a redeal, or somebody outbid for another contract
+            seen += 1
+            why, declarer = said[1], said[2]
+            gained = dict(re.findall(r"(\w+) ([+-]\d+)", first))
+            made = int(gained[declarer]) > 0
+            assert why in (made_by if made else lost_by), first
+        assert seen, results(bot, tid)
+    finally:
+        await bot.stop()
+
+
+async def test_the_third_bolt_says_what_it_costs(make_bot: Callable[..., Bot]) -> None:
+    """A player's score drops by 120 at his third bolt, beyond the deal's points: the
+    result says so with the amount, at the deal where the bolts add up to three."""
+    bot = await make_bot().start()
+    seen: list[tuple[str, tuple[int, ...]]] = []
+
+    def watch(update: TableUpdate) -> None:
+        if update.kind not in ("deal_end", "finished") or update.result is None:
+            return
+        public = update.result.table.public if update.result.table is not None else None
+        res = public.result if public is not None else None
+        bolts = res.detail("bolts") if res is not None else None
+        seen.append((update.result.message.text, bolts if isinstance(bolts, tuple) else ()))
+
+    try:
+        bot.fc.on_update.append(watch)
+        players = [bot.player(u, finisher) for u in users(3)]
+        tid = await open_table(bot, "tausend", players)
+        counted = [0, 0, 0]
+
+        def fined() -> bool:
+            return any("third bolt" in text for text, _ in seen) or len(seen) > 60
+
+        await play_until(bot, tid, players, fined)
+        for text, bolts in seen:
+            for seat, n in enumerate(bolts):
+                counted[seat] += n
+                line = f"{players[seat].user.name}: the third bolt, fined −120."
+                third = counted[seat] >= 3
+                assert (line in text.splitlines()) == third, (text, counted)
+                if third:
+                    counted[seat] -= 3
+        assert any("third bolt" in text for text, _ in seen), "no third bolt: other seeds"
     finally:
         await bot.stop()

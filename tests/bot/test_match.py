@@ -463,8 +463,13 @@ async def test_a_deal_result_names_the_card_points_that_decided_it(
                 points = _card_points(end)
                 winner = max(gained, key=lambda n: gained[n])
                 assert set(points) == set(gained), end
-                if "(66 reached)" in first:
+                if "(66 reached" in first:
                     assert points[winner] >= 66 > min(points.values()), end
+                    # "+3" and "+2" say why: Schwarz and Schneider
+                    assert ("Schwarz" in first) == (gained[winner] == 3), end
+                    assert ("Schneider" in first) == (gained[winner] == 2), end
+                    if "Schneider" in first and "closing" not in first:
+                        assert min(points.values()) < 33, end
                 if "(last trick)" in first:
                     assert max(points.values()) < 66, end
             else:
