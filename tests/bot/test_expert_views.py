@@ -200,22 +200,29 @@ async def test_whoever_sits_a_deal_out_is_told_and_so_is_the_table(
         await bot.stop()
 
 
+def bolt_results(bot: Bot) -> list[tuple[str, tuple[int, ...]]]:
+    """From now on, each deal result posted and the bolts of that deal (per seat),
+    read from the deal as it ended."""
+    seen: list[tuple[str, tuple[int, ...]]] = []
+
+    def watch(update: TableUpdate) -> None:
+        if update.kind not in ("deal_end", "finished") or update.result is None:
+            return
+        public = update.result.table.public if update.result.table is not None else None
+        res = public.result if public is not None else None
+        bolts = res.detail("bolts") if res is not None else None
+        seen.append((update.result.message.text, bolts if isinstance(bolts, tuple) else ()))
+
+    bot.fc.on_update.append(watch)
+    return seen
+
+
 async def test_a_thousand_result_names_each_bolt(make_bot: Callable[..., Bot]) -> None:
     """A defender without a trick gets a bolt, and the third costs 120: the deal's
     result says who got one, and only those who did."""
     bot = await make_bot().start()
-    seen: list[tuple[str, tuple[int, ...]]] = []  # (result message, bolts of the deal)
-
-    def watch(update: TableUpdate) -> None:
-        if update.kind != "deal_end" or update.result is None:
-            return
-        public = update.result.table.public if update.result.table is not None else None
-        res = public.result if public is not None else None  # the deal as it ended
-        bolts = res.detail("bolts") if res is not None else None
-        seen.append((update.result.message.text, bolts if isinstance(bolts, tuple) else ()))
-
+    seen = bolt_results(bot)
     try:
-        bot.fc.on_update.append(watch)
         players = [bot.player(u, finisher) for u in users(3)]
         tid = await open_table(bot, "tausend", players)
         await play_until(bot, tid, players, lambda: any(any(b) for _, b in seen) or len(seen) > 6)
@@ -468,18 +475,8 @@ async def test_the_third_bolt_says_what_it_costs(make_bot: Callable[..., Bot]) -
     """A player's score drops by 120 at his third bolt, beyond the deal's points: the
     result says so with the amount, at the deal where the bolts add up to three."""
     bot = await make_bot().start()
-    seen: list[tuple[str, tuple[int, ...]]] = []
-
-    def watch(update: TableUpdate) -> None:
-        if update.kind not in ("deal_end", "finished") or update.result is None:
-            return
-        public = update.result.table.public if update.result.table is not None else None
-        res = public.result if public is not None else None
-        bolts = res.detail("bolts") if res is not None else None
-        seen.append((update.result.message.text, bolts if isinstance(bolts, tuple) else ()))
-
+    seen = bolt_results(bot)
     try:
-        bot.fc.on_update.append(watch)
         players = [bot.player(u, finisher) for u in users(3)]
         tid = await open_table(bot, "tausend", players)
         counted = [0, 0, 0]
