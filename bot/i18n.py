@@ -236,6 +236,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.bad_setting": "Bad setting: {error}",
         "refuse.unknown_preset": "Unknown preset {preset}. Presets: {presets}.",
         "refuse.not_playing": "The game is not running.",
+        "refuse.vote_in_lobby": "The game has not started: only the host ({host}) can close the table now; press Leave to leave it.",
         "ok.voted": "Your vote to abort is counted ({votes}/{needed}).",
         # lobby
         "lobby.title": "{game} — table {table}",
@@ -529,6 +530,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.bad_setting": "Ungültige Einstellung: {error}",
         "refuse.unknown_preset": "Unbekannte Vorlage {preset}. Vorlagen: {presets}.",
         "refuse.not_playing": "Das Spiel läuft nicht.",
+        "refuse.vote_in_lobby": "Das Spiel hat noch nicht begonnen: nur der Gastgeber ({host}) kann den Tisch jetzt schließen; mit „Aufstehen“ gehst du.",
         "ok.voted": "Deine Stimme zum Abbrechen zählt ({votes}/{needed}).",
         "lobby.title": "{game} — Tisch {table}",
         "lobby.host": "Gastgeber: {host}",

@@ -500,6 +500,8 @@ class TableService:
         async with self.lock(table.id):
             if self.tables.get(table.id) is not table:
                 return _refuse(lang, "unknown_table")
+            if table.unsaved:  # its last change is not stored and not undone yet
+                return _refuse(lang, "not_saved")
             return await self._act_locked(table, user, p, lang)
 
     async def _act_locked(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
@@ -683,6 +685,14 @@ class TableService:
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.seat_of(user.key) is None:
             return _refuse(lang, "not_seated")
+        if table.status == Status.LOBBY:
+            # before the start the host closes a lobby, and anyone else may leave it;
+            # a vote kept from there would count in the match (one more would close it)
+            return Outcome(
+                False,
+                t(lang, "refuse.vote_in_lobby", host=table.host_name() or "—"),
+                "vote_in_lobby",
+            )
         if user.key not in table.present():
             # one who walked away does not vote (he might be the only one left to
             # count): a losing player could skip his turns and wipe the match
@@ -892,8 +902,16 @@ class TableService:
         lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
         return _table_style(table, lang)
 
-    def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None:
+    def _drawable(self, table_id: str) -> Table | None:
+        """The table to draw, or None: gone, or changed in memory and not stored yet
+        (`Table.unsaved`).  An adapter that draws outside the table's lock (a queued
+        edit rendered when it is sent, a private /start) then draws nothing, and the
+        change's own update, or the reload's after a failed write, draws it."""
         table = self.tables.get(table_id)
+        return None if table is None or table.unsaved else table
+
+    def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None:
+        table = self._drawable(table_id)
         if table is None:
             return None
         return lobby_view(
@@ -901,11 +919,11 @@ class TableService:
         )
 
     def table(self, table_id: str, lang: str | None = None) -> TableView | None:
-        table = self.tables.get(table_id)
+        table = self._drawable(table_id)
         return None if table is None else table_view(table, self.style_for(table_id, lang))
 
     def hand(self, table_id: str, user: str, lang: str | None = None) -> HandView | None:
-        table = self.tables.get(table_id)
+        table = self._drawable(table_id)
         if table is None:
             return None
         return hand_view(table, user, self.style_for(table_id, lang))
@@ -962,12 +980,15 @@ class TableService:
         deal's seed when a deal ended); they are applied and stored in the same
         transaction, so a crash can never leave a scored deal without its successor.
         """
+        if table.unsaved:  # a failed write's table not read back yet: nothing to build on
+            raise StoreError(f"table {table.id} is not read back from the store yet")
         first = table.version + 1
         status_before = table.status
         turn_before = _turn_key(table)
         events: list[Event] = []
         entries = list(entries)
         try:
+            table.unsaved = True
             for e in entries:
                 events.extend(table.apply(e))
             if then is not None:
@@ -994,6 +1015,7 @@ class TableService:
                     deadline=table.deadline,
                     ops=ops,
                 )
+            table.unsaved = False
             # Every change re-arms the table's timers: they are keyed to its version,
             # so a timer of an older version (a join, a vote since) would do nothing.
             if table.status in (Status.LOBBY, Status.PLAYING):
@@ -1009,22 +1031,34 @@ class TableService:
                 e if known else type(e).__name__,
                 exc_info=not known,
             )
-            await self._reload(table.id)
+            if await self._reload(table.id):
+                # what was drawn outside the lock meanwhile was skipped: draw the
+                # table as stored
+                await self._notify(table, "lobby" if table.status == Status.LOBBY else "action")
             raise
         return tuple(events)
 
-    async def _reload(self, table_id: str) -> None:
+    async def _reload(self, table_id: str) -> bool:
         """After a change that could not be stored: the table as stored (memory is
         never ahead of the disk), with its turn's deadline, and its timers armed
         again after a pause.  A computer's move, a timeout or an expiry whose change
         failed is tried again then, instead of the table stalling until a restart;
-        the pause keeps a failing disk from being hammered."""
+        the pause keeps a failing disk from being hammered.
+
+        If the store cannot even be read, the table stays as it is, unsaved (nothing
+        drawn from it, no change built on it: a press is told it was not saved), and
+        the reading is tried again after the pause.  False then."""
         try:
             table = await self._load(table_id)
             row = await self.store.table_row(table_id)
-        except Exception:  # pragma: no cover - the store is gone
-            self.tables.pop(table_id, None)
-            return
+        except Exception as e:
+            log.error(
+                "could not read table %s back from the store (%s); trying again",
+                table_id,
+                type(e).__name__,
+            )
+            self._spawn(self._reload_later(table_id), f"reload {table_id}")
+            return False
         table.deadline = row.deadline if row is not None else None
         current = self.tables.get(table_id)
         if current is not None:
@@ -1040,6 +1074,19 @@ class TableService:
         timers = self._timers.setdefault(table_id, _Timers())  # those armed still count
         loop = asyncio.get_running_loop()
         timers.handles.append(loop.call_later(RETRY_AFTER_FAILED_WRITE, retry))
+        return True
+
+    async def _reload_later(self, table_id: str) -> None:
+        """`_reload` once more, after the pause, for a table the store could not
+        give back; then it is drawn as stored."""
+        await asyncio.sleep(RETRY_AFTER_FAILED_WRITE)
+        async with self.lock(table_id):
+            table = self.tables.get(table_id)
+            if table is None or not table.unsaved:
+                return
+            if await self._reload(table_id):
+                kind = "lobby" if table.status == Status.LOBBY else "action"
+                await self._notify(table, kind)
 
     def _after_downtime(self, table: Table) -> float | None:
         """A new deadline for a turn that ran out, or nearly, while the bot was down

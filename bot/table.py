@@ -127,6 +127,10 @@ class Table:
         self.abort_reason: str | None = None
         self.last_events: tuple[Event, ...] = ()
         self.deadline: float | None = None
+        #: Changed in memory, not yet stored (the service's `_commit` between applying
+        #: and the write): nothing is drawn from it then, or a move the database does
+        #: not take could be shown, a hidden card with it, and then be undone.
+        self.unsaved = False
 
     def reset_to(self, stored: Table) -> None:
         """Become `stored` (the table read back from its log after a change that could
@@ -257,6 +261,7 @@ class Table:
 
     def _on_start(self, e: Entry) -> None:
         self.status = Status.PLAYING
+        self.votes.clear()  # the match's own (a log may hold a lobby's, from before)
         self.match = self.spec.new_match(self.options, e["dealer"])
 
     def _on_deal(self, e: Entry) -> None:

@@ -149,6 +149,11 @@ PROBE_AFTER = 3.0
 #: too (``my_chat_member``, left -> member), which is no new group to greet: the
 #: service messages that tell it is an upgrade may come just before or just after.
 GREET_AFTER = 2.0
+#: Seconds a player waits for his turn (since his last one ended) after which the
+#: turn comes with a ping: an edit of his hand message makes no sound, and the
+#: reminder comes only shortly before his time runs out.  Against computers, which
+#: move within a second or two each, he is watching the hand anyway.
+PING_AFTER = 8.0
 #: How many users the adapter keeps in mind (their language, that they started the
 #: bot): a bot that runs for months sees more users than it needs to remember.
 REMEMBER_USERS = 10_000
@@ -185,6 +190,9 @@ class _TableState:
     table: Handle | None = None
     hands: dict[str, Handle] = field(default_factory=dict)
     warned: set[str] = field(default_factory=set)  # told in the group to start the bot
+    turns: set[str] = field(default_factory=set)  # whose hand shows it is his turn
+    turn_over: dict[str, float] = field(default_factory=dict)  # when his last turn ended
+    pings: dict[str, Handle] = field(default_factory=dict)  # "your turn", until he moves
 
 
 def content_of(message: Message, notes: list[str] | None = None) -> Content:
@@ -224,8 +232,10 @@ class TelegramAdapter:
         greet_after: float = GREET_AFTER,
         remember_users: int = REMEMBER_USERS,
         outbox_idle: float = OUTBOX_IDLE,
+        ping_after: float = PING_AFTER,
     ) -> None:
         self.service = service
+        self.ping_after = ping_after
         self.answer_budget = answer_budget
         self.poll_timeout = poll_timeout
         self.webhook_url = webhook_url
@@ -590,6 +600,7 @@ class TelegramAdapter:
                 self.outbox.freeze(hand)
             st.table = None
             st.hands = {}
+            st.turns.clear()  # the new hands are new messages: they ring themselves
             self._show_table(tid, st)
             for user in self.service.seat_users(tid):
                 self._show_hand(tid, st, user)
@@ -667,7 +678,10 @@ class TelegramAdapter:
         (`result.hands`: the cards still held, what one was shown) and say that it is
         over, instead of the last "Your turn." (without its buttons) or "Waiting for
         ...", which nothing would ever change: the move that ended the deal brings no
-        hand of its own, and after the last deal no new hand comes below."""
+        hand of its own, and after the last deal no new hand comes below.  A turn ping
+        waiting for a move goes: the move was the deal's end."""
+        for user in list(st.pings):
+            self._unping(st, user)
         for user, handle in st.hands.items():
             if handle.latest is None:
                 self.outbox.freeze(handle)
@@ -779,9 +793,39 @@ class TelegramAdapter:
         content = content_of(view.message)
         if handle is None:
             handle = st.hands[user] = Handle(uid, table_id, f"hand:{user}")
-            self.outbox.post(handle, content)
+            self.outbox.post(handle, content)  # a new message: Telegram rings for it
         else:
             self.outbox.edit(handle, content, force=asked)
+        self._turn_ping(table_id, st, user, view.your_turn, posted=handle.message_id is None)
+
+    def _turn_ping(
+        self, table_id: str, st: _TableState, user: str, your_turn: bool, *, posted: bool
+    ) -> None:
+        """A turn that comes after a wait rings: a short reply to the hand message
+        (edits make no sound), deleted once he has moved, so his private chat keeps
+        the hands and not a "your turn" for every trick."""
+        now = time.monotonic()
+        if your_turn and user not in st.turns:
+            st.turns.add(user)
+            ended = st.turn_over.get(user)
+            if posted or ended is None or now - ended < self.ping_after:
+                return
+            self._unping(st, user)
+            seconds = self.service.seconds_left(table_id)  # 0: no clock runs
+            lang = self.langs.get(user) or self._table_lang(table_id)
+            key = "turn_ping" if seconds else "turn_ping.untimed"
+            text = tt(lang, key, table=table_id, seconds=seconds)
+            ping = st.pings[user] = Handle(user_id(user), table_id, None)
+            self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
+        elif not your_turn and user in st.turns:
+            st.turns.discard(user)
+            st.turn_over[user] = now
+            self._unping(st, user)
+
+    def _unping(self, st: _TableState, user: str) -> None:
+        ping = st.pings.pop(user, None)
+        if ping is not None:
+            self.outbox.delete(ping)
 
     def _warn(self, table_id: str, st: _TableState, user: str) -> None:
         """Tell the group (once per table) that `user` must open the private chat."""

@@ -220,7 +220,7 @@ def parts(text: str, limit: int = MAX_TEXT) -> list[str]:
     return [part.strip("\n") for part in out if part.strip()] or ["…"]
 
 
-OpKind = Literal["post", "edit", "strip", "send", "document", "call"]
+OpKind = Literal["post", "edit", "strip", "send", "document", "call", "delete"]
 
 
 @dataclass(eq=False)
@@ -369,11 +369,12 @@ class Outbox:
 
     # --- queuing (synchronous: safe to call under the core's table lock) -------------
 
-    def post(self, handle: Handle, content: Content) -> None:
-        """Post `handle` as a new message (its first appearance)."""
+    def post(self, handle: Handle, content: Content, *, reply_to: Handle | None = None) -> None:
+        """Post `handle` as a new message (its first appearance); `reply_to` as in
+        `send`."""
         handle.latest = content
         self._follow(handle)
-        self._enqueue(handle.chat_id, _Op("post", handle, content))
+        self._enqueue(handle.chat_id, _Op("post", handle, content, reply_to=reply_to))
 
     def edit(self, handle: Handle, content: Content, *, force: bool = False) -> None:
         """Show `content` in `handle`'s message, merging with a waiting edit.
@@ -409,6 +410,14 @@ class Outbox:
         if handle.dead:
             return
         self._enqueue(handle.chat_id, _Op("strip", handle))
+
+    def delete(self, handle: Handle) -> None:
+        """Delete `handle`'s message (a ping that has done its work), after whatever
+        is queued for it; nothing if it was never posted or is gone already."""
+        self._follow(handle)
+        if handle.dead:
+            return
+        self._enqueue(handle.chat_id, _Op("delete", handle))
 
     def send(
         self,
@@ -702,6 +711,8 @@ class Outbox:
                 if handle is not None:
                     handle.dead = True
                 return
+            if op.kind == "delete" and (handle is None or handle.message_id is None):
+                return  # never posted: nothing to delete
             if op.kind in ("edit", "strip") and handle is not None and handle.message_id is None:
                 op.kind = "post"  # its post never went through: post it now
                 op.content = op.content or handle.latest
@@ -725,6 +736,8 @@ class Outbox:
                 self._absorb(chat, op)
             except BadRequest as e:
                 text = e.message.lower()
+                if op.kind == "delete":  # gone already, or too old to delete: leave it
+                    return
                 if "not modified" in text:
                     self.stats.not_modified += 1
                     if handle is not None and op.content is not None:
@@ -912,6 +925,10 @@ class Outbox:
                     await self.on_posted(handle)
             return
         assert handle is not None and handle.message_id is not None
+        if op.kind == "delete":
+            await self.bot.delete_message(chat.id, handle.message_id)
+            handle.message_id = None
+            return
         if op.kind == "strip":
             await self.bot.edit_message_reply_markup(chat.id, handle.message_id, reply_markup=None)
             if handle.shown is not None:

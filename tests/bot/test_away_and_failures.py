@@ -310,3 +310,25 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
         assert s is not None and s.ai is not None
     finally:
         await bot.stop()
+
+
+async def test_an_abort_before_the_start_is_no_vote_that_counts_in_the_match(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert types /abort in the lobby of Anna's Dreier table.  Only the host closes a
+    lobby; had his word been kept as a vote, Cilli's one vote in the match would
+    have made the majority of three and wiped the match.  He is told what he can do
+    instead, and the match needs two votes."""
+    bot = await make_bot().start()
+    try:
+        anna, bert, cilli = (bot.player(u) for u in users(3))
+        tid = await open_table(bot, "dreier", [anna, bert, cilli], start=False)
+        out = await bot.svc.abort(CHAT, bert.user)
+        assert not out.ok and out.code == "vote_in_lobby", out
+        assert "only the host (Anna)" in (out.text or "") and "Leave" in (out.text or "")
+        assert (await anna.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+        out = await bot.svc.abort(CHAT, cilli.user)
+        assert out.ok and "1/2" in (out.text or ""), out
+        assert bot.svc.tables[tid].status.value == "playing"
+    finally:
+        await bot.stop()

@@ -237,7 +237,7 @@ async def test_a_move_that_cannot_be_stored_is_refused_whole_and_can_be_made_aga
             table = bot.svc.tables[tid]
             assert table.version == version == _stored_version(path, tid)
             assert table.deadline == deadline  # the turn's time is what it was
-            assert anna.hand(tid) is hand  # nothing was announced
+            assert anna.hand(tid) == hand  # drawn again as it was: nothing changed
         out = await anna.press(card)
         assert out.ok, out
         assert _stored_version(path, tid) > version
@@ -436,3 +436,82 @@ async def test_a_table_whose_host_could_not_be_seated_does_not_stay_open(
         assert again.ok and [tb.id for tb in bot.svc.tables_in(CHAT.key)] == [again.table_id]
     finally:
         await bot.stop()
+
+
+async def test_a_move_waiting_for_the_database_is_shown_nowhere_until_it_is_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While a press waits for a database another program holds, whatever is drawn of
+    the table (an edit sent meanwhile, a hand asked for in private) shows it as
+    stored, not with Anna's card on it: the write may fail, and the card go back to
+    her hidden hand after the whole channel saw it played.  When it does fail, the
+    table is drawn again as stored."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.5)
+    try:
+        anna, tid = await _anna_to_play(bot)
+        table_before = bot.svc.table(tid)
+        hand_before = bot.svc.hand(tid, anna.user.key)
+        assert table_before is not None and hand_before is not None
+        drawn = len(bot.fc.updates)
+        with held(path), caplog.at_level(logging.WARNING, logger="bot.store"):
+            press = asyncio.ensure_future(anna.take_turn(tid))
+            await _until_logged(caplog, "trying again", unless=press)
+            assert not press.done()
+            # the card is on the table in memory, and stored nowhere yet
+            table = bot.svc.table(tid)
+            hand = bot.svc.hand(tid, anna.user.key)
+            assert table is None or table.message.text == table_before.message.text
+            assert hand is None or hand.message.text == hand_before.message.text
+            refused = await asyncio.wait_for(press, 10)
+        assert refused is not None and refused.code == "not_saved"
+        table_after = bot.svc.table(tid)
+        assert table_after is not None and table_after.message == table_before.message
+        redrawn = [u for u in bot.fc.updates[drawn:] if u.table_id == tid]
+        assert redrawn and redrawn[-1].version == bot.svc.tables[tid].version
+        out = await anna.take_turn(tid)  # the database is back: the move goes through
+        assert out is not None and out.ok, out
+    finally:
+        await bot.stop()
+
+
+async def test_a_table_the_store_cannot_read_back_stays_open_and_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write fails and so does reading the table back (a disk error): the table
+    stays open, a press meanwhile is told it was not saved (not that the table is
+    closed), and once the store answers again the table is as stored and plays on."""
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.1)
+    try:
+        anna, tid = await _anna_to_play(bot)
+        version = bot.svc.tables[tid].version
+        store = bot.svc.store
+        _fail_once(monkeypatch, store, "append")
+        _fail_once(monkeypatch, store, "table_log")
+        card = anna.a_move(tid)
+        refused = await anna.press(card)
+        assert not refused.ok and refused.code == "not_saved", refused
+        assert tid in bot.svc.tables
+        again = await anna.press(card)
+        assert not again.ok and again.code == "not_saved", again
+        await bot.fc.wait(lambda: not bot.svc.tables[tid].unsaved, timeout=5)
+        assert bot.svc.tables[tid].version == version == _stored_version(path, tid)
+        out = await anna.take_turn(tid)
+        assert out is not None and out.ok, out
+    finally:
+        await bot.stop()
+
+
+async def test_a_second_bot_given_a_symlink_to_the_database_is_refused(tmp_path: Path) -> None:
+    """Another name for the same file is the same database: two bots on it would play
+    the same tables from two memories."""
+    path = tmp_path / "bot.sqlite3"
+    link = tmp_path / "other-name.sqlite3"
+    first = await Store(path, exclusive=True).open()
+    try:
+        link.symlink_to(path)
+        with pytest.raises(StoreError, match="in use by another running bot"):
+            await Store(link, exclusive=True).open()
+    finally:
+        await first.close()

@@ -136,8 +136,8 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         assert [b.text for b in lobby.buttons()][:2] == ["Mitspielen", "Aufstehen"]
         answer = await press(fake, berti, lobby, "Mitspielen")
         assert answer.show_alert is False
-        berti.send(group, "/abort")  # a vote: 1 of 2 is not enough
-        await fake.wait_for_message(group, contains="Your vote to abort is counted")
+        berti.send(group, "/abort")  # no vote before the start: the host closes a lobby
+        await fake.wait_for_message(group, contains="only the host (Anna) can close")
         anna.send(group, "/abort")
         await fake.wait_for_message(group, contains="Der Tisch wurde geschlossen")
         await rig.adapter.outbox.drain()

@@ -1,0 +1,72 @@
+"""A turn that comes after a wait rings on Telegram.
+
+Editing a message makes no sound, and a player's hand message is edited at every
+move; the reminder comes only shortly before his time runs out.  So a turn that comes
+after he has waited (`ping_after` seconds since his last turn ended) brings a short
+reply to his hand message, which goes again once he has moved: his private chat keeps
+the hand, not a "your turn" for every trick.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.telegram_harness import (
+    fake,
+    hand_message,
+    log_guard,
+    play,
+    start_rig,
+    started_match,
+    stop_rig,
+)
+
+__all__ = ["fake", "log_guard"]
+
+
+def pings(user: FakeUser, table_id: str) -> list[FakeMessage]:
+    """Every ping the bot sent `user` for this table, deleted ones included."""
+    return [
+        m
+        for m in user.private_chat.messages
+        if m.from_bot and m.text.startswith(f"Your turn at table {table_id}")
+    ]
+
+
+async def test_a_turn_after_a_wait_rings_and_the_ping_goes_after_the_move(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", ping_after=0.0)
+    try:
+        players, table_id = await started_match(rig, fake)
+        for _ in range(12):
+            await play(rig, table_id, players.users, until=lambda: False, limit=1)
+            await rig.adapter.outbox.drain()
+            table = rig.table(table_id)
+            if table is None:
+                break
+            to_act = table.to_act()
+            for seat, user in enumerate(players.users):
+                shown = [m for m in pings(user, table_id) if not m.deleted]
+                # one ping at most, for the player whose turn it is, on his hand
+                assert len(shown) <= (1 if seat == to_act else 0), [m.text for m in shown]
+                for ping in shown:
+                    assert ping.reply_to is hand_message(user, table_id), ping.text
+                    assert "s)." in ping.text  # how long he has
+        sent = [m for user in players.users for m in pings(user, table_id)]
+        assert sent, "no turn came with a ping"
+        assert any(m.deleted for m in sent), "no ping went after its move"
+    finally:
+        await stop_rig(rig)
+
+
+async def test_turns_in_quick_succession_do_not_ring(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A player who moved a moment ago is looking at his hand: no ping."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", ping_after=3600.0)
+    try:
+        players, table_id = await started_match(rig, fake, presses=12)
+        await rig.adapter.outbox.drain()
+        assert not [m for user in players.users for m in pings(user, table_id)]
+    finally:
+        await stop_rig(rig)
