@@ -7,6 +7,7 @@ the scope (a chat's own games, or all of them) and send the text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
 
 from engine.games import available
 
@@ -90,8 +91,11 @@ async def stats_text(store: Store, player: str, name: str, scope: str, lang: str
 
 def _shown(rating: float) -> float:
     """A rating as the board prints it (to a tenth), never "-0.0": a rating a hair
-    below zero would read differently from 0.0 while sharing its place."""
-    return round(rating, 1) + 0.0
+    below zero would read differently from 0.0 while sharing its place.  Rounded as
+    SQLite's ROUND ranks the board (half away from zero, on the shortest decimal that
+    reads back as the number), not as Python's `round` (half to even, on the binary
+    value): 0.25 and 0.2 would otherwise read "0.2" at places 1 and 2."""
+    return float(Decimal(repr(rating)).quantize(Decimal("0.1"), ROUND_HALF_UP)) + 0.0
 
 
 def _no_bummerl(key: str, game: str) -> str:

@@ -232,6 +232,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.not_allowed_to_start": "Only admins can open tables here.",
         "refuse.not_admin": "Only admins can change the settings.",
         "refuse.unknown_game": "Unknown game {game}. Games: {games}.",
+        "refuse.game_first": "Name the game first, then the options: /new <game> {game} (games: {games}).",
         "refuse.bad_options": "Bad rule options: {error}",
         "refuse.bad_setting": "Bad setting: {error}",
         "refuse.unknown_preset": "Unknown preset {preset}. Presets: {presets}.",
@@ -470,6 +471,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.title.server": "Settings for this server",
         "settings.line": "{key} = {value}",
         "settings.default": "default ({value})",
+        "settings.presets": "Presets to choose from (preset.{game}): {presets}.",
         "settings.unknown": "There is no setting {key}.",
         "settings.games": "A game's preset and rule options: {example}",
         "settings.unknown_option": "There is no setting {key}; a game's rule option goes with its game: {keys}.",
@@ -486,6 +488,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "option.str": "{key} must be a word, not {value}",
         "option.choice": "{key} must be one of {allowed}, not {value}",
         "option.invalid": "{detail}",
+        "option.nothing": "nothing",
         "setting.unknown": "unknown setting '{key}' (settings: language, suits, starters, turn_timeout, ai_level, tricks, preset.<game>, <game>.<option>; /settings <game> lists a game's options; the value default resets one)",
         "settings.saved": "Saved: {key} = {value}",
         "new.one_preset": "One preset at a time (you named {words}); other rules go as name=value, e.g. auto_claim=off.",
@@ -526,6 +529,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.not_allowed_to_start": "Hier dürfen nur Admins Tische eröffnen.",
         "refuse.not_admin": "Nur Admins dürfen die Einstellungen ändern.",
         "refuse.unknown_game": "Unbekanntes Spiel {game}. Spiele: {games}.",
+        "refuse.game_first": "Zuerst das Spiel, dann die Optionen: /new <Spiel> {game} (Spiele: {games}).",
         "refuse.bad_options": "Ungültige Regeloptionen: {error}",
         "refuse.bad_setting": "Ungültige Einstellung: {error}",
         "refuse.unknown_preset": "Unbekannte Vorlage {preset}. Vorlagen: {presets}.",
@@ -754,6 +758,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.saved": "Gespeichert: {key} = {value}",
         "new.one_preset": "Nur eine Vorlage (genannt: {words}); andere Regeln als Name=Wert, z. B. auto_claim=off.",
         "settings.default": "Standard ({value})",
+        "settings.presets": "Vorlagen zur Wahl (preset.{game}): {presets}.",
         "settings.unknown": "Die Einstellung {key} gibt es nicht.",
         "settings.games": "Vorlage und Regeloptionen eines Spiels: {example}",
         "settings.unknown_option": "Die Einstellung {key} gibt es nicht; eine Regeloption steht mit ihrem Spiel: {keys}.",
@@ -765,11 +770,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "setting.game": "unbekanntes Spiel '{game}' (Spiele: {games})",
         "option.not_object": "Regeloptionen werden als Name=Wert angegeben",
         "option.unknown": "unbekannte Option '{key}' für {game} (Optionen: {known})",
-        "option.bool": "{key} ist on oder off, nicht {value}",
+        "option.bool": "{key} ist an oder aus, nicht {value}",
         "option.int": "{key} muss eine ganze Zahl sein, nicht {value}",
         "option.str": "{key} muss ein Wort sein, nicht {value}",
         "option.choice": "{key} muss einer dieser Werte sein: {allowed}; nicht {value}",
         "option.invalid": "{detail}",
+        "option.nothing": "nichts",
         "setting.unknown": "unbekannte Einstellung '{key}' (/settings ohne Argumente zeigt die allgemeinen, /settings <Spiel> Vorlage und Regeloptionen eines Spiels; der Wert default setzt eine zurück)",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
@@ -833,8 +839,11 @@ def option_error(lang: str | None, error: OptionError) -> str:
     key = f"option.{error.code}"
     if key not in TEXTS["en"]:
         return str(error)
+    values = dict(error.values)
+    if values.get("value") == "":  # "assenbettler=": "… not nothing", not "… not "
+        values["value"] = t(lang, "option.nothing")
     try:
-        return t(lang, key, **error.values)
+        return t(lang, key, **values)
     except KeyError:  # a value the text needs is missing: say it as the engine did
         return str(error)
 

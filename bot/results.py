@@ -75,10 +75,12 @@ def standings(table: Table) -> list[Standing]:
     # does not hand the win to one who walked away.  Either way the Bummerl follow the
     # verdict, not the scores: a loser has at least one, a winner none (a stayer who
     # was behind is not "won, with a Bummerl").
+    # One who deleted his data mid-match (/forgetme) left it too: his seat is a
+    # computer's now, but a loss it was heading for must not turn into the others'.
     away = {
         teams[i]
         for i, s in enumerate(table.seats)
-        if s is not None and s.user is not None and s.ai is not None
+        if s is not None and (s.forgot or (s.user is not None and s.ai is not None))
     }
     verdict: set[int] | None = None
     if table.resigned is not None:

@@ -12,6 +12,7 @@ from engine.dreier.deal import TRICKS as DREIER_TRICKS
 from engine.dreier.deal import enabled_rows, has_talon
 from engine.dreier.options import DreierOptions
 from engine.games import game as game_spec
+from engine.options import options_to_json
 from engine.tricks import Order
 
 from .i18n import contract_name, game_name, norm_lang
@@ -321,12 +322,24 @@ def rules_summary(
     listed = _contract_list(game, lg, options) if contracts else ""
     if listed:
         lines.append(listed)
+    described = OPTION_TEXT.get(lg, OPTION_TEXT["en"])
     if options:
-        described = OPTION_TEXT.get(lg, OPTION_TEXT["en"])
         lines.append("Options:" if lg == "en" else "Optionen:")
         for key, value in sorted(options.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
             lines.append(f"• {what}: {_fmt(value, lg)}")
+    elif contracts:
+        # the game alone (/rules dreier): its options as the standard rules set them,
+        # each with the id a host or an admin types to change it
+        standard = options_to_json(game_spec(game).parse_options({}), game)
+        lines.append(
+            f"Options (standard; /new {game} <option>=<value> changes one for a table):"
+            if lg == "en"
+            else f"Optionen (Standard; /new {game} <Option>=<Wert> ändert eine für einen Tisch):"
+        )
+        for key, value in sorted(standard.items()):
+            what = described.get(key) or OPTION_TEXT["en"].get(key, key)
+            lines.append(f"• {what} ({key.removeprefix(game + '.')}): {_fmt(value, lg)}")
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ from .locks import KeyedLocks
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
-from .settings import ChatSettings, SettingError, rule_options
+from .settings import ChatSettings, SettingError, rule_options, setting_key
 from .store import Store, StoreError
 from .table import Entry, Status, Table, seat_count
 from .views import (
@@ -316,7 +316,11 @@ class TableService:
         # what is now in force, as /settings shows it ("ai_level = heuristic" for
         # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
         found = setting_line(
-            updated, lang, key, turn_timeout=self.timings.turn_timeout, ai_level=self.ai_level
+            updated,
+            lang,
+            setting_key(key),  # "thousand.players" was saved as "tausend.players"
+            turn_timeout=self.timings.turn_timeout,
+            ai_level=self.ai_level,
         )
         name, now = found if found is not None else (key, value)
         return Outcome(True, t(lang, "settings.saved", key=name, value=now))
@@ -387,10 +391,14 @@ class TableService:
         try:
             spec = game(game_id)
         except UnknownGame:
-            return _refuse(lang, "unknown_game", game=game_id, games=", ".join(GAME_MODULES))
+            # "/new auto_claim=off": an option where the game belongs
+            why = "game_first" if "=" in game_id else "unknown_game"
+            return _refuse(lang, why, game=game_id, games=", ".join(GAME_MODULES))
         # A preset the host names wins over the chat's single options; the chat's own
         # default preset is the base its options refine.
         named = preset is not None
+        # a preset's id as typed ("All_Contracts"), as /settings takes it
+        preset = (preset.strip().lower() or None) if preset is not None else None
         preset = preset or settings.presets.get(game_id)
         if preset and preset not in spec.presets:
             return _refuse(

@@ -16,7 +16,7 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_id, option_ids, options_to_json
 
-from .i18n import LANGUAGES, SUIT_STYLES, option_error, t
+from .i18n import LANGUAGES, SUIT_STYLES, game_named, option_error, t
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -61,8 +61,28 @@ class ChatSettings:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ChatSettings:
+        """The stored settings, less what this version no longer has: a game, a
+        preset or a rule option an update took out would otherwise make every /new
+        of that game fail, and /settings could not even reset it (it names only what
+        exists).  The next change saves them without it."""
         known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        fields = {k: v for k, v in data.items() if k in known}
+        presets = fields.get("presets")
+        if isinstance(presets, dict):
+            fields["presets"] = {
+                g: p for g, p in presets.items() if g in GAME_MODULES and p in game(g).presets
+            }
+        options = fields.get("options")
+        if isinstance(options, dict):
+            kept: dict[str, Any] = {}
+            for g, opts in options.items():
+                if g not in GAME_MODULES or not isinstance(opts, dict):
+                    continue
+                ids = set(option_ids(game(g).options_type, g))
+                if mine := {k: v for k, v in opts.items() if k in ids}:
+                    kept[g] = mine
+            fields["options"] = kept
+        return cls(**fields)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -100,7 +120,7 @@ class ChatSettings:
     def unset(self, key: str) -> tuple[str, str] | None:
         """A preset or rule option this chat never set (`/settings dreier.plauderer`):
         its key and what "default" means there; None for anything else."""
-        key = key.strip().lower()
+        key = setting_key(key)
         head, _, rest = key.partition(".")
         gid = rest if head == "preset" else head
         if gid not in GAME_MODULES:
@@ -116,7 +136,7 @@ class ChatSettings:
         The value ``default`` takes a setting back to where it was never set (the
         bot's turn timeout and AI level, the game's own rules): without it an admin who
         tried a preset or an option could never undo it."""
-        key = key.strip().lower()
+        key = setting_key(key)
         value = value.strip()
         reset = value.lower() == DEFAULT
         if key in _CHOICES:
@@ -176,6 +196,20 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "ai_level": AI_LEVELS,
 }
 _FIELD_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(ChatSettings)}
+
+
+def setting_key(key: str) -> str:
+    """A setting's key as typed, with a game named as `/new` and `/rules` take it
+    ("preset.thousand", "1000.players" for "preset.tausend", "tausend.players")."""
+    key = key.strip().lower()
+    head, dot, rest = key.partition(".")
+    if head == "preset" and rest:
+        return f"preset.{game_named(rest, tuple(GAME_MODULES)) or rest}"
+    if dot and head not in GAME_MODULES:
+        gid = game_named(head, tuple(GAME_MODULES))
+        if gid is not None:
+            return f"{gid}.{rest}"
+    return key
 
 
 def _game(gid: str) -> Any:

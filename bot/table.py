@@ -45,6 +45,10 @@ class Seat:
     # the table version of the computer's last move for him when his time ran out: a
     # button of his older than that is "too late", a newer one merely out of date
     timed_out_at: int = 0
+    # a person who deleted his data (/forgetme) in the middle of the match: his seat
+    # plays on as a computer's, but the match is his to have left, not the computer's
+    # to win for him (`results.standings`)
+    forgot: bool = False
 
     @property
     def is_ai(self) -> bool:
@@ -329,6 +333,7 @@ class Table:
                 s.user = None
                 s.name = e["name"]
                 s.ai = s.ai or e["level"]
+                s.forgot = self.status == Status.PLAYING
 
     def action_json(self, code: int) -> dict[str, Any]:
         assert self.deal is not None

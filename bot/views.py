@@ -32,6 +32,7 @@ from engine.actions import (
 )
 from engine.cards import CARDS, Card
 from engine.games import GAME_MODULES
+from engine.games import game as game_spec
 from engine.results import DealResult
 from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT
 from engine.views import SeatView
@@ -1245,7 +1246,10 @@ def settings_text(
             (k, t(lang, "settings.default", value=shown_value(v, lg)) if d else shown_value(v, lg))
             for k, v, d in settings.game_lines(gid)
         ]
-        return "\n".join([title, *(line(k, v) for k, v in rules)])
+        # the presets to choose from, which the preset's line names only one of
+        presets = ", ".join(i18n.preset_name(p, lg) for p in game_spec(gid).presets)
+        hints = [t(lang, "settings.presets", game=gid, presets=presets)] if presets else []
+        return "\n".join([title, *(line(k, v) for k, v in rules), *hints])
     found = setting_line(settings, lang, want, turn_timeout=turn_timeout, ai_level=ai_level)
     if found is not None:
         return "\n".join([title, line(*found)])

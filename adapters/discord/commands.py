@@ -113,7 +113,8 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         chosen = interaction.namespace.game
         ids = [chosen] if isinstance(chosen, str) and chosen else available()
         names = sorted({p for g in ids for p in game(g).presets})
-        return [app_commands.Choice(name=p, value=p) for p in names if current in p][:25]
+        typed = current.strip().lower()  # "All" finds all_contracts
+        return [app_commands.Choice(name=p, value=p) for p in names if typed in p][:25]
 
     tree.add_command(group)
 

@@ -1537,14 +1537,14 @@ class TelegramAdapter:
             return
         message, user = got
         chat = self._chat(message)
-        is_admin = await self._admin_or_retry(message, user)
-        if is_admin is None:
-            return
-        args = context.args or []
-        if not is_admin:
-            await self._reply(message, t(user.lang, "refuse.not_admin"))
-            return
-        if len(args) >= 2:
+        args = _setting_args(context.args or [])
+        if len(args) >= 2:  # a change: admins only; looking is for everyone (/help says so)
+            is_admin = await self._admin_or_retry(message, user)
+            if is_admin is None:
+                return
+            if not is_admin:
+                await self._reply(message, t(user.lang, "refuse.not_admin"))
+                return
             outcome = await self.service.update_setting(
                 chat, user, args[0], " ".join(args[1:]), is_admin=is_admin
             )
@@ -1679,6 +1679,17 @@ class _PollRequest(HTTPXRequest):
         if answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         return answer
+
+
+def _setting_args(args: list[str]) -> list[str]:
+    """`/settings` words as key and value, however they were typed: ``key value``,
+    ``key=value`` (as `/new` takes options), or ``<game> <option> <value>``."""
+    if len(args) == 1 and "=" in args[0]:
+        key, _, value = args[0].partition("=")
+        return [key, value] if value else [key]
+    if len(args) >= 3 and "." not in args[0] and _game_of(args[0]) is not None:
+        return [f"{_game_of(args[0])}.{args[1]}", *args[2:]]
+    return args
 
 
 def _topic_of(message: TgMessage) -> int | None:

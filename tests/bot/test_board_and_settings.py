@@ -440,7 +440,7 @@ async def test_a_german_admin_reads_the_refusal_in_german(bot: Bot) -> None:
         ("colour", "red", "unbekannte Einstellung 'colour'"),
         # the engine's refusals of rule options, worded by their codes
         ("tausend.players", "5", "tausend.players muss einer dieser Werte sein: 2, 3, 4; nicht 5"),
-        ("zweier.auto_claim", "maybe", "auto_claim ist on oder off, nicht maybe"),
+        ("zweier.auto_claim", "maybe", "auto_claim ist an oder aus, nicht maybe"),
         ("bauern.bettler_points", "vier", "muss eine ganze Zahl sein, nicht vier"),
         ("preset.schach", "standard", "unbekanntes Spiel 'schach' (Spiele: zweier,"),
     ]:
@@ -506,7 +506,7 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
     assert "dreier.assenbettler = off" in game  # set by the chat
     assert "dreier.plauderer = default (on)" in game  # on by the preset
     assert "dreier.caller_first = default (off)" in game
-    assert len(game) == 1 + 1 + 12  # title, preset, each option
+    assert len(game) == 1 + 1 + 12 + 1  # title, preset, each option, the presets to choose
     assert shown(key="dreier.zehnergang").splitlines()[1] == "dreier.zehnergang = default (on)"
     assert shown(key="preset.zweier").splitlines()[1] == "preset.zweier = default (standard)"
     assert shown(key="tausend.players").splitlines()[1] == "tausend.players = default (3)"
@@ -585,3 +585,108 @@ async def test_thousand_boards_name_no_bummerl(bot: Bot) -> None:
     stats = await stats_text(bot.store, anna.key, "Anna", CHAT.key, "de")  # type: ignore[arg-type]
     assert "1/1 won" in board and "Bummerl" not in board
     assert "1 gewonnen" in stats and "Bummerl" not in stats and "Schneider" not in stats
+
+
+async def test_a_preset_is_named_in_any_case_and_a_game_by_any_of_its_names(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Discord passes /new's preset as typed, and an admin names Thousand as /new
+    takes it: "All_Contracts" is the preset all_contracts, "thousand.players" the
+    option tausend.players, and the answer says what was saved."""
+    bot = await make_bot().start()
+    try:
+        anna = users(1)[0]
+        out = await bot.svc.create_table(CHAT, anna, "dreier", preset="All_Contracts")
+        assert out.ok and out.table_id is not None, out
+        assert bot.svc.tables[out.table_id].preset == "all_contracts"
+        saved = await bot.svc.update_setting(CHAT, anna, "1000.players", "2", is_admin=True)
+        assert saved.ok and saved.text == "Saved: tausend.players = 2", saved
+        saved = await bot.svc.update_setting(
+            CHAT, anna, "preset.Thousand", "default", is_admin=True
+        )
+        assert saved.ok and "preset.tausend" in (saved.text or ""), saved
+    finally:
+        await bot.stop()
+
+
+def test_a_games_rules_and_its_settings_name_what_can_be_chosen() -> None:
+    """/rules dreier explains each option with the name to type and its standard
+    value; /settings dreier names the presets, not only the one in force."""
+    from bot.rules_text import rules_summary
+
+    rules = rules_summary("dreier", "en")
+    assert "• the Plauderer may be bid (plauderer): no" in rules.splitlines(), rules
+    assert "/new dreier <option>=<value>" in rules
+    shown = settings_text(ChatSettings(), "de", turn_timeout=60, ai_level="strong", key="dreier")
+    presets = shown.splitlines()[-1]
+    assert presets.startswith("Vorlagen zur Wahl (preset.dreier): Standard (standard), ")
+    assert "(carinthian)" in presets and "(manual_claims)" in presets, presets
+
+
+async def test_two_places_never_show_the_same_rating(make_bot: Callable[..., Bot]) -> None:
+    """The board ranks by the rating to a tenth and prints it to a tenth: both must
+    round alike, or 0.25 and 0.2 read "0.2" at places 1 and 2 (an argument)."""
+    bot = await make_bot().start()
+    try:
+        store = bot.store
+        assert store is not None
+        named = [("tg:1", "Anna", 3.25), ("tg:2", "Bert", 3.2), ("tg:3", "Cilli", 3.15)]
+        ops = [
+            ("INSERT INTO players (key, name, lang, updated) VALUES (?, ?, NULL, 0)", (k, n))
+            for k, n, _ in named
+        ]
+        ops += [
+            (
+                "INSERT INTO ratings (scope, game, player, mu, sigma, games)"
+                " VALUES ('global', 'zweier', ?, ?, 1.0, 3)",
+                (k, mu),
+            )
+            for k, _, mu in named
+        ]
+        await store.write(ops=ops)
+        rows = (await leaderboard_text(store, "global", "en", games=["zweier"])).splitlines()[1:]
+        shown = [(r.split(".", 1)[0], r.split("rating ", 1)[1].split(",")[0]) for r in rows]
+        # places and ratings agree: one place, one number
+        assert len(set(shown)) == len({p for p, _ in shown}) == len({v for _, v in shown}), rows
+    finally:
+        await bot.stop()
+
+
+async def test_a_rule_option_an_update_took_out_does_not_lock_the_game(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A chat saved an option (and a preset) that a later version no longer has: its
+    tables still open, with the rest of its settings, and /settings names only what
+    exists (an admin could not reset what it does not know)."""
+    bot = await make_bot().start()
+    try:
+        store = bot.store
+        assert store is not None
+        stale = ChatSettings().with_value("dreier.plauderer", "on").to_json()
+        stale["options"]["dreier"]["dreier.retired_option"] = True
+        stale["presets"]["zweier"] = "retired_preset"
+        await store.save_chat_settings(CHAT.key, stale)
+        out = await bot.svc.create_table(CHAT, users(1)[0], "dreier")
+        assert out.ok and out.table_id is not None, out
+        assert bot.svc.tables[out.table_id].options_json["dreier.plauderer"] is True
+        listed = settings_text(
+            await bot.svc.settings(CHAT), "en", turn_timeout=60, ai_level="strong"
+        )
+        assert "retired" not in listed and "dreier.plauderer = on" in listed, listed
+    finally:
+        await bot.stop()
+
+
+async def test_a_new_table_typed_wrong_is_told_what_to_type(make_bot: Callable[..., Bot]) -> None:
+    """'/new auto_claim=off' left the game out: "Unknown game auto_claim=off" does
+    not say so.  'assenbettler=' gave no value: "… not " ended in the air."""
+    bot = await make_bot().start()
+    try:
+        anna = users(1)[0]
+        out = await bot.svc.create_table(CHAT, anna, "auto_claim=off")
+        assert not out.ok and out.code == "game_first", out
+        assert "Name the game first" in (out.text or "") and "zweier" in (out.text or "")
+        out = await bot.svc.create_table(CHAT, anna, "dreier", options={"assenbettler": ""})
+        assert not out.ok and (out.text or "").endswith("is on or off, not nothing"), out
+    finally:
+        await bot.stop()

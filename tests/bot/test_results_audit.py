@@ -361,3 +361,35 @@ async def test_a_thousand_won_by_the_computer_for_one_who_walked_away_is_not_his
     assert seat not in won
     winners = next(x for x in text.splitlines() if x.startswith("Winner: "))
     assert "Anna" not in winners and "Bert" in winners, text
+
+
+async def test_forgetme_in_the_middle_of_a_match_is_leaving_it(bot: Bot) -> None:
+    """Bert is losing and, instead of resigning, deletes his data: his seat plays on
+    as the computer.  Had the computer then won, Anna's /stats would show a lost
+    match and a Bummerl for a match Bert walked out of.  Leaving by /forgetme is
+    leaving: Anna wins, whatever the computer makes of Bert's seat."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    for _ in range(3):
+        for p in (anna, bert):
+            await p.take_turn(tid)
+    assert (await bot.svc.forget(bert.user)).ok
+    table = bot.svc.tables[tid]
+    await play_out(bot.fc, tid, [anna], timeout=60)
+    assert table.status == Status.FINISHED
+    [row] = [r for r in R.standings(table) if r.player == anna.key]
+    assert row.won and row.bummerl == 0, R.standings(table)
+    # and had the computer taken the match from her in Bert's seat:
+    assert table.match is not None
+    seat = next(i for i, s in enumerate(table.seats) if s is not None and s.user == anna.key)
+    scores, bummerl = [7, 7], [0, 0]
+    scores[seat], bummerl[seat] = 3, 1
+    table.match.summary = lambda: {"scores": scores, "bummerl": bummerl}  # type: ignore[method-assign]
+    [row] = [r for r in R.standings(table) if r.player == anna.key]
+    assert row.won and row.bummerl == 0, R.standings(table)
+    store = bot.store
+    assert store is not None
+    rows = await store.fetchall(
+        "SELECT player, won, bummerl FROM results WHERE table_id = ?", (tid,)
+    )
+    assert rows == [(anna.key, 1, 0)], rows

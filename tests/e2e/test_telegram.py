@@ -120,9 +120,17 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         anna.send(group, "/stats")
         await fake.wait_for_message(group, contains="Anna has no finished games yet")
 
-        # /settings: admins only, checked with getChatMember
-        berti.send(group, "/settings")
+        # /settings: anyone may look; changes are for admins, checked with getChatMember
+        berti.send(group, "/settings dreier")
+        shown = await fake.wait_for_message(group, contains="preset.dreier = ")
+        assert "Presets to choose from (preset.dreier): standard, all contracts" in shown.text
+        assert not fake.calls_to("getChatMember")  # looking asks Telegram nothing
+        berti.send(group, "/settings dreier plauderer on")
         await fake.wait_for_message(group, contains="Only admins can change the settings")
+        anna.send(group, "/settings dreier plauderer on")  # as /settings dreier.plauderer on
+        await fake.wait_for_message(group, contains="Saved: dreier.plauderer = on")
+        anna.send(group, "/settings thousand.players=2")  # the game by another name, as /new
+        await fake.wait_for_message(group, contains="Saved: tausend.players = 2")
         anna.send(group, "/settings turn_timeout")  # one setting, its default spelled out
         one = await fake.wait_for_message(group, contains="turn_timeout = ")
         assert one.text.splitlines()[1:] == ["turn_timeout = default (600 s)"], one.text

@@ -91,11 +91,11 @@ async def test_an_admin_is_asked_to_try_again_when_telegram_does_not_say(
         group = players.group
 
         fake.fail_next("getChatMember", error_code=status, retry_after=1)
-        asked = anna.send(group, "/settings turn_timeout")
+        asked = anna.send(group, "/settings turn_timeout 90")  # a change asks Telegram
         reply = await fake.wait_for_message(group, after=asked)
         assert TRY_AGAIN in reply.text and "Only admins" not in reply.text
-        again = anna.send(group, "/settings turn_timeout")
-        await fake.wait_for_message(group, after=again, contains="turn_timeout = ")
+        again = anna.send(group, "/settings turn_timeout 90")
+        await fake.wait_for_message(group, after=again, contains="Saved: turn_timeout = 90")
 
         berti.send(group, "/new zweier")
         lobby = await fake.wait_for_message(group, contains="Host: Berti")
