@@ -429,9 +429,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "Check that every deal was dealt from its published seed: "
             "python -m engine verify {file}; replay it: python -m engine replay {file}"
         ),
+        "record.caption_closed": (
+            "The record of table {table} — {game}, closed on {day} before its end. Scored deals: {deals}.\n"
+            "Seats in the record: {seats}.\n"
+            "Check that every deal was dealt from its published seed: "
+            "python -m engine verify {file}; replay it: python -m engine replay {file}"
+        ),
         "record.none": "No finished match here yet: a record is kept once a match ends.",
         "record.unknown": (
-            "No finished match {table} here (a running or closed table has no record)."
+            "No finished match {table} here (a running table has none yet, nor one closed before its first deal was scored)."
         ),
         "record.computer": "computer",
         "record.deleted": "(a deleted player)",
@@ -717,9 +723,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
             "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
         ),
+        "record.caption_closed": (
+            "Das Protokoll von Tisch {table} — {game}, am {day} vor dem Ende geschlossen. Gewertete Runden: {deals}.\n"
+            "Plätze im Protokoll: {seats}.\n"
+            "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
+            "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
+        ),
         "record.none": "Hier ist noch keine Partie beendet: Ein Protokoll gibt es ab dem Ende einer Partie.",
         "record.unknown": (
-            "Keine beendete Partie {table} hier (ein laufender oder geschlossener Tisch hat kein Protokoll)."
+            "Keine beendete Partie {table} hier (ein laufender Tisch hat noch keines, ein vor der ersten gewerteten Runde geschlossener auch nicht)."
         ),
         "record.computer": "Computer",
         "record.deleted": "(gelöschte Person)",

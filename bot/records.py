@@ -1,4 +1,5 @@
-"""A finished match's game record, handed to the players as a file.
+"""A finished match's game record, handed to the players as a file (of a match
+closed before its end: its scored deals).
 
 The table message shows each deal's seed hash and the result message its seed; the
 record (RULES.md §6) holds every deal's cards and actions, so anyone can check with
@@ -61,9 +62,11 @@ async def record_reply(
     deals = found.record.get("deals", [])
     day = time.strftime("%Y-%m-%d", time.gmtime(found.finished))
     name = f"schnapsen-{found.game}-{found.table_id}.json"
+    row = await store.table_row(found.table_id)
+    closed = row is not None and row.status == "aborted"  # its scored deals only
     caption = t(
         lang,
-        "record.caption",
+        "record.caption_closed" if closed else "record.caption",
         table=found.table_id,
         game=game_name(found.game, lang),
         deals=len(deals),

@@ -88,9 +88,24 @@ def standings(table: Table) -> list[Standing]:
     elif away and table.present():
         verdict = away
     if verdict is not None:
-        lost = [teams[i] in verdict for i in range(table.players)]
+        left = [teams[i] in verdict for i in range(table.players)]
+        stay = [i for i, gone in enumerate(left) if not gone]
+        if table.game == "tausend" and len(stay) > 1:
+            # Thousand has one winner, the first to 1000: of those who stayed, the best
+            # score wins (ties share it), the others lose by their scores, and those
+            # who left come last.  "Everyone else won" would credit a player at -375.
+            best = max(scores[i] for i in stay)
+            lost = [left[i] or scores[i] < best for i in range(table.players)]
+            place = [
+                len(stay)
+                if left[i]
+                else (1 + sum(scores[j] > scores[i] for j in stay if lost[j]) if lost[i] else 0)
+                for i in range(table.players)
+            ]
+        else:
+            lost = left
+            place = [int(x) for x in lost]
         bummerl = [max(b, 1) if lost[i] else 0 for i, b in enumerate(bummerl)]
-        place = [int(x) for x in lost]
     else:
         if any(bummerl):
             lost = [b > 0 for b in bummerl]
@@ -121,9 +136,30 @@ async def result_ops(service: TableService, table: Table, status_before: Status)
 
     Contracts are written with the match, not deal by deal: a match aborted after a
     few deals counts nowhere, in /stats' contracts no more than in its games."""
+    if status_before == Status.PLAYING and table.status == Status.ABORTED:
+        # Closed before its end (a vote, an admin, the channel lost): no result, but
+        # the deals that were scored, their seeds published, keep their record for
+        # /record — a match closed in a dispute is the one whose deals get checked.
+        scored = len(table.deal_points)
+        return [_record_op(table, time.time(), scored)] if scored else []
     if status_before == Status.FINISHED or table.status != Status.FINISHED:
         return []
     return await _finish_ops(service, table, time.time())
+
+
+def _record_op(table: Table, now: float, deals: int | None = None) -> Op:
+    # The record is stored compact (it is most of the games table); /record parses it
+    # and writes the file with its own indent, so what a player gets is the same.
+    return (
+        "INSERT OR REPLACE INTO games (table_id, chat, game, record, finished) VALUES (?, ?, ?, ?, ?)",
+        (
+            table.id,
+            table.chat,
+            table.game,
+            json.dumps(table.record(deals), separators=(",", ":")),
+            now,
+        ),
+    )
 
 
 async def _contract_ops(store: Store, table: Table) -> list[Op]:
@@ -226,21 +262,7 @@ def _seat_moved_itself(table: Table, seat: int) -> bool:
 
 
 async def _finish_ops(service: TableService, table: Table, now: float) -> list[Op]:
-    # The record is stored compact (it is most of the games table); /record parses it
-    # and writes the file with its own indent, so what a player gets is the same.
-    ops: list[Op] = [
-        (
-            "INSERT OR REPLACE INTO games (table_id, chat, game, record, finished) VALUES (?, ?, ?, ?, ?)",
-            (
-                table.id,
-                table.chat,
-                table.game,
-                json.dumps(table.record(), separators=(",", ":")),
-                now,
-            ),
-        ),
-        *await _contract_ops(service.store, table),
-    ]
+    ops: list[Op] = [_record_op(table, now), *await _contract_ops(service.store, table)]
     rows = standings(table)
     sides = _rated_sides(rows)
     for st in rows:

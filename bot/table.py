@@ -214,12 +214,13 @@ class Table:
     def legal_codes(self) -> list[int]:
         return self.deal.legal() if self.deal is not None else []
 
-    def record(self) -> dict[str, Any]:
-        """The game record (RULES.md §6) of everything played so far."""
+    def record(self, deals: int | None = None) -> dict[str, Any]:
+        """The game record (RULES.md §6) of everything played so far, or of the first
+        `deals` deals (a match closed mid-deal: the deal it left has secret cards)."""
         return {
             "game": self.game,
             "options": self.options_json,
-            "deals": [d.to_json(self.game) for d in self.deals],
+            "deals": [d.to_json(self.game) for d in self.deals[:deals]],
         }
 
     # --- the reducer -----------------------------------------------------------------

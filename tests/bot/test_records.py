@@ -87,3 +87,35 @@ async def test_the_newest_match_of_a_player_is_his_own(bot: Bot) -> None:
     assert named.file is not None and other in named.file.filename  # an id shown to all
     stranger = await record_reply(bot.store, CHAT.key, "de", player="tg:999")
     assert stranger.file is None and stranger.text.startswith("Du hast hier noch keine")
+
+
+async def test_a_match_closed_before_its_end_keeps_the_record_of_its_scored_deals(
+    bot: Bot,
+) -> None:
+    """A match closed in a dispute is the one whose deals get checked: an admin (or a
+    vote) closes it in its second deal, and /record gives the first deal, whose seed
+    was published, and not the second, whose cards nobody has seen."""
+    from .test_expert_views import play_until
+
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    tid = await open_table(bot, "zweier", [a, b])
+    table = bot.svc.tables[tid]
+    await play_until(bot, tid, [a, b], lambda: len(table.deal_points) == 1)
+    while len(table.deals[-1].actions) < 2:  # the second deal under way
+        assert any([await p.take_turn(tid) is not None for p in (a, b)])
+    seed = table.deals[0].seed
+    assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=tid)).ok
+    assert tid not in bot.svc.tables
+
+    reply = await record_reply(bot.store, CHAT.key, "en", tid)
+    assert reply.file is not None, reply.text
+    record = json.loads(reply.file.data)
+    assert len(record["deals"]) == 1 and seed in reply.file.data.decode()
+    assert verify_text(reply.file.data.decode())[0] == 0
+    assert "closed on" in reply.text and "before its end. Scored deals: 1." in reply.text
+
+    closed_early = await open_table(bot, "zweier", [a, b])
+    assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=closed_early)).ok
+    nothing = await record_reply(bot.store, CHAT.key, "en", closed_early)
+    assert nothing.file is None and closed_early in nothing.text

@@ -393,3 +393,22 @@ async def test_forgetme_in_the_middle_of_a_match_is_leaving_it(bot: Bot) -> None
         "SELECT player, won, bummerl FROM results WHERE table_id = ?", (tid,)
     )
     assert rows == [(anna.key, 1, 0)], rows
+
+
+async def test_a_thousand_resignation_leaves_one_winner_by_the_scores(bot: Bot) -> None:
+    """Thousand has one winner, the first to 1000.  When Cilli resigns after a deal,
+    the best score of those who stayed wins; the other stayer lost (however far
+    behind he was, he is no winner), placed ahead of Cilli."""
+    anna, bert, cilli = (bot.player(u, heuristic) for u in users(3))
+    tid = await open_table(bot, "tausend", [anna, bert, cilli])
+    table = bot.svc.tables[tid]
+    await play_until(bot, tid, [anna, bert, cilli], lambda: bool(table.deal_points))
+    assert (await bot.svc.resign(CHAT, cilli.user)).ok
+    rows = {r.player: r for r in R.standings(table)}
+    stay = [rows[p.key] for p in (anna, bert)]
+    best = max(r.score for r in stay)
+    assert [r.won for r in stay] == [r.score == best for r in stay], rows
+    assert not rows[cilli.key].won
+    assert all(rows[cilli.key].place > r.place for r in stay), rows
+    if stay[0].score != stay[1].score:  # one winner, one loser among those who stayed
+        assert sorted(r.place for r in stay) == [0, 1], rows

@@ -9,6 +9,7 @@ that the bot neither retries in a loop nor fills its log.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from collections.abc import Callable
@@ -18,6 +19,7 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
+from engine.__main__ import verify_text
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     CHAT_NOT_FOUND,
@@ -85,7 +87,12 @@ async def closed_for_the_group(rig: Rig, table_id: str, users: list[FakeUser]) -
     await fake.wait_for(lambda: rig.table(table_id) is None, what="the table to close")
     assert await rig.adapter.outbox.drain(5)
     assert rig.witness.kinds[-1] == "aborted"
-    assert await status_and_records(rig, table_id) == ("aborted", 0, 0)
+    status, games, results = await status_and_records(rig, table_id)
+    # no result; a record only of the deals scored before (RULES.md §6: checkable)
+    assert (status, results) == ("aborted", 0) and games <= 1
+    if games:
+        record = await rig.store.game_record(table_id)
+        assert record is not None and verify_text(json.dumps(record))[0] == 0
     for user in users:
         note = user.private_chat.bot_messages()[-1]
         assert note.text.startswith(f"Table {table_id} was closed: I can no longer post in")
