@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from engine.games import available
 
 from . import results as R
-from .i18n import game_name, t
+from .i18n import game_name, norm_lang, t
 from .store import Store
 
 #: Rows of a board; the one asking, if below them, gets his own row after them.
@@ -53,7 +53,7 @@ async def leaderboard_text(
                     _no_bummerl("board.row", game),
                     rank=row.rank,
                     name=row.name,
-                    rating=_shown(row.rating),
+                    rating=_shown(row.rating, lang),
                     won=row.won,
                     games=row.games,
                     bummerl=row.bummerl,
@@ -82,20 +82,21 @@ async def stats_text(store: Store, player: str, name: str, scope: str, lang: str
             contracts=t(lang, "stats.contracts", made=s.made, played=s.played) if s.played else "",
             rating=t(lang, "stats.unrated")
             if s.rating is None
-            else t(lang, "stats.rating", rating=_shown(s.rating)),
+            else t(lang, "stats.rating", rating=_shown(s.rating, lang)),
         )
         for s in rows
     ]
     return "\n".join(lines)
 
 
-def _shown(rating: float) -> float:
+def _shown(rating: float, lang: str | None = None) -> str:
     """A rating as the board prints it (to a tenth), never "-0.0": a rating a hair
     below zero would read differently from 0.0 while sharing its place.  Rounded as
     SQLite's ROUND ranks the board (half away from zero, on the shortest decimal that
     reads back as the number), not as Python's `round` (half to even, on the binary
     value): 0.25 and 0.2 would otherwise read "0.2" at places 1 and 2."""
-    return float(Decimal(repr(rating)).quantize(Decimal("0.1"), ROUND_HALF_UP)) + 0.0
+    text = f"{float(Decimal(repr(rating)).quantize(Decimal('0.1'), ROUND_HALF_UP)) + 0.0:.1f}"
+    return text.replace(".", ",") if norm_lang(lang) == "de" else text  # "-1,8" in German
 
 
 def _no_bummerl(key: str, game: str) -> str:

@@ -121,5 +121,8 @@ async def _seat_names(store: Store, found: FinishedGame, lang: str | None) -> li
         if seat is None or seat.user is None:
             names.append(t(lang, "record.computer"))
         else:
-            names.append(found.names.get(s) or t(lang, "record.deleted"))
+            # a closed match wrote no results to name its people: its log's names,
+            # unless /forgetme scrubbed them
+            logged = seat.name if seat.user != "deleted" and not found.names else None
+            names.append(found.names.get(s) or logged or t(lang, "record.deleted"))
     return names

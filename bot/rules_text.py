@@ -308,10 +308,13 @@ def rules_summary(
     options: dict[str, Any] | None = None,
     *,
     contracts: bool = True,
+    standard: bool = False,
 ) -> str:
     """A game's rules in short, its contracts and the table's options.  `contracts`
     False leaves the contract list out, for an overview of every game that must fit
-    one message (Discord takes 2,000 characters)."""
+    one message (Discord takes 2,000 characters); `standard`, without a table's
+    options: the game's options as the standard rules set them (a game asked for by
+    name), each with the name a host or an admin types."""
     lg = norm_lang(lang)
     key = game
     players = (options or {}).get(f"{game}.players")
@@ -328,16 +331,14 @@ def rules_summary(
         for key, value in sorted(options.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
             lines.append(f"• {what}: {_fmt(value, lg)}")
-    elif contracts:
-        # the game alone (/rules dreier): its options as the standard rules set them,
-        # each with the id a host or an admin types to change it
-        standard = options_to_json(game_spec(game).parse_options({}), game)
+    elif standard:
+        rules = options_to_json(game_spec(game).parse_options({}), game)
         lines.append(
-            f"Options (standard; /new {game} <option>=<value> changes one for a table):"
+            "Options, as the standard rules set them (a table's or the chat's settings change them):"
             if lg == "en"
-            else f"Optionen (Standard; /new {game} <Option>=<Wert> ändert eine für einen Tisch):"
+            else "Optionen, wie die Standardregeln sie setzen (Tisch- oder Chat-Einstellungen ändern sie):"
         )
-        for key, value in sorted(standard.items()):
+        for key, value in sorted(rules.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
             lines.append(f"• {what} ({key.removeprefix(game + '.')}): {_fmt(value, lg)}")
     return "\n".join(lines)

@@ -51,7 +51,7 @@ from .i18n import (
 from .payload import game_action, table_verb
 from .results import standings
 from .rules_text import contract_values, without_talon_value
-from .settings import ChatSettings, preset_options, shown_value
+from .settings import ChatSettings, preset_options, setting_key, shown_value
 from .table import Status, Table
 
 MAX_PER_ROW = 5
@@ -1239,7 +1239,7 @@ def settings_text(
         shown = _settings_shown(settings, lang, turn_timeout, ai_level)
         hint = t(lang, "settings.games", example=example)
         return "\n".join([title, *(line(k, v) for k, v in shown), hint])
-    want = key.strip().lower()
+    want = setting_key(key)
     gid = i18n.game_named(want, tuple(GAME_MODULES))
     if gid is not None:
         rules = [
@@ -1270,7 +1270,7 @@ def setting_line(
     """One setting as `/settings KEY` shows it, name and value (a preset or rule option
     never set as "default (…)" with what that means); None for no such setting.  The
     answer to a change says the same ("Saved: turn_timeout = 90 s")."""
-    want = key.strip().lower()
+    want = setting_key(key)
     for name, value in _settings_shown(settings, lang, turn_timeout, ai_level):
         if name == want:
             return name, value

@@ -210,7 +210,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def rules(interaction: discord.Interaction[Any], game: str | None = None) -> None:
         user = adapter.user(interaction)
         if game is not None:
-            body = rules_summary(game, user.lang)
+            body = rules_summary(game, user.lang, standard=True)
         else:
             table = service.table_of(adapter.chat(interaction).key, user.key)
             if table is not None:

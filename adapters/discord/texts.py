@@ -22,7 +22,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "not_here": "This button is not one of mine.",
         "seated_at": "It plays in {channel}.",
-        "aborted": "Table {table} is closed; nothing of it was recorded.",
+        "aborted": "Table {table} is closed; it counts for nobody.",
         "abort_where": (
             "No table plays in this channel. To close one elsewhere, name it: /abort "
             "table:<id> ({tables})."
@@ -39,11 +39,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "channel_lost": (
             "Table {table} was closed: I cannot post in {channel} any more (the channel "
             "was deleted, or I may no longer see it or send messages there). Nothing of "
-            "the match was recorded."
+            "the match counts for anybody."
         ),
         "server_lost": (
             "Table {table} was closed: I was removed from the server it was played on. "
-            "Nothing of the match was recorded."
+            "Nothing of the match counts for anybody."
         ),
         "missing_permission": (
             "I cannot open a table here: I lack the {permissions} permission in this "

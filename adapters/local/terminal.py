@@ -419,7 +419,7 @@ class LocalTable:
                 continue
             if text in ("r", "rules"):
                 for gid in self.games:
-                    self.write(rules_summary(gid, self.lang) + "\n")
+                    self.write(rules_summary(gid, self.lang, standard=True) + "\n")
                 continue
             if text == "":
                 return self._last_game

@@ -1522,7 +1522,7 @@ class TelegramAdapter:
         if refused is not None:
             text = refused
         elif args:
-            text = rules_summary(_game_of(args[0]) or args[0], user.lang)
+            text = rules_summary(_game_of(args[0]) or args[0], user.lang, standard=True)
         else:
             table = self.service.table_of(self._chat(message).key, user.key)
             if table is not None:

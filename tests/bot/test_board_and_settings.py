@@ -94,7 +94,8 @@ async def test_a_name_cannot_turn_the_board_line_around(bot: Bot) -> None:
 def test_a_rating_just_below_zero_reads_0_0() -> None:
     from bot.boards import _shown
 
-    assert f"{_shown(-0.04):.1f}" == "0.0" and f"{_shown(-0.06):.1f}" == "-0.1"
+    assert _shown(-0.04) == "0.0" and _shown(-0.06) == "-0.1"
+    assert _shown(-1.84, "de") == "-1,8"  # a German board writes a decimal comma
 
 
 async def test_bauern_partners_against_two_computers_are_not_rated_opponents_are(
@@ -614,9 +615,9 @@ def test_a_games_rules_and_its_settings_name_what_can_be_chosen() -> None:
     value; /settings dreier names the presets, not only the one in force."""
     from bot.rules_text import rules_summary
 
-    rules = rules_summary("dreier", "en")
+    rules = rules_summary("dreier", "en", standard=True)
     assert "• the Plauderer may be bid (plauderer): no" in rules.splitlines(), rules
-    assert "/new dreier <option>=<value>" in rules
+    assert "(plauderer)" not in rules_summary("dreier", "en")  # /rules of every game
     shown = settings_text(ChatSettings(), "de", turn_timeout=60, ai_level="strong", key="dreier")
     presets = shown.splitlines()[-1]
     assert presets.startswith("Vorlagen zur Wahl (preset.dreier): Standard (standard), ")
@@ -688,5 +689,22 @@ async def test_a_new_table_typed_wrong_is_told_what_to_type(make_bot: Callable[.
         assert "Name the game first" in (out.text or "") and "zweier" in (out.text or "")
         out = await bot.svc.create_table(CHAT, anna, "dreier", options={"assenbettler": ""})
         assert not out.ok and (out.text or "").endswith("is on or off, not nothing"), out
+    finally:
+        await bot.stop()
+
+
+async def test_a_setting_is_shown_under_any_of_its_games_names(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Set as "thousand.players", shown when asked for as "1000.players": one setting
+    whatever name the game is given (not "There is no setting")."""
+    bot = await make_bot().start()
+    try:
+        anna = users(1)[0]
+        assert (await bot.svc.update_setting(CHAT, anna, "thousand.players", "4", is_admin=True)).ok
+        settings = await bot.svc.settings(CHAT)
+        for key in ("1000.players", "Thousand.players", "tausend.players"):
+            shown = settings_text(settings, "en", turn_timeout=60, ai_level="strong", key=key)
+            assert shown.splitlines()[1:] == ["tausend.players = 4"], (key, shown)
     finally:
         await bot.stop()

@@ -119,3 +119,18 @@ async def test_a_match_closed_before_its_end_keeps_the_record_of_its_scored_deal
     assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=closed_early)).ok
     nothing = await record_reply(bot.store, CHAT.key, "en", closed_early)
     assert nothing.file is None and closed_early in nothing.text
+
+
+async def test_a_closed_match_names_its_players_in_the_caption(bot: Bot) -> None:
+    """A closed match wrote no results to name its people by: the caption takes
+    their names from the table, not "(a deleted player)" for everyone."""
+    from .test_expert_views import play_until
+
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    tid = await open_table(bot, "zweier", [a, b])
+    table = bot.svc.tables[tid]
+    await play_until(bot, tid, [a, b], lambda: len(table.deal_points) == 1)
+    assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=tid)).ok
+    reply = await record_reply(bot.store, CHAT.key, "en", tid)
+    assert "Seats in the record: 0 Anna · 1 Bert." in reply.text, reply.text

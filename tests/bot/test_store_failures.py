@@ -430,6 +430,7 @@ async def test_a_table_whose_host_could_not_be_seated_does_not_stay_open(
         out = await bot.svc.create_table(CHAT, anna, "zweier")
         assert not out.ok and out.code == "not_saved", out
         assert bot.svc.tables_in(CHAT.key) == []
+        assert bot.fc.updates == []  # no lobby drawn: a chat would keep it for good
         stored = await bot.store.fetchall("SELECT status FROM tables", ())
         assert stored == [("aborted",)]
         again = await bot.svc.create_table(CHAT, anna, "zweier")
