@@ -215,7 +215,7 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         assert f"{table_id} in <#{world.channel.id}>" in elsewhere.content
         reply = await world.slash(world.moderator, "abort")  # bare, in the table's channel
         assert reply.ephemeral_for is world.moderator
-        assert reply.content == f"Table {table_id} is closed; nothing of it was recorded."
+        assert reply.content == f"Table {table_id} is closed; it counts for nobody."
         await world.settle()
         assert table_id not in world.service.tables
         closing = world.fake.channel_messages(world.channel)[-1].content

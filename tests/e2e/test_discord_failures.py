@@ -218,7 +218,7 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
             [note] = told(world, player, table_id)
             assert world.channel.mention in note
             assert all(m.buttons == [] for m in fake.dms(player))
-        assert "Nothing of the match was recorded" in told(world, anna, table_id)[0]
+        assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
         stats = await world.slash(anna, "stats")
         assert stats.content == "anna has no finished games yet."
 
