@@ -454,6 +454,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.admin": "closed by an admin",
         # timers
         "remind.turn": "{name}, it is your turn ({seconds} s left).",
+        "turn.ping": "Your turn at table {table} ({seconds} s).",
+        "turn.ping.untimed": "Your turn at table {table}.",
         "remind.replaced": "{name} missed {n} turns; the computer takes the seat. Press “Take my seat back” to return.",
         "remind.replaced.one": "{name} missed a turn; the computer takes the seat. Press “Take my seat back” to return.",
         # leaderboard and stats
@@ -747,6 +749,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "abort.walked_away": "alle Spieler sind weggeblieben (der Computer hatte alle ihre Plätze übernommen)",
         "abort.admin": "von einem Admin geschlossen",
         "remind.turn": "{name}, du bist dran (noch {seconds} s).",
+        "turn.ping": "Du bist dran am Tisch {table} (noch {seconds} s).",
+        "turn.ping.untimed": "Du bist dran am Tisch {table}.",
         "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "remind.replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "board.title": "Rangliste — {game} ({scope})",

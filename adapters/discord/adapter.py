@@ -62,6 +62,7 @@ from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.store import StoreError
 from bot.table import Status
+from bot.turn_pings import PING_AFTER, TurnPings
 from bot.views import HandView, Message, hand_title, match_summary_text, started_lobby_text
 
 from . import render
@@ -222,9 +223,10 @@ class Op:
     """One thing to show.  ``edit``/``post`` render the slot from the service when they
     run (the newest state); ``final`` shows a message computed when it was queued (the
     table may be gone by then) and forgets the slot; ``note`` posts text in the channel,
-    ``tell`` sends it to the slot's player by DM."""
+    ``tell`` sends it to the slot's player by DM; ``ping`` replies to his DM hand that
+    it is his turn, ``unping`` deletes that reply."""
 
-    kind: Literal["edit", "post", "final", "note", "tell", "close"]
+    kind: Literal["edit", "post", "final", "note", "tell", "close", "ping", "unping"]
     slot: str = ""
     message: Message | None = None
     mentions: tuple[int, ...] = ()
@@ -278,9 +280,14 @@ class DiscordAdapter:
         ack_budget: float = ACK_BUDGET,
         live_ttl: float = LIVE_TTL,
         retry_delays: tuple[float, ...] = RETRY_DELAYS,
+        ping_after: float = PING_AFTER,
         **client_options: Any,
     ) -> None:
         self.service = service
+        #: Turns that come after a wait ring by DM (`bot.turn_pings`); the DM ping of
+        #: each (table, user) that shows, until he moves: (channel, message).
+        self._turn_pings = TurnPings(ping_after)
+        self._pings: dict[tuple[str, str], tuple[int, int]] = {}
         self.config = config
         self.ack_budget = ack_budget
         self.live_ttl = live_ttl
@@ -1023,16 +1030,19 @@ class DiscordAdapter:
             if lobby is not None and "lobby" in self._refs.get(table_id, {}):
                 add(table_id, Op("final", "lobby", self._started_lobby(table_id, lobby.message)))
             add(table_id, Op("post", "table"))
+            self._turn_pings.new_hands(table_id)
             for user in humans:
                 self._dm_closed.pop(user, None)  # one new try each deal, never a loop
                 add(table_id, Op("final", f"hand:{user}"))
                 add(table_id, Op("post", f"hand:{user}"))
+                self._ring(table_id, user, new=True)
                 if (table_id, user) in self._live:
                     add(table_id, Op("edit", f"live:{user}"))
         elif kind in ("action", "replaced"):
             add(table_id, Op("edit", "table"))
             for user in humans:
                 add(table_id, Op("edit", f"hand:{user}"))
+                self._ring(table_id, user, new=False)
                 if (table_id, user) in self._live:
                     add(table_id, Op("edit", f"live:{user}"))
             if kind == "replaced" and update.user is not None:
@@ -1045,6 +1055,7 @@ class DiscordAdapter:
                 # the DM hand of the deal that ended: the move that ended it brought
                 # none, and the next deal's hand is a new message
                 for user in humans:
+                    add(table_id, Op("unping", f"hand:{user}"))
                     lang = self._langs.get(user) or self._table_lang(table_id)
                     over = text(lang, "hand_deal_over", deal=update.result.deal_no)
                     # the hand as the deal left it (the cards still held, what he was
@@ -1064,6 +1075,9 @@ class DiscordAdapter:
         add = self._add
         table = self.service.tables.get(table_id)
         lang = self._table_lang(table_id)
+        self._turn_pings.forget(table_id)
+        for user in humans:
+            add(table_id, Op("unping", f"hand:{user}"))
         if update.kind == "finished":
             final = update.result.table if update.result is not None else None
             view = final or self.service.table(table_id)
@@ -1098,6 +1112,43 @@ class DiscordAdapter:
                 why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
                 add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
         add(table_id, Op("close"))
+
+    def _ring(self, table_id: str, user: str, *, new: bool) -> None:
+        """A turn that comes after a wait rings: a DM reply to his hand (an edit of
+        it makes no sound), deleted once he has moved.  Not at a table played in a
+        DM, where the hand is below the table anyway."""
+        if table_id in self._in_dm:
+            return
+        hand = self.service.hand(table_id, user, self._langs.get(user))
+        if hand is None:
+            return
+        said = self._turn_pings.shown((table_id, user), hand.your_turn, new=new)
+        if said is not None:
+            self._add(table_id, Op("unping", f"hand:{user}"))
+        if said == "ping":
+            lang = self._langs.get(user) or self._table_lang(table_id)
+            body = self._turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
+            self._add(table_id, Op("ping", f"hand:{user}", Message(body)))
+
+    async def _ping(self, table_id: str, op: Op) -> None:
+        user = op.slot[5:]
+        ref = self._refs.get(table_id, {}).get(op.slot)
+        if ref is None or user in self._dm_closed or op.message is None:
+            return  # no DM hand to answer (his DMs are closed: he plays ephemerally)
+        channel_id, message_id = ref
+        reply = discord.MessageReference(
+            message_id=message_id, channel_id=channel_id, fail_if_not_exists=False
+        )
+        sent = await self._channel(channel_id).send(
+            render.content(op.message), reference=reply, nonce=op.nonce
+        )
+        self._pings[(table_id, user)] = (channel_id, sent.id)
+
+    async def _unping(self, table_id: str, user: str) -> None:
+        ping = self._pings.pop((table_id, user), None)
+        if ping is not None:
+            with contextlib.suppress(discord.NotFound):  # he deleted it himself
+                await self._channel(ping[0]).get_partial_message(ping[1]).delete()
 
     def _last_hands(self, table_id: str, humans: list[str]) -> None:
         """Each hand's last picture, without buttons: the match is over, or the table
@@ -1203,6 +1254,10 @@ class DiscordAdapter:
             await self._send_note(table_id, op)
         elif op.kind == "tell":
             await self._tell(op.slot[5:], op)
+        elif op.kind == "ping":
+            await self._ping(table_id, op)
+        elif op.kind == "unping":
+            await self._unping(table_id, op.slot[5:])
         elif op.kind == "final":
             await self._final(table_id, op.slot, op.message)
         elif op.slot.startswith("live:"):

@@ -112,6 +112,7 @@ from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
+from bot.turn_pings import PING_AFTER, TurnPings
 from bot.views import (
     HandView,
     Message,
@@ -149,11 +150,6 @@ PROBE_AFTER = 3.0
 #: too (``my_chat_member``, left -> member), which is no new group to greet: the
 #: service messages that tell it is an upgrade may come just before or just after.
 GREET_AFTER = 2.0
-#: Seconds a player waits for his turn (since his last one ended) after which the
-#: turn comes with a ping: an edit of his hand message makes no sound, and the
-#: reminder comes only shortly before his time runs out.  Against computers, which
-#: move within a second or two each, he is watching the hand anyway.
-PING_AFTER = 8.0
 #: How many users the adapter keeps in mind (their language, that they started the
 #: bot): a bot that runs for months sees more users than it needs to remember.
 REMEMBER_USERS = 10_000
@@ -190,8 +186,6 @@ class _TableState:
     table: Handle | None = None
     hands: dict[str, Handle] = field(default_factory=dict)
     warned: set[str] = field(default_factory=set)  # told in the group to start the bot
-    turns: set[str] = field(default_factory=set)  # whose hand shows it is his turn
-    turn_over: dict[str, float] = field(default_factory=dict)  # when his last turn ended
     pings: dict[str, Handle] = field(default_factory=dict)  # "your turn", until he moves
 
 
@@ -235,7 +229,7 @@ class TelegramAdapter:
         ping_after: float = PING_AFTER,
     ) -> None:
         self.service = service
-        self.ping_after = ping_after
+        self.turn_pings = TurnPings(ping_after)
         self.answer_budget = answer_budget
         self.poll_timeout = poll_timeout
         self.webhook_url = webhook_url
@@ -600,7 +594,7 @@ class TelegramAdapter:
                 self.outbox.freeze(hand)
             st.table = None
             st.hands = {}
-            st.turns.clear()  # the new hands are new messages: they ring themselves
+            self.turn_pings.new_hands(tid)  # new messages: they ring themselves
             self._show_table(tid, st)
             for user in self.service.seat_users(tid):
                 self._show_hand(tid, st, user)
@@ -697,6 +691,7 @@ class TelegramAdapter:
 
     def _close(self, table_id: str, st: _TableState) -> None:
         self.states.pop(table_id, None)
+        self.turn_pings.forget(table_id)
         self._lobby_locks.pop(table_id, None)
         # `unreachable` gates the Start of tables he sits at; with none left it may
         # forget him: a join greets him first, and a refusal puts him back.
@@ -801,26 +796,17 @@ class TelegramAdapter:
     def _turn_ping(
         self, table_id: str, st: _TableState, user: str, your_turn: bool, *, posted: bool
     ) -> None:
-        """A turn that comes after a wait rings: a short reply to the hand message
-        (edits make no sound), deleted once he has moved, so his private chat keeps
-        the hands and not a "your turn" for every trick."""
-        now = time.monotonic()
-        if your_turn and user not in st.turns:
-            st.turns.add(user)
-            ended = st.turn_over.get(user)
-            if posted or ended is None or now - ended < self.ping_after:
-                return
+        """A turn that comes after a wait rings (`bot.turn_pings`): a short reply to
+        the hand message, deleted once he has moved, so his private chat keeps the
+        hands and not a "your turn" for every trick."""
+        said = self.turn_pings.shown((table_id, user), your_turn, new=posted)
+        if said is not None:
             self._unping(st, user)
-            seconds = self.service.seconds_left(table_id)  # 0: no clock runs
+        if said == "ping":
             lang = self.langs.get(user) or self._table_lang(table_id)
-            key = "turn_ping" if seconds else "turn_ping.untimed"
-            text = tt(lang, key, table=table_id, seconds=seconds)
+            text = self.turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
             ping = st.pings[user] = Handle(user_id(user), table_id, None)
             self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
-        elif not your_turn and user in st.turns:
-            st.turns.discard(user)
-            st.turn_over[user] = now
-            self._unping(st, user)
 
     def _unping(self, st: _TableState, user: str) -> None:
         ping = st.pings.pop(user, None)

@@ -371,7 +371,8 @@ class World:
         candidates = [
             m
             for m in [*self.fake.dms(user), *self.fake.ephemerals(user)]
-            if f"table {table_id}" in m.content or f"Tisch {table_id}" in m.content
+            if (f"table {table_id}" in m.content or f"Tisch {table_id}" in m.content)
+            and not is_ping(m)
         ]
         return max(candidates, key=lambda m: m.edited_at or m.created_at, default=None)
 
@@ -451,6 +452,11 @@ class World:
 
 async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
     """discord.py's `before_identify_hook` without its 5-second wait."""
+
+
+def is_ping(message: FakeMessage) -> bool:
+    """A "your turn" reply beside a DM hand (`bot.turn_pings`), no hand itself."""
+    return message.content.startswith(("Your turn at table", "Du bist dran am Tisch"))
 
 
 def table_of(message: FakeMessage) -> str | None:

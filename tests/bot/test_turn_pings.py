@@ -1,0 +1,30 @@
+"""When a turn rings (`bot.turn_pings`), on a clock the test moves."""
+
+from __future__ import annotations
+
+from bot.turn_pings import TurnPings
+
+KEY = ("t1", "tg:1")
+
+
+def test_a_turn_rings_only_after_a_wait_and_never_for_a_new_hand() -> None:
+    now = [0.0]
+    pings = TurnPings(8.0, clock=lambda: now[0])
+    assert pings.shown(KEY, True, new=True) is None  # the deal's new hand rings itself
+    now[0] = 2.0
+    assert pings.shown(KEY, False, new=False) == "unping"  # he moved
+    now[0] = 5.0  # the computer answered in 3 s: he is watching
+    assert pings.shown(KEY, True, new=False) is None
+    assert pings.shown(KEY, True, new=False) is None  # still his turn: nothing new
+    assert pings.shown(KEY, False, new=False) == "unping"
+    now[0] = 20.0  # two people thought for 15 s
+    assert pings.shown(KEY, True, new=False) == "ping"
+    pings.forget("t1")
+    now[0] = 40.0
+    assert pings.shown(KEY, True, new=False) is None  # a closed table's past is gone
+
+
+def test_the_ping_says_which_table_and_how_long() -> None:
+    pings = TurnPings()
+    assert pings.text("en", "t1", 42) == "Your turn at table t1 (42 s)."
+    assert pings.text("de", "t1", 0) == "Du bist dran am Tisch t1."
