@@ -937,6 +937,12 @@ class TableService:
             return None
         return hand_view(table, user, self.style_for(table_id, lang))
 
+    def plays_himself(self, table_id: str, user: str) -> bool:
+        """Whether `user` still plays his seat (not the computer for him, after his
+        turns ran out): a turn of his that the computer will play must not ring."""
+        table = self.tables.get(table_id)
+        return table is not None and user in table.present()
+
     def seat_users(self, table_id: str) -> list[str]:
         table = self.tables.get(table_id)
         return [] if table is None else table.humans()

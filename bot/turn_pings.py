@@ -47,8 +47,12 @@ class TurnPings:
         return None
 
     def new_hands(self, table_id: str) -> None:
-        """A deal's hands are posted anew: none of them shows a turn yet."""
-        self._turns = {k for k in self._turns if k[0] != table_id}
+        """A deal's hands are posted anew: none of them shows a turn yet.  One whose
+        turn it was when the deal ended (his move ended it) has just moved."""
+        now = self._clock()
+        for key in [k for k in self._turns if k[0] == table_id]:
+            self._turns.discard(key)
+            self._over[key] = now
 
     def text(self, lang: str | None, table_id: str, seconds: int) -> str:
         """The ping: which table (he may sit at several), and how long he has."""

@@ -519,6 +519,9 @@ class DiscordAdapter:
     def forget_user(self, user: str) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped
         their message refs; the computer plays their seats)."""
+        for table_id, pinged in list(self._pings):  # his ping goes with him
+            if pinged == user:
+                self._add(table_id, Op("unping", f"hand:{user}"))
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
@@ -1054,8 +1057,8 @@ class DiscordAdapter:
             if update.result is not None and table is not None:
                 # the DM hand of the deal that ended: the move that ended it brought
                 # none, and the next deal's hand is a new message
+                self._unping_all(table_id, humans)
                 for user in humans:
-                    add(table_id, Op("unping", f"hand:{user}"))
                     lang = self._langs.get(user) or self._table_lang(table_id)
                     over = text(lang, "hand_deal_over", deal=update.result.deal_no)
                     # the hand as the deal left it (the cards still held, what he was
@@ -1076,8 +1079,7 @@ class DiscordAdapter:
         table = self.service.tables.get(table_id)
         lang = self._table_lang(table_id)
         self._turn_pings.forget(table_id)
-        for user in humans:
-            add(table_id, Op("unping", f"hand:{user}"))
+        self._unping_all(table_id, humans)
         if update.kind == "finished":
             final = update.result.table if update.result is not None else None
             view = final or self.service.table(table_id)
@@ -1122,7 +1124,8 @@ class DiscordAdapter:
         hand = self.service.hand(table_id, user, self._langs.get(user))
         if hand is None:
             return
-        said = self._turn_pings.shown((table_id, user), hand.your_turn, new=new)
+        mine = hand.your_turn and self.service.plays_himself(table_id, user)
+        said = self._turn_pings.shown((table_id, user), mine, new=new)
         if said is not None:
             self._add(table_id, Op("unping", f"hand:{user}"))
         if said == "ping":
@@ -1145,10 +1148,19 @@ class DiscordAdapter:
         self._pings[(table_id, user)] = (channel_id, sent.id)
 
     async def _unping(self, table_id: str, user: str) -> None:
-        ping = self._pings.pop((table_id, user), None)
-        if ping is not None:
-            with contextlib.suppress(discord.NotFound):  # he deleted it himself
-                await self._channel(ping[0]).get_partial_message(ping[1]).delete()
+        ping = self._pings.get((table_id, user))
+        if ping is None:
+            return
+        with contextlib.suppress(discord.NotFound):  # he deleted it himself
+            await self._channel(ping[0]).get_partial_message(ping[1]).delete()
+        self._pings.pop((table_id, user), None)  # only now: a 5xx is tried again
+
+    def _unping_all(self, table_id: str, humans: list[str]) -> None:
+        """The pings a table's end or a deal's end leaves: its seated people's, and
+        any of one who left the seat meanwhile (/forgetme)."""
+        pinged = {u for t, u in self._pings if t == table_id}
+        for user in sorted(pinged | set(humans)):
+            self._add(table_id, Op("unping", f"hand:{user}"))
 
     def _last_hands(self, table_id: str, humans: list[str]) -> None:
         """Each hand's last picture, without buttons: the match is over, or the table
@@ -1463,6 +1475,7 @@ class DiscordAdapter:
         self._channels.pop(table_id, None)
         self._in_dm.discard(table_id)
         self._refs.pop(table_id, None)
+        self._pings = {k: v for k, v in self._pings.items() if k[0] != table_id}
         for key in [k for k in self._outboxes if k[0] == table_id]:
             del self._outboxes[key]
         for key in [k for k in self._shown if k[0] == table_id]:

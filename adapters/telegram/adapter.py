@@ -791,7 +791,8 @@ class TelegramAdapter:
             self.outbox.post(handle, content)  # a new message: Telegram rings for it
         else:
             self.outbox.edit(handle, content, force=asked)
-        self._turn_ping(table_id, st, user, view.your_turn, posted=handle.message_id is None)
+        mine = view.your_turn and self.service.plays_himself(table_id, user)
+        self._turn_ping(table_id, st, user, mine, posted=handle.message_id is None)
 
     def _turn_ping(
         self, table_id: str, st: _TableState, user: str, your_turn: bool, *, posted: bool
@@ -1649,6 +1650,8 @@ class TelegramAdapter:
         message, user = got
         outcome = await self.service.forget(user)
         self.langs.pop(user.key, None)
+        for st in self.states.values():  # a ping of his turn goes with him
+            self._unping(st, user.key)
         await self._reply(message, outcome.text or "")
 
 

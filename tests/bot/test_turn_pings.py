@@ -28,3 +28,20 @@ def test_the_ping_says_which_table_and_how_long() -> None:
     pings = TurnPings()
     assert pings.text("en", "t1", 42) == "Your turn at table t1 (42 s)."
     assert pings.text("de", "t1", 0) == "Du bist dran am Tisch t1."
+
+
+def test_the_first_turn_of_a_deal_after_the_move_that_ended_the_last_does_not_ring() -> None:
+    """His move ended the deal (no hand showed his turn ending); 2 s later the next
+    deal's first turn is his: he has just moved, it must not ring."""
+    now = [0.0]
+    pings = TurnPings(8.0, clock=lambda: now[0])
+    pings.shown(KEY, True, new=True)
+    now[0] = 1.0
+    pings.shown(KEY, False, new=False)
+    now[0] = 30.0
+    assert pings.shown(KEY, True, new=False) == "ping"  # his turn, after a long wait
+    now[0] = 31.0
+    pings.new_hands("t1")  # his card ended the deal; the next one's hands are new
+    assert pings.shown(KEY, False, new=True) is None
+    now[0] = 33.0
+    assert pings.shown(KEY, True, new=False) is None

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.discord_harness import World, discord_world, is_ping
+from bot.payload import decode
+from bot.ports import Timings
+from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
 
 
@@ -67,3 +69,81 @@ async def test_quick_turns_do_not_ring_by_dm(tmp_path: Path) -> None:
         await world.play(table_id, until=twelve_moves_on)
         await world.settle()
         assert not [m for user in (anna, bert) for m in pings(world, user, table_id)]
+
+
+async def test_a_seat_the_computer_plays_does_not_ring(tmp_path: Path) -> None:
+    """Bert stopped playing; after his turn ran out the computer plays his seat.  His
+    hand still says whose turn it is, but a turn the computer will play must not
+    ring his phone every trick."""
+    async with discord_world(tmp_path) as world:
+        quick = Timings(turn_timeout=3, reminder_before=0, missed_turns_limit=1, ai_delay=0.05)
+        await world.start_bot(ping_after=0.0, timings=quick)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        seat = world.service.tables[table_id].seat_of(f"dc:{bert.id}")
+        assert seat is not None
+
+        def annas_move() -> str | None:
+            table = world.service.tables.get(table_id)
+            hand = world.hand_message(anna, table_id)
+            if table is None or hand is None:
+                return None
+            ids = [
+                b.custom_id
+                for b in hand.buttons
+                if b.custom_id is not None
+                and is_current(b.custom_id, table)
+                and decode(b.custom_id.removeprefix("s:")).verb == "a"
+            ]
+            return world.choose(table, ids) if ids else None
+
+        def away() -> bool:
+            table = world.service.tables.get(table_id)
+            return table is None or (s := table.seats[seat]) is None or s.ai is not None
+
+        before = -1
+        presses = 0
+        for _ in range(60):
+            if table_id not in world.service.tables or presses >= 8:
+                break
+            if before < 0 and away():
+                await world.settle()
+                before = len(pings(world, bert, table_id))
+            move = await world.fake.wait_for(
+                lambda: annas_move() or (table_id not in world.service.tables) or None,
+                timeout=5,
+                description="Anna's turn",
+            )
+            if isinstance(move, str):
+                hand = world.hand_message(anna, table_id)
+                assert hand is not None
+                await world.click(anna, hand, move)
+                presses += before >= 0
+            await world.settle()
+        assert before >= 0 and presses, "Bert's seat was never the computer's while Anna played"
+        assert len(pings(world, bert, table_id)) == before, "a computer's turn rang Bert"
+
+
+async def test_a_ping_whose_delete_met_an_outage_goes_on_the_retry(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=0.0, retry_delays=(0.05, 0.05))
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+
+        def shown() -> list[FakeMessage]:
+            return [m for u in (anna, bert) for m in pings(world, u, table_id) if not m.deleted]
+
+        await world.play(table_id, until=lambda: world.settled() and bool(shown()))
+        await world.settle()
+        [ping] = shown()
+        messages = "/channels/{channel_id}/messages/{message_id}"
+        world.fake.server_error("DELETE", messages, status=503, times=1)
+        version = world.service.tables[table_id].version
+        await world.play(
+            table_id,
+            until=lambda: (
+                (tb := world.service.tables.get(table_id)) is None or tb.version > version
+            ),
+        )
+        await world.settle()
+        await world.fake.wait_for(lambda: ping.deleted or None, description="the ping deleted")
