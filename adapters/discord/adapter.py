@@ -556,7 +556,8 @@ class DiscordAdapter:
         # kept after the table closes: its record is handed out in this channel
         await self.service.store.set_place(table_id, str(channel_id))
         table = self.service.tables.get(table_id)
-        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
+        closing = table is not None and table.unsaved  # its update comes, and is heard now
+        if table is None or (table.status not in (Status.LOBBY, Status.PLAYING) and not closing):
             # closed meanwhile (aborted, expired): its updates were ignored, so no
             # close comes; its lobby loses its buttons, and nothing of it stays
             self._add(table_id, Op("final", "lobby"))
