@@ -287,7 +287,8 @@ async def test_a_turn_whose_move_could_not_be_stored_still_times_out(tmp_path: P
         with held(path):
             refused = await anna.take_turn(tid)
         assert refused is not None and refused.code == "not_saved"
-        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=5)
+        # the computer's move for her, stored (not only made in memory)
+        await bot.fc.wait(lambda: _stored_version(path, tid) > version, timeout=5)
         log = await bot.svc.store.table_log(tid)
         assert any(e["k"] == "act" and e["by"] == "t" for e in log)  # timed out
     finally:

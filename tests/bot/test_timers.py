@@ -265,7 +265,10 @@ async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None
         assert (await bot.svc.abort(CHAT, voter.user)).ok
         assert tid in bot.svc.tables and bot.svc.tables[tid].deadline == deadline
         voted = bot.svc.tables[tid].version
-        await bot.fc.wait(lambda: bot.svc.tables[tid].version > voted, timeout=6)
+        # moved, and stored (the log is read from the store)
+        await bot.fc.wait(
+            lambda: (tb := bot.svc.tables[tid]).version > voted and not tb.unsaved, timeout=6
+        )
         log = await _log(bot, tid)
         assert any(e["k"] == "act" and e.get("by") == "t" for e in log)
     finally:
