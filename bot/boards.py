@@ -28,24 +28,35 @@ async def leaderboard_text(
     player: str | None = None,
     rows: int = BOARD_ROWS,
     servers: bool = False,
+    page: int = 1,
 ) -> str:
     """The boards of `games` (every game when empty, leaving out those nobody has
     played) in `scope` ("global" or a chat's key).  `player`, the one asking, sees his
-    own place below the top rows, after a "…" that says rows were left out.  Discord
-    calls its chats `servers`."""
+    own place below the rows shown, after a "…" that says rows were left out.  Discord
+    calls its chats `servers`.  `page`: which `rows` places of a board (a group of
+    more than ten players wants to see who is eleventh); a board with more pages says
+    which part it shows."""
     shown = list(dict.fromkeys(games)) or available()  # a game named twice: one board
     here = "server" if servers else "chat"
     scope_text = t(lang, f"board.scope.{'global' if scope == 'global' else here}")
     blocks = []
+    page = max(1, page)
+    skip = (page - 1) * rows
     for game in shown:
-        board = await R.leaderboard(store, game, scope, rows, player=player)
+        board = await R.leaderboard(store, game, scope, rows, player=player, offset=skip)
+        size = await R.board_size(store, game, scope) if board or page > 1 else 0
         if not board and len(shown) > 1:
             continue
         lines = [t(lang, "board.title", game=game_name(game, lang), scope=scope_text)]
-        if not board:
-            lines.append(t(lang, "board.empty"))
-        for i, row in enumerate(board, 1):
-            if i > rows:  # the asker's own row, below the top ones
+        if size > rows and skip < size:  # "places 11–20 of 23": more before or after
+            last = min(size, skip + rows)
+            lines.append(t(lang, "board.page", first=skip + 1, last=last, total=size))
+        if not board or (page > 1 and size <= skip):
+            lines.append(t(lang, "board.empty") if not size else t(lang, "board.no_page"))
+        on_page = [r for r in board if skip < r.row <= skip + rows]
+        own = [r for r in board if r not in on_page]  # the asker, above or below the page
+        for row in on_page + own:
+            if row in own:
                 lines.append("…")
             lines.append(
                 t(

@@ -460,6 +460,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "remind.replaced.one": "{name} missed a turn; the computer takes the seat. Press “Take my seat back” to return.",
         # leaderboard and stats
         "board.title": "Leaderboard — {game} ({scope})",
+        "board.page": "Places {first}–{last} of {total} (ask with a page number for the others).",
+        "board.no_page": "No players on this page.",
         "board.scope.chat": "this chat",
         "board.scope.server": "this server",
         "board.scope.global": "everywhere",
@@ -754,6 +756,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "remind.replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ kommst du zurück.",
         "board.title": "Rangliste — {game} ({scope})",
+        "board.page": "Plätze {first}–{last} von {total} (mit einer Seitenzahl die anderen).",
+        "board.no_page": "Auf dieser Seite ist niemand.",
         "board.scope.chat": "dieser Chat",
         "board.scope.server": "dieser Server",
         "board.scope.global": "überall",

@@ -371,10 +371,17 @@ class BoardEntry:
     bummerl: int
     #: The place to show: players whose ratings read the same share one (1, 1, 3).
     rank: int = 0
+    #: Its row in the whole board, 1 first (ties in the place still have an order).
+    row: int = 0
 
 
 async def leaderboard(
-    store: Store, game: str, scope: str, limit: int = 10, player: str | None = None
+    store: Store,
+    game: str,
+    scope: str,
+    limit: int = 10,
+    player: str | None = None,
+    offset: int = 0,
 ) -> list[BoardEntry]:
     """The top `limit` players of a game by a conservative rating (mu - 3 sigma).
 
@@ -383,7 +390,8 @@ async def leaderboard(
     games played, then by name, so the order does not change from one call to the next.
     `player` (the one asking) below the top rows gets his own row last, with his
     place: a regular wants to see where he stands, not only the best ten.  Games
-    and wins are those of the rated matches, the ones the rating stands on."""
+    and wins are those of the rated matches, the ones the rating stands on.
+    `offset`: rows skipped before the `limit` shown (a later page of the board)."""
     rows = await store.fetchall(
         "WITH board AS (SELECT r.player, COALESCE(p.name, r.player) AS name, r.mu, r.sigma,"
         "  RANK() OVER (ORDER BY ROUND(r.mu - 3 * r.sigma, 1) DESC) AS place,"
@@ -391,7 +399,7 @@ async def leaderboard(
         "   COALESCE(p.name, r.player), r.player) AS n"
         "  FROM ratings r LEFT JOIN players p ON p.key = r.player"
         "  WHERE r.game = ? AND r.scope = ?)"
-        " SELECT b.player, b.name, b.mu, b.sigma, b.place,"
+        " SELECT b.player, b.name, b.mu, b.sigma, b.place, b.n,"
         " COUNT(x.player), COALESCE(SUM(x.won), 0), COALESCE(SUM(x.bummerl), 0)"
         " FROM board b"
         " LEFT JOIN results x ON x.player = b.player AND x.game = ?"
@@ -400,14 +408,22 @@ async def leaderboard(
         # players' rows may be gone since (their /forgetme)
         "  AND EXISTS (SELECT 1 FROM rated_results k"
         "   WHERE k.player = x.player AND k.table_id = x.table_id)"
-        " WHERE b.n <= ? OR b.player = ?"
+        " WHERE (b.n > ? AND b.n <= ?) OR b.player = ?"
         " GROUP BY b.player ORDER BY b.n",
-        (game, scope, game, scope, scope, limit, player),
+        (game, scope, game, scope, scope, offset, offset + limit, player),
     )
     return [
-        BoardEntry(p, n, mu - 3 * sigma, mu, sigma, int(g), int(w), int(b), int(place))
-        for p, n, mu, sigma, place, g, w, b in rows
+        BoardEntry(p, n, mu - 3 * sigma, mu, sigma, int(g), int(w), int(b), int(place), int(k))
+        for p, n, mu, sigma, place, k, g, w, b in rows
     ]
+
+
+async def board_size(store: Store, game: str, scope: str) -> int:
+    """How many players a game's board has in `scope` (for its pages)."""
+    [(n,)] = await store.fetchall(
+        "SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ?", (game, scope)
+    )
+    return int(n)
 
 
 @dataclass(frozen=True)

@@ -119,10 +119,13 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     tree.add_command(group)
 
     @tree.command(name=locale_str("leaderboard"), description=locale_str("The best players"))
-    @app_commands.rename(game=locale_str("game"), scope=locale_str("scope"))
+    @app_commands.rename(
+        game=locale_str("game"), scope=locale_str("scope"), page=locale_str("page")
+    )
     @app_commands.describe(
         game=locale_str("The game (all games if left out)"),
         scope=locale_str("This server or everywhere"),
+        page=locale_str("Which ten places (1: the best ten)"),
     )
     @app_commands.choices(
         game=games,
@@ -132,7 +135,10 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         ],
     )
     async def leaderboard(
-        interaction: discord.Interaction[Any], game: str | None = None, scope: str = "server"
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        scope: str = "server",
+        page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
         user = adapter.user(interaction)
         # a DM has no server, and no rated match is played there (people at one table
@@ -140,7 +146,13 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         server = scope != "global" and interaction.guild_id is not None
         where = adapter.chat(interaction).key if server else "global"
         board = leaderboard_text(
-            store, where, user.lang, games=[game] if game else (), player=user.key, servers=True
+            store,
+            where,
+            user.lang,
+            games=[game] if game else (),
+            player=user.key,
+            servers=True,
+            page=page,
         )
         body = await adapter.within_budget(interaction, board, ephemeral=False, thinking=True)
         await adapter.reply(interaction, body, ephemeral=False)

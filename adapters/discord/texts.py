@@ -163,8 +163,10 @@ GERMAN: dict[str, str] = {
     "leaderboard": "rangliste",
     "The best players": "Die besten Spieler",
     "The game (all games if left out)": "Das Spiel (ohne Angabe: alle Spiele)",
+    "Which ten places (1: the best ten)": "Welche zehn Plätze (1: die besten zehn)",
     "scope": "bereich",
     "This server or everywhere": "Dieser Server oder überall",
+    "page": "seite",
     "This server": "Dieser Server",
     "Everywhere": "Überall",
     # /stats

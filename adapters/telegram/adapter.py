@@ -1468,15 +1468,23 @@ class TelegramAdapter:
             return
         message, user = got
         args = [a.lower() for a in context.args or []]
-        refused = _unknown_game(user.lang, [a for a in args if a != "global"])
+        # a number that names no game ("1000" is Thousand) is the board's page
+        pages = [int(a) for a in args if a.isdigit() and _game_of(a) is None]
+        words = [a for a in args if a != "global" and not (a.isdigit() and _game_of(a) is None)]
+        refused = _unknown_game(user.lang, words)
         if refused is not None:
             await self._reply(message, refused)
             return
         scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
         scope = "global" if scope_name == "global" else self._chat(message).key
-        games = [g for a in args if (g := _game_of(a)) is not None]
+        games = [g for a in words if (g := _game_of(a)) is not None]
         text = await leaderboard_text(
-            self.service.store, scope, user.lang, games=games, player=user.key
+            self.service.store,
+            scope,
+            user.lang,
+            games=games,
+            player=user.key,
+            page=pages[0] if pages else 1,
         )
         await self._reply(message, text)
 

@@ -14,7 +14,7 @@ from bot.i18n import norm_lang
 COMMANDS: dict[str, list[tuple[str, str]]] = {
     "en": [
         ("new", "Open a table: /new <game> [preset] [option=value …]"),
-        ("leaderboard", "Best players: /leaderboard [game] [global]"),
+        ("leaderboard", "Best players: /leaderboard [game] [global] [page]"),
         ("stats", "Your statistics: /stats [global]"),
         ("rules", "Rules of a game: /rules [game]"),
         ("settings", "Chat settings (admins): /settings [key value], /settings <game>"),
@@ -26,7 +26,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
     ],
     "de": [
         ("new", "Tisch eröffnen: /new <Spiel> [Vorlage] [Option=Wert …]"),
-        ("leaderboard", "Rangliste: /leaderboard [Spiel] [global]"),
+        ("leaderboard", "Rangliste: /leaderboard [Spiel] [global] [Seite]"),
         ("stats", "Deine Statistik: /stats [global]"),
         ("rules", "Spielregeln: /rules [Spiel]"),
         ("settings", "Chat-Einstellungen (Admins): /settings [Schlüssel Wert], /settings <Spiel>"),

@@ -362,6 +362,7 @@ async def test_the_board_text_shows_shared_places_and_the_askers_own_row(bot: Bo
     ]
     text = await leaderboard_text(store, CHAT.key, "en", player=done.key, rows=2)
     assert [line.split(" —")[0] for line in text.splitlines()[1:]] == [
+        "Places 1–2 of 4 (ask with a page number for the others).",
         "1. Anna",
         "1. Cilli",
         "…",
@@ -369,6 +370,17 @@ async def test_the_board_text_shows_shared_places_and_the_askers_own_row(bot: Bo
     ]
     # every game asked for: those nobody has played here are left out
     assert text.count("Leaderboard — ") == 1 and "Schnapsen (2 players)" in text
+    # a later page: its places, then the asker's own (above them) after the "…"
+    text = await leaderboard_text(store, CHAT.key, "en", player=anna.key, rows=2, page=2)
+    assert [line.split(" —")[0] for line in text.splitlines()[1:]] == [
+        "Places 3–4 of 4 (ask with a page number for the others).",
+        "3. Bert",
+        "3. Done",
+        "…",
+        "1. Anna",
+    ]
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], rows=2, page=3)
+    assert text.splitlines()[1:] == ["No players on this page."], text
 
 
 async def test_the_board_shows_the_latest_name_and_the_chats_own_games(bot: Bot) -> None:

@@ -142,6 +142,10 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             "No rated games yet: only matches against other people count."
         )
         assert board.ephemeral_for is None
+        later = await world.slash(anna, "leaderboard", game="zweier", scope="global", page=2)
+        assert later.content.endswith(
+            "No rated games yet: only matches against other people count."
+        )
         stats = await world.slash(anna, "stats")
         assert stats.content == "anna has no finished games yet."
         none = await world.slash(world["bert"], "abort")

@@ -75,6 +75,14 @@ async def test_a_board_longer_than_a_message_comes_whole_in_several(
         sent = [line for text in said for line in text.splitlines() if line]
         assert sent == [line for line in board.splitlines() if line]
         assert sum(line.startswith("16. Anna — rating") for line in sent) == 4
+
+        # the second page of one board ("1000" names Thousand; "2" names no game)
+        typed = anna.send(group, "/leaderboard 1000 2")
+        page = await fake.wait_for_message(group, after=typed, contains="Leaderboard")
+        lines = page.text.splitlines()
+        assert lines[1] == "Places 11–16 of 16 (ask with a page number for the others)."
+        assert [line.split(". ", 1)[0] for line in lines[2:]] == [str(n) for n in range(11, 17)]
+        assert lines[-1].startswith("16. Anna — rating")
     finally:
         await stop_rig(rig)
 
