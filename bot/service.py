@@ -937,11 +937,15 @@ class TableService:
             return None
         return hand_view(table, user, self.style_for(table_id, lang))
 
-    def plays_himself(self, table_id: str, user: str) -> bool:
-        """Whether `user` still plays his seat (not the computer for him, after his
-        turns ran out): a turn of his that the computer will play must not ring."""
+    def his_turn(self, table_id: str, user: str) -> bool:
+        """Whether it is `user`'s turn and he plays it himself (not the computer for
+        him, after his turns ran out): what makes a turn ring (`bot.turn_pings`),
+        read from the table, with no hand drawn for it."""
         table = self.tables.get(table_id)
-        return table is not None and user in table.present()
+        if table is None or user not in table.present():
+            return False
+        seat = table.seat_of(user)
+        return seat is not None and table.to_act() == seat
 
     def seat_users(self, table_id: str) -> list[str]:
         table = self.tables.get(table_id)

@@ -1122,11 +1122,9 @@ class DiscordAdapter:
         DM, where the hand is below the table anyway."""
         if table_id in self._in_dm:
             return
-        hand = self.service.hand(table_id, user, self._langs.get(user))
-        if hand is None:
-            return
-        mine = hand.your_turn and self.service.plays_himself(table_id, user)
-        said = self._turn_pings.shown((table_id, user), mine, new=new)
+        said = self._turn_pings.shown(
+            (table_id, user), self.service.his_turn(table_id, user), new=new
+        )
         if said is not None:
             self._add(table_id, Op("unping", f"hand:{user}"))
         if said == "ping":

@@ -791,7 +791,7 @@ class TelegramAdapter:
             self.outbox.post(handle, content)  # a new message: Telegram rings for it
         else:
             self.outbox.edit(handle, content, force=asked)
-        mine = view.your_turn and self.service.plays_himself(table_id, user)
+        mine = self.service.his_turn(table_id, user)
         self._turn_ping(table_id, st, user, mine, posted=handle.message_id is None)
 
     def _turn_ping(
@@ -1469,8 +1469,8 @@ class TelegramAdapter:
         message, user = got
         args = [a.lower() for a in context.args or []]
         # a number that names no game ("1000" is Thousand) is the board's page
-        pages = [int(a) for a in args if a.isdigit() and _game_of(a) is None]
-        words = [a for a in args if a != "global" and not (a.isdigit() and _game_of(a) is None)]
+        paging = [a for a in args if a.isdigit() and _game_of(a) is None]
+        words = [a for a in args if a != "global" and a not in paging]
         refused = _unknown_game(user.lang, words)
         if refused is not None:
             await self._reply(message, refused)
@@ -1484,7 +1484,7 @@ class TelegramAdapter:
             user.lang,
             games=games,
             player=user.key,
-            page=pages[0] if pages else 1,
+            page=int(paging[0]) if paging else 1,
         )
         await self._reply(message, text)
 
