@@ -1118,8 +1118,9 @@ class DiscordAdapter:
 
     def _ring(self, table_id: str, user: str, *, new: bool) -> None:
         """A turn that comes after a wait rings: a DM reply to his hand (an edit of
-        it makes no sound), deleted once he has moved.  Not at a table played in a
-        DM, where the hand is below the table anyway."""
+        it makes no sound), or with closed DMs a mention in the channel, deleted once
+        he has moved.  Not at a table played in a DM, where the hand is below the
+        table anyway."""
         if table_id in self._in_dm:
             return
         said = self._turn_pings.shown(
@@ -1134,9 +1135,28 @@ class DiscordAdapter:
 
     async def _ping(self, table_id: str, op: Op) -> None:
         user = op.slot[5:]
+        if op.message is None:
+            return
+        if user in self._dm_closed:
+            # He plays from "Show my hand", out of sight: the channel mentions him
+            # (the ping names no card), and the message goes after his move too.
+            uid = _user_id(user)
+            if uid is None:  # pragma: no cover - not a Discord user key
+                return
+            channel_id = self._channels[table_id]
+            mention = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=uid)]
+            )
+            sent = await self._channel(channel_id).send(
+                f"<@{uid}> {render.content(op.message)}",
+                allowed_mentions=mention,
+                nonce=op.nonce,
+            )
+            self._pings[(table_id, user)] = (channel_id, sent.id)
+            return
         ref = self._refs.get(table_id, {}).get(op.slot)
-        if ref is None or user in self._dm_closed or op.message is None:
-            return  # no DM hand to answer (his DMs are closed: he plays ephemerally)
+        if ref is None:
+            return  # no DM hand to answer
         channel_id, message_id = ref
         reply = discord.MessageReference(
             message_id=message_id, channel_id=channel_id, fail_if_not_exists=False
@@ -1150,7 +1170,8 @@ class DiscordAdapter:
         ping = self._pings.get((table_id, user))
         if ping is None:
             return
-        with contextlib.suppress(discord.NotFound):  # he deleted it himself
+        # he deleted it himself, or a channel ping's channel is gone
+        with contextlib.suppress(discord.NotFound, discord.Forbidden):
             await self._channel(ping[0]).get_partial_message(ping[1]).delete()
         self._pings.pop((table_id, user), None)  # only now: a 5xx is tried again
 

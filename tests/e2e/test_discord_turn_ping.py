@@ -147,3 +147,42 @@ async def test_a_ping_whose_delete_met_an_outage_goes_on_the_retry(tmp_path: Pat
         )
         await world.settle()
         await world.fake.wait_for(lambda: ping.deleted or None, description="the ping deleted")
+
+
+async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -> None:
+    """Emil's DMs are closed: he plays from "Show my hand", which nothing rings.  His
+    turn after a wait mentions him in the channel instead, and the mention goes after
+    his move, so the channel does not fill with them."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=0.0)
+        anna, emil = world["anna"], world["emil"]
+        table_id = await world.start_match(anna, emil)
+
+        def channel_pings() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()  # deleted ones too
+                if m.channel is world.channel
+                and m.content.startswith(f"<@{emil.id}> Your turn at table {table_id}")
+            ]
+
+        for _ in range(12):
+            table = world.service.tables.get(table_id)
+            if table is None:
+                break
+            moved = table.version
+            await world.play(
+                table_id,
+                until=lambda v=moved: (
+                    (tb := world.service.tables.get(table_id)) is None or tb.version > v
+                ),
+            )
+            await world.settle()
+            table = world.service.tables.get(table_id)
+            emils_turn = table is not None and table.to_act() == table.seat_of(f"dc:{emil.id}")
+            shown = [m for m in channel_pings() if not m.deleted]
+            assert len(shown) <= (1 if emils_turn else 0), [m.content for m in shown]
+        sent = channel_pings()
+        assert sent, "Emil's turns never rang in the channel"
+        assert all(emil in m.mentions for m in sent)
+        assert any(m.deleted for m in sent), "no channel ping went after his move"
