@@ -704,6 +704,12 @@ class Store:
             ]
         )
 
+    async def drop_message_ref(self, table_id: str, slot: str) -> None:
+        """Forget one slot's message (a ping deleted once its turn was over)."""
+        await self.write(
+            ops=[("DELETE FROM message_refs WHERE table_id = ? AND slot = ?", (table_id, slot))]
+        )
+
     async def message_refs(self, table_id: str) -> dict[str, str]:
         rows = await self.fetchall(
             "SELECT slot, ref FROM message_refs WHERE table_id = ?", (table_id,)

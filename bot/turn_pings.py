@@ -19,6 +19,11 @@ from .i18n import t
 #: Seconds since a player's last turn ended after which his next one rings.
 PING_AFTER = 8.0
 
+#: The message-ref slot of a player's ping (``ping:<user key>``): stored until the
+#: ping is deleted, so a restart deletes one the last run left behind.  It ends in
+#: the user key, as /forgetme's clean-up expects.
+SLOT = "ping:"
+
 Key = tuple[str, str]  # (table id, user key)
 
 

@@ -63,6 +63,7 @@ from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.store import StoreError
 from bot.table import Status
 from bot.turn_pings import PING_AFTER, TurnPings
+from bot.turn_pings import SLOT as PING
 from bot.views import HandView, Message, hand_title, match_summary_text, started_lobby_text
 
 from . import render
@@ -418,7 +419,12 @@ class DiscordAdapter:
             slots = self._refs.setdefault(table_id, {})
             for slot, ref in refs.items():
                 parsed = _parse_ref(ref)
-                if parsed is not None:
+                if parsed is not None and slot.startswith(PING):
+                    # a ping the last run left: whose turn it rang is not known
+                    # any more, and the reminder comes anyway; it goes
+                    self._pings[(table_id, slot[len(PING) :])] = parsed
+                    self._add(table_id, Op("unping", f"hand:{slot[len(PING) :]}"))
+                elif parsed is not None:
                     slots[slot] = parsed
                     if slot.startswith("hand:"):
                         self._dm_channels[slot[5:]] = parsed[0]
@@ -1152,7 +1158,7 @@ class DiscordAdapter:
                 allowed_mentions=mention,
                 nonce=op.nonce,
             )
-            self._pings[(table_id, user)] = (channel_id, sent.id)
+            await self._pinged(table_id, user, channel_id, sent.id)
             return
         ref = self._refs.get(table_id, {}).get(op.slot)
         if ref is None:
@@ -1164,7 +1170,15 @@ class DiscordAdapter:
         sent = await self._channel(channel_id).send(
             render.content(op.message), reference=reply, nonce=op.nonce
         )
-        self._pings[(table_id, user)] = (channel_id, sent.id)
+        await self._pinged(table_id, user, channel_id, sent.id)
+
+    async def _pinged(self, table_id: str, user: str, channel_id: int, message_id: int) -> None:
+        """Remember a ping until it is deleted, in the store too: a restart deletes
+        the one it finds there."""
+        self._pings[(table_id, user)] = (channel_id, message_id)
+        await self.service.store.set_message_ref(
+            table_id, PING + user, f"{channel_id}/{message_id}"
+        )
 
     async def _unping(self, table_id: str, user: str) -> None:
         ping = self._pings.get((table_id, user))
@@ -1174,6 +1188,7 @@ class DiscordAdapter:
         with contextlib.suppress(discord.NotFound, discord.Forbidden):
             await self._channel(ping[0]).get_partial_message(ping[1]).delete()
         self._pings.pop((table_id, user), None)  # only now: a 5xx is tried again
+        await self.service.store.drop_message_ref(table_id, PING + user)
 
     def _unping_all(self, table_id: str, humans: list[str]) -> None:
         """The pings a table's end or a deal's end leaves: its seated people's, and

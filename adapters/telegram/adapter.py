@@ -113,6 +113,7 @@ from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status
 from bot.turn_pings import PING_AFTER, TurnPings
+from bot.turn_pings import SLOT as PING
 from bot.views import (
     HandView,
     Message,
@@ -544,9 +545,14 @@ class TelegramAdapter:
                 if not message_id.isdigit():
                     continue
                 # the topic is the group's: a hand in a private chat has none
-                thread = None if slot.startswith("hand:") else st.thread
+                thread = None if slot.startswith(("hand:", PING)) else st.thread
                 handle = Handle(int(chat_id), row.id, slot, int(message_id), thread=thread)
-                if slot == "lobby":
+                if slot.startswith(PING):
+                    # a ping the last run left: whose turn it rang is not known any
+                    # more, and the reminder comes anyway; it goes
+                    st.pings[slot[len(PING) :]] = handle
+                    self._unping(st, slot[len(PING) :])
+                elif slot == "lobby":
                     st.lobby = handle
                 elif slot == "table":
                     st.table = handle
@@ -806,13 +812,22 @@ class TelegramAdapter:
         if said == "ping":
             lang = self.langs.get(user) or self._table_lang(table_id)
             text = self.turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
-            ping = st.pings[user] = Handle(user_id(user), table_id, None)
+            # its ref is stored (`on_posted`) until it is deleted: a restart deletes
+            # one the last run left
+            ping = st.pings[user] = Handle(user_id(user), table_id, PING + user)
             self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
 
     def _unping(self, st: _TableState, user: str) -> None:
         ping = st.pings.pop(user, None)
-        if ping is not None:
-            self.outbox.delete(ping)
+        if ping is None:
+            return
+        self.outbox.delete(ping)
+        store, table_id, slot = self.service.store, ping.table_id, ping.slot or PING + user
+
+        async def forget() -> None:
+            await store.drop_message_ref(table_id, slot)
+
+        self.outbox.call(ping.chat_id, forget)
 
     def _warn(self, table_id: str, st: _TableState, user: str) -> None:
         """Tell the group (once per table) that `user` must open the private chat."""

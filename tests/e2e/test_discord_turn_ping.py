@@ -186,3 +186,26 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
         assert sent, "Emil's turns never rang in the channel"
         assert all(emil in m.mentions for m in sent)
         assert any(m.deleted for m in sent), "no channel ping went after his move"
+
+
+async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=0.0)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+
+        def standing() -> list[FakeMessage]:
+            return [m for u in (anna, bert) for m in pings(world, u, table_id) if not m.deleted]
+
+        await world.play(table_id, until=lambda: world.settled() and bool(standing()))
+        await world.settle()
+        left = standing()
+        assert left
+        assert any(s.startswith("ping:") for s in await world.service.store.message_refs(table_id))
+        await world.restart(ping_after=3600.0)
+        await world.settle()
+        await world.fake.wait_for(
+            lambda: all(m.deleted for m in left) or None, description="the old ping deleted"
+        )
+        refs = await world.service.store.message_refs(table_id)
+        assert not [s for s in refs if s.startswith("ping:")], refs

@@ -70,3 +70,39 @@ async def test_turns_in_quick_succession_do_not_ring(fake: FakeTelegram, tmp_pat
         assert not [m for user in players.users for m in pings(user, table_id)]
     finally:
         await stop_rig(rig)
+
+
+async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot stopped while a ping stood: the next start does not know whose turn it
+    rang, so it deletes it rather than leave a "your turn" nobody takes back."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db, ping_after=0.0)
+    try:
+        players, table_id = await started_match(rig, fake)
+
+        def standing() -> list[FakeMessage]:
+            return [m for u in players.users for m in pings(u, table_id) if not m.deleted]
+
+        for _ in range(20):
+            if standing() or rig.table(table_id) is None:
+                break
+            await play(rig, table_id, players.users, until=lambda: False, limit=1)
+            await rig.adapter.outbox.drain()
+        left = standing()
+        assert left, "no ping stood to leave behind"
+        assert any(s.startswith("ping:") for s in await rig.store.message_refs(table_id))
+    finally:
+        await stop_rig(rig)
+
+    rig = await start_rig(fake, db, ping_after=3600.0)
+    try:
+        await rig.adapter.outbox.drain()
+        assert all(m.deleted for m in left), [m.text for m in left if not m.deleted]
+        refs = await rig.store.message_refs(table_id)
+        assert not [s for s in refs if s.startswith("ping:")], refs
+        # the game goes on from the same hand messages
+        await play(rig, table_id, players.users, until=lambda: False, limit=2)
+    finally:
+        await stop_rig(rig)
