@@ -413,6 +413,12 @@ class TableService:
             opts = spec.parse_options(raw)
         except OptionError as e:
             return _refuse(lang, "bad_options", error=option_error(lang, e))
+        if settings.rules == "fixed" and (named or options):
+            # house rules: a table plays the chat's, whatever the host names
+            house = settings.presets.get(game_id)
+            base = {**(spec.presets[house] if house else {}), **chat_options}
+            if opts != spec.parse_options(base):
+                return _refuse(lang, "rules_fixed", game=game_id)
         if self._seated_in(chat.key, host.key):
             return self._seated_elsewhere(lang, chat.key, host.key)
         # Opening a table awaits the store before the host is seated: hold the claim

@@ -20,6 +20,10 @@ from .i18n import LANGUAGES, SUIT_STYLES, game_named, option_error, t
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
+#: Whose rules a new table plays: "open" the chat's settings, which a host may change
+#: for his table (`/new dreier all_contracts`); "fixed" always the chat's, so every
+#: match here counts on one board under the same rules (a club's house rules).
+RULES = ("open", "fixed")
 #: What the table message shows of the tricks while a deal runs: "table" as at a card
 #: table (the last trick and each side's first trick, RULES.md §3; counting is the
 #: players' job), "open" every trick and the running card points (a learners' table).
@@ -53,6 +57,7 @@ class ChatSettings:
     language: str = "en"
     suits: str = "french"
     starters: str = "anyone"
+    rules: str = "open"
     turn_timeout: int = 0  # seconds; 0 = the bot's default
     ai_level: str = ""  # "" = the bot's default
     tricks: str = "table"
@@ -92,6 +97,7 @@ class ChatSettings:
             ("language", self.language),
             ("suits", self.suits),
             ("starters", self.starters),
+            ("rules", self.rules),
             ("turn_timeout", str(self.turn_timeout or "default")),
             ("ai_level", self.ai_level or "default"),
             ("tricks", self.tricks),
@@ -192,6 +198,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "language": LANGUAGES,
     "suits": SUIT_STYLES,
     "starters": STARTERS,
+    "rules": RULES,
     "tricks": TRICKS,
     "ai_level": AI_LEVELS,
 }

@@ -576,6 +576,31 @@ async def test_only_admins_may_open_tables_when_set(bot: Bot) -> None:
     assert (await bot.svc.create_table(CHAT, a, "zweier", is_admin=True)).ok
 
 
+async def test_house_rules_refuse_a_table_that_would_change_them(bot: Bot) -> None:
+    """`rules fixed`: every table of the chat plays its rules, so its board compares
+    like with like; a host may still name them again."""
+    a, b, c = users(3)
+    admin = dict(is_admin=True)
+    assert (await bot.svc.update_setting(CHAT, a, "dreier.plauderer", "on", **admin)).ok
+    assert (await bot.svc.update_setting(CHAT, a, "rules", "fixed", **admin)).ok
+    out = await bot.svc.create_table(CHAT, a, "dreier", preset="all_contracts")
+    assert out.code == "rules_fixed" and "/settings dreier" in (out.text or "")
+    out = await bot.svc.create_table(CHAT, a, "dreier", options={"plauderer": "off"})
+    assert out.code == "rules_fixed"
+    assert bot.svc.tables == {}
+    # the chat's own rules, named or not, open a table with them
+    out = await bot.svc.create_table(CHAT, a, "dreier", options={"plauderer": "on"})
+    assert out.ok and out.table_id is not None
+    assert bot.svc.tables[out.table_id].options.plauderer is True
+    assert (await bot.svc.create_table(CHAT, b, "zweier")).ok
+    # another chat's hosts still choose
+    assert (await bot.svc.create_table(OTHER_CHAT, c, "dreier", preset="all_contracts")).ok
+    # open again: a host's choice is taken
+    assert (await bot.svc.update_setting(CHAT, a, "rules", "open", **admin)).ok
+    d = users(4)[3]
+    assert (await bot.svc.create_table(CHAT, d, "dreier", preset="all_contracts")).ok
+
+
 async def test_bad_games_presets_and_options_are_refused(bot: Bot) -> None:
     a = users(1)[0]
     assert (await bot.svc.create_table(CHAT, a, "poker")).code == "unknown_game"
