@@ -1,5 +1,5 @@
 # The Schnapsen bot: `docker build -t schnapsen-bot .`, then
-#   docker run -d --name schnapsen --env-file .env -v schnapsen-data:/data schnapsen-bot
+#   docker run -d --name schnapsen --restart unless-stopped --env-file .env -v schnapsen-data:/data schnapsen-bot
 # With no token in the environment it starts the terminal table instead (`docker run -it`).
 # BASE_IMAGE: any image with Python 3.11+ and pip as `python` / `pip` (a mirror's copy, say).
 ARG BASE_IMAGE=python:3.11-slim

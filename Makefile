@@ -63,5 +63,5 @@ docker-smoke:
 # The virtualenv, the tools' caches and what the install and Python leave; never the
 # database (data/, kept across runs like .env).
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build *.egg-info
 	find . -name __pycache__ -type d -prune -not -path './data/*' -exec rm -rf {} +

@@ -7,12 +7,14 @@ clear line and exit code 2 (`load_config`).
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -55,6 +57,13 @@ class Config(BaseSettings):
     @classmethod
     def _empty_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _home(cls, v: object) -> object:
+        # "~/x.sqlite3" as a shell would read it: else a folder named "~" appears
+        # in the working folder (one a later `rm -rf ~` mistakes for home)
+        return Path(v.strip()).expanduser() if isinstance(v, str) else v
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -170,8 +179,23 @@ def describe(error: ValidationError) -> str:
 
 def load_config(env_file: str | None = ".env") -> Config:
     """Read the configuration, or print one clear line and exit with code 2."""
+    if env_file is not None and Path(env_file).exists() and not Path(env_file).is_file():
+        # Docker makes a folder of a bind-mounted file that did not exist; the
+        # settings library would skip it and run on the defaults without a word
+        print(f"bad configuration: {env_file} is a folder, not a file of settings", file=sys.stderr)
+        raise SystemExit(2)
     try:
-        return Config(_env_file=env_file)  # type: ignore[call-arg]
+        config = Config(_env_file=env_file)  # type: ignore[call-arg]
+        for line in unknown_keys(env_file):
+            print(line, file=sys.stderr)
+        return config
+    except OSError as e:  # e.g. chmod 600 by another user: say so, not a traceback
+        print(
+            f"bad configuration: cannot read {env_file} ({e.strerror or e});"
+            " the user running the bot must be able to read it",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None
     except ValidationError as e:
         print(describe(e), file=sys.stderr)
         raise SystemExit(2) from None
@@ -182,3 +206,21 @@ def load_config(env_file: str | None = ".env") -> Config:
             file=sys.stderr,
         )
         raise SystemExit(2) from None
+
+
+def unknown_keys(env_file: str | None) -> list[str]:
+    """A warning for each setting in `env_file` the bot does not read, with the one
+    meant if the name is close (`TURN_TIMOUT`): a misspelt setting is ignored, and
+    the bot would run on its default without a word.  Only the file: the
+    environment holds many variables of other programs."""
+    if env_file is None or not Path(env_file).is_file():
+        return []
+    known = [name.upper() for name in Config.model_fields]
+    out = []
+    for key in dotenv_values(env_file, encoding="utf-8"):
+        name = key.strip().upper()
+        if name and name not in known:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            out.append(f"warning: {env_file} sets {name}, which is no setting (ignored){hint}")
+    return out

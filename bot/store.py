@@ -54,6 +54,24 @@ Op = tuple[str, Sequence[Any]]
 CLOSED = ("finished", "aborted")
 
 
+def _access_hint(path: Path) -> str:
+    """What SQLite's "unable to open database file" means here, in the words an
+    operator can act on: the classic case is a Docker volume owned by root while the
+    bot runs as another user.  The folder must be writable too (the write-ahead log
+    and its index live beside the file)."""
+    who = f"uid {os.getuid()}" if hasattr(os, "getuid") else "this user"
+    for part in [path.parent, *path.parent.parents]:
+        if part.exists() and not part.is_dir():
+            return f" ({part} is a file, not a folder)"
+        if part.is_dir():
+            if not os.access(part, os.W_OK | os.X_OK):
+                return f" (the folder {part} is not writable by {who}, the bot's user)"
+            break
+    if path.is_file() and not os.access(path, os.R_OK | os.W_OK):
+        return f" (the file is not readable and writable by {who}, the bot's user)"
+    return ""
+
+
 def _drop_refs(table_id: str) -> Op:
     return ("DELETE FROM message_refs WHERE table_id = ?", (table_id,))
 
@@ -167,7 +185,8 @@ class Store:
             self._unlock()
             if isinstance(e, StoreError):
                 raise
-            raise StoreError(f"cannot use the database {self.path}: {e}") from None
+            hint = _access_hint(Path(self.path))
+            raise StoreError(f"cannot use the database {self.path}: {e}{hint}") from None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="store-checkpoint")
         self._wpool = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
         self._wconn = self._connect_writer()

@@ -384,6 +384,73 @@ def test_a_database_path_that_cannot_be_used_is_one_line_and_exit_code_2(
     assert "Traceback" not in done.stderr.decode()
 
 
+def test_a_database_folder_that_is_a_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("a file, not a folder\n")
+    path = tmp_path / "notes" / "bot.sqlite3"
+    done = run_bot(tmp_path, {**clean_env(tmp_path), "DATABASE_PATH": str(path)})
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1, err
+    assert f"({tmp_path / 'notes'} is a file, not a folder)" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder")
+def test_a_database_folder_the_bot_cannot_write_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o555)
+    done = run_bot(tmp_path, {**clean_env(tmp_path), "DATABASE_PATH": str(folder / "b.sqlite3")})
+    err = done.stderr.decode()
+    assert done.returncode == 2 and f"the folder {folder} is not writable by uid" in err, err
+
+
+def test_a_database_path_from_home_is_read_as_the_shell_would(tmp_path: Path) -> None:
+    """`~/x.sqlite3` is the home folder's, not a new folder named "~" here (which a
+    later `rm -rf ~` would take for the home folder)."""
+    from bot.config import load_config
+
+    home = tmp_path / "home"
+    env = clean_env(tmp_path, DATABASE_PATH="~/games/bot.sqlite3", HOME=str(home))
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        assert load_config(None).database_path == home / "games" / "bot.sqlite3"
+
+
+def test_a_dotenv_folder_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    """Docker bind-mounts a missing .env as a folder; read as no settings, the bot
+    would start without its tokens and not say why."""
+    (tmp_path / ".env").mkdir()
+    done = run_bot(tmp_path)
+    err = done.stderr.decode()
+    assert (
+        done.returncode == 2
+        and err == "bad configuration: .env is a folder, not a file of settings\n"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may read any file")
+def test_an_unreadable_dotenv_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    """Tokens kept in a .env only root may read, the bot started as another user: one
+    line naming the file, not a traceback."""
+    (tmp_path / ".env").write_text("TURN_TIMEOUT=30\n")
+    (tmp_path / ".env").chmod(0)
+    done = run_bot(tmp_path)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith("bad configuration: cannot read .env") and "Traceback" not in err
+
+
+def test_a_misspelt_setting_in_dotenv_is_named(tmp_path: Path) -> None:
+    """`TURN_TIMOUT=30` would leave the turns at their default without a word."""
+    from bot.config import unknown_keys
+
+    env = tmp_path / ".env"
+    env.write_text("TURN_TIMOUT=30\nturn_timeout=45\nMY_NOTE=1\n")
+    assert unknown_keys(str(env)) == [
+        f"warning: {env} sets TURN_TIMOUT, which is no setting (ignored); did you mean TURN_TIMEOUT?",
+        f"warning: {env} sets MY_NOTE, which is no setting (ignored)",
+    ]
+
+
 def test_a_bad_dotenv_never_echoes_its_tokens(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text(
         f"TELEGRAM_TOKEN={FAKE_TELEGRAM}\nDISCORD_TOKEN={FAKE_DISCORD}\nMISSED_TURNS_LIMIT=0\n"

@@ -113,6 +113,7 @@ class LocalTable:
         self._lines_read = 0
         self._over = asyncio.Event()
         self._aborted = False  # the match ended closed, not played out
+        self._missed = 0  # his turns the computer played in a row, as last seen
         self._shown: list[str] = []  # the table text printed last, line by line
         self._line_task: asyncio.Task[str | None] | None = None
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
@@ -153,6 +154,7 @@ class LocalTable:
             self.show(full=True)
         elif kind == "action":
             self.show(full=self._my_turn())
+            self._say_if_timed_out()
         elif kind == "deal_end" and update.result is not None:
             self._show_result(update.result)
         elif kind == "finished":
@@ -174,6 +176,21 @@ class LocalTable:
             seconds = self.service.seconds_left(update.table_id)
             self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))
             self._reprompt()  # his choices stand: ask again below the reminder
+
+    def _say_if_timed_out(self) -> None:
+        """The computer moved for him (his time ran out): say so, with how many turns
+        more he may miss, else the card just appears played under his name."""
+        missed = self._missed_turns()
+        if missed > self._missed:
+            limit = self.service.timings.missed_turns_limit
+            self.say("timed_out", n=missed, limit=limit)
+        self._missed = missed
+
+    def _missed_turns(self) -> int:
+        table = self.service.tables.get(self.table_id) if self.table_id else None
+        seat = table.seat_of(self.user.key) if table is not None else None
+        s = table.seats[seat] if table is not None and seat is not None else None
+        return s.missed if s is not None else 0
 
     def _my_turn(self) -> bool:
         if self.table_id is None:
@@ -290,6 +307,10 @@ class LocalTable:
         A line being read when `over` wins stays pending for the next call, so no
         typed line is lost.
         """
+        if over is not None and over.is_set():
+            # the match ended while a line waited (a pipe has the next ones ready at
+            # once): say so before any more lines are read as choices
+            return True, None
         if self._line_task is None:
             self._line_task = asyncio.ensure_future(self.readline())
         line_task = self._line_task
@@ -395,6 +416,7 @@ class LocalTable:
         self.buttons = []
         self._shown = []
         self._over.clear()
+        self._missed = self._missed_turns()
 
     async def _choose_game(self) -> str | None:
         self.write("")
@@ -469,15 +491,24 @@ class LocalTable:
                 self.table_id = None
                 self.say("closed_over" if self._aborted else "match_over")
                 self._aborted = False
+                # a script's lines meant for choices the match no longer has: said
+                # once, then read without a word (a prompt and a complaint per line
+                # fill the screen)
+                told = quiet = False
                 while True:
-                    self.prompt()
+                    if self.keyboard or not quiet:
+                        self.prompt()
                     line = await self._line()
                     if line is None or line.strip().lower() in ("q", "quit", "exit"):
                         self.say("bye")
                         return False
                     if not line.strip():
                         return True
-                    self.say("match_over_bad")
+                    if self.keyboard or not told:
+                        self.say("match_over_bad")
+                    else:
+                        quiet = True
+                    told = True
             if line is None:  # end of input
                 self.say("bye_saved")
                 return False

@@ -57,6 +57,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "card_not_now": "{card} cannot be played now: it is not one of your choices.",
         "card_picked": "{card} is picked already: pick another card, or type the number of a choice.",
         "refused": "✗ {reason}",
+        "timed_out": "Your time ran out: the computer played for you ({n} of {limit} turns missed; "
+        "at {limit} the table closes).",
         "match_over": "Match over. Enter: play another · q: quit",
         "match_over_bad": "Type Enter to play another match, or q to quit.",
         "aborted": "The table was closed.",
@@ -128,6 +130,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "card_not_held": "{card} hast du nicht auf der Hand.",
         "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
         "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",
+        "timed_out": "Deine Zeit ist um: der Computer hat für dich gespielt ({n} von {limit} "
+        "Zügen verpasst; bei {limit} wird der Tisch geschlossen).",
         "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
         "match_over_bad": "Enter für eine neue Partie, q zum Beenden.",
         "aborted": "Der Tisch wurde geschlossen.",

@@ -129,6 +129,28 @@ from .texts import COMMANDS, tt
 
 log = logging.getLogger(__name__)
 
+
+def _calm_last_poll(record: logging.LogRecord) -> bool:
+    """PTB's stop asks Telegram once more which updates were read; out of reach (an
+    outage, or another process polling with the token) it logs an ERROR with a long
+    traceback for what is no error of a clean stop: the updates come again at the
+    next start, where each is handled once (`mark_handled`).  One warning line says
+    so instead."""
+    if record.getMessage().startswith("Error while calling `get_updates` one more time"):
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg = (
+            "Telegram was out of reach at the stop: the last updates may come again at "
+            "the next start (each is handled once)"
+        )
+        record.args, record.exc_info, record.exc_text = (), None, None
+    return True
+
+
+#: On the logger itself, so every handler (and a test's capture) sees the calm line.
+_UPDATER_LOG = logging.getLogger("telegram.ext.Updater")
+if _calm_last_poll not in _UPDATER_LOG.filters:
+    _UPDATER_LOG.addFilter(_calm_last_poll)
+
 PLATFORM = "tg"
 #: The updates the bot asks for: commands and service messages, button presses, and
 #: changes of its own membership (removed from a group, blocked by a user).

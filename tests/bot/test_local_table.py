@@ -1141,3 +1141,43 @@ async def test_a_script_piped_in_plays_each_line_when_its_turn_comes(db: Path) -
     assert "Nothing to choose now" not in text
     assert sum(1 for e in log if e["k"] == "act" and e.get("by") == "p") == 12
     assert text.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
+
+
+async def test_a_turn_the_computer_played_for_him_says_so(db: Path) -> None:
+    """His time ran out: the card appears under his name, and a line says the
+    computer played it, and how many more turns he may miss."""
+    quick = Timings(turn_timeout=1.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0)
+    async with running_service(db, timings=quick) as service:
+        term = await _play_slowly(service, ["zweier", "q"], [0.0, 1.5])
+        table = next(iter(service.tables.values()))
+        seat = table.seat_of(USER.key)
+        s = table.seats[seat] if seat is not None else None
+        assert s is not None and s.missed in (1, 2)  # 2 on a slow machine
+        said = " ".join(term.text.split())
+        assert said.count("Your time ran out") == s.missed
+        for n in range(1, s.missed + 1):
+            assert (
+                f"Your time ran out: the computer played for you ({n} of 3 turns missed; "
+                "at 3 the table closes)." in said
+            )
+
+
+async def test_lines_piped_beyond_the_match_end_are_not_read_as_moves(
+    service: TableService,
+) -> None:
+    """A script pipes more choices than the match takes: the end of the match is
+    said once it comes, the leftover lines do not make it say the game is kept (it
+    is over), and nothing is said per leftover line."""
+    lines: list[str | None] = ["zweier", *["1"] * 1500, None]
+
+    async def piped() -> str | None:
+        await asyncio.sleep(0)
+        return lines.pop(0) if lines else None
+
+    term = Terminal(script())
+    local = LocalTable(service, asyncio.Event(), readline=piped, out=term, user=USER)
+    await asyncio.wait_for(local.run(), 120)
+    assert "Game over!" in term.text and "Match over. Enter: play another" in term.text
+    assert "your game is kept" not in term.text
+    assert term.text.count("Type Enter to play another match, or q to quit.") == 1
+    assert term.text.rstrip().endswith("Bye.")

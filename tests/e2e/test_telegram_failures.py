@@ -463,3 +463,24 @@ async def test_a_press_the_bot_fails_on_is_answered_and_the_next_one_works(
         assert table_id not in faulted[0].getMessage()  # nor the rest of the button's data
     finally:
         await stop_rig(rig)
+
+
+async def test_a_stop_while_telegram_is_out_of_reach_logs_one_calm_line(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PTB's stop confirms the last updates with one more poll; out of reach, it
+    logged an ERROR with a long traceback for a clean stop.  One warning says what it
+    means instead."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        await started_match(rig, fake)
+        await fake.go_offline()
+    finally:
+        await stop_rig(rig)
+    await fake.come_back()
+    updater = [r for r in caplog.records if r.name == "telegram.ext.Updater"]
+    assert [r.levelname for r in updater if r.levelno >= logging.WARNING] == ["WARNING"]
+    [calm] = [r for r in updater if r.levelno >= logging.WARNING]
+    assert calm.getMessage().startswith("Telegram was out of reach at the stop")
+    assert calm.exc_info is None and calm.exc_text is None
