@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -63,7 +62,12 @@ class Config(BaseSettings):
     def _home(cls, v: object) -> object:
         # "~/x.sqlite3" as a shell would read it: else a folder named "~" appears
         # in the working folder (one a later `rm -rf ~` mistakes for home)
-        return Path(v.strip()).expanduser() if isinstance(v, str) else v
+        if not isinstance(v, str):
+            return v
+        try:
+            return Path(v.strip()).expanduser()
+        except RuntimeError:  # "~nobody-known/x", or no home folder to be found
+            raise ValueError("starts with a ~ whose home folder is unknown") from None
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -182,7 +186,8 @@ def load_config(env_file: str | None = ".env") -> Config:
     if env_file is not None and Path(env_file).exists() and not Path(env_file).is_file():
         # Docker makes a folder of a bind-mounted file that did not exist; the
         # settings library would skip it and run on the defaults without a word
-        print(f"bad configuration: {env_file} is a folder, not a file of settings", file=sys.stderr)
+        what = "a folder" if Path(env_file).is_dir() else "no regular file"
+        print(f"bad configuration: {env_file} is {what}, not a file of settings", file=sys.stderr)
         raise SystemExit(2)
     try:
         config = Config(_env_file=env_file)  # type: ignore[call-arg]
@@ -212,15 +217,21 @@ def unknown_keys(env_file: str | None) -> list[str]:
     """A warning for each setting in `env_file` the bot does not read, with the one
     meant if the name is close (`TURN_TIMOUT`): a misspelt setting is ignored, and
     the bot would run on its default without a word.  Only the file: the
-    environment holds many variables of other programs."""
+    environment holds many variables of other programs.  Only lines shaped
+    ``NAME=value`` are read, and only the name is ever printed: a token wrapped onto
+    a line of its own is no name to echo."""
     if env_file is None or not Path(env_file).is_file():
         return []
     known = [name.upper() for name in Config.model_fields]
     out = []
-    for key in dotenv_values(env_file, encoding="utf-8"):
-        name = key.strip().upper()
-        if name and name not in known:
+    text = Path(env_file).read_text(encoding="utf-8-sig")
+    for match in _ASSIGNMENT.finditer(text):
+        name = match.group(1).upper()
+        if name not in known:
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
             hint = f"; did you mean {close[0]}?" if close else ""
             out.append(f"warning: {env_file} sets {name}, which is no setting (ignored){hint}")
     return out
+
+
+_ASSIGNMENT = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=", re.MULTILINE)

@@ -414,9 +414,16 @@ class TableService:
         except OptionError as e:
             return _refuse(lang, "bad_options", error=option_error(lang, e))
         if settings.rules == "fixed" and (named or options):
-            # house rules: a table plays the chat's, whatever the host names
+            # house rules: a table plays the chat's, whatever the host names; naming
+            # the house preset again is the house rules (its options refine it then)
             house = settings.presets.get(game_id)
             base = {**(spec.presets[house] if house else {}), **chat_options}
+            if preset == house:
+                raw = {**base, **rule_options(game_id, options or {})}
+                try:
+                    opts = spec.parse_options(raw)
+                except OptionError as e:
+                    return _refuse(lang, "bad_options", error=option_error(lang, e))
             if opts != spec.parse_options(base):
                 return _refuse(lang, "rules_fixed", game=game_id)
         if self._seated_in(chat.key, host.key):

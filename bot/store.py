@@ -60,15 +60,25 @@ def _access_hint(path: Path) -> str:
     bot runs as another user.  The folder must be writable too (the write-ahead log
     and its index live beside the file)."""
     who = f"uid {os.getuid()}" if hasattr(os, "getuid") else "this user"
-    for part in [path.parent, *path.parent.parents]:
-        if part.exists() and not part.is_dir():
-            return f" ({part} is a file, not a folder)"
-        if part.is_dir():
-            if not os.access(part, os.W_OK | os.X_OK):
-                return f" (the folder {part} is not writable by {who}, the bot's user)"
-            break
-    if path.is_file() and not os.access(path, os.R_OK | os.W_OK):
-        return f" (the file is not readable and writable by {who}, the bot's user)"
+    try:
+        for part in [path.parent, *path.parent.parents]:
+            try:
+                exists, is_dir = part.exists(), part.is_dir()
+            except PermissionError:  # Python 3.11: a folder above cannot be entered
+                continue
+            if exists and not is_dir:
+                return f" ({part} is a file, not a folder)"
+            if is_dir:
+                # the deepest folder there is: the file, or the folders it needs, go here
+                if not os.access(part, os.X_OK):
+                    return f" (the folder {part} cannot be entered by {who}, the bot's user)"
+                if not os.access(part, os.W_OK):
+                    return f" (the folder {part} is not writable by {who}, the bot's user)"
+                break
+        if path.is_file() and not os.access(path, os.R_OK | os.W_OK):
+            return f" (the file is not readable and writable by {who}, the bot's user)"
+    except OSError:  # the hint is a courtesy: never worse than the error itself
+        return ""
     return ""
 
 

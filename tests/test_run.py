@@ -444,7 +444,11 @@ def test_a_misspelt_setting_in_dotenv_is_named(tmp_path: Path) -> None:
     from bot.config import unknown_keys
 
     env = tmp_path / ".env"
-    env.write_text("TURN_TIMOUT=30\nturn_timeout=45\nMY_NOTE=1\n")
+    # a token wrapped onto a line of its own is no setting's name: never echoed
+    env.write_text(
+        f"TURN_TIMOUT=30\nturn_timeout=45\nTELEGRAM_TOKEN=\n{FAKE_TELEGRAM}\n"
+        f"{FAKE_DISCORD}\nexport MY_NOTE=1\n"
+    )
     assert unknown_keys(str(env)) == [
         f"warning: {env} sets TURN_TIMOUT, which is no setting (ignored); did you mean TURN_TIMEOUT?",
         f"warning: {env} sets MY_NOTE, which is no setting (ignored)",

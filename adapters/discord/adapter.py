@@ -1292,7 +1292,8 @@ class DiscordAdapter:
                 return
 
     async def _do(self, table_id: str, op: Op) -> None:
-        if table_id in self._lost and (op.kind == "note" or op.slot in ("lobby", "table")):
+        lost = table_id in self._lost
+        if lost and (op.kind in ("note", "ping") or op.slot in ("lobby", "table")):
             return  # the channel is gone: the table is being closed
         if op.kind == "close":
             await self._hands_sent(table_id)

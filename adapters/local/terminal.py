@@ -150,11 +150,13 @@ class LocalTable:
         if update.table_id != self.table_id:
             return
         kind = update.kind
+        if kind in ("action", "deal_end", "finished"):
+            # before the board, which ends with his prompt when it is his turn again
+            self._say_if_timed_out()
         if kind == "started":
             self.show(full=True)
         elif kind == "action":
             self.show(full=self._my_turn())
-            self._say_if_timed_out()
         elif kind == "deal_end" and update.result is not None:
             self._show_result(update.result)
         elif kind == "finished":

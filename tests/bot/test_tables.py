@@ -584,7 +584,7 @@ async def test_house_rules_refuse_a_table_that_would_change_them(bot: Bot) -> No
     assert (await bot.svc.update_setting(CHAT, a, "dreier.plauderer", "on", **admin)).ok
     assert (await bot.svc.update_setting(CHAT, a, "rules", "fixed", **admin)).ok
     out = await bot.svc.create_table(CHAT, a, "dreier", preset="all_contracts")
-    assert out.code == "rules_fixed" and "/settings dreier" in (out.text or "")
+    assert out.code == "rules_fixed" and "rules for dreier" in (out.text or "")
     out = await bot.svc.create_table(CHAT, a, "dreier", options={"plauderer": "off"})
     assert out.code == "rules_fixed"
     assert bot.svc.tables == {}
@@ -593,6 +593,14 @@ async def test_house_rules_refuse_a_table_that_would_change_them(bot: Bot) -> No
     assert out.ok and out.table_id is not None
     assert bot.svc.tables[out.table_id].options.plauderer is True
     assert (await bot.svc.create_table(CHAT, b, "zweier")).ok
+    # a house preset with a tweak: naming the preset again is the house rules
+    house = {"preset.dreier": "all_contracts", "dreier.plauderer": "off"}
+    for key, value in house.items():
+        assert (await bot.svc.update_setting(CHAT, a, key, value, **admin)).ok
+    e = users(5)[4]
+    out = await bot.svc.create_table(CHAT, e, "dreier", preset="All_Contracts")
+    assert out.ok and out.table_id is not None, out.text
+    assert bot.svc.tables[out.table_id].options.plauderer is False
     # another chat's hosts still choose
     assert (await bot.svc.create_table(OTHER_CHAT, c, "dreier", preset="all_contracts")).ok
     # open again: a host's choice is taken
