@@ -51,6 +51,12 @@ class TurnPings:
             return "unping"
         return None
 
+    def waited(self, key: Key) -> bool:
+        """Whether his last turn ended long enough ago for a turn now to ring (a new
+        hand that could not be sent, which would have rung by itself)."""
+        ended = self._over.get(key)
+        return ended is not None and self._clock() - ended >= self.after
+
     def new_hands(self, table_id: str) -> None:
         """A deal's hands are posted anew: none of them shows a turn yet.  One whose
         turn it was when the deal ended (his move ended it) has just moved."""

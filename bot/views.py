@@ -441,16 +441,24 @@ def table_view(table: Table, style: Style) -> TableView:
     said = _bummerl_line(table, lg, nm, bummerl)
     if said is not None:
         lines.append(said)
-    if seed_hash and pv is not None and pv.to_act is not None and table.status == Status.PLAYING:
+    live = pv is not None and pv.to_act is not None and table.status == Status.PLAYING
+    scored = table.deal is not None and P.result(table.deal) is not None
+    if seed_hash and (live or scored):
+        # kept on a scored deal's last picture too: the result publishes the seed, and
+        # a fingerprint an edit took away could not be compared with it (a deal left
+        # unplayed publishes no seed)
         lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
+    votes = len(table.abort_votes())
     if table.votes and table.status == Status.PLAYING:
         # everyone should see that an abort is being asked for, and how to agree
-        lines.append(
-            t(lg, "table.votes", votes=len(table.abort_votes()), needed=table.votes_needed())
-        )
+        lines.append(t(lg, "table.votes", votes=votes, needed=table.votes_needed()))
     lay = _Layout()
     if table.status == Status.PLAYING:
         lay.add_row([Button(t(lg, "button.show_hand"), table_verb(table.id, table.version, "h"))])
+        if table.votes and votes:
+            # agreeing by a press, as the vote line asks, not by finding /abort
+            label = t(lg, "button.vote_abort", votes=votes, needed=table.votes_needed())
+            lay.add_row([Button(label, table_verb(table.id, table.version, "ab"))])
         if any(s is not None and s.user is not None and s.ai is not None for s in table.seats):
             lay.add_row(
                 [Button(t(lg, "button.take_back"), table_verb(table.id, table.version, "tb"))]
@@ -769,6 +777,10 @@ def hand_view(
         lines.append(t(lg, "hand.closed"))
     elif sv.to_act is not None:
         lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
+    if not buttons and table.status == Status.PLAYING and held is not None and held.ai:
+        # the line above names this button: here, not only under the table in the group
+        take = Button(t(lg, "button.take_back"), table_verb(table.id, table.version, "tb"))
+        buttons = ((take,),)
     return HandView(table.id, seat, user, your_turn, sv, Message("\n".join(lines), buttons))
 
 

@@ -227,7 +227,7 @@ class Op:
     ``tell`` sends it to the slot's player by DM; ``ping`` replies to his DM hand that
     it is his turn, ``unping`` deletes that reply."""
 
-    kind: Literal["edit", "post", "final", "note", "tell", "close", "ping", "unping"]
+    kind: Literal["edit", "post", "final", "note", "tell", "close", "ping", "unping", "remind"]
     slot: str = ""
     message: Message | None = None
     mentions: tuple[int, ...] = ()
@@ -1078,7 +1078,13 @@ class DiscordAdapter:
         elif kind in ("finished", "aborted"):
             self._closing(table_id, update, humans)
         elif kind == "reminder" and update.user is not None:
-            add(table_id, self._note(table_id, "remind.turn", update.user))
+            # the channel's mention stands in for his ping (one notice a turn), and
+            # goes the same way once he has moved: a slow evening leaves no trail of
+            # "20 s left" in the channel
+            user = update.user
+            note = self._note(table_id, "remind.turn", user)
+            add(table_id, Op("unping", f"hand:{user}"))
+            add(table_id, Op("remind", f"hand:{user}", note.message, mentions=note.mentions))
 
     def _closing(self, table_id: str, update: TableUpdate, humans: list[str]) -> None:
         """The last messages of a table: final pictures, the result, then forget it."""
@@ -1135,9 +1141,12 @@ class DiscordAdapter:
         if said is not None:
             self._add(table_id, Op("unping", f"hand:{user}"))
         if said == "ping":
-            lang = self._langs.get(user) or self._table_lang(table_id)
-            body = self._turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
-            self._add(table_id, Op("ping", f"hand:{user}", Message(body)))
+            self._add_ping(table_id, user)
+
+    def _add_ping(self, table_id: str, user: str) -> None:
+        lang = self._langs.get(user) or self._table_lang(table_id)
+        body = self._turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
+        self._add(table_id, Op("ping", f"hand:{user}", Message(body)))
 
     async def _ping(self, table_id: str, op: Op) -> None:
         user = op.slot[5:]
@@ -1171,6 +1180,18 @@ class DiscordAdapter:
             render.content(op.message), reference=reply, nonce=op.nonce
         )
         await self._pinged(table_id, user, channel_id, sent.id)
+
+    async def _remind(self, table_id: str, op: Op) -> None:
+        """The reminder: a mention in the table's channel, kept as his ping."""
+        assert op.message is not None
+        channel_id = self._channels[table_id]
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
+        )
+        sent = await self._channel(channel_id).send(
+            render.content(op.message), allowed_mentions=mentions, nonce=op.nonce
+        )
+        await self._pinged(table_id, op.slot[5:], channel_id, sent.id)
 
     async def _pinged(self, table_id: str, user: str, channel_id: int, message_id: int) -> None:
         """Remember a ping until it is deleted, in the store too: a restart deletes
@@ -1293,7 +1314,7 @@ class DiscordAdapter:
 
     async def _do(self, table_id: str, op: Op) -> None:
         lost = table_id in self._lost
-        if lost and (op.kind in ("note", "ping") or op.slot in ("lobby", "table")):
+        if lost and (op.kind in ("note", "ping", "remind") or op.slot in ("lobby", "table")):
             return  # the channel is gone: the table is being closed
         if op.kind == "close":
             await self._hands_sent(table_id)
@@ -1304,6 +1325,8 @@ class DiscordAdapter:
             await self._tell(op.slot[5:], op)
         elif op.kind == "ping":
             await self._ping(table_id, op)
+        elif op.kind == "remind":
+            await self._remind(table_id, op)
         elif op.kind == "unping":
             await self._unping(table_id, op.slot[5:])
         elif op.kind == "final":
@@ -1468,6 +1491,15 @@ class DiscordAdapter:
     async def _dms_closed(self, table_id: str, user: str) -> None:
         """Say once per table that this user plays through "Show my hand"."""
         self._dm_closed[user] = None
+        # the new deal's DM hand, which would have rung, did not come: a first turn
+        # after a wait rings in the channel instead
+        key = (table_id, user)
+        if (
+            key not in self._pings
+            and self.service.his_turn(table_id, user)
+            and self._turn_pings.waited(key)
+        ):
+            self._add_ping(table_id, user)
         if (table_id, user) in self._dm_noted:
             return
         self._dm_noted.add((table_id, user))

@@ -877,8 +877,12 @@ class TelegramAdapter:
             self._to_group(st, Content(text))
         else:
             # a reply to his hand message: it says which table (he may sit at tables
-            # in two groups) and a tap leads to the buttons
-            self.outbox.send(uid, Content(text), reply_to=st.hands.get(user))
+            # in two groups) and a tap leads to the buttons.  It stands in for his
+            # ping (one notice a turn) and goes the same way once he has moved, so
+            # the chat keeps no "20 s left" of turns long over.
+            self._unping(st, user)
+            ping = st.pings[user] = Handle(uid, table_id, PING + user)
+            self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -1433,7 +1437,15 @@ class TelegramAdapter:
             if tb.platform == PLATFORM and tb.seat_of(user.key) is not None
         ]
         if not seated:
-            self.outbox.send(uid, Content(tt(user.lang, "welcome", name=user.name)))
+            # a lobby's start link followed before pressing Join: no cards will come
+            # until he does, so say where
+            named = (context.args or [""])[0].strip().lower()
+            lobby = self.service.tables.get(named)
+            if lobby is not None and lobby.platform == PLATFORM and lobby.status == Status.LOBBY:
+                text = tt(user.lang, "welcome_join", name=user.name, table=named)
+            else:
+                text = tt(user.lang, "welcome", name=user.name)
+            self.outbox.send(uid, Content(text))
             return
         for table in seated:
             st = self._state(table.id, table.chat)

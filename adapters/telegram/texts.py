@@ -42,6 +42,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "welcome": "Hello {name}! Your cards and your buttons will come here.",
         "welcome_table": "You sit at table {table}. Your cards and your buttons will come here.",
+        "welcome_join": "Hello {name}! To play at table {table}, press Join under its lobby in "
+        "the group; your cards and your buttons will then come here.",
         "joined": "You joined table {table}. Your cards will come here, in our private chat.",
         "need_start": "Open our private chat and press Start, so I can send you your cards.",
         "lobby_need_start": "⚠ Waiting for {names} to start a private chat with me: {link}",
@@ -72,6 +74,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "de": {
         "welcome": "Servus {name}! Deine Karten und Knöpfe kommen hierher.",
         "welcome_table": "Du sitzt an Tisch {table}. Deine Karten und Knöpfe kommen hierher.",
+        "welcome_join": "Servus {name}! Um an Tisch {table} mitzuspielen, drück in der Gruppe "
+        "unter seiner Einladung auf Mitspielen; dann kommen deine Karten und Knöpfe hierher.",
         "joined": "Du sitzt an Tisch {table}. Deine Karten kommen hierher, in unseren privaten Chat.",
         "need_start": "Öffne unseren privaten Chat und drücke Start, damit ich dir deine Karten schicken kann.",
         # {names} may be several people: worded so that no verb has to agree with it

@@ -8,6 +8,8 @@ forgotten); these tests read the same views at that moment.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -195,3 +197,23 @@ async def test_an_ended_deal_picture_says_its_score_counts_the_deal(bot: Bot) ->
             e.result.points for e in ends if e.result and e.result.deal_no <= end.result.deal_no
         ]
         assert end.result.table.scores == tuple(map(sum, zip(*counted, strict=True)))
+
+
+async def test_an_ended_deal_picture_keeps_the_fingerprint_its_result_can_be_checked_by(
+    bot: Bot,
+) -> None:
+    """The fingerprint was published before the deal and the seed comes with its
+    result: the last picture keeps the fingerprint, which is the SHA-256 of the
+    seed's bytes, as the line says."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, tid, [a, b])
+    ends = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
+    assert ends
+    for end in ends:
+        assert end.result is not None and end.result.table is not None
+        text = end.result.table.message.text
+        seed = re.search(r"Seed of deal \d+: ([0-9a-f]+)", end.result.message.text)
+        assert seed is not None, end.result.message.text
+        digest = hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest()
+        assert f"(SHA-256 of the seed's bytes, the seed read as hex): {digest[:16]}…" in text

@@ -327,6 +327,12 @@ async def test_a_vote_keeps_every_button_current_and_shows_in_the_channel(bot: B
     assert "Votes to close the table: 1 of the 2 needed" in bot.fc.tables[tid].message.text
     out = await mover.take_turn(tid)
     assert out is not None and out.ok, out
+    # the others agree by a press on the table message, not only by finding /abort
+    agree = button(bot.fc.tables[tid].message, "ab")
+    assert agree.label == "Close the table too (1/2)"
+    third = next(p for p in (a, b, c) if p is not voter and p.key != table.host)
+    assert (await third.press(agree)).ok
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
 
 
 async def test_the_host_cannot_close_a_running_match_alone(bot: Bot) -> None:

@@ -86,6 +86,8 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         assert hv is not None
         assert "The computer plays your seat now." in hv.message.text
         assert "“Take my seat back”" in hv.message.text
+        if not hv.your_turn:  # the button it names is on his hand, not only the table's
+            assert button(hv.message, "tb").label == "Take my seat back"
         take_back = button(tv.message, "tb")
         # the computer now plays that seat without waiting for a timeout
         moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)

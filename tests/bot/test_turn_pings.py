@@ -45,3 +45,18 @@ def test_the_first_turn_of_a_deal_after_the_move_that_ended_the_last_does_not_ri
     assert pings.shown(KEY, False, new=True) is None
     now[0] = 33.0
     assert pings.shown(KEY, True, new=False) is None
+
+
+def test_a_new_hand_that_could_not_be_sent_rings_only_after_a_wait() -> None:
+    """A new hand rings by itself; one that could not be sent (closed DMs) leaves the
+    adapter to ring, by the same 8 s rule."""
+    now = [0.0]
+    pings = TurnPings(8.0, clock=lambda: now[0])
+    assert not pings.waited(KEY)  # the first deal: he has just pressed Start
+    pings.shown(KEY, True, new=True)
+    now[0] = 1.0
+    pings.shown(KEY, False, new=False)
+    now[0] = 5.0
+    assert not pings.waited(KEY)
+    now[0] = 9.0
+    assert pings.waited(KEY)

@@ -548,15 +548,16 @@ async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> Non
         late = anna if table.seats[seat].user == f"dc:{anna.id}" else bert  # type: ignore[union-attr]
 
         def said(text: str) -> FakeMessage | None:
-            return next(
-                (m for m in world.fake.channel_messages(world.channel) if text in m.content), None
-            )
+            sent = [m for m in world.fake.messages.values() if m.channel is world.channel]
+            return next((m for m in sent if text in m.content), None)  # deleted ones too
 
         reminder = await world.fake.wait_for(lambda: said("it is your turn"))
         assert late.mention in reminder.content and late in reminder.mentions
         replaced = await world.fake.wait_for(lambda: said("the computer takes the seat"))
         assert late in replaced.mentions
         await world.settle()
+        # the turn it reminded of is over: the channel keeps no "it is your turn"
+        assert reminder.deleted and not replaced.deleted
         message = table_message(world, table_id)
         assert "Take my seat back" in [b.label for b in message.buttons]
         await world.click(late, message, "Take my seat back")

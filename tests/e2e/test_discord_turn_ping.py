@@ -166,9 +166,10 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
                 and m.content.startswith(f"<@{emil.id}> Your turn at table {table_id}")
             ]
 
-        for _ in range(12):
+        rang_first = False
+        for _ in range(60):
             table = world.service.tables.get(table_id)
-            if table is None:
+            if table is None or (rang_first and len(table.deals) > 2):
                 break
             moved = table.version
             await world.play(
@@ -182,10 +183,16 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
             emils_turn = table is not None and table.to_act() == table.seat_of(f"dc:{emil.id}")
             shown = [m for m in channel_pings() if not m.deleted]
             assert len(shown) <= (1 if emils_turn else 0), [m.content for m in shown]
+            first = table is not None and table.deal_log is not None
+            if first and emils_turn and len(table.deals) > 1 and not table.deal_log.actions:
+                # a new deal's first turn: the DM hand that would have rung failed
+                assert shown, f"deal {len(table.deals)}: Emil's first turn did not ring"
+                rang_first = True
         sent = channel_pings()
         assert sent, "Emil's turns never rang in the channel"
         assert all(emil in m.mentions for m in sent)
         assert any(m.deleted for m in sent), "no channel ping went after his move"
+        assert rang_first, "no deal began with Emil's turn"
 
 
 async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(tmp_path: Path) -> None:

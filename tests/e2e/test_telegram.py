@@ -761,3 +761,22 @@ async def test_new_takes_one_preset_and_options_however_spaced(
         assert table.options_json["dreier.zehnergang"] is True  # from the preset
     finally:
         await stop_rig(rig)
+
+
+async def test_a_start_link_followed_before_joining_says_to_press_join(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti taps the lobby's link before Join: no cards will come until he joins,
+    so the welcome says where, not that his cards will come."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, _lobby, table_id = await lobby_with_a_stranger(fake)
+        berti = players.users[1]
+        berti.start_bot(payload=table_id)
+        said = await fake.wait_for_message(berti.private_chat, contains="Hello Berti")
+        assert said.text == (
+            f"Hello Berti! To play at table {table_id}, press Join under its lobby in the "
+            "group; your cards and your buttons will then come here."
+        )
+    finally:
+        await stop_rig(rig)

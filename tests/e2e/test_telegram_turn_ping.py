@@ -20,6 +20,7 @@ from tests.e2e.telegram_harness import (
     start_rig,
     started_match,
     stop_rig,
+    timings,
 )
 
 __all__ = ["fake", "log_guard"]
@@ -104,5 +105,32 @@ async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(
         assert not [s for s in refs if s.startswith("ping:")], refs
         # the game goes on from the same hand messages
         await play(rig, table_id, players.users, until=lambda: False, limit=2)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_reminder_goes_once_the_turn_it_reminded_of_is_over(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The reminder stands in for the ping and goes the same way: the private chat
+    keeps no "it is your turn (20 s left)" of turns long over."""
+    quick = timings(turn_timeout=4.0, reminder_before=3.5)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick, ping_after=3600.0)
+    try:
+        players, table_id = await started_match(rig, fake)
+
+        def reminders() -> list[FakeMessage]:
+            return [
+                m
+                for u in players.users
+                for m in u.private_chat.messages
+                if m.from_bot and "it is your turn" in m.text
+            ]
+
+        [reminder] = await fake.wait_for(lambda: reminders() or None, timeout=5)
+        assert not reminder.deleted
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await rig.adapter.outbox.drain()
+        await fake.wait_for(lambda: reminder.deleted or None, what="the reminder deleted")
     finally:
         await stop_rig(rig)
