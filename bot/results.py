@@ -73,8 +73,8 @@ def standings(table: Table) -> list[Standing]:
     # loses.  Only when nobody still plays (the last of them walked away on the last
     # move) do the scores decide.  A side that resigned loses too, but a resignation
     # does not hand the win to one who walked away.  Either way the Bummerl follow the
-    # verdict, not the scores: a loser has at least one, a winner none (a stayer who
-    # was behind is not "won, with a Bummerl").
+    # verdict, not the scores: a loser has at least one (two at nil, the Schneider),
+    # a winner none (a stayer who was behind is not "won, with a Bummerl").
     # One who deleted his data mid-match (/forgetme) left it too: his seat is a
     # computer's now, but a loss it was heading for must not turn into the others'.
     away = {
@@ -105,7 +105,9 @@ def standings(table: Table) -> list[Standing]:
         else:
             lost = left
             place = [int(x) for x in lost]
-        bummerl = [max(b, 1) if lost[i] else 0 for i, b in enumerate(bummerl)]
+        # a loser conceding at nil takes the Schneider the end would have given him
+        conceded = table.match.conceded_bummerl
+        bummerl = [max(b, conceded(i)) if lost[i] else 0 for i, b in enumerate(bummerl)]
     else:
         if any(bummerl):
             lost = [b > 0 for b in bummerl]

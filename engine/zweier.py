@@ -606,6 +606,9 @@ class ZweierMatch(Match):
                 self.finished = True
         return result.points
 
+    def conceded_bummerl(self, seat: int) -> int:
+        return 2 if self.options.schneider and self.scores[seat] == 0 else 1
+
     def summary(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),

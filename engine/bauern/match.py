@@ -98,6 +98,9 @@ class BauernMatch(Match):
                 self.finished = True
         return result.points
 
+    def conceded_bummerl(self, seat: int) -> int:
+        return 2 if self.team_scores[seat % 2] == 0 else 1
+
     def summary(self) -> dict[str, Any]:
         s, b = self.team_scores, self.team_bummerl
         return {

@@ -118,6 +118,9 @@ class DreierMatch(Match):
         self.finished = True
         return tuple(pts)
 
+    def conceded_bummerl(self, seat: int) -> int:
+        return 2 if self.scores[seat] == 0 else 1
+
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "scores": list(self.scores),

@@ -57,7 +57,8 @@ async def test_after_a_resignation_the_hands_and_the_result_say_who_won(bot: Bot
     assert "Bert resigned." in text and "Winner: Anna" in text
     # the deal left open is said to be so; Bert has the Bummerl the results count
     assert text.startswith("Deal 1 was not played out: the match ended with a resignation.")
-    assert "Bummerl: Bert: 1" in text
+    # conceded at nil: the Schneider the end would have given him (Schneider is on)
+    assert "Bummerl: Bert: 2 (Schneider)" in text
     # the table as it was left (the picture adapters draw last): nobody is to act
     assert final.result.table is not None
     table_text = final.result.table.message.text
@@ -217,3 +218,29 @@ async def test_an_ended_deal_picture_keeps_the_fingerprint_its_result_can_be_che
         assert seed is not None, end.result.message.text
         digest = hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest()
         assert f"(SHA-256 of the seed's bytes, the seed read as hex): {digest[:16]}…" in text
+
+
+@pytest.mark.parametrize("schneider", [False, True])
+async def test_a_resignation_with_points_or_without_schneider_takes_one_bummerl(
+    bot: Bot, schneider: bool
+) -> None:
+    """Only a loser at nil, at a table that plays Schneider, concedes two Bummerl;
+    with a point, or with Schneider off, one."""
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players, options={"schneider": schneider})
+    while not bot.svc.tables[tid].deal_points:  # one deal scored: 1 to 3 points
+        for pl in players:
+            await pl.take_turn(tid)
+    table = bot.svc.tables[tid]
+    assert table.match is not None
+    scores = table.match.summary()["scores"]
+    # with Schneider on, the one who has the points resigns; with it off, the other
+    loser = next(i for i, sc in enumerate(scores) if (sc > 0) == schneider)
+    seat = table.seats[loser]
+    assert seat is not None
+    user = next(p for p in players if p.key == seat.user)
+    assert (await bot.svc.resign(CHAT, user.user)).ok
+    final = next(u for u in reversed(bot.fc.updates) if u.kind == "finished")
+    assert final.result is not None
+    text = final.result.message.text
+    assert f"Bummerl: {seat.name}: 1" in text and "Schneider" not in text, text
