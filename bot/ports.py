@@ -63,6 +63,9 @@ class ChatRef:
     platform: str
     id: str
     title: str = ""
+    #: The chat's own language where the platform names one (a Discord server's
+    #: preferred locale): what its tables speak until an admin sets `language`.
+    lang: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "title", display_name(self.title))  # as for names

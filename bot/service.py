@@ -41,7 +41,7 @@ from .locks import KeyedLocks
 from .payload import MENU_VERBS, Payload, PayloadError
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
-from .settings import ChatSettings, SettingError, rule_options, setting_key
+from .settings import ChatSettings, SettingError, chat_language, rule_options, setting_key
 from .store import Store, StoreError
 from .table import Entry, Status, Table, seat_count
 from .views import (
@@ -310,10 +310,11 @@ class TableService:
             except SettingError as e:
                 return _refuse(lang, "bad_setting", error=e.text(lang))
             await self.store.save_chat_settings(chat.key, updated.to_json())
-        if updated.language != current.language:
+        speaks = chat_language(updated, chat.lang)
+        if speaks != chat_language(current, chat.lang):
             # the chat's tables speak its language: the running ones switch now too
             for table in self.tables_in(chat.key):
-                await self._speak(table, updated.language)
+                await self._speak(table, speaks)
         # what is now in force, as /settings shows it ("ai_level = heuristic" for
         # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
         found = setting_line(
@@ -322,6 +323,7 @@ class TableService:
             setting_key(key),  # "thousand.players" was saved as "tausend.players"
             turn_timeout=self.timings.turn_timeout,
             ai_level=self.ai_level,
+            chat_lang=chat.lang,
         )
         name, now = found if found is not None else (key, value)
         return Outcome(True, t(lang, "settings.saved", key=name, value=now))
@@ -330,7 +332,7 @@ class TableService:
         if user is not None and user.lang:
             return norm_lang(user.lang)
         if chat is not None:
-            return (await self.settings(chat)).language
+            return chat_language(await self.settings(chat), chat.lang)
         return "en"
 
     async def remember(self, user: UserRef) -> None:
@@ -464,7 +466,7 @@ class TableService:
             "settings": {
                 "turn_timeout": settings.turn_timeout or self.timings.turn_timeout,
                 "ai_level": settings.ai_level or self.ai_level,
-                "lang": settings.language,
+                "lang": chat_language(settings, chat.lang),
                 "suits": settings.suits,
                 "tricks": settings.tricks,
             },

@@ -16,7 +16,7 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_id, option_ids, options_to_json
 
-from .i18n import LANGUAGES, SUIT_STYLES, game_named, option_error, t
+from .i18n import LANGUAGES, SUIT_STYLES, game_named, norm_lang, option_error, t
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -54,7 +54,7 @@ class SettingError(ValueError):
 
 @dataclass(frozen=True)
 class ChatSettings:
-    language: str = "en"
+    language: str = ""  # "": the chat's own (a Discord server's locale), else English
     suits: str = "french"
     starters: str = "anyone"
     rules: str = "open"
@@ -94,7 +94,7 @@ class ChatSettings:
 
     def lines(self) -> list[tuple[str, str]]:
         out = [
-            ("language", self.language),
+            ("language", self.language or "default"),
             ("suits", self.suits),
             ("starters", self.starters),
             ("rules", self.rules),
@@ -285,6 +285,16 @@ def preset_options(gid: str, preset: str | None) -> dict[str, object]:
 
 #: "on" and "off" in each language's words, the German ones read back by `_SWITCH`.
 _SWITCH_WORDS = {"de": {"on": "an", "off": "aus"}}
+
+
+def chat_language(settings: ChatSettings, chat_lang: str | None) -> str:
+    """The language a chat's tables speak: the admins' choice, else the platform's
+    language for the chat (a German Discord server gets German tables without an
+    admin finding /settings), else English."""
+    if settings.language:
+        return settings.language
+    own = norm_lang(chat_lang) if chat_lang else "en"
+    return own if own in LANGUAGES else "en"
 
 
 def shown_value(value: object, lang: str = "en") -> str:

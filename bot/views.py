@@ -51,7 +51,7 @@ from .i18n import (
 from .payload import game_action, table_verb
 from .results import standings
 from .rules_text import contract_values, without_talon_value
-from .settings import ChatSettings, preset_options, setting_key, shown_value
+from .settings import ChatSettings, chat_language, preset_options, setting_key, shown_value
 from .table import Status, Table
 
 MAX_PER_ROW = 5
@@ -1232,6 +1232,7 @@ def settings_text(
     key: str | None = None,
     servers: bool = False,
     example: str = "/settings dreier",
+    chat_lang: str | None = None,
 ) -> str:
     """What `/settings` shows: every setting of the chat, the one named by `key`, or
     with a game's id as `key` that game's preset and rule options (Discord calls its
@@ -1248,7 +1249,7 @@ def settings_text(
         return t(lang, "settings.line", key=k, value=v)
 
     if key is None:
-        shown = _settings_shown(settings, lang, turn_timeout, ai_level)
+        shown = _settings_shown(settings, lang, turn_timeout, ai_level, chat_lang)
         hint = t(lang, "settings.games", example=example)
         return "\n".join([title, *(line(k, v) for k, v in shown), hint])
     want = setting_key(key)
@@ -1262,7 +1263,9 @@ def settings_text(
         presets = ", ".join(i18n.preset_name(p, lg) for p in game_spec(gid).presets)
         hints = [t(lang, "settings.presets", game=gid, presets=presets)] if presets else []
         return "\n".join([title, *(line(k, v) for k, v in rules), *hints])
-    found = setting_line(settings, lang, want, turn_timeout=turn_timeout, ai_level=ai_level)
+    found = setting_line(
+        settings, lang, want, turn_timeout=turn_timeout, ai_level=ai_level, chat_lang=chat_lang
+    )
     if found is not None:
         return "\n".join([title, line(*found)])
     options = [
@@ -1277,13 +1280,19 @@ def settings_text(
 
 
 def setting_line(
-    settings: ChatSettings, lang: str | None, key: str, *, turn_timeout: float, ai_level: str
+    settings: ChatSettings,
+    lang: str | None,
+    key: str,
+    *,
+    turn_timeout: float,
+    ai_level: str,
+    chat_lang: str | None = None,
 ) -> tuple[str, str] | None:
     """One setting as `/settings KEY` shows it, name and value (a preset or rule option
     never set as "default (…)" with what that means); None for no such setting.  The
     answer to a change says the same ("Saved: turn_timeout = 90 s")."""
     want = setting_key(key)
-    for name, value in _settings_shown(settings, lang, turn_timeout, ai_level):
+    for name, value in _settings_shown(settings, lang, turn_timeout, ai_level, chat_lang):
         if name == want:
             return name, value
     unset = settings.unset(want)
@@ -1294,13 +1303,22 @@ def setting_line(
 
 
 def _settings_shown(
-    settings: ChatSettings, lang: str | None, turn_timeout: float, ai_level: str
+    settings: ChatSettings,
+    lang: str | None,
+    turn_timeout: float,
+    ai_level: str,
+    chat_lang: str | None = None,
 ) -> list[tuple[str, str]]:
     """The chat's settings (`ChatSettings.lines`) as `/settings` lists them: the bot's
     own timeout and computer level where the chat left them, a time with its unit
     ("turn_timeout = 4" could be minutes), switches in the chat's words."""
     lg = i18n.norm_lang(lang)
-    defaults = {"turn_timeout": f"{turn_timeout:g} s", "ai_level": ai_level}
+    defaults = {
+        "turn_timeout": f"{turn_timeout:g} s",
+        "ai_level": ai_level,
+        # the chat's own (a Discord server's locale), else English
+        "language": chat_language(ChatSettings(), chat_lang),
+    }
     out = []
     for name, value in settings.lines():
         if name in defaults and value == "default":

@@ -499,7 +499,9 @@ class DiscordAdapter:
         """A server is a chat (its settings, its leaderboard); a DM is one of its own."""
         if interaction.guild_id is not None:
             name = interaction.guild.name if interaction.guild is not None else ""
-            return ChatRef(PLATFORM, str(interaction.guild_id), name)
+            # the server's preferred locale: its tables' language until an admin sets one
+            locale = interaction.guild_locale.value if interaction.guild_locale else None
+            return ChatRef(PLATFORM, str(interaction.guild_id), name, lang=locale)
         return ChatRef(PLATFORM, str(interaction.channel_id))  # a DM: no place to name
 
     @staticmethod

@@ -274,6 +274,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             key=key,
             servers=True,
             example=text(user.lang, "settings_game"),
+            chat_lang=chat.lang,
         )
         await adapter.reply(interaction, shown)
 

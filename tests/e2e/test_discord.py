@@ -121,7 +121,10 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
 
         shown = await world.slash(moderator, "settings")
         assert shown.ephemeral_for is moderator
-        assert "Settings for this server" in shown.content and "language = en" in shown.content
+        assert (
+            "Settings for this server" in shown.content
+            and "language = default (en)" in shown.content
+        )
         saved = await world.slash(moderator, "settings", key="language", value="de")
         assert saved.content == "Saved: language = de"
         bad = await world.slash(moderator, "settings", key="turn_timeout", value="soon")
@@ -724,3 +727,25 @@ async def test_the_hidden_card_check_catches_a_leak(tmp_path: Path) -> None:
         await dm.send(bert_hand.message.text)
         assert len(world.fake.leaks) == 1 and "anna was shown" in world.fake.leaks[0]
         world.fake.leaks.clear()
+
+
+async def test_a_german_server_gets_german_tables_until_an_admin_says_otherwise(
+    tmp_path: Path,
+) -> None:
+    """The server's preferred locale is German: its tables speak German without an
+    admin finding /settings; a language an admin sets wins."""
+    async with discord_world(tmp_path) as world:
+        world.guild.locale = "de"
+        await world.start_bot()
+        anna = world["anna"]
+        _, lobby = await world.open_table(anna, "zweier")
+        assert "Mitspielen" in [b.label for b in lobby.buttons], lobby.content
+        listed = await world.slash(world.moderator, "settings", key="language")
+        assert "language = Standard (de)" in listed.content or "language = default (de)" in (
+            listed.content
+        ), listed.content
+        await world.slash(anna, "abort")
+        await world.settle()
+        await world.slash(world.moderator, "settings", key="language", value="en")
+        _, lobby = await world.open_table(anna, "zweier")
+        assert "Join" in [b.label for b in lobby.buttons], lobby.content

@@ -126,7 +126,7 @@ async def test_a_setting_value_without_its_key_is_not_taken_silently(tmp_path: P
         assert answer.ephemeral_for is world.moderator
         assert answer.content.startswith("Which setting should be de? Name it too")
         listed = await world.slash(world.moderator, "settings", key="language")
-        assert "language = en" in listed.content
+        assert "language = default (en)" in listed.content
 
 
 async def test_a_lobby_closed_before_the_start_says_so(tmp_path: Path) -> None:

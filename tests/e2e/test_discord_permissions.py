@@ -129,5 +129,5 @@ async def test_a_slow_settings_read_is_deferred_within_the_deadline(tmp_path: Pa
         assert await asked.wait_acknowledged() == 5  # deferred: "thinking…"
         answer = await asked  # the "thinking…" filled in
         assert answer.ephemeral_for is world.moderator
-        assert "language = en" in answer.content
+        assert "language = default (en)" in answer.content
         assert not asked.failed and asked.rejections == []
