@@ -847,10 +847,12 @@ class TableService:
             seat = table.seat_of(user.key)
             if self.tables.get(table.id) is not table or seat is None:
                 return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
+            if table.status == Status.LOBBY:
+                return _refuse(lang, "resign_in_lobby")
             if table.status != Status.PLAYING:
                 return _refuse(lang, "not_playing")
             await self._play(table, [{"k": "resign", "seat": seat}])
-            return Outcome(True, table_id=table.id)
+            return Outcome(True, t(lang, "ok.resigned"), table_id=table.id)
 
     async def forget(self, user: UserRef) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer."""

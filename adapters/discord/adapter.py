@@ -530,11 +530,19 @@ class DiscordAdapter:
         for table_id, pinged in list(self._pings):  # his ping goes with him
             if pinged == user:
                 self._add(table_id, Op("unping", f"hand:{user}"))
+        for table_id, slots in self._refs.items():
+            # his DM hand stops following the game: it says why, without buttons (the
+            # slot goes with this last edit)
+            table = self.service.tables.get(table_id)
+            if f"hand:{user}" in slots and table is not None:
+                lang = self._langs.get(user) or self._table_lang(table_id)
+                note = f"{hand_title(table, lang)}\n{t(lang, 'hand.forgotten')}"
+                self._add(table_id, Op("final", f"hand:{user}", Message(note)))
+            elif f"hand:{user}" in slots:
+                slots.pop(f"hand:{user}")
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
-        for slots in self._refs.values():
-            slots.pop(f"hand:{user}", None)
         for key in [k for k in self._live if k[1] == user]:
             self._drop_live(key)
 

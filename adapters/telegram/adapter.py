@@ -1627,7 +1627,9 @@ class TelegramAdapter:
             return
         message, user = got
         outcome = await self.service.resign(self._chat(message), user)
-        if outcome.text:
+        if outcome.text and not outcome.ok:
+            # done: the result in the group says "Anna resigned." (the confirmation is
+            # for Discord, where the reply is his alone)
             await self._reply(message, outcome.text)
 
     async def _cmd_record(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1706,9 +1708,14 @@ class TelegramAdapter:
             return
         message, user = got
         outcome = await self.service.forget(user)
-        self.langs.pop(user.key, None)
+        lang = self.langs.pop(user.key, None) or user.lang
         for st in self.states.values():  # a ping of his turn goes with him
             self._unping(st, user.key)
+            # his hand stops following the game: it says why, without buttons
+            handle = st.hands.pop(user.key, None)
+            if handle is not None and handle.latest is not None:
+                title = handle.latest.text.split("\n", 1)[0]
+                self.outbox.edit(handle, Content(f"{title}\n{t(lang, 'hand.forgotten')}"))
         await self._reply(message, outcome.text or "")
 
 

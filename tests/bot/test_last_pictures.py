@@ -175,6 +175,14 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
     raise AssertionError("no Schneider in 10 matches of careful against random players")
 
 
+async def _deal_ends(bot: Bot, tid: str, players: list[Player]) -> list[TableUpdate]:
+    """Play the match out; the updates of its scored deals, each with its result."""
+    await play_out(bot.fc, tid, players)
+    ends = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
+    assert ends
+    return ends
+
+
 async def test_an_ended_deal_picture_says_its_score_counts_the_deal(bot: Bot) -> None:
     """The table message a deal leaves keeps its heading ("Deal 1 — dealer …") but
     shows the score with that deal counted: it says so, or the picture reads as if
@@ -184,9 +192,7 @@ async def test_an_ended_deal_picture_says_its_score_counts_the_deal(bot: Bot) ->
     running = bot.svc.table(tid)
     assert running is not None
     assert "Score: " in running.message.text and "after this deal" not in running.message.text
-    await play_out(bot.fc, tid, [a, b])
-    ends = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
-    assert ends
+    ends = await _deal_ends(bot, tid, [a, b])
     for end in ends:
         assert end.result is not None and end.result.table is not None
         text = end.result.table.message.text
@@ -208,10 +214,7 @@ async def test_an_ended_deal_picture_keeps_the_fingerprint_its_result_can_be_che
     seed's bytes, as the line says."""
     a, b = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [a, b])
-    await play_out(bot.fc, tid, [a, b])
-    ends = [u for u in bot.fc.updates if u.kind in ("deal_end", "finished") and u.result]
-    assert ends
-    for end in ends:
+    for end in await _deal_ends(bot, tid, [a, b]):
         assert end.result is not None and end.result.table is not None
         text = end.result.table.message.text
         seed = re.search(r"Seed of deal \d+: ([0-9a-f]+)", end.result.message.text)

@@ -427,7 +427,8 @@ async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
     a = bot.player(users(1)[0])
     tid = await open_table(bot, "zweier", [a], start=False)
     before = await snapshot(bot, tid)
-    assert (await bot.svc.resign(CHAT, a.user)).code == "not_playing"
+    out = await bot.svc.resign(CHAT, a.user)
+    assert out.code == "resign_in_lobby" and "press Leave" in (out.text or "")
     assert await snapshot(bot, tid) == before
 
 

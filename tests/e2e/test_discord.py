@@ -574,7 +574,10 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         anna, bert = world["anna"], world["bert"]
         table_id, _ = await start_zweier(world, anna, bert)
         reply = await world.slash(anna, "resign")
-        assert reply.content == "Done." and reply.ephemeral_for is anna
+        assert (
+            reply.content.startswith("You resigned: the match is lost")
+            and reply.ephemeral_for is anna
+        )
         await world.settle()
         result = world.fake.channel_messages(world.channel)[-1].content
         assert "anna resigned." in result and "Winner: bert" in result
@@ -749,3 +752,18 @@ async def test_a_german_server_gets_german_tables_until_an_admin_says_otherwise(
         await world.slash(world.moderator, "settings", key="language", value="en")
         _, lobby = await world.open_table(anna, "zweier")
         assert "Join" in [b.label for b in lobby.buttons], lobby.content
+
+
+async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(tmp_path: Path) -> None:
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        hand = world.hand_message(bert, table_id)
+        assert hand is not None and hand.buttons
+        await world.slash(bert, "forgetme")
+        await world.settle()
+        await world.fake.wait_for(
+            lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
+        )
+        assert not hand.buttons and hand.content.startswith("Deine Karten")

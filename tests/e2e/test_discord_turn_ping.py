@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.payload import decode
 from bot.ports import Timings
+from bot.table import Table
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
 
@@ -24,6 +25,29 @@ def pings(world: World, user: FakeUser, table_id: str) -> list[FakeMessage]:
     ]
 
 
+async def until_a_ping_stands(world: World, table_id: str, *players: FakeUser) -> list[FakeMessage]:
+    """Play on until a ping stands (sent, not yet deleted); the standing ones."""
+
+    def standing() -> list[FakeMessage]:
+        return [m for u in players for m in pings(world, u, table_id) if not m.deleted]
+
+    await world.play(table_id, until=lambda: world.settled() and bool(standing()))
+    await world.settle()
+    return standing()
+
+
+async def one_move(world: World, table_id: str) -> Table | None:
+    """Let the players make the next move, and everything it causes be sent; the
+    table then (None: it closed)."""
+    moved = world.service.tables[table_id].version
+    await world.play(
+        table_id,
+        until=lambda: (tb := world.service.tables.get(table_id)) is None or tb.version > moved,
+    )
+    await world.settle()
+    return world.service.tables.get(table_id)
+
+
 async def test_a_turn_after_a_wait_rings_by_dm_and_goes_after_the_move(
     tmp_path: Path,
 ) -> None:
@@ -32,18 +56,9 @@ async def test_a_turn_after_a_wait_rings_by_dm_and_goes_after_the_move(
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
         for _ in range(12):
-            table = world.service.tables.get(table_id)
-            if table is None:
+            if table_id not in world.service.tables:
                 break
-            moved = table.version
-            await world.play(
-                table_id,
-                until=lambda v=moved: (
-                    (tb := world.service.tables.get(table_id)) is None or tb.version > v
-                ),
-            )
-            await world.settle()
-            table = world.service.tables.get(table_id)
+            table = await one_move(world, table_id)
             to_act = table.to_act() if table is not None else None
             for seat, user in enumerate((anna, bert)):
                 shown = [m for m in pings(world, user, table_id) if not m.deleted]
@@ -130,12 +145,7 @@ async def test_a_ping_whose_delete_met_an_outage_goes_on_the_retry(tmp_path: Pat
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
 
-        def shown() -> list[FakeMessage]:
-            return [m for u in (anna, bert) for m in pings(world, u, table_id) if not m.deleted]
-
-        await world.play(table_id, until=lambda: world.settled() and bool(shown()))
-        await world.settle()
-        [ping] = shown()
+        [ping] = await until_a_ping_stands(world, table_id, anna, bert)
         messages = "/channels/{channel_id}/messages/{message_id}"
         world.fake.server_error("DELETE", messages, status=503, times=1)
         version = world.service.tables[table_id].version
@@ -171,15 +181,7 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
             table = world.service.tables.get(table_id)
             if table is None or (rang_first and len(table.deals) > 2):
                 break
-            moved = table.version
-            await world.play(
-                table_id,
-                until=lambda v=moved: (
-                    (tb := world.service.tables.get(table_id)) is None or tb.version > v
-                ),
-            )
-            await world.settle()
-            table = world.service.tables.get(table_id)
+            table = await one_move(world, table_id)
             emils_turn = table is not None and table.to_act() == table.seat_of(f"dc:{emil.id}")
             shown = [m for m in channel_pings() if not m.deleted]
             assert len(shown) <= (1 if emils_turn else 0), [m.content for m in shown]
@@ -201,12 +203,7 @@ async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(tmp_path: Path) -
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
 
-        def standing() -> list[FakeMessage]:
-            return [m for u in (anna, bert) for m in pings(world, u, table_id) if not m.deleted]
-
-        await world.play(table_id, until=lambda: world.settled() and bool(standing()))
-        await world.settle()
-        left = standing()
+        left = await until_a_ping_stands(world, table_id, anna, bert)
         assert left
         assert any(s.startswith("ping:") for s in await world.service.store.message_refs(table_id))
         await world.restart(ping_after=3600.0)

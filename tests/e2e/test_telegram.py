@@ -780,3 +780,27 @@ async def test_a_start_link_followed_before_joining_says_to_press_join(
         )
     finally:
         await stop_rig(rig)
+
+
+async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti deletes his data mid-deal: the computer plays his seat, and his hand
+    message says so without buttons, not "Your turn." with buttons that no longer
+    answer to him."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake, presses=2)
+        berti = players.users[1]
+        hand = hand_message(berti, table_id)
+        assert hand is not None
+        await rig.adapter.outbox.drain()
+        berti.send(berti.private_chat, "/forgetme")
+        await fake.wait_for_message(berti.private_chat, contains="Your data is deleted")
+        await fake.wait_for(
+            lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
+            what="the hand to say he left",
+        )
+        assert hand.buttons() == [] and hand.text.startswith("Your hand at table")
+    finally:
+        await stop_rig(rig)
