@@ -764,6 +764,9 @@ class TableService:
             table_id = table_id.strip().lower()  # ids are lowercase base 36, as typed
         if table_id:
             table = next((tb for tb in in_chat if tb.id == table_id), None)
+            if table is None:  # a typo: say which tables there are
+                ids = ", ".join(tb.id for tb in in_chat) or "—"
+                return _refuse(lang, "no_such_table", table=table_id, tables=ids)
         else:
             table = self.table_of(chat.key, user.key)
             if table is None and is_admin and len(in_chat) > 1:

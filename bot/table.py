@@ -275,6 +275,9 @@ class Table:
         if spec is None:  # pragma: no cover - the service never deals after the end
             raise ValueError("the match is over")
         state = self.match.start_deal(spec, seed=bytes.fromhex(e["seed"]))
+        # a vote to close lasts the deal it was cast in: one cast at 0:0 must not be
+        # picked up by the other side deals later, when the score has turned
+        self.votes.clear()
         self.deal = state
         self.deal_log = DealLog(spec, e["seed"], state)
         self.deals.append(self.deal_log)

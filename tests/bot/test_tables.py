@@ -374,7 +374,11 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     assert (await bot.svc.abort(CHAT, d.user, table_id=t1)).code == "no_table"
     out = await bot.svc.abort(CHAT, admin, is_admin=True)
     assert out.code == "which_table" and t1 in (out.text or "") and t2 in (out.text or "")
-    assert (await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)).code == "no_table"
+    out = await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)
+    assert out.code == "no_such_table" and "(open here: —)" in (out.text or "")
+    # a typo names the tables there are
+    out = await bot.svc.abort(CHAT, admin, is_admin=True, table_id="t0typo")
+    assert out.code == "no_such_table" and f"{t1}, {t2}" in (out.text or ""), out.text
     assert (await bot.svc.abort(CHAT, admin, is_admin=True, table_id=t1)).ok
     assert t1 not in bot.svc.tables and bot.svc.tables[t2].status == Status.LOBBY
     assert bot.svc.tables.get(t1) is None and bot.fc.kinds(t1)[-1] == "aborted"
@@ -396,6 +400,24 @@ async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
         assert tid not in bot.svc.tables
     finally:
         await bot.stop()
+
+
+async def test_a_vote_to_close_lasts_the_deal_it_was_cast_in(bot: Bot) -> None:
+    """Bert asks to close at 0:0 and Anna plays on; deals later, when the score has
+    turned, her single /abort must not close the match on his old vote."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    out = await bot.svc.abort(CHAT, b.user)
+    assert out.ok and "until this deal ends" in (out.text or "")
+    assert bot.svc.tables[tid].votes == {b.key}
+    while not bot.svc.tables[tid].deal_points:
+        for pl in (a, b):
+            await pl.take_turn(tid)
+    table = bot.svc.tables[tid]
+    assert table.votes == set()
+    assert "Votes to close" not in bot.fc.tables[tid].message.text
+    out = await bot.svc.abort(CHAT, a.user)  # the host's abort in a match: one vote
+    assert out.ok and tid in bot.svc.tables and "(1/2)" in (out.text or "")
 
 
 @pytest.mark.parametrize("deals_first", [0, 1])
