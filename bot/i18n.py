@@ -431,13 +431,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.winner": "Winner: {names}",
         "record.caption": (
             "The record of table {table} — {game}, finished {day}. Deals: {deals}.\n"
-            "Seats in the record: {seats}.\n"
+            "Seats in the record (numbered from 0, as in the file): {seats}.\n"
             "Check that every deal was dealt from its published seed: "
             "python -m engine verify {file}; replay it: python -m engine replay {file}"
         ),
         "record.caption_closed": (
             "The record of table {table} — {game}, closed on {day} before its end. Scored deals: {deals}.\n"
-            "Seats in the record: {seats}.\n"
+            "Seats in the record (numbered from 0, as in the file): {seats}.\n"
             "Check that every deal was dealt from its published seed: "
             "python -m engine verify {file}; replay it: python -m engine replay {file}"
         ),
@@ -735,13 +735,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.winner": "Gewonnen: {names}",
         "record.caption": (
             "Das Protokoll von Tisch {table} — {game}, beendet am {day}. Runden: {deals}.\n"
-            "Plätze im Protokoll: {seats}.\n"
+            "Plätze im Protokoll (ab 0 gezählt, wie in der Datei): {seats}.\n"
             "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
             "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
         ),
         "record.caption_closed": (
             "Das Protokoll von Tisch {table} — {game}, am {day} vor dem Ende geschlossen. Gewertete Runden: {deals}.\n"
-            "Plätze im Protokoll: {seats}.\n"
+            "Plätze im Protokoll (ab 0 gezählt, wie in der Datei): {seats}.\n"
             "Prüfen, dass jede Runde aus ihrem veröffentlichten Seed gegeben wurde: "
             "python -m engine verify {file}; nachspielen: python -m engine replay {file}"
         ),

@@ -27,7 +27,7 @@ async def test_the_newest_finished_match_of_the_chat_comes_as_a_checkable_file(b
     assert record == await bot.store.game_record(second)
     assert verify_text(reply.file.data.decode())[0] == 0  # every deal from its seed
     assert f"table {second}" in reply.text and f"Deals: {len(record['deals'])}." in reply.text
-    assert "Seats in the record: 0 Anna · 1 Bert." in reply.text
+    assert "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 Bert." in reply.text
     assert f"python -m engine verify {reply.file.filename}" in reply.text
 
     older = await record_reply(bot.store, CHAT.key, "de", f" {first.upper()} ")
@@ -56,7 +56,9 @@ async def test_computer_seats_are_named_as_computers(bot: Bot) -> None:
     await play_out(bot.fc, tid, [a])
     reply = await record_reply(bot.store, CHAT.key, "en")
     assert reply.file is not None
-    assert "Seats in the record: 0 Anna · 1 computer." in reply.text
+    assert (
+        "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 computer." in reply.text
+    )
 
 
 async def test_a_player_who_deleted_his_data_is_no_computer_in_the_caption(bot: Bot) -> None:
@@ -66,7 +68,10 @@ async def test_a_player_who_deleted_his_data_is_no_computer_in_the_caption(bot: 
     await play_out(bot.fc, tid, [a, b])
     assert (await bot.svc.forget(b.user)).ok
     reply = await record_reply(bot.store, CHAT.key, "en")
-    assert "Seats in the record: 0 Anna · 1 (a deleted player)." in reply.text
+    assert (
+        "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 (a deleted player)."
+        in reply.text
+    )
     assert "Bert" not in reply.text
 
 
@@ -133,4 +138,6 @@ async def test_a_closed_match_names_its_players_in_the_caption(bot: Bot) -> None
     await play_until(bot, tid, [a, b], lambda: len(table.deal_points) == 1)
     assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=tid)).ok
     reply = await record_reply(bot.store, CHAT.key, "en", tid)
-    assert "Seats in the record: 0 Anna · 1 Bert." in reply.text, reply.text
+    assert (
+        "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 Bert." in reply.text
+    ), reply.text

@@ -50,7 +50,7 @@ async def test_the_group_gets_the_record_of_its_finished_match(
         assert verify_text(document.document.data.decode())[0] == 0  # each deal from its seed
         caption = document.text
         assert caption.startswith(f"The record of table {table_id} — ")
-        assert "Seats in the record: 0 Anna · 1 Berti." in caption
+        assert "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 Berti." in caption
         assert f"python -m engine verify {document.document.file_name}" in caption
 
         anna.send(group, f"/record {table_id.upper()}")  # named, as someone may type it
