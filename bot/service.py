@@ -723,6 +723,8 @@ class TableService:
             return _refuse(lang, "vote_when_away")
         votes = len(table.abort_votes() | {user.key})
         needed = table.votes_needed()
+        if user.key in table.votes:  # pressed again: counted already, nothing to store
+            return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
         if votes >= needed:
             entries.append({"k": "abort", "reason": "vote"})
@@ -764,7 +766,9 @@ class TableService:
             table_id = table_id.strip().lower()  # ids are lowercase base 36, as typed
         if table_id:
             table = next((tb for tb in in_chat if tb.id == table_id), None)
-            if table is None:  # a typo: say which tables there are
+            if table is None and is_admin:  # a typo: say which tables there are
+                # (to an admin only: a server's tables may be in channels others
+                # cannot see)
                 ids = ", ".join(tb.id for tb in in_chat) or "—"
                 return _refuse(lang, "no_such_table", table=table_id, tables=ids)
         else:

@@ -61,7 +61,7 @@ from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.store import StoreError
-from bot.table import Status
+from bot.table import Status, Table
 from bot.turn_pings import PING_AFTER, TurnPings
 from bot.turn_pings import SLOT as PING
 from bot.views import HandView, Message, hand_title, match_summary_text, started_lobby_text
@@ -533,13 +533,12 @@ class DiscordAdapter:
         for table_id, slots in self._refs.items():
             # his DM hand stops following the game: it says why, without buttons (the
             # slot goes with this last edit)
+            # (a table his leaving closed said so as it closed, and its refs go with it)
             table = self.service.tables.get(table_id)
             if f"hand:{user}" in slots and table is not None:
                 lang = self._langs.get(user) or self._table_lang(table_id)
                 note = f"{hand_title(table, lang)}\n{t(lang, 'hand.forgotten')}"
                 self._add(table_id, Op("final", f"hand:{user}", Message(note)))
-            elif f"hand:{user}" in slots:
-                slots.pop(f"hand:{user}")
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
@@ -1123,6 +1122,7 @@ class DiscordAdapter:
                 view = self.service.table(table_id) if table and table.deals else None
                 add(table_id, Op("final", "table", _stripped(view.message) if view else None))
             self._last_hands(table_id, humans)  # "This table was closed."
+            self._left_hands(table_id, humans, table)
             for user in humans if lost else ():
                 # the channel cannot be told: each player is, privately
                 note = text(
@@ -1162,6 +1162,9 @@ class DiscordAdapter:
         user = op.slot[5:]
         if op.message is None:
             return
+        # one notice a turn: a second one queued meanwhile (his DMs found closed as
+        # the first waited in his lane) replaces it, or the first would stand for good
+        await self._unping(table_id, user)
         if user in self._dm_closed:
             # He plays from "Show my hand", out of sight: the channel mentions him
             # (the ping names no card), and the message goes after his move too.
@@ -1194,6 +1197,7 @@ class DiscordAdapter:
     async def _remind(self, table_id: str, op: Op) -> None:
         """The reminder: a mention in the table's channel, kept as his ping."""
         assert op.message is not None
+        await self._unping(table_id, op.slot[5:])
         channel_id = self._channels[table_id]
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
@@ -1227,6 +1231,17 @@ class DiscordAdapter:
         pinged = {u for t, u in self._pings if t == table_id}
         for user in sorted(pinged | set(humans)):
             self._add(table_id, Op("unping", f"hand:{user}"))
+
+    def _left_hands(self, table_id: str, humans: list[str], table: Table | None) -> None:
+        """The DM hands of people no longer seated whose leaving closed the table
+        (the last one's /forgetme): they say it closed, without buttons, instead of
+        a "Your turn." nothing answers."""
+        for slot in list(self._refs.get(table_id, {})):
+            user = slot[5:]
+            if slot.startswith("hand:") and user not in humans:
+                lang = self._langs.get(user) or self._table_lang(table_id)
+                title = hand_title(table, lang) + "\n" if table is not None else ""
+                self._add(table_id, Op("final", slot, Message(title + t(lang, "hand.closed"))))
 
     def _last_hands(self, table_id: str, humans: list[str]) -> None:
         """Each hand's last picture, without buttons: the match is over, or the table

@@ -767,3 +767,27 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(tmp_path: Pat
             lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
         )
         assert not hand.buttons and hand.content.startswith("Deine Karten")
+
+
+async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm(
+    tmp_path: Path,
+) -> None:
+    """Anna plays a computer and deletes her data: the table closes, and her DM hand
+    says so without buttons (she is no longer seated, so no last picture comes)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna = world["anna"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        await world.click(anna, lobby, "Add computer")
+        await world.settle()
+        await world.click(anna, world.fake.messages[lobby.id], "Start")
+        await world.settle()
+        hand = world.hand_message(anna, table_id)
+        assert hand is not None and hand.buttons
+        await world.slash(anna, "forgetme")
+        await world.settle()
+        assert table_id not in world.service.tables
+        await world.fake.wait_for(
+            lambda: hand.content.endswith("This table was closed.") or None, description="note"
+        )
+        assert not hand.buttons and hand.content.startswith("Your hand at table")

@@ -213,3 +213,41 @@ async def test_a_ping_left_by_a_stop_is_deleted_by_the_restart(tmp_path: Path) -
         )
         refs = await world.service.store.message_refs(table_id)
         assert not [s for s in refs if s.startswith("ping:")], refs
+
+
+async def test_dms_closed_in_the_middle_of_a_deal_ring_once_and_go(tmp_path: Path) -> None:
+    """Bert closes his DMs mid-deal: the edit of his DM hand fails while his ping
+    waits in his lane, and the channel ping that replaces it must not come twice,
+    one of them left standing for good."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=0.0)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        key = f"dc:{bert.id}"
+        table = None
+        for _ in range(40):  # until it is Anna's turn, Bert's to come next
+            table = await one_move(world, table_id)
+            assert table is not None, "the match ended too soon for this test"
+            if (
+                table.deal_log is not None
+                and table.deal_log.actions
+                and (table.to_act() != table.seat_of(key))
+            ):
+                break
+        bert.dms_closed = True
+
+        def mentions() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()
+                if m.channel is world.channel and m.content.startswith(f"<@{bert.id}> ")
+            ]
+
+        for _ in range(6):
+            table = await one_move(world, table_id)
+            if table is None:
+                break
+            standing = [m for m in mentions() if not m.deleted]
+            berts_turn = table.to_act() == table.seat_of(key)
+            assert len(standing) <= (1 if berts_turn else 0), [m.content for m in standing]
+        assert mentions(), "Bert's turn never rang in the channel"

@@ -3100,6 +3100,9 @@ class FakeDiscord:
         message = self._channel_message(call)
         if message.author is not self.bot_user:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        recipient = message.channel.recipient if message.channel.is_dm else None
+        if recipient is not None and recipient.dms_closed:  # he closed them since
+            raise ApiError(403, 50007, "Cannot send messages to this user")
         self._edit_message(message, call.body, call.files)
         await self._announce_update(message)
         return _json_response(200, message.payload())
