@@ -477,7 +477,10 @@ def table_view(table: Table, style: Style) -> TableView:
     )
 
 
-def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> list[str]:
+def _trump_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> list[str]:
+    """Trumps (with the card lying face up, or turned up, and by whom) and Zweier's
+    talon: public, and what a player deciding to exchange or to close looks at, so his
+    hand shows them too."""
     lg = style.lang
     game_id = deal_game(table)
     out = []
@@ -513,6 +516,14 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
             if pv.talon_closed and isinstance(closer, int)
             else t(lg, "table.talon", n=pv.talon_size)
         )
+    return out
+
+
+def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style) -> list[str]:
+    lg = style.lang
+    game_id = deal_game(table)
+    out = _trump_lines(table, pv, nm, style)
+    extra = dict(pv.extra)
     if table.game == "tausend" and _talon_shown(pv):
         stock = game_key("hand.talon", table.game)
         out.append(t(lg, stock, cards=cards_text(pv.talon_cards, lg, style.suits)))
@@ -728,8 +739,7 @@ def hand_view(
     sv = P.view(table.deal, dseat)
     lines = [hand_title(table, lg)]
     lines.append(t(lg, "hand.cards", cards=cards_text(sv.hand, lg, style.suits)))
-    if sv.trump is not None:
-        lines.append(t(lg, "table.trump", trump=suit_label(sv.trump, lg, style.suits)))
+    lines += _trump_lines(table, sv, nm, style)
     if _talon_shown(sv):
         talon = game_key("hand.talon", table.game)  # Thousand's is the stock
         lines.append(t(lg, talon, cards=cards_text(sv.talon_cards, lg, style.suits)))

@@ -247,3 +247,21 @@ async def test_claims_have_a_row_of_their_own(bot: Bot) -> None:
         if tid not in bot.svc.tables:
             break
     assert seen > 3
+
+
+async def test_a_zweier_hand_shows_the_face_up_trump_and_the_talon(bot: Bot) -> None:
+    """Whether to exchange the trump Jack or to close is decided from the hand: it
+    shows the card lying face up and the talon, as the table does."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    table = bot.svc.table(tid)
+    assert table is not None
+    shown = [
+        line for line in table.message.text.splitlines() if line.startswith(("Trumps:", "Talon:"))
+    ]
+    assert len(shown) == 2 and "Face-up trump: " in shown[0], table.message.text
+    for pl in (a, b):
+        hand = bot.svc.hand(tid, pl.key)
+        assert hand is not None
+        for line in shown:  # the same public lines, no other seat's card
+            assert line in hand.message.text.splitlines(), hand.message.text
