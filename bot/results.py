@@ -106,8 +106,8 @@ def standings(table: Table) -> list[Standing]:
             lost = left
             place = [int(x) for x in lost]
         # a loser conceding at nil takes the Schneider the end would have given him
-        conceded = table.match.conceded_bummerl
-        bummerl = [max(b, conceded(i)) if lost[i] else 0 for i, b in enumerate(bummerl)]
+        loss = table.match.loss_bummerl
+        bummerl = [max(b, loss(i)) if lost[i] else 0 for i, b in enumerate(bummerl)]
     else:
         if any(bummerl):
             lost = [b > 0 for b in bummerl]

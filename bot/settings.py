@@ -291,10 +291,7 @@ def chat_language(settings: ChatSettings, chat_lang: str | None) -> str:
     """The language a chat's tables speak: the admins' choice, else the platform's
     language for the chat (a German Discord server gets German tables without an
     admin finding /settings), else English."""
-    if settings.language:
-        return settings.language
-    own = norm_lang(chat_lang) if chat_lang else "en"
-    return own if own in LANGUAGES else "en"
+    return settings.language or norm_lang(chat_lang)
 
 
 def shown_value(value: object, lang: str = "en") -> str:

@@ -51,7 +51,7 @@ from .i18n import (
 from .payload import game_action, table_verb
 from .results import standings
 from .rules_text import contract_values, without_talon_value
-from .settings import ChatSettings, chat_language, preset_options, setting_key, shown_value
+from .settings import ChatSettings, preset_options, setting_key, shown_value
 from .table import Status, Table
 
 MAX_PER_ROW = 5
@@ -455,9 +455,9 @@ def table_view(table: Table, style: Style) -> TableView:
     lay = _Layout()
     if table.status == Status.PLAYING:
         lay.add_row([Button(t(lg, "button.show_hand"), table_verb(table.id, table.version, "h"))])
-        if table.votes and votes:
+        if votes:
             # agreeing by a press, as the vote line asks, not by finding /abort
-            label = t(lg, "button.vote_abort", votes=votes, needed=table.votes_needed())
+            label = t(lg, "button.abort_vote", votes=votes, needed=table.votes_needed())
             lay.add_row([Button(label, table_verb(table.id, table.version, "ab"))])
         if any(s is not None and s.user is not None and s.ai is not None for s in table.seats):
             lay.add_row(
@@ -1327,7 +1327,7 @@ def _settings_shown(
         "turn_timeout": f"{turn_timeout:g} s",
         "ai_level": ai_level,
         # the chat's own (a Discord server's locale), else English
-        "language": chat_language(ChatSettings(), chat_lang),
+        "language": i18n.norm_lang(chat_lang),
     }
     out = []
     for name, value in settings.lines():

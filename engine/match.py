@@ -57,10 +57,10 @@ class Match(ABC):
     def add_result(self, spec: DealSpec, result: DealResult) -> tuple[int, ...]:
         """Score a finished deal; returns its points per *match* seat."""
 
-    def conceded_bummerl(self, seat: int) -> int:
-        """The Bummerl `seat` takes for losing the match now, before its end (a
-        resignation, a walk-away): what a loss at its present score would cost at the
-        end, so that conceding at nil dodges no Schneider."""
+    def loss_bummerl(self, seat: int) -> int:
+        """The Bummerl `seat` takes for losing the match at its present score: at the
+        end, and for conceding before it (a resignation, a walk-away), one rule, so
+        that conceding at nil dodges no Schneider."""
         return 1
 
     @abstractmethod

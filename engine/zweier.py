@@ -601,12 +601,11 @@ class ZweierMatch(Match):
         for i in range(2):
             if self.scores[i] >= BUMMERL_AT:
                 loser = 1 - i
-                schneider = self.options.schneider and self.scores[loser] == 0
-                self.bummerl[loser] += 2 if schneider else 1
+                self.bummerl[loser] += self.loss_bummerl(loser)
                 self.finished = True
         return result.points
 
-    def conceded_bummerl(self, seat: int) -> int:
+    def loss_bummerl(self, seat: int) -> int:
         return 2 if self.options.schneider and self.scores[seat] == 0 else 1
 
     def summary(self) -> dict[str, Any]:

@@ -536,9 +536,8 @@ class DiscordAdapter:
             # (a table his leaving closed said so as it closed, and its refs go with it)
             table = self.service.tables.get(table_id)
             if f"hand:{user}" in slots and table is not None:
-                lang = self._langs.get(user) or self._table_lang(table_id)
-                note = f"{hand_title(table, lang)}\n{t(lang, 'hand.forgotten')}"
-                self._add(table_id, Op("final", f"hand:{user}", Message(note)))
+                note = self._hand_note(table_id, user, table, "hand.forgotten")
+                self._add(table_id, Op("final", f"hand:{user}", note))
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
@@ -1171,16 +1170,10 @@ class DiscordAdapter:
             uid = _user_id(user)
             if uid is None:  # pragma: no cover - not a Discord user key
                 return
-            channel_id = self._channels[table_id]
-            mention = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(id=uid)]
-            )
-            sent = await self._channel(channel_id).send(
-                f"<@{uid}> {render.content(op.message)}",
-                allowed_mentions=mention,
-                nonce=op.nonce,
-            )
-            await self._pinged(table_id, user, channel_id, sent.id)
+            text = Message(f"<@{uid}> {op.message.text}")
+            note = dataclasses.replace(op, message=text, mentions=(uid,))
+            sent = await self._send_note(table_id, note)
+            await self._pinged(table_id, user, sent.channel.id, sent.id)
             return
         ref = self._refs.get(table_id, {}).get(op.slot)
         if ref is None:
@@ -1196,16 +1189,9 @@ class DiscordAdapter:
 
     async def _remind(self, table_id: str, op: Op) -> None:
         """The reminder: a mention in the table's channel, kept as his ping."""
-        assert op.message is not None
         await self._unping(table_id, op.slot[5:])
-        channel_id = self._channels[table_id]
-        mentions = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
-        )
-        sent = await self._channel(channel_id).send(
-            render.content(op.message), allowed_mentions=mentions, nonce=op.nonce
-        )
-        await self._pinged(table_id, op.slot[5:], channel_id, sent.id)
+        sent = await self._send_note(table_id, op)
+        await self._pinged(table_id, op.slot[5:], sent.channel.id, sent.id)
 
     async def _pinged(self, table_id: str, user: str, channel_id: int, message_id: int) -> None:
         """Remember a ping until it is deleted, in the store too: a restart deletes
@@ -1239,9 +1225,15 @@ class DiscordAdapter:
         for slot in list(self._refs.get(table_id, {})):
             user = slot[5:]
             if slot.startswith("hand:") and user not in humans:
-                lang = self._langs.get(user) or self._table_lang(table_id)
-                title = hand_title(table, lang) + "\n" if table is not None else ""
-                self._add(table_id, Op("final", slot, Message(title + t(lang, "hand.closed"))))
+                note = self._hand_note(table_id, user, table, "hand.closed")
+                self._add(table_id, Op("final", slot, note))
+
+    def _hand_note(self, table_id: str, user: str, table: Table | None, key: str) -> Message:
+        """A DM hand's last words when it stops following the game: which table (if
+        it is still known), and why, in the player's language."""
+        lang = self._langs.get(user) or self._table_lang(table_id)
+        title = hand_title(table, lang) + "\n" if table is not None else ""
+        return Message(title + t(lang, key))
 
     def _last_hands(self, table_id: str, humans: list[str]) -> None:
         """Each hand's last picture, without buttons: the match is over, or the table
@@ -1494,12 +1486,14 @@ class DiscordAdapter:
             return
         self._shown[slot] = fingerprint(msg)
 
-    async def _send_note(self, table_id: str, op: Op) -> None:
+    async def _send_note(self, table_id: str, op: Op) -> discord.Message:
+        """A message in the table's channel, mentioning (and so ringing) only
+        `op.mentions`."""
         assert op.message is not None
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
         )
-        await self._channel(self._channels[table_id]).send(
+        return await self._channel(self._channels[table_id]).send(
             render.content(op.message), allowed_mentions=mentions, nonce=op.nonce
         )
 

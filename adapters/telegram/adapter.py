@@ -834,17 +834,22 @@ class TelegramAdapter:
         if said == "ping":
             lang = self.langs.get(user) or self._table_lang(table_id)
             text = self.turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
-            # its ref is stored (`on_posted`) until it is deleted: a restart deletes
-            # one the last run left
-            ping = st.pings[user] = Handle(user_id(user), table_id, PING + user)
-            self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
+            self._ping(table_id, st, user, text)
+
+    def _ping(self, table_id: str, st: _TableState, user: str, text: str) -> None:
+        """His one notice of this turn, a reply to his hand, in place of one still
+        standing; its ref is stored (`on_posted`) until it is deleted, so a restart
+        deletes one the last run left."""
+        self._unping(st, user)
+        ping = st.pings[user] = Handle(user_id(user), table_id, PING + user)
+        self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
 
     def _unping(self, st: _TableState, user: str) -> None:
         ping = st.pings.pop(user, None)
         if ping is None:
             return
         self.outbox.delete(ping)
-        store, table_id, slot = self.service.store, ping.table_id, ping.slot or PING + user
+        store, table_id, slot = self.service.store, ping.table_id, PING + user
 
         async def forget() -> None:
             await store.drop_message_ref(table_id, slot)
@@ -880,9 +885,7 @@ class TelegramAdapter:
             # in two groups) and a tap leads to the buttons.  It stands in for his
             # ping (one notice a turn) and goes the same way once he has moved, so
             # the chat keeps no "20 s left" of turns long over.
-            self._unping(st, user)
-            ping = st.pings[user] = Handle(uid, table_id, PING + user)
-            self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
+            self._ping(table_id, st, user, text)
 
     # --- helpers ---------------------------------------------------------------------
 

@@ -94,11 +94,11 @@ class BauernMatch(Match):
         for team in (0, 1):
             if self.team_scores[team] >= MATCH_TARGET:
                 loser = 1 - team
-                self.team_bummerl[loser] += 2 if self.team_scores[loser] == 0 else 1
+                self.team_bummerl[loser] += self.loss_bummerl(loser)  # seat `loser` is in it
                 self.finished = True
         return result.points
 
-    def conceded_bummerl(self, seat: int) -> int:
+    def loss_bummerl(self, seat: int) -> int:
         return 2 if self.team_scores[seat % 2] == 0 else 1
 
     def summary(self) -> dict[str, Any]:

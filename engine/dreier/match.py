@@ -101,12 +101,12 @@ class DreierMatch(Match):
                 self.finished = True
                 return
         if len(lowest) == 1:
-            self.bummerl[lowest[0]] += 2 if low == 0 else 1
+            self.bummerl[lowest[0]] += self.loss_bummerl(lowest[0])
             self.finished = True
         else:
             a, b = lowest[0], lowest[1]
             self.tie_break = (a, b)
-            self.tie_bummerl = 2 if low == 0 else 1
+            self.tie_bummerl = self.loss_bummerl(a)  # both at `low`
 
     def _tie_break_result(self, spec: DealSpec, result: DealResult) -> tuple[int, ...]:
         pts = [0, 0, 0]
@@ -118,7 +118,7 @@ class DreierMatch(Match):
         self.finished = True
         return tuple(pts)
 
-    def conceded_bummerl(self, seat: int) -> int:
+    def loss_bummerl(self, seat: int) -> int:
         return 2 if self.scores[seat] == 0 else 1
 
     def summary(self) -> dict[str, Any]:
