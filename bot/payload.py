@@ -7,9 +7,14 @@ callback data and Discord's 100-character custom_id with room for an adapter pre
 Verbs: ``a<code>`` a game action (the engine's int action code); the table verbs of
 `TABLE_VERBS` (``j`` join, ``l`` leave, ``ai`` add an AI seat, ``st`` start, ``ru``
 rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort); and verbs
-with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat, and the hand
-menus ``pg<page>`` and ``dp<mask>`` — the cards of a discard picked so far), which
-change nothing but what the presser's hand shows.
+with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat,
+``rs<seat>`` resign the match, the confirmation of /resign, bound to the seat that
+asked, and the hand menus ``pg<page>`` and ``dp<mask>`` — the cards of a discard
+picked so far), which change nothing but what the presser's hand shows.
+
+The presser's own verbs name no table: ``me:0:fg`` confirms /forgetme (whoever
+presses it deletes his own data; it is only ever shown to the one who asked).  Table
+ids are seven characters, so ``me`` is never one.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from dataclasses import dataclass
 MAX_BYTES = 64
 
 TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab"})
-ARG_VERBS = frozenset({"rm", "s", "pg", "dp"})
+ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "rs"})
+SELF = "me"  # the table field of the presser's own verbs
+SELF_VERBS = frozenset({"fg"})
 MENU_VERBS = frozenset({"pg", "dp"})
 
 _PAYLOAD = re.compile(r"^([0-9a-z]{1,12}):([0-9]{1,9}):([a-z]{1,3})([0-9]{0,8})$")
@@ -79,6 +86,10 @@ def decode(text: str) -> Payload:
     if m is None:
         raise PayloadError("malformed payload")
     table, version, verb, arg = m.groups()
+    if table == SELF:
+        if verb in SELF_VERBS and not arg:
+            return Payload(table, int(version), verb)
+        raise PayloadError("malformed payload")
     if verb == "a":
         if not arg:
             raise PayloadError("malformed payload")
@@ -98,3 +109,7 @@ def game_action(table: str, version: int, code: int) -> str:
 
 def table_verb(table: str, version: int, verb: str, arg: int | None = None) -> str:
     return encode(Payload(table, version, verb, arg))
+
+
+def self_verb(verb: str) -> str:
+    return encode(Payload(SELF, 0, verb))

@@ -85,6 +85,9 @@ class Outcome:
     table_id: str | None = None
     hand: HandView | None = None  # a hand menu to show that user (menus change nothing)
     lobby: LobbyView | None = None
+    #: (label, payload) of the one button that carries out what `text` asks to confirm
+    #: (/resign: bound to the asker's seat; /forgetme: shown to the asker only)
+    confirm: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

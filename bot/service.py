@@ -38,7 +38,7 @@ from .ai_seats import choose_action
 from .ai_workers import think_in_thread
 from .i18n import LANGUAGES, norm_lang, option_error, t
 from .locks import KeyedLocks
-from .payload import MENU_VERBS, Payload, PayloadError
+from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .settings import ChatSettings, SettingError, chat_language, rule_options, setting_key
@@ -516,6 +516,8 @@ class TableService:
             p = decode_payload(payload)
         except PayloadError:
             return _refuse(lang, "malformed")
+        if p.table == SELF:  # the presser's own: /forgetme's confirmation
+            return await self._forget(user)
         table = self.tables.get(p.table)
         if table is None or user.platform != table.platform:
             return _refuse(lang, "unknown_table")  # another platform's: not his to see
@@ -841,11 +843,14 @@ class TableService:
             await self._commit(table, [{"k": "lang", "lang": lang}])
             await self._redraw(table)
 
-    async def resign(self, chat: ChatRef, user: UserRef) -> Outcome:
-        """Concede the match: the resigner (and partner) lose it; the others win."""
-        return await self._outcome(user, self._resign(chat, user))
+    async def resign(self, chat: ChatRef, user: UserRef, *, ask: bool = False) -> Outcome:
+        """Concede the match: the resigner (and partner) lose it; the others win.
 
-    async def _resign(self, chat: ChatRef, user: UserRef) -> Outcome:
+        `ask`: only ask first (/resign typed, where a slip would cost a match): the
+        answer's `confirm` button, bound to his seat, resigns (`_resign_press`)."""
+        return await self._outcome(user, self._resign(chat, user, ask))
+
+    async def _resign(self, chat: ChatRef, user: UserRef, ask: bool) -> Outcome:
         lang = await self._lang(user, chat)
         table = self.table_of(chat.key, user.key)
         if table is None:
@@ -854,15 +859,49 @@ class TableService:
             seat = table.seat_of(user.key)
             if self.tables.get(table.id) is not table or seat is None:
                 return _refuse(lang, "no_table")  # it closed, or they left, meanwhile
-            if table.status == Status.LOBBY:
-                return _refuse(lang, "resign_in_lobby")
-            if table.status != Status.PLAYING:
-                return _refuse(lang, "not_playing")
-            await self._play(table, [{"k": "resign", "seat": seat}])
-            return Outcome(True, t(lang, "ok.resigned"), table_id=table.id)
+            if ask:
+                refused = _not_resignable(table, lang)
+                if refused is not None:
+                    return refused
+                label = t(lang, "button.resign")
+                payload = table_verb(table.id, table.version, "rs", seat)
+                return Outcome(
+                    True,
+                    t(lang, "confirm.resign", table=table.id),
+                    "confirm",
+                    table.id,
+                    confirm=(label, payload),
+                )
+            return await self._resign_seat(table, seat, lang)
 
-    async def forget(self, user: UserRef) -> Outcome:
-        """Delete a user's data; seats they hold are played on by the computer."""
+    async def _resign_press(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+        """The confirmation of /resign: valid while that match runs, for its asker
+        only (on Telegram the group sees the button too)."""
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return _refuse(lang, "not_seated")
+        if p.arg != seat:
+            return _refuse(lang, "not_your_button")
+        return await self._resign_seat(table, seat, lang)
+
+    async def _resign_seat(self, table: Table, seat: int, lang: str) -> Outcome:
+        refused = _not_resignable(table, lang)
+        if refused is not None:
+            return refused
+        await self._play(table, [{"k": "resign", "seat": seat}])
+        return Outcome(True, t(lang, "ok.resigned"), "resigned", table.id)
+
+    async def forget(self, user: UserRef, *, ask: bool = False) -> Outcome:
+        """Delete a user's data; seats they hold are played on by the computer.
+
+        `ask`: only ask first; the answer's `confirm` button deletes (whoever presses
+        it deletes his own: adapters show it to the asker alone)."""
+        if ask:
+            lang = norm_lang(user.lang)
+            playing = sum(1 for tb in self.tables.values() if tb.seat_of(user.key) is not None)
+            key = "confirm.forget_playing" if playing else "confirm.forget"
+            confirm = (t(lang, "button.forget"), self_verb("fg"))
+            return Outcome(True, t(lang, key), "confirm", confirm=confirm)
         return await self._outcome(user, self._forget(user))
 
     async def _forget(self, user: UserRef) -> Outcome:
@@ -909,7 +948,7 @@ class TableService:
                     else:
                         await self._notify(table, "action")
         await R.forget_player(self.store, user.key)
-        return Outcome(True, t(lang, "forget.done"))
+        return Outcome(True, t(lang, "forget.done"), "forgotten")
 
     # --- views for adapters ----------------------------------------------------------
 
@@ -1457,4 +1496,13 @@ _TABLE_VERBS: dict[
     "h": TableService._show_hand,
     "tb": TableService._take_back,
     "ab": TableService._vote_abort,
+    "rs": TableService._resign_press,
 }
+
+
+def _not_resignable(table: Table, lang: str) -> Outcome | None:
+    if table.status == Status.LOBBY:
+        return _refuse(lang, "resign_in_lobby")
+    if table.status != Status.PLAYING:
+        return _refuse(lang, "not_playing")
+    return None

@@ -72,6 +72,9 @@ from .texts import text
 
 log = logging.getLogger(__name__)
 
+#: What a question's button (`Outcome.confirm`) answers when it has done its work.
+_CONFIRMED = frozenset({"resigned", "forgotten"})
+
 PLATFORM = "dc"
 T = TypeVar("T")
 
@@ -524,6 +527,18 @@ class DiscordAdapter:
         needed = ("view_channel", "send_messages_in_threads" if thread else "send_messages")
         return [name for name in needed if not getattr(have, name)]
 
+    async def ask(
+        self, interaction: discord.Interaction[Any], outcome: Outcome, user: UserRef
+    ) -> None:
+        """The core's answer to a command that asks first (/resign, /forgetme): the
+        question with the button that does it, seen by him alone; or the refusal."""
+        view = None
+        if outcome.confirm is not None:
+            label, payload = outcome.confirm
+            view = discord.ui.View(timeout=None)
+            view.add_item(render.PayloadButton(payload, label))
+        await self.reply(interaction, outcome.text or text(user.lang, "done"), view=view)
+
     def forget_user(self, user: str) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped
         their message refs; the computer plays their seats)."""
@@ -868,6 +883,9 @@ class DiscordAdapter:
     ) -> None:
         pressed = interaction.message
         ephemeral_hand = on_hand and pressed is not None and pressed.flags.ephemeral
+        if outcome.code in _CONFIRMED:
+            await self._confirmed(interaction, user, outcome)
+            return
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return
@@ -898,6 +916,24 @@ class DiscordAdapter:
             )
             self._shown.pop((table_id, f"live:{user.key}"), None)
             self._add(table_id, Op("edit", f"live:{user.key}"))
+
+    async def _confirmed(
+        self, interaction: discord.Interaction[Any], user: UserRef, outcome: Outcome
+    ) -> None:
+        """A question's button did what it asked: the question (his alone) becomes the
+        answer, without the button."""
+        if outcome.code == "forgotten":
+            self.forget_user(user.key)
+        words = outcome.text or text(user.lang, "done")
+        if interaction.response.is_done():  # deferred: the pressed message is @original
+            await interaction.edit_original_response(content=words, view=None)
+            return
+        await self.first_response(
+            interaction,
+            lambda: interaction.response.edit_message(content=words, view=None),
+            discord.InteractionResponseType.message_update,
+            lambda: interaction.edit_original_response(content=words, view=None),
+        )
 
     async def _show_hand(
         self,

@@ -314,18 +314,17 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def resign(interaction: discord.Interaction[Any]) -> None:
         user = adapter.user(interaction)
         outcome = await adapter.within_budget(
-            interaction, service.resign(adapter.chat(interaction), user)
+            interaction, service.resign(adapter.chat(interaction), user, ask=True)
         )
-        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+        await adapter.ask(interaction, outcome, user)
 
     @tree.command(
         name=locale_str("forgetme"), description=locale_str("Delete your data (results, ratings)")
     )
     async def forgetme(interaction: discord.Interaction[Any]) -> None:
         user = adapter.user(interaction)
-        outcome = await adapter.within_budget(interaction, service.forget(user))
-        adapter.forget_user(user.key)
-        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+        # a question, answered to him alone: its button deletes (`DiscordAdapter.press`)
+        await adapter.ask(interaction, await service.forget(user, ask=True), user)
 
     @tree.command(name=locale_str("help"), description=locale_str("How to play with this bot"))
     async def help_(interaction: discord.Interaction[Any]) -> None:

@@ -34,6 +34,8 @@ _STYLES = {
     "tb": discord.ButtonStyle.success,
     "l": discord.ButtonStyle.danger,
     "ab": discord.ButtonStyle.danger,
+    "rs": discord.ButtonStyle.danger,
+    "fg": discord.ButtonStyle.danger,
 }
 
 

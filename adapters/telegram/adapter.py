@@ -129,6 +129,9 @@ from .texts import COMMANDS, tt
 
 log = logging.getLogger(__name__)
 
+#: What a question's button (`Outcome.confirm`) answers when it has done its work.
+_CONFIRMED = frozenset({"resigned", "forgotten"})
+
 
 def _calm_last_poll(record: logging.LogRecord) -> bool:
     """PTB's stop asks Telegram once more which updates were read; out of reach (an
@@ -1211,7 +1214,7 @@ class TelegramAdapter:
             # The table is busy (the computer is thinking): answer now, report later.
             self._busy[update.update_id] = task
             await self._answer(query)
-            task.add_done_callback(lambda tk: self._late(user, tk))
+            task.add_done_callback(lambda tk: self._late(user, tk, query.message))
             return
         await self._respond(query, user, data, outcome)
 
@@ -1265,7 +1268,12 @@ class TelegramAdapter:
                 self._show_hand(outcome.table_id, st, user.key, outcome.hand, asked=asked)
         return outcome
 
-    def _late(self, user: UserRef, task: asyncio.Task[Outcome]) -> None:
+    def _late(
+        self,
+        user: UserRef,
+        task: asyncio.Task[Outcome],
+        pressed: MaybeInaccessibleMessage | None = None,
+    ) -> None:
         """A press answered before the core finished: a refusal, or a failure, is
         told privately, since the button's answer is spent."""
         if task.cancelled():
@@ -1277,6 +1285,8 @@ class TelegramAdapter:
         else:
             outcome = task.result()
             text = None if outcome.ok else outcome.text
+            if outcome.code in _CONFIRMED:
+                self._confirmed(pressed, user, outcome)
         if text:
             self._tell(int(user.id), text)
 
@@ -1299,6 +1309,10 @@ class TelegramAdapter:
             await self._answer(query, outcome.text, alert=True)
             return
         in_group = query.message is not None and query.message.chat.id < 0
+        if outcome.code in _CONFIRMED:
+            self._confirmed(query.message, user, outcome)
+            await self._answer(query, None if outcome.code == "forgotten" else outcome.text)
+            return
         if outcome.code == "rules" and outcome.text:
             if len(outcome.text) <= MAX_ALERT:
                 await self._answer(query, outcome.text, alert=True)
@@ -1320,6 +1334,21 @@ class TelegramAdapter:
             await self._answer(query, tt(lang, "hand_sent"))
             return
         await self._answer(query, outcome.text)
+
+    def _confirmed(
+        self, pressed: MaybeInaccessibleMessage | None, user: UserRef, outcome: Outcome
+    ) -> None:
+        """A question's button was pressed and it is done: the button goes.  The
+        private question of /forgetme becomes its answer; the group's question of
+        /resign keeps its words (the result under it says who resigned; the press's
+        answer tells the presser what it cost)."""
+        forgotten = outcome.code == "forgotten"
+        if forgotten:
+            self._forgotten(user)
+        if isinstance(pressed, TgMessage) and pressed.text:
+            handle = Handle(pressed.chat.id, "", None, pressed.message_id)
+            words = outcome.text if forgotten and outcome.text else pressed.text
+            self.outbox.edit(handle, Content(words))
 
     async def _answer(
         self,
@@ -1629,11 +1658,18 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        outcome = await self.service.resign(self._chat(message), user)
-        if outcome.text and not outcome.ok:
-            # done: the result in the group says "Anna resigned." (the confirmation is
-            # for Discord, where the reply is his alone)
+        outcome = await self.service.resign(self._chat(message), user, ask=True)
+        if outcome.confirm is not None:
+            # in the group, the button bound to his seat: another's press is refused
+            self._ask(message, outcome.text or "", outcome.confirm)
+        elif outcome.text:
             await self._reply(message, outcome.text)
+
+    def _ask(self, message: TgMessage, text: str, confirm: tuple[str, str]) -> None:
+        """A question whose one button does what was asked (/resign, /forgetme)."""
+        label, data = confirm
+        rows = ((Btn(label, data=data),),)
+        self.outbox.send(message.chat.id, Content(text, rows), thread=_topic_of(message))
 
     async def _cmd_record(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The record of the group's newest finished match, or of the one named, as a
@@ -1710,7 +1746,17 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        outcome = await self.service.forget(user)
+        if message.chat.type != "private":
+            # the question's button deletes the data of whoever presses it: it is
+            # asked where only he can press it
+            link = f"https://t.me/{self.app.bot.username}"
+            await self._reply(message, tt(user.lang, "forget_private", link=link))
+            return
+        outcome = await self.service.forget(user, ask=True)
+        self._ask(message, outcome.text or "", outcome.confirm or ("?", ""))
+
+    def _forgotten(self, user: UserRef) -> None:
+        """After his data was deleted: nothing of him stays here either."""
         lang = self.langs.pop(user.key, None) or user.lang
         for st in self.states.values():  # a ping of his turn goes with him
             self._unping(st, user.key)
@@ -1719,7 +1765,6 @@ class TelegramAdapter:
             if handle is not None and handle.latest is not None:
                 title = handle.latest.text.split("\n", 1)[0]
                 self.outbox.edit(handle, Content(f"{title}\n{t(lang, 'hand.forgotten')}"))
-        await self._reply(message, outcome.text or "")
 
 
 class _PollRequest(HTTPXRequest):

@@ -50,6 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Waiting for {names} to open the private chat with me ({link}).",
         "hand_sent": "Your hand is in our private chat.",
         "group_only": "Use this command in a group.",
+        "forget_private": "Your data is deleted in our private chat, where only you see the "
+        "button: send /forgetme there ({link}).",
         "anonymous": (
             "You are posting anonymously (as the group or a channel), so I cannot tell "
             "who you are or send you your cards. Turn off “Remain anonymous” in your "
@@ -83,6 +85,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Der Start wartet noch auf den privaten Chat mit mir ({link}): {names}.",
         "hand_sent": "Deine Karten sind in unserem privaten Chat.",
         "group_only": "Diesen Befehl bitte in einer Gruppe verwenden.",
+        "forget_private": "Deine Daten löschst du in unserem privaten Chat, wo nur du den "
+        "Knopf siehst: schick mir dort /forgetme ({link}).",
         "anonymous": (
             "Du schreibst anonym (als Gruppe oder Kanal), darum weiß ich nicht, wer du "
             "bist, und kann dir deine Karten nicht schicken. Schalte „Anonym bleiben“ in "

@@ -448,6 +448,43 @@ async def test_resign_ends_the_match(bot: Bot, deals_first: int) -> None:
     assert (await bot.svc.resign(CHAT, a.user)).code == "no_table"
 
 
+async def test_resign_asks_first_and_only_the_asker_can_confirm(bot: Bot) -> None:
+    """/resign typed is a question whose button is bound to the asker's seat: the
+    question changes nothing, the opponent cannot press it (on Telegram the group
+    sees it), and after the match it is spent."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    before = await snapshot(bot, tid)
+    asked = await bot.svc.resign(CHAT, a.user, ask=True)
+    assert asked.ok and asked.code == "confirm" and asked.confirm is not None
+    assert (
+        asked.text
+        == f"Resign the match at table {tid}? It is lost for your side, and it counts on the leaderboard."
+    )
+    label, payload = asked.confirm
+    assert label == "Resign" and await snapshot(bot, tid) == before
+    refused = await bot.svc.act(b.user, payload, CHAT)
+    assert refused.code == "not_your_button" and await snapshot(bot, tid) == before
+    await a.take_turn(tid) if bot.svc.tables[tid].to_act() == 0 else await b.take_turn(tid)
+    done = await bot.svc.act(a.user, payload, CHAT)  # a move since: still his question
+    assert done.ok and done.code == "resigned" and tid not in bot.svc.tables
+    assert bot.fc.kinds(tid)[-1] == "finished"
+    assert (await bot.svc.act(a.user, payload, CHAT)).code == "unknown_table"
+
+
+async def test_forgetme_asks_first(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    asked = await bot.svc.forget(a.user, ask=True)
+    assert asked.code == "confirm" and asked.confirm is not None
+    assert "the computer takes your seat" in (asked.text or "")
+    assert bot.svc.tables[tid].seat_of(a.key) is not None  # nothing done yet
+    done = await bot.svc.act(a.user, asked.confirm[1], CHAT)
+    assert done.code == "forgotten" and bot.svc.tables[tid].seat_of(a.key) is None
+    asked = await bot.svc.forget(a.user, ask=True)  # seated nowhere now
+    assert asked.text == "Delete your data: results, ratings and settings? It cannot be undone."
+
+
 async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
     a = bot.player(users(1)[0])
     tid = await open_table(bot, "zweier", [a], start=False)

@@ -327,6 +327,14 @@ class World:
         interaction = await self.fake.slash(user, where or self.channel, command, **options)
         return await interaction
 
+    async def resign(self, user: FakeUser, *, where: FakeChannel | None = None) -> FakeMessage:
+        """/resign, and the button of its question (his alone); the question, which
+        the press turns into the answer."""
+        question = await self.slash(user, "resign", where=where)
+        assert len(question.buttons) == 1, question.content
+        await self.click(user, question, question.buttons[0].label)
+        return question
+
     async def click(self, user: FakeUser, message: FakeMessage, target: str) -> FakeInteraction:
         interaction = await self.fake.click(user, message, target)
         await interaction.wait_acknowledged()

@@ -294,6 +294,19 @@ async def press(
     return await fake.wait_answer(query)
 
 
+async def confirmed(
+    fake: FakeTelegram, user: FakeUser, chat: FakeChat, command: str
+) -> FakeMessage:
+    """`command` (/resign in a group, /forgetme privately) and the one button of the
+    question it is answered with; the question."""
+    typed = user.send(chat, command)
+    question = await fake.wait_for_message(chat, after=typed, contains="?")
+    [button] = question.buttons()
+    answer = await press(fake, user, question, button.text)
+    assert not answer.show_alert, answer.text
+    return question
+
+
 async def open_table(
     rig: Rig, players: Players, command: str, *, after: FakeMessage | None = None
 ) -> tuple[str, FakeMessage]:

@@ -573,19 +573,30 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         await world.start_bot()
         anna, bert = world["anna"], world["bert"]
         table_id, _ = await start_zweier(world, anna, bert)
-        reply = await world.slash(anna, "resign")
-        assert (
-            reply.content.startswith("You resigned: the match is lost")
-            and reply.ephemeral_for is anna
-        )
+        # /resign asks first, Anna alone: a slip of the finger costs no match
+        question = await world.slash(anna, "resign")
+        assert question.content.startswith(f"Resign the match at table {table_id}?")
+        assert question.ephemeral_for is anna and [b.label for b in question.buttons] == ["Resign"]
         await world.settle()
+        assert table_id in world.service.tables
+        await world.click(anna, question, "Resign")
+        await world.settle()
+        # the question became the answer, without its button
+        assert question.content.startswith("You resigned: the match is lost")
+        assert not question.buttons
         result = world.fake.channel_messages(world.channel)[-1].content
         assert "anna resigned." in result and "Winner: bert" in result
         for p, lang in ((anna, "en"), (bert, "de")):  # no hand waits for a move any more
             assert world.fake.dms(p)[-1].content.endswith(t(lang, "hand.match_over"))
         assert table_id not in world.service.tables
-        gone = await world.slash(anna, "forgetme")
-        assert gone.content.startswith("Your data is deleted")
+        # /forgetme asks too; nothing is deleted until the button is pressed
+        asked = await world.slash(anna, "forgetme")
+        assert asked.content.startswith("Delete your data: results, ratings and settings?")
+        assert asked.ephemeral_for is anna
+        assert (await world.slash(anna, "stats")).content != "anna has no finished games yet."
+        await world.click(anna, asked, "Delete my data")
+        await world.settle()
+        assert asked.content.startswith("Your data is deleted") and not asked.buttons
         assert (await world.slash(anna, "stats")).content == "anna has no finished games yet."
 
 
@@ -761,7 +772,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(tmp_path: Pat
         table_id = await world.start_match(anna, bert)
         hand = world.hand_message(bert, table_id)
         assert hand is not None and hand.buttons
-        await world.slash(bert, "forgetme")
+        await world.click(bert, await world.slash(bert, "forgetme"), "Meine Daten löschen")
         await world.settle()
         await world.fake.wait_for(
             lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
@@ -784,7 +795,7 @@ async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm
         await world.settle()
         hand = world.hand_message(anna, table_id)
         assert hand is not None and hand.buttons
-        await world.slash(anna, "forgetme")
+        await world.click(anna, await world.slash(anna, "forgetme"), "Delete my data")
         await world.settle()
         assert table_id not in world.service.tables
         await world.fake.wait_for(

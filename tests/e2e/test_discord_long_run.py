@@ -55,7 +55,7 @@ async def test_a_table_whose_refs_cannot_be_dropped_leaves_nothing_in_memory(
             raise StoreError("database is locked")
 
         monkeypatch.setattr(bot.store, "drop_message_refs", failing)
-        await world.slash(anna, "resign")
+        await world.resign(anna)
         await world.settle()
 
         assert table_id not in world.service.tables

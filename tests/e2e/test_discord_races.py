@@ -215,7 +215,7 @@ async def test_one_player_at_two_tables_in_two_servers_keeps_them_apart(tmp_path
                 table_id, until=lambda t=table_id, v=version: tables[t].version >= v + 2
             )
 
-        await world.slash(bert, "resign")
+        await world.resign(bert)
         await world.settle()
         assert first not in tables
         [over] = [m for m in fake.dms(anna) if f"table {first}" in m.content]

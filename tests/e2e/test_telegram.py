@@ -30,6 +30,7 @@ from tests.e2e.fakes.telegram_api import (
 )
 from tests.e2e.telegram_harness import (
     config_for,
+    confirmed,
     fake,
     free_port,
     hand_message,
@@ -150,8 +151,11 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await fake.wait_for_message(group, contains="Der Tisch wurde geschlossen")
         await rig.adapter.outbox.drain()
         assert lobby.buttons() == []
-        berti.send(berti.private_chat, "/forgetme")
-        await fake.wait_for_message(berti.private_chat, contains="Your data is deleted")
+        question = await confirmed(fake, berti, berti.private_chat, "/forgetme")
+        await fake.wait_for(
+            lambda: question.text.startswith("Your data is deleted") or None,
+            what="the question to become the answer",
+        )
     finally:
         await stop_rig(rig)
 
@@ -246,6 +250,40 @@ async def test_restart_mid_deal_keeps_messages_and_refuses_stale_buttons(
         await stop_rig(rig)
 
 
+async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path) -> None:
+    """/resign in the group is a question with one button: Berti pressing Anna's is
+    refused and the match runs on; Anna's press resigns, and the button goes.
+    /forgetme in the group deletes nothing: it points to the private chat, where the
+    question's button is Berti's alone."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake)
+        anna, berti = players.users
+        typed = anna.send(players.group, "/resign")
+        question = await fake.wait_for_message(players.group, after=typed, contains="?")
+        assert question.text.startswith(f"Resign the match at table {table_id}?")
+        assert [b.text for b in question.buttons()] == ["Resign"]
+        answer = await press(fake, berti, question, "Resign")
+        assert (
+            answer.show_alert and answer.text == "That button is for the player who typed /resign."
+        )
+        assert rig.table(table_id) is not None
+        answer = await press(fake, anna, question, "Resign")
+        assert not answer.show_alert and (answer.text or "").startswith("You resigned")
+        await fake.wait_for_message(players.group, contains="Anna resigned.")
+        await rig.adapter.outbox.drain()
+        assert question.buttons() == [] and rig.table(table_id) is None
+
+        typed = berti.send(players.group, "/forgetme")
+        said = await fake.wait_for_message(players.group, after=typed)
+        assert said.text.startswith("Your data is deleted in our private chat")
+        assert said.buttons() == []
+        await confirmed(fake, berti, berti.private_chat, "/forgetme")
+        await fake.wait_for_message(berti.private_chat, contains="Your data is deleted:")
+    finally:
+        await stop_rig(rig)
+
+
 async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
@@ -299,7 +337,7 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         assert all(q.answer is not None for q in fake.queries.values())
 
         # /resign ends the match for everyone; the table's buttons go
-        anna.send(players.group, "/resign")
+        await confirmed(fake, anna, players.group, "/resign")
         summary = await fake.wait_for_message(players.group, contains="Anna resigned.")
         assert "Game over!" in summary.text
         await rig.adapter.outbox.drain()
@@ -795,8 +833,11 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
         hand = hand_message(berti, table_id)
         assert hand is not None
         await rig.adapter.outbox.drain()
-        berti.send(berti.private_chat, "/forgetme")
-        await fake.wait_for_message(berti.private_chat, contains="Your data is deleted")
+        question = await confirmed(fake, berti, berti.private_chat, "/forgetme")
+        await fake.wait_for(
+            lambda: question.text.startswith("Your data is deleted") or None,
+            what="the question to become the answer",
+        )
         await fake.wait_for(
             lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
             what="the hand to say he left",

@@ -17,6 +17,7 @@ from engine import protocol as P
 from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     Players,
+    confirmed,
     deal_over,
     fake,
     hand_message,
@@ -239,7 +240,7 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
             assert f"{key}: {cards_text(held, lang)}" in lines, lines
         assert not any("Your turn" in x or "Waiting" in x for x in anna_lines)
 
-        anna.send(players.group, "/resign")
+        await confirmed(fake, anna, players.group, "/resign")
         await fake.wait_for(lambda: rig.table(table_id) is None, what="the match to end")
         assert await rig.adapter.outbox.drain(5)
         for user in players.users:

@@ -22,6 +22,7 @@ from tests.e2e.fakes.telegram_api import GROUP_UPGRADED, FakeChat, FakeMessage, 
 from tests.e2e.telegram_harness import (
     Rig,
     config_for,
+    confirmed,
     fake,
     log_guard,
     make_players,
@@ -116,7 +117,7 @@ async def test_a_running_table_follows_its_group_into_the_supergroup(
         first, lobby = await open_table(rig, players, "/new zweier")
         assert not (await press(fake, anna, lobby, "Start")).show_alert
         await fake.wait_for(lambda: table_messages(group, first), what="the first table")
-        berti.send(group, "/resign")
+        await confirmed(fake, berti, group, "/resign")
         done = await fake.wait_for_message(group, contains="Berti resigned.")
 
         # the second match is under way when the group is upgraded
@@ -151,7 +152,7 @@ async def test_a_running_table_follows_its_group_into_the_supergroup(
         await fake.wait_for_message(supergroup, contains="starters = admins")
 
         # /resign typed in the supergroup finds the table; the result lands there
-        anna.send(supergroup, "/resign")
+        await confirmed(fake, anna, supergroup, "/resign")
         summary = await fake.wait_for_message(supergroup, contains="Anna resigned.")
         assert "Game over!" in summary.text
         assert rig.table(table_id) is None

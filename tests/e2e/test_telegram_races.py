@@ -19,6 +19,7 @@ from bot.payload import decode as decode_payload
 from bot.table import Status
 from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
+    confirmed,
     deal_over,
     fake,
     hand_message,
@@ -339,7 +340,10 @@ async def test_a_match_ended_while_the_computer_thinks_drops_its_move(
         await computer.began()
         played = len(table.deal_log.actions)
 
-        anna.send(players.group, command)
+        if command == "/resign":
+            await confirmed(fake, anna, players.group, command)
+        else:
+            anna.send(players.group, command)
         closed = t("en", "result.aborted", reason=t("en", "abort.host"))
         said = "Anna resigned." if command == "/resign" else closed
         last = await fake.wait_for_message(players.group, contains=said)
@@ -382,7 +386,7 @@ async def test_one_player_at_two_tables_in_two_groups_keeps_them_apart(
         assert "in Stammtisch" in over.text.split("\n")[0]
         assert "in Kaffeehaus" in going.text.split("\n")[0]
 
-        berti.send(stammtisch, "/resign")
+        await confirmed(fake, berti, stammtisch, "/resign")
         await fake.wait_for_message(stammtisch, contains="Berti resigned.")
         await rig.adapter.outbox.drain()
         assert over.buttons() == [] and "The match is over." in over.text
