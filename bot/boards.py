@@ -17,6 +17,9 @@ from .store import Store
 
 #: Rows of a board; the one asking, if below them, gets his own row after them.
 BOARD_ROWS = 10
+#: The last page asked for is shown as this one (Discord's option stops there too):
+#: a typed 20-digit page would not fit the database's integers.
+MAX_PAGE = 1000
 
 
 async def leaderboard_text(
@@ -40,11 +43,13 @@ async def leaderboard_text(
     here = "server" if servers else "chat"
     scope_text = t(lang, f"board.scope.{'global' if scope == 'global' else here}")
     blocks = []
-    page = max(1, page)
+    page = min(max(1, page), MAX_PAGE)
     skip = (page - 1) * rows
+    played = False  # a board left out for being past its end: "no one on this page"
     for game in shown:
         board = await R.leaderboard(store, game, scope, rows, player=player, offset=skip)
         size = await R.board_size(store, game, scope) if board or page > 1 else 0
+        played = played or size > 0
         if not board and len(shown) > 1:
             continue
         lines = [t(lang, "board.title", game=game_name(game, lang), scope=scope_text)]
@@ -71,7 +76,7 @@ async def leaderboard_text(
                 )
             )
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) or t(lang, "board.empty")
+    return "\n\n".join(blocks) or t(lang, "board.no_page" if played else "board.empty")
 
 
 async def stats_text(store: Store, player: str, name: str, scope: str, lang: str | None) -> str:

@@ -36,12 +36,19 @@ from engine.protocol import GameSpec
 from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
-from .i18n import LANGUAGES, norm_lang, option_error, t
+from .i18n import LANGUAGES, norm_lang, option_error, preset_name, t
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
-from .settings import ChatSettings, SettingError, chat_language, rule_options, setting_key
+from .settings import (
+    ChatSettings,
+    SettingError,
+    chat_language,
+    rule_options,
+    setting_key,
+    shown_value,
+)
 from .store import Store, StoreError
 from .table import Entry, Status, Table, seat_count
 from .views import (
@@ -326,7 +333,13 @@ class TableService:
             chat_lang=chat.lang,
         )
         name, now = found if found is not None else (key, value)
-        return Outcome(True, t(lang, "settings.saved", key=name, value=now))
+        text = t(lang, "settings.saved", key=name, value=now)
+        open_now = len(self.tables_in(chat.key))
+        if open_now and setting_key(key) != "language":
+            # a table keeps what it was opened with (its record says so); only the
+            # language follows the chat
+            text += "\n" + t(lang, "settings.saved_later", n=open_now)
+        return Outcome(True, text)
 
     async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
         if user is not None and user.lang:
@@ -427,7 +440,16 @@ class TableService:
                 except OptionError as e:
                     return _refuse(lang, "bad_options", error=option_error(lang, e))
             if opts != spec.parse_options(base):
-                return _refuse(lang, "rules_fixed", game=game_id)
+                # what the house rules are, and the way to play them: on Discord the
+                # members cannot see /settings, so "see the settings" would not do
+                lg = norm_lang(lang)
+                named_rules = [preset_name(house, lg)] if house else []
+                named_rules += [
+                    f"{k.removeprefix(game_id + '.')}={shown_value(v, lg)}"
+                    for k, v in chat_options.items()
+                ]
+                house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
+                return _refuse(lang, "rules_fixed", game=game_id, house=house_text)
         if self._seated_in(chat.key, host.key):
             return self._seated_elsewhere(lang, chat.key, host.key)
         # Opening a table awaits the store before the host is seated: hold the claim

@@ -32,6 +32,9 @@ TRICKS = ("table", "open")
 
 #: The value that takes any setting back to its default.
 DEFAULT = "default"
+#: The words that take a setting back to its default: German's /settings shows
+#: "Standard (…)" where English shows "default (…)", and either is understood.
+RESET_WORDS = frozenset({DEFAULT, "standard"})
 
 
 class SettingError(ValueError):
@@ -144,7 +147,9 @@ class ChatSettings:
         tried a preset or an option could never undo it."""
         key = setting_key(key)
         value = value.strip()
-        reset = value.lower() == DEFAULT
+        reset = value.lower() in RESET_WORDS
+        if key.startswith("preset.") and value.lower() != DEFAULT:
+            reset = False  # "standard" may be a preset's own name
         if key in _CHOICES:
             allowed = _CHOICES[key]
             if not reset and value.lower() not in allowed:
@@ -169,6 +174,8 @@ class ChatSettings:
                 presets.pop(gid, None)
             elif value.lower() in spec.presets:
                 presets[gid] = value.lower()
+            elif value.lower() in RESET_WORDS:
+                presets.pop(gid, None)
             else:
                 raise SettingError("preset", value=value, game=gid, presets=", ".join(spec.presets))
             return dataclasses.replace(self, presets=presets)
@@ -190,7 +197,15 @@ class ChatSettings:
             if merged:
                 options[gid] = merged
             return dataclasses.replace(self, options=options)
+        games = [g for g in GAME_MODULES if f"{g}.{key}" in self.option_names(g)]
+        if games:  # `auto_claim off`: an option, named without its game
+            keys = ", ".join(f"{g}.{key}" for g in games)
+            raise SettingError("unknown_option", key=key, keys=keys)
         raise SettingError("unknown", key=key)
+
+    def option_names(self, gid: str) -> list[str]:
+        """A game's rule options as /settings names them (``dreier.plauderer``)."""
+        return [name for name, _, _ in self.game_lines(gid)]
 
 
 #: The settings chosen from a list, and what each allows (ai_level: besides the default).

@@ -1258,10 +1258,15 @@ def settings_text(
     def line(k: str, v: str) -> str:
         return t(lang, "settings.line", key=k, value=v)
 
+    def about(k: str) -> str | None:
+        """What a chat-wide setting does (a rule option's meaning is in /rules)."""
+        return t(lang, f"settings.about.{k}") if f"settings.about.{k}" in i18n.TEXTS["en"] else None
+
     if key is None:
         shown = _settings_shown(settings, lang, turn_timeout, ai_level, chat_lang)
         hint = t(lang, "settings.games", example=example)
-        return "\n".join([title, *(line(k, v) for k, v in shown), hint])
+        lines = [line(k, v) + (f" — {a}" if (a := about(k)) else "") for k, v in shown]
+        return "\n".join([title, *lines, hint])
     want = setting_key(key)
     gid = i18n.game_named(want, tuple(GAME_MODULES))
     if gid is not None:
@@ -1277,7 +1282,8 @@ def settings_text(
         settings, lang, want, turn_timeout=turn_timeout, ai_level=ai_level, chat_lang=chat_lang
     )
     if found is not None:
-        return "\n".join([title, line(*found)])
+        said = about(found[0])
+        return "\n".join([title, line(*found), *([said] if said else [])])
     options = [
         name
         for gid in GAME_MODULES

@@ -56,7 +56,7 @@ from discord import app_commands
 from adapters.recent import Recent
 from bot.config import Config
 from bot.i18n import TEXTS, norm_lang, t
-from bot.payload import loggable, parsed
+from bot.payload import SELF, loggable, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import RecordFile
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
@@ -539,20 +539,29 @@ class DiscordAdapter:
             view.add_item(render.PayloadButton(payload, label))
         await self.reply(interaction, outcome.text or text(user.lang, "done"), view=view)
 
-    def forget_user(self, user: str) -> None:
+    def forget_user(self, user: str, *, done: bool = True) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped
-        their message refs; the computer plays their seats)."""
+        their message refs; the computer plays their seats).  `done` False: the
+        deletion failed part way, after some tables gave his seat to the computer;
+        the hands and pings of those go all the same, the rest stays."""
+
+        def still_his(table_id: str) -> bool:
+            table = self.service.tables.get(table_id)
+            return table is not None and table.seat_of(user) is not None
+
         for table_id, pinged in list(self._pings):  # his ping goes with him
-            if pinged == user:
+            if pinged == user and not still_his(table_id):
                 self._add(table_id, Op("unping", f"hand:{user}"))
         for table_id, slots in self._refs.items():
             # his DM hand stops following the game: it says why, without buttons (the
             # slot goes with this last edit)
             # (a table his leaving closed said so as it closed, and its refs go with it)
             table = self.service.tables.get(table_id)
-            if f"hand:{user}" in slots and table is not None:
+            if f"hand:{user}" in slots and table is not None and not still_his(table_id):
                 note = self._hand_note(table_id, user, table, "hand.forgotten")
                 self._add(table_id, Op("final", f"hand:{user}", note))
+        if not done:
+            return
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
@@ -886,6 +895,8 @@ class DiscordAdapter:
         if outcome.code in _CONFIRMED:
             await self._confirmed(interaction, user, outcome)
             return
+        if table_id == SELF:  # /forgetme's button, failed part way: what was done shows
+            self.forget_user(user.key, done=False)
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return

@@ -68,6 +68,7 @@ import contextlib
 import difflib
 import hmac
 import logging
+import re
 import shlex
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -106,7 +107,7 @@ from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
 from bot.i18n import game_named, norm_lang, t
 from bot.locks import KeyedLocks
-from bot.payload import Payload, parsed
+from bot.payload import SELF, Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
 from bot.rules_text import rules_summary
@@ -123,6 +124,7 @@ from bot.views import (
     started_lobby_text,
 )
 from engine.games import available
+from engine.games import game as game_spec
 
 from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts, refuses
 from .texts import COMMANDS, tt
@@ -131,6 +133,14 @@ log = logging.getLogger(__name__)
 
 #: What a question's button (`Outcome.confirm`) answers when it has done its work.
 _CONFIRMED = frozenset({"resigned", "forgotten"})
+
+#: getChatMember's refusals that mean "no member of this chat" (so no admin): any other
+#: refusal says nothing about the user.
+_NO_MEMBER = re.compile(r"user not found|participant_id_invalid|user_not_participant", re.I)
+
+
+class _AdminUnknowable(Exception):
+    """Telegram refuses to say who administers the chat (not for an outage)."""
 
 
 def _calm_last_poll(record: logging.LogRecord) -> bool:
@@ -213,6 +223,8 @@ class _TableState:
     hands: dict[str, Handle] = field(default_factory=dict)
     warned: set[str] = field(default_factory=set)  # told in the group to start the bot
     pings: dict[str, Handle] = field(default_factory=dict)  # "your turn", until he moves
+    #: /resign's questions in the group: their buttons go when the table closes
+    questions: list[Handle] = field(default_factory=list)
 
 
 def content_of(message: Message, notes: list[str] | None = None) -> Content:
@@ -721,6 +733,8 @@ class TelegramAdapter:
             self.outbox.edit(handle, Content(f"{shown}\n{tt(lang, key, **values)}"))
 
     def _close(self, table_id: str, st: _TableState) -> None:
+        for question in st.questions:
+            self.outbox.freeze(question)
         self.states.pop(table_id, None)
         self.turn_pings.forget(table_id)
         self._lobby_locks.pop(table_id, None)
@@ -1214,7 +1228,7 @@ class TelegramAdapter:
             # The table is busy (the computer is thinking): answer now, report later.
             self._busy[update.update_id] = task
             await self._answer(query)
-            task.add_done_callback(lambda tk: self._late(user, tk, query.message))
+            task.add_done_callback(lambda tk: self._late(user, tk, query.message, data))
             return
         await self._respond(query, user, data, outcome)
 
@@ -1236,6 +1250,11 @@ class TelegramAdapter:
 
     async def _act(self, user: UserRef, data: str, chat: ChatRef | None = None) -> Outcome:
         p = parsed(data)
+        if p is not None and p.table == SELF and chat is not None and chat.id.startswith("-"):
+            # /forgetme's button deletes the presser's data: it is only ever shown in
+            # his private chat, so one in a group (forwarded there) is refused
+            text = tt(user.lang, "forget_private", link=f"https://t.me/{self.app.bot.username}")
+            return Outcome(False, text, "forget_private")
         if p is None or p.verb not in ("j", "st"):
             return await self._act_now(user, data, chat)
         # A lobby's joins and its Start go one at a time, each join with its greeting:
@@ -1273,6 +1292,7 @@ class TelegramAdapter:
         user: UserRef,
         task: asyncio.Task[Outcome],
         pressed: MaybeInaccessibleMessage | None = None,
+        data: str = "",
     ) -> None:
         """A press answered before the core finished: a refusal, or a failure, is
         told privately, since the button's answer is spent."""
@@ -1287,6 +1307,8 @@ class TelegramAdapter:
             text = None if outcome.ok else outcome.text
             if outcome.code in _CONFIRMED:
                 self._confirmed(pressed, user, outcome)
+            elif (p := parsed(data)) is not None and p.table == SELF:
+                self._forgotten(user, done=False)
         if text:
             self._tell(int(user.id), text)
 
@@ -1305,6 +1327,8 @@ class TelegramAdapter:
         if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
             await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
             return
+        if p is not None and p.table == SELF and outcome.code != "forgotten":
+            self._forgotten(user, done=False)  # failed part way: what was done shows
         if not outcome.ok:
             await self._answer(query, outcome.text, alert=True)
             return
@@ -1411,17 +1435,28 @@ class TelegramAdapter:
         try:
             chat_id = self.outbox.current_chat(message.chat.id)
             member = await self.app.bot.get_chat_member(chat_id, int(user.id))
-        except (BadRequest, Forbidden) as e:  # Telegram's answer: no member, or no chat
-            log.info("getChatMember refused: %s", e)
-            return False
+        except BadRequest as e:
+            if _NO_MEMBER.search(e.message):  # Telegram's answer: he is no member
+                return False
+            log.warning("getChatMember refused (%s): admins are refused until it works", e)
+            raise _AdminUnknowable from None
+        except Forbidden as e:
+            log.warning("getChatMember refused (%s): admins are refused until it works", e)
+            raise _AdminUnknowable from None
         except TelegramError as e:
             log.info("getChatMember failed: %s", e)
             return None
         return member.status in ("creator", "administrator")
 
     async def _admin_or_retry(self, message: TgMessage, user: UserRef) -> bool | None:
-        """`_is_admin`, having told the user to try again when Telegram did not say."""
-        is_admin = await self._is_admin(message, user)
+        """`_is_admin`, having told the user what to do when Telegram did not say: try
+        again after an outage; make the bot an admin when Telegram refuses to tell it
+        (its API promises the answer only to admins)."""
+        try:
+            is_admin = await self._is_admin(message, user)
+        except _AdminUnknowable:
+            await self._reply(message, tt(user.lang, "admin_refused"))
+            return None
         if is_admin is None:
             await self._reply(message, tt(user.lang, "admin_unknown"))
         return is_admin
@@ -1550,7 +1585,7 @@ class TelegramAdapter:
         message, user = got
         args = [a.lower() for a in context.args or []]
         # a number that names no game ("1000" is Thousand) is the board's page
-        paging = [a for a in args if a.isdigit() and _game_of(a) is None]
+        paging = [a for a in args if a.isdecimal() and _game_of(a) is None]
         words = [a for a in args if a != "global" and a not in paging]
         refused = _unknown_game(user.lang, words)
         if refused is not None:
@@ -1661,15 +1696,28 @@ class TelegramAdapter:
         outcome = await self.service.resign(self._chat(message), user, ask=True)
         if outcome.confirm is not None:
             # in the group, the button bound to his seat: another's press is refused
-            self._ask(message, outcome.text or "", outcome.confirm)
+            self._ask(message, outcome.text or "", outcome.confirm, outcome.table_id)
         elif outcome.text:
             await self._reply(message, outcome.text)
 
-    def _ask(self, message: TgMessage, text: str, confirm: tuple[str, str]) -> None:
-        """A question whose one button does what was asked (/resign, /forgetme)."""
+    def _ask(
+        self,
+        message: TgMessage,
+        text: str,
+        confirm: tuple[str, str],
+        table_id: str | None = None,
+    ) -> None:
+        """A question whose one button does what was asked (/resign, /forgetme); one
+        about a table loses its button when the table closes, unpressed or not."""
         label, data = confirm
-        rows = ((Btn(label, data=data),),)
-        self.outbox.send(message.chat.id, Content(text, rows), thread=_topic_of(message))
+        content = Content(text, ((Btn(label, data=data),),))
+        st = self.states.get(table_id) if table_id is not None else None
+        if table_id is None or st is None:
+            self.outbox.send(message.chat.id, content, thread=_topic_of(message))
+            return
+        handle = Handle(message.chat.id, table_id, None, thread=_topic_of(message))
+        st.questions.append(handle)
+        self.outbox.post(handle, content)
 
     async def _cmd_record(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The record of the group's newest finished match, or of the one named, as a
@@ -1755,11 +1803,16 @@ class TelegramAdapter:
         outcome = await self.service.forget(user, ask=True)
         self._ask(message, outcome.text or "", outcome.confirm or ("?", ""))
 
-    def _forgotten(self, user: UserRef) -> None:
-        """After his data was deleted: nothing of him stays here either."""
-        lang = self.langs.pop(user.key, None) or user.lang
-        for st in self.states.values():  # a ping of his turn goes with him
-            self._unping(st, user.key)
+    def _forgotten(self, user: UserRef, *, done: bool = True) -> None:
+        """After his data was deleted: nothing of him stays here either.  `done`
+        False: the deletion failed part way, after some tables gave his seat to the
+        computer; the hands of those go all the same (the rest stays, as he does)."""
+        lang = (self.langs.pop(user.key, None) if done else self.langs.get(user.key)) or user.lang
+        for table_id, st in self.states.items():
+            table = self.service.tables.get(table_id)
+            if table is not None and table.seat_of(user.key) is not None:
+                continue  # still his seat (a deletion that failed before this table)
+            self._unping(st, user.key)  # a ping of his turn goes with him
             # his hand stops following the game: it says why, without buttons
             handle = st.hands.pop(user.key, None)
             if handle is not None and handle.latest is not None:
@@ -1784,13 +1837,24 @@ class _PollRequest(HTTPXRequest):
 
 def _setting_args(args: list[str]) -> list[str]:
     """`/settings` words as key and value, however they were typed: ``key value``,
-    ``key=value`` (as `/new` takes options), or ``<game> <option> <value>``."""
-    if len(args) == 1 and "=" in args[0]:
+    ``key=value`` and ``key = value`` (as `/new` takes options), ``<game> <option>
+    <value>`` and ``<game> option=value``; ``<game> <option>`` looks the option up,
+    and ``<game> <preset>`` names the game's preset (one key, one value)."""
+    args = [a for a in args if a != "="]
+    if args and "=" in args[0] and len(args) <= 2:
         key, _, value = args[0].partition("=")
-        return [key, value] if value else [key]
-    if len(args) >= 3 and "." not in args[0] and _game_of(args[0]) is not None:
-        return [f"{_game_of(args[0])}.{args[1]}", *args[2:]]
-    return args
+        return [key, *([value] if value else []), *args[1:]]
+    gid = _game_of(args[0]) if args and "." not in args[0] else None
+    if gid is None or len(args) < 2:
+        return args
+    option, _, value = args[1].partition("=")
+    if value:
+        return [f"{gid}.{option}", value, *args[2:]]
+    if len(args) >= 3:
+        return [f"{gid}.{args[1]}", *args[2:]]
+    if args[1].lower() in game_spec(gid).presets:
+        return [f"preset.{gid}", args[1]]
+    return [f"{gid}.{args[1]}"]
 
 
 def _topic_of(message: TgMessage) -> int | None:

@@ -50,8 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Waiting for {names} to open the private chat with me ({link}).",
         "hand_sent": "Your hand is in our private chat.",
         "group_only": "Use this command in a group.",
-        "forget_private": "Your data is deleted in our private chat, where only you see the "
-        "button: send /forgetme there ({link}).",
+        "forget_private": "To delete your data, send /forgetme in our private chat, where "
+        "only you see its button ({link}).",
         "anonymous": (
             "You are posting anonymously (as the group or a channel), so I cannot tell "
             "who you are or send you your cards. Turn off “Remain anonymous” in your "
@@ -70,6 +70,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_games": "No games yet.",
         "failed": "Something went wrong; please try again.",
         "admin_unknown": "Telegram did not tell me whether you are an admin here; please try again in a moment.",
+        "admin_refused": "Telegram will not tell me who the admins of this group are, so I cannot let anyone do what needs an admin. An admin can fix this by making me an admin of the group (no rights are needed).",
         "group_lost": "Table {table} was closed: I can no longer post in its group (removed, or not allowed to write there).",
         "topic_lost": "Table {table} was closed: its topic in the group was closed or deleted, so I can no longer post there.",
     },
@@ -105,6 +106,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_games": "Noch keine Spiele.",
         "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
         "admin_unknown": "Telegram hat mir nicht gesagt, ob du hier Admin bist; bitte gleich noch einmal versuchen.",
+        "admin_refused": "Telegram sagt mir nicht, wer in dieser Gruppe Admin ist, also kann ich niemanden tun lassen, was einen Admin braucht. Ein Admin behebt das, indem er mich zum Admin der Gruppe macht (ohne Rechte).",
         "group_lost": "Tisch {table} wurde geschlossen: Ich kann in seiner Gruppe nicht mehr schreiben (entfernt oder ohne Schreibrecht).",
         "topic_lost": "Tisch {table} wurde geschlossen: Sein Thema in der Gruppe wurde geschlossen oder gelöscht, ich kann dort nicht mehr schreiben.",
     },

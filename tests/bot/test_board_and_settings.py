@@ -448,8 +448,8 @@ async def test_a_german_admin_reads_the_refusal_in_german(bot: Bot) -> None:
     admin = users(1)[0]
     assert (await bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True)).ok
     for key, value, told in [
-        ("turn_timeout", "5", "zwischen 10 und 3600 sein, oder default"),
-        ("ai_level", "genius", "einer dieser Werte sein: random, heuristic, strong oder default"),
+        ("turn_timeout", "5", "zwischen 10 und 3600 sein, oder Standard"),
+        ("ai_level", "genius", "einer dieser Werte sein: random, heuristic, strong oder Standard"),
         ("colour", "red", "unbekannte Einstellung 'colour'"),
         # the engine's refusals of rule options, worded by their codes
         ("tausend.players", "5", "tausend.players muss einer dieser Werte sein: 2, 3, 4; nicht 5"),
@@ -482,8 +482,38 @@ async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot)
         ("zweier.auto_claim", "off"),
         ("preset.zweier", "manual_claims"),
     ]:
-        assert (await bot.svc.update_setting(CHAT, a.user, key, value, is_admin=True)).ok
+        out = await bot.svc.update_setting(CHAT, a.user, key, value, is_admin=True)
+        # ... and the admin is told so, not left to find out at the next deal
+        assert out.ok and (out.text or "").endswith(
+            "It applies to tables opened from now on; tables open now (2) keep what they"
+            " were opened with."
+        ), out.text
     assert [(tb.settings, tb.options) for tb in tables] == before
+    out = await bot.svc.update_setting(CHAT, a.user, "language", "de", is_admin=True)
+    assert out.text == "Saved: language = de"  # the one that reaches them
+
+
+async def test_default_and_its_german_word_reset_and_an_option_is_found_without_its_game(
+    bot: Bot,
+) -> None:
+    """German /settings shows "Standard (…)": typed back, it resets as "default" does
+    (and a preset called standard stays a preset).  An option named without its game
+    gets the keys to type, as looking it up does."""
+    admin = users(1)[0]
+    for key, value in [("turn_timeout", "90"), ("dreier.plauderer", "off"), ("suits", "german")]:
+        assert (await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)).ok
+        out = await bot.svc.update_setting(CHAT, admin, key, "Standard", is_admin=True)
+        assert out.ok, out.text
+    assert await bot.svc.settings(CHAT) == ChatSettings()
+    assert (
+        await bot.svc.update_setting(CHAT, admin, "preset.dreier", "standard", is_admin=True)
+    ).ok
+    assert (await bot.svc.settings(CHAT)).presets == {"dreier": "standard"}
+    out = await bot.svc.update_setting(CHAT, admin, "auto_claim", "off", is_admin=True)
+    assert out.text == (
+        "Bad setting: unknown setting 'auto_claim': a game's rule option goes with its game"
+        " (zweier.auto_claim, dreier.auto_claim, bauern.auto_claim)"
+    ), out.text
 
 
 async def test_a_preset_named_when_opening_wins_over_the_chats_options(bot: Bot) -> None:
@@ -613,7 +643,7 @@ async def test_a_preset_is_named_in_any_case_and_a_game_by_any_of_its_names(
         assert out.ok and out.table_id is not None, out
         assert bot.svc.tables[out.table_id].preset == "all_contracts"
         saved = await bot.svc.update_setting(CHAT, anna, "1000.players", "2", is_admin=True)
-        assert saved.ok and saved.text == "Saved: tausend.players = 2", saved
+        assert saved.ok and (saved.text or "").startswith("Saved: tausend.players = 2\n"), saved
         saved = await bot.svc.update_setting(
             CHAT, anna, "preset.Thousand", "default", is_admin=True
         )

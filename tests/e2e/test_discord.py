@@ -21,10 +21,11 @@ from pydantic import SecretStr
 from adapters.discord import serve
 from adapters.discord.texts import text
 from bot import app
+from bot import results as R
 from bot.config import Config
 from bot.i18n import card_label, t
 from bot.service import ChatRef, Outcome, TableService, Timings, UserRef
-from bot.store import Store
+from bot.store import Store, StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.discord_harness import (
     World,
@@ -778,6 +779,32 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(tmp_path: Pat
             lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
         )
         assert not hand.buttons and hand.content.startswith("Deine Karten")
+
+
+async def test_a_forgetme_that_fails_part_way_leaves_no_live_looking_dm_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails after his seat went to the computer: the question says it
+    did not go through, and his DM hand says the computer plays on, without buttons."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        hand = world.hand_message(bert, table_id)
+        assert hand is not None and hand.buttons
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise StoreError("disk full")
+
+        monkeypatch.setattr(R, "forget_player", failing)
+        question = await world.slash(bert, "forgetme")
+        await world.click(bert, question, question.buttons[0].label)
+        await world.settle()
+        assert world.service.tables[table_id].seat_of(f"dc:{bert.id}") is None
+        await world.fake.wait_for(
+            lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
+        )
+        assert not hand.buttons
 
 
 async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm(

@@ -18,12 +18,15 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from bot import results as R
 from bot.config import Config
 from bot.payload import decode as decode_payload
+from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     FakeTelegram,
+    FakeUser,
     Limits,
     RateLimits,
     _bad_request,
@@ -134,7 +137,10 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await fake.wait_for_message(group, contains="Saved: tausend.players = 2")
         anna.send(group, "/settings turn_timeout")  # one setting, its default spelled out
         one = await fake.wait_for_message(group, contains="turn_timeout = ")
-        assert one.text.splitlines()[1:] == ["turn_timeout = default (600 s)"], one.text
+        assert one.text.splitlines()[1:] == [
+            "turn_timeout = default (600 s)",
+            "seconds for a move (10–3600); then the computer plays it",  # what it does
+        ], one.text
         anna.send(group, "/settings language de")
         await fake.wait_for_message(group, contains="Saved: language = de")
         assert fake.calls_to("getChatMember")
@@ -250,6 +256,37 @@ async def test_restart_mid_deal_keeps_messages_and_refuses_stale_buttons(
         await stop_rig(rig)
 
 
+async def test_settings_understands_a_game_s_option_however_it_is_typed(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """`/settings dreier plauderer` looks the option up (for anyone: looking needs no
+    admin), `dreier plauderer=off` and `dreier.plauderer = off` change it, `dreier
+    <preset>` names the preset, and an option without its game gets the keys to type."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        (anna, berti), group = players.users, players.group
+
+        async def said(user: FakeUser, text: str) -> str:
+            typed = user.send(group, text)
+            return (await fake.wait_for_message(group, after=typed)).text
+
+        looked = await said(berti, "/settings dreier plauderer")
+        assert looked.endswith("dreier.plauderer = default (off)"), looked
+        assert await said(anna, "/settings dreier plauderer=on") == "Saved: dreier.plauderer = on"
+        assert await said(anna, "/settings dreier.plauderer = off") == (
+            "Saved: dreier.plauderer = off"
+        )
+        assert await said(anna, "/settings dreier standard") == "Saved: preset.dreier = standard"
+        hint = await said(anna, "/settings auto_claim off")
+        assert "(zweier.auto_claim, dreier.auto_claim, bauern.auto_claim)" in hint, hint
+        assert await said(berti, "/settings dreier plauderer off") == (
+            "Only admins can change the settings."
+        )
+    finally:
+        await stop_rig(rig)
+
+
 async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path) -> None:
     """/resign in the group is a question with one button: Berti pressing Anna's is
     refused and the match runs on; Anna's press resigns, and the button goes.
@@ -276,10 +313,62 @@ async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path)
 
         typed = berti.send(players.group, "/forgetme")
         said = await fake.wait_for_message(players.group, after=typed)
-        assert said.text.startswith("Your data is deleted in our private chat")
+        assert said.text.startswith("To delete your data, send /forgetme in our private chat")
         assert said.buttons() == []
         await confirmed(fake, berti, berti.private_chat, "/forgetme")
         await fake.wait_for_message(berti.private_chat, contains="Your data is deleted:")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_forgetme_that_fails_part_way_leaves_no_live_looking_hand(
+    fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails after his seat went to the computer: he is told it did
+    not go through, and his hand says the computer plays it, without buttons (not
+    "Your turn." with buttons that answer "not playing")."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake, presses=2)
+        berti = players.users[1]
+        hand = hand_message(berti, table_id)
+        assert hand is not None
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise StoreError("disk full")
+
+        monkeypatch.setattr(R, "forget_player", failing)
+        typed = berti.send(berti.private_chat, "/forgetme")
+        question = await fake.wait_for_message(berti.private_chat, after=typed, contains="?")
+        answer = await press(fake, berti, question, "Delete my data")
+        assert answer.show_alert and "could not save it" in (answer.text or ""), answer.text
+        table = rig.table(table_id)
+        assert table is not None and table.seat_of(f"tg:{berti.id}") is None
+        await fake.wait_for(
+            lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
+            what="the hand to say the computer plays it",
+        )
+        assert hand.buttons() == []
+    finally:
+        await stop_rig(rig)
+
+
+async def test_an_unpressed_resign_question_loses_its_button_when_the_match_ends(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, _ = await started_match(rig, fake)
+        anna, berti = players.users
+        typed = anna.send(players.group, "/resign")
+        question = await fake.wait_for_message(players.group, after=typed, contains="?")
+        await confirmed(fake, berti, players.group, "/resign")  # Berti resigns first
+        await fake.wait_for_message(players.group, contains="Berti resigned.")
+        await rig.adapter.outbox.drain()
+        assert question.buttons() == [] and question.text.startswith("Resign the match")
+        # a forget button pressed in the group (forwarded there) deletes nothing
+        answer = await fake.wait_answer(anna.press_data(question, "me:0:fg"))
+        assert answer.show_alert and "send /forgetme in our private chat" in (answer.text or "")
     finally:
         await stop_rig(rig)
 

@@ -98,3 +98,35 @@ def test_parts_cut_between_lines_counting_as_telegram_counts() -> None:
     assert parts(text, limit=182) == [text]
     assert parts("\n\nshort\n\n", limit=10) == ["short"]
     assert parts("") == ["…"]
+
+
+async def test_a_page_beyond_any_board_is_said_to_be_empty(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A page number of twenty digits (or a superscript "²", a digit to Python but no
+    number) gets an answer, not "Something went wrong" and a traceback."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna"])
+        anna, group = players.users[0], players.group
+        await rig.store.write(
+            ops=[
+                (
+                    "INSERT INTO players (key, name, lang, updated) VALUES (?, ?, NULL, ?)",
+                    ("tg:1000", "Berti", time.time()),
+                ),
+                (
+                    "INSERT INTO ratings (scope, game, player, mu, sigma, games)"
+                    " VALUES (?, 'zweier', 'tg:1000', 30.0, 2.0, 1)",
+                    (f"tg:{group.id}",),
+                ),
+            ]
+        )
+        typed = anna.send(group, "/leaderboard 99999999999999999999")
+        said = await fake.wait_for_message(group, after=typed)
+        assert said.text.endswith("No players on this page."), said.text
+        typed = anna.send(group, "/leaderboard ²")
+        said = await fake.wait_for_message(group, after=typed)
+        assert "went wrong" not in said.text, said.text
+    finally:
+        await stop_rig(rig)

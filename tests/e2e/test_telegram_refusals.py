@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.payload import decode as decode_payload
+from bot.ports import ChatRef
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     FakeTelegram,
@@ -76,6 +77,37 @@ async def test_a_hand_refused_with_chat_not_found_is_asked_for_in_the_group(
 
 
 # ------------------------------------------------------- is he an admin? no answer
+
+
+@pytest.mark.parametrize(
+    ("status", "description"),
+    [(400, "Bad Request: not enough rights"), (403, "Forbidden: bot is not a member")],
+    ids=["bad_request", "forbidden"],
+)
+async def test_an_admin_is_told_to_make_the_bot_admin_when_telegram_will_not_say(
+    fake: FakeTelegram, tmp_path: Path, status: int, description: str
+) -> None:
+    """Telegram refusing getChatMember (its API promises the answer only to admins)
+    says nothing about the user: the group's creator is not told he is no admin but
+    how to fix it, and nothing is changed.  A non-member's "user not found" is still
+    a plain no."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, group = players.users[0], players.group
+        fake.fail_next("getChatMember", error_code=status, description=description)
+        asked = anna.send(group, "/settings turn_timeout 90")
+        reply = await fake.wait_for_message(group, after=asked)
+        assert "making me an admin of the group" in reply.text, reply.text
+        assert "Only admins" not in reply.text
+        settings = await rig.service.settings(ChatRef("tg", str(group.id)))
+        assert settings.turn_timeout != 90
+        fake.fail_next("getChatMember", error_code=400, description="Bad Request: user not found")
+        asked = anna.send(group, "/settings turn_timeout 90")
+        reply = await fake.wait_for_message(group, after=asked)
+        assert reply.text == "Only admins can change the settings."
+    finally:
+        await stop_rig(rig)
 
 
 @pytest.mark.parametrize("status", [429, 500], ids=["flood_control", "server_error"])
