@@ -71,7 +71,7 @@ import logging
 import re
 import shlex
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -116,6 +116,7 @@ from bot.table import Status
 from bot.turn_pings import PING_AFTER, TurnPings
 from bot.turn_pings import SLOT as PING
 from bot.views import (
+    Button,
     HandView,
     Message,
     ResultView,
@@ -227,13 +228,42 @@ class _TableState:
     questions: list[Handle] = field(default_factory=list)
 
 
+#: How wide a row of buttons may be, in characters, before a phone cuts labels short:
+#: Telegram gives every button of a row the same width, so it is the longest label
+#: (with its padding) times the buttons in the row that must fit.
+ROW_WIDTH = 40
+_PADDING = 2
+
+
 def content_of(message: Message, notes: list[str] | None = None) -> Content:
     """A core `Message` as Telegram content (plain text, callback buttons)."""
     text = message.text
     if notes:
         text = text + "\n" + "\n".join(notes)
-    rows = tuple(tuple(Btn(b.label, data=b.payload) for b in row) for row in message.buttons)
+    rows = tuple(
+        tuple(Btn(b.label, data=b.payload) for b in line)
+        for row in message.buttons
+        for line in phone_rows(row)
+    )
     return Content(text, rows)
+
+
+def phone_rows(row: Sequence[Button]) -> list[list[Button]]:
+    """One of the core's rows (up to five, Discord's limit) as the rows a phone shows
+    whole: "K♥ + marriage in trumps (40)" beside four other cards would read "K♥ +…".
+    Telegram has no five-row limit, so a row may become several; the order stays."""
+    out: list[list[Button]] = []
+    widest = 0
+    for button in row:
+        width = len(button.label) + _PADDING
+        line = out[-1] if out else None
+        if line is not None and (len(line) + 1) * max(widest, width) <= ROW_WIDTH:
+            line.append(button)
+            widest = max(widest, width)
+        else:
+            out.append([button])
+            widest = width
+    return out
 
 
 def user_ref(user: TgUser) -> UserRef:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adapters.telegram.adapter import _PADDING, ROW_WIDTH, phone_rows
+from bot.views import Button
 from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     Rig,
@@ -36,6 +38,12 @@ def check_deals(rig: Rig, table_id: str, group: FakeChat, users: list[FakeUser])
         assert all(not m.buttons() for m in hands[:deals])  # finished deals: no buttons
     assert not any("Hand:" in r.text for m in group.messages for r in m.revisions)
     assert rig.witness.check_group(table_id, group) > deals
+    for user in users:  # every label readable whole on a phone (one width per row)
+        for message in user.private_chat.bot_messages():
+            for revision in message.revisions:
+                for row in revision.keyboard():
+                    widest = max(len(b.text) for b in row) + _PADDING
+                    assert len(row) == 1 or len(row) * widest <= ROW_WIDTH, row
     return deals
 
 
@@ -98,3 +106,15 @@ async def test_tausend_deal_with_ai(fake: FakeTelegram, tmp_path: Path) -> None:
         assert private == {anna.id}
     finally:
         await stop_rig(rig)
+
+
+def test_a_row_too_wide_for_a_phone_is_split_in_order() -> None:
+    """Five cards fit one row; a card with a marriage in trumps does not share it with
+    four others (Telegram would cut every label of the row to "K♥ +…")."""
+    cards = [Button(label, f"t:1:a{i}") for i, label in enumerate(["A♥", "10♥", "K♠", "Q♠", "9♣"])]
+    assert phone_rows(cards) == [cards]
+    marriage = Button("K♥ + marriage in trumps (40)", "t:1:a9")
+    row = [cards[0], marriage, *cards[1:4]]
+    lines = phone_rows(row)
+    assert [b for line in lines for b in line] == row  # nothing lost, nothing moved
+    assert lines == [[cards[0]], [marriage], cards[1:4]]
