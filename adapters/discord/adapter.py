@@ -1181,7 +1181,13 @@ class DiscordAdapter:
             if not lost:
                 key = f"abort.{reason}"
                 why = t(lang, key) if key in TEXTS["en"] else str(reason or "")
-                add(table_id, Op("note", message=Message(t(lang, "result.aborted", reason=why))))
+                add(
+                    table_id,
+                    Op(
+                        "note",
+                        message=Message(t(lang, "result.aborted", table=table_id, reason=why)),
+                    ),
+                )
         add(table_id, Op("close"))
 
     def _ring(self, table_id: str, user: str, *, new: bool) -> None:

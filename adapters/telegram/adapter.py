@@ -718,7 +718,7 @@ class TelegramAdapter:
                         note = tt(self.langs.get(user) or lang, reason, table=tid)
                         self.outbox.send(user_id(user), Content(note))
             else:
-                text = t(lang, "result.aborted", reason=t(lang, f"abort.{reason}"))
+                text = t(lang, "result.aborted", table=tid, reason=t(lang, f"abort.{reason}"))
                 self._to_group(st, Content(text))
             self._close(tid, st)
         elif kind == "reminder" and u.user is not None:

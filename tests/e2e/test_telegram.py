@@ -154,7 +154,7 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         berti.send(group, "/abort")  # no vote before the start: the host closes a lobby
         await fake.wait_for_message(group, contains="only the host (Anna) can close")
         anna.send(group, "/abort")
-        await fake.wait_for_message(group, contains="Der Tisch wurde geschlossen")
+        await fake.wait_for_message(group, contains=" wurde geschlossen: ")
         await rig.adapter.outbox.drain()
         assert lobby.buttons() == []
         question = await confirmed(fake, berti, berti.private_chat, "/forgetme")
@@ -766,7 +766,7 @@ async def test_an_abort_vote_leaves_the_hand_buttons_working(
         # Anna agrees: the table closes, and its message shows it as it was left,
         # nobody "to act" and no vote still asked for
         anna.send(players.group, "/abort")
-        await fake.wait_for_message(players.group, contains="The table was closed")
+        await fake.wait_for_message(players.group, contains=" was closed: ")
         assert await rig.adapter.outbox.drain(5)
         [shown] = [
             m for m in table_messages(players.group.bot_messages(), table_id) if "Deal 1" in m.text

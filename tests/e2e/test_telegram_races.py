@@ -344,7 +344,7 @@ async def test_a_match_ended_while_the_computer_thinks_drops_its_move(
             await confirmed(fake, anna, players.group, command)
         else:
             anna.send(players.group, command)
-        closed = t("en", "result.aborted", reason=t("en", "abort.host"))
+        closed = t("en", "result.aborted", table=table_id, reason=t("en", "abort.host"))
         said = "Anna resigned." if command == "/resign" else closed
         last = await fake.wait_for_message(players.group, contains=said)
         await computer.release()
