@@ -101,7 +101,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "  q         beenden\n"
         "Während einer Partie erklärt h, wie man Karten spielt.",
         "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
-        "Enter: weiterspielen · n: aufgeben und neu beginnen · q: Ende",
+        "Enter: weiterspielen · n: verwerfen und neu beginnen · q: Ende",
         "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",
         "abandoned": "Die unfertige Partie ist geschlossen.",
         "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "

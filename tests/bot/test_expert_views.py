@@ -275,7 +275,7 @@ async def test_every_marriage_of_a_deal_stays_on_the_table(make_bot: Callable[..
     ("lang", "line"),
     [
         ("en", "On the barrel: {name} (deal 2 of 3)"),
-        ("de", "Am Fass: {name} (Runde 2 von 3)"),
+        ("de", "Auf dem Fass: {name} (Runde 2 von 3)"),
     ],
 )
 async def test_the_table_counts_the_deals_on_the_barrel(

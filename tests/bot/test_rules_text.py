@@ -141,7 +141,7 @@ def test_bauern_bettler_follows_its_options(lang: str) -> None:
     ("lang", "what"),
     [
         ("en", {"Bettler": "take no trick", "Gang": "take all", "Schnapser": "till 66"}),
-        ("de", {"Bettler": "kein Stich", "Gang": "alle", "Schnapser": "bis 66"}),
+        ("de", {"Bettler": "kein Stich", "Gang": "alle", "Schnapser": "66 in höchstens"}),
     ],
 )
 @pytest.mark.parametrize("game_id", GAMES)

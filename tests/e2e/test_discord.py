@@ -156,7 +156,7 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         assert none.content == "Du hast hier keinen Tisch."  # bert's client is German
         # without a table: every game's summary, in one message Discord takes (2,000)
         overview = await world.slash(world["bert"], "rules")
-        assert "Wer zuerst 1000 hat" in overview.content  # the last game's, whole
+        assert "wer zuerst 1000 hat" in overview.content  # the last game's, whole
 
 
 async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
