@@ -294,13 +294,18 @@ async def press(
     return await fake.wait_answer(query)
 
 
+async def asked(fake: FakeTelegram, user: FakeUser, chat: FakeChat, command: str) -> FakeMessage:
+    """`command` (/resign in a group, /forgetme privately): the question it is
+    answered with."""
+    typed = user.send(chat, command)
+    return await fake.wait_for_message(chat, after=typed, contains="?")
+
+
 async def confirmed(
     fake: FakeTelegram, user: FakeUser, chat: FakeChat, command: str
 ) -> FakeMessage:
-    """`command` (/resign in a group, /forgetme privately) and the one button of the
-    question it is answered with; the question."""
-    typed = user.send(chat, command)
-    question = await fake.wait_for_message(chat, after=typed, contains="?")
+    """`command` and the one button of the question it is answered with; the question."""
+    question = await asked(fake, user, chat, command)
     [button] = question.buttons()
     answer = await press(fake, user, question, button.text)
     assert not answer.show_alert, answer.text

@@ -766,45 +766,32 @@ async def test_a_german_server_gets_german_tables_until_an_admin_says_otherwise(
         assert "Join" in [b.label for b in lobby.buttons], lobby.content
 
 
-async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(tmp_path: Path) -> None:
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, bert = world["anna"], world["bert"]
-        table_id = await world.start_match(anna, bert)
-        hand = world.hand_message(bert, table_id)
-        assert hand is not None and hand.buttons
-        await world.click(bert, await world.slash(bert, "forgetme"), "Meine Daten löschen")
-        await world.settle()
-        await world.fake.wait_for(
-            lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
-        )
-        assert not hand.buttons and hand.content.startswith("Deine Karten")
-
-
-async def test_a_forgetme_that_fails_part_way_leaves_no_live_looking_dm_hand(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("store_fails", [False, True], ids=["deleted", "store_failed"])
+async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_fails: bool
 ) -> None:
-    """The database fails after his seat went to the computer: the question says it
-    did not go through, and his DM hand says the computer plays on, without buttons."""
+    """His DM hand says the computer plays on, without buttons; so too when the
+    database fails after his seat went to the computer (the question then says it
+    did not go through)."""
     async with discord_world(tmp_path) as world:
         await world.start_bot()
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
         hand = world.hand_message(bert, table_id)
         assert hand is not None and hand.buttons
+        if store_fails:
 
-        async def failing(*args: object, **kwargs: object) -> None:
-            raise StoreError("disk full")
+            async def failing(*args: object, **kwargs: object) -> None:
+                raise StoreError("disk full")
 
-        monkeypatch.setattr(R, "forget_player", failing)
-        question = await world.slash(bert, "forgetme")
-        await world.click(bert, question, question.buttons[0].label)
+            monkeypatch.setattr(R, "forget_player", failing)
+        await world.click(bert, await world.slash(bert, "forgetme"), "Meine Daten löschen")
         await world.settle()
         assert world.service.tables[table_id].seat_of(f"dc:{bert.id}") is None
         await world.fake.wait_for(
             lambda: "Daten wurden gelöscht" in hand.content or None, description="the note"
         )
-        assert not hand.buttons
+        assert not hand.buttons and hand.content.startswith("Deine Karten")
 
 
 async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm(

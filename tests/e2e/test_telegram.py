@@ -32,6 +32,7 @@ from tests.e2e.fakes.telegram_api import (
     _bad_request,
 )
 from tests.e2e.telegram_harness import (
+    asked,
     config_for,
     confirmed,
     fake,
@@ -296,8 +297,7 @@ async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path)
     try:
         players, table_id = await started_match(rig, fake)
         anna, berti = players.users
-        typed = anna.send(players.group, "/resign")
-        question = await fake.wait_for_message(players.group, after=typed, contains="?")
+        question = await asked(fake, anna, players.group, "/resign")
         assert question.text.startswith(f"Resign the match at table {table_id}?")
         assert [b.text for b in question.buttons()] == ["Resign"]
         answer = await press(fake, berti, question, "Resign")
@@ -321,38 +321,6 @@ async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path)
         await stop_rig(rig)
 
 
-async def test_a_forgetme_that_fails_part_way_leaves_no_live_looking_hand(
-    fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The database fails after his seat went to the computer: he is told it did
-    not go through, and his hand says the computer plays it, without buttons (not
-    "Your turn." with buttons that answer "not playing")."""
-    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
-    try:
-        players, table_id = await started_match(rig, fake, presses=2)
-        berti = players.users[1]
-        hand = hand_message(berti, table_id)
-        assert hand is not None
-
-        async def failing(*args: object, **kwargs: object) -> None:
-            raise StoreError("disk full")
-
-        monkeypatch.setattr(R, "forget_player", failing)
-        typed = berti.send(berti.private_chat, "/forgetme")
-        question = await fake.wait_for_message(berti.private_chat, after=typed, contains="?")
-        answer = await press(fake, berti, question, "Delete my data")
-        assert answer.show_alert and "could not save it" in (answer.text or ""), answer.text
-        table = rig.table(table_id)
-        assert table is not None and table.seat_of(f"tg:{berti.id}") is None
-        await fake.wait_for(
-            lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
-            what="the hand to say the computer plays it",
-        )
-        assert hand.buttons() == []
-    finally:
-        await stop_rig(rig)
-
-
 async def test_an_unpressed_resign_question_loses_its_button_when_the_match_ends(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -360,8 +328,7 @@ async def test_an_unpressed_resign_question_loses_its_button_when_the_match_ends
     try:
         players, _ = await started_match(rig, fake)
         anna, berti = players.users
-        typed = anna.send(players.group, "/resign")
-        question = await fake.wait_for_message(players.group, after=typed, contains="?")
+        question = await asked(fake, anna, players.group, "/resign")
         await confirmed(fake, berti, players.group, "/resign")  # Berti resigns first
         await fake.wait_for_message(players.group, contains="Berti resigned.")
         await rig.adapter.outbox.drain()
@@ -909,12 +876,14 @@ async def test_a_start_link_followed_before_joining_says_to_press_join(
         await stop_rig(rig)
 
 
+@pytest.mark.parametrize("store_fails", [False, True], ids=["deleted", "store_failed"])
 async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_fails: bool
 ) -> None:
     """Berti deletes his data mid-deal: the computer plays his seat, and his hand
     message says so without buttons, not "Your turn." with buttons that no longer
-    answer to him."""
+    answer to him.  So too when the database fails after his seat went to the
+    computer: he is told it did not go through."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await started_match(rig, fake, presses=2)
@@ -922,11 +891,23 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
         hand = hand_message(berti, table_id)
         assert hand is not None
         await rig.adapter.outbox.drain()
-        question = await confirmed(fake, berti, berti.private_chat, "/forgetme")
-        await fake.wait_for(
-            lambda: question.text.startswith("Your data is deleted") or None,
-            what="the question to become the answer",
-        )
+        if store_fails:
+
+            async def failing(*args: object, **kwargs: object) -> None:
+                raise StoreError("disk full")
+
+            monkeypatch.setattr(R, "forget_player", failing)
+        question = await asked(fake, berti, berti.private_chat, "/forgetme")
+        answer = await press(fake, berti, question, "Delete my data")
+        if store_fails:
+            assert answer.show_alert and "could not save it" in (answer.text or ""), answer
+        else:
+            await fake.wait_for(
+                lambda: question.text.startswith("Your data is deleted") or None,
+                what="the question to become the answer",
+            )
+        table = rig.table(table_id)
+        assert table is not None and table.seat_of(f"tg:{berti.id}") is None
         await fake.wait_for(
             lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
             what="the hand to say he left",
