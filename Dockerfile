@@ -12,12 +12,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The package and its dependencies (no dev extras); README.md is the package's readme.
-COPY pyproject.toml README.md ./
+# The dependencies first, read from pyproject.toml (no dev extras), in a layer of their
+# own: a change to the code rebuilds from the next COPY on, without downloading them again.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+# Then the package itself; README.md is its readme.
+COPY README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY adapters ./adapters
-RUN pip install . \
+RUN pip install --no-deps . \
     && groupadd --system --gid 10001 bot \
     && useradd --system --uid 10001 --gid bot --no-create-home --home-dir /nonexistent bot \
     && mkdir -p /data \

@@ -36,7 +36,7 @@ from engine.protocol import GameSpec
 from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
-from .i18n import LANGUAGES, norm_lang, option_error, preset_name, t
+from .i18n import LANGUAGES, TEXTS, norm_lang, option_error, preset_name, t
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
@@ -580,7 +580,7 @@ class TableService:
         assert p.arg is not None
         code = p.arg
         if code not in table.deal.legal():
-            reason = _explain(table, seat, code)
+            reason = _explain(table, seat, code, lang)
             return Outcome(False, t(lang, "refuse.illegal", reason=reason), "illegal")
         entries: list[Entry] = []
         s = table.seats[seat]
@@ -1021,6 +1021,18 @@ class TableService:
         if table is None:
             return None
         return hand_view(table, user, self.style_for(table_id, lang))
+
+    def why_not(self, table_id: str, user: str, code: int, lang: str | None = None) -> str | None:
+        """Why the rules refuse `user` the action `code` now, in his words, as the
+        refusal of a pressed button would say it, without pressing (the terminal's
+        typed card); None when they allow it or it is not his turn."""
+        table = self.tables.get(table_id)
+        seat = table.seat_of(user) if table is not None else None
+        if table is None or table.deal is None or seat is None or table.to_act() != seat:
+            return None
+        if code in table.deal.legal():
+            return None
+        return _explain(table, seat, code, norm_lang(lang))
 
     def his_turn(self, table_id: str, user: str) -> bool:
         """Whether it is `user`'s turn and he plays it himself (not the computer for
@@ -1491,7 +1503,9 @@ def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
     return (len(table.deals), actions, seat, s is not None and s.human_playing)
 
 
-def _explain(table: Table, seat: int, code: int) -> str:
+def _explain(table: Table, seat: int, code: int, lang: str) -> str:
+    """Why the rules refuse `code`: in the player's words where the refusal is one a
+    player meets (following suit), else the engine's own."""
     assert table.deal is not None
     dseat = table.deal_seat(seat)
     try:
@@ -1501,7 +1515,8 @@ def _explain(table: Table, seat: int, code: int) -> str:
     try:
         P.apply(table.deal, dseat if dseat is not None else seat, action)
     except IllegalAction as e:
-        return e.message
+        key = f"illegal.{e.code}"
+        return t(lang, key) if key in TEXTS["en"] else e.message
     return "not allowed now"  # pragma: no cover
 
 

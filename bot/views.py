@@ -937,16 +937,26 @@ def _action_buttons(
         return lay.done()
     buttons = [button(c) for c in plays] + [button(c) for c in others]
     page = menu[1] if menu is not None and menu[0] == "pg" else 0
-    per_page = MAX_ROWS * MAX_PER_ROW - 1
-    if len(buttons) > per_page + 1:
-        start = page * per_page
-        chunk = buttons[start : start + per_page]
-        nxt = (page + 1) if start + per_page < len(buttons) else 0
+    if len(buttons) > MAX_ROWS * MAX_PER_ROW:
+        # Pass leads every page, not the first only (`_pass_first`): pressed by habit
+        # on the page of high bids, the first choice must not be a bid of 220
+        pinned = [button(c) for c in others if c == PASS]
+        rest = [b for c, b in zip(plays + others, buttons, strict=True) if c != PASS]
+        size = _page_size(codes)
+        start = page * size
+        chunk = pinned + rest[start : start + size]
+        nxt = (page + 1) if start + size < len(rest) else 0
         label = t(lg, "hand.more") if nxt else t(lg, "hand.back")
         chunk.append(Button(label, table_verb(table.id, v, "pg", nxt)))
         buttons = chunk
     lay.add_row(buttons)
     return lay.done()
+
+
+def _page_size(codes: Sequence[int]) -> int:
+    """The choices a page of a long menu holds besides Pass (on every page) and the
+    More/Back button: a page is the 25 buttons Discord allows."""
+    return MAX_ROWS * MAX_PER_ROW - 1 - (PASS in codes)
 
 
 def _pass_first(codes: list[int]) -> list[int]:
@@ -973,8 +983,7 @@ def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
                     return True
         return False
     if verb == "pg":
-        per_page = MAX_ROWS * MAX_PER_ROW - 1
-        return not discards and arg * per_page < len(codes)
+        return not discards and arg * _page_size(codes) < len(codes) - (PASS in codes)
     return False
 
 

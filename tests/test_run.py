@@ -248,6 +248,21 @@ def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
     assert "Choose a game" not in done.stdout.decode() and "> " not in done.stdout.decode()
 
 
+def test_an_empty_pipe_is_no_input_either(tmp_path: Path) -> None:
+    """`printf '' | python -m bot`: no line at all comes, as with /dev/null: the hint
+    and exit code 2, not a clean stop."""
+    done = subprocess.run(
+        [PYTHON, "-m", "bot"],
+        input=b"",
+        capture_output=True,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+        timeout=20,
+    )
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stderr.decode()
+
+
 # --- configuration errors ------------------------------------------------------------------
 
 

@@ -34,10 +34,13 @@ from bot.i18n import (
     t,
 )
 from bot.payload import decode, parsed, table_verb
+from bot.ports import NothingToServe
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
 from bot.table import Status
 from bot.views import Button, LobbyView, ResultView, SeatLine, Style
+from engine.actions import PlayCard
+from engine.actions import encode as encode_action
 from engine.cards import Card
 from engine.games import available
 
@@ -53,6 +56,8 @@ MIN_PREFIX = 3
 PROMPT = "> "
 #: What a line may say other than a choice (quit, help, show, rules).
 _COMMANDS = frozenset({"q", "quit", "exit", "h", "help", "?", "s", "show", "", "r", "rules"})
+_RESIGN = frozenset({"resign", "aufgeben"})
+_YES = frozenset({"y", "yes", "j", "ja"})
 
 ReadLine = Callable[[], Awaitable[str | None]]
 
@@ -353,6 +358,8 @@ class LocalTable:
             # nothing of this platform moves while he is asked (after a start every
             # table waits for `listen`, below): no clock runs, no computer plays
             self.say("resume", game=game_name(table.game, self.lang), table=table.id)
+            if table.game in self.games:  # "play another" offers this game next
+                self._last_game = table.game
             while True:
                 self.prompt()
                 line = await self._line()
@@ -385,14 +392,19 @@ class LocalTable:
             # a lobby left over from an interrupted start
             self._start_watching(table.id)
             return await self._fill_and_start(table.id)
-        game_id = await self._choose_game()
-        if game_id is None:
-            return None
-        await self._speak_my_language()
-        outcome = await self.service.create_table(self.chat, self.user, game_id, is_admin=True)
-        if not outcome.ok or outcome.table_id is None:
+        while True:
+            chosen = await self._choose_game()
+            if chosen is None:
+                return None
+            game_id, preset, options = chosen
+            await self._speak_my_language()
+            outcome = await self.service.create_table(
+                self.chat, self.user, game_id, preset=preset, options=options, is_admin=True
+            )
+            if outcome.ok and outcome.table_id is not None:
+                break
+            # a misspelt option: the menu again, not the end of the program
             self.say("cannot_start", reason=outcome.text or outcome.code)
-            return None
         self._last_game = game_id
         self._start_watching(outcome.table_id)
         return await self._fill_and_start(outcome.table_id)
@@ -420,7 +432,9 @@ class LocalTable:
         self._over.clear()
         self._missed = self._missed_turns()
 
-    async def _choose_game(self) -> str | None:
+    async def _choose_game(self) -> tuple[str, str | None, dict[str, str] | None] | None:
+        """The game, and a preset and rule options typed after it (`tausend
+        players=4`, `dreier all_contracts`), as `/new` takes them in a chat."""
         self.write("")
         self.say("games")
         for i, gid in enumerate(self.games):
@@ -432,7 +446,10 @@ class LocalTable:
             self.prompt()
             line = await self._line()
             if line is None:
-                self.say("bye" if self._lines_read or self.keyboard else "no_input")
+                if not self._lines_read and not self.keyboard:
+                    # an empty pipe: no input at all, as with /dev/null (exit 2)
+                    raise NothingToServe(say(self.lang, "no_input"))
+                self.say("bye")
                 return None
             text = line.strip().lower()
             if text in ("q", "quit", "exit"):
@@ -446,10 +463,16 @@ class LocalTable:
                     self.write(rules_summary(gid, self.lang, standard=True) + "\n")
                 continue
             if text == "":
-                return self._last_game
+                return self._last_game, None, None
             matches = find_games(text, self.games)
             if len(matches) == 1:
-                return matches[0]
+                return matches[0], None, None
+            first, *extra = line.split()
+            if not matches and extra and len(found := find_games(first.lower(), self.games)) == 1:
+                words = [w for w in extra if "=" not in w]
+                options = dict(w.split("=", 1) for w in extra if "=" in w)
+                if len(words) <= 1:
+                    return found[0], (words[0] if words else None), options or None
             if matches:
                 listed = ", ".join(
                     f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
@@ -549,6 +572,10 @@ class LocalTable:
             await self.press(n)
         elif (card := self._typed_card(text)) is not None:
             await self.press_card(card)
+        elif (named := self._named_choice(text)) is not None:
+            await self._press(named)
+        elif text in _RESIGN:
+            await self._resign()
         else:
             self.say("unknown_command", text=line.strip())
             self._reprompt()
@@ -606,10 +633,46 @@ class LocalTable:
         elif (held := self._hand_cards()) and card not in held:
             self.say("card_not_held", card=label)
         elif self._picked >> card.index & 1:  # a discard's card picked already
-            self.say("card_picked", card=label)
+            more = any(_verb(b.payload) == "dp" and decode(b.payload).arg for b in self.buttons)
+            self.say("card_picked" if more else "card_picked_all", card=label)
         else:
-            self.say("card_not_now", card=label)
+            why = self._why_not(card)
+            self.say("card_not_now_why" if why else "card_not_now", card=label, why=why)
         self.prompt()
+
+    def _why_not(self, card: Card) -> str | None:
+        """The rule that keeps `card` from being played now (follow suit, take the
+        trick), as the core words a refused play; None when playing a card is not the
+        question (a bid is asked for)."""
+        if not any(card_of(b, 0) is not None for b in self.buttons):
+            return None
+        code = encode_action(PlayCard(card))
+        return self.service.why_not(self.table_id or "", self.user.key, code, self.lang)
+
+    def _named_choice(self, text: str) -> Button | None:
+        """The one choice whose label is `text` ("pass", "weiter", "kontra", "close
+        the talon"): the first choice of a page of bids is Pass, and a player may
+        type it as he would say it."""
+        named = [b for b in self.buttons if b.label.casefold() == text.casefold()]
+        return named[0] if len(named) == 1 else None
+
+    async def _resign(self) -> None:
+        """Give up the match, after asking: it counts as lost."""
+        table = self.service.tables.get(self.table_id or "")
+        if table is None or table.status != Status.PLAYING:
+            self.say("resign_not_now")
+            self._reprompt()
+            return
+        self.say("resign_ask")
+        self.prompt()
+        line = await self._line()
+        if line is None or line.strip().lower() not in _YES:
+            self.say("resign_kept")
+            self.show(full=True)
+            return
+        outcome = await self.service.resign(self.chat, self.user)
+        if not outcome.ok:
+            self.say("refused", reason=outcome.text or outcome.code)
 
     def _nothing_to_press(self) -> None:
         if self._waiting_for:

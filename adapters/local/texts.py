@@ -24,6 +24,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "            goes by (Zweierschnapsen, 66, Talonschnapsen, 1000), or just the\n"
         "            first 3 letters or more if no other game starts with them (thou)\n"
         "  Enter     the game offered: {default}\n"
+        "  <game> [preset] [name=value …]  with other rules, e.g. thousand players=4,\n"
+        "            dreier all_contracts (r lists each game's presets and options)\n"
         "  r         the rules of every game\n"
         "  h         this help\n"
         "  q         quit\n"
@@ -56,6 +58,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "card_not_held": "{card} is not in your hand.",
         "card_not_now": "{card} cannot be played now: it is not one of your choices.",
         "card_picked": "{card} is picked already: pick another card, or type the number of a choice.",
+        "card_picked_all": "{card} is picked already, and so are the others: type the number of a choice.",
+        "card_not_now_why": "{card} cannot be played now: {why}.",
+        "resign_ask": "Resign this match? It counts as lost. (y: resign · anything else: play on)",
+        "resign_kept": "You play on.",
+        "resign_not_now": "There is no running match to resign.",
         "refused": "✗ {reason}",
         "timed_out": "Your time ran out: the computer played for you ({n} of {limit} turns missed; "
         "at {limit} the table closes).",
@@ -75,8 +82,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "            (♠ ♥ ♦ ♣), e.g. as, 10h, th, qc; or as shown, e.g. K♥\n"
         "  <value>   Thousand: bid that value, e.g. 120, even one on another page\n"
         "            (a number that is a choice shown is that choice)\n"
+        "  <choice>  a choice by its words, e.g. pass, double, close the talon\n"
         "  s         show the table and your hand again\n"
         "  r         the rules of this game\n"
+        "  resign    give up the match (asks first; it counts as lost)\n"
         "  h         this help\n"
         "  q         quit (an unfinished game is kept: start again to continue it)",
     },
@@ -96,6 +105,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "            oder nur die ersten 3 Buchstaben oder mehr, wenn kein anderes\n"
         "            Spiel so beginnt (taus, drei)\n"
         "  Enter     das angebotene Spiel: {default}\n"
+        "  <Spiel> [Vorlage] [Name=Wert …]  mit anderen Regeln, z. B. zweier\n"
+        "            auto_claim=aus, dreier all_contracts (r nennt Vorlagen und Optionen)\n"
         "  r         die Regeln aller Spiele\n"
         "  h         diese Hilfe\n"
         "  q         beenden\n"
@@ -130,6 +141,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "card_not_held": "{card} hast du nicht auf der Hand.",
         "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
         "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",
+        "card_picked_all": "{card} ist schon gewählt, die anderen auch: die Nummer einer Möglichkeit eingeben.",
+        "card_not_now_why": "{card} kann jetzt nicht gespielt werden: {why}.",
+        "resign_ask": "Diese Partie aufgeben? Sie zählt als verloren. (j: aufgeben · sonst: weiterspielen)",
+        "resign_kept": "Du spielst weiter.",
+        "resign_not_now": "Es läuft keine Partie, die du aufgeben könntest.",
         "timed_out": "Deine Zeit ist um: der Computer hat für dich gespielt ({n} von {limit} "
         "Zügen verpasst; bei {limit} wird der Tisch geschlossen).",
         "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
@@ -149,8 +165,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "            angezeigt, z. B. K♥\n"
         "  <Wert>    Tausend: diesen Wert bieten, z. B. 120, auch auf einer anderen Seite\n"
         "            (eine Nummer, die als Möglichkeit da steht, wählt diese)\n"
+        "  <Wahl>    eine Möglichkeit mit ihren Worten, z. B. weiter, kontra, zudrehen\n"
         "  s         Tisch und Karten noch einmal zeigen\n"
         "  r         die Regeln dieses Spiels\n"
+        "  aufgeben  die Partie aufgeben (fragt zuerst; sie zählt als verloren)\n"
         "  h         diese Hilfe\n"
         "  q         beenden (eine unfertige Partie bleibt gespeichert)",
     },

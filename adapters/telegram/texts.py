@@ -83,7 +83,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "welcome_join": "Servus {name}! Um an Tisch {table} mitzuspielen, drück in der Gruppe "
         "unter seiner Einladung auf Mitspielen; dann kommen deine Karten und Knöpfe hierher.",
         "joined": "Du sitzt an Tisch {table}. Deine Karten kommen hierher, in unseren privaten Chat.",
-        "need_start": "Öffne unseren privaten Chat und drücke Start, damit ich dir deine Karten schicken kann.",
+        "need_start": "Öffne unseren privaten Chat und drücke „Starten“ (Start), damit ich dir deine Karten schicken kann.",
         # {names} may be several people: worded so that no verb has to agree with it
         "lobby_need_start": "⚠ Bitte noch den privaten Chat mit mir starten ({link}): {names}",
         "start_blocked": "Der Start wartet noch auf den privaten Chat mit mir ({link}): {names}.",
@@ -100,12 +100,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht in der Gruppe.",
         "hand_match_over": "Die Partie ist vorbei; das Ergebnis steht in der Gruppe.",
         "hand_closed": "Dieser Tisch wurde geschlossen.",
-        "help_start": "Alle, die mitspielen: einmal {link} öffnen und Start drücken, damit ich euch eure Karten schicken kann.",
+        "help_start": "Alle, die mitspielen: einmal {link} öffnen und „Starten“ (Start) drücken, damit ich euch eure Karten schicken kann.",
         "did_you_mean": "/{command} kenne ich nicht. Meintest du /{guess}?",
         "unknown_command": "/{command} kenne ich nicht; /help zeigt, was ich verstehe.",
         "rules_sent": "Die Regeln sind in unserem privaten Chat.",
         "rules_cut": "… (alles: /rules in der Gruppe)",
-        "deliver_hand": "{name}, ich kann dir deine Karten nicht schicken: öffne {link} und drücke Start.",
+        "deliver_hand": "{name}, ich kann dir deine Karten nicht schicken: öffne {link} und drücke „Starten“ (Start).",
         "no_games": "Noch keine Spiele.",
         "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
         "admin_unknown": "Telegram hat mir nicht gesagt, ob du hier Admin bist; bitte gleich noch einmal versuchen.",

@@ -26,6 +26,7 @@ from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
 from adapters.local.wrap import columns, wrap
 from bot.i18n import card_label, game_name
+from bot.ports import NothingToServe
 from bot.service import TableService, Timings, UserRef
 from bot.store import Store
 from engine.cards import CARDS, Card
@@ -406,9 +407,11 @@ async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
 async def test_end_of_input_before_anything_explains_the_chat_bot(
     service: TableService,
 ) -> None:
-    term = await play(service, script(None))
-    assert "stdin is closed" in term.text
-    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in term.text
+    """No line at all (an empty pipe): nothing to serve, the runner's exit code 2."""
+    with pytest.raises(NothingToServe) as told:
+        await play(service, script(None))
+    assert "stdin is closed" in str(told.value)
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in str(told.value)
 
 
 async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> None:
@@ -489,7 +492,7 @@ async def test_updates_of_other_tables_are_not_shown(service: TableService) -> N
 
     stop = asyncio.Event()
     term = Terminal(script())
-    table = LocalTable(service, stop, readline=term.next_line, out=term, user=USER)
+    table = LocalTable(service, stop, readline=term.next_line, out=term, user=USER, keyboard=True)
     task = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
     await service.create_table(ChatRef("tg", "-1"), other, "zweier")
@@ -989,7 +992,8 @@ async def test_a_card_that_cannot_be_played_now_is_refused(db: Path) -> None:
 
     async with running_service(db, NO_MARRIAGE) as service:
         out = (await play(service, answer)).text
-    assert f"{cards['not_now']} cannot be played now: it is not one of your choices." in out
+    # the rule that keeps it, not merely that it is no choice
+    assert f"{cards['not_now']} cannot be played now: you must " in out
     assert f"{cards['not_held']} is not in your hand." in out
     assert f"Tester {cards['played']}" in out.rpartition("is not in your hand.")[2]
 
@@ -1074,7 +1078,8 @@ async def test_cards_to_discard_are_picked_by_name(service: TableService) -> Non
     # "or raise" where the two cards kept allow a raise, else the discard alone
     either = "|".join(re.escape(f"Discard {a} {b}") for a, b in ((first, second), (second, first)))
     assert re.search(rf"(?:{either})(?:: keep the contract or raise\.|\?)\n", out)
-    assert f"{first} is picked already: pick another card, or type the number of a choice." in out
+    # both are picked: the discard is confirmed by number, no card is left to pick
+    assert f"{first} is picked already, and so are the others: type the number of a choice." in out
 
 
 class AwayTerminal(Terminal):
@@ -1181,3 +1186,43 @@ async def test_lines_piped_beyond_the_match_end_are_not_read_as_moves(
     assert "your game is kept" not in term.text
     assert term.text.count("Type Enter to play another match, or q to quit.") == 1
     assert term.text.rstrip().endswith("Bye.")
+
+
+async def test_a_game_is_opened_with_a_preset_or_options_typed_after_it(
+    service: TableService,
+) -> None:
+    """`tausend players=4` plays Thousand for four, as `/new` would in a chat; a
+    misspelt option shows why and the menu again, not the end of the program."""
+    term = await play(service, script("tausend players=9", "thousand players=4", "q"))
+    assert "Could not open the table: Bad rule options:" in term.text
+    [table] = service.tables.values()
+    assert table.game == "tausend" and table.players == 4
+
+
+async def test_resign_asks_then_ends_the_match(service: TableService) -> None:
+    term = await play(service, script("zweier", "resign", "n", "aufgeben", "y", "q"))
+    assert term.text.count("Resign this match? It counts as lost.") == 2
+    assert "You play on." in term.text
+    assert "Match over." in term.text and "Tester resigned." in term.text
+    assert service.tables == {}
+
+
+async def test_a_choice_is_typed_by_its_words_and_pages_of_bids_start_with_pass(
+    db: Path,
+) -> None:
+    """Thousand's second page of bids starts with Pass, as the first does (a habit of
+    typing 1 must not bid 220); and "pass", typed as the choice reads, passes."""
+    async with running_service(db, MARRIAGES) as service:
+        out = (await play(service, script("tausend", "25", "pass", "q"))).text
+    assert re.search(r"1\) Pass +2\) Bid 220", out), out
+    assert "Bids: Computer 2: 100 · Tester: Pass" in out
+
+
+async def test_the_next_game_offered_is_the_one_resumed_or_abandoned(db: Path) -> None:
+    """After a resumed or an abandoned Dreier game, Enter at the menu offers Dreier,
+    not the first game of the list."""
+    async with running_service(db) as service:
+        await play(service, script("dreier", "q"))
+        term = await play(service, script("n", "q"))
+    offered = f"Enter: {available().index('dreier') + 1} {game_name('dreier', 'en')}"
+    assert offered in term.text.partition("The unfinished game is closed.")[2], term.text

@@ -14,7 +14,7 @@ from bot.rules_text import contract_values, without_talon_value
 from bot.service import TableUpdate
 from bot.table import Table, seat_count
 from bot.views import Button, HandView
-from engine.actions import EXCHANGE, Action, Bid, CloseTalon, Double, ExchangeTrump, decode
+from engine.actions import EXCHANGE, PASS, Action, Bid, CloseTalon, Double, ExchangeTrump, decode
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -372,7 +372,8 @@ async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, t
 
 async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
-    message, "More" pages lead to every one of them and back."""
+    message, "More" pages lead to every one of them and back; Pass leads every page
+    (the first choice, pressed by habit, never bids 220)."""
     players = [bot.player(u, policy_for("tausend")) for u in users(3)]
     for _ in range(30):  # deals until someone may bid or raise over many values
         tid = await open_table(bot, "tausend", players)
@@ -389,6 +390,9 @@ async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
                 shown: set[int] = set()
                 message = hv.message
                 for _ in range(10):
+                    first = decode_payload(message.all_buttons()[0].payload)
+                    if PASS in legal:
+                        assert first.is_game_action and first.arg == PASS, message.text
                     for b in message.all_buttons():
                         p = decode_payload(b.payload)
                         if p.is_game_action:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -12,6 +13,9 @@ from bot.i18n import card_label
 from bot.payload import decode, game_action, table_verb
 from bot.service import ChatRef, UserRef
 from bot.views import HandView
+from engine import protocol as P
+from engine.actions import PlayCard
+from engine.actions import encode as encode_action
 from engine.cards import CARDS
 from engine.games import available
 
@@ -299,5 +303,42 @@ async def test_fuzzed_action_codes_are_refused_cleanly(
                 for p in players:
                     if await p.take_turn(tid) is not None:
                         break
+    finally:
+        await bot.stop()
+
+
+async def test_a_card_that_does_not_follow_suit_is_refused_in_the_player_s_words(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Dreier plays with Farbzwang from the first trick: an off-suit card pressed
+    (a forged or stale button, or a card typed at the terminal) is refused with the
+    rule in the player's language, not the engine's English."""
+    bot = await make_bot().start()
+    try:
+        players = [bot.player(u) for u in users(3)]
+        tid = await open_table(bot, "dreier", players)
+        for _ in range(300):
+            table = bot.svc.tables.get(tid)
+            if table is None or table.deal is None:
+                break
+            seat = table.to_act()
+            assert seat is not None
+            dseat = table.deal_seat(seat)
+            view = P.view(table.deal, dseat if dseat is not None else seat)
+            if view.phase == "play" and view.trick:
+                led = view.trick[0][1].suit
+                off = [c for c in view.hand if c.suit != led]
+                if off and any(c.suit == led for c in view.hand):
+                    mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
+                    german = dataclasses.replace(mover.user, lang="de")
+                    code = encode_action(PlayCard(off[0]))
+                    out = await bot.svc.act(german, game_action(tid, table.version, code))
+                    assert out.code == "illegal"
+                    assert out.text == "Nicht erlaubt: du musst Farbe bekennen", out.text
+                    return
+            for p in players:
+                if await p.take_turn(tid) is not None:
+                    break
+        pytest.fail("no trick to follow came up")
     finally:
         await bot.stop()
