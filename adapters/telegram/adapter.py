@@ -112,6 +112,7 @@ from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
+from bot.settings import ChatSettings
 from bot.table import Status
 from bot.turn_pings import PING_AFTER, TurnPings
 from bot.turn_pings import SLOT as PING
@@ -1478,13 +1479,18 @@ class TelegramAdapter:
             return None
         return member.status in ("creator", "administrator")
 
-    async def _admin_or_retry(self, message: TgMessage, user: UserRef) -> bool | None:
+    async def _admin_or_retry(
+        self, message: TgMessage, user: UserRef, *, refused_is_no: bool = False
+    ) -> bool | None:
         """`_is_admin`, having told the user what to do when Telegram did not say: try
         again after an outage; make the bot an admin when Telegram refuses to tell it
-        (its API promises the answer only to admins)."""
+        (its API promises the answer only to admins).  `refused_is_no`: a refusal
+        counts as "no admin" (/abort naming a table: a player's vote needs none)."""
         try:
             is_admin = await self._is_admin(message, user)
         except _AdminUnknowable:
+            if refused_is_no:
+                return False
             await self._reply(message, tt(user.lang, "admin_refused"))
             return None
         if is_admin is None:
@@ -1711,7 +1717,7 @@ class TelegramAdapter:
         # a group admin closes any table of the group he does not sit at (an abandoned
         # game, a spam lobby): a plain /abort at one's own table needs no Telegram call
         mine = table_id is None and self.service.table_of(chat.key, user.key) is not None
-        is_admin = not mine and await self._admin_or_retry(message, user)
+        is_admin = not mine and await self._admin_or_retry(message, user, refused_is_no=True)
         if is_admin is None:
             return
         outcome = await self.service.abort(chat, user, is_admin=is_admin, table_id=table_id)
@@ -1882,9 +1888,12 @@ def _setting_args(args: list[str]) -> list[str]:
         return [f"{gid}.{option}", value, *args[2:]]
     if len(args) >= 3:
         return [f"{gid}.{args[1]}", *args[2:]]
-    if args[1].lower() in game_spec(gid).presets:
+    key = f"{gid}.{args[1].lower()}"
+    # an option first: four options share a preset's name (dreier carinthian), and
+    # looking one up must not change the chat's preset
+    if key not in ChatSettings().option_names(gid) and args[1].lower() in game_spec(gid).presets:
         return [f"preset.{gid}", args[1]]
-    return [f"{gid}.{args[1]}"]
+    return [key]
 
 
 def _topic_of(message: TgMessage) -> int | None:

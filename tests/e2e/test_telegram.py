@@ -279,6 +279,11 @@ async def test_settings_understands_a_game_s_option_however_it_is_typed(
             "Saved: dreier.plauderer = off"
         )
         assert await said(anna, "/settings dreier standard") == "Saved: preset.dreier = standard"
+        # carinthian is an option and a preset: named after its game, the option is
+        # looked up, and the chat's preset stays
+        looked = await said(berti, "/settings dreier carinthian")
+        assert looked.endswith("dreier.carinthian = default (off)"), looked
+        assert (await said(berti, "/settings preset.dreier")).endswith("= standard")
         hint = await said(anna, "/settings auto_claim off")
         assert "(zweier.auto_claim, dreier.auto_claim, bauern.auto_claim)" in hint, hint
         assert await said(berti, "/settings dreier plauderer off") == (

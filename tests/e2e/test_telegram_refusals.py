@@ -25,6 +25,7 @@ from tests.e2e.telegram_harness import (
     lobby_with_a_stranger,
     log_guard,
     make_players,
+    open_table,
     press,
     start_rig,
     stop_rig,
@@ -106,6 +107,14 @@ async def test_an_admin_is_told_to_make_the_bot_admin_when_telegram_will_not_say
         asked = anna.send(group, "/settings turn_timeout 90")
         reply = await fake.wait_for_message(group, after=asked)
         assert reply.text == "Only admins can change the settings."
+        # a player naming his own table in /abort needs no admin: his vote counts
+        berti = players.users[1]
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        fake.fail_next("getChatMember", error_code=status, description=description)
+        asked = berti.send(group, f"/abort {table_id}")
+        reply = await fake.wait_for_message(group, after=asked, contains="abort")
+        assert reply.text.startswith("Your vote to abort is counted (1/2)"), reply.text
     finally:
         await stop_rig(rig)
 
