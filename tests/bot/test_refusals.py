@@ -12,6 +12,7 @@ import pytest
 from bot.i18n import card_label
 from bot.payload import decode, game_action, table_verb
 from bot.service import ChatRef, UserRef
+from bot.table import Table
 from bot.views import HandView
 from engine import protocol as P
 from engine.actions import PlayCard
@@ -287,9 +288,7 @@ async def test_fuzzed_action_codes_are_refused_cleanly(
             table = bot.svc.tables.get(tid)
             if table is None or table.deal is None:
                 break
-            seat = table.to_act()
-            assert seat is not None
-            mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
+            _, mover = _mover(table, players)
             legal = set(table.deal.legal())
             before = await snapshot(bot, tid)
             codes = [rng.randrange(0, 10**k) for k in (2, 3, 4, 5, 6) for _ in range(40)]
@@ -321,15 +320,13 @@ async def test_a_card_that_does_not_follow_suit_is_refused_in_the_player_s_words
             table = bot.svc.tables.get(tid)
             if table is None or table.deal is None:
                 break
-            seat = table.to_act()
-            assert seat is not None
+            seat, mover = _mover(table, players)
             dseat = table.deal_seat(seat)
             view = P.view(table.deal, dseat if dseat is not None else seat)
             if view.phase == "play" and view.trick:
                 led = view.trick[0][1].suit
                 off = [c for c in view.hand if c.suit != led]
                 if off and any(c.suit == led for c in view.hand):
-                    mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
                     german = dataclasses.replace(mover.user, lang="de")
                     code = encode_action(PlayCard(off[0]))
                     out = await bot.svc.act(german, game_action(tid, table.version, code))
@@ -342,3 +339,11 @@ async def test_a_card_that_does_not_follow_suit_is_refused_in_the_player_s_words
         pytest.fail("no trick to follow came up")
     finally:
         await bot.stop()
+
+
+def _mover(table: Table, players: list[Player]) -> tuple[int, Player]:
+    """The seat to act and the player who sits there."""
+    seat = table.to_act()
+    assert seat is not None
+    mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
+    return seat, mover
