@@ -750,7 +750,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.note.barrel_reset": "{name} fällt zum dritten Mal vom Fass: zurück auf 0.",
         "result.tie_break": "Stechen gewonnen von {winner}: {loser} bekommt das Bummerl.",
         "result.reason.shown": "aufgelegt",
-        "result.reason.took_trick": "der Alleinspieler hat einen Stich gemacht",
+        "result.reason.took_trick": "der Spieler hat einen Stich gemacht",
         "result.reason.no_trick": "keinen Stich gemacht",
         "result.reason.lost_trick": "einen Stich abgegeben",
         "result.reason.under_66": "66 nicht rechtzeitig erreicht",
