@@ -988,8 +988,15 @@ class DiscordAdapter:
         else:
             edit = await self._new_ephemeral(interaction, msg)
             if table_id in self._channels:
+                old = self._live.get((table_id, user.key))
                 self._go_live(table_id, user.key, edit)
                 self._shown[live_slot] = fingerprint(msg)
+                if old is not None and old.expires > _now():
+                    # the hand shown before stops following the game: it says where
+                    # to look, without buttons that would act on an old picture
+                    note = text(self._langs.get(user.key), "live_moved")
+                    with contextlib.suppress(discord.HTTPException, *OUTAGES):
+                        await old.edit(render.content(_noted(msg, note)), None)
         if self._version(table_id) != version:
             self._refresh_hand(table_id, user.key)  # the table moved on meanwhile
 

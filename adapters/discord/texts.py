@@ -36,6 +36,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "(This view has stopped following the game: press “Show my hand” on the "
             "table message to see your cards as they are now.)"
         ),
+        "live_moved": "(Shown again below: this view no longer follows the game.)",
         "channel_lost": (
             "Table {table} was closed: I cannot post in {channel} any more (the channel "
             "was deleted, or I may no longer see it or send messages there). Nothing of "
@@ -97,6 +98,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "(Diese Ansicht folgt dem Spiel nicht mehr: Drück bei der Tisch-Nachricht auf "
             "„Meine Karten“, um deine Karten so zu sehen, wie sie jetzt sind.)"
         ),
+        "live_moved": "(Weiter unten neu gezeigt: diese Ansicht folgt dem Spiel nicht mehr.)",
         "channel_lost": (
             "Tisch {table} wurde geschlossen: Ich kann in {channel} nicht mehr schreiben "
             "(der Kanal wurde gelöscht, oder ich darf ihn nicht mehr sehen oder dort nicht "

@@ -280,6 +280,29 @@ async def test_closed_dms_fall_back_to_ephemeral_hands(tmp_path: Path) -> None:
         assert len(notes) == 1
 
 
+async def test_a_second_show_my_hand_retires_the_first(tmp_path: Path) -> None:
+    """Two "Show my hand" views of one hand: the older one says where the hand went
+    and loses its buttons (they would act on an old picture); the newer one follows
+    the game."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        first = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+        await world.settle()
+        second = await (
+            await world.fake.click(emil, table_message(world, table_id), "Show my hand")
+        )
+        note = "(Shown again below: this view no longer follows the game.)"
+        await world.fake.wait_for(
+            lambda: world.fake.messages[first.id].content.endswith(note) or None,
+            description="the first view retired",
+        )
+        assert not world.fake.messages[first.id].buttons
+        assert second.content.startswith(f"Your hand at table {table_id}")
+        assert note not in world.fake.messages[second.id].content
+
+
 async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
     async with discord_world(tmp_path, limits=Limits(token_lifetime=0.8)) as world:
         await world.start_bot(live_ttl=0.4)
