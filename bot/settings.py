@@ -148,8 +148,6 @@ class ChatSettings:
         key = setting_key(key)
         value = value.strip()
         reset = value.lower() in RESET_WORDS
-        if key.startswith("preset.") and value.lower() != DEFAULT:
-            reset = False  # "standard" may be a preset's own name
         if key in _CHOICES:
             allowed = _CHOICES[key]
             if not reset and value.lower() not in allowed:
@@ -170,11 +168,11 @@ class ChatSettings:
             gid = key.split(".", 1)[1]
             spec = _game(gid)
             presets = dict(self.presets)
-            if reset:
+            if value.lower() == DEFAULT:
                 presets.pop(gid, None)
-            elif value.lower() in spec.presets:
+            elif value.lower() in spec.presets:  # "standard" may be a preset's own name
                 presets[gid] = value.lower()
-            elif value.lower() in RESET_WORDS:
+            elif reset:
                 presets.pop(gid, None)
             else:
                 raise SettingError("preset", value=value, game=gid, presets=", ".join(spec.presets))
@@ -197,15 +195,19 @@ class ChatSettings:
             if merged:
                 options[gid] = merged
             return dataclasses.replace(self, options=options)
-        games = [g for g in GAME_MODULES if f"{g}.{key}" in self.option_names(g)]
-        if games:  # `auto_claim off`: an option, named without its game
-            keys = ", ".join(f"{g}.{key}" for g in games)
-            raise SettingError("unknown_option", key=key, keys=keys)
+        named = self.options_named(key)
+        if named:  # `auto_claim off`: an option, named without its game
+            raise SettingError("unknown_option", key=key, keys=", ".join(named))
         raise SettingError("unknown", key=key)
 
     def option_names(self, gid: str) -> list[str]:
         """A game's rule options as /settings names them (``dreier.plauderer``)."""
         return [name for name, _, _ in self.game_lines(gid)]
+
+    def options_named(self, key: str) -> list[str]:
+        """The games' options that `key`, named without its game, may mean
+        (``auto_claim``: ``zweier.auto_claim``, ``dreier.auto_claim``, …)."""
+        return [f"{g}.{key}" for g in GAME_MODULES if f"{g}.{key}" in self.option_names(g)]
 
 
 #: The settings chosen from a list, and what each allows (ai_level: besides the default).

@@ -940,8 +940,9 @@ def _action_buttons(
     if len(buttons) > MAX_ROWS * MAX_PER_ROW:
         # Pass leads every page, not the first only (`_pass_first`): pressed by habit
         # on the page of high bids, the first choice must not be a bid of 220
-        pinned = [button(c) for c in others if c == PASS]
-        rest = [b for c, b in zip(plays + others, buttons, strict=True) if c != PASS]
+        coded = list(zip(plays + others, buttons, strict=True))
+        pinned = [b for c, b in coded if c == PASS]
+        rest = [b for c, b in coded if c != PASS]
         size = _page_size(codes)
         start = page * size
         chunk = pinned + rest[start : start + size]
@@ -1293,12 +1294,7 @@ def settings_text(
     if found is not None:
         said = about(found[0])
         return "\n".join([title, line(*found), *([said] if said else [])])
-    options = [
-        name
-        for gid in GAME_MODULES
-        for name, _, _ in settings.game_lines(gid)
-        if name == f"{gid}.{want}"
-    ]
+    options = settings.options_named(want)
     if options:  # `/settings auto_claim`: an option, named without its game
         return t(lang, "settings.unknown_option", key=key, keys=", ".join(options))
     return t(lang, "settings.unknown", key=key)

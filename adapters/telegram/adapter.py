@@ -937,8 +937,13 @@ class TelegramAdapter:
 
     # --- helpers ---------------------------------------------------------------------
 
+    @property
+    def private_link(self) -> str:
+        """The bot's private chat, where hands and /forgetme's question go."""
+        return f"https://t.me/{self.app.bot.username}"
+
     def deep_link(self, table_id: str) -> str:
-        return f"https://t.me/{self.app.bot.username}?start={table_id}"
+        return f"{self.private_link}?start={table_id}"
 
     def _unreachable(self, user: str) -> bool:
         return user.startswith(PLATFORM + ":") and user_id(user) in self.unreachable
@@ -1284,7 +1289,7 @@ class TelegramAdapter:
         if p is not None and p.table == SELF and chat is not None and chat.id.startswith("-"):
             # /forgetme's button deletes the presser's data: it is only ever shown in
             # his private chat, so one in a group (forwarded there) is refused
-            text = tt(user.lang, "forget_private", link=f"https://t.me/{self.app.bot.username}")
+            text = tt(user.lang, "forget_private", link=self.private_link)
             return Outcome(False, text, "forget_private")
         if p is None or p.verb not in ("j", "st"):
             return await self._act_now(user, data, chat)
@@ -1336,10 +1341,7 @@ class TelegramAdapter:
         else:
             outcome = task.result()
             text = None if outcome.ok else outcome.text
-            if outcome.code in _CONFIRMED:
-                self._confirmed(pressed, user, outcome)
-            elif (p := parsed(data)) is not None and p.table == SELF:
-                self._forgotten(user, done=False)
+            self._confirmed(pressed, user, data, outcome)
         if text:
             self._tell(int(user.id), text)
 
@@ -1358,14 +1360,12 @@ class TelegramAdapter:
         if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
             await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
             return
-        if p is not None and p.table == SELF and outcome.code != "forgotten":
-            self._forgotten(user, done=False)  # failed part way: what was done shows
+        self._confirmed(query.message, user, data, outcome)
         if not outcome.ok:
             await self._answer(query, outcome.text, alert=True)
             return
         in_group = query.message is not None and query.message.chat.id < 0
         if outcome.code in _CONFIRMED:
-            self._confirmed(query.message, user, outcome)
             await self._answer(query, None if outcome.code == "forgotten" else outcome.text)
             return
         if outcome.code == "rules" and outcome.text:
@@ -1391,13 +1391,23 @@ class TelegramAdapter:
         await self._answer(query, outcome.text)
 
     def _confirmed(
-        self, pressed: MaybeInaccessibleMessage | None, user: UserRef, outcome: Outcome
+        self,
+        pressed: MaybeInaccessibleMessage | None,
+        user: UserRef,
+        data: str,
+        outcome: Outcome,
     ) -> None:
-        """A question's button was pressed and it is done: the button goes.  The
-        private question of /forgetme becomes its answer; the group's question of
-        /resign keeps its words (the result under it says who resigned; the press's
-        answer tells the presser what it cost)."""
+        """After any press: when it was a question's button and it is done, the button
+        goes.  The private question of /forgetme becomes its answer; the group's
+        question of /resign keeps its words (the result under it says who resigned;
+        the press's answer tells the presser what it cost).  A /forgetme that failed
+        part way shows what was done: the tables that gave his seat away."""
         forgotten = outcome.code == "forgotten"
+        if outcome.code not in _CONFIRMED:
+            p = parsed(data)
+            if p is not None and p.table == SELF:
+                self._forgotten(user, done=False)
+            return
         if forgotten:
             self._forgotten(user)
         if isinstance(pressed, TgMessage) and pressed.text:
@@ -1466,12 +1476,9 @@ class TelegramAdapter:
         try:
             chat_id = self.outbox.current_chat(message.chat.id)
             member = await self.app.bot.get_chat_member(chat_id, int(user.id))
-        except BadRequest as e:
-            if _NO_MEMBER.search(e.message):  # Telegram's answer: he is no member
-                return False
-            log.warning("getChatMember refused (%s): admins are refused until it works", e)
-            raise _AdminUnknowable from None
-        except Forbidden as e:
+        except (BadRequest, Forbidden) as e:
+            if isinstance(e, BadRequest) and _NO_MEMBER.search(e.message):
+                return False  # Telegram's answer: he is no member
             log.warning("getChatMember refused (%s): admins are refused until it works", e)
             raise _AdminUnknowable from None
         except TelegramError as e:
@@ -1729,29 +1736,25 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        outcome = await self.service.resign(self._chat(message), user, ask=True)
-        if outcome.confirm is not None:
-            # in the group, the button bound to his seat: another's press is refused
-            self._ask(message, outcome.text or "", outcome.confirm, outcome.table_id)
-        elif outcome.text:
-            await self._reply(message, outcome.text)
+        # in the group, the button bound to his seat: another's press is refused
+        await self._ask(message, await self.service.resign(self._chat(message), user, ask=True))
 
-    def _ask(
-        self,
-        message: TgMessage,
-        text: str,
-        confirm: tuple[str, str],
-        table_id: str | None = None,
-    ) -> None:
-        """A question whose one button does what was asked (/resign, /forgetme); one
-        about a table loses its button when the table closes, unpressed or not."""
-        label, data = confirm
-        content = Content(text, ((Btn(label, data=data),),))
-        st = self.states.get(table_id) if table_id is not None else None
-        if table_id is None or st is None:
+    async def _ask(self, message: TgMessage, outcome: Outcome) -> None:
+        """The core's answer to a command that asks first (/resign, /forgetme): the
+        question with the one button that does it, or the refusal.  A question about
+        a table loses its button when the table closes, pressed or not."""
+        if outcome.confirm is None:
+            if outcome.text:
+                await self._reply(message, outcome.text)
+            return
+        label, data = outcome.confirm
+        content = Content(outcome.text or "", ((Btn(label, data=data),),))
+        tid = outcome.table_id
+        st = self.states.get(tid) if tid is not None else None
+        if tid is None or st is None:
             self.outbox.send(message.chat.id, content, thread=_topic_of(message))
             return
-        handle = Handle(message.chat.id, table_id, None, thread=_topic_of(message))
+        handle = Handle(message.chat.id, tid, None, thread=_topic_of(message))
         st.questions.append(handle)
         self.outbox.post(handle, content)
 
@@ -1792,8 +1795,7 @@ class TelegramAdapter:
         must start once before the bot may send them their cards."""
         text = t(lang, "help.text")
         if in_group:
-            link = f"https://t.me/{self.app.bot.username}"
-            text += "\n" + tt(lang, "help_start", link=link)
+            text += "\n" + tt(lang, "help_start", link=self.private_link)
         return text
 
     async def _cmd_other(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1833,11 +1835,9 @@ class TelegramAdapter:
         if message.chat.type != "private":
             # the question's button deletes the data of whoever presses it: it is
             # asked where only he can press it
-            link = f"https://t.me/{self.app.bot.username}"
-            await self._reply(message, tt(user.lang, "forget_private", link=link))
+            await self._reply(message, tt(user.lang, "forget_private", link=self.private_link))
             return
-        outcome = await self.service.forget(user, ask=True)
-        self._ask(message, outcome.text or "", outcome.confirm or ("?", ""))
+        await self._ask(message, await self.service.forget(user, ask=True))
 
     def _forgotten(self, user: UserRef, *, done: bool = True) -> None:
         """After his data was deleted: nothing of him stays here either.  `done`
