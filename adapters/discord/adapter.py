@@ -292,6 +292,13 @@ class DiscordAdapter:
         #: each (table, user) that shows, until he moves: (channel, message).
         self._turn_pings = TurnPings(ping_after)
         self._pings: dict[tuple[str, str], tuple[int, int]] = {}
+        #: The (table, user) whose standing ping is the channel's reminder: a DM ping
+        #: that queued behind a slow edit of his hand meanwhile does not replace it.
+        self._reminded: set[tuple[str, str]] = set()
+        #: One ping, reminder or delete of one (table, user) at a time: the reminder
+        #: goes in the channel's queue, his pings in his own, and two sent at once
+        #: would leave one standing for good.
+        self._ping_locks: dict[tuple[str, str], asyncio.Lock] = {}
         self.config = config
         self.ack_budget = ack_budget
         self.live_ttl = live_ttl
@@ -1145,7 +1152,6 @@ class DiscordAdapter:
             # "20 s left" in the channel
             user = update.user
             note = self._note(table_id, "remind.turn", user)
-            add(table_id, Op("unping", f"hand:{user}"))
             add(table_id, Op("remind", f"hand:{user}", note.message, mentions=note.mentions))
 
     def _closing(self, table_id: str, update: TableUpdate, humans: list[str]) -> None:
@@ -1207,10 +1213,10 @@ class DiscordAdapter:
         said = self._turn_pings.shown(
             (table_id, user), self.service.his_turn(table_id, user), new=new
         )
-        if said is not None:
+        if said == "unping":
             self._add(table_id, Op("unping", f"hand:{user}"))
-        if said == "ping":
-            self._add_ping(table_id, user)
+        elif said == "ping":
+            self._add_ping(table_id, user)  # which replaces one still standing
 
     def _add_ping(self, table_id: str, user: str) -> None:
         lang = self._langs.get(user) or self._table_lang(table_id)
@@ -1221,6 +1227,12 @@ class DiscordAdapter:
         user = op.slot[5:]
         if op.message is None:
             return
+        async with self._ping_lock(table_id, user):
+            if (table_id, user) not in self._reminded:  # the reminder says it already
+                await self._ping_now(table_id, user, op)
+
+    async def _ping_now(self, table_id: str, user: str, op: Op) -> None:
+        assert op.message is not None
         # one notice a turn: a second one queued meanwhile (his DMs found closed as
         # the first waited in his lane) replaces it, or the first would stand for good
         await self._unping(table_id, user)
@@ -1249,9 +1261,21 @@ class DiscordAdapter:
 
     async def _remind(self, table_id: str, op: Op) -> None:
         """The reminder: a mention in the table's channel, kept as his ping."""
-        await self._unping(table_id, op.slot[5:])
-        sent = await self._send_note(table_id, op)
-        await self._pinged(table_id, op.slot[5:], sent.channel.id, sent.id)
+        user = op.slot[5:]
+        async with self._ping_lock(table_id, user):
+            await self._unping(table_id, user)
+            sent = await self._send_note(table_id, op)
+            await self._pinged(table_id, user, sent.channel.id, sent.id)
+            self._reminded.add((table_id, user))
+
+    async def _unping_op(self, table_id: str, user: str) -> None:
+        """His turn is over (or the ping is an old one): whatever rang goes."""
+        async with self._ping_lock(table_id, user):
+            await self._unping(table_id, user)
+            self._reminded.discard((table_id, user))
+
+    def _ping_lock(self, table_id: str, user: str) -> asyncio.Lock:
+        return self._ping_locks.setdefault((table_id, user), asyncio.Lock())
 
     async def _pinged(self, table_id: str, user: str, channel_id: int, message_id: int) -> None:
         """Remember a ping until it is deleted, in the store too: a restart deletes
@@ -1331,7 +1355,13 @@ class DiscordAdapter:
         # slow to go through (Discord slow on that DM channel, 5xx tried again,
         # a 429 waited out) must not hold up the table message and the other hands.
         # At a table played in a DM the hand is in the channel, below its table.
-        private = op.slot.startswith(("hand:", "live:")) and table_id not in self._in_dm
+        # The reminder is a channel message and comes when the time is nearly up:
+        # it goes in the table's queue, not behind his hand's.
+        private = (
+            op.slot.startswith(("hand:", "live:"))
+            and op.kind != "remind"
+            and table_id not in self._in_dm
+        )
         lane = op.slot if private else ""
         box = self._outboxes.get((table_id, lane))
         if box is None:
@@ -1405,7 +1435,7 @@ class DiscordAdapter:
         elif op.kind == "remind":
             await self._remind(table_id, op)
         elif op.kind == "unping":
-            await self._unping(table_id, op.slot[5:])
+            await self._unping_op(table_id, op.slot[5:])
         elif op.kind == "final":
             await self._final(table_id, op.slot, op.message)
         elif op.slot.startswith("live:"):
@@ -1623,6 +1653,8 @@ class DiscordAdapter:
         self._in_dm.discard(table_id)
         self._refs.pop(table_id, None)
         self._pings = {k: v for k, v in self._pings.items() if k[0] != table_id}
+        self._reminded = {k for k in self._reminded if k[0] != table_id}
+        self._ping_locks = {k: v for k, v in self._ping_locks.items() if k[0] != table_id}
         for key in [k for k in self._outboxes if k[0] == table_id]:
             del self._outboxes[key]
         for key in [k for k in self._shown if k[0] == table_id]:

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.payload import decode
 from bot.ports import Timings
 from bot.table import Table
+from engine.actions import PlayCard
+from engine.actions import decode as decode_action
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
 
@@ -251,3 +255,85 @@ async def test_dms_closed_in_the_middle_of_a_deal_ring_once_and_go(tmp_path: Pat
             berts_turn = table.to_act() == table.seat_of(key)
             assert len(standing) <= (1 if berts_turn else 0), [m.content for m in standing]
         assert mentions(), "Bert's turn never rang in the channel"
+
+
+def _card_button(world: World, user: FakeUser, table_id: str) -> str:
+    """The custom id of a card the user may play now (not "close the talon")."""
+    table = world.service.tables[table_id]
+    hand = world.hand_message(user, table_id)
+    assert hand is not None and table.deal is not None
+    for button in hand.buttons:
+        if button.custom_id is None or not is_current(button.custom_id, table):
+            continue
+        payload = decode(button.custom_id.removeprefix("s:"))
+        if payload.arg is not None and isinstance(
+            decode_action(payload.arg, table.deal.contracts), PlayCard
+        ):
+            return button.custom_id
+    raise AssertionError(f"no card to play in {[b.label for b in hand.buttons]}")
+
+
+@pytest.mark.parametrize("ping_after", [3600.0, 0.0], ids=["no-ping", "ping-queued"])
+async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_after: float) -> None:
+    """The reminder comes when the turn is nearly over: it must not queue behind an
+    edit of his DM hand that Discord is slow to take (retries of a failing DM can take
+    longer than the time the reminder leaves him).  A DM ping of the same turn that
+    queued behind that edit does not replace it, and it goes after his move."""
+    async with discord_world(tmp_path) as world:
+        quick = Timings(turn_timeout=5.0, reminder_before=4.5, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=quick, ping_after=ping_after)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        table = world.service.tables[table_id]
+        first_seat = table.to_act()
+        assert first_seat is not None and table.deal is not None
+        first, late = (anna, bert) if table.seat_of(f"dc:{anna.id}") == first_seat else (bert, anna)
+        # on until the late one has had a turn and the first is to lead to him, so
+        # that his next turn comes after a wait (and would ring, with ping_after 0)
+        for _ in range(24):
+            view = table.deal.view(None)
+            if (
+                view.to_act == first_seat
+                and not view.trick
+                and any(seat != first_seat for trick in view.tricks for seat, _ in trick)
+            ):
+                break
+            table = await one_move(world, table_id)  # type: ignore[assignment]
+            assert table is not None and table.deal is not None
+        else:
+            raise AssertionError("the first player never led after a trick of both")
+        hand = world.hand_message(late, table_id)
+        assert hand is not None
+        held = world.fake.hold("PATCH", f"/channels/{hand.channel.id}/messages/{hand.id}")
+
+        def reminders() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()  # deleted ones too
+                if m.channel is world.channel
+                and m.content.startswith(late.mention)
+                and "it is your turn" in m.content
+            ]
+
+        lead = world.hand_message(first, table_id)
+        assert lead is not None
+        await world.click(first, lead, _card_button(world, first, table_id))
+        await held.wait_held()  # his hand is to say "Your turn": that edit hangs
+        [reminder] = await world.fake.wait_for(
+            lambda: reminders() or None, timeout=3.0, description="the reminder"
+        )
+        assert held.waiting == 1, "the DM edit went through: nothing was held up"
+        assert late in reminder.mentions
+        held.release()
+        await world.settle()
+        standing = [m for m in pings(world, late, table_id) if not m.deleted]
+        assert not standing and not reminder.deleted, [m.content for m in standing]
+        # his move (and his lead, if he took the trick): then the turn is the other's
+        await world.play(
+            table_id,
+            until=lambda: (
+                (tb := world.service.tables.get(table_id)) is None or tb.to_act() == first_seat
+            ),
+        )
+        await world.settle()
+        assert reminder.deleted, "the reminder stayed after his turn"
