@@ -255,7 +255,9 @@ def _explain_play(deal: TausendDeal, seat: int, action: A.PlayCard) -> tuple[str
 
 def _why_no_redeal(deal: TausendDeal, seat: int) -> str:
     hand = deal.hands[seat]
-    if deal.phase == BIDDING and hand & NINES_MASK == NINES_MASK:
+    # a seat bidding blind has not seen its cards: the refusal must not show them
+    looked = deal.looked >> seat & 1
+    if deal.phase == BIDDING and looked and hand & NINES_MASK == NINES_MASK:
         return "four 9s are claimed at the bidding turn you first see your hand"
     if deal.phase in (GIVE, DISCARD) and (deal.stock & NINES_MASK).bit_count() >= 2:
         return "two 9s in the stock are claimed before the first card is given away"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from engine import protocol as P
 from engine.actions import Action, Bid, Discard, Give, Look, Pass, PlayCard, Raise, Redeal
 from engine.ai.tausend_worlds import worlds
-from engine.cards import DECK24, Card, index_of
+from engine.cards import CARDS, DECK24, Card, Rank, index_of
 from engine.errors import IllegalAction, OptionError
 from engine.games import game
 from engine.match import DealSpec
@@ -148,6 +148,44 @@ def test_blind_seat_sees_no_cards_until_it_looks() -> None:
     assert P.view(s, 0).hand == ()
     s = _act(s, (2, Pass()), (0, Pass()))
     assert P.view(s, 0).hand != () and P.view(s, 1).multiplier == 2
+
+
+def test_a_seat_that_has_not_looked_is_refused_without_a_word_about_its_cards() -> None:
+    """A forged press from a seat bidding blind (a modified client) is refused in words
+    that are the same whatever it holds: the refusal of a four-9s redeal told a seat
+    that had not looked whether it held them, before it chose to bid blind."""
+    refusals: dict[Action, set[tuple[str, str]]] = {}
+    nines = [c for c in DECK24 if CARDS[c].rank == Rank.NINE]
+    for n in range(40):
+        rng = random.Random(n)
+        # forehand (seat 1) holds the four 9s in every other deal
+        rest = [c for c in DECK24 if n % 2 == 0 or c not in nines]
+        rng.shuffle(rest)
+        order = rest if n % 2 == 0 else [*rest[:7], *nines, *rest[7:]]
+        s = start_deal(
+            TausendOptions(blind_bid=True),
+            0,
+            hands=[order[i : i + 7] for i in (0, 7, 14)],
+            talon=order[21:],
+        )
+        seat = P.to_act(s)
+        assert seat == 1 and P.view(s, seat).hand == ()
+        attempts: list[Action] = [
+            Redeal(),
+            Pass(),
+            Bid(value=105),
+            Bid(value=125),
+            Raise(value=120),
+            Discard(cards=tuple(CARDS[:3])),
+        ]
+        attempts += [PlayCard(CARDS[c]) for c in DECK24]
+        attempts += [Give(CARDS[c], 2) for c in DECK24]
+        for action in attempts:
+            with pytest.raises(IllegalAction) as e:
+                P.apply(s, seat, action)
+            refusals.setdefault(action, set()).add((e.value.code, str(e.value)))
+    differ = {a: r for a, r in refusals.items() if len(r) > 1}
+    assert not differ, differ
 
 
 def test_refusals_name_a_stable_reason() -> None:
