@@ -12,11 +12,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# The dependencies first, read from pyproject.toml (no dev extras), in a layer of their
-# own: a change to the code rebuilds from the next COPY on, without downloading them again.
-COPY pyproject.toml ./
+# The dependencies first, read from pyproject.toml (no dev extras) at the versions of
+# constraints.txt (those the test suite ran with), in a layer of their own: a change to
+# the code rebuilds from the next COPY on, without downloading them again.
+COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
+    && pip install -c constraints.txt -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 # Then the package itself; README.md is its readme.
 COPY README.md ./
