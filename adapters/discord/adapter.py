@@ -445,6 +445,10 @@ class DiscordAdapter:
                 for user in self.service.seat_users(table_id):
                     if f"hand:{user}" in slots:
                         self._add(table_id, Op("edit", f"hand:{user}"))
+                    else:
+                        # no DM hand on record: his DMs were closed, and the channel
+                        # was told so; the next change tries them again, quietly
+                        self._dm_noted.add((table_id, user))
 
     async def _drain_all(self, timeout: float) -> None:
         tasks = [

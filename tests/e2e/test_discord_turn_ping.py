@@ -337,3 +337,42 @@ async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_af
         )
         await world.settle()
         assert reminder.deleted, "the reminder stayed after his turn"
+
+
+async def test_after_a_restart_a_player_with_closed_dms_is_not_told_again(
+    tmp_path: Path,
+) -> None:
+    """The bot learns that Emil's DMs are closed when his hand cannot be sent, and says
+    so in the channel once a table.  A restart in the middle of a deal forgets that:
+    the next change tries his DMs again and finds them closed.  The channel is not told
+    (nor Emil rung) a second time, and his turn after a wait still mentions him."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=3600.0)
+        anna, emil = world["anna"], world["emil"]
+        table_id = await world.start_match(anna, emil)
+        key = f"dc:{emil.id}"
+
+        def said(start: str) -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()
+                if m.channel is world.channel and m.content.startswith(start)
+            ]
+
+        closed_note = f"<@{emil.id}>, I cannot send you direct messages"
+        table = world.service.tables[table_id]
+        for _ in range(40):  # a move or two in, with Anna to act and Emil next
+            assert table is not None and table.deal_log is not None
+            if table.deal_log.actions and table.to_act() != table.seat_of(key):
+                break
+            table = await one_move(world, table_id)  # type: ignore[assignment]
+        assert len(said(closed_note)) == 1
+        await world.restart(ping_after=0.0)
+        await world.settle()
+        ping = f"<@{emil.id}> Your turn at table {table_id}"
+        for _ in range(6):
+            table = await one_move(world, table_id)
+            if table is None or said(ping):
+                break
+        assert said(ping), "Emil's turn after the restart never rang"
+        assert len(said(closed_note)) == 1, [m.content for m in said(closed_note)]
