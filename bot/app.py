@@ -26,6 +26,7 @@ import logging
 import re
 import signal
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO, cast
@@ -44,6 +45,8 @@ ADAPTERS: dict[str, tuple[str, str]] = {
     "telegram": ("telegram_token", "adapters.telegram"),
 }
 LOCAL = "local"
+#: The platform of a chat key's prefix (``tg:-100…``), for tables waiting for theirs.
+PLATFORM_OF = {"dc": "discord", "tg": "telegram"}
 LOCAL_MODULE = "adapters.local"
 
 #: In a terminal the only other players are computers: a short pause reads well, and
@@ -279,6 +282,7 @@ async def run(
     try:
         await service.start()
         log.info("starting: %s (database %s)", ", ".join(names), config.database_path)
+        _say_who_waits(service, names)
         if on_started is not None:
             on_started(App(config, store, service, stop, names, workers))
         tasks = [
@@ -294,6 +298,22 @@ async def run(
         await store.close()
     log.info("stopped")
     return code
+
+
+def _say_who_waits(service: TableService, names: list[str]) -> None:
+    """Tables of a platform this run does not serve (its token left out of .env, or a
+    terminal run on the server's database) wait, their clocks stopped, until a run
+    with its token: say so, or their groups' games look lost."""
+    waiting = Counter(PLATFORM_OF.get(t.chat.split(":", 1)[0]) for t in service.tables.values())
+    for name, count in sorted((n, c) for n, c in waiting.items() if n is not None):
+        if name not in names:
+            log.warning(
+                "%d %s table(s) wait for %s: they go on, with their turns' clocks "
+                "stopped until then, when the bot runs with it again",
+                count,
+                name.capitalize(),
+                ADAPTERS[name][0].upper(),
+            )
 
 
 async def _supervise(tasks: list[asyncio.Task[int]], stop: asyncio.Event, grace: float) -> int:

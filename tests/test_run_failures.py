@@ -12,8 +12,9 @@ from pathlib import Path
 
 from bot import app
 from bot.config import Config
+from bot.ports import ChatRef, UserRef
 from bot.service import TableService
-from bot.store import StoreError
+from bot.store import Store, StoreError
 from tests.app_logs import run_logged
 from tests.test_run import CHOICES, PYTHON, Pty, clean_env, no_settings_in_the_environment, pty_run
 
@@ -93,3 +94,33 @@ async def test_an_adapter_stopped_by_the_database_starts_again(tmp_path: Path) -
     assert code == 0 and starts == ["local", "local"], logs
     assert "local: cannot write to the database x: database or disk is full; starting it" in logs
     assert "Traceback" not in logs
+
+
+async def test_tables_of_a_platform_without_its_token_are_said_to_wait(tmp_path: Path) -> None:
+    """A Telegram group's table stored, and the bot started without TELEGRAM_TOKEN (a
+    test run in the terminal on the server's database, a token left out of .env): the
+    operator is told the table waits for the token, not left to think it was lost."""
+    db = tmp_path / "bot.sqlite3"
+    store = await Store(db).open()
+    service = TableService(store)
+    await service.start()
+    host = UserRef("tg", "1", "Anna")
+    opened = await service.create_table(ChatRef("tg", "-100", "Cards"), host, "zweier")
+    assert opened.ok, opened.text
+    await service.stop()
+    await store.close()
+
+    def loader(name: str) -> app.Serve:
+        async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
+            stop.set()
+
+        return serve
+
+    local = Config(_env_file=None, database_path=db)  # type: ignore[call-arg]
+    code, logs = await run_logged(local, timeout=5, loader=loader)
+    assert code == 0, logs
+    assert "1 Telegram table(s) wait for TELEGRAM_TOKEN" in logs, logs
+    assert "Discord" not in logs, logs
+    served = Config(_env_file=None, database_path=db, telegram_token="1:" + "x" * 35)  # type: ignore[call-arg]
+    code, logs = await run_logged(served, timeout=5, loader=loader)
+    assert code == 0 and "wait for" not in logs, logs
