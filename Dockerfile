@@ -37,6 +37,10 @@ VOLUME ["/data"]
 USER bot
 # Telegram webhook mode listens on TELEGRAM_WEBHOOK_PORT (8443 unless set); polling needs no port.
 EXPOSE 8443
+# `docker ps` says (healthy) while the bot's event loop answers: it touches its
+# database's lock file every 30 s, and `python -m bot --health` reads that time.
+HEALTHCHECK --interval=60s --timeout=20s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "--health"]
 # SIGTERM (docker stop) stops the bot cleanly: tables are durable and resume on the next start.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -33,6 +33,8 @@ from typing import TextIO, cast
 
 from .ai_workers import AIWorkers, default_workers
 from .config import Config, load_config
+from .health import BEAT, STOPPED
+from .health import check as check_health
 from .ports import NothingToServe, PlatformUnreachable, TokenRejected
 from .service import TableService, Timings
 from .store import Store, StoreError
@@ -247,6 +249,7 @@ async def run(
     on_started: Callable[[App], None] | None = None,
     shutdown_grace: float = SHUTDOWN_GRACE,
     retry_delays: tuple[float, ...] = RETRY_DELAYS,
+    heartbeat: float = BEAT,
 ) -> int:
     """Run the adapters until `stop` is set (SIGINT/SIGTERM) or they all end.
 
@@ -279,6 +282,7 @@ async def run(
     )
     loop = asyncio.get_running_loop()
     signals = _install_signals(loop, stop)
+    beating = asyncio.create_task(_beat(store, heartbeat), name="heartbeat")
     try:
         await service.start()
         log.info("starting: %s (database %s)", ", ".join(names), config.database_path)
@@ -291,13 +295,27 @@ async def run(
         ]
         code = await _supervise(tasks, stop, shutdown_grace)
     finally:
+        beating.cancel()
         for sig in signals:
             loop.remove_signal_handler(sig)
         await service.stop()
         await asyncio.to_thread(workers.close)
+        with contextlib.suppress(OSError):
+            store.beat(at=STOPPED)  # a health check now says so at once
         await store.close()
     log.info("stopped")
     return code
+
+
+async def _beat(store: Store, every: float) -> None:
+    """The heartbeat `python -m bot --health` reads: from the event loop, so a loop
+    that is stuck stops it."""
+    while True:
+        try:
+            store.beat()
+        except OSError as e:  # the disk: the database says so louder
+            log.warning("heartbeat: %s", e.strerror or e)
+        await asyncio.sleep(every)
 
 
 def _say_who_waits(service: TableService, names: list[str]) -> None:
@@ -411,7 +429,8 @@ def _install_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> li
     return installed
 
 
-USAGE = """usage: python -m bot   (or: make run)
+USAGE = """usage: python -m bot            (or: make run)
+       python -m bot --health   (exit 0 when a bot runs on DATABASE_PATH and answers)
 
 Starts the Schnapsen bot: Discord and/or Telegram when DISCORD_TOKEN / TELEGRAM_TOKEN
 are set, otherwise a card table in this terminal against computer players.  Settings
@@ -423,7 +442,11 @@ lists every one with a comment.  Ctrl-C or SIGTERM stops it; open games are kept
 def main(argv: list[str] | None = None) -> int:
     """``python -m bot``: load the configuration (exit 2 when bad), then run."""
     args = sys.argv[1:] if argv is None else argv
-    if args:  # it takes no arguments: settings are environment variables
+    if args == ["--health"]:
+        healthy, why = check_health(load_config().database_path)
+        print(why)
+        return 0 if healthy else 1
+    if args:  # it takes no other arguments: settings are environment variables
         known = args in (["-h"], ["--help"])
         print(USAGE, end="", file=sys.stdout if known else sys.stderr)
         return 0 if known else 2

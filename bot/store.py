@@ -227,6 +227,13 @@ class Store:
         self._ro = await aiosqlite.connect(self.path, isolation_level=None)
         await self._ro.execute(f"PRAGMA busy_timeout={self._busy_ms}")
 
+    def beat(self, at: float | None = None) -> None:
+        """Touch the lock file (``<path>.lock``): the heartbeat a health check reads
+        (`bot.health`), a file this bot holds anyway, so no other is written.  `at`:
+        the time to set instead of now (0 marks a clean stop)."""
+        if self._lock_fd is not None:
+            os.utime(self._lock_fd, None if at is None else (at, at))
+
     def _unlock(self) -> None:
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # the lock goes with it
