@@ -860,6 +860,12 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
             assert bid.contract is not None
             worth = contract_values(game_id, table.options_json)
             value = _contract_text(lg, worth, bid.contract, bid.without_talon)
+            if any(isinstance(a, Double) for _, a in sv.bids[sv.bids.index((seat, bid)) :]):
+                # `bauern.kontra_beats_bettler`: the Kontra made the Bettler void, and
+                # forehand holds the normal game again, doubled: that is what stands
+                fell = t(lg, "table.fell_to_kontra", contract=contract_name(bid.contract, lg))
+                value = f"{_contract_text(lg, worth, 'normal', False)} ×2 {fell}"
+                seat = (sv.dealer + 1) % sv.players
             return [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
         line = _contract_line(table, sv, lg, nm, game_id)
         return [line] if line is not None else []

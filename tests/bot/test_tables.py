@@ -1026,6 +1026,40 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
     assert not any("raised from" in ln for ln in contracts)
 
 
+async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_the_bid(
+    bot: Bot,
+) -> None:
+    """`kontra_beats_bettler`: once an opponent said Kontra, the Bettler is void and
+    forehand holds the normal game at ×2: that is what the others still bid against,
+    and their hands (on Telegram in another chat than the table) must say so, not
+    show the dead Bettler as the highest bid."""
+    highs: list[tuple[bool, str]] = []  # (a Kontra stands in the auction, the line)
+
+    def look(update: TableUpdate) -> None:
+        table = bot.svc.tables.get(update.table_id)
+        view = bot.svc.table(update.table_id)
+        if table is None or view is None or "Contract:" in view.message.text:
+            return
+        kontra = any(ln.startswith("Kontra: ") for ln in view.message.text.splitlines())
+        for seat in table.seats:
+            hand = bot.svc.hand(update.table_id, seat.user, "en") if seat and seat.user else None
+            for line in hand.message.text.splitlines() if hand is not None else ():
+                if line.startswith("Highest bid:"):
+                    highs.append((kontra, line))
+
+    bot.fc.on_update.append(look)
+    players = [bot.player(u, _prefer("bettler", "double", "pass")) for u in users(4)]
+    tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
+    await play_out(bot.fc, tid, players, timeout=60)
+    after = [line for kontra, line in highs if kontra]
+    assert after, "no hand was shown a bid after the Kontra"
+    for line in after:
+        assert line.startswith(
+            "Highest bid: Normal game (1–3) ×2 (the Bettler fell to a Kontra), by "
+        ), line
+    assert any(line.startswith("Highest bid: Bettler") for kontra, line in highs if not kontra)
+
+
 @pytest.mark.parametrize("game", ["bauern", "dreier"])
 async def test_the_last_table_and_the_summary_name_the_same_bummerl(bot: Bot, game: str) -> None:
     """When the match ends, the table's last picture and the match summary name the
