@@ -540,17 +540,16 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     doubles = _doubles(pv)
     auction = [(s, a) for s, a in auction if not isinstance(a, Double)]
     if auction:
-        looked: set[int] = set()
+        blind = _blind_bids(pv)
         spoken: list[str] = []
         for s, a in auction:
             if isinstance(a, Look):  # said as what he did, not as his button
-                looked.add(s)
                 text = t(lg, "table.looked")
             elif isinstance(a, Bid) and a.value is not None:
                 # a Thousand bid is its number ("Anna: 105"), not its button ("Bid
                 # 105"); one made before its bidder looked is blind, and counts double
                 text = str(a.value)
-                if "looked" in extra and s not in looked:  # a table that bids blind
+                if (s, a) in blind:
                     text += " " + t(lg, "table.blind")
             else:
                 text = action_label(a, lg, style.suits, game=game_id)
@@ -869,20 +868,47 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
             return [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
         line = _contract_line(table, sv, lg, nm, game_id)
         return [line] if line is not None else []
-    if game_id != "tausend" or sv.phase not in ("bidding", "raise"):
+    if game_id != "tausend":
         return []
     out = []
+    if sv.phase != "bidding" and sv.multiplier > 1:
+        # a blind bid or the golden round doubles what he plays for: the table says
+        # so in the group, the hand in the private chat too
+        line = _contract_line(table, sv, lg, nm, game_id)
+        out += [line] if line is not None else []
+    if sv.phase not in ("bidding", "raise"):
+        return out
     bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.value is not None]
     if sv.phase == "bidding" and bids:
         seat, bid = bids[-1]
-        out.append(t(lg, "hand.high_bid", value=bid.value, name=nm[_match_seat(table, seat) or 0]))
+        value = str(bid.value)
+        if (seat, bid) in _blind_bids(sv):
+            value += " " + t(lg, "table.blind")
+        out.append(t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0]))
     offered = [a.value for a in sv.legal if isinstance(a, (Bid, Raise)) and a.value is not None]
     top = (bids[-1][1].value or 0) if bids else 0
     limit = FREE_BID_LIMIT
     blind = any(isinstance(a, Look) for a in sv.legal)  # blind bids stop at 120 anyway
-    if not blind and (max(offered, default=top) == limit or (top >= limit and not offered)):
+    if blind:
+        out.append(t(lg, "hand.bid_blind", limit=limit))
+    elif max(offered, default=top) == limit or (top >= limit and not offered):
         out.append(t(lg, "hand.needs_marriage", limit=limit))
     return out
+
+
+def _blind_bids(sv: SeatView) -> list[tuple[int, Action]]:
+    """Thousand's bids made before their bidder looked at his cards (with blind
+    bidding): they count double."""
+    if "looked" not in dict(sv.extra):
+        return []
+    looked: set[int] = set()
+    blind: list[tuple[int, Action]] = []
+    for seat, action in sv.bids:
+        if isinstance(action, Look):
+            looked.add(seat)
+        elif isinstance(action, Bid) and action.value is not None and seat not in looked:
+            blind.append((seat, action))
+    return blind
 
 
 def hand_title(table: Table, lang: str | None) -> str:

@@ -217,6 +217,39 @@ async def test_blind_bids_are_marked_and_looking_is_said(bot: Bot) -> None:
     assert bids == f"Bids: {opener}: 100 blind · {looker}: looked at the cards"
 
 
+async def test_a_hand_says_what_a_blind_bid_is_and_what_it_won(bot: Bot) -> None:
+    """On Telegram the table is in the group and the hand in the private chat: the
+    hand itself says that a bid before looking is blind and counts double, marks the
+    highest bid blind, and the winner's contract shows the ×2 while he gives, raises
+    and plays."""
+    players = [Player(bot.fc, u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.blind_bid": True})
+    table = bot.svc.tables[tid]
+    by_seat = {table.seat_of(p.key): p for p in players}
+
+    def lines_of(seat: int | None) -> list[str]:
+        hand = bot.svc.hand(tid, by_seat[seat].key, "en")
+        assert hand is not None
+        return hand.message.text.splitlines()
+
+    blind_line = "Your cards are still face down: a bid before you look is blind and counts double (up to 120)."
+    assert blind_line in lines_of(table.to_act())
+    opener = await _move(bot, table, by_seat, Bid(value=100))
+    seat = table.to_act()
+    lines = lines_of(seat)
+    assert f"Highest bid: 100 blind, by {opener}" in lines and blind_line in lines
+    await _move(bot, table, by_seat, Look())
+    assert blind_line not in lines_of(seat)  # he looked: his bids are plain ones
+    await _move(bot, table, by_seat, Pass())
+    await _move(bot, table, by_seat, Pass())
+    declarer = table.to_act()
+    assert by_seat[declarer].user.name == opener
+    contract = [ln for ln in lines_of(declarer) if ln.startswith("Contract:")]
+    assert contract == [f"Contract: Bid 100 by {opener} (×2)"], lines_of(declarer)
+    german = bot.svc.hand(tid, by_seat[declarer].key, "de")
+    assert german is not None and "(×2)" in german.message.text
+
+
 async def test_the_golden_round_is_named_at_the_table(bot: Bot) -> None:
     """The golden round's deals count double without a bid anybody made: the contract
     line says why ("Bid 120 (golden round) by …")."""
