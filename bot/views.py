@@ -22,6 +22,7 @@ from engine.actions import (
     PASS,
     Action,
     Bid,
+    Claim,
     Discard,
     Double,
     ExchangeTrump,
@@ -52,7 +53,7 @@ from .payload import game_action, table_verb
 from .results import standings
 from .rules_text import contract_values, without_talon_value
 from .settings import ChatSettings, preset_options, setting_key, shown_value
-from .table import Status, Table
+from .table import DealLog, Status, Table
 
 MAX_PER_ROW = 5
 MAX_ROWS = 5
@@ -1142,6 +1143,10 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
                 closed = isinstance(res.detail("closed_by"), int)
                 said += ", " + t(lg, f"result.margin.{margin}{'.closed' if closed else ''}")
             text += f" ({said})"
+        claimer = _wrong_claimer(res, log_)
+        if claimer is not None:
+            # who said "enough" too soon: the numbers are his opponents' win
+            text += " — " + t(lg, "result.wrong_claim_by", name=nm[log_.spec.seats[claimer]])
         claimed = res.detail("redeal_by")
         if res.reason == "redeal" and isinstance(claimed, int):
             # Thousand: who claimed it and for which nines, not a bid without a value
@@ -1161,7 +1166,8 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             if res.multiplier > 1:  # Spritzen, Kontra, a blind bid: why "+72" for a Gang
                 contract += t(lg, "table.multiplier", n=res.multiplier)
             text += f" — {contract}"
-        closing = _closing_text(table, res, log_.spec.seats, nm, lg)
+        # a wrong claim, not the closing, decided a closed deal that ended with one
+        closing = _closing_text(table, res, log_.spec.seats, nm, lg) if claimer is None else None
         if closing:
             text += "\n" + closing
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
@@ -1195,6 +1201,15 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     return ResultView(
         table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
     )
+
+
+def _wrong_claimer(res: DealResult, log_: DealLog) -> int | None:
+    """The deal seat whose claim of 66 proved wrong (the deal's last move), or None."""
+    if res.reason != "wrong_claim" or not log_.actions:
+        return None
+    seat, action = log_.actions[-1]
+    claim = isinstance(action, Claim) or (isinstance(action, PlayCard) and action.claim)
+    return seat if claim else None
 
 
 def _margin(res: DealResult, game_id: str) -> int | None:

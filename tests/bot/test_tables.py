@@ -13,12 +13,12 @@ import pytest
 
 from bot import results as R
 from bot.i18n import TEXTS
-from bot.payload import decode, table_verb
+from bot.payload import decode, game_action, table_verb
 from bot.service import ChatRef, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
 from bot.views import Button, ResultView
 from engine import protocol as P
-from engine.actions import Bid, Double, Pass
+from engine.actions import Action, Bid, Claim, CloseTalon, Double, Pass, encode
 from engine.actions import decode as decode_action
 from engine.games import available
 
@@ -26,6 +26,7 @@ from .conftest import FAST
 from .fakechat import (
     CHAT,
     Bot,
+    Player,
     Policy,
     button,
     open_bauern_partners,
@@ -1080,3 +1081,36 @@ async def test_the_last_table_and_the_summary_name_the_same_bummerl(bot: Bot, ga
     assert on_table and on_table == in_summary, (final.table.message.text, final.message.text)
     if game == "bauern":
         assert " & " in on_table[0]
+
+
+@pytest.mark.parametrize("close_first", [False, True], ids=["open", "closed-talon"])
+async def test_a_wrong_claim_names_the_claimer(bot: Bot, close_first: bool) -> None:
+    """Zweier with manual claims: "+3 (wrong claim)" beside the other player's name
+    does not say who claimed; the result names him.  A talon closed before the claim
+    did not decide the deal, so the result does not explain it by the closing."""
+    players = [Player(bot.fc, u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players, options={"auto_claim": False})
+    table = bot.svc.tables[tid]
+    by_seat = {table.seat_of(p.key): p for p in players}
+    results: list[ResultView] = []
+    bot.fc.on_update.append(
+        lambda u: results.append(u.result) if u.kind == "deal_end" and u.result else None
+    )
+
+    async def move(action: Action) -> str:
+        seat = table.to_act()
+        assert seat is not None and table.deal is not None
+        code = encode(action, table.deal.contracts)
+        out = await bot.svc.act(by_seat[seat].user, game_action(tid, table.version, code))
+        assert out.ok, out
+        return by_seat[seat].user.name
+
+    if close_first:
+        await move(CloseTalon())
+    claimer = await move(Claim())  # at the first lead: no trick, no points
+    await asyncio.sleep(0)
+    [result] = results
+    text = result.message.text
+    assert "(wrong claim)" in text
+    assert f"{claimer} claimed 66 without having it" in text, text
+    assert "closed the talon" not in text, text
