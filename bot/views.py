@@ -598,12 +598,14 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     elif pv.tricks:
         firsts = _first_tricks_text(table, pv, nm, style)
         if firsts:
-            out.append(t(lg, "table.first_tricks", tricks=firsts))
+            out.append(t(lg, game_key("table.first_tricks", game_id), tricks=firsts))
     if pv.trick:
         out.append(t(lg, "table.trick", cards=_trick_text(_remap(table, pv.trick), nm, style)))
     if pv.tricks_won and any(pv.tricks_won):
-        lines = " · ".join(
-            valued(nm[_match_seat(table, i) or 0], n) for i, n in enumerate(pv.tricks_won)
+        lines = " · ".join(  # not one who sits the deal out (Thousand's dealer of four)
+            valued(nm[_match_seat(table, i) or 0], n)
+            for i, n in enumerate(pv.tricks_won)
+            if i != pv.sitting_out
         )
         out.append(t(lg, "table.tricks_done", lines=lines))
         if pv.points and open_tricks:

@@ -370,6 +370,32 @@ async def test_the_table_shows_what_a_card_table_shows_of_the_tricks(bot: Bot, t
         assert all(1 <= f.count("→") <= 2 for f in firsts), firsts
 
 
+async def test_thousand_for_four_counts_tricks_of_those_who_play(bot: Bot) -> None:
+    """Thousand for four: the dealer sits the deal out; the table's tricks line names
+    the three who play (not "Berti: 0" for him), and the first tricks face up are each
+    player's (every player plays for himself)."""
+    players = [bot.player(u, heuristic) for u in users(4)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.players": 4})
+    running: list[str] = []
+
+    def watch(u: object) -> None:
+        if tid in bot.fc.tables:
+            running.append(bot.fc.tables[tid].message.text)
+
+    bot.fc.on_update.append(watch)
+    await play_out(bot.fc, tid, players)
+    tricks = []
+    for text in running:
+        out = re.search(r"^(\w+) deals and sits out", text, re.M)
+        line = next((ln for ln in text.splitlines() if ln.startswith("Tricks: ")), None)
+        if out and line:
+            tricks.append((out.group(1), line))
+    assert tricks, "no trick was taken"
+    for out, line in tricks:
+        assert len(line.split(" · ")) <= 3 and f"{out}:" not in line, (out, line)
+    assert any("Each player's first trick, face up: 1. " in text for text in running)
+
+
 async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
     message, "More" pages lead to every one of them and back; Pass leads every page
