@@ -528,6 +528,9 @@ def _public_lines(table: Table, pv: SeatView, nm: tuple[str, ...], style: Style)
     if table.game == "tausend" and _talon_shown(pv):
         stock = game_key("hand.talon", table.game)
         out.append(t(lg, stock, cards=cards_text(pv.talon_cards, lg, style.suits)))
+    if table.game == "tausend" and pv.players == 2 and pv.phase == "play":
+        # the other stock and the three laid away: their points are the last trick's
+        out.append(t(lg, "table.face_down.tausend"))
     contract_line = _contract_line(table, pv, lg, nm, game_id)
     if contract_line is not None:
         out.append(contract_line)

@@ -396,6 +396,26 @@ async def test_thousand_for_four_counts_tricks_of_those_who_play(bot: Bot) -> No
     assert any("Each player's first trick, face up: 1. " in text for text in running)
 
 
+async def test_thousand_for_two_says_where_the_face_down_cards_go(bot: Bot) -> None:
+    """With two the declarer lays 3 cards on the other stock, face down; their points
+    go to the last trick's winner (RULES.md §5).  While the cards are played the
+    table says so, not only the result."""
+    players = [bot.player(u, heuristic) for u in users(2)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.players": 2})
+    phases: dict[str, list[str]] = {}
+
+    def watch(u: object) -> None:
+        table = bot.svc.tables.get(tid)
+        if table is not None and table.deal is not None and tid in bot.fc.tables:
+            phase = table.deal.view(None).phase
+            phases.setdefault(phase, []).append(bot.fc.tables[tid].message.text)
+
+    bot.fc.on_update.append(watch)
+    await play_out(bot.fc, tid, players)
+    line = "Face down: the other stock and the 3 cards laid away; their points go to the last trick's winner."
+    assert phases.get("play") and all(line in text for text in phases["play"])
+
+
 async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
     message, "More" pages lead to every one of them and back; Pass leads every page
