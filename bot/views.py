@@ -859,6 +859,10 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
     if game_id in ("dreier", "bauern"):
         if sv.phase == "bidding":
             bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.contract]
+            first = not sv.bids and sv.seat == sv.to_act
+            if first and dict(sv.options).get("dreier.caller_first"):
+                # forehand's "Pass" is no dropping out: it keeps the normal game
+                return [t(lg, "hand.caller_first_pass")]
             if not bids:
                 return []
             seat, bid = bids[-1]
