@@ -234,6 +234,8 @@ class Op:
     slot: str = ""
     message: Message | None = None
     mentions: tuple[int, ...] = ()
+    #: A reminder's table version: it is for that turn only, not sent once he moved.
+    version: int | None = None
     #: Sent with a post: Discord makes a message once per nonce, however often tried.
     nonce: int = field(default_factory=lambda: secrets.randbits(63))
 
@@ -1156,7 +1158,10 @@ class DiscordAdapter:
             # "20 s left" in the channel
             user = update.user
             note = self._note(table_id, "remind.turn", user)
-            add(table_id, Op("remind", f"hand:{user}", note.message, mentions=note.mentions))
+            table = self.service.tables.get(table_id)
+            version = table.version if table is not None else None
+            remind = Op("remind", f"hand:{user}", note.message, note.mentions, version)
+            add(table_id, remind)
 
     def _closing(self, table_id: str, update: TableUpdate, humans: list[str]) -> None:
         """The last messages of a table: final pictures, the result, then forget it."""
@@ -1267,6 +1272,9 @@ class DiscordAdapter:
         """The reminder: a mention in the table's channel, kept as his ping."""
         user = op.slot[5:]
         async with self._ping_lock(table_id, user):
+            table = self.service.tables.get(table_id)
+            if table is None or table.version != op.version:
+                return  # it waited in the channel's queue while he moved: not his turn
             await self._unping(table_id, user)
             sent = await self._send_note(table_id, op)
             await self._pinged(table_id, user, sent.channel.id, sent.id)

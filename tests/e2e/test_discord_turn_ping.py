@@ -7,6 +7,7 @@ waited brings a short reply to his DM hand, deleted once he has moved.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -376,3 +377,61 @@ async def test_after_a_restart_a_player_with_closed_dms_is_not_told_again(
                 break
         assert said(ping), "Emil's turn after the restart never rang"
         assert len(said(closed_note)) == 1, [m.content for m in said(closed_note)]
+
+
+async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> None:
+    """The reminder waits in the channel's queue, behind the table message's edit.  If
+    that edit is slow and he moves meanwhile, the reminder of a turn that is over must
+    not come after (saying "2 s left" with nobody to delete it), nor silence the ping
+    of his next turn."""
+    async with discord_world(tmp_path) as world:
+        quick = Timings(turn_timeout=5.0, reminder_before=4.5, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=quick, ping_after=0.0)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        table = world.service.tables[table_id]
+        first_seat = table.to_act()
+        assert first_seat is not None
+        first, late = (anna, bert) if table.seat_of(f"dc:{anna.id}") == first_seat else (bert, anna)
+        for _ in range(24):  # on until the first player leads after a trick
+            assert table is not None and table.deal is not None
+            view = table.deal.view(None)
+            if view.to_act == first_seat and not view.trick and view.tricks:
+                break
+            table = await one_move(world, table_id)  # type: ignore[assignment]
+        [message] = world.table_messages(table_id)[-1:]
+        held = world.fake.hold("PATCH", f"/channels/{world.channel.id}/messages/{message.id}")
+
+        def reminders() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()
+                if m.channel is world.channel
+                and m.content.startswith(late.mention)
+                and "it is your turn" in m.content
+            ]
+
+        before = len(reminders())
+        lead = world.hand_message(first, table_id)
+        assert lead is not None
+        await world.click(first, lead, _card_button(world, first, table_id))
+        await held.wait_held()
+        await asyncio.sleep(2.5)  # his reminder is due, queued behind the edit
+        hand = world.hand_message(late, table_id)
+        assert hand is not None
+        await world.click(late, hand, _card_button(world, late, table_id))
+        await asyncio.sleep(0.3)
+        held.release()
+        await world.settle()
+        assert not [m.content for m in reminders()[before:] if not m.deleted]
+        rung = len(pings(world, late, table_id))
+        late_seat = table.seat_of(f"dc:{late.id}")
+        deal = len(table.deals)
+        for _ in range(6):  # until his next turn
+            current = world.service.tables.get(table_id)
+            if current is None or current.to_act() == late_seat:
+                break
+            await one_move(world, table_id)
+        current = world.service.tables.get(table_id)
+        if current is not None and len(current.deals) == deal:  # (a new hand rings itself)
+            assert len(pings(world, late, table_id)) > rung, "his next turn did not ring"
