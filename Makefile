@@ -70,7 +70,9 @@ lock:
 	    '# together: a clean clone does not meet a release nobody has run the suite with.' \
 	    '# pyproject.toml keeps the ranges that should work; `make lock` writes this file' \
 	    '# anew from the newest releases in them (then run `make test`).'; \
-	  $(LOCK_VENV)/bin/python -m pip freeze --exclude schnapsen-bot; } > $(LOCK)
+	  $(LOCK_VENV)/bin/python -m pip freeze --exclude schnapsen-bot; \
+	  sed -n '/^# Only on other Pythons/,$$p' $(LOCK); } > $(LOCK).new
+	mv $(LOCK).new $(LOCK)
 	rm -rf $(LOCK_VENV) build
 
 # Build the image and check it (root and a few minutes; not part of `make test`).
@@ -80,5 +82,5 @@ docker-smoke:
 # The virtualenv, the tools' caches and what the install and Python leave; never the
 # database (data/, kept across runs like .env).
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build *.egg-info
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache build *.egg-info
 	find . -name __pycache__ -type d -prune -not -path './data/*' -exec rm -rf {} +
