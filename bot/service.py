@@ -556,7 +556,7 @@ class TableService:
         if p.is_game_action:
             return await self._game_action(table, user, p, lang)
         if p.verb in MENU_VERBS:
-            return self._menu(table, user, p, lang)
+            return await self._menu(table, user, p, lang)
         handler = _TABLE_VERBS.get(p.verb)
         if handler is None:  # pragma: no cover - the codec only makes known verbs
             return _refuse(lang, "malformed")
@@ -590,7 +590,7 @@ class TableService:
         await self._play(table, entries)
         return Outcome(True, table_id=table.id)
 
-    def _menu(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+    async def _menu(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         seat = table.seat_of(user.key)
         if seat is None:
             return _refuse(lang, "not_seated")
@@ -601,6 +601,12 @@ class TableService:
             return _refuse(lang, "not_your_turn")
         if not menu_valid(table, seat, (p.verb, p.arg)):
             return _refuse(lang, "malformed")
+        s = table.seats[seat]
+        if s is not None and s.ai is not None and s.user is not None:
+            # his hand says any of his buttons takes the seat back: a page of bids or
+            # a card picked for a discard too, or the computer would act meanwhile
+            await self._commit(table, [{"k": "back", "seat": seat}])
+            await self._notify(table, "action")
         hv = hand_view(table, user.key, self._style(table, user), (p.verb, p.arg))
         return Outcome(True, table_id=table.id, hand=hv)
 

@@ -219,7 +219,11 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
         if line is None:
             who = t(lg, "lobby.seat_empty")
         elif line.is_ai:
-            who = t(lg, "lobby.seat_ai", name=line.name)
+            # which level plays: /settings may say another once an admin changed it,
+            # and the table keeps the level it was opened with
+            seat = table.seats[i]
+            level = seat.ai if seat is not None and seat.ai else "?"
+            who = t(lg, "lobby.seat_ai", name=line.name, level=level)
         else:
             who = line.name
         lines.append(f"{i + 1}. {who}{team}")
@@ -860,9 +864,12 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
         if sv.phase == "bidding":
             bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.contract]
             first = not sv.bids and sv.seat == sv.to_act
-            if first and dict(sv.options).get("dreier.caller_first"):
+            options = dict(sv.options)
+            if first and options.get("dreier.caller_first"):
                 # forehand's "Pass" is no dropping out: it keeps the normal game
-                return [t(lg, "hand.caller_first_pass")]
+                # (whose talon is set aside unseen in the Carinthian rules)
+                carinthian = options.get("dreier.carinthian")
+                return [t(lg, "hand.caller_first_pass" + ("_carinthian" if carinthian else ""))]
             if not bids:
                 return []
             seat, bid = bids[-1]

@@ -1116,12 +1116,22 @@ async def test_a_wrong_claim_names_the_claimer(bot: Bot, close_first: bool) -> N
     assert "closed the talon" not in text, text
 
 
-async def test_caller_first_says_what_forehand_s_pass_means(bot: Bot) -> None:
+@pytest.mark.parametrize(
+    ("carinthian", "hint"),
+    [
+        (False, "you play the normal game and take the talon."),
+        (True, "you play the normal game (the talon stays aside)."),  # no talon there
+    ],
+)
+async def test_caller_first_says_what_forehand_s_pass_means(
+    bot: Bot, carinthian: bool, hint: str
+) -> None:
     """`dreier.caller_first`: forehand announces or passes first, and his "Pass" keeps
     the normal game if nobody bids after him (docs/rules/dreier.md): a button that
     reads as dropping out says so in his hand, and only in his."""
     players = [Player(bot.fc, u) for u in users(3)]
-    tid = await open_table(bot, "dreier", players, options={"dreier.caller_first": True})
+    options = {"dreier.caller_first": True, "dreier.carinthian": carinthian}
+    tid = await open_table(bot, "dreier", players, options=options)
     table = bot.svc.tables[tid]
     assert table.deal is not None
     while table.deal.view(None).phase != "bidding":  # forehand names trumps first
@@ -1130,7 +1140,7 @@ async def test_caller_first_says_what_forehand_s_pass_means(bot: Bot) -> None:
         code = table.deal.legal()[0]
         user = next(p.user for p in players if table.seat_of(p.key) == seat)
         assert (await bot.svc.act(user, game_action(tid, table.version, code))).ok
-    hint = "Announce a contract now, or pass: if nobody bids after you, you play the normal game and take the talon."
+    hint = "Announce a contract now, or pass: if nobody bids after you, " + hint
     for p in players:
         hand = bot.svc.hand(tid, p.key, "en")
         assert hand is not None

@@ -11,7 +11,7 @@ import pytest
 from bot.payload import decode
 from bot.service import Timings
 
-from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
+from .fakechat import CHAT, Bot, Player, button, open_table, play_out, until_discard_menu, users
 
 TIMINGS = Timings(
     turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
@@ -366,3 +366,52 @@ async def test_a_failing_computer_does_not_stall_the_table(
         assert failures and not any("AH" in r.getMessage() for r in failures)
     finally:
         await bot.stop()
+
+
+async def test_a_replaced_player_picking_a_discard_takes_his_seat_back(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """His hand says any of his actions takes the seat back.  At a discard the first
+    presses only pick cards (a menu), so they must take it back too: else the computer
+    discards meanwhile and his next press is refused as out of date."""
+    timings = Timings(turn_timeout=30, reminder_before=10, missed_turns_limit=3, ai_delay=0.4)
+    bot = await make_bot(timings=timings, ai_level="random").start()
+    try:
+        found = await until_discard_menu(bot, "dreier", None, 3)
+        assert found is not None
+        tid, player = found
+        table = bot.svc.tables[tid]
+        seat = table.seat_of(player.key)
+        assert seat is not None
+        async with bot.svc.lock(tid):  # his turns ran out: the computer takes the seat
+            await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+            await bot.svc._notify(table, "replaced", user=player.key)
+        hand = bot.svc.hand(tid, player.key)  # "The computer plays your seat now. ..."
+        assert hand is not None and "Take my seat back" in hand.message.text
+        pick = next(b for b in hand.message.all_buttons() if decode(b.payload).verb == "dp")
+        out = await player.press(pick)
+        assert out.ok and out.hand is not None, out
+        held = table.seats[seat]
+        assert held is not None and held.ai is None, "the pick did not take the seat back"
+        await asyncio.sleep(3 * timings.ai_delay)  # no computer discards for him
+        assert table.to_act() == seat
+        more = next(b for b in out.hand.message.all_buttons() if decode(b.payload).verb == "dp")
+        assert (await player.press(more)).ok
+    finally:
+        await bot.stop()
+
+
+async def test_the_lobby_names_the_level_its_computers_play(bot: Bot) -> None:
+    """/settings shows the chat's level for tables opened from now on; a table keeps
+    the one it was opened with.  The lobby says which one its computers play."""
+    host = bot.player(users(1)[0])
+    assert (
+        await bot.svc.update_setting(CHAT, host.user, "ai_level", "heuristic", is_admin=True)
+    ).ok
+    out = await bot.svc.create_table(CHAT, host.user, "zweier")
+    assert out.ok and out.table_id is not None and out.lobby is not None
+    assert (await host.press(button(out.lobby.message, "ai"))).ok
+    assert (await bot.svc.update_setting(CHAT, host.user, "ai_level", "random", is_admin=True)).ok
+    lobby = bot.svc.lobby(out.table_id)
+    assert lobby is not None
+    assert "2. Computer 1 (computer, level heuristic)" in lobby.message.text.splitlines()

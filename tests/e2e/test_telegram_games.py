@@ -96,7 +96,7 @@ async def test_tausend_deal_with_ai(fake: FakeTelegram, tmp_path: Path) -> None:
             revisions = len(lobby.revisions)
             assert not (await press(fake, anna, lobby, "Add computer")).show_alert
             await fake.wait_for_edit(lobby, revisions=revisions)
-        assert "Computer 2 (computer)" in lobby.text
+        assert "Computer 2 (computer, level random)" in lobby.text  # the harness level
         assert not (await press(fake, anna, lobby, "Start")).show_alert
         await play(rig, table_id, players.users, until=deal_over(rig, table_id))
         await rig.adapter.outbox.drain()
