@@ -433,6 +433,8 @@ async def play(
         revisions = len(message.revisions)
         answer = await press(fake, user, message, button.data)
         presses += 1
+        if answer.show_alert and rig.table(table_id) is None:
+            break  # it closed as he pressed (its topic lost, say): the refusal says so
         assert not answer.show_alert, f"{user.first_name} pressed {button}: {answer.text}"
 
         def moved(
