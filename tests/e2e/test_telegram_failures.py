@@ -289,6 +289,7 @@ async def test_deleted_table_and_hand_messages_are_posted_again(
             what="the table message posted again",
         )
         await fake.wait_for(lambda: again.text == view.message.text, what="the current table")
+        assert await rig.adapter.outbox.drain(5)  # the hands' edits too, not only the table's
 
         actor = players.users[table.to_act() or 0]
         gone = hand_message(actor, table_id)
