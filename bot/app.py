@@ -47,7 +47,7 @@ ADAPTERS: dict[str, tuple[str, str]] = {
     "telegram": ("telegram_token", "adapters.telegram"),
 }
 LOCAL = "local"
-#: The platform of a chat key's prefix (``tg:-100…``), for tables waiting for theirs.
+#: The adapter serving a table's platform (`Table.platform`), for tables waiting for it.
 PLATFORM_OF = {"dc": "discord", "tg": "telegram"}
 LOCAL_MODULE = "adapters.local"
 
@@ -322,7 +322,7 @@ def _say_who_waits(service: TableService, names: list[str]) -> None:
     """Tables of a platform this run does not serve (its token left out of .env, or a
     terminal run on the server's database) wait, their clocks stopped, until a run
     with its token: say so, or their groups' games look lost."""
-    waiting = Counter(PLATFORM_OF.get(t.chat.split(":", 1)[0]) for t in service.tables.values())
+    waiting = Counter(PLATFORM_OF.get(t.platform) for t in service.tables.values())
     for name, count in sorted((n, c) for n, c in waiting.items() if n is not None):
         if name not in names:
             log.warning(

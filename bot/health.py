@@ -9,9 +9,10 @@ takes no lock, so it can never keep a bot from starting.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
+
+from .store import lock_path
 
 #: Seconds between two heartbeats of a running bot.
 BEAT = 30.0
@@ -21,14 +22,9 @@ STALE = 3 * BEAT
 STOPPED = 0.0
 
 
-def lock_file(database_path: str | Path) -> Path:
-    """The lock file of a database, as the store names it."""
-    return Path(os.path.realpath(database_path) + ".lock")
-
-
 def check(database_path: str | Path, now: float | None = None) -> tuple[bool, str]:
     """(healthy, one line saying why) for the bot on `database_path`."""
-    path = lock_file(database_path)
+    path = lock_path(database_path)
     try:
         beat = path.stat().st_mtime
     except FileNotFoundError:

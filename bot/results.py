@@ -78,9 +78,7 @@ def standings(table: Table) -> list[Standing]:
     # One who deleted his data mid-match (/forgetme) left it too: his seat is a
     # computer's now, but a loss it was heading for must not turn into the others'.
     away = {
-        teams[i]
-        for i, s in enumerate(table.seats)
-        if s is not None and (s.forgot or (s.user is not None and s.ai is not None))
+        teams[i] for i, s in enumerate(table.seats) if s is not None and (s.forgot or s.replaced)
     }
     verdict: set[int] | None = None
     if table.resigned is not None:

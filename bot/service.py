@@ -584,7 +584,7 @@ class TableService:
             return Outcome(False, t(lang, "refuse.illegal", reason=reason), "illegal")
         entries: list[Entry] = []
         s = table.seats[seat]
-        if s is not None and s.ai is not None and s.user is not None:
+        if s is not None and s.replaced:
             entries.append({"k": "back", "seat": seat})  # acting takes the seat back
         entries.append({"k": "act", "seat": seat, "code": code, "by": "p"})
         await self._play(table, entries)
@@ -602,7 +602,7 @@ class TableService:
         if not menu_valid(table, seat, (p.verb, p.arg)):
             return _refuse(lang, "malformed")
         s = table.seats[seat]
-        if s is not None and s.ai is not None and s.user is not None:
+        if s is not None and s.replaced:
             # his hand says any of his buttons takes the seat back: a page of bids or
             # a card picked for a discard too, or the computer would act meanwhile
             await self._commit(table, [{"k": "back", "seat": seat}])

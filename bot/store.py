@@ -875,12 +875,17 @@ class Store:
         )
 
 
+def lock_path(path: str | Path) -> Path:
+    """``<path>.lock`` of a database, by the file's real path: a second bot given a
+    symlink to it is the same database (and `bot.health` reads this file)."""
+    return Path(os.path.realpath(path) + ".lock")
+
+
 def _lock(path: str) -> int:
     """Lock ``<path>.lock`` for this process (the descriptor holding it).  An OS lock,
     not a PID file: the kernel drops it when the process ends, however it ends (even
     SIGKILL), so it never goes stale; `StoreError` if another process holds it."""
-    # the file's real path: a second bot given a symlink to it is the same database
-    fd = os.open(os.path.realpath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -58,6 +58,11 @@ class Seat:
     def human_playing(self) -> bool:
         return self.user is not None and self.ai is None
 
+    @property
+    def replaced(self) -> bool:
+        """A person's seat the computer plays for now (his time ran out, or he left)."""
+        return self.user is not None and self.ai is not None
+
 
 @dataclass
 class DealLog:

@@ -193,7 +193,7 @@ def seat_lines(table: Table) -> tuple[SeatLine | None, ...]:
                 name=s.name,
                 user=s.user,
                 is_ai=s.user is None,
-                away=s.user is not None and s.ai is not None,
+                away=s.replaced,
                 team=team_of(table, i),
                 to_act=to_act == i,
             )
@@ -464,7 +464,7 @@ def table_view(table: Table, style: Style) -> TableView:
             # agreeing by a press, as the vote line asks, not by finding /abort
             label = t(lg, "button.abort_vote", votes=votes, needed=table.votes_needed())
             lay.add_row([Button(label, table_verb(table.id, table.version, "ab"))])
-        if any(s is not None and s.user is not None and s.ai is not None for s in table.seats):
+        if any(s is not None and s.replaced for s in table.seats):
             lay.add_row(
                 [Button(t(lg, "button.take_back"), table_verb(table.id, table.version, "tb"))]
             )

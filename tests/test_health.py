@@ -15,7 +15,7 @@ from pathlib import Path
 from bot import app, health
 from bot.config import Config
 from bot.service import TableService
-from bot.store import Store
+from bot.store import Store, lock_path
 from tests.app_logs import run_logged
 from tests.test_run import PYTHON, clean_env, no_settings_in_the_environment
 
@@ -29,7 +29,7 @@ async def test_a_running_bot_is_healthy_and_a_stopped_one_says_so(tmp_path: Path
 
     def loader(name: str) -> app.Serve:
         async def serve(service: TableService, cfg: Config, stop: asyncio.Event) -> None:
-            os.utime(health.lock_file(db), (0, 0))  # as if the last beat were long ago
+            os.utime(lock_path(db), (0, 0))  # as if the last beat were long ago
             await asyncio.sleep(0.3)  # the loop turns: it beats again meanwhile
             seen.append(health.check(db))
             stop.set()
@@ -54,7 +54,7 @@ async def test_a_stuck_event_loop_is_not_healthy(tmp_path: Path) -> None:
         store.beat()
         assert health.check(db)[0]
         stuck_since = time.time() - health.STALE - 1
-        os.utime(health.lock_file(db), (stuck_since, stuck_since))
+        os.utime(lock_path(db), (stuck_since, stuck_since))
         healthy, why = health.check(db)
         assert not healthy and "has not answered for" in why, why
     finally:
