@@ -96,7 +96,8 @@ class TableUpdate:
 
     `kind`: ``lobby`` (lobby changed), ``started``, ``action`` (a game action),
     ``deal_end`` (a deal was scored; `result` is set), ``finished``, ``aborted``,
-    ``reminder`` and ``replaced`` (`user` is the player concerned).
+    ``reminder``, ``replaced`` and ``back`` (he took his seat back from the computer;
+    `user` is the player concerned).
     """
 
     table_id: str

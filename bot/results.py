@@ -59,11 +59,7 @@ def standings(table: Table) -> list[Standing]:
     summary = table.match.summary()
     scores = list(summary.get("scores", [0] * table.players))
     bummerl = list(summary.get("bummerl", [0] * table.players))
-    teams = (
-        [i % 2 for i in range(table.players)]
-        if table.game == "bauern"
-        else list(range(table.players))
-    )
+    teams = [table.side(i) for i in range(table.players)]
     # A person whose seat the computer held at the end (he missed his turns and never
     # took it back) walked away: like a resignation, his side loses and every other
     # side wins, or he could leave a match he was losing to the computer and be

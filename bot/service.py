@@ -584,10 +584,13 @@ class TableService:
             return Outcome(False, t(lang, "refuse.illegal", reason=reason), "illegal")
         entries: list[Entry] = []
         s = table.seats[seat]
-        if s is not None and s.replaced:
+        back = s is not None and s.replaced
+        if back:
             entries.append({"k": "back", "seat": seat})  # acting takes the seat back
         entries.append({"k": "act", "seat": seat, "code": code, "by": "p"})
         await self._play(table, entries)
+        if back and table.id in self.tables:
+            await self._notify(table, "back", user=user.key)
         return Outcome(True, table_id=table.id)
 
     async def _menu(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
@@ -607,6 +610,7 @@ class TableService:
             # a card picked for a discard too, or the computer would act meanwhile
             await self._commit(table, [{"k": "back", "seat": seat}])
             await self._notify(table, "action")
+            await self._notify(table, "back", user=user.key)
         hv = hand_view(table, user.key, self._style(table, user), (p.verb, p.arg))
         return Outcome(True, table_id=table.id, hand=hv)
 
@@ -734,6 +738,7 @@ class TableService:
             return _refuse(lang, "not_replaced")
         await self._commit(table, [{"k": "back", "seat": seat}])
         await self._notify(table, "action")
+        await self._notify(table, "back", user=user.key)
         return Outcome(True, table_id=table.id)
 
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
@@ -756,6 +761,8 @@ class TableService:
         if user.key in table.votes:  # pressed again: counted already, nothing to store
             return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
         entries: list[Entry] = [{"k": "vote", "user": user.key}]
+        if votes >= needed and table.walked_out():
+            return await self._end_walked_out(table, entries, lang)
         if votes >= needed:
             entries.append({"k": "abort", "reason": "vote"})
         await self._commit(table, entries)
@@ -766,6 +773,15 @@ class TableService:
         # the buttons players see stay current and the channel sees the vote.
         await self._redraw(table)
         return Outcome(True, t(lang, "ok.voted", votes=votes, needed=needed), table_id=table.id)
+
+    async def _end_walked_out(
+        self, table: Table, entries: list[Entry], lang: str | None = None
+    ) -> Outcome:
+        """Those still playing close a match others walked out of: it ends counted,
+        the walkers' sides losing (`Table.walked_out`)."""
+        await self._play(table, [*entries, {"k": "end", "reason": "walked_away"}])
+        said = t(lang, "ok.ended_walked_away", table=table.id) if lang else None
+        return Outcome(True, said, "ended", table.id)
 
     # --- commands without a payload --------------------------------------------------
 
@@ -820,6 +836,8 @@ class TableService:
                 await self._closed_table(table, "aborted")
                 return Outcome(True, table_id=table.id)
             alone = table.present() == [user.key]
+            if alone and table.walked_out():
+                return await self._end_walked_out(table, [], lang)
             if table.host == user.key and (table.status == Status.LOBBY or alone):
                 await self._commit(table, [{"k": "abort", "reason": "host"}])
                 await self._closed_table(table, "aborted")
@@ -1468,7 +1486,10 @@ class TableService:
     async def _close_if_abandoned(self, table: Table) -> None:
         """Close a running match its people left (`Table.abandoned`), under its lock."""
         reason = table.abandoned()
-        if reason is not None:
+        if reason == "vote" and table.walked_out():
+            # the votes carry now that one walked away: his side loses
+            await self._end_walked_out(table, [])
+        elif reason is not None:
             await self._commit(table, [{"k": "abort", "reason": reason}])
             await self._closed_table(table, "aborted")
 

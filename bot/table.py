@@ -133,6 +133,8 @@ class Table:
         self.deal_points: list[list[int]] = []
         self.votes: set[str] = set()
         self.resigned: int | None = None
+        #: Why a match was ended before its end and counted (`end`): "walked_away"
+        self.ended: str | None = None
         self.abort_reason: str | None = None
         self.last_events: tuple[Event, ...] = ()
         self.deadline: float | None = None
@@ -185,6 +187,27 @@ class Table:
     def abort_carried(self) -> bool:
         """The abort votes that count are the majority `votes_needed` asks for."""
         return len(self.abort_votes()) >= self.votes_needed()
+
+    def side(self, seat: int) -> int:
+        """The side a seat wins or loses the match with: Bauern's pairs, otherwise
+        every player for himself."""
+        return seat % 2 if self.game == "bauern" else seat
+
+    def walked_out(self) -> bool:
+        """Whether closing the running match now counts it (`end`): somebody walked
+        away (the computer took his seat, or he deleted his data) and nobody still
+        playing sits on a side with one who did.  The walkers lose then, as at the
+        match's end; a plain abort would wipe the loss of one who walked out of a
+        match he was losing, once the others tired of playing his computer."""
+        if self.status != Status.PLAYING:
+            return False
+        away = {
+            self.side(i)
+            for i, s in enumerate(self.seats)
+            if s is not None and (s.forgot or s.replaced)
+        }
+        here = {self.side(i) for i, s in enumerate(self.seats) if s is not None and s.human_playing}
+        return bool(away) and bool(here) and not away & here
 
     def abandoned(self) -> str | None:
         """Why a running match must close now that people walked away (the abort's
@@ -325,6 +348,10 @@ class Table:
     def _on_abort(self, e: Entry) -> None:
         self.status = Status.ABORTED
         self.abort_reason = e.get("reason")
+
+    def _on_end(self, e: Entry) -> None:
+        self.ended = e.get("reason") or "walked_away"
+        self.status = Status.FINISHED
 
     def _on_resign(self, e: Entry) -> None:
         self.resigned = e["seat"]

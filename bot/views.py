@@ -992,21 +992,34 @@ def _action_buttons(
         coded = list(zip(plays + others, buttons, strict=True))
         pinned = [b for c, b in coded if c == PASS]
         rest = [b for c, b in coded if c != PASS]
-        size = _page_size(codes)
-        start = page * size
-        chunk = pinned + rest[start : start + size]
-        nxt = (page + 1) if start + size < len(rest) else 0
-        label = t(lg, "hand.more") if nxt else t(lg, "hand.back")
-        chunk.append(Button(label, table_verb(table.id, v, "pg", nxt)))
+        starts = _page_starts(codes)
+        page = min(page, len(starts) - 1)
+        end = starts[page + 1] if page + 1 < len(starts) else len(rest)
+        chunk = pinned + rest[starts[page] : end]
+        if page > 0:
+            chunk.append(Button(t(lg, "hand.back"), table_verb(table.id, v, "pg", page - 1)))
+        if page + 1 < len(starts):
+            chunk.append(Button(t(lg, "hand.more"), table_verb(table.id, v, "pg", page + 1)))
         buttons = chunk
     lay.add_row(buttons)
     return lay.done()
 
 
-def _page_size(codes: Sequence[int]) -> int:
-    """The choices a page of a long menu holds besides Pass (on every page) and the
-    More/Back button: a page is the 25 buttons Discord allows."""
-    return MAX_ROWS * MAX_PER_ROW - 1 - (PASS in codes)
+def _page_starts(codes: Sequence[int]) -> list[int]:
+    """Where each page of a long menu starts among its choices other than Pass.
+
+    A page is the 25 buttons Discord allows: Pass (on every page), the choices, and
+    "More…" (all but the last page) and "Back" (all but the first), so a player on a
+    middle page of Thousand's bids can step either way.
+    """
+    slots = MAX_ROWS * MAX_PER_ROW - (PASS in codes)
+    n = len(codes) - (PASS in codes)
+    starts = [0]
+    start = slots - 1
+    while start < n:
+        starts.append(start)
+        start += slots - 1 if n - start <= slots - 1 else slots - 2
+    return starts
 
 
 def _pass_first(codes: list[int]) -> list[int]:
@@ -1033,7 +1046,7 @@ def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
                     return True
         return False
     if verb == "pg":
-        return not discards and arg * _page_size(codes) < len(codes) - (PASS in codes)
+        return not discards and 0 <= arg < len(_page_starts(codes))
     return False
 
 
@@ -1472,6 +1485,8 @@ def match_summary_text(table: Table, style: Style) -> str:
     lines = [_scores_line(lg, table, score_text)]
     if table.resigned is not None:
         lines.append(t(lg, "result.resigned", name=nm[table.resigned]))
+    if table.ended == "walked_away":
+        lines.append(t(lg, "result.ended_walked_away"))
     walked = [i for i, s in enumerate(table.seats) if s is not None and s.user is not None and s.ai]
     if len(walked) == len(table.humans()):
         walked = []  # nobody left playing: the scores decide (`standings`)

@@ -1132,6 +1132,10 @@ class DiscordAdapter:
                     add(table_id, Op("edit", f"live:{user}"))
             if kind == "replaced" and update.user is not None:
                 add(table_id, self._note(table_id, "remind.replaced", update.user))
+        elif kind == "back" and update.user is not None:
+            # the takeover note stands in the channel: this one answers it, and names
+            # him without a ping (he has just pressed something: he is here)
+            add(table_id, self._note(table_id, "remind.back", update.user, ping=False))
         elif kind == "deal_end":
             final = update.result.table if update.result is not None else None
             add(table_id, Op("final", "table", _stripped(final.message) if final else None))
@@ -1350,7 +1354,7 @@ class DiscordAdapter:
         table = self.service.tables.get(table_id)
         return table.settings.get("lang") if table is not None else None
 
-    def _note(self, table_id: str, key: str, user: str) -> Op:
+    def _note(self, table_id: str, key: str, user: str, *, ping: bool = True) -> Op:
         lang = self._table_lang(table_id)
         uid = _user_id(user)
         mention = f"<@{uid}>" if uid is not None else user
@@ -1358,7 +1362,8 @@ class DiscordAdapter:
             body = t(lang, key, name=mention, seconds=self.service.seconds_left(table_id))
         else:
             body = t(lang, key, name=mention, n=self.service.timings.missed_turns_limit)
-        return Op("note", message=Message(body), mentions=(uid,) if uid is not None else ())
+        pinged = (uid,) if uid is not None and ping else ()
+        return Op("note", message=Message(body), mentions=pinged)
 
     # --- out: the outbox worker ----------------------------------------------------------
 

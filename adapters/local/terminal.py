@@ -703,19 +703,20 @@ class LocalTable:
         """
         values: dict[int, Button] = {}
         asked: set[str] = set()
-        page = self.buttons
-        while True:
+        pages = [self.buttons]
+        while pages:
+            page = pages.pop()
             for b in page:
                 if (v := value_of(b)) is not None:
                     values.setdefault(v, b)
-            more = [b.payload for b in page if _verb(b.payload) == "pg"]
-            if not more or more[0] in asked:  # every page has one: More, or Back
-                return values
-            asked.add(more[0])
-            outcome = await self.service.act(self.user, more[0])
-            if not outcome.ok or outcome.hand is None:
-                return values
-            page = outcome.hand.message.all_buttons()
+            for payload in [b.payload for b in page if _verb(b.payload) == "pg"]:
+                if payload in asked:  # "Back" leads to a page already read
+                    continue
+                asked.add(payload)
+                outcome = await self.service.act(self.user, payload)
+                if outcome.ok and outcome.hand is not None:
+                    pages.append(outcome.hand.message.all_buttons())
+        return values
 
     def _typed_card(self, text: str) -> Card | None:
         style = self._style()

@@ -733,6 +733,9 @@ class TelegramAdapter:
                 n=self.service.timings.missed_turns_limit,
             )
             self._to_group(st, Content(text))
+        elif kind == "back" and u.user is not None:
+            name = self._seat_name(tid, u.user)
+            self._to_group(st, Content(t(self._table_lang(tid), "remind.back", name=name)))
 
     def _settle(
         self,

@@ -227,8 +227,11 @@ class Player:
             return None
         rng = random.Random(f"{table_id}:{table.version}:{self.key}")
         message = hv.message
+        opened: set[str] = set()
+        # the choices of every page seen so far, as a person remembers them: a bid
+        # seen two pages back is pressed from there (a menu changes no version)
+        actions: dict[int, Button] = {}
         for _ in range(12):
-            actions: dict[int, Button] = {}
             menus: list[Button] = []
             for b in message.all_buttons():
                 p = decode_payload(b.payload)
@@ -237,6 +240,8 @@ class Player:
                     actions[p.arg] = b
                 elif p.verb in ("pg", "dp", "dr") and (p.verb, p.arg) != ("dp", 0):
                     menus.append(b)  # forward only: "pick again" would walk in circles
+            # a page not seen yet first: "Back" and "More" would walk in circles too
+            menus = [b for b in menus if b.payload not in opened] or menus
             if actions and (not menus or rng.random() < 0.8):
                 code = self.policy(table, hv.seat, sorted(actions), rng)
                 if code is None and not menus:
@@ -244,7 +249,9 @@ class Player:
                 if code is not None:
                     return await self.press(actions[code])
             assert menus, f"a turn without buttons: {message.text!r}"
-            out = await self.press(rng.choice(menus))
+            pick = rng.choice(menus)
+            opened.add(pick.payload)
+            out = await self.press(pick)
             assert out.ok and out.hand is not None, out
             message = out.hand.message
         raise AssertionError("menus lead nowhere")

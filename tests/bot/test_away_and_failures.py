@@ -234,15 +234,15 @@ async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_res
 ) -> None:
     """Anna voted to close the table (1 of the 2 needed); Bert then walked away, so
     her vote is the majority of those still playing.  The bot is killed before it
-    closes the table: after the restart it closes, as a vote, once the chat can be
-    told."""
+    closes the table: after the restart it closes, counted against Bert who walked
+    out, once the chat can be told."""
     bot = await make_bot(timings=WALK).start()
     svc = bot.svc
     real_commit = svc._commit
     killed = asyncio.Event()
 
     async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
-        if any(e["k"] == "abort" for e in entries):
+        if any(e["k"] == "end" for e in entries):
             killed.set()
             await asyncio.sleep(3600)  # the process dies here
         return await real_commit(table, entries, then)
@@ -266,9 +266,13 @@ async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_res
         while tid in bot.svc.tables:
             assert loop.time() < end + 10, "the table did not close"
             await asyncio.sleep(0.02)
-        assert bot.fc.kinds(tid) == ["aborted"] and bot.store is not None
+        assert bot.fc.kinds(tid) == ["finished"] and bot.store is not None
         log = await bot.store.table_log(tid)
-        assert log[-1]["k"] == "abort" and log[-1]["reason"] == "vote"
+        assert log[-1]["k"] == "end" and log[-1]["reason"] == "walked_away"
+        rows = await bot.store.fetchall(
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+        assert dict(rows) == {anna.key: 1, bert.key: 0}
     finally:
         await bot.stop()
 

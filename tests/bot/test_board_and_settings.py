@@ -246,15 +246,35 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
 ) -> None:
     """Bert walks away: the computer plays his seat.  Anna, who stayed, is not held
     there until he votes: her own abort vote is the majority of the people still
-    playing.  And if she concedes instead, that is no win for Bert, who left."""
+    playing.  Closing it counts: Bert, who walked out, loses the match he left (a
+    close that wiped it would let a losing player walk away until the other tired of
+    his computer).  And if she concedes instead, that is no win for Bert."""
     # Anna presses as soon as it is her turn; her clock must not end on a busy machine
     bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
+        finals: list[str] = []
+        bot.fc.on_update.append(
+            lambda u: (
+                finals.append(u.result.message.text) if u.kind == "finished" and u.result else None
+            )
+        )
         # Bert hosts, so Anna's abort is a vote, not the host's
         tid = await _walked_away(bot, bert, anna)
         out = await bot.svc.abort(CHAT, anna.user)
-        assert out.ok and tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
+        assert out.ok and tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "finished"
+        assert out.code == "ended" and "its match counts" in (out.text or ""), out
+        [final] = finals
+        assert "Walked away (the computer finished for them, so their side loses): Bert" in final
+        assert "closed the table after the others walked away, and it counts" in final
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+        assert dict(rows) == {anna.key: 1, bert.key: 0}
+        rated = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player FROM rated_results WHERE table_id = ?", (tid,)
+        )
+        assert sorted(p for (p,) in rated) == sorted([anna.key, bert.key])
         tid = await _walked_away(bot, bert, anna)
         assert (await bot.svc.resign(CHAT, anna.user)).ok
         rows = await bot.store.fetchall(  # type: ignore[union-attr]
@@ -270,7 +290,7 @@ async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes
 ) -> None:
     """Anna votes to close (1 of the 2 needed); Bert then walks away and no longer
     counts: her vote is the majority of those still playing, so the table closes
-    then, not only at the next vote."""
+    then, not only at the next vote, and the match counts against Bert, who left."""
     # Anna presses as soon as it is her turn; her clock must not end on a busy machine
     timings = dataclasses.replace(FAST, turn_timeout=1.5, reminder_before=0.3, missed_turns_limit=1)
     bot = await make_bot(timings=timings).start()
@@ -288,7 +308,11 @@ async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes
             assert loop.time() < end, "the table did not close"
             await anna.take_turn(tid)
             await asyncio.sleep(0.02)
-        assert bot.fc.kinds(tid)[-1] == "aborted" and table.abort_reason == "vote"
+        assert bot.fc.kinds(tid)[-1] == "finished" and table.ended == "walked_away"
+        rows = await bot.store.fetchall(  # type: ignore[union-attr]
+            "SELECT player, won FROM results WHERE table_id = ?", (tid,)
+        )
+        assert dict(rows) == {anna.key: 1, bert.key: 0}
     finally:
         await bot.stop()
 

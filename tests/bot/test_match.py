@@ -418,8 +418,8 @@ async def test_thousand_for_two_says_where_the_face_down_cards_go(bot: Bot) -> N
 
 async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
-    message, "More" pages lead to every one of them and back; Pass leads every page
-    (the first choice, pressed by habit, never bids 220)."""
+    message, "More" pages lead to every one of them and "Back" to the page before;
+    Pass leads every page (the first choice, pressed by habit, never bids 220)."""
     players = [bot.player(u, policy_for("tausend")) for u in users(3)]
     for _ in range(30):  # deals until someone may bid or raise over many values
         tid = await open_table(bot, "tausend", players)
@@ -434,24 +434,33 @@ async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
                 assert table.deal is not None
                 legal = set(table.deal.legal())
                 shown: set[int] = set()
+                seen: list[list[str]] = []  # each page's buttons, first to last
                 message = hv.message
                 for _ in range(10):
-                    first = decode_payload(message.all_buttons()[0].payload)
+                    buttons = message.all_buttons()
+                    seen.append([b.payload for b in buttons])
+                    first = decode_payload(buttons[0].payload)
                     if PASS in legal:
                         assert first.is_game_action and first.arg == PASS, message.text
-                    for b in message.all_buttons():
+                    for b in buttons:
                         p = decode_payload(b.payload)
                         if p.is_game_action:
                             assert p.arg is not None
                             shown.add(p.arg)
-                    more = next(
-                        b for b in message.all_buttons() if decode_payload(b.payload).verb == "pg"
-                    )
-                    out = await mover.press(more)
+                    nav = {b.label: b for b in buttons if decode_payload(b.payload).verb == "pg"}
+                    # every page but the first steps back to the one before it
+                    assert ("Back" in nav) == (len(seen) > 1), list(nav)
+                    if "Back" in nav:
+                        out = await mover.press(nav["Back"])
+                        assert out.ok and out.hand is not None
+                        back = [b.payload for b in out.hand.message.all_buttons()]
+                        assert back == seen[-2]
+                    if "More…" not in nav:
+                        break  # the last page
+                    out = await mover.press(nav["More…"])
                     assert out.ok and out.hand is not None
                     message = out.hand.message
-                    if decode_payload(more.payload).arg == 0:
-                        break  # back at the first page
+                assert len(seen) >= 2
                 assert shown == legal
                 return
             await mover.take_turn(tid)

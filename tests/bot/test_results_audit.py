@@ -4,6 +4,7 @@ contracts /stats counts, and the order of its games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from collections.abc import Callable
@@ -91,6 +92,34 @@ async def test_when_one_of_each_bauern_pair_walks_away_both_sides_lose(
         assert store is not None
         board = await leaderboard_text(store, CHAT.key, "en", games=["bauern"])
         assert board.endswith("No rated games yet: only matches against other people count.")
+    finally:
+        await bot.stop()
+
+
+async def test_a_partner_who_stayed_closes_the_table_without_it_counting(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna and Bert are partners against two computers; Anna walks away.  Closing
+    the table then is the plain abort it always was: counting it against those who
+    walked out would be Bert's loss too, whose side has one (`Table.walked_out`)."""
+    bot = await make_bot(timings=WALK, ai_level="heuristic").start()
+    try:
+        a, b = users(2)
+        anna, bert = bot.player(a), bot.player(b, heuristic)
+        tid = await open_bauern_partners(bot, anna, bert)
+        table = bot.svc.tables[tid]
+        seat = table.seat_of(anna.key)
+        assert seat is not None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 30
+        while (s := table.seats[seat]) is not None and s.ai is None:
+            assert loop.time() < end, "the computer never took Anna's seat"
+            await bert.take_turn(tid)
+            await asyncio.sleep(0.02)
+        assert not table.walked_out()
+        out = await bot.svc.abort(CHAT, bert.user)
+        assert out.ok and out.code != "ended" and bot.fc.kinds(tid)[-1] == "aborted", out
+        assert await _results(bot, tid) == {}
     finally:
         await bot.stop()
 

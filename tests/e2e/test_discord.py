@@ -579,9 +579,9 @@ async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> Non
             return next((m for m in sent if text in m.content), None)  # deleted ones too
 
         reminder = await world.fake.wait_for(lambda: said("it is your turn"))
-        assert late.mention in reminder.content and late in reminder.mentions
+        assert late.mention in reminder.content and late in reminder.pinged
         replaced = await world.fake.wait_for(lambda: said("the computer takes the seat"))
-        assert late in replaced.mentions
+        assert late in replaced.pinged
         await world.settle()
         # the turn it reminded of is over: the channel keeps no "it is your turn"
         assert reminder.deleted and not replaced.deleted
@@ -590,6 +590,9 @@ async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> Non
         await world.click(late, message, "Take my seat back")
         await world.settle()
         assert "Take my seat back" not in [b.label for b in table_message(world, table_id).buttons]
+        # the channel that read he was replaced reads that he is back, without a ping
+        back = await world.fake.wait_for(lambda: said("is back and plays the seat again"))
+        assert late.mention in back.content and late not in back.pinged
 
 
 async def test_resign_and_forget_me(tmp_path: Path) -> None:

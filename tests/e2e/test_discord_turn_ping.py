@@ -197,7 +197,7 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
                 rang_first = True
         sent = channel_pings()
         assert sent, "Emil's turns never rang in the channel"
-        assert all(emil in m.mentions for m in sent)
+        assert all(emil in m.pinged for m in sent)
         assert any(m.deleted for m in sent), "no channel ping went after his move"
         assert rang_first, "no deal began with Emil's turn"
 
@@ -324,7 +324,7 @@ async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_af
             lambda: reminders() or None, timeout=3.0, description="the reminder"
         )
         assert held.waiting == 1, "the DM edit went through: nothing was held up"
-        assert late in reminder.mentions
+        assert late in reminder.pinged
         held.release()
         await world.settle()
         standing = [m for m in pings(world, late, table_id) if not m.deleted]

@@ -534,6 +534,9 @@ async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path
         )
         answer = await press(fake, sleeper, group_table, "Take my seat back")
         assert not answer.show_alert, answer.text
+        # the group that read he was replaced reads that he is back
+        back = await fake.wait_for_message(players.group, contains="is back and plays the seat")
+        assert sleeper.first_name in back.text
     finally:
         await stop_rig(rig)
 

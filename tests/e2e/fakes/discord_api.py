@@ -710,6 +710,9 @@ class FakeMessage:
     """The interaction this message answers (original response or followup)."""
     interaction_metadata: Json | None = None
     mentions: list[FakeUser] = field(default_factory=list)
+    pinged: list[FakeUser] = field(default_factory=list)
+    """Those of `mentions` the message notified when sent: its `allowed_mentions`
+    decide (an edit notifies nobody)."""
     history: list[MessageRevision] = field(default_factory=list)
     nonce: str | None = None
 
@@ -2847,6 +2850,17 @@ class FakeDiscord:
         ids = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
         return [self.users[user_id] for user_id in ids if user_id in self.users]
 
+    def _pinged(self, content: str, allowed: Json) -> list[FakeUser]:
+        """Who a new message notifies: without `allowed_mentions` every user it
+        mentions; with it, those its "parse" (``users``) or its "users" list allow."""
+        mentioned = self._mentions(content)
+        if not isinstance(allowed, dict):
+            return mentioned
+        if "users" in (allowed.get("parse") or []):
+            return mentioned
+        ids = {int(u) for u in allowed.get("users") or []}
+        return [user for user in mentioned if user.id in ids]
+
     def _store_message(
         self,
         channel: FakeChannel,
@@ -2905,6 +2919,7 @@ class FakeDiscord:
             type=message_type,
             ephemeral_for=ephemeral_for,
             mentions=self._mentions(content),
+            pinged=self._pinged(content, body.get("allowed_mentions")),
         )
         if interaction is not None:
             message.interaction = interaction
