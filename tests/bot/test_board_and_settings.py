@@ -10,9 +10,11 @@ from functools import partial
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
+from bot.records import record_reply
 from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings
 from bot.views import settings_text
+from engine.__main__ import verify_text
 
 from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
@@ -275,6 +277,10 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
             "SELECT player FROM rated_results WHERE table_id = ?", (tid,)
         )
         assert sorted(p for (p,) in rated) == sorted([anna.key, bert.key])
+        # a finished match: its record comes, and every deal in it checks out
+        reply = await record_reply(bot.store, CHAT.key, "en", tid)  # type: ignore[arg-type]
+        assert reply.file is not None, reply.text
+        assert verify_text(reply.file.data.decode())[0] == 0
         tid = await _walked_away(bot, bert, anna)
         assert (await bot.svc.resign(CHAT, anna.user)).ok
         rows = await bot.store.fetchall(  # type: ignore[union-attr]
