@@ -6,7 +6,8 @@ callback data and Discord's 100-character custom_id with room for an adapter pre
 
 Verbs: ``a<code>`` a game action (the engine's int action code); the table verbs of
 `TABLE_VERBS` (``j`` join, ``l`` leave, ``ai`` add an AI seat, ``st`` start, ``ru``
-rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort); and verbs
+rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort, ``re`` a
+rematch of a finished match); and verbs
 with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat,
 ``rs<seat>`` resign the match, the confirmation of /resign, bound to the seat that
 asked, and the hand menus ``pg<page>`` and ``dp<mask>`` — the cards of a discard
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 
-TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab"})
+TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab", "re"})
 ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "rs"})
 SELF = "me"  # the table field of the presser's own verbs
 SELF_VERBS = frozenset({"fg"})

@@ -129,6 +129,8 @@ class TableService:
         self._clock = clock
         self._ai_runner = ai_runner or think_in_thread
         self._player_locks: KeyedLocks[str] = KeyedLocks()  # a player's rating
+        # a finished match's rematch: two presses at once open one lobby, not two
+        self._rematch_locks: KeyedLocks[str] = KeyedLocks()
         self._claims: set[tuple[str, str]] = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
@@ -399,6 +401,7 @@ class TableService:
         preset: str | None,
         options: dict[str, Any] | None,
         is_admin: bool,
+        rematch: Table | None = None,
     ) -> Outcome:
         lang = await self._lang(host, chat)
         settings = await self.settings(chat)
@@ -457,7 +460,7 @@ class TableService:
         claim = (chat.key, host.key)
         self._claims.add(claim)
         try:
-            return await self._open(chat, host, game_id, spec, opts, raw, preset, settings)
+            return await self._open(chat, host, game_id, spec, opts, raw, preset, settings, rematch)
         finally:
             self._claims.discard(claim)
 
@@ -471,6 +474,7 @@ class TableService:
         raw: dict[str, Any],
         preset: str | None,
         settings: ChatSettings,
+        rematch: Table | None = None,
     ) -> Outcome:
         await self.remember(host)
         create: Entry = {
@@ -493,6 +497,8 @@ class TableService:
                 "tricks": settings.tricks,
             },
         }
+        if rematch is not None:
+            create["rematch"] = rematch.id
         table_id = await self.store.create_table(chat.key, game_id, create)
         table = Table(table_id, create)
         moved_to = self._moved.get(chat.key)
@@ -503,10 +509,18 @@ class TableService:
         assert seat_count(spec, opts) == table.players
         self.tables[table_id] = table
         async with self.lock(table_id):
+            entries: list[Entry] = [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
+            if rematch is not None:
+                # the match's computers come back too (the people join again), where
+                # they sat as seen from the host: Bauern's partners stay partners
+                level = table.settings.get("ai_level", self.ai_level)
+                me = rematch.seat_of(host.key) or 0
+                for i, s in enumerate(rematch.seats):
+                    if s is not None and s.is_computer and i != me:
+                        seat = (i - me) % table.players
+                        entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
             try:
-                await self._commit(
-                    table, [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
-                )
+                await self._commit(table, entries)
             except StoreError:
                 # The host was told it failed: no empty lobby may stay behind (nobody
                 # could close it but an admin).  If even that cannot be stored, the
@@ -540,6 +554,8 @@ class TableService:
             return _refuse(lang, "malformed")
         if p.table == SELF:  # the presser's own: /forgetme's confirmation
             return await self._forget(user)
+        if p.verb == "re":  # its table is closed: the rematch reads it from the store
+            return await self._rematch(user, p, chat)
         table = self.tables.get(p.table)
         if table is None or user.platform != table.platform:
             return _refuse(lang, "unknown_table")  # another platform's: not his to see
@@ -592,6 +608,42 @@ class TableService:
         if back and table.id in self.tables:
             await self._notify(table, "back", user=user.key)
         return Outcome(True, table_id=table.id)
+
+    async def _rematch(self, user: UserRef, p: Payload, chat: ChatRef | None) -> Outcome:
+        """ "Rematch" under a finished match: a lobby for the same game and rules in the
+        same chat, its computers seated again, the presser its host; a press of another
+        of its players while that lobby is open seats him there instead of opening a
+        second one.  Only its players may ask (anyone may /new), and only from its
+        chat: the button is public on Telegram, its payload easily sent elsewhere."""
+        lang = await self._lang(user, chat)
+        row = await self.store.table_row(p.table)
+        if row is None or row.status != Status.FINISHED.value:
+            return _refuse(lang, "unknown_table")
+        entries = await self.store.table_log(row.id)
+        old = Table.from_log(row.id, entries)
+        if user.platform != old.platform:
+            return _refuse(lang, "unknown_table")  # another platform's: not his to see
+        if chat is None or chat.key != old.chat:
+            return _refuse(lang, "rematch_in_chat")
+        if old.seat_of(user.key) is None:
+            return _refuse(lang, "rematch_players_only", table=old.id)
+        async with self._rematch_locks.hold([old.id]):
+            waiting = next(
+                (
+                    tb
+                    for tb in self.tables_in(chat.key)
+                    if tb.rematch_of == old.id and tb.status == Status.LOBBY
+                ),
+                None,
+            )
+            if waiting is not None:
+                if waiting.seat_of(user.key) is not None:
+                    return _refuse(lang, "already_seated")
+                return await self._act(user, table_verb(waiting.id, waiting.version, "j"), chat)
+            options = dict(entries[0].get("options") or {})
+            opened = await self._create_table(chat, user, old.game, old.preset, options, False, old)
+            # the adapter shows the new lobby, as after /new
+            return dataclasses.replace(opened, code="rematch") if opened.ok else opened
 
     async def _menu(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         seat = table.seat_of(user.key)

@@ -59,6 +59,11 @@ class Seat:
         return self.user is not None and self.ai is None
 
     @property
+    def is_computer(self) -> bool:
+        """A seat nobody ever sat at: the computer's own, not a person's it plays."""
+        return self.user is None and not self.forgot
+
+    @property
     def replaced(self) -> bool:
         """A person's seat the computer plays for now (his time ran out, or he left)."""
         return self.user is not None and self.ai is not None
@@ -123,6 +128,8 @@ class Table:
         self.settings: dict[str, Any] = dict(create.get("settings") or {})
         self.created_at: float = create.get("at", 0.0)
         self.place: str = create.get("place") or ""
+        #: The finished match this lobby is the rematch of (its "Rematch" button)
+        self.rematch_of: str | None = create.get("rematch")
         self.seats: list[Seat | None] = [None] * seat_count(self.spec, self.options)
         self.status = Status.LOBBY
         self.version = 1

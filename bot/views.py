@@ -136,6 +136,10 @@ class ResultView:
     #: with the cards he still held and what he had been shown.  Private: only for
     #: that user's own chat.
     hands: tuple[tuple[str, str, Message], ...] = ()
+    #: After a match's end: the button that opens a lobby for the same game and rules
+    #: in the same chat (`TableService.act`, verb ``re``), for adapters to show with
+    #: the summary
+    rematch: Button | None = None
 
     def hand_of(self, user: str, lang: str | None) -> Message | None:
         """`user`'s final hand in `lang` (or in any language there is)."""
@@ -212,6 +216,8 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
     lg = style.lang
     seats = seat_lines(table)
     lines = [t(lg, "lobby.title", game=game_name(table.game, lg), table=table.id)]
+    if table.rematch_of:
+        lines.append(t(lg, "lobby.rematch", table=table.rematch_of))
     host = table.host_name() or "—"
     lines.append(t(lg, "lobby.host", host=host))
     for i, line in enumerate(seats):
@@ -1114,6 +1120,13 @@ def _discard_menu(
 # --- results -------------------------------------------------------------------------
 
 
+def rematch_button(table: Table, lg: str) -> Button | None:
+    """ "Rematch" under a finished match's summary (None before the end)."""
+    if table.status != Status.FINISHED:
+        return None
+    return Button(t(lg, "button.rematch"), table_verb(table.id, table.version, "re"))
+
+
 def deal_result_view(table: Table, style: Style) -> ResultView | None:
     """The message after a deal: what it scored and the seed that made it."""
     if not table.deals:
@@ -1142,6 +1155,7 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             Message(text),
             seed=seed,
             table=table_view(table, style),
+            rematch=rematch_button(table, lg),
         )
     k = len(table.deal_points)
     log_ = table.deals[k - 1]
@@ -1228,7 +1242,14 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     if finished:
         text += "\n" + match_summary_text(table, style)
     return ResultView(
-        table.id, k, points, finished, Message(text), seed=log_.seed, table=table_view(table, style)
+        table.id,
+        k,
+        points,
+        finished,
+        Message(text),
+        seed=log_.seed,
+        table=table_view(table, style),
+        rematch=rematch_button(table, lg),
     )
 
 

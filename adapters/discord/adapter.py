@@ -913,6 +913,10 @@ class DiscordAdapter:
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return
+        if outcome.code == "rematch" and outcome.lobby is not None and outcome.table_id:
+            # "Rematch" opened a lobby: it is the answer, in the channel, as after /new
+            await self.opened(interaction, outcome.table_id, outcome.lobby.message)
+            return
         if outcome.code == "stale" and ephemeral_hand and table_id is not None:
             # an ephemeral hand that stopped following the game (its token ran out) or
             # fell behind: the press brings it up to date in place, with a fresh token
@@ -1180,7 +1184,10 @@ class DiscordAdapter:
             add(table_id, Op("final", "table", _stripped(view.message) if view else None))
             self._last_hands(table_id, humans)
             if update.result is not None:
-                add(table_id, Op("note", message=update.result.message))
+                message = update.result.message
+                if update.result.rematch is not None:  # under the match's summary
+                    message = dataclasses.replace(message, buttons=((update.result.rematch,),))
+                add(table_id, Op("note", message=message))
             elif table is not None:  # resigned before any deal was scored
                 summary = match_summary_text(table, self.service.style_for(table_id))
                 add(table_id, Op("note", message=Message(summary)))
@@ -1601,7 +1608,10 @@ class DiscordAdapter:
             everyone=False, roles=False, users=[discord.Object(id=u) for u in op.mentions]
         )
         return await self._channel(self._channels[table_id]).send(
-            render.content(op.message), allowed_mentions=mentions, nonce=op.nonce
+            render.content(op.message),
+            allowed_mentions=mentions,
+            nonce=op.nonce,
+            **_view_kwargs(op.message),  # "Rematch" under a match's summary
         )
 
     async def _tell(self, user: str, op: Op) -> None:

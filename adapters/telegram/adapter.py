@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import difflib
 import hmac
 import logging
@@ -178,6 +179,7 @@ GROUP_LOST = "group_lost"
 TOPIC_LOST = "topic_lost"
 App = Application[Any, Any, Any, Any, Any, Any]
 MAX_ALERT = 200  # answerCallbackQuery text limit
+REMATCH = "re"  # the verb of "Rematch" under a match's summary
 #: Webhook mode: seconds without a word from Telegram after which, while a person's
 #: turn clock runs (or Telegram is out of reach), a probe asks whether it is there.
 #: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
@@ -690,7 +692,10 @@ class TelegramAdapter:
             elif u.result is not None:
                 self._settle(tid, st, "hand_deal_over", u.result, deal=u.result.deal_no)
             if u.result is not None:
-                self._to_group(st, content_of(u.result.message))
+                message = u.result.message
+                if u.result.rematch is not None:  # under the match's summary
+                    message = dataclasses.replace(message, buttons=((u.result.rematch,),))
+                self._to_group(st, content_of(message))
             elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
                 # ended before any deal was scored (a resignation): the summary alone
                 summary = match_summary_text(table, self.service.style_for(tid))
@@ -1260,7 +1265,8 @@ class TelegramAdapter:
         # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
         chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
-        task = asyncio.ensure_future(self._act(user, data, chat))
+        topic = _topic_of(query.message) if isinstance(query.message, TgMessage) else None
+        task = asyncio.ensure_future(self._act(user, data, chat, topic))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
         except TimeoutError:
@@ -1287,13 +1293,17 @@ class TelegramAdapter:
             user.lang, "start_blocked", names=", ".join(missing), link=self.deep_link(p.table)
         )
 
-    async def _act(self, user: UserRef, data: str, chat: ChatRef | None = None) -> Outcome:
+    async def _act(
+        self, user: UserRef, data: str, chat: ChatRef | None = None, topic: int | None = None
+    ) -> Outcome:
         p = parsed(data)
         if p is not None and p.table == SELF and chat is not None and chat.id.startswith("-"):
             # /forgetme's button deletes the presser's data: it is only ever shown in
             # his private chat, so one in a group (forwarded there) is refused
             text = tt(user.lang, "forget_private", link=self.private_link)
             return Outcome(False, text, "forget_private")
+        if p is not None and p.verb == REMATCH and chat is not None:
+            return await self._rematch(user, data, chat, topic)
         if p is None or p.verb not in ("j", "st"):
             return await self._act_now(user, data, chat)
         # A lobby's joins and its Start go one at a time, each join with its greeting:
@@ -1308,6 +1318,27 @@ class TelegramAdapter:
             if _joining(p, outcome):
                 await self._hello(user, p.table)
             return outcome
+
+    async def _rematch(self, user: UserRef, data: str, chat: ChatRef, topic: int | None) -> Outcome:
+        """ "Rematch" under a match's summary opens its lobby where the summary is (its
+        forum topic too), as /new there would, or seats him in the one another player
+        opened: either way he is greeted privately, as after /new or Join."""
+        opening = (chat.key, user.key)
+        async with self._opening_locks.hold([opening]):
+            if topic is not None:
+                self._opening[opening] = topic
+            try:
+                outcome = await self._act_now(user, data, chat)
+            finally:
+                self._opening.pop(opening, None)
+        table_id = outcome.table_id
+        if not outcome.ok or table_id is None:
+            return outcome
+        async with self._lobby_lock(table_id):  # Start waits for the greeting
+            reached = await self._hello(user, table_id)
+        if not reached and (st := self.states.get(table_id)) is not None:
+            self._show_lobby(table_id, st)
+        return outcome
 
     def _lobby_lock(self, table_id: str) -> asyncio.Lock:
         lock = self._lobby_locks.get(table_id)

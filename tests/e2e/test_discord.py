@@ -172,7 +172,9 @@ async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
 
         messages = world.fake.channel_messages(world.channel)
         assert "Game over!" in messages[-1].content
-        assert all(m.buttons == [] for m in messages)
+        # nothing left to press but the summary's Rematch
+        assert [b.label for b in messages[-1].buttons] == ["Rematch"]
+        assert all(m.buttons == [] for m in messages[:-1])
         assert all(m.buttons == [] for p in (anna, bert) for m in world.fake.dms(p))
         # one DM hand per deal and player; each ends saying its deal or the match is over
         deals = len(world.table_messages(table_id))

@@ -1,0 +1,105 @@
+"""'Rematch' under a finished match: the same game and rules again, in the same chat."""
+
+from __future__ import annotations
+
+from bot.payload import decode, table_verb
+from bot.service import ChatRef, TableUpdate
+
+from .fakechat import CHAT, Bot, open_bauern_partners, open_table, play_out, users
+
+
+def _rematch_payloads(bot: Bot) -> list[str]:
+    """The Rematch buttons the chat is shown, as they come."""
+    out: list[str] = []
+
+    def seen(u: TableUpdate) -> None:
+        if u.result is not None and u.result.rematch is not None:
+            out.append(u.result.rematch.payload)
+
+    bot.fc.on_update.append(seen)
+    return out
+
+
+async def test_a_rematch_opens_the_same_game_and_rules_with_its_computers(bot: Bot) -> None:
+    """Anna played Zweierschnapsen against the computer with manual claims: the
+    summary's Rematch opens a lobby of the same game with the same rules, hosted by
+    her, the computer seated again, saying whose rematch it is."""
+    anna = bot.player(users(1)[0])
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna], options={"auto_claim": "off"})
+    assert bot.svc.tables[tid].options_json["auto_claim"] is False
+    await play_out(bot.fc, tid, [anna])
+    # only the match's end carries one: no deal result before it
+    [payload] = payloads
+    assert decode(payload).table == tid
+    assert [p.kind for p in bot.fc.channel if p.table_id == tid][-1] == "finished"
+
+    out = await bot.svc.act(anna.user, payload, CHAT)
+    assert out.ok and out.code == "rematch" and out.lobby is not None, out
+    new = bot.svc.tables[out.table_id or ""]
+    assert new.id != tid and new.game == "zweier" and new.rematch_of == tid
+    assert new.options_json["auto_claim"] is False
+    assert new.host == anna.key and new.seat_of(anna.key) == 0
+    assert [s.name for s in new.seats if s is not None and s.user is None] == ["Computer 1"]
+    assert out.lobby.can_start
+    assert f"A rematch of table {tid}: same game, same rules." in out.lobby.message.text
+    # pressed again: he sits there already, no second lobby
+    again = await bot.svc.act(anna.user, payload, CHAT)
+    assert not again.ok and again.code == "already_seated", again
+    assert len([t for t in bot.svc.tables.values() if t.rematch_of == tid]) == 1
+
+
+async def test_the_other_players_press_joins_the_rematch_and_strangers_are_refused(
+    bot: Bot,
+) -> None:
+    """Anna and Bert finished a match.  Anna's Rematch opens the lobby; Bert's seats
+    him in it (not a second lobby).  Clara, who did not play, is told to open her own
+    table; a press sent from another chat, or for a match still running, opens
+    nothing."""
+    anna, bert, clara = (bot.player(u) for u in users(3))
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna, bert])
+    await play_out(bot.fc, tid, [anna, bert])
+    [payload] = payloads
+
+    stranger = await bot.svc.act(clara.user, payload, CHAT)
+    assert not stranger.ok and stranger.code == "rematch_players_only", stranger
+    assert f"Only the players of table {tid}" in (stranger.text or "")
+    elsewhere = await bot.svc.act(bert.user, payload, ChatRef("tg", "-1009", "Elsewhere"))
+    assert not elsewhere.ok and elsewhere.code == "rematch_in_chat", elsewhere
+    assert not [t for t in bot.svc.tables.values() if t.rematch_of == tid]
+
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok and opened.code == "rematch", opened
+    joined = await bot.svc.act(bert.user, payload, CHAT)
+    assert joined.ok and joined.table_id == opened.table_id, joined
+    new = bot.svc.tables[opened.table_id or ""]
+    assert {new.seat_of(anna.key), new.seat_of(bert.key)} == {0, 1}
+    assert bot.fc.lobbies[new.id].can_start
+
+    running = await open_table(bot, "zweier", [clara])
+    forged = await bot.svc.act(clara.user, table_verb(running, 1, "re"), CHAT)
+    assert not forged.ok and forged.code == "unknown_table", forged
+
+
+async def test_a_bauern_rematch_keeps_the_partners_together(bot: Bot) -> None:
+    """Anna and Bert were partners against two computers.  Bert's Rematch seats the
+    computers where they sat as seen from him (his opponents again), so Anna's join
+    takes the seat across from him: they are partners again."""
+    anna, bert = (bot.player(u) for u in users(2))
+    payloads = _rematch_payloads(bot)
+    tid = await open_bauern_partners(bot, anna, bert)
+    old = bot.svc.tables[tid]
+    assert old.side(old.seat_of(anna.key) or 0) == old.side(old.seat_of(bert.key) or 0)
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    [payload] = payloads
+    opened = await bot.svc.act(bert.user, payload, CHAT)
+    assert opened.ok and opened.code == "rematch", opened
+    joined = await bot.svc.act(anna.user, payload, CHAT)
+    assert joined.ok, joined
+    new = bot.svc.tables[opened.table_id or ""]
+    a, b = new.seat_of(anna.key), new.seat_of(bert.key)
+    assert a is not None and b is not None and new.side(a) == new.side(b)
+    computers = [i for i, s in enumerate(new.seats) if s is not None and s.user is None]
+    assert len(computers) == 2 and {new.side(i) for i in computers} != {new.side(a)}
+    assert bot.fc.lobbies[new.id].can_start
