@@ -231,6 +231,13 @@ async def _walked_away(bot: Bot, leaves: Player, stays: Player) -> str:
     """A Zweierschnapsen table `leaves` opened and then stopped pressing at, until the
     computer took his seat over; `stays` played his turns meanwhile."""
     tid = await open_table(bot, "zweier", [leaves, stays])
+    await until_replaced(bot, tid, leaves, stays)
+    return tid
+
+
+async def until_replaced(bot: Bot, tid: str, leaves: Player, stays: Player) -> None:
+    """`stays` plays his turns until the computer has taken the seat of `leaves`, who
+    presses nothing."""
     table = bot.svc.tables[tid]
     seat = table.seat_of(leaves.key)
     assert seat is not None
@@ -240,7 +247,6 @@ async def _walked_away(bot: Bot, leaves: Player, stays: Player) -> str:
         assert loop.time() < end, "the computer never took the absent player's seat"
         await stays.take_turn(tid)
         await asyncio.sleep(0.02)
-    return tid
 
 
 async def test_the_one_who_stayed_may_close_the_table_or_concede_it(

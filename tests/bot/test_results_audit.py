@@ -4,7 +4,6 @@ contracts /stats counts, and the order of its games."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sqlite3
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from .fakechat import (
     users,
 )
 from .policies import finisher, heuristic
+from .test_board_and_settings import until_replaced
 from .test_expert_views import play_until
 
 
@@ -107,15 +107,8 @@ async def test_a_partner_who_stayed_closes_the_table_without_it_counting(
         a, b = users(2)
         anna, bert = bot.player(a), bot.player(b, heuristic)
         tid = await open_bauern_partners(bot, anna, bert)
+        await until_replaced(bot, tid, anna, bert)
         table = bot.svc.tables[tid]
-        seat = table.seat_of(anna.key)
-        assert seat is not None
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 30
-        while (s := table.seats[seat]) is not None and s.ai is None:
-            assert loop.time() < end, "the computer never took Anna's seat"
-            await bert.take_turn(tid)
-            await asyncio.sleep(0.02)
         assert not table.walked_out()
         out = await bot.svc.abort(CHAT, bert.user)
         assert out.ok and out.code != "ended" and bot.fc.kinds(tid)[-1] == "aborted", out
