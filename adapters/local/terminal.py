@@ -123,6 +123,9 @@ class LocalTable:
         self._line_task: asyncio.Task[str | None] | None = None
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
         self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]
+        #: the preset and rule options the last game was opened with: Enter plays the
+        #: same rules again (a rematch), not the game's standard ones
+        self._last_rules: tuple[str | None, dict[str, str] | None] = (None, None)
 
     # --- output ------------------------------------------------------------------------
 
@@ -406,6 +409,7 @@ class LocalTable:
             # a misspelt option: the menu again, not the end of the program
             self.say("cannot_start", reason=outcome.text or outcome.code)
         self._last_game = game_id
+        self._last_rules = (preset, options)
         self._start_watching(outcome.table_id)
         return await self._fill_and_start(outcome.table_id)
 
@@ -440,7 +444,9 @@ class LocalTable:
         for i, gid in enumerate(self.games):
             self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
         default = self.games.index(self._last_game) + 1
-        default_text = f"{default} {game_name(self._last_game, self.lang)}"
+        preset, options = self._last_rules
+        typed = ([preset] if preset else []) + [f"{k}={v}" for k, v in (options or {}).items()]
+        default_text = " ".join([str(default), game_name(self._last_game, self.lang), *typed])
         self.say("choose", default=default_text)
         while True:
             self.prompt()
@@ -463,7 +469,7 @@ class LocalTable:
                     self.write(rules_summary(gid, self.lang, standard=True) + "\n")
                 continue
             if text == "":
-                return self._last_game, None, None
+                return self._last_game, *self._last_rules
             matches = find_games(text, self.games)
             if len(matches) == 1:
                 return matches[0], None, None

@@ -29,6 +29,7 @@ from bot.i18n import card_label, game_name
 from bot.ports import NothingToServe
 from bot.service import TableService, Timings, UserRef
 from bot.store import Store
+from bot.table import Table
 from engine.cards import CARDS, Card
 from engine.games import available
 
@@ -190,6 +191,30 @@ async def test_plays_another_match_after_the_end(service: TableService) -> None:
     assert term.text.count("Type Enter to play another match, or q to quit.") == 1
     rows = await service.store.fetchall("SELECT game, status FROM tables")
     assert rows == [("zweier", "finished"), ("zweier", "finished")]
+
+
+async def test_enter_plays_the_same_rules_again(service: TableService) -> None:
+    """A game opened with rule options ("zweier auto_claim=off"): Enter after the
+    match plays a rematch with the same options, and the menu says so."""
+    menus = 0
+
+    def answer(screen: str) -> str:
+        nonlocal menus
+        if "Choose a game" in screen:
+            menus += 1
+            return "zweier auto_claim=off" if menus == 1 else ""
+        if "Match over" in screen:
+            return "" if menus == 1 else "q"
+        return "1"
+
+    term = await play(service, answer, timeout=120)
+    assert term.text.count("Game over!") == 2
+    assert "(Enter: 1 Schnapsen (2 players) auto_claim=off · h: help · q: quit)" in term.text
+    rows = await service.store.fetchall("SELECT id FROM tables ORDER BY rowid")
+    assert len(rows) == 2
+    for (tid,) in rows:
+        table = Table.from_log(tid, await service.store.table_log(tid))
+        assert table.options_json["auto_claim"] is False, tid
 
 
 @pytest.mark.parametrize("game_id", available())
