@@ -1166,6 +1166,9 @@ class DiscordAdapter:
             # "20 s left" in the channel
             user = update.user
             note = self._note(table_id, "remind.turn", user)
+            # it says his turn has come: his move ends it, and so deletes the reminder,
+            # even where no hand of this run showed that turn (it began before a restart)
+            self._turn_pings.shown((table_id, user), True, new=True)
             table = self.service.tables.get(table_id)
             version = table.version if table is not None else None
             remind = Op("remind", f"hand:{user}", note.message, note.mentions, version)
@@ -1229,6 +1232,8 @@ class DiscordAdapter:
         he has moved.  Not at a table played in a DM, where the hand is below the
         table anyway."""
         if table_id in self._in_dm:
+            if (table_id, user) in self._pings and not self.service.his_turn(table_id, user):
+                self._add(table_id, Op("unping", f"hand:{user}"))  # his reminder goes
             return
         said = self._turn_pings.shown(
             (table_id, user), self.service.his_turn(table_id, user), new=new

@@ -435,3 +435,81 @@ async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> 
         current = world.service.tables.get(table_id)
         if current is not None and len(current.deals) == deal:  # (a new hand rings itself)
             assert len(pings(world, late, table_id)) > rung, "his next turn did not ring"
+
+
+async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> None:
+    """The bot restarts in the middle of Anna's or Bert's turn; the new run reminds
+    him of it in the channel.  His move takes the reminder away, as it does without
+    the restart: the new run did not know it was his turn (no hand of its own showed
+    it), so nothing deleted it and "it is your turn" stood in the channel for good."""
+    async with discord_world(tmp_path) as world:
+        # no reminder from the first run; its turn runs out while the bot is down
+        first = Timings(turn_timeout=1.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=first, ping_after=3600.0)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        seat = world.service.tables[table_id].to_act()
+        late = anna if world.service.tables[table_id].seat_of(f"dc:{anna.id}") == seat else bert
+        await world.stop_bot()
+        await asyncio.sleep(1.2)
+        # back: the downtime is not his, he is reminded at once and has 5 s
+        quick = Timings(turn_timeout=20.0, reminder_before=5.0, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=quick, ping_after=3600.0)
+
+        def reminders() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()  # deleted ones too
+                if m.channel is world.channel
+                and m.content.startswith(late.mention)
+                and "it is your turn" in m.content
+            ]
+
+        [reminder] = await world.fake.wait_for(
+            lambda: reminders() or None, timeout=5.0, description="the reminder"
+        )
+        await world.settle()
+        assert not reminder.deleted
+        hand = world.hand_message(late, table_id)
+        assert hand is not None
+        await world.click(late, hand, _card_button(world, late, table_id))
+        await world.settle()
+        assert reminder.deleted, "the reminder stayed after his move"
+
+
+async def test_a_reminder_at_a_table_in_a_dm_goes_with_his_move(tmp_path: Path) -> None:
+    """Anna plays the computer in her DM with the bot: the reminder of her turn there
+    goes once she has moved, as in a server's channel (it stood for good)."""
+    async with discord_world(tmp_path) as world:
+        # reminded after 4 s (at most half the turn before its end), with 4 s to move
+        quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=quick, ping_after=3600.0)
+        anna = world["anna"]
+        dm = world.fake.dm_channel(anna, create=True)
+        assert dm is not None
+        table_id, lobby = await world.open_table(anna, "zweier", where=dm)
+        await world.click(anna, lobby, "Add computer")
+        await world.settle()
+        await world.click(anna, lobby, "Start")
+        await world.settle()
+
+        def reminders() -> list[FakeMessage]:
+            return [
+                m
+                for m in world.fake.messages.values()
+                if m.channel is dm and "it is your turn" in m.content
+            ]
+
+        [reminder] = await world.fake.wait_for(
+            lambda: reminders() or None, timeout=10.0, description="the reminder"
+        )
+        await world.settle()
+        assert not reminder.deleted
+        hand = world.hand_message(anna, table_id)
+        assert hand is not None
+        table = world.service.tables[table_id]
+        moved = table.version
+        await world.click(anna, hand, _card_button(world, anna, table_id))
+        await world.settle()
+        assert table.version > moved, "her card was not played"
+        assert reminder.deleted, ("the reminder stayed after her move", table.to_act())
