@@ -516,8 +516,13 @@ class TableService:
                 level = table.settings.get("ai_level", self.ai_level)
                 me = rematch.seat_of(host.key) or 0
                 for i, s in enumerate(rematch.seats):
-                    if s is not None and s.is_computer and i != me:
-                        seat = (i - me) % table.players
+                    seat = (i - me) % table.players
+                    if (
+                        s is not None
+                        and s.is_computer
+                        and seat
+                        and rematch.players == table.players
+                    ):
                         entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
             try:
                 await self._commit(table, entries)
@@ -536,17 +541,23 @@ class TableService:
 
     # --- the one entry point for presses ---------------------------------------------
 
-    async def act(self, user: UserRef, payload: str, chat: ChatRef | None = None) -> Outcome:
+    async def act(
+        self, user: UserRef, payload: str, chat: ChatRef | None = None, *, is_admin: bool = False
+    ) -> Outcome:
         """Handle one button press.  Refusals change nothing and go to `user` only.
 
         `chat`: where the pressed message is, as the platform says (None: the
         adapter cannot tell, as at the terminal).  A client may send any payload
         from any message (Telegram's callback data, a Discord custom_id), so a Join
         counts only from the table's own chat: a stranger to the group cannot seat
-        himself by forging one in his private chat."""
-        return await self._outcome(user, self._act(user, payload, chat))
+        himself by forging one in his private chat.  `is_admin`: the presser
+        administers `chat` (the adapter checked; only "Rematch" asks, where only admins
+        may open tables)."""
+        return await self._outcome(user, self._act(user, payload, chat, is_admin))
 
-    async def _act(self, user: UserRef, payload: str, chat: ChatRef | None) -> Outcome:
+    async def _act(
+        self, user: UserRef, payload: str, chat: ChatRef | None, is_admin: bool = False
+    ) -> Outcome:
         lang = norm_lang(user.lang)
         try:
             p = decode_payload(payload)
@@ -555,7 +566,7 @@ class TableService:
         if p.table == SELF:  # the presser's own: /forgetme's confirmation
             return await self._forget(user)
         if p.verb == "re":  # its table is closed: the rematch reads it from the store
-            return await self._rematch(user, p, chat)
+            return await self._rematch(user, p, chat, is_admin)
         table = self.tables.get(p.table)
         if table is None or user.platform != table.platform:
             return _refuse(lang, "unknown_table")  # another platform's: not his to see
@@ -609,7 +620,9 @@ class TableService:
             await self._notify(table, "back", user=user.key)
         return Outcome(True, table_id=table.id)
 
-    async def _rematch(self, user: UserRef, p: Payload, chat: ChatRef | None) -> Outcome:
+    async def _rematch(
+        self, user: UserRef, p: Payload, chat: ChatRef | None, is_admin: bool
+    ) -> Outcome:
         """ "Rematch" under a finished match: a lobby for the same game and rules in the
         same chat, its computers seated again, the presser its host; a press of another
         of its players while that lobby is open seats him there instead of opening a
@@ -619,13 +632,13 @@ class TableService:
         row = await self.store.table_row(p.table)
         if row is None or row.status != Status.FINISHED.value:
             return _refuse(lang, "unknown_table")
-        entries = await self.store.table_log(row.id)
-        old = Table.from_log(row.id, entries)
-        if user.platform != old.platform:
+        if not row.chat.startswith(user.platform + ":"):
             return _refuse(lang, "unknown_table")  # another platform's: not his to see
-        if chat is None or chat.key != old.chat:
+        if chat is None or chat.key != row.chat:
             return _refuse(lang, "rematch_in_chat")
-        if old.seat_of(user.key) is None:
+        old = Table.from_log(row.id, await self.store.table_log(row.id))
+        mine = old.seat_of(user.key)
+        if mine is None:
             return _refuse(lang, "rematch_players_only", table=old.id)
         async with self._rematch_locks.hold([old.id]):
             waiting = next(
@@ -639,9 +652,22 @@ class TableService:
             if waiting is not None:
                 if waiting.seat_of(user.key) is not None:
                     return _refuse(lang, "already_seated")
-                return await self._act(user, table_verb(waiting.id, waiting.version, "j"), chat)
-            options = dict(entries[0].get("options") or {})
-            opened = await self._create_table(chat, user, old.game, old.preset, options, False, old)
+                joined = await self._act(user, table_verb(waiting.id, waiting.version, "j"), chat)
+                # then his old seat as seen from its host, if free: Bauern's partners
+                # sit together again, whoever presses first
+                host = old.seat_of(waiting.host)
+                if joined.ok and host is not None:
+                    seat = (mine - host) % waiting.players
+                    if waiting.seat_of(user.key) != seat and waiting.seats[seat] is None:
+                        sit = table_verb(waiting.id, waiting.version, "s", seat)
+                        await self._act(user, sit, chat)
+                return joined
+            # the match's own options, every one of them: a chat's defaults changed
+            # since must not change the rules (or the seats) of its rematch
+            options = dict(old.options_json)
+            opened = await self._create_table(
+                chat, user, old.game, old.preset, options, is_admin, old
+            )
             # the adapter shows the new lobby, as after /new
             return dataclasses.replace(opened, code="rematch") if opened.ok else opened
 

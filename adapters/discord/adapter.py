@@ -817,9 +817,13 @@ class DiscordAdapter:
             and table_id is not None
             and self._is_hand(table_id, user.key, message)
         )
+        # "Rematch" opens a table: where only admins may, Manage Server counts, as
+        # for /schnapsen new
+        is_admin = interaction.guild_id is None or interaction.permissions.manage_guild
         try:
             outcome = await self.within_budget(
-                interaction, self.service.act(user, payload, self.chat(interaction))
+                interaction,
+                self.service.act(user, payload, self.chat(interaction), is_admin=is_admin),
             )
         except (discord.HTTPException, NotAnswered, *OUTAGES) as e:  # could not even defer
             log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)

@@ -1265,8 +1265,8 @@ class TelegramAdapter:
         # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
         chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
-        topic = _topic_of(query.message) if isinstance(query.message, TgMessage) else None
-        task = asyncio.ensure_future(self._act(user, data, chat, topic))
+        pressed = query.message if isinstance(query.message, TgMessage) else None
+        task = asyncio.ensure_future(self._act(user, data, chat, pressed))
         try:
             outcome = await asyncio.wait_for(asyncio.shield(task), self.answer_budget)
         except TimeoutError:
@@ -1294,7 +1294,11 @@ class TelegramAdapter:
         )
 
     async def _act(
-        self, user: UserRef, data: str, chat: ChatRef | None = None, topic: int | None = None
+        self,
+        user: UserRef,
+        data: str,
+        chat: ChatRef | None = None,
+        pressed: TgMessage | None = None,
     ) -> Outcome:
         p = parsed(data)
         if p is not None and p.table == SELF and chat is not None and chat.id.startswith("-"):
@@ -1302,8 +1306,8 @@ class TelegramAdapter:
             # his private chat, so one in a group (forwarded there) is refused
             text = tt(user.lang, "forget_private", link=self.private_link)
             return Outcome(False, text, "forget_private")
-        if p is not None and p.verb == REMATCH and chat is not None:
-            return await self._rematch(user, data, chat, topic)
+        if p is not None and p.verb == REMATCH and chat is not None and pressed is not None:
+            return await self._rematch(user, data, chat, pressed)
         if p is None or p.verb not in ("j", "st"):
             return await self._act_now(user, data, chat)
         # A lobby's joins and its Start go one at a time, each join with its greeting:
@@ -1319,16 +1323,24 @@ class TelegramAdapter:
                 await self._hello(user, p.table)
             return outcome
 
-    async def _rematch(self, user: UserRef, data: str, chat: ChatRef, topic: int | None) -> Outcome:
+    async def _rematch(
+        self, user: UserRef, data: str, chat: ChatRef, pressed: TgMessage
+    ) -> Outcome:
         """ "Rematch" under a match's summary opens its lobby where the summary is (its
         forum topic too), as /new there would, or seats him in the one another player
-        opened: either way he is greeted privately, as after /new or Join."""
+        opened: either way he is greeted privately, as after /new or Join.  Where
+        only admins may open tables, Telegram is asked whether he is one."""
+        is_admin = False
+        if (await self.service.settings(chat)).starters == "admins":
+            with contextlib.suppress(_AdminUnknowable):
+                is_admin = bool(await self._is_admin(pressed, user))
         opening = (chat.key, user.key)
+        topic = _topic_of(pressed)
         async with self._opening_locks.hold([opening]):
             if topic is not None:
                 self._opening[opening] = topic
             try:
-                outcome = await self._act_now(user, data, chat)
+                outcome = await self.service.act(user, data, chat, is_admin=is_admin)
             finally:
                 self._opening.pop(opening, None)
         table_id = outcome.table_id

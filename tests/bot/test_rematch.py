@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.payload import decode, table_verb
 from bot.service import ChatRef, TableUpdate
 
-from .fakechat import CHAT, Bot, open_bauern_partners, open_table, play_out, users
+from .fakechat import CHAT, Bot, button, open_bauern_partners, open_table, play_out, users
 
 
 def _rematch_payloads(bot: Bot) -> list[str]:
@@ -103,3 +103,64 @@ async def test_a_bauern_rematch_keeps_the_partners_together(bot: Bot) -> None:
     computers = [i for i, s in enumerate(new.seats) if s is not None and s.user is None]
     assert len(computers) == 2 and {new.side(i) for i in computers} != {new.side(a)}
     assert bot.fc.lobbies[new.id].can_start
+
+
+async def test_a_rematch_keeps_the_matchs_rules_whatever_the_chat_changed_since(
+    bot: Bot,
+) -> None:
+    """Anna played Thousand for three with the standard rules; an admin then made
+    two-player Thousand the chat's default and changed the barrel's fine.  Her
+    Rematch plays the match's rules, every one: three seats (hers among them, not
+    taken by a computer) and the rule as it was."""
+    anna = bot.player(users(1)[0])
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "tausend", [anna])
+    old = bot.svc.tables[tid]
+    assert old.players == 3 and old.options_json["tausend.barrel_fine"] == 120
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    for key, value in (("preset.tausend", "two_players"), ("tausend.barrel_fine", "125")):
+        assert (await bot.svc.update_setting(CHAT, anna.user, key, value, is_admin=True)).ok
+    [payload] = payloads
+    out = await bot.svc.act(anna.user, payload, CHAT)
+    assert out.ok, out
+    new = bot.svc.tables[out.table_id or ""]
+    assert new.options_json == old.options_json
+    assert new.players == 3 and new.seat_of(anna.key) == 0
+    assert [s.user for s in new.seats] == [anna.key, None, None]  # two computers again
+
+
+async def test_where_only_admins_open_tables_an_admins_rematch_opens(bot: Bot) -> None:
+    """With `starters admins` a Rematch opens a table like /new: the admin's press
+    does (the adapter says he is one), another player's is refused in /new's words."""
+    anna, bert = (bot.player(u) for u in users(2))
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna, bert])
+    assert (await bot.svc.update_setting(CHAT, anna.user, "starters", "admins", is_admin=True)).ok
+    assert (await bot.svc.resign(CHAT, bert.user)).ok
+    [payload] = payloads
+    refused = await bot.svc.act(bert.user, payload, CHAT)
+    assert not refused.ok and refused.code == "not_allowed_to_start", refused
+    opened = await bot.svc.act(anna.user, payload, CHAT, is_admin=True)
+    assert opened.ok and opened.code == "rematch", opened
+    assert bot.svc.tables[opened.table_id or ""].rematch_of == tid
+
+
+async def test_bauern_partners_sit_together_whoever_presses_first(bot: Bot) -> None:
+    """Anna and Cilli were partners, Bert played with the computer.  Anna opens the
+    rematch; Cilli presses before Bert, and still sits across from Anna."""
+    anna, bert, cilli = (bot.player(u) for u in users(3))
+    payloads = _rematch_payloads(bot)
+    tid = (await bot.svc.create_table(CHAT, anna.user, "bauern")).table_id
+    assert tid is not None
+    for p in (bert, cilli):  # Bert in seat 1, Cilli in seat 2: Anna's partner
+        assert (await p.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await anna.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await anna.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    [payload] = payloads
+    for p in (anna, cilli, bert):
+        assert (await bot.svc.act(p.user, payload, CHAT)).ok
+    new = next(t for t in bot.svc.tables.values() if t.rematch_of == tid)
+    seat = {p.key: new.seat_of(p.key) for p in (anna, bert, cilli)}
+    assert seat == {anna.key: 0, bert.key: 1, cilli.key: 2}, seat
+    assert [s.name for s in new.seats if s is not None and s.user is None] == ["Computer 1"]

@@ -516,9 +516,11 @@ async def test_a_slow_core_is_deferred_within_the_deadline(tmp_path: Path) -> No
         service = world.service
         act = service.act
 
-        async def slow_act(user: UserRef, payload: str, chat: ChatRef | None = None) -> Outcome:
+        async def slow_act(
+            user: UserRef, payload: str, chat: ChatRef | None = None, **kw: Any
+        ) -> Outcome:
             await asyncio.sleep(0.5)  # longer than the budget: the press is deferred
-            return await act(user, payload, chat)
+            return await act(user, payload, chat, **kw)
 
         service.act = slow_act  # type: ignore[method-assign]
         message = table_message(world, table_id)
