@@ -1406,6 +1406,12 @@ class TelegramAdapter:
         if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
             await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
             return
+        seated = p is not None and p.verb == REMATCH and outcome.ok and outcome.table_id
+        if seated and outcome.table_id and int(user.id) in self.unreachable:
+            # seated at the rematch as by Join: the same link to the private chat
+            link = self.deep_link(outcome.table_id)
+            await self._answer(query, tt(lang, "need_start"), url=link)
+            return
         self._confirmed(query.message, user, data, outcome)
         if not outcome.ok:
             await self._answer(query, outcome.text, alert=True)

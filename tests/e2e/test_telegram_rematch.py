@@ -40,13 +40,18 @@ async def test_rematch_opens_in_the_matchs_topic_and_the_other_player_joins_it(
         assert "Host: Berti" in rematch.text
         [new] = [t for t in rig.adapter.service.tables.values() if t.rematch_of == table_id]
 
-        # Anna's press of the same button seats her there: no second lobby
+        # Anna (who blocked the bot meanwhile) presses too: that seats her there, no
+        # second lobby, and she is given the link to the private chat, as by Join
+        anna.block_bot()
+        await fake.wait_for(lambda: rig.adapter.unreachable, what="the block heard")
         answer = await press(fake, anna, summary, "Rematch")
-        assert not answer.show_alert, answer.text
+        assert answer.url and answer.url.endswith(f"?start={new.id}"), answer
         await fake.wait_for(lambda: "Anna" in rematch.text, what="Anna in the lobby")
         assert [t.id for t in rig.adapter.service.tables.values() if t.rematch_of == table_id] == [
             new.id
         ]
+        anna.start_bot(new.id)  # she follows the link
+        await fake.wait_for(lambda: not rig.adapter.unreachable, what="the unblock heard")
         assert not (await press(fake, berti, rematch, "Start")).show_alert
         await fake.wait_for(lambda: new.status.value == "playing", what="the rematch started")
     finally:
