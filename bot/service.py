@@ -651,16 +651,21 @@ class TableService:
             )
             if waiting is not None:
                 if waiting.seat_of(user.key) is not None:
-                    return _refuse(lang, "already_seated")
+                    # which table: a Telegram player who cannot get his hand gets the
+                    # link to the private chat again, as on Join
+                    seated = _refuse(lang, "already_seated")
+                    return dataclasses.replace(seated, table_id=waiting.id)
                 joined = await self._act(user, table_verb(waiting.id, waiting.version, "j"), chat)
-                # then his old seat as seen from its host, if free: Bauern's partners
-                # sit together again, whoever presses first
-                host = old.seat_of(waiting.host)
-                if joined.ok and host is not None:
-                    seat = (mine - host) % waiting.players
+                # then his old seat as seen from where its host sits now, if free:
+                # Bauern's partners sit together again, whoever presses first
+                was, now = old.seat_of(waiting.host), waiting.seat_of(waiting.host)
+                if joined.ok and was is not None and now is not None:
+                    seat = (now + mine - was) % waiting.players
                     if waiting.seat_of(user.key) != seat and waiting.seats[seat] is None:
                         sit = table_verb(waiting.id, waiting.version, "s", seat)
-                        await self._act(user, sit, chat)
+                        # the join is stored and stands: a sit that is not is no failure
+                        with contextlib.suppress(StoreError):
+                            await self._act(user, sit, chat)
                 return joined
             # the match's own options, every one of them: a chat's defaults changed
             # since must not change the rules (or the seats) of its rematch

@@ -297,6 +297,9 @@ class DiscordAdapter:
         #: The (table, user) whose standing ping is the channel's reminder: a DM ping
         #: that queued behind a slow edit of his hand meanwhile does not replace it.
         self._reminded: set[tuple[str, str]] = set()
+        # the table's moves (deals, moves in its deal) when a player was reminded: any
+        # move since was his, and ended the turn the reminder spoke of
+        self._reminded_at: dict[tuple[str, str], tuple[int, int]] = {}
         #: One ping, reminder or delete of one (table, user) at a time: the reminder
         #: goes in the channel's queue, his pings in his own, and two sent at once
         #: would leave one standing for good.
@@ -1171,8 +1174,12 @@ class DiscordAdapter:
             user = update.user
             note = self._note(table_id, "remind.turn", user)
             # it says his turn has come: his move ends it, and so deletes the reminder,
-            # even where no hand of this run showed that turn (it began before a restart)
+            # even where no hand of this run showed that turn (it began before a
+            # restart), or his next turn follows at once (he took the trick)
             self._turn_pings.shown((table_id, user), True, new=True)
+            moves = self._moves(table_id)
+            if moves is not None:
+                self._reminded_at[(table_id, user)] = moves
             table = self.service.tables.get(table_id)
             version = table.version if table is not None else None
             remind = Op("remind", f"hand:{user}", note.message, note.mentions, version)
@@ -1235,10 +1242,15 @@ class DiscordAdapter:
         it makes no sound), or with closed DMs a mention in the channel, deleted once
         he has moved.  Not at a table played in a DM, where the hand is below the
         table anyway."""
+        key = (table_id, user)
+        reminded = self._reminded_at.get(key)
+        if reminded is not None and reminded != self._moves(table_id):
+            # he moved since his reminder: it goes, one still being sent too (the
+            # unping waits for it), even when his next turn follows at once
+            del self._reminded_at[key]
+            self._add(table_id, Op("unping", f"hand:{user}"))
         if table_id in self._in_dm:
-            if (table_id, user) in self._pings and not self.service.his_turn(table_id, user):
-                self._add(table_id, Op("unping", f"hand:{user}"))  # his reminder goes
-            return
+            return  # no ping: his hand is below the table
         said = self._turn_pings.shown(
             (table_id, user), self.service.his_turn(table_id, user), new=new
         )
@@ -1246,6 +1258,13 @@ class DiscordAdapter:
             self._add(table_id, Op("unping", f"hand:{user}"))
         elif said == "ping":
             self._add_ping(table_id, user)  # which replaces one still standing
+
+    def _moves(self, table_id: str) -> tuple[int, int] | None:
+        """How far a table's match has come: deals dealt, moves in the current one."""
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return None
+        return len(table.deals), len(table.deal_log.actions) if table.deal_log else 0
 
     def _add_ping(self, table_id: str, user: str) -> None:
         lang = self._langs.get(user) or self._table_lang(table_id)
@@ -1690,6 +1709,7 @@ class DiscordAdapter:
         self._refs.pop(table_id, None)
         self._pings = {k: v for k, v in self._pings.items() if k[0] != table_id}
         self._reminded = {k for k in self._reminded if k[0] != table_id}
+        self._reminded_at = {k: v for k, v in self._reminded_at.items() if k[0] != table_id}
         self._ping_locks = {k: v for k, v in self._ping_locks.items() if k[0] != table_id}
         for key in [k for k in self._outboxes if k[0] == table_id]:
             del self._outboxes[key]

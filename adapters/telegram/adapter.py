@@ -1331,9 +1331,20 @@ class TelegramAdapter:
         opened: either way he is greeted privately, as after /new or Join.  Where
         only admins may open tables, Telegram is asked whether he is one."""
         is_admin = False
-        if (await self.service.settings(chat)).starters == "admins":
-            with contextlib.suppress(_AdminUnknowable):
-                is_admin = bool(await self._is_admin(pressed, user))
+        p = parsed(data)
+        opens = p is not None and not any(
+            tb.rematch_of == p.table and tb.status == Status.LOBBY
+            for tb in self.service.tables_in(chat.key)
+        )  # joining the lobby another opened needs no admin
+        if opens and (await self.service.settings(chat)).starters == "admins":
+            # as /new: an admin whom Telegram did not confirm is asked to try again
+            try:
+                known = await self._is_admin(pressed, user)
+            except _AdminUnknowable:
+                return Outcome(False, tt(user.lang, "admin_refused"), "admin_refused")
+            if known is None:
+                return Outcome(False, tt(user.lang, "admin_unknown"), "admin_unknown")
+            is_admin = known
         opening = (chat.key, user.key)
         topic = _topic_of(pressed)
         async with self._opening_locks.hold([opening]):
@@ -1406,7 +1417,8 @@ class TelegramAdapter:
         if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
             await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
             return
-        seated = p is not None and p.verb == REMATCH and outcome.ok and outcome.table_id
+        seated = p is not None and p.verb == REMATCH and outcome.table_id is not None
+        seated = seated and (outcome.ok or outcome.code == "already_seated")
         if seated and outcome.table_id and int(user.id) in self.unreachable:
             # seated at the rematch as by Join: the same link to the private chat
             link = self.deep_link(outcome.table_id)

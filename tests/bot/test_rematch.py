@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.payload import decode, table_verb
 from bot.service import ChatRef, TableUpdate
+from bot.store import StoreError
+from bot.table import Entry
 
-from .fakechat import CHAT, Bot, button, open_bauern_partners, open_table, play_out, users
+from .fakechat import (
+    CHAT,
+    Bot,
+    Player,
+    button,
+    open_bauern_partners,
+    open_table,
+    play_out,
+    users,
+)
 
 
 def _rematch_payloads(bot: Bot) -> list[str]:
@@ -164,3 +177,60 @@ async def test_bauern_partners_sit_together_whoever_presses_first(bot: Bot) -> N
     seat = {p.key: new.seat_of(p.key) for p in (anna, bert, cilli)}
     assert seat == {anna.key: 0, bert.key: 1, cilli.key: 2}, seat
     assert [s.name for s in new.seats if s is not None and s.user is None] == ["Computer 1"]
+
+
+async def _finished_bauern_of_four(bot: Bot) -> tuple[list[Player], str]:
+    """Anna, Bert, Cilli and Done in seats 0–3 (Anna and Cilli partners), the match
+    resigned; the players and the summary's Rematch payload."""
+    people = [bot.player(u) for u in users(4)]
+    payloads = _rematch_payloads(bot)
+    tid = (await bot.svc.create_table(CHAT, people[0].user, "bauern")).table_id
+    assert tid is not None
+    for p in people[1:]:
+        assert (await p.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await people[0].press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert [bot.svc.tables[tid].seat_of(p.key) for p in people] == [0, 1, 2, 3]
+    assert (await bot.svc.resign(CHAT, people[0].user)).ok
+    [payload] = payloads
+    return people, payload
+
+
+async def test_partners_sit_together_after_the_rematchs_host_changed(bot: Bot) -> None:
+    """Anna opens the rematch, Bert and Cilli join; Anna leaves, so Bert hosts from
+    seat 1, and she comes back.  Seats are reckoned from where the host sits now:
+    Anna is again across from Cilli, Bert from Done (reckoned from seat 0, Anna went
+    to seat 3 and the pairs were broken)."""
+    (anna, bert, cilli, done), payload = await _finished_bauern_of_four(bot)
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok, opened
+    new = bot.svc.tables[opened.table_id or ""]
+    for p in (bert, cilli):
+        assert (await bot.svc.act(p.user, payload, CHAT)).ok
+    assert (await anna.press(button(bot.fc.lobbies[new.id].message, "l"))).ok
+    assert new.host == bert.key and new.seat_of(bert.key) == 1
+    for p in (anna, done):
+        assert (await bot.svc.act(p.user, payload, CHAT)).ok
+    seat = {p.user.name: new.seat_of(p.key) or 0 for p in (anna, bert, cilli, done)}
+    assert new.side(seat["Anna"]) == new.side(seat["Cilli"]), seat
+    assert new.side(seat["Bert"]) == new.side(seat["Done"]), seat
+
+
+async def test_a_rematch_join_stands_when_the_seat_change_cannot_be_stored(bot: Bot) -> None:
+    """Cilli's press joins the rematch (stored); moving her to her old seat cannot be
+    stored (the disk is full).  She is seated, and told so, not "try again"."""
+    (anna, _, cilli, _), payload = await _finished_bauern_of_four(bot)
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok, opened
+    new = bot.svc.tables[opened.table_id or ""]
+    assert bot.store is not None
+    append = bot.store.append
+
+    async def full(table_id: str, first: bool, entries: list[Entry], **kw: Any) -> Any:
+        if entries and entries[0].get("k") == "sit":
+            raise StoreError("cannot write to the database: database or disk is full")
+        return await append(table_id, first, entries, **kw)
+
+    bot.store.append = full  # type: ignore[method-assign]
+    out = await bot.svc.act(cilli.user, payload, CHAT)
+    bot.store.append = append  # type: ignore[method-assign]
+    assert out.ok and new.seat_of(cilli.key) is not None, out

@@ -513,3 +513,44 @@ async def test_a_reminder_at_a_table_in_a_dm_goes_with_his_move(tmp_path: Path) 
         await world.settle()
         assert table.version > moved, "her card was not played"
         assert reminder.deleted, ("the reminder stayed after her move", table.to_act())
+
+
+async def test_a_dm_reminder_still_on_its_way_when_she_moves_goes_too(tmp_path: Path) -> None:
+    """Anna plays the computer in her DM; Discord is slow to take her reminder, and she
+    plays her card meanwhile.  The reminder arrives after her move and must go (the
+    turn it speaks of is over), as the same race ends in a server's channel."""
+    async with discord_world(tmp_path) as world:
+        quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
+        await world.start_bot(timings=quick, ping_after=3600.0)
+        anna = world["anna"]
+        dm = world.fake.dm_channel(anna, create=True)
+        assert dm is not None
+        table_id, lobby = await world.open_table(anna, "zweier", where=dm)
+        await world.click(anna, lobby, "Add computer")
+        await world.settle()
+        await world.click(anna, lobby, "Start")
+        await world.settle()
+        await world.fake.wait_for(
+            lambda: world.service.his_turn(table_id, f"dc:{anna.id}") or None,
+            timeout=5.0,
+            description="her turn",
+        )
+        await world.settle()
+        held = world.fake.hold("POST", f"/channels/{dm.id}/messages")  # the reminder
+        await held.wait_held(timeout=10.0)
+        hand = world.hand_message(anna, table_id)
+        assert hand is not None
+        table = world.service.tables[table_id]
+        moved = table.version
+        await world.click(anna, hand, _card_button(world, anna, table_id))
+        await world.fake.wait_for(
+            lambda: table.version > moved or None, timeout=5.0, description="her card played"
+        )
+        held.release()
+        await world.settle()
+        [reminder] = [
+            m
+            for m in world.fake.messages.values()
+            if m.channel is dm and "it is your turn" in m.content
+        ]
+        assert reminder.deleted, ("the reminder sent as she moved still stands", table.to_act())

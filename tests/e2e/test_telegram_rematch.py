@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.fakes.telegram_api import FakeTelegram
-from tests.e2e.telegram_harness import confirmed, fake, log_guard, press, start_rig, stop_rig
+from tests.e2e.telegram_harness import (
+    confirmed,
+    fake,
+    log_guard,
+    press,
+    start_rig,
+    started_match,
+    stop_rig,
+)
 from tests.e2e.test_telegram_topics import forum_players, open_in_topic
 
 __all__ = ["fake", "log_guard"]
@@ -54,5 +64,65 @@ async def test_rematch_opens_in_the_matchs_topic_and_the_other_player_joins_it(
         await fake.wait_for(lambda: not rig.adapter.unreachable, what="the unblock heard")
         assert not (await press(fake, berti, rematch, "Start")).show_alert
         await fake.wait_for(lambda: new.status.value == "playing", what="the rematch started")
+    finally:
+        await stop_rig(rig)
+
+
+@pytest.mark.parametrize(
+    ("status", "description", "said"),
+    [
+        (500, None, "try again"),
+        (403, "Forbidden: bot is not a member", "admin"),
+    ],
+    ids=["server_error", "refused"],
+)
+async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
+    fake: FakeTelegram, tmp_path: Path, status: int, description: str | None, said: str
+) -> None:
+    """Only admins open tables in Anna's group, and she is its creator.  Her Rematch
+    while getChatMember fails is answered as /new answers then (try again; make the
+    bot an admin), not "Only admins can open tables here."; once Telegram answers, it
+    opens."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake)
+        anna, berti = players.users
+        group = players.group
+        asked = anna.send(group, "/settings starters admins")
+        await fake.wait_for_message(group, after=asked, contains="starters = admins")
+        await confirmed(fake, berti, group, "/resign")
+        summary = await fake.wait_for_message(group, contains="Berti resigned.")
+        fake.fail_next("getChatMember", error_code=status, description=description)
+        answer = await press(fake, anna, summary, "Rematch")
+        assert answer.show_alert and said in (answer.text or ""), answer
+        assert "Only admins can open tables here." not in (answer.text or "")
+        assert not [t for t in rig.adapter.service.tables.values() if t.rematch_of]
+        answer = await press(fake, anna, summary, "Rematch")
+        assert not answer.show_alert, answer
+        await fake.wait_for_message(group, contains=f"A rematch of table {table_id}")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_blocked_player_pressing_rematch_again_gets_the_link_again(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Anna blocked the bot; Rematch seats her at Berti's rematch with the link to the
+    private chat.  She dismisses it and presses again: the link again, as Join gives
+    it again, not a dead end."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake)
+        anna, berti = players.users
+        group = players.group
+        await confirmed(fake, anna, group, "/resign")
+        summary = await fake.wait_for_message(group, contains="Anna resigned.")
+        assert not (await press(fake, berti, summary, "Rematch")).show_alert
+        await fake.wait_for_message(group, contains=f"A rematch of table {table_id}")
+        anna.block_bot()
+        await fake.wait_for(lambda: rig.adapter.unreachable, what="the block heard")
+        for _ in range(2):
+            answer = await press(fake, anna, summary, "Rematch")
+            assert answer.url and "?start=" in answer.url, answer
     finally:
         await stop_rig(rig)
