@@ -18,7 +18,7 @@ from bot.table import Table
 from engine.actions import PlayCard
 from engine.actions import decode as decode_action
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
+from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
 
 
 def pings(world: World, user: FakeUser, table_id: str) -> list[FakeMessage]:
@@ -307,21 +307,12 @@ async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_af
         assert hand is not None
         held = world.fake.hold("PATCH", f"/channels/{hand.channel.id}/messages/{hand.id}")
 
-        def reminders() -> list[FakeMessage]:
-            return [
-                m
-                for m in world.fake.messages.values()  # deleted ones too
-                if m.channel is world.channel
-                and m.content.startswith(late.mention)
-                and "it is your turn" in m.content
-            ]
-
         lead = world.hand_message(first, table_id)
         assert lead is not None
         await world.click(first, lead, _card_button(world, first, table_id))
         await held.wait_held()  # his hand is to say "Your turn": that edit hangs
         [reminder] = await world.fake.wait_for(
-            lambda: reminders() or None, timeout=3.0, description="the reminder"
+            lambda: reminders_of(world, late) or None, timeout=3.0, description="the reminder"
         )
         assert held.waiting == 1, "the DM edit went through: nothing was held up"
         assert late in reminder.pinged
@@ -402,16 +393,7 @@ async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> 
         [message] = world.table_messages(table_id)[-1:]
         held = world.fake.hold("PATCH", f"/channels/{world.channel.id}/messages/{message.id}")
 
-        def reminders() -> list[FakeMessage]:
-            return [
-                m
-                for m in world.fake.messages.values()
-                if m.channel is world.channel
-                and m.content.startswith(late.mention)
-                and "it is your turn" in m.content
-            ]
-
-        before = len(reminders())
+        before = len(reminders_of(world, late))
         lead = world.hand_message(first, table_id)
         assert lead is not None
         await world.click(first, lead, _card_button(world, first, table_id))
@@ -423,7 +405,7 @@ async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> 
         await asyncio.sleep(0.3)
         held.release()
         await world.settle()
-        assert not [m.content for m in reminders()[before:] if not m.deleted]
+        assert not [m.content for m in reminders_of(world, late)[before:] if not m.deleted]
         rung = len(pings(world, late, table_id))
         late_seat = table.seat_of(f"dc:{late.id}")
         deal = len(table.deals)
@@ -456,17 +438,8 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
         quick = Timings(turn_timeout=20.0, reminder_before=5.0, missed_turns_limit=3, ai_delay=0)
         await world.start_bot(timings=quick, ping_after=3600.0)
 
-        def reminders() -> list[FakeMessage]:
-            return [
-                m
-                for m in world.fake.messages.values()  # deleted ones too
-                if m.channel is world.channel
-                and m.content.startswith(late.mention)
-                and "it is your turn" in m.content
-            ]
-
         [reminder] = await world.fake.wait_for(
-            lambda: reminders() or None, timeout=5.0, description="the reminder"
+            lambda: reminders_of(world, late) or None, timeout=5.0, description="the reminder"
         )
         await world.settle()
         assert not reminder.deleted
@@ -477,31 +450,44 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
         assert reminder.deleted, "the reminder stayed after his move"
 
 
+def reminders_of(
+    world: World, user: FakeUser, channel: FakeChannel | None = None
+) -> list[FakeMessage]:
+    """The turn reminders that mention `user` in `channel` (the table's), deleted ones
+    too."""
+    where = channel or world.channel
+    return [
+        m
+        for m in world.fake.messages.values()
+        if m.channel is where
+        and m.content.startswith(user.mention)
+        and "it is your turn" in m.content
+    ]
+
+
+async def _against_the_computer_in_her_dm(world: World) -> tuple[FakeUser, FakeChannel, str]:
+    """Anna's match against the computer in her DM with the bot, started; she is
+    reminded 4 s into a turn (at most half of it before its end) with 4 s to move."""
+    quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
+    await world.start_bot(timings=quick, ping_after=3600.0)
+    anna = world["anna"]
+    dm = world.fake.dm_channel(anna, create=True)
+    assert dm is not None
+    table_id, lobby = await world.open_table(anna, "zweier", where=dm)
+    for label in ("Add computer", "Start"):
+        await world.click(anna, lobby, label)
+        await world.settle()
+    return anna, dm, table_id
+
+
 async def test_a_reminder_at_a_table_in_a_dm_goes_with_his_move(tmp_path: Path) -> None:
     """Anna plays the computer in her DM with the bot: the reminder of her turn there
     goes once she has moved, as in a server's channel (it stood for good)."""
     async with discord_world(tmp_path) as world:
-        # reminded after 4 s (at most half the turn before its end), with 4 s to move
-        quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
-        await world.start_bot(timings=quick, ping_after=3600.0)
-        anna = world["anna"]
-        dm = world.fake.dm_channel(anna, create=True)
-        assert dm is not None
-        table_id, lobby = await world.open_table(anna, "zweier", where=dm)
-        await world.click(anna, lobby, "Add computer")
-        await world.settle()
-        await world.click(anna, lobby, "Start")
-        await world.settle()
-
-        def reminders() -> list[FakeMessage]:
-            return [
-                m
-                for m in world.fake.messages.values()
-                if m.channel is dm and "it is your turn" in m.content
-            ]
+        anna, dm, table_id = await _against_the_computer_in_her_dm(world)
 
         [reminder] = await world.fake.wait_for(
-            lambda: reminders() or None, timeout=10.0, description="the reminder"
+            lambda: reminders_of(world, anna, dm) or None, timeout=10.0, description="the reminder"
         )
         await world.settle()
         assert not reminder.deleted
@@ -520,16 +506,7 @@ async def test_a_dm_reminder_still_on_its_way_when_she_moves_goes_too(tmp_path: 
     plays her card meanwhile.  The reminder arrives after her move and must go (the
     turn it speaks of is over), as the same race ends in a server's channel."""
     async with discord_world(tmp_path) as world:
-        quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
-        await world.start_bot(timings=quick, ping_after=3600.0)
-        anna = world["anna"]
-        dm = world.fake.dm_channel(anna, create=True)
-        assert dm is not None
-        table_id, lobby = await world.open_table(anna, "zweier", where=dm)
-        await world.click(anna, lobby, "Add computer")
-        await world.settle()
-        await world.click(anna, lobby, "Start")
-        await world.settle()
+        anna, dm, table_id = await _against_the_computer_in_her_dm(world)
         await world.fake.wait_for(
             lambda: world.service.his_turn(table_id, f"dc:{anna.id}") or None,
             timeout=5.0,
