@@ -412,6 +412,18 @@ def all_texts(messages: Iterator[Message]) -> str:
     return "\n".join(m.text for m in messages)
 
 
+def gathered(bot: Bot, pick: Callable[[TableUpdate], str | None]) -> list[str]:
+    """What `pick` takes from each update the chat is told of, as they come."""
+    out: list[str] = []
+
+    def seen(u: TableUpdate) -> None:
+        if (got := pick(u)) is not None:
+            out.append(got)
+
+    bot.fc.on_update.append(seen)
+    return out
+
+
 async def open_table(
     bot: Bot,
     game: str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.payload import decode, table_verb
-from bot.service import ChatRef, TableUpdate
+from bot.service import ChatRef
 from bot.store import StoreError
 from bot.table import Entry
 
@@ -14,6 +14,7 @@ from .fakechat import (
     Bot,
     Player,
     button,
+    gathered,
     open_bauern_partners,
     open_table,
     play_out,
@@ -23,14 +24,9 @@ from .fakechat import (
 
 def _rematch_payloads(bot: Bot) -> list[str]:
     """The Rematch buttons the chat is shown, as they come."""
-    out: list[str] = []
-
-    def seen(u: TableUpdate) -> None:
-        if u.result is not None and u.result.rematch is not None:
-            out.append(u.result.rematch.payload)
-
-    bot.fc.on_update.append(seen)
-    return out
+    return gathered(
+        bot, lambda u: u.result.rematch.payload if u.result and u.result.rematch else None
+    )
 
 
 async def test_a_rematch_opens_the_same_game_and_rules_with_its_computers(bot: Bot) -> None:

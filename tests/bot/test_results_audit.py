@@ -14,7 +14,6 @@ from openskill.models import PlackettLuce
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
-from bot.service import TableUpdate
 from bot.store import Store
 from bot.table import Status, Table
 from bot.views import match_summary_text
@@ -25,6 +24,7 @@ from .fakechat import (
     CHAT,
     Bot,
     Player,
+    gathered,
     open_bauern_partners,
     open_table,
     play_out,
@@ -38,14 +38,9 @@ from .test_expert_views import play_until
 
 def _finals(bot: Bot) -> list[str]:
     """The match summaries the chat is shown, as they come."""
-    out: list[str] = []
-
-    def seen(u: TableUpdate) -> None:
-        if u.kind == "finished" and u.result is not None:
-            out.append(u.result.message.text)
-
-    bot.fc.on_update.append(seen)
-    return out
+    return gathered(
+        bot, lambda u: u.result.message.text if u.kind == "finished" and u.result else None
+    )
 
 
 async def _results(bot: Bot, tid: str) -> dict[str, tuple[int, int]]:
