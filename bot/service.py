@@ -510,19 +510,14 @@ class TableService:
         self.tables[table_id] = table
         async with self.lock(table_id):
             entries: list[Entry] = [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
-            if rematch is not None:
+            if rematch is not None and rematch.players == table.players:
                 # the match's computers come back too (the people join again), where
                 # they sat as seen from the host: Bauern's partners stay partners
                 level = table.settings.get("ai_level", self.ai_level)
                 me = rematch.seat_of(host.key) or 0
                 for i, s in enumerate(rematch.seats):
                     seat = (i - me) % table.players
-                    if (
-                        s is not None
-                        and s.is_computer
-                        and seat
-                        and rematch.players == table.players
-                    ):
+                    if s is not None and s.is_computer and seat:
                         entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
             try:
                 await self._commit(table, entries)

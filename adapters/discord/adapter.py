@@ -1173,9 +1173,10 @@ class DiscordAdapter:
             # "20 s left" in the channel
             user = update.user
             note = self._note(table_id, "remind.turn", user)
-            # it says his turn has come: his move ends it, and so deletes the reminder,
-            # even where no hand of this run showed that turn (it began before a
-            # restart), or his next turn follows at once (he took the trick)
+            # it says his turn has come: counted as shown (a turn that began before a
+            # restart was shown by no hand of this run), so its end is known; and any
+            # move after this one was his and deletes the reminder (`_ring`), even
+            # when his next turn follows at once (he took the trick)
             self._turn_pings.shown((table_id, user), True, new=True)
             moves = self._moves(table_id)
             if moves is not None:
@@ -1244,19 +1245,17 @@ class DiscordAdapter:
         table anyway."""
         key = (table_id, user)
         reminded = self._reminded_at.get(key)
-        if reminded is not None and reminded != self._moves(table_id):
-            # he moved since his reminder: it goes, one still being sent too (the
-            # unping waits for it), even when his next turn follows at once
+        # he moved since his reminder: it goes, one still being sent too (the unping
+        # waits for it), even when his next turn follows at once
+        moved = reminded is not None and reminded != self._moves(table_id)
+        if moved:
             del self._reminded_at[key]
+        said = None
+        if table_id not in self._in_dm:  # there no ping: his hand is below the table
+            said = self._turn_pings.shown(key, self.service.his_turn(table_id, user), new=new)
+        if said == "unping" or moved:
             self._add(table_id, Op("unping", f"hand:{user}"))
-        if table_id in self._in_dm:
-            return  # no ping: his hand is below the table
-        said = self._turn_pings.shown(
-            (table_id, user), self.service.his_turn(table_id, user), new=new
-        )
-        if said == "unping":
-            self._add(table_id, Op("unping", f"hand:{user}"))
-        elif said == "ping":
+        if said == "ping":
             self._add_ping(table_id, user)  # which replaces one still standing
 
     def _moves(self, table_id: str) -> tuple[int, int] | None:

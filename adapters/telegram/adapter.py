@@ -72,7 +72,7 @@ import logging
 import re
 import shlex
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -1345,23 +1345,38 @@ class TelegramAdapter:
             if known is None:
                 return Outcome(False, tt(user.lang, "admin_unknown"), "admin_unknown")
             is_admin = known
+        async with self._opening_in(chat, user, pressed):
+            outcome = await self.service.act(user, data, chat, is_admin=is_admin)
+        if outcome.ok and outcome.table_id is not None:
+            await self._greet_host(user, outcome.table_id)
+        return outcome
+
+    @contextlib.asynccontextmanager
+    async def _opening_in(
+        self, chat: ChatRef, user: UserRef, message: TgMessage
+    ) -> AsyncIterator[None]:
+        """While `user` opens a table from `message`: typed (or pressed) in a forum
+        topic, the table lives there (the core shows its lobby before it answers,
+        `_state` looks here).  One opening per host and chat at a time: a second one
+        (refused, or from another topic) must not take or drop the first one's topic
+        while it is being opened."""
         opening = (chat.key, user.key)
-        topic = _topic_of(pressed)
+        topic = _topic_of(message)
         async with self._opening_locks.hold([opening]):
             if topic is not None:
                 self._opening[opening] = topic
             try:
-                outcome = await self.service.act(user, data, chat, is_admin=is_admin)
+                yield
             finally:
                 self._opening.pop(opening, None)
-        table_id = outcome.table_id
-        if not outcome.ok or table_id is None:
-            return outcome
-        async with self._lobby_lock(table_id):  # Start waits for the greeting
+
+    async def _greet_host(self, user: UserRef, table_id: str) -> None:
+        """The opener of a lobby is greeted privately; if he cannot be, the lobby says
+        how to start the bot."""
+        async with self._lobby_lock(table_id):  # Start waits for the greeting (`_act`)
             reached = await self._hello(user, table_id)
         if not reached and (st := self.states.get(table_id)) is not None:
             self._show_lobby(table_id, st)
-        return outcome
 
     def _lobby_lock(self, table_id: str) -> asyncio.Lock:
         lock = self._lobby_locks.get(table_id)
@@ -1659,31 +1674,15 @@ class TelegramAdapter:
         is_admin = settings.starters == "admins" and await self._admin_or_retry(message, user)
         if is_admin is None:
             return
-        # typed in a forum topic: the table lives there (the core shows its lobby
-        # before it answers, `_state` looks here).  One /new per host and chat at a
-        # time: a second one (refused, or typed in another topic) must not take or
-        # drop the first one's topic while it is being opened.
-        opening = (chat.key, user.key)
-        topic = _topic_of(message)
-        async with self._opening_locks.hold([opening]):
-            if topic is not None:
-                self._opening[opening] = topic
-            try:
-                outcome = await self.service.create_table(
-                    chat, user, game, preset=preset, options=options or None, is_admin=is_admin
-                )
-            finally:
-                self._opening.pop(opening, None)
+        async with self._opening_in(chat, user, message):
+            outcome = await self.service.create_table(
+                chat, user, game, preset=preset, options=options or None, is_admin=is_admin
+            )
         if not outcome.ok:
             await self._reply(message, outcome.text or "")
             return
-        table_id = outcome.table_id
-        if table_id is None:
-            return
-        async with self._lobby_lock(table_id):  # Start waits for the answer (`_act`)
-            reached = await self._hello(user, table_id)
-        if not reached and (st := self.states.get(table_id)) is not None:
-            self._show_lobby(table_id, st)
+        if outcome.table_id is not None:
+            await self._greet_host(user, outcome.table_id)
 
     async def _cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = self._incoming(update)
