@@ -182,3 +182,12 @@ def test_no_text_mixes_in_the_other_language(lang: str) -> None:
 def test_telegram_menus_offer_the_same_commands_in_both_languages() -> None:
     menus = telegram_texts.COMMANDS
     assert [c for c, _ in menus["en"]] == [c for c, _ in menus["de"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_telegrams_own_answers_to_a_press_fit_in_its_alert(lang: str) -> None:
+    """A press is answered in a popup of at most 200 characters; the adapter's own
+    answers must fit whole (a German "make me an admin" lost its end)."""
+    answers = ["failed", "need_start", "rules_sent", "hand_sent", "admin_unknown", "admin_refused"]
+    for key in answers:
+        assert len(telegram_texts.tt(lang, key)) <= 200, (key, telegram_texts.tt(lang, key))

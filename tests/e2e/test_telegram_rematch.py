@@ -126,3 +126,45 @@ async def test_a_blocked_player_pressing_rematch_again_gets_the_link_again(
             assert answer.url and "?start=" in answer.url, answer
     finally:
         await stop_rig(rig)
+
+
+async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Anna fixed her group's house rules after the match, so its Rematch is refused
+    with the house rules named in full and the way to play them: more than the 200
+    characters an alert holds.  The alert says where the rest is, and the private
+    chat has all of it, the way out at its end included."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, _ = await started_match(rig, fake)
+        anna, berti = players.users
+        group = players.group
+        for setting, saved in [
+            ("zweier auto_claim off", "zweier.auto_claim = off"),
+            ("zweier schneider off", "zweier.schneider = off"),
+            ("rules fixed", "rules = fixed"),
+        ]:
+            asked = anna.send(group, f"/settings {setting}")
+            await fake.wait_for_message(group, after=asked, contains=saved)
+        await confirmed(fake, berti, group, "/resign")
+        summary = await fake.wait_for_message(group, contains="Berti resigned.")
+        before = len(anna.private_chat.bot_messages())
+        answer = await press(fake, anna, summary, "Rematch")
+        text = answer.text or ""
+        assert answer.show_alert and len(text) <= 200, answer
+        assert text.startswith("Tables here play the house rules") and text.endswith(
+            "… (all of it in our private chat)"
+        ), text
+        whole = await fake.wait_for(
+            lambda: [
+                m
+                for m in anna.private_chat.bot_messages()[before:]
+                if m.text.startswith("Tables here play the house rules")
+            ],
+            what="the whole refusal in the private chat",
+        )
+        assert len(whole[0].text) > 200 and whole[0].text.endswith("with rules = open."), whole
+        assert not [t for t in rig.adapter.service.tables.values() if t.rematch_of]
+    finally:
+        await stop_rig(rig)
