@@ -1441,12 +1441,13 @@ class TelegramAdapter:
             return
         self._confirmed(query.message, user, data, outcome)
         if not outcome.ok:
-            if len(outcome.text) > MAX_ALERT and int(user.id) in self.reachable:
+            whole = outcome.text or ""
+            if len(whole) > MAX_ALERT and int(user.id) in self.reachable:
                 # a long refusal (house rules named in full) would lose its end in
                 # the alert: the whole of it follows privately, and the alert says so
                 more = tt(lang, "refusal_cut")
-                await self._answer(query, outcome.text[: MAX_ALERT - len(more)] + more, alert=True)
-                self._tell(int(user.id), outcome.text)
+                await self._answer(query, whole[: MAX_ALERT - len(more)] + more, alert=True)
+                self._tell(int(user.id), whole)
                 return
             await self._answer(query, outcome.text, alert=True)
             return
