@@ -15,7 +15,7 @@ from engine.games import game as game_spec
 from engine.options import options_to_json
 from engine.tricks import Order
 
-from .i18n import contract_name, game_name, norm_lang
+from .i18n import contract_name, game_name, norm_lang, preset_name
 
 SUMMARY = {
     "en": {
@@ -341,6 +341,10 @@ def rules_summary(
         for key, value in sorted(rules.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
             lines.append(f"• {what} ({key.removeprefix(game + '.')}): {_fmt(value, lg)}")
+        presets = [preset_name(p, lg) for p in game_spec(game).presets if p != "standard"]
+        if presets:
+            # what may follow the game's name (`/new dreier carinthian`), by its id
+            lines.append(("Presets: " if lg == "en" else "Vorlagen: ") + ", ".join(presets))
     return "\n".join(lines)
 
 

@@ -263,6 +263,29 @@ def test_an_empty_pipe_is_no_input_either(tmp_path: Path) -> None:
     assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stderr.decode()
 
 
+def test_output_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """`python -m bot | head -3`: once nobody reads, the bot ends as on Ctrl-C (exit
+    code 0, the game kept), without a traceback about the broken pipe."""
+    read, write = os.pipe()
+    with subprocess.Popen(
+        [PYTHON, "-m", "bot"],
+        stdin=subprocess.PIPE,
+        stdout=write,
+        stderr=subprocess.PIPE,
+        env=clean_env(tmp_path),
+        cwd=tmp_path,
+    ) as proc:
+        os.close(write)
+        with os.fdopen(read, "rb") as out:
+            out.read(10)  # the banner has begun: then nobody reads any more
+        assert proc.stdin is not None and proc.stderr is not None
+        proc.stdin.write(b"zweier\n")
+        proc.stdin.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=30) == 0, err
+    assert "Traceback" not in err and "Broken pipe" not in err, err
+
+
 # --- configuration errors ------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ chat adapters, so its games, results and ratings are stored like theirs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 
@@ -46,6 +47,11 @@ async def serve(service: TableService, config: Config, stop: asyncio.Event) -> N
         await table.run()
     finally:
         reader.close()
+        if table.output_gone:
+            # what is left in stdout's buffer would fail again at exit, with a
+            # traceback of its own: it goes nowhere instead
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _is_devnull(fd: int) -> bool:

@@ -8,6 +8,8 @@ buttons and hand.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from math import gcd
 
 from bot.i18n import card_label
@@ -110,3 +112,41 @@ def step_of(values: list[int]) -> int:
     for v in values:
         step = gcd(step, v - low)
     return step
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\s,:;]+", text.replace(_VARIATION, "").casefold())
+
+
+def _name(label: str) -> list[str]:
+    """A label's words without the points or range it ends with ("Gang (9)")."""
+    return _words(re.sub(r"\s*\([^()]*\)\s*$", "", label))
+
+
+def named(text: str, labels: list[str]) -> list[int]:
+    """The choices (indices into `labels`) that `text` names, as a player says them.
+
+    The closest kind of match wins: the whole label ("Normal game (1–3)"), then its
+    name without the points ("gang", "normal game"), then the first words of a name
+    ("plauderer without"), then words anywhere in one ("hearts" for "Trumps: ♥
+    Hearts").  More than one index: the typed words fit several, for him to pick.
+    """
+    typed = _words(text)
+    if not typed:
+        return []
+    n = len(typed)
+
+    def inside(words: list[str]) -> bool:
+        return any(words[i : i + n] == typed for i in range(len(words) - n + 1))
+
+    ways: list[Callable[[str], bool]] = [
+        lambda label: _words(label) == typed,
+        lambda label: _name(label) == typed,
+        lambda label: _name(label)[:n] == typed,
+        lambda label: inside(_name(label)),
+    ]
+    for fits in ways:
+        found = [i for i, label in enumerate(labels) if fits(label)]
+        if found:
+            return found
+    return []

@@ -44,7 +44,7 @@ from engine.actions import encode as encode_action
 from engine.cards import Card
 from engine.games import available
 
-from .choices import card_of, parse_card, step_of, value_of
+from .choices import card_of, named, parse_card, step_of, value_of
 from .texts import say
 from .wrap import fill, terminal_width, wrap
 
@@ -58,6 +58,8 @@ PROMPT = "> "
 _COMMANDS = frozenset({"q", "quit", "exit", "h", "help", "?", "s", "show", "", "r", "rules"})
 _RESIGN = frozenset({"resign", "aufgeben"})
 _YES = frozenset({"y", "yes", "j", "ja"})
+#: A game chosen at the menu: its id, and the preset and rule options typed after it.
+_Choice = tuple[str, str | None, dict[str, str] | None]
 
 ReadLine = Callable[[], Awaitable[str | None]]
 
@@ -126,6 +128,9 @@ class LocalTable:
         #: the preset and rule options the last game was opened with: Enter plays the
         #: same rules again (a rematch), not the game's standard ones
         self._last_rules: tuple[str | None, dict[str, str] | None] = (None, None)
+        self._again = False  # Enter after a match: open the same game, no menu
+        #: Nobody reads the output any more (a closed pipe): nothing more is printed.
+        self.output_gone = False
 
     # --- output ------------------------------------------------------------------------
 
@@ -135,19 +140,28 @@ class LocalTable:
         # news while the prompt waits (a computer's move, a reminder): on a line of
         # its own, not after the "> "
         self._end_prompt_line()
-        self.out.write("\n".join(lines) + "\n")
-        self.out.flush()
+        self._emit("\n".join(lines) + "\n")
 
     def _end_prompt_line(self) -> None:
         if self._at_prompt:
-            self.out.write("\n")
-            self.out.flush()
+            self._emit("\n")
             self._at_prompt = False
 
     def prompt(self) -> None:
-        self.out.write(PROMPT)
-        self.out.flush()
+        self._emit(PROMPT)
         self._at_prompt = True
+
+    def _emit(self, text: str) -> None:
+        """Print; once nobody reads the output (`| head`, a closed pipe) the session
+        ends quietly, its table kept, as on Ctrl-C, instead of with a traceback."""
+        if self.output_gone:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.output_gone = True
+            self.stop.set()
 
     def say(self, key: str, **values: object) -> None:
         self.write(say(self.lang, key, **values))
@@ -268,15 +282,30 @@ class LocalTable:
         self.say("your_actions")
         n = 0
         width = self.width()
-        for row in rows:
+        for group in self._card_rows_joined(rows):
             cells = []
-            for b in row:
+            for b in group:
                 n += 1
                 cells.append(f"{n:>2}) {b.label}")
             # A row that does not fit is split between choices, never inside one.
             if cells:
                 self.write("\n".join(fill(cells, width)))
         self.prompt()
+
+    def _card_rows_joined(self, rows: list[list[Button]]) -> list[list[Button]]:
+        """The rows to print: a hand's cards in one run, however many rows of five
+        the chats need for them, so a narrow screen wraps them evenly (not 4, 1 and
+        3 of eight cards); other rows (bids, Close) stay rows of their own."""
+        joined: list[list[Button]] = []
+        cards = False
+        for row in rows:
+            all_cards = bool(row) and all(card_of(b, self._picked) is not None for b in row)
+            if all_cards and cards:
+                joined[-1] = joined[-1] + row
+            else:
+                joined.append(list(row))
+            cards = all_cards
+        return joined
 
     # --- the session -------------------------------------------------------------------
 
@@ -351,6 +380,7 @@ class LocalTable:
 
     async def _resume_or_open(self) -> str | None:
         """The table to play: an unfinished one of ours, or a new one."""
+        typed: str | None = None  # the new game, typed at the question below
         table = self.service.table_of(self.chat.key, self.user.key)
         if table is not None and await self.service.close_if_abandoned(table.id):
             # he had walked away and the bot stopped before it closed the table:
@@ -382,9 +412,16 @@ class LocalTable:
                     # his turn's clock starts now, with a reminder if it ran out
                     await self.service.listen(self, PLATFORM)
                     return table.id
-                if answer in ("n", "new"):
+                first = answer.split()[0]
+                if answer in ("n", "new") or (
+                    _number(first) is None and find_games(first, self.games)
+                ):
+                    # a game typed by name here is the new one (a script that starts
+                    # with its game runs again after it left one unfinished); not by
+                    # its number, which could be meant for a choice of the old game
                     await self.service.abort(self.chat, self.user)
                     self.say("abandoned")
+                    typed = None if answer in ("n", "new") else line
                     break
                 self.say("resume_bad")
         # Only now are the clocks of this platform's turns started (`listen`): a turn
@@ -396,7 +433,12 @@ class LocalTable:
             self._start_watching(table.id)
             return await self._fill_and_start(table.id)
         while True:
-            chosen = await self._choose_game()
+            if self._again:  # Enter after a match: the same game and rules at once
+                self._again = False
+                chosen: _Choice | None = (self._last_game, *self._last_rules)
+            else:
+                chosen = await self._choose_game(typed)
+                typed = None
             if chosen is None:
                 return None
             game_id, preset, options = chosen
@@ -436,17 +478,22 @@ class LocalTable:
         self._over.clear()
         self._missed = self._missed_turns()
 
-    async def _choose_game(self) -> tuple[str, str | None, dict[str, str] | None] | None:
+    async def _choose_game(self, typed: str | None = None) -> _Choice | None:
         """The game, and a preset and rule options typed after it (`tausend
-        players=4`, `dreier all_contracts`), as `/new` takes them in a chat."""
+        players=4`, `dreier all_contracts`), as `/new` takes them in a chat.  `typed`:
+        a game already typed (at the "continue it?" question), tried first."""
+        if typed is not None and (chosen := self._game_typed(typed)) is not None:
+            return chosen
         self.write("")
         self.say("games")
         for i, gid in enumerate(self.games):
             self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
         default = self.games.index(self._last_game) + 1
         preset, options = self._last_rules
-        typed = ([preset] if preset else []) + [f"{k}={v}" for k, v in (options or {}).items()]
-        default_text = " ".join([str(default), game_name(self._last_game, self.lang), *typed])
+        typed_rules = ([preset] if preset else []) + [
+            f"{k}={v}" for k, v in (options or {}).items()
+        ]
+        default_text = " ".join([str(default), game_name(self._last_game, self.lang), *typed_rules])
         self.say("choose", default=default_text)
         while True:
             self.prompt()
@@ -470,24 +517,32 @@ class LocalTable:
                 continue
             if text == "":
                 return self._last_game, *self._last_rules
-            matches = find_games(text, self.games)
-            if len(matches) == 1:
-                return matches[0], None, None
-            first, *extra = line.split()
-            if not matches and extra and len(found := find_games(first.lower(), self.games)) == 1:
-                words = [w for w in extra if "=" not in w]
-                options = dict(w.split("=", 1) for w in extra if "=" in w)
-                if len(words) <= 1:
-                    return found[0], (words[0] if words else None), options or None
-            if matches:
-                listed = ", ".join(
-                    f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
-                )
-                self.say("ambiguous_game", text=line.strip(), games=listed)
-            elif _starts_a_name(text, self.games):
-                self.say("short_game", text=line.strip(), least=MIN_PREFIX)
-            else:
-                self.say("bad_game", text=line.strip(), n=len(self.games))
+            if (chosen := self._game_typed(line)) is not None:
+                return chosen
+
+    def _game_typed(self, line: str) -> _Choice | None:
+        """The game a line names, with the preset and options after it; None after
+        saying why it names none."""
+        text = line.strip().lower()
+        matches = find_games(text, self.games)
+        if len(matches) == 1:
+            return matches[0], None, None
+        first, *extra = line.split()
+        if not matches and extra and len(found := find_games(first.lower(), self.games)) == 1:
+            words = [w for w in extra if "=" not in w]
+            options = dict(w.split("=", 1) for w in extra if "=" in w)
+            if len(words) <= 1:
+                return found[0], (words[0] if words else None), options or None
+        if matches:
+            listed = ", ".join(
+                f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
+            )
+            self.say("ambiguous_game", text=line.strip(), games=listed)
+        elif _starts_a_name(text, self.games):
+            self.say("short_game", text=line.strip(), least=MIN_PREFIX)
+        else:
+            self.say("bad_game", text=line.strip(), n=len(self.games))
+        return None
 
     async def _fill_and_start(self, table_id: str) -> str | None:
         """Computer players in every free seat, then start."""
@@ -533,7 +588,9 @@ class LocalTable:
                     if line is None or line.strip().lower() in ("q", "quit", "exit"):
                         self.say("bye")
                         return False
-                    if not line.strip():
+                    answer = line.strip().lower()
+                    if answer in ("", "m", "menu"):
+                        self._again = not answer  # Enter: the same game and rules
                         return True
                     if self.keyboard or not told:
                         self.say("match_over_bad")
@@ -578,10 +635,15 @@ class LocalTable:
             await self.press(n)
         elif (card := self._typed_card(text)) is not None:
             await self.press_card(card)
-        elif (named := self._named_choice(text)) is not None:
-            await self._press(named)
         elif text in _RESIGN:
-            await self._resign()
+            return await self._resign()
+        elif fits := named(text, [b.label for b in self.buttons]):
+            if len(fits) == 1:
+                await self._press(self.buttons[fits[0]])
+            else:
+                listed = " · ".join(f"{i + 1}) {self.buttons[i].label}" for i in fits)
+                self.say("which_choice", text=line.strip(), choices=listed)
+                self.prompt()
         else:
             self.say("unknown_command", text=line.strip())
             self._reprompt()
@@ -655,30 +717,28 @@ class LocalTable:
         code = encode_action(PlayCard(card))
         return self.service.why_not(self.table_id or "", self.user.key, code, self.lang)
 
-    def _named_choice(self, text: str) -> Button | None:
-        """The one choice whose label is `text` ("pass", "weiter", "kontra", "close
-        the talon"): the first choice of a page of bids is Pass, and a player may
-        type it as he would say it."""
-        named = [b for b in self.buttons if b.label.casefold() == text.casefold()]
-        return named[0] if len(named) == 1 else None
-
-    async def _resign(self) -> None:
-        """Give up the match, after asking: it counts as lost."""
+    async def _resign(self) -> bool:
+        """Give up the match, after asking: it counts as lost.  False when the input
+        ended at the question (Ctrl-D quits there as everywhere, the match kept)."""
         table = self.service.tables.get(self.table_id or "")
         if table is None or table.status != Status.PLAYING:
             self.say("resign_not_now")
             self._reprompt()
-            return
+            return True
         self.say("resign_ask")
         self.prompt()
         line = await self._line()
-        if line is None or line.strip().lower() not in _YES:
+        if line is None:
+            self.say("bye_saved")
+            return False
+        if line.strip().lower() not in _YES:
             self.say("resign_kept")
             self.show(full=True)
-            return
+            return True
         outcome = await self.service.resign(self.chat, self.user)
         if not outcome.ok:
             self.say("refused", reason=outcome.text or outcome.code)
+        return True
 
     def _nothing_to_press(self) -> None:
         if self._waiting_for:

@@ -31,8 +31,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "  q         quit\n"
         "Once a game is on, h tells how to play your cards.",
         "resume": "Your unfinished game {game} (table {table}) is still open.\n"
-        "Enter: continue it · n: abandon it and start a new one · q: quit",
-        "resume_bad": "Type Enter to continue, n for a new game, or q to quit.",
+        "Enter: continue it · n: abandon it and start a new one (or type the new game's "
+        "name) · q: quit",
+        "resume_bad": "Type Enter to continue, n (or a game's name) for a new game, or q to quit.",
         "abandoned": "The unfinished game is closed.",
         "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
         "computer had taken your seat when your turns ran out, and nobody was left playing.",
@@ -55,6 +56,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "numbers": "a number from 1 to {max}",
         "numbers.one": "1",
         "which_card": "{card} is more than one choice: {choices}. Type the number of one.",
+        "which_choice": "{text!r} fits more than one choice: {choices}. Type the number of "
+        "one, or more of its words.",
         "card_not_held": "{card} is not in your hand.",
         "card_not_now": "{card} cannot be played now: it is not one of your choices.",
         "card_picked": "{card} is picked already: pick another card, or type the number of a choice.",
@@ -66,11 +69,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "refused": "✗ {reason}",
         "timed_out": "Your time ran out: the computer played for you ({n} of {limit} turns missed; "
         "at {limit} the table closes).",
-        "match_over": "Match over. Enter: play another · q: quit",
-        "match_over_bad": "Type Enter to play another match, or q to quit.",
+        "match_over": "Match over. Enter: the same game again · m: choose another · q: quit",
+        "match_over_bad": "Type Enter to play the same game again, m to choose another, or q "
+        "to quit.",
         "aborted": "The table was closed.",
         "aborted_why": "The table was closed: {reason}.",
-        "closed_over": "No result: the match was not played out. Enter: play another · q: quit",
+        "closed_over": "No result: the match was not played out. Enter: the same game again · "
+        "m: choose another · q: quit",
         "bye": "Bye.",
         "bye_saved": "Bye — your game is kept; run the bot again to continue it.",
         "no_input": "No keyboard input (stdin is closed), so no local game. "
@@ -112,8 +117,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "  q         beenden\n"
         "Während einer Partie erklärt h, wie man Karten spielt.",
         "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
-        "Enter: weiterspielen · n: verwerfen und neu beginnen · q: Ende",
-        "resume_bad": "Enter zum Weiterspielen, n für eine neue Partie, q zum Beenden.",
+        "Enter: weiterspielen · n: verwerfen und neu beginnen (oder den Namen des neuen "
+        "Spiels eingeben) · q: Ende",
+        "resume_bad": "Enter zum Weiterspielen, n (oder der Name eines Spiels) für eine neue "
+        "Partie, q zum Beenden.",
         "abandoned": "Die unfertige Partie ist geschlossen.",
         "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "
         "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
@@ -138,6 +145,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "numbers.one": "1",
         "which_card": "{card} ist mehr als eine Möglichkeit: {choices}. Eine Nummer davon "
         "eingeben.",
+        "which_choice": "{text!r} passt zu mehr als einer Möglichkeit: {choices}. Eine "
+        "Nummer davon eingeben oder mehr Worte.",
         "card_not_held": "{card} hast du nicht auf der Hand.",
         "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
         "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",
@@ -148,11 +157,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "resign_not_now": "Es läuft keine Partie, die du aufgeben könntest.",
         "timed_out": "Deine Zeit ist um: der Computer hat für dich gespielt ({n} von {limit} "
         "Zügen verpasst; bei {limit} wird der Tisch geschlossen).",
-        "match_over": "Partie vorbei. Enter: noch eine · q: Ende",
-        "match_over_bad": "Enter für eine neue Partie, q zum Beenden.",
+        "match_over": "Partie vorbei. Enter: dasselbe Spiel noch einmal · m: ein anderes · q: Ende",
+        "match_over_bad": "Enter für dasselbe Spiel noch einmal, m für ein anderes, q zum Beenden.",
         "aborted": "Der Tisch wurde geschlossen.",
         "aborted_why": "Der Tisch wurde geschlossen: {reason}.",
-        "closed_over": "Kein Ergebnis: die Partie wurde nicht zu Ende gespielt. Enter: noch eine · q: Ende",
+        "closed_over": "Kein Ergebnis: die Partie wurde nicht zu Ende gespielt. Enter: dasselbe "
+        "Spiel noch einmal · m: ein anderes · q: Ende",
         "bye": "Servus.",
         "bye_saved": "Servus — die Partie bleibt gespeichert; beim nächsten Start geht's weiter.",
         "no_input": "Keine Tastatureingabe (stdin ist zu), also kein lokales Spiel. "

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from adapters.local import LineReader, LocalTable, local_user
-from adapters.local.choices import parse_card
+from adapters.local.choices import named, parse_card
 from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
 from adapters.local.wrap import columns, wrap
@@ -182,36 +182,40 @@ async def test_plays_another_match_after_the_end(service: TableService) -> None:
         if "Match over" in screen:
             matches += 1
             return "1" if matches == 1 else "q"
-        if "Type Enter to play another match" in screen:
+        if "Type Enter to play the same game again" in screen:
             return ""  # after "1", which is neither: asked again
         return "1"
 
     term = await play(service, answer, timeout=120)
     assert term.text.count("Game over!") == 2
-    assert term.text.count("Type Enter to play another match, or q to quit.") == 1
+    assert term.text.count("Type Enter to play the same game again, m to choose another") == 1
+    assert term.text.count("Choose a game") == 1  # Enter after a match: no menu between
     rows = await service.store.fetchall("SELECT game, status FROM tables")
     assert rows == [("zweier", "finished"), ("zweier", "finished")]
 
 
 async def test_enter_plays_the_same_rules_again(service: TableService) -> None:
     """A game opened with rule options ("zweier auto_claim=off"): Enter after the
-    match plays a rematch with the same options, and the menu says so."""
-    menus = 0
+    match plays a rematch with the same options at once; m shows the menu, whose
+    Enter offers the same again and says so."""
+    menus = matches = 0
 
     def answer(screen: str) -> str:
-        nonlocal menus
+        nonlocal menus, matches
         if "Choose a game" in screen:
             menus += 1
             return "zweier auto_claim=off" if menus == 1 else ""
         if "Match over" in screen:
-            return "" if menus == 1 else "q"
+            matches += 1
+            return ["", "m", "q"][matches - 1]
         return "1"
 
-    term = await play(service, answer, timeout=120)
-    assert term.text.count("Game over!") == 2
+    term = await play(service, answer, timeout=180)
+    assert term.text.count("Game over!") == 3
+    assert menus == 2  # the first game's and m's: none after the first Enter
     assert "(Enter: 1 Schnapsen (2 players) auto_claim=off · h: help · q: quit)" in term.text
     rows = await service.store.fetchall("SELECT id FROM tables ORDER BY rowid")
-    assert len(rows) == 2
+    assert len(rows) == 3
     for (tid,) in rows:
         table = Table.from_log(tid, await service.store.table_log(tid))
         assert table.options_json["auto_claim"] is False, tid
@@ -421,7 +425,7 @@ async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
         await play(service, script("zweier", "q"))
         old = next(iter(service.tables))
         term = await play(service, script("x", "n", "zweier", "q"))
-        assert "Type Enter to continue, n for a new game" in term.text
+        assert "Type Enter to continue, n (or a game's name) for a new game" in term.text
         assert "The unfinished game is closed." in term.text
         assert old not in service.tables
         rows = dict(await service.store.fetchall("SELECT id, status FROM tables"))
@@ -1118,7 +1122,7 @@ class AwayTerminal(Terminal):
             self.since = len(self.getvalue())
             if "Choose a game" in screen:
                 self.lines.put_nowait("zweier")
-            elif "Enter: play another" in screen:
+            elif "Enter: the same game again" in screen:
                 self.lines.put_nowait("q")
         return n
 
@@ -1207,9 +1211,9 @@ async def test_lines_piped_beyond_the_match_end_are_not_read_as_moves(
     term = Terminal(script())
     local = LocalTable(service, asyncio.Event(), readline=piped, out=term, user=USER)
     await asyncio.wait_for(local.run(), 120)
-    assert "Game over!" in term.text and "Match over. Enter: play another" in term.text
+    assert "Game over!" in term.text and "Match over. Enter: the same game again" in term.text
     assert "your game is kept" not in term.text
-    assert term.text.count("Type Enter to play another match, or q to quit.") == 1
+    assert term.text.count("Type Enter to play the same game again") == 1
     assert term.text.rstrip().endswith("Bye.")
 
 
@@ -1251,3 +1255,141 @@ async def test_the_next_game_offered_is_the_one_resumed_or_abandoned(db: Path) -
         term = await play(service, script("n", "q"))
     offered = f"Enter: {available().index('dreier') + 1} {game_name('dreier', 'en')}"
     assert offered in term.text.partition("The unfinished game is closed.")[2], term.text
+
+
+# --- what the first minute at the terminal showed ----------------------------------------
+
+LABELS = [
+    "Normal game (1–3)",
+    "Normal game without the talon (2–4)",
+    "Plauderer (7)",
+    "Plauderer without the talon (8)",
+    "Gang (9)",
+    "Trumps: ♥ Hearts",
+    "Trumps: ♦ Diamonds",
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "fits"),
+    [
+        ("Normal game (1–3)", [0]),  # the whole label
+        ("normal game", [0]),  # its name: before the longer name it begins
+        ("GANG", [4]),
+        ("plauderer", [2]),
+        ("plauderer without", [3]),  # the first words of a name
+        ("hearts", [5]),  # words inside a name
+        ("without the talon", [1, 3]),  # several: he is asked which
+        ("trumps", [5, 6]),
+        ("gan", []),  # words, not letters
+        ("nonsense", []),
+        ("", []),
+    ],
+)
+def test_a_choice_is_found_by_the_words_a_player_says(typed: str, fits: list[int]) -> None:
+    assert named(typed, LABELS) == fits
+
+
+async def test_a_contract_is_bid_by_its_name(service: TableService) -> None:
+    """A Dreier contract's label ends in its points ("Gang (9)"): its name alone bids
+    it, and words that fit several contracts ask which, listing them."""
+    wanted: str | None = None
+
+    def answer(screen: str) -> str:
+        nonlocal wanted
+        if "Choose a game" in screen:
+            return "dreier all_contracts"
+        if wanted is not None:  # asked which: its name; then the bid is made
+            return wanted.lower() if "fits more than one choice" in screen else "q"
+        if "Bidding — Tester to bid" in screen and "Your choices:" in screen:
+            listed = re.findall(r"\d+\) ((?:\S+ )*?\S+) \(\d+(?:–\d+)?\)", screen)
+            wanted = listed[0]
+            return "without the talon"
+        return "1"
+
+    out = (await play(service, answer)).text
+    assert wanted is not None, out
+    assert re.search(r"'without the talon' fits more than one choice: \d+\) ", out), out
+    assert f"Tester: {wanted}" in out, out
+
+
+async def test_ctrl_d_at_the_resign_question_quits_and_keeps_the_match(
+    service: TableService,
+) -> None:
+    term = await play(service, script("zweier", "resign", None))
+    assert term.text.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
+    assert "You play on." not in term.text
+    [table] = service.tables.values()
+    assert table.status.value == "playing"
+
+
+async def test_a_game_named_at_the_resume_question_is_the_new_one(db: Path) -> None:
+    """The README's `printf 'zweier\\n1\\n1\\n' | make run` leaves a game unfinished:
+    run again, its first line is asked whether to continue.  A game's name there
+    abandons the old one and opens the new; a number does not (it may be meant for a
+    choice of the old game)."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        [old] = service.tables
+        term = await play(service, script("2", "dreier", "q"))
+        assert "Type Enter to continue, n (or a game's name) for a new game" in term.text
+        rows = dict(await service.store.fetchall("SELECT id, game || ' ' || status FROM tables"))
+    assert rows.pop(old) == "zweier aborted"
+    assert list(rows.values()) == ["dreier playing"]
+
+
+async def test_the_menus_rules_name_each_games_presets(service: TableService) -> None:
+    """The menu's help says `r` lists each game's presets: it does."""
+    out = (await play(service, script("r", "q"))).text
+    assert "Presets: all contracts (all_contracts), Carinthian" in out
+    assert "Presets: golden round (golden)" in out
+
+
+class ClosedPipe(Terminal):
+    """A screen nobody reads after a while (`| head -3`): writes fail then."""
+
+    def __init__(self, answer: Answer, lasts: int) -> None:
+        super().__init__(answer)
+        self.lasts = lasts
+
+    def write(self, s: str) -> int:
+        if len(self.getvalue()) > self.lasts:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(s)
+
+
+async def test_output_nobody_reads_ends_the_session_quietly(service: TableService) -> None:
+    term = ClosedPipe(script("zweier", then="1"), lasts=1500)
+    stop = asyncio.Event()
+    table = LocalTable(service, stop, readline=term.next_line, out=term, user=USER)
+    await asyncio.wait_for(table.run(), 30)  # no BrokenPipeError out of it
+    assert table.output_gone and stop.is_set()
+    [kept] = service.tables.values()  # the game is kept, as on Ctrl-C
+    assert kept.status.value == "playing"
+
+
+async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight cards are two rows of buttons in a chat (five a row); at 40 columns
+    they wrap as one run, not as 4, 1 and 3."""
+    monkeypatch.setenv("COLUMNS", "40")
+    blocks: list[list[str]] = []
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "tausend"
+        if "Match over" in screen or len(blocks) > 3:
+            return "q"
+        if "Bidding — Tester to bid" in screen:  # outbid everyone: he declares
+            return max(re.findall(r"Bid (\d+)", screen), key=int)
+        choices = screen.rpartition("Your choices:\n")[2].splitlines()
+        if choices and all(re.fullmatch(r"(?: +\d+\) \S+)+", c) for c in choices[:-1]):
+            blocks.append(choices[:-1])  # a run of cards only (the last line: "> ")
+        return "1"
+
+    async with running_service(db, MARRIAGES) as service:
+        await play(service, answer)
+    assert blocks and any(len(re.findall(r"\d+\)", "".join(b))) >= 7 for b in blocks), blocks
+    for block in blocks:
+        assert all(len(re.findall(r"\d+\)", line)) > 1 for line in block[:-1]), block
