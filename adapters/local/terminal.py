@@ -38,7 +38,7 @@ from bot.ports import NothingToServe
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, TableService, TableUpdate, UserRef
 from bot.table import Status
-from bot.views import Button, LobbyView, ResultView, SeatLine, Style
+from bot.views import Button, HandView, LobbyView, ResultView, SeatLine, Style, TableView
 from engine.actions import PlayCard
 from engine.actions import encode as encode_action
 from engine.cards import Card
@@ -129,6 +129,7 @@ class LocalTable:
         #: same rules again (a rematch), not the game's standard ones
         self._last_rules: tuple[str | None, dict[str, str] | None] = (None, None)
         self._again = False  # Enter after a match: open the same game, no menu
+        self._held: tuple[Card, ...] = ()  # his cards as his hand was shown last
         #: Nobody reads the output any more (a closed pipe): nothing more is printed.
         self.output_gone = False
 
@@ -178,7 +179,7 @@ class LocalTable:
         if kind == "started":
             self.show(full=True)
         elif kind == "action":
-            self.show(full=self._my_turn())
+            self.show(full=self._my_turn(), compact=True)
         elif kind == "deal_end" and update.result is not None:
             self._show_result(update.result)
         elif kind == "finished":
@@ -222,8 +223,9 @@ class LocalTable:
         hand = self.service.hand(self.table_id, self.user.key, self.lang)
         return hand is not None and hand.your_turn
 
-    def show(self, *, full: bool = True) -> None:
-        """Print the table and your hand (full), or only the table lines that changed."""
+    def show(self, *, full: bool = True, compact: bool = False) -> None:
+        """Print the table and your hand (full), or only the table lines that changed;
+        `compact`: the lines that changed and the hand, unless a new deal began."""
         if self.table_id is None:
             return
         table = self.service.table(self.table_id, self.lang)
@@ -235,17 +237,34 @@ class LocalTable:
             self._show_changes(lines)
             self._waiting_for = _to_act(table.seats)
             return
+        if compact and self._shown and lines[1:2] == self._shown[1:2]:
+            # his turn in the same deal: the table's news and his hand, not the
+            # whole table again (which would scroll the trick just played away)
+            self._show_changes(lines)
+            self._picked = 0
+            self.write("")
+            held = hand.view.hand if hand.view is not None else ()
+            if new := [c for c in held if c not in self._held]:
+                # a card drawn from the talon, the stock taken, a card given to him:
+                # the hand line alone would leave him to spot it
+                self.say("new_cards", cards=" ".join(self._card_label(c) for c in new))
+            self.show_hand(hand.message.text, self._rows(table, hand))
+            self._waiting_for = None if hand.your_turn else _to_act(table.seats)
+            return
         self._shown = lines
         self._picked = 0
         self.write("")
         self.write(table.message.text)
         self.write("")
-        # Table buttons other than "show my hand" (that is the `s` command here):
-        # "take my seat back" after the computer stepped in.
-        extra = [b for b in table.message.all_buttons() if _verb(b.payload) not in ("h", None)]
-        rows = [list(r) for r in hand.message.buttons] + ([extra] if extra else [])
-        self.show_hand(hand.message.text, rows)
+        self.show_hand(hand.message.text, self._rows(table, hand))
         self._waiting_for = None if hand.your_turn else _to_act(table.seats)
+
+    @staticmethod
+    def _rows(table: TableView, hand: HandView) -> list[list[Button]]:
+        """The hand's buttons and the table's other than "show my hand" (that is the
+        `s` command here): "take my seat back" after the computer stepped in."""
+        extra = [b for b in table.message.all_buttons() if _verb(b.payload) not in ("h", None)]
+        return [list(r) for r in hand.message.buttons] + ([extra] if extra else [])
 
     def _show_changes(self, lines: list[str], also_seen: tuple[str, ...] = ()) -> None:
         """Print the table lines that are news since the table was last shown.
@@ -275,6 +294,7 @@ class LocalTable:
 
     def show_hand(self, text: str, rows: list[list[Button]]) -> None:
         """Print a hand and number its buttons row by row; those numbers press them."""
+        self._held = self._hand_cards()
         self.write(text)
         self.buttons = [b for row in rows for b in row]
         if not self.buttons:

@@ -58,6 +58,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "which_card": "{card} is more than one choice: {choices}. Type the number of one.",
         "which_choice": "{text!r} fits more than one choice: {choices}. Type the number of "
         "one, or more of its words.",
+        "new_cards": "New in your hand: {cards}",
         "card_not_held": "{card} is not in your hand.",
         "card_not_now": "{card} cannot be played now: it is not one of your choices.",
         "card_picked": "{card} is picked already: pick another card, or type the number of a choice.",
@@ -147,6 +148,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "eingeben.",
         "which_choice": "{text!r} passt zu mehr als einer Möglichkeit: {choices}. Eine "
         "Nummer davon eingeben oder mehr Worte.",
+        "new_cards": "Neu auf deiner Hand: {cards}",
         "card_not_held": "{card} hast du nicht auf der Hand.",
         "card_not_now": "{card} kann jetzt nicht gespielt werden: keine deiner Möglichkeiten.",
         "card_picked": "{card} ist schon gewählt: eine andere Karte oder die Nummer einer Möglichkeit eingeben.",

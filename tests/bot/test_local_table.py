@@ -1393,3 +1393,25 @@ async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
     assert blocks and any(len(re.findall(r"\d+\)", "".join(b))) >= 7 for b in blocks), blocks
     for block in blocks:
         assert all(len(re.findall(r"\d+\)", line)) > 1 for line in block[:-1]), block
+
+
+async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path) -> None:
+    """Each of his turns used to print the whole table again (20 lines and more, the
+    trick just played scrolled away): now the table's news, a card he drew, and his
+    hand; the whole table once a deal, or on `s`."""
+    presses = 0
+
+    def answer(screen: str) -> str:
+        nonlocal presses
+        presses += 1
+        return "zweier" if presses == 1 else ("1" if presses < 14 else "q")
+
+    async with running_service(db, SCHNAPSEN) as service:  # nobody closes the talon
+        out = (await play(service, answer)).text
+    deals = len(re.findall(r"Deal \d+ over", out)) + 1
+    assert 1 <= out.count("Deal fingerprint") <= deals, out
+    assert out.count("Your choices:") >= 10
+    drawn = re.findall(r"New in your hand: (\S+)\n.*\nHand: ([^\n]+)", out)
+    assert drawn, out  # the talon is drawn from after each of the first tricks
+    for card, hand in drawn:
+        assert card in hand.split(), (card, hand)
