@@ -448,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if healthy else 1
     if args:  # it takes no other arguments: settings are environment variables
         known = args in (["-h"], ["--help"])
+        if not known:
+            # which word it did not take (a setting given as an option, a typo)
+            print(f"python -m bot: unknown argument {' '.join(args)!r}", file=sys.stderr)
         print(USAGE, end="", file=sys.stdout if known else sys.stderr)
         return 0 if known else 2
     config = load_config()

@@ -834,6 +834,7 @@ def test_help_says_what_the_bot_does_and_where_the_settings_are(tmp_path: Path) 
         [PYTHON, "-m", "bot", "--tokn"], capture_output=True, env=clean_env(tmp_path), timeout=20
     )
     assert wrong.returncode == 2 and b"usage: python -m bot" in wrong.stderr
+    assert wrong.stderr.startswith(b"python -m bot: unknown argument '--tokn'\n")
 
 
 def test_discord_voice_warnings_are_not_logged(tmp_path: Path) -> None:
