@@ -68,7 +68,7 @@ from bot.views import HandView, Message, hand_title, match_summary_text, started
 
 from . import render
 from .render import PayloadButton, fingerprint
-from .texts import text
+from .texts import as_on_discord, text
 
 log = logging.getLogger(__name__)
 
@@ -735,7 +735,7 @@ class DiscordAdapter:
         """Answer (or follow up on a deferred interaction); the new message's id.  The
         view and the file go with the first 2,000 characters, any more text follows in
         further messages."""
-        first, *rest = render.parts(content)
+        first, *rest = render.parts(as_on_discord(content))
         sent = await self._answer_once(interaction, first, view, ephemeral, file)
         for part in rest:
             await interaction.followup.send(part, ephemeral=ephemeral, wait=True)

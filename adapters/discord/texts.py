@@ -8,6 +8,7 @@ channel or server lost, a channel the bot may not post in).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.i18n import norm_lang
@@ -204,3 +205,12 @@ GERMAN: dict[str, str] = {
     "help": "hilfe",
     "How to play with this bot": "So spielst du mit diesem Bot",
 }
+
+
+_NEW = re.compile(r"(?<![\w<])/new\b")
+
+
+def as_on_discord(text: str) -> str:
+    """The core's words name the chats' `/new`; on Discord it is `/schnapsen new` (the
+    other commands have the same names everywhere)."""
+    return _NEW.sub("/schnapsen new", text)

@@ -23,6 +23,11 @@ async def test_rematch_opens_a_lobby_in_the_channel_and_the_other_player_joins_i
         assert "Winner: bert" in summary.content
         assert [b.label for b in summary.buttons] == ["Rematch"]
 
+        # clara did not play: she is told how to open her own, with Discord's command
+        await world.click(world["clara"], summary, "Rematch")
+        await world.settle()
+        [refused] = world.fake.ephemerals(world["clara"])
+        assert refused.content.endswith("/schnapsen new opens a table of your own."), refused
         await world.click(bert, summary, "Rematch")
         await world.settle()
         [new] = [t for t in world.service.tables.values() if t.rematch_of == table_id]
