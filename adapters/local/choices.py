@@ -14,10 +14,12 @@ from math import gcd
 
 from bot.i18n import card_label
 from bot.payload import parsed
+from bot.table import Table
 from bot.views import Button
 from engine.actions import Action, Bid, Give, PlayCard, Raise
 from engine.actions import decode as decode_action
 from engine.cards import CARDS, Card, Rank, Suit
+from engine.options import options_to_json
 
 #: Rank letters: English, "T" for ten, and German French-suited Dame and Bube (D, B).
 RANKS = {
@@ -97,6 +99,36 @@ def card_of(button: Button, picked: int) -> Card | None:
     return action.card if isinstance(action, (PlayCard, Give)) else None
 
 
+def plays_card(button: Button) -> bool:
+    """The button plays a card or picks one for a discard (not a gift, a bid)."""
+    p = parsed(button.payload)
+    if p is not None and p.verb == "dp":
+        return True
+    return isinstance(_action(button), PlayCard)
+
+
+def typed_rules(table: Table) -> tuple[str | None, dict[str, str] | None]:
+    """A table's preset and the options it plays that differ from the preset's, as
+    they would be typed after the game's name (``players=4``): its rematch opens with
+    them, as after a game chosen at the menu."""
+    spec = table.spec
+    base = options_to_json(
+        spec.parse_options(dict(spec.presets.get(table.preset or "", {}))), table.game
+    )
+    differ = {
+        key.removeprefix(table.game + "."): _typed(value)
+        for key, value in table.options_json.items()
+        if base.get(key) != value
+    }
+    return table.preset, differ or None
+
+
+def _typed(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def value_of(button: Button) -> int | None:
     """The value a button bids (Thousand's bids and final bid), or None."""
     action = _action(button)
@@ -114,6 +146,10 @@ def step_of(values: list[int]) -> int:
     return step
 
 
+#: The fewest letters of one word that may stand for a name it begins ("close").
+MIN_LEADING = 5
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[^\s,:;]+", text.replace(_VARIATION, "").casefold())
 
@@ -128,23 +164,22 @@ def named(text: str, labels: list[str]) -> list[int]:
 
     The closest kind of match wins: the whole label ("Normal game (1–3)"), then its
     name without the points ("gang", "normal game"), then the first words of a name
-    ("plauderer without"), then words anywhere in one ("hearts" for "Trumps: ♥
-    Hearts").  More than one index: the typed words fit several, for him to pick.
+    ("plauderer without", "close"), never a word inside one ("the" would close the
+    talon).  More than one index: the typed words fit several, for him to pick.
     """
     typed = _words(text)
     if not typed:
         return []
     n = len(typed)
 
-    def inside(words: list[str]) -> bool:
-        return any(words[i : i + n] == typed for i in range(len(words) - n + 1))
-
     ways: list[Callable[[str], bool]] = [
         lambda label: _words(label) == typed,
         lambda label: _name(label) == typed,
-        lambda label: _name(label)[:n] == typed,
-        lambda label: inside(_name(label)),
     ]
+    if n > 1 or len(typed[0]) >= MIN_LEADING:
+        # a name's first words; one short word would be a filler ("the", German
+        # "ich" of "Ich hab 66 (Aus!)", a claim that loses the deal when wrong)
+        ways.append(lambda label: _name(label)[:n] == typed)
     for fits in ways:
         found = [i for i, label in enumerate(labels) if fits(label)]
         if found:

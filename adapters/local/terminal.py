@@ -44,7 +44,7 @@ from engine.actions import encode as encode_action
 from engine.cards import Card
 from engine.games import available
 
-from .choices import card_of, named, parse_card, step_of, value_of
+from .choices import card_of, named, parse_card, plays_card, step_of, typed_rules, value_of
 from .texts import say
 from .wrap import fill, terminal_width, wrap
 
@@ -244,7 +244,9 @@ class LocalTable:
             self._picked = 0
             self.write("")
             held = hand.view.hand if hand.view is not None else ()
-            if new := [c for c in held if c not in self._held]:
+            # (none held before: cards just looked at, Thousand's blind bid, are
+            # not news)
+            if self._held and (new := [c for c in held if c not in self._held]):
                 # a card drawn from the talon, the stock taken, a card given to him:
                 # the hand line alone would leave him to spot it
                 self.say("new_cards", cards=" ".join(self._card_label(c) for c in new))
@@ -315,11 +317,12 @@ class LocalTable:
     def _card_rows_joined(self, rows: list[list[Button]]) -> list[list[Button]]:
         """The rows to print: a hand's cards in one run, however many rows of five
         the chats need for them, so a narrow screen wraps them evenly (not 4, 1 and
-        3 of eight cards); other rows (bids, Close) stay rows of their own."""
+        3 of eight cards); other rows (bids, Close, the gifts to each player) stay
+        rows of their own."""
         joined: list[list[Button]] = []
         cards = False
         for row in rows:
-            all_cards = bool(row) and all(card_of(b, self._picked) is not None for b in row)
+            all_cards = bool(row) and all(plays_card(b) for b in row)
             if all_cards and cards:
                 joined[-1] = joined[-1] + row
             else:
@@ -366,6 +369,8 @@ class LocalTable:
         A line being read when `over` wins stays pending for the next call, so no
         typed line is lost.
         """
+        if self.stop.is_set():  # Ctrl-C, or nobody reads the output: before any line
+            raise _Stopped
         if over is not None and over.is_set():
             # the match ended while a line waited (a pipe has the next ones ready at
             # once): say so before any more lines are read as choices
@@ -384,6 +389,8 @@ class LocalTable:
             stop.cancel()
             if end is not None:
                 end.cancel()
+        if self.stop.is_set():
+            raise _Stopped  # a line that came with the stop is not played
         if line_task.done():
             self._line_task = None
             line = line_task.result()
@@ -413,6 +420,7 @@ class LocalTable:
             self.say("resume", game=game_name(table.game, self.lang), table=table.id)
             if table.game in self.games:  # "play another" offers this game next
                 self._last_game = table.game
+                self._last_rules = typed_rules(table)  # with its rules, not the standard
             while True:
                 self.prompt()
                 line = await self._line()
@@ -610,7 +618,9 @@ class LocalTable:
                         return False
                     answer = line.strip().lower()
                     if answer in ("", "m", "menu"):
-                        self._again = not answer  # Enter: the same game and rules
+                        # Enter: the same game and rules; a script's blank line
+                        # opens the menu, as before (it names its next game)
+                        self._again = not answer and self.keyboard
                         return True
                     if self.keyboard or not told:
                         self.say("match_over_bad")

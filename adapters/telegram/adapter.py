@@ -1446,7 +1446,8 @@ class TelegramAdapter:
                 # a long refusal (house rules named in full) would lose its end in
                 # the alert: the whole of it follows privately, and the alert says so
                 more = tt(lang, "refusal_cut")
-                await self._answer(query, whole[: MAX_ALERT - len(more)] + more, alert=True)
+                cut = whole[: MAX_ALERT - len(more)] + more
+                await self._answer(query, cut, alert=True, late=False)
                 self._tell(int(user.id), whole)
                 return
             await self._answer(query, outcome.text, alert=True)
@@ -1509,13 +1510,16 @@ class TelegramAdapter:
         *,
         alert: bool = False,
         url: str | None = None,
+        late: bool = True,
     ) -> None:
+        """`late` False: a refusal too late for its alert is not followed privately
+        by the alert's text (the caller sends the whole of it anyway)."""
         short = text[: MAX_ALERT - 1] + "…" if text is not None and len(text) > MAX_ALERT else text
         try:
             await query.answer(short, show_alert=alert and bool(text), url=url)
         except TelegramError as e:  # too late, or answered already
             log.info("could not answer a callback query: %s", e)
-            if alert and text:
+            if alert and text and late:
                 # Telegram kept the press too long (the bot was busy or away): the
                 # refusal would be lost, and the player left wondering, so it follows
                 # privately, as a refusal that comes after the answer does (`_late`)

@@ -125,9 +125,19 @@ class running_service:
         await self.store.close()
 
 
-async def play(service: TableService, answer: Answer, timeout: float = 60.0) -> Terminal:
+async def play(
+    service: TableService, answer: Answer, timeout: float = 60.0, *, keyboard: bool = False
+) -> Terminal:
+    """Run the table with `answer` typing (at a keyboard, or as a script when not)."""
     term = Terminal(answer)
-    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+    table = LocalTable(
+        service,
+        asyncio.Event(),
+        readline=term.next_line,
+        out=term,
+        user=USER,
+        keyboard=keyboard,
+    )
     await asyncio.wait_for(table.run(), timeout)
     return term
 
@@ -186,7 +196,7 @@ async def test_plays_another_match_after_the_end(service: TableService) -> None:
             return ""  # after "1", which is neither: asked again
         return "1"
 
-    term = await play(service, answer, timeout=120)
+    term = await play(service, answer, timeout=120, keyboard=True)
     assert term.text.count("Game over!") == 2
     assert term.text.count("Type Enter to play the same game again, m to choose another") == 1
     assert term.text.count("Choose a game") == 1  # Enter after a match: no menu between
@@ -210,7 +220,7 @@ async def test_enter_plays_the_same_rules_again(service: TableService) -> None:
             return ["", "m", "q"][matches - 1]
         return "1"
 
-    term = await play(service, answer, timeout=180)
+    term = await play(service, answer, timeout=180, keyboard=True)
     assert term.text.count("Game over!") == 3
     assert menus == 2  # the first game's and m's: none after the first Enter
     assert "(Enter: 1 Schnapsen (2 players) auto_claim=off · h: help · q: quit)" in term.text
@@ -1278,9 +1288,12 @@ LABELS = [
         ("GANG", [4]),
         ("plauderer", [2]),
         ("plauderer without", [3]),  # the first words of a name
-        ("hearts", [5]),  # words inside a name
-        ("without the talon", [1, 3]),  # several: he is asked which
+        ("hearts", []),  # never words inside a name: "the" would close the talon
+        ("the", []),
+        ("without the talon", []),
+        ("normal", [0, 1]),  # several: he is asked which
         ("trumps", [5, 6]),
+        ("ich", []),  # one short word is no name's start ("Ich hab 66 (Aus!)")
         ("gan", []),  # words, not letters
         ("nonsense", []),
         ("", []),
@@ -1290,26 +1303,33 @@ def test_a_choice_is_found_by_the_words_a_player_says(typed: str, fits: list[int
     assert named(typed, LABELS) == fits
 
 
+@pytest.mark.parametrize("typed", ["ich", "hab", "66", "aus", "the", "talon", "trump", "jack"])
+def test_a_filler_word_presses_nothing(typed: str) -> None:
+    """Words found inside labels once pressed them: "the" closed the talon, "ich" the
+    German claim, which loses the deal when wrong."""
+    labels = ["Ich hab 66 (Aus!)", "Close the talon", "Exchange the trump jack", "K♥"]
+    assert named(typed, labels) == []
+
+
 async def test_a_contract_is_bid_by_its_name(service: TableService) -> None:
     """A Dreier contract's label ends in its points ("Gang (9)"): its name alone bids
-    it, and words that fit several contracts ask which, listing them."""
+    it."""
     wanted: str | None = None
 
     def answer(screen: str) -> str:
         nonlocal wanted
         if "Choose a game" in screen:
             return "dreier all_contracts"
-        if wanted is not None:  # asked which: its name; then the bid is made
-            return wanted.lower() if "fits more than one choice" in screen else "q"
+        if wanted is not None:
+            return "q"
         if "Bidding — Tester to bid" in screen and "Your choices:" in screen:
             listed = re.findall(r"\d+\) ((?:\S+ )*?\S+) \(\d+(?:–\d+)?\)", screen)
-            wanted = listed[0]
-            return "without the talon"
+            wanted = listed[-1]  # the last: a name other names do not begin
+            return wanted.lower()
         return "1"
 
     out = (await play(service, answer)).text
     assert wanted is not None, out
-    assert re.search(r"'without the talon' fits more than one choice: \d+\) ", out), out
     assert f"Tester: {wanted}" in out, out
 
 
@@ -1415,3 +1435,107 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path
     assert drawn, out  # the talon is drawn from after each of the first tricks
     for card, hand in drawn:
         assert card in hand.split(), (card, hand)
+
+
+async def test_enter_after_a_resumed_match_plays_its_rules_again(db: Path) -> None:
+    """Thousand for four, left and resumed: Enter after its match opens Thousand for
+    four again, not the standard three (the resumed table's rules were not kept)."""
+    async with running_service(db) as service:
+        await play(service, script("tausend players=4", "q"))
+        matches = 0
+
+        def answer(screen: str) -> str:
+            nonlocal matches
+            if "is still open" in screen:
+                return ""
+            if "Resign this match?" in screen:
+                return "y"
+            if "Match over" in screen:
+                matches += 1
+                return "" if matches == 1 else "q"
+            return "resign"
+
+        await play(service, answer, keyboard=True)
+        rows = await service.store.fetchall("SELECT id FROM tables ORDER BY rowid")
+        tables = [Table.from_log(tid, await service.store.table_log(tid)) for (tid,) in rows]
+    assert [t.players for t in tables] == [4, 4], [t.options_json for t in tables]
+
+
+async def test_a_scripts_blank_line_after_the_match_opens_no_game(db: Path) -> None:
+    """`(echo zweier; yes 1 | head -600; echo) | make run`: the blank line after the
+    match is no Enter at a keyboard; it leaves the menu, and nothing unfinished."""
+    lines: list[str | None] = ["zweier", *["1"] * 600, "", None]
+
+    async def piped() -> str | None:
+        await asyncio.sleep(0)
+        return lines.pop(0) if lines else None
+
+    term = Terminal(script())
+    async with running_service(db) as service:
+        local = LocalTable(service, asyncio.Event(), readline=piped, out=term, user=USER)
+        await asyncio.wait_for(local.run(), 120)
+        rows = await service.store.fetchall("SELECT status FROM tables")
+    assert rows == [("finished",)], term.text
+    assert term.text.rstrip().endswith("Bye.")
+
+
+async def test_a_closed_output_ends_the_session_though_input_keeps_coming(
+    service: TableService,
+) -> None:
+    """`(echo zweier; yes 1) | make run | head -3`: the lines keep coming after nobody
+    reads; the session ends at once all the same, not after draining the input."""
+    term = ClosedPipe(script(), lasts=1500)
+    lines = iter(["zweier"])
+
+    async def endless() -> str | None:
+        await asyncio.sleep(0)
+        return next(lines, "1")
+
+    stop = asyncio.Event()
+    table = LocalTable(service, stop, readline=endless, out=term, user=USER)
+    await asyncio.wait_for(table.run(), 30)
+    assert table.output_gone
+
+
+async def test_gifts_to_each_player_keep_a_row_of_their_own(db: Path) -> None:
+    """Thousand's declarer gives a card to each of the others: the gifts to one are a
+    row, those to the next start a new one (only cards played run together)."""
+    seen = ""
+
+    def answer(screen: str) -> str:
+        nonlocal seen
+        seen += screen
+        if "Choose a game" in screen:
+            return "tausend"
+        if "to Computer 2" in seen or "Match over" in screen:
+            return "q"
+        if "Bidding — Tester to bid" in screen:
+            return max(re.findall(r"Bid (\d+)", screen), key=int)
+        return "1"
+
+    async with running_service(db, MARRIAGES) as service:
+        await play(service, answer)
+    gifts = [line for line in seen.splitlines() if "Give " in line]
+    assert gifts and any("to Computer 2" in line for line in gifts), seen
+    assert not [line for line in gifts if "to Computer 1" in line and "to Computer 2" in line]
+
+
+async def test_cards_looked_at_after_a_blind_bid_are_not_news(service: TableService) -> None:
+    """With blind bids his cards lie face down until he looks: looking shows his hand,
+    not "New in your hand" for all seven of them."""
+    looked = False
+
+    def answer(screen: str) -> str:
+        nonlocal looked
+        if "Choose a game" in screen:
+            return "tausend blind"
+        if looked:
+            return "q"
+        if (n := re.search(r"(\d+)\) Look at my cards", screen)) is not None:
+            looked = True
+            return n.group(1)
+        return "1"
+
+    out = (await play(service, answer)).text
+    assert looked, out
+    assert "New in your hand" not in out

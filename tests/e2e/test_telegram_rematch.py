@@ -166,5 +166,19 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
         )
         assert len(whole[0].text) > 200 and whole[0].text.endswith("with rules = open."), whole
         assert not [t for t in rig.adapter.service.tables.values() if t.rematch_of]
+
+        # pressed again, and the answer comes too late for Telegram: the whole refusal
+        # follows privately once, not its cut alert as well
+        before = len(anna.private_chat.bot_messages())
+        fake.fail_next(
+            "answerCallbackQuery", error_code=400, description="Bad Request: query is too old"
+        )
+        anna.press(summary, "Rematch")
+        await fake.wait_for(
+            lambda: len(anna.private_chat.bot_messages()) > before, what="the refusal privately"
+        )
+        await rig.adapter.outbox.drain()  # anything more on its way is there too
+        texts = [m.text for m in anna.private_chat.bot_messages()[before:]]
+        assert texts == [whole[0].text], texts
     finally:
         await stop_rig(rig)
