@@ -735,8 +735,8 @@ class TableService:
     async def _add_ai(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
-        if table.seat_of(user.key) is None:
-            return _refuse(lang, "not_seated")
+        if table.seat_of(user.key) is None:  # a lobby's onlooker: what he may do first
+            return _refuse(lang, "lobby_players_only")
         if p.version != table.version:  # a double tap: the first one seated a computer
             return _refuse(lang, "stale")
         free = [i for i, s in enumerate(table.seats) if s is None]
@@ -752,7 +752,7 @@ class TableService:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         if table.seat_of(user.key) is None:
-            return _refuse(lang, "not_seated")
+            return _refuse(lang, "lobby_players_only")
         seat = p.arg if p.arg is not None else -1
         if not (0 <= seat < table.players) or (s := table.seats[seat]) is None:
             return _refuse(lang, "no_ai_seat")

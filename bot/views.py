@@ -791,7 +791,9 @@ def hand_view(
         # he walked away and the computer took his seat: his buttons still work, and
         # a press takes the seat back; say so, or "Your turn." reads as if nothing
         # had happened
-        lines.append(t(lg, "hand.computer_plays", button=t(lg, "button.take_back")))
+        # (with no move of his to choose now, the button is all there is to press)
+        key = "hand.computer_plays" if your_turn else "hand.computer_plays_wait"
+        lines.append(t(lg, key, button=t(lg, "button.take_back")))
     if your_turn:
         lines += _bidding_lines(table, sv, lg, nm)
         lines.append(t(lg, "hand.your_turn"))

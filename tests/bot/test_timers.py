@@ -88,6 +88,10 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         assert "“Take my seat back”" in hv.message.text
         if not hv.your_turn:  # the button it names is on his hand, not only the table's
             assert button(hv.message, "tb").label == "Take my seat back"
+            # and it is all he can press: no "choose one of your actions"
+            assert "Press “Take my seat back” to play again yourself." in hv.message.text
+        else:
+            assert "Choose one of your actions, or “Take my seat back”" in hv.message.text
         take_back = button(tv.message, "tb")
         # the computer now plays that seat without waiting for a timeout
         moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)

@@ -229,7 +229,7 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         await world.settle()
         assert table_id not in world.service.tables
         closing = world.fake.channel_messages(world.channel)[-1].content
-        assert "closed by an admin" in closing
+        assert "an admin closed it" in closing
         assert_closed_cleanly(world, table_id)
 
 

@@ -95,7 +95,10 @@ async def test_bauernschnapsen_whole_deal(tmp_path: Path) -> None:
         await world.slash(clara, "abort")
         await world.settle()
         assert table_id not in world.service.tables
-        assert "aborted by vote" in world.fake.channel_messages(world.channel)[-1].content
+        assert (
+            "its players voted to close it"
+            in world.fake.channel_messages(world.channel)[-1].content
+        )
         # the table as it was left: no vote still asked for, nobody to act
         last = world.table_messages(table_id)[-1].content
         assert "Votes to close" not in last and "To act" not in last, last

@@ -792,7 +792,7 @@ async def test_a_group_admin_closes_a_table_he_does_not_sit_at(
         await fake.wait_for_message(players.group, contains="There is no table of yours")
         assert rig.service.tables_in(f"tg:{players.group.id}")
         anna.send(players.group, "/abort")
-        await fake.wait_for_message(players.group, contains="closed by an admin", after=lobby)
+        await fake.wait_for_message(players.group, contains="an admin closed it", after=lobby)
         assert not rig.service.tables_in(f"tg:{players.group.id}")
     finally:
         await stop_rig(rig)

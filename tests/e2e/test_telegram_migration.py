@@ -234,7 +234,7 @@ async def test_a_refused_request_moves_the_table_and_survives_a_restart(
             assert len(table_messages(supergroup, table_id)) == posts
 
         berti.send(supergroup, "/abort")
-        await fake.wait_for_message(supergroup, contains="Your vote to abort is counted")
+        await fake.wait_for_message(supergroup, contains="Your vote to close the table is counted")
         anna.send(supergroup, "/abort")
         await fake.wait_for_message(supergroup, contains=" was closed: ")
         assert rig.table(table_id) is None

@@ -113,8 +113,8 @@ async def test_an_admin_is_told_to_make_the_bot_admin_when_telegram_will_not_say
         assert not (await press(fake, anna, lobby, "Start")).show_alert
         fake.fail_next("getChatMember", error_code=status, description=description)
         asked = berti.send(group, f"/abort {table_id}")
-        reply = await fake.wait_for_message(group, after=asked, contains="abort")
-        assert reply.text.startswith("Your vote to abort is counted (1/2)"), reply.text
+        reply = await fake.wait_for_message(group, after=asked, contains="Your vote")
+        assert reply.text.startswith("Your vote to close the table is counted (1/2)"), reply.text
     finally:
         await stop_rig(rig)
 
@@ -147,7 +147,7 @@ async def test_an_admin_is_asked_to_try_again_when_telegram_does_not_say(
         assert TRY_AGAIN in reply.text
         assert rig.table(table_id) is not None
         anna.send(group, f"/abort {table_id}")
-        await fake.wait_for_message(group, contains="closed by an admin", after=lobby)
+        await fake.wait_for_message(group, contains="an admin closed it", after=lobby)
         assert rig.table(table_id) is None
     finally:
         await stop_rig(rig)
