@@ -175,6 +175,14 @@ PRESET_NAMES = {
 }
 
 
+#: The computer levels as players read them (the id is what an admin types).
+LEVEL_NAMES = {"de": {"random": "zufällig", "heuristic": "nach Regeln", "strong": "stark"}}
+
+
+def level_name(level: str, lang: str | None) -> str:
+    return LEVEL_NAMES.get(norm_lang(lang), {}).get(level, level)
+
+
 def preset_name(preset: str, lang: str | None) -> str:
     """A preset's name for players, with its id for the admin who types it."""
     name = PRESET_NAMES.get(norm_lang(lang), {}).get(preset) or PRESET_NAMES["en"].get(preset)
@@ -316,9 +324,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.first_tricks.zweier": "Each player's first trick, face up: {tricks}",
         "table.tricks_done": "Tricks: {lines}",
         "table.points": "Points: {points}",
-        "table.scores": "Score: {scores}",
+        "table.scores": "Score (to {target}): {scores}",
         "table.scores_down": "Score, counting down from 24: {scores}",
-        "table.scores.after": "Score after this deal: {scores}",
+        "table.scores.after": "Score after this deal (to {target}): {scores}",
         "table.scores_down.after": "Score after this deal, counting down from 24: {scores}",
         "table.bummerl": "Bummerl: {bummerl}",
         "table.schneider": "Schneider",
@@ -429,6 +437,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.redeal.four_nines": "four 9s in the hand",
         "result.redeal.stock_nines": "two 9s in the stock",
         "result.redeal.given_nine": "four 9s with the card given",
+        "result.rounded": "The others score their points rounded to 5 (62 → 60, 63 → 65).",
         "result.reached_1000": "{name} reaches 1000 and wins.",
         "result.reached_1000.away": "{name}'s seat reaches 1000, played by the computer: no win for one who walked away.",
         "result.note.bolt_fine": "{name}: the third bolt, fined −{fine}.",
@@ -498,7 +507,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "board.row.tausend": "{rank}. {name} — rating {rating}, {won}/{games} won",
         "board.empty": "No rated games yet: only matches against other people count.",
         "stats.title": "Statistics for {name}",
-        "stats.row": "{game}: {games} played, {won} won, {bummerl} Bummerl received, {schneider} Schneider, {contracts}{rating}",
+        "stats.row": "{game}: {games} played, {won} won, {bummerl} Bummerl received, {schneider} lost with Schneider, {contracts}{rating}",
         "stats.row.tausend": "{game}: {games} played, {won} won, {contracts}{rating}",
         "stats.contracts": "contracts {made}/{played} made, ",
         "stats.rating": "rating {rating}",
@@ -660,9 +669,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "table.first_tricks.zweier": "Erster Stich jedes Spielers, offen: {tricks}",
         "table.tricks_done": "Stiche: {lines}",
         "table.points": "Augen: {points}",
-        "table.scores": "Stand: {scores}",
+        "table.scores": "Stand (bis {target}): {scores}",
         "table.scores_down": "Stand, von 24 abwärts: {scores}",
-        "table.scores.after": "Stand nach dieser Runde: {scores}",
+        "table.scores.after": "Stand nach dieser Runde (bis {target}): {scores}",
         "table.scores_down.after": "Stand nach dieser Runde, von 24 abwärts: {scores}",
         "table.bummerl": "Bummerl: {bummerl}",
         "table.schneider": "Schneider",
@@ -767,6 +776,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "result.redeal.four_nines": "vier Neuner in der Hand",
         "result.redeal.stock_nines": "zwei Neuner im Stock",
         "result.redeal.given_nine": "vier Neuner mit der erhaltenen Karte",
+        "result.rounded": "Die anderen schreiben ihre Augen auf 5 gerundet (62 → 60, 63 → 65).",
         "result.reached_1000": "{name} erreicht 1000 und gewinnt.",
         "result.reached_1000.away": "Der Platz von {name} erreicht 1000, gespielt vom Computer: kein Sieg für jemanden, der gegangen ist.",
         "result.note.bolt_fine": "{name}: der dritte Nuller, Strafe −{fine}.",
@@ -834,7 +844,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "board.row.tausend": "{rank}. {name} — Wertung {rating}, {won}/{games} gewonnen",
         "board.empty": "Noch keine gewerteten Partien: nur Partien gegen andere Menschen zählen.",
         "stats.title": "Statistik für {name}",
-        "stats.row": "{game}: {games} gespielt, {won} gewonnen, {bummerl} Bummerl erhalten, {schneider} Schneider, {contracts}{rating}",
+        "stats.row": "{game}: {games} gespielt, {won} gewonnen, {bummerl} Bummerl erhalten, {schneider} mit Schneider verloren, {contracts}{rating}",
         "stats.row.tausend": "{game}: {games} gespielt, {won} gewonnen, {contracts}{rating}",
         "stats.contracts": "angesagte Spiele {made}/{played} gewonnen, ",
         "stats.rating": "Wertung {rating}",

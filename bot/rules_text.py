@@ -349,8 +349,9 @@ def rules_summary(
 
 
 def _fmt(v: Any, lang: str = "en") -> str:
+    """A switch as /settings shows it and an admin types it (on/off, an/aus)."""
     if isinstance(v, bool):
         if lang == "de":
-            return "ja" if v else "nein"
-        return "yes" if v else "no"
+            return "an" if v else "aus"
+        return "on" if v else "off"
     return str(v)

@@ -31,12 +31,15 @@ from engine.actions import (
     Raise,
     decode,
 )
+from engine.bauern.rules import MATCH_TARGET as MATCH_TARGET_BAUERN
 from engine.cards import CARDS, Card
+from engine.dreier.match import TARGET as DREIER_TARGET
 from engine.games import GAME_MODULES
 from engine.games import game as game_spec
 from engine.results import DealResult
-from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT
+from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT, WIN_AT
 from engine.views import SeatView
+from engine.zweier import BUMMERL_AT
 
 from . import i18n
 from .i18n import (
@@ -46,6 +49,7 @@ from .i18n import (
     contract_name,
     game_key,
     game_name,
+    level_name,
     suit_label,
     t,
 )
@@ -229,7 +233,7 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
             # and the table keeps the level it was opened with
             seat = table.seats[i]
             level = seat.ai if seat is not None and seat.ai else "?"
-            who = t(lg, "lobby.seat_ai", name=line.name, level=level)
+            who = t(lg, "lobby.seat_ai", name=line.name, level=level_name(level, lg))
         else:
             who = line.name
         lines.append(f"{i + 1}. {who}{team}")
@@ -375,13 +379,25 @@ def _deal_over(table: Table) -> bool:
     return table.deal is not None and P.result(table.deal) is not None
 
 
+#: What ends a match, as its score line says: the Bummerl's points (Zweier), the
+#: points of Dreier and of Bauern's teams, Thousand's 1000.
+MATCH_TARGET = {
+    "zweier": BUMMERL_AT,
+    "dreier": DREIER_TARGET,
+    "bauern": MATCH_TARGET_BAUERN,
+    "tausend": WIN_AT,
+}
+
+
 def _scores_line(lg: str, table: Table, scores: str, *, in_deal: bool = False) -> str:
     down = getattr(table.options, "count_down", False)  # what `scores_of` counts down
     key = "table.scores_down" if down else "table.scores"
     if in_deal and _deal_over(table):
         # the picture of a deal that ended, under its own heading: the score counts it
         key += ".after"
-    return t(lg, key, scores=scores)
+    # where the match ends, or "Game over!" comes without warning (counting down
+    # says it already)
+    return t(lg, key, scores=scores, target=MATCH_TARGET.get(table.game, "?"))
 
 
 def table_view(table: Table, style: Style) -> TableView:
@@ -460,7 +476,8 @@ def table_view(table: Table, style: Style) -> TableView:
         # unplayed publishes no seed)
         lines.append(t(lg, "table.seed_hash", hash=seed_hash[:16] + "…"))
     votes = len(table.abort_votes())
-    if table.votes and table.status == Status.PLAYING:
+    if table.votes and table.status == Status.PLAYING and not scored:
+        # (a deal's last picture: the votes lapsed with the deal)
         # everyone should see that an abort is being asked for, and how to agree
         lines.append(t(lg, "table.votes", votes=votes, needed=table.votes_needed()))
     lay = _Layout()
@@ -1218,6 +1235,11 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted
+            if log_.spec.game == "tausend" and any(
+                p % 5 for seat, p in enumerate(res.card_points) if seat != res.declarer
+            ):
+                # "39 points" scored "+40": the others' points are rounded (RULES.md §5)
+                text += "\n" + t(lg, "result.rounded")
         pile = res.detail("face_down_stock")  # two at Thousand: its points are in the totals
         last = res.detail("last_trick")
         if isinstance(pile, tuple) and pile and isinstance(last, int):

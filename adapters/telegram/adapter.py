@@ -266,7 +266,19 @@ def phone_rows(row: Sequence[Button]) -> list[list[Button]]:
         else:
             out.append([button])
             widest = width
+    # as many lines, evened out where they fit: five bids as 3 + 2, not 4 and a
+    # lone button under them
+    n, k = len(row), len(out)
+    sizes = [n // k + (i < n % k) for i in range(k)]
+    starts = [sum(sizes[:i]) for i in range(k)]
+    even = [list(row[a : a + size]) for a, size in zip(starts, sizes, strict=True)]
+    if all(_fits(line) for line in even):
+        return even
     return out
+
+
+def _fits(line: Sequence[Button]) -> bool:
+    return len(line) == 1 or len(line) * max(len(b.label) + _PADDING for b in line) <= ROW_WIDTH
 
 
 def user_ref(user: TgUser) -> UserRef:

@@ -694,7 +694,7 @@ def test_a_games_rules_and_its_settings_name_what_can_be_chosen() -> None:
     from bot.rules_text import rules_summary
 
     rules = rules_summary("dreier", "en", standard=True)
-    assert "• the Plauderer may be bid (plauderer): no" in rules.splitlines(), rules
+    assert "• the Plauderer may be bid (plauderer): off" in rules.splitlines(), rules
     assert "(plauderer)" not in rules_summary("dreier", "en")  # /rules of every game
     shown = settings_text(ChatSettings(), "de", turn_timeout=60, ai_level="strong", key="dreier")
     presets = shown.splitlines()[-1]

@@ -189,7 +189,7 @@ def test_every_rule_option_is_described_for_players(lang: str) -> None:
             assert key not in text, (game_id, key)
     dreier = options_to_json(game("dreier").parse_options({}), "dreier")
     text = rules_summary("dreier", lang, dreier)
-    yes, no = ("yes", "no") if lang == "en" else ("ja", "nein")
+    yes, no = ("on", "off") if lang == "en" else ("an", "aus")  # as /settings shows them
     assert f"• {OPTION_TEXT[lang]['dreier.without_talon']}: {yes}" in text
     assert f"• {OPTION_TEXT[lang]['dreier.plauderer']}: {no}" in text
 

@@ -8,6 +8,7 @@ forgotten); these tests read the same views at that moment.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections.abc import AsyncIterator
@@ -143,7 +144,7 @@ async def test_a_schneider_is_named_in_the_match_summary(bot: Bot) -> None:
     seen: dict[bool, str] = {}
     async for text in _match_results(bot, "zweier", players, 30):
         scores = dict(
-            x.rsplit(": ", 1) for x in text.split("Score: ")[1].split("\n")[0].split(" · ")
+            x.rsplit(": ", 1) for x in text.split("Score (to 7): ")[1].split("\n")[0].split(" · ")
         )
         seen["0" in scores.values()] = text
         if len(seen) == 2:
@@ -169,8 +170,8 @@ async def test_a_bauern_schneider_is_named_too(bot: Bot) -> None:
             # a team: its two players named once, as the table names the teams
             line = next(x for x in text.splitlines() if x.startswith("Bummerl: "))
             assert line.count(": 2 (Schneider)") == 1 and " & " in line, line
-            score = next(x for x in text.splitlines() if "Score: " in x)
-            assert "Score: Team 1 (" in score and " · Team 2 (" in score, score
+            score = next(x for x in text.splitlines() if "Score" in x)
+            assert "Score (to 24): Team 1 (" in score and " · Team 2 (" in score, score
             return
     raise AssertionError("no Schneider in 10 matches of careful against random players")
 
@@ -191,14 +192,16 @@ async def test_an_ended_deal_picture_says_its_score_counts_the_deal(bot: Bot) ->
     tid = await open_table(bot, "zweier", [a, b])
     running = bot.svc.table(tid)
     assert running is not None
-    assert "Score: " in running.message.text and "after this deal" not in running.message.text
+    assert (
+        "Score (to 7): " in running.message.text and "after this deal" not in running.message.text
+    )
     ends = await _deal_ends(bot, tid, [a, b])
     for end in ends:
         assert end.result is not None and end.result.table is not None
         text = end.result.table.message.text
         assert f"Deal {end.result.deal_no} — dealer " in text, text
         line = next(x for x in text.splitlines() if x.startswith("Score"))
-        assert line.startswith("Score after this deal: "), text
+        assert line.startswith("Score after this deal (to 7): "), text
         # the score shown is the one after the deal: it carries the deal's points
         counted = [
             e.result.points for e in ends if e.result and e.result.deal_no <= end.result.deal_no
@@ -247,3 +250,45 @@ async def test_a_resignation_with_points_or_without_schneider_takes_one_bummerl(
     assert final.result is not None
     text = final.result.message.text
     assert f"Bummerl: {seat.name}: 1" in text and "Schneider" not in text, text
+
+
+async def test_a_deals_last_picture_shows_no_vote_that_lapsed_with_it(bot: Bot) -> None:
+    """A vote to close the table stands until the deal ends: the deal's last picture
+    no longer asks for it (the next deal's table shows none either)."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    voted = await bot.svc.abort(CHAT, b.user)
+    assert voted.ok and "(1/2)" in (voted.text or "")
+    running = bot.svc.table(tid)
+    assert running is not None and "Votes to close the table: 1 of the 2" in running.message.text
+    [first, *_] = await _deal_ends(bot, tid, [a, b])
+    assert first.result is not None and first.result.table is not None
+    assert "Votes to close the table" not in first.result.table.message.text
+
+
+async def test_thousands_rounding_is_said_where_it_changes_a_score(bot: Bot) -> None:
+    """ "Points: Anna: 39" scored "+40" reads as a mistake unless the result says the
+    others' points are rounded to 5; where every point total is a multiple of 5 it
+    says nothing."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players)
+    playing = asyncio.create_task(play_out(bot.fc, tid, players, timeout=120))
+
+    def ends() -> list[TableUpdate]:
+        return [u for u in bot.fc.updates if u.kind == "deal_end" and u.table_id == tid]
+
+    while len(ends()) < 6 and not playing.done():  # a match to 1000 is long: 6 deals
+        await asyncio.sleep(0.01)
+    playing.cancel()
+    said = {True: 0, False: 0}
+    for end in ends():
+        assert end.result is not None
+        text = end.result.message.text
+        points = re.search(r"Points: ([^\n]*)", text)
+        if points is None or "redeal" in text:
+            continue
+        odd = any(int(p) % 5 for p in re.findall(r": (-?\d+)", points.group(1))[1:])
+        rounded = "rounded to 5 (62 → 60, 63 → 65)." in text
+        assert rounded == odd, text
+        said[rounded] += 1
+    assert said[True], said

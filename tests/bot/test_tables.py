@@ -719,7 +719,7 @@ async def test_german_user_gets_german_texts(make_bot: Callable[..., Bot]) -> No
         assert out.code == "not_your_turn"
         assert out.text == TEXTS["de" if who is de else "en"]["refuse.not_your_turn"]
         tv = bot.svc.table(tid, "de")
-        assert tv is not None and "Stand:" in tv.message.text
+        assert tv is not None and "Stand (bis 7):" in tv.message.text
         assert "Meine Karten" in [b.label for b in tv.message.all_buttons()]
     finally:
         await bot.stop()
@@ -905,7 +905,9 @@ async def test_dreier_count_down_shows_what_each_still_needs(bot: Bot) -> None:
     plain = await open_table(bot, "dreier", [bot.player(users(2)[1])])
     tv = bot.svc.table(plain)
     assert (
-        tv is not None and "Score: " in tv.message.text and "counting down" not in tv.message.text
+        tv is not None
+        and "Score (to 24): " in tv.message.text
+        and "counting down" not in tv.message.text
     )
 
 
@@ -1147,3 +1149,17 @@ async def test_caller_first_says_what_forehand_s_pass_means(
         assert hand is not None
         said = hint in hand.message.text.splitlines()
         assert said == (table.seat_of(p.key) == table.to_act()), hand.message.text
+
+
+async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> None:
+    """German lobbies read "Stufe stark", not the id an admin types ("strong")."""
+    a = bot.player(users(1)[0])
+    tid = (await bot.svc.create_table(CHAT, a.user, "zweier")).table_id
+    assert tid is not None
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    de, en = bot.svc.lobby(tid, "de"), bot.svc.lobby(tid, "en")
+    assert de is not None and en is not None
+    level = bot.svc.tables[tid].seats[1].ai  # type: ignore[union-attr]
+    german = {"random": "zufällig", "heuristic": "nach Regeln", "strong": "stark"}[str(level)]
+    assert f"(Computer, Stufe {german})" in de.message.text, de.message.text
+    assert f"(computer, level {level})" in en.message.text, en.message.text

@@ -118,3 +118,13 @@ def test_a_row_too_wide_for_a_phone_is_split_in_order() -> None:
     lines = phone_rows(row)
     assert [b for line in lines for b in line] == row  # nothing lost, nothing moved
     assert lines == [[cards[0]], [marriage], cards[1:4]]
+
+
+def test_a_split_row_is_evened_out() -> None:
+    """Five of Thousand's bids do not fit a phone's row: 3 and 2, not 4 and a lone
+    button under them; where evening out would not fit, the rows stay as they fit."""
+    bids = [Button(f"Bid {v}", f"t:1:b{v}") for v in range(210, 235, 5)]
+    assert [len(line) for line in phone_rows(bids)] == [3, 2]
+    wide = Button("K♥ + marriage in trumps (40)", "t:1:a9")
+    mixed = [*bids[:4], wide]
+    assert [len(line) for line in phone_rows(mixed)] == [4, 1]
