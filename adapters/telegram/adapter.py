@@ -281,6 +281,16 @@ def _fits(line: Sequence[Button]) -> bool:
     return len(line) == 1 or len(line) * max(len(b.label) + _PADDING for b in line) <= ROW_WIDTH
 
 
+def sentences_within(text: str, limit: int) -> str:
+    """The start of `text` that fits `limit`, ended at a sentence or a line where
+    one ends after its first third (not "(normal game, Bettler, …)…")."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("\n"), head.rfind("; "))
+    return head[: end + 1].rstrip() if end >= limit // 3 else head
+
+
 def user_ref(user: TgUser) -> UserRef:
     return UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
 
@@ -1478,7 +1488,8 @@ class TelegramAdapter:
                 # not known to have started the bot (or not since the last restart):
                 # the alert holds only the start, so it says where the rest is
                 more = tt(lang, "rules_cut")
-                await self._answer(query, outcome.text[: MAX_ALERT - len(more)] + more, alert=True)
+                start = sentences_within(outcome.text, MAX_ALERT - len(more))
+                await self._answer(query, start + more, alert=True)
             return
         if outcome.hand is not None and in_group:
             if int(user.id) in self.unreachable and outcome.table_id is not None:

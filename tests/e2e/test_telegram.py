@@ -831,6 +831,8 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
         cut = await press(fake, berti, lobby, "Rules")
         assert cut.show_alert and cut.text is not None and len(cut.text) <= 200
         assert cut.text.endswith("… (all: /rules in the group)")
+        # cut where a sentence ends, not in the middle of the contracts' list
+        assert cut.text.removesuffix("… (all: /rules in the group)").endswith(".")
         berti.send(berti.private_chat, "/start")
         await fake.wait_for_message(berti.private_chat)
         whole = await press(fake, berti, lobby, "Rules")
