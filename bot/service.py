@@ -732,11 +732,18 @@ class TableService:
         await self._after_lobby_change(table)
         return Outcome(True, table_id=table.id)
 
+    def _onlooker(self, table: Table, user: UserRef, lang: str) -> Outcome:
+        """A lobby's onlooker pressing what its players may: told to Join first where
+        Join would seat him, else only that he does not play here."""
+        if table.is_full() or self._seated_in(table.chat, user.key):
+            return _refuse(lang, "not_seated")
+        return _refuse(lang, "lobby_players_only")
+
     async def _add_ai(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
-        if table.seat_of(user.key) is None:  # a lobby's onlooker: what he may do first
-            return _refuse(lang, "lobby_players_only")
+        if table.seat_of(user.key) is None:
+            return self._onlooker(table, user, lang)
         if p.version != table.version:  # a double tap: the first one seated a computer
             return _refuse(lang, "stale")
         free = [i for i, s in enumerate(table.seats) if s is None]
@@ -752,7 +759,7 @@ class TableService:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         if table.seat_of(user.key) is None:
-            return _refuse(lang, "lobby_players_only")
+            return self._onlooker(table, user, lang)
         seat = p.arg if p.arg is not None else -1
         if not (0 <= seat < table.players) or (s := table.seats[seat]) is None:
             return _refuse(lang, "no_ai_seat")

@@ -1235,8 +1235,12 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted
+            notes = getattr(table.match, "notes", ())
+            frozen = {seat for seat, what in notes if what == "barrel_frozen"}  # score 0
             if log_.spec.game == "tausend" and any(
-                p % 5 for seat, p in enumerate(res.card_points) if seat != res.declarer
+                p % 5
+                for seat, p in enumerate(res.card_points)
+                if seat != res.declarer and log_.spec.seats[seat] not in frozen
             ):
                 # "39 points" scored "+40": the others' points are rounded (RULES.md §5)
                 text += "\n" + t(lg, "result.rounded")

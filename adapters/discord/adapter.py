@@ -735,7 +735,8 @@ class DiscordAdapter:
         """Answer (or follow up on a deferred interaction); the new message's id.  The
         view and the file go with the first 2,000 characters, any more text follows in
         further messages."""
-        first, *rest = render.parts(as_on_discord(content))
+        lang = interaction.locale.value if interaction.locale else None
+        first, *rest = render.parts(as_on_discord(content, lang))
         sent = await self._answer_once(interaction, first, view, ephemeral, file)
         for part in rest:
             await interaction.followup.send(part, ephemeral=ephemeral, wait=True)

@@ -207,10 +207,24 @@ GERMAN: dict[str, str] = {
 }
 
 
-_NEW = re.compile(r"(?<![\w<])/new\b")
+#: The core names the commands as Telegram and the terminal spell them ("/new",
+#: "/resign"): a command word that starts the text, a word or a bracket.
+_COMMAND = re.compile(
+    r"(?:^|(?<=[\s(„\"“]))/(new|resign|rules|stats|abort|record|settings|leaderboard|forgetme|help)"
+    r"(?![\w/-])",
+    re.MULTILINE,
+)
 
 
-def as_on_discord(text: str) -> str:
-    """The core's words name the chats' `/new`; on Discord it is `/schnapsen new` (the
-    other commands have the same names everywhere)."""
-    return _NEW.sub("/schnapsen new", text)
+def as_on_discord(text: str, lang: str | None) -> str:
+    """The core's words with Discord's commands: `/schnapsen new`, and each command
+    under the name the reader's Discord shows him (German: `/schnapsen neu`,
+    `/aufgeben`)."""
+    german = norm_lang(lang) == "de"
+
+    def named(m: re.Match[str]) -> str:
+        name = m.group(1)
+        shown = GERMAN.get(name, name) if german else name
+        return f"/schnapsen {shown}" if name == "new" else f"/{shown}"
+
+    return _COMMAND.sub(named, text)

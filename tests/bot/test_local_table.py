@@ -632,28 +632,36 @@ async def test_a_game_resumed_under_another_locale_speaks_the_new_one(
 # --- fitting a narrow terminal ---------------------------------------------------------
 
 
+class Declarer:
+    """Answers that play Thousand and outbid everyone, so that the player declares
+    (takes the stock, gives cards, leads), until `done` says of all that was shown
+    (`seen`) that the test has what it needs; another match after one ends."""
+
+    def __init__(self, name: str, done: Callable[[str], bool]) -> None:
+        self.name = name
+        self.done = done
+        self.seen = ""
+
+    def __call__(self, screen: str) -> str:
+        self.seen += screen
+        if "Choose a game" in screen:
+            return "tausend"
+        if self.done(self.seen) or len(self.seen) > 2_000_000:
+            return "q"
+        if "Match over" in screen:
+            return ""
+        if f"Bidding — {self.name} to bid" in screen and (bids := re.findall(r"Bid (\d+)", screen)):
+            return max(bids, key=int)
+        return "1"
+
+
 async def test_lines_fit_a_narrow_terminal(
     service: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At 40 columns the long lines (the bids, Thousand's 20 ways to give a card) wrap
     at spaces; a choice's number stays with its text."""
     monkeypatch.setenv("COLUMNS", "40")
-    seen = ""
-
-    def answer(screen: str) -> str:
-        nonlocal seen
-        seen += screen
-        if "Choose a game" in screen:
-            return "tausend"
-        if "20) Give" in seen or len(seen) > 2_000_000:
-            return "q"
-        if "Match over" in screen:
-            return ""
-        if "Bidding — Player to bid" in screen:  # outbid everyone: the human gives cards
-            return str(re.findall(r"(\d+)\) ", screen)[-1])
-        return "1"
-
-    term = Terminal(answer)
+    term = Terminal(Declarer("Player", lambda seen: "20) Give" in seen))
     you = local_user({})  # "Player", so the phase lines read "Player to bid"
     table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=you)
     await asyncio.wait_for(table.run(), 60)
@@ -1394,22 +1402,18 @@ async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
     """Eight cards are two rows of buttons in a chat (five a row); at 40 columns
     they wrap as one run, not as 4, 1 and 3."""
     monkeypatch.setenv("COLUMNS", "40")
-    blocks: list[list[str]] = []
 
-    def answer(screen: str) -> str:
-        if "Choose a game" in screen:
-            return "tausend"
-        if "Match over" in screen or len(blocks) > 3:
-            return "q"
-        if "Bidding — Tester to bid" in screen:  # outbid everyone: he declares
-            return max(re.findall(r"Bid (\d+)", screen), key=int)
-        choices = screen.rpartition("Your choices:\n")[2].splitlines()
-        if choices and all(re.fullmatch(r"(?: +\d+\) \S+)+", c) for c in choices[:-1]):
-            blocks.append(choices[:-1])  # a run of cards only (the last line: "> ")
-        return "1"
+    def card_runs(seen: str) -> list[list[str]]:
+        """The choices shown that are cards only ("  1) A♠    2) 10♠"), line by line."""
+        runs = [
+            m.group(1).splitlines() for m in re.finditer(r"Your choices:\n(.*?)\n> ", seen, re.S)
+        ]
+        return [r for r in runs if all(re.fullmatch(r"(?: +\d+\) \S+)+", line) for line in r)]
 
+    answer = Declarer("Tester", lambda seen: len(card_runs(seen)) > 3)
     async with running_service(db, MARRIAGES) as service:
         await play(service, answer)
+    blocks = card_runs(answer.seen)
     assert blocks and any(len(re.findall(r"\d+\)", "".join(b))) >= 7 for b in blocks), blocks
     for block in blocks:
         assert all(len(re.findall(r"\d+\)", line)) > 1 for line in block[:-1]), block
@@ -1500,23 +1504,11 @@ async def test_a_closed_output_ends_the_session_though_input_keeps_coming(
 async def test_gifts_to_each_player_keep_a_row_of_their_own(db: Path) -> None:
     """Thousand's declarer gives a card to each of the others: the gifts to one are a
     row, those to the next start a new one (only cards played run together)."""
-    seen = ""
-
-    def answer(screen: str) -> str:
-        nonlocal seen
-        seen += screen
-        if "Choose a game" in screen:
-            return "tausend"
-        if "to Computer 2" in seen or "Match over" in screen:
-            return "q"
-        if "Bidding — Tester to bid" in screen:
-            return max(re.findall(r"Bid (\d+)", screen), key=int)
-        return "1"
-
+    answer = Declarer("Tester", lambda seen: "to Computer 2" in seen)
     async with running_service(db, MARRIAGES) as service:
         await play(service, answer)
-    gifts = [line for line in seen.splitlines() if "Give " in line]
-    assert gifts and any("to Computer 2" in line for line in gifts), seen
+    gifts = [line for line in answer.seen.splitlines() if "Give " in line]
+    assert gifts and any("to Computer 2" in line for line in gifts), answer.seen
     assert not [line for line in gifts if "to Computer 1" in line and "to Computer 2" in line]
 
 

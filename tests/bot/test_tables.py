@@ -157,8 +157,8 @@ async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     assert (await a.press(button(lobby.message, "ai"))).code == "table_full"
     assert (await b.press(button(lobby.message, "j"))).code == "table_full"
     # an outsider cannot touch the computers; a seated player can
-    refused = await b.press(button(lobby.message, "rm1"))
-    assert refused.code == "lobby_players_only" and "press Join" in (refused.text or "")
+    # (the table is full: Join would not seat him, so he is not sent to it)
+    assert (await b.press(button(lobby.message, "rm1"))).code == "not_seated"
     assert (await a.press(button(lobby.message, "rm2"))).ok
     lobby = bot.fc.lobbies[tid]
     assert lobby.seats[2] is None and not lobby.can_start
@@ -1163,3 +1163,13 @@ async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> No
     german = {"random": "zufällig", "heuristic": "nach Regeln", "strong": "stark"}[str(level)]
     assert f"(Computer, Stufe {german})" in de.message.text, de.message.text
     assert f"(computer, level {level})" in en.message.text, en.message.text
+
+
+async def test_an_onlooker_is_sent_to_join_only_where_join_would_seat_him(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    refused = await b.press(button(bot.fc.lobbies[tid].message, "ai"))
+    assert refused.code == "lobby_players_only" and "press Join" in (refused.text or "")
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # and it does

@@ -191,3 +191,29 @@ def test_telegrams_own_answers_to_a_press_fit_in_its_alert(lang: str) -> None:
     answers = ["failed", "need_start", "rules_sent", "hand_sent", "admin_unknown", "admin_refused"]
     for key in answers:
         assert len(telegram_texts.tt(lang, key)) <= 200, (key, telegram_texts.tt(lang, key))
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "shown"),
+    [
+        (
+            "…; /new opens a table of your own.",
+            "en",
+            "…; /schnapsen new opens a table of your own.",
+        ),
+        (
+            "…; /new öffnet einen eigenen Tisch.",
+            "de",
+            "…; /schnapsen neu öffnet einen eigenen Tisch.",
+        ),
+        ("the player who typed /resign.", "de", "the player who typed /aufgeben."),
+        ("(/new)", "en", "(/schnapsen new)"),
+        # not a command: a link, a path, another word
+        ("https://example.org/-/new", "en", "https://example.org/-/new"),
+        ("./new ~/new a/new /new-york /newbie", "en", "./new ~/new a/new /new-york /newbie"),
+    ],
+)
+def test_discord_replies_name_its_own_commands(said: str, lang: str, shown: str) -> None:
+    """The core names /new and /resign as Telegram has them; a Discord reply names
+    them as the reader's Discord shows them (a group command, German names)."""
+    assert discord_texts.as_on_discord(said, lang) == shown
