@@ -820,6 +820,12 @@ def hand_view(
     elif table.status == Status.ABORTED:
         lines.append(t(lg, "hand.closed"))
     elif sv.to_act is not None:
+        game_id = deal_game(table)
+        if game_id in ("dreier", "bauern") and sv.phase != "bidding":
+            # what the deal is played for (and doubled to) while he waits too: it is
+            # in the group's table, far from his private hand on Telegram
+            line = _contract_line(table, sv, lg, nm, game_id)
+            lines += [line] if line is not None else []
         lines.append(t(lg, "hand.wait", name=nm[_match_seat(table, sv.to_act) or 0]))
     if not buttons and table.status == Status.PLAYING and held is not None and held.ai:
         # the line above names this button: here, not only under the table in the group

@@ -265,3 +265,29 @@ async def test_a_zweier_hand_shows_the_face_up_trump_and_the_talon(bot: Bot) -> 
         assert hand is not None
         for line in shown:  # the same public lines, no other seat's card
             assert line in hand.message.text.splitlines(), hand.message.text
+
+
+async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot) -> None:
+    """Once Dreier's bidding is over, a hand says what the deal is played for (and
+    its doubling) while he waits too, not only on his turn: on Telegram the group's
+    table is in another chat."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "dreier", players)
+    for _ in range(200):
+        waiting = [
+            hv
+            for p in players
+            if (hv := p.hand(tid)) is not None
+            and hv.view is not None
+            and not hv.your_turn
+            and hv.view.phase not in ("bidding", "trump")
+            and hv.view.to_act is not None
+        ]
+        if waiting:
+            break
+        for p in players:
+            await p.take_turn(tid)
+    assert waiting, "no waiting hand after the bidding"
+    for hv in waiting:
+        text = hv.message.text
+        assert "Contract: " in text and "Waiting for " in text, text
