@@ -913,7 +913,12 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
                 fell = t(lg, "table.fell_to_kontra", contract=contract_name(bid.contract, lg))
                 value = f"{_contract_text(lg, worth, 'normal', False)} ×2 {fell}"
                 seat = (sv.dealer + 1) % sv.players
-            return [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
+            out = [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
+            if bid.without_talon:
+                # "Kontraschnapser (12)" offered over "… without the talon (13)" reads
+                # as a lower bid: say how bids rank
+                out.append(t(lg, "hand.bid_rank"))
+            return out
         line = _contract_line(table, sv, lg, nm, game_id)
         return [line] if line is not None else []
     if game_id != "tausend":

@@ -15,7 +15,7 @@ from engine.cards import Card
 from engine.games import available, game
 from engine.options import options_to_json
 
-from .fakechat import Bot, open_table, until_discard_menu, users
+from .fakechat import CHAT, Bot, open_table, until_discard_menu, users
 
 
 @pytest.mark.parametrize(
@@ -291,3 +291,25 @@ async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot) -> None:
     for hv in waiting:
         text = hv.message.text
         assert "Contract: " in text and "Waiting for " in text, text
+
+
+async def test_a_bid_without_the_talon_to_beat_says_how_bids_rank(bot: Bot) -> None:
+    """Over "Bauernschnapser without the talon (13)" the hand offers "Kontraschnapser
+    (12)": it says why a bid worth fewer points is a higher one."""
+    seen: dict[bool, str] = {}
+    for _ in range(20):
+        players = [bot.player(u) for u in users(3)]
+        tid = await open_table(bot, "dreier", players, options={"dreier.without_talon": True})
+        for _ in range(12):
+            for p in players:
+                hv = p.hand(tid)
+                if hv is not None and hv.your_turn and "Highest bid: " in hv.message.text:
+                    high = next(x for x in hv.message.text.splitlines() if "Highest bid: " in x)
+                    seen["without the talon" in high] = hv.message.text
+                await p.take_turn(tid)
+        await bot.svc.abort(CHAT, players[0].user)
+        if len(seen) == 2:
+            break
+    assert set(seen) == {True, False}, seen
+    assert "Bids rank by contract: “without the talon” beats only" in seen[True]
+    assert "Bids rank by contract" not in seen[False]
