@@ -820,6 +820,10 @@ class TableService:
             return _refuse(lang, "not_seated")
         s = table.seats[seat]
         if s is None or s.ai is None:
+            # the group's button is for another (Berti's seat is the computer's): say whose
+            away = [x.name for x in table.seats if x is not None and x.user and x.replaced]
+            if away:
+                return _refuse(lang, "not_replaced_others", names=", ".join(away))
             return _refuse(lang, "not_replaced")
         await self._commit(table, [{"k": "back", "seat": seat}])
         await self._notify(table, "action")

@@ -110,6 +110,10 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         log = await _log(bot, tid)
         assert any(e["k"] == "act" and e.get("by") == "ai" and e["seat"] == seat for e in log)
 
+        # another player's press of that button is told whose it is
+        other = await present.press(take_back)
+        assert other.code == "not_replaced_others" and absent.user.name in (other.text or "")
+
         # 3. the player takes the seat back with the button of the table message
         out = await absent.press(take_back)
         assert out.ok, out
