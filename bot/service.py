@@ -36,7 +36,7 @@ from engine.protocol import GameSpec
 from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
-from .i18n import LANGUAGES, TEXTS, norm_lang, option_error, preset_name, t
+from .i18n import LANGUAGES, TEXTS, game_key, norm_lang, option_error, preset_name, t
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
@@ -694,7 +694,10 @@ class TableService:
 
     # --- table verbs -------------------------------------------------------------------
 
-    async def _join(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
+    async def _join(
+        self, table: Table, user: UserRef, p: Payload, lang: str, at: int | None = None
+    ) -> Outcome:
+        """Join, in the first free seat or at `at` (a free Bauern seat pressed)."""
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         if table.seat_of(user.key) is not None:
@@ -704,10 +707,13 @@ class TableService:
         free = [i for i, s in enumerate(table.seats) if s is None]
         if not free:
             return _refuse(lang, "table_full")
+        seat = free[0] if at is None else at
+        if seat not in free:
+            return _refuse(lang, "seat_taken")
         # no await between the checks above and the seat taken in memory (`_commit`
         # applies before it stores), so two joins in one chat cannot both pass
         await self._commit(
-            table, [{"k": "join", "seat": free[0], "user": user.key, "name": user.name}]
+            table, [{"k": "join", "seat": seat, "user": user.key, "name": user.name}]
         )
         try:
             await self.remember(user)
@@ -781,9 +787,14 @@ class TableService:
         if table.status != Status.LOBBY:
             return _refuse(lang, "not_in_lobby")
         seat = table.seat_of(user.key)
-        if seat is None:  # a seat is picked once at the table, after Join
-            return _refuse(lang, "join_first")
         to = p.arg if p.arg is not None else -1
+        if seat is None:
+            # a free seat pressed by one not yet at the table: he joins in that seat
+            # (as Join would seat him, greeted alike: the adapters see "joined")
+            if not 0 <= to < table.players:
+                return _refuse(lang, "seat_taken")
+            joined = await self._join(table, user, p, lang, at=to)
+            return dataclasses.replace(joined, code="joined") if joined.ok else joined
         if not 0 <= to < table.players or table.seats[to] is not None:
             return _refuse(lang, "seat_taken")
         await self._commit(table, [{"k": "sit", "from": seat, "to": to}])
@@ -1002,7 +1013,7 @@ class TableService:
                 payload = table_verb(table.id, table.version, "rs", seat)
                 return Outcome(
                     True,
-                    t(lang, "confirm.resign", table=table.id),
+                    t(lang, game_key("confirm.resign", table.game), table=table.id),
                     "confirm",
                     table.id,
                     confirm=(label, payload),
@@ -1024,7 +1035,7 @@ class TableService:
         if refused is not None:
             return refused
         await self._play(table, [{"k": "resign", "seat": seat}])
-        return Outcome(True, t(lang, "ok.resigned"), "resigned", table.id)
+        return Outcome(True, t(lang, game_key("ok.resigned", table.game)), "resigned", table.id)
 
     async def forget(self, user: UserRef, *, ask: bool = False) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer.

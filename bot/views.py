@@ -26,6 +26,7 @@ from engine.actions import (
     Discard,
     Double,
     ExchangeTrump,
+    Give,
     Look,
     PlayCard,
     Raise,
@@ -37,7 +38,7 @@ from engine.dreier.match import TARGET as DREIER_TARGET
 from engine.games import GAME_MODULES
 from engine.games import game as game_spec
 from engine.results import DealResult
-from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT, WIN_AT
+from engine.tausend.rules import BARREL_ATTEMPTS, BOLT_FINE, FREE_BID_LIMIT, OPENING_BID, WIN_AT
 from engine.views import SeatView
 from engine.zweier import BUMMERL_AT
 
@@ -884,6 +885,15 @@ def _contract_text(lg: str, worth: dict[str, str], contract: str, without_talon:
     return name + _worth(worth, contract, without_talon)
 
 
+def _can_outbid(table: Table) -> bool:
+    """A contract bid is among the choices now (not only Pass)."""
+    assert table.deal is not None
+    contracts = table.deal.contracts
+    return any(
+        isinstance(a := decode(c, contracts), Bid) and a.contract for c in table.deal.legal()
+    )
+
+
 def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> list[str]:
     """What a seat decides against, in its own hand (on Telegram the table is in
     another chat): Thousand's bid to beat, and why no higher one is offered (a bid or
@@ -914,9 +924,9 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
                 value = f"{_contract_text(lg, worth, 'normal', False)} ×2 {fell}"
                 seat = (sv.dealer + 1) % sv.players
             out = [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
-            if bid.without_talon:
+            if bid.without_talon and sv.to_act == sv.seat and _can_outbid(table):
                 # "Kontraschnapser (12)" offered over "… without the talon (13)" reads
-                # as a lower bid: say how bids rank
+                # as a lower bid: say how bids rank (not beside a lone Pass)
                 out.append(t(lg, "hand.bid_rank"))
             return out
         line = _contract_line(table, sv, lg, nm, game_id)
@@ -929,9 +939,14 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
         # so in the group, the hand in the private chat too
         line = _contract_line(table, sv, lg, nm, game_id)
         out += [line] if line is not None else []
+    if sv.phase == "give" and any(isinstance(a, Give) for a in sv.legal):
+        out.append(t(lg, "hand.give_each"))  # 20 buttons say "to whom", not "how many"
     if sv.phase not in ("bidding", "raise"):
         return out
     bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.value is not None]
+    if sv.phase == "bidding" and not bids and _only_opening(sv):
+        # a lone "Bid 100" and no Pass: the rule, not a glitch
+        out.append(t(lg, "hand.must_open", value=OPENING_BID))
     if sv.phase == "bidding" and bids:
         seat, bid = bids[-1]
         value = str(bid.value)
@@ -947,6 +962,12 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
     elif max(offered, default=top) == limit or (top >= limit and not offered):
         out.append(t(lg, "hand.needs_marriage", limit=limit))
     return out
+
+
+def _only_opening(sv: SeatView) -> bool:
+    """Thousand's forehand, who must open with 100 (he may not pass it)."""
+    values = [a.value for a in sv.legal if isinstance(a, Bid)]
+    return values == [OPENING_BID]
 
 
 def _blind_bids(sv: SeatView) -> list[tuple[int, Action]]:

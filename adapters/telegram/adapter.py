@@ -1330,7 +1330,7 @@ class TelegramAdapter:
             return Outcome(False, text, "forget_private")
         if p is not None and p.verb == REMATCH and chat is not None and pressed is not None:
             return await self._rematch(user, data, chat, pressed)
-        if p is None or p.verb not in ("j", "st"):
+        if p is None or p.verb not in ("j", "st", "s"):
             return await self._act_now(user, data, chat)
         # A lobby's joins and its Start go one at a time, each join with its greeting:
         # Start pressed as someone takes the last seat must learn whether he can get
@@ -2003,6 +2003,8 @@ def _topic_of(message: TgMessage) -> int | None:
 def _joining(p: Payload, outcome: Outcome) -> bool:
     """A join, or Join pressed again by someone seated (who may have dismissed the
     link to the private chat the first answer gave him)."""
+    if outcome.code == "joined":  # a free seat pressed before Join: joined there
+        return True
     return p.verb == "j" and (outcome.ok or outcome.code == "already_seated")
 
 

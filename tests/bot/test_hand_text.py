@@ -305,11 +305,42 @@ async def test_a_bid_without_the_talon_to_beat_says_how_bids_rank(bot: Bot) -> N
                 hv = p.hand(tid)
                 if hv is not None and hv.your_turn and "Highest bid: " in hv.message.text:
                     high = next(x for x in hv.message.text.splitlines() if "Highest bid: " in x)
+                    labels = [b.label for b in hv.message.all_buttons()]
+                    if labels == ["Pass"]:  # nothing to outbid it with: no word of ranks
+                        assert "Bids rank by contract" not in hv.message.text
+                        continue
                     seen["without the talon" in high] = hv.message.text
                 await p.take_turn(tid)
-        await bot.svc.abort(CHAT, players[0].user)
+        for p in players[:2]:  # a vote of two of three closes it
+            await bot.svc.abort(CHAT, p.user)
+        assert tid not in bot.svc.tables
         if len(seen) == 2:
             break
     assert set(seen) == {True, False}, seen
     assert "Bids rank by contract: “without the talon” beats only" in seen[True]
     assert "Bids rank by contract" not in seen[False]
+
+
+async def test_thousands_forced_opening_and_gifts_say_why(bot: Bot) -> None:
+    """A lone "Bid 100" is the rule (forehand may not pass it), and twenty "Give …"
+    buttons need saying that one card goes to each of the others."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players)
+    said: dict[str, str] = {}
+    for _ in range(60):
+        for p in players:
+            hv = p.hand(tid)
+            if hv is None or not hv.your_turn or hv.view is None:
+                continue
+            labels = [b.label for b in hv.message.all_buttons()]
+            if labels == ["Bid 100"]:
+                said["open"] = hv.message.text
+            elif hv.view.phase == "give":
+                said["give"] = hv.message.text
+            elif hv.view.phase == "bidding":
+                assert "may not pass" not in hv.message.text, hv.message.text
+            await p.take_turn(tid)
+        if len(said) == 2:
+            break
+    assert "You open the bidding, and the opening is 100: you may not pass it." in said["open"]
+    assert "Give one card to each of the others" in said["give"]

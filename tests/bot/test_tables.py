@@ -219,12 +219,14 @@ async def test_choose_seat_for_bauern_teams(bot: Bot) -> None:
     table = bot.svc.tables[tid]
     assert table.seat_of(b.key) == 2 and table.seats[1] is None
     lobby = bot.fc.lobbies[tid]
-    picked = await c.press(button(lobby.message, "s0"))  # before joining: says what to do
-    assert (picked.code, picked.text) == (
-        "join_first",
-        "Press Join first; then you can pick your seat.",
-    )
-    assert (await c.press(button(lobby.message, "j"))).ok
+    # before joining: a taken seat is refused (nothing joined), a free one seats him
+    assert (await c.press(button(lobby.message, "s0"))).code == "seat_taken"
+    assert bot.svc.tables[tid].seat_of(c.key) is None
+    picked = await c.press(button(lobby.message, "s3"))
+    assert picked.ok and picked.code == "joined"
+    assert bot.svc.tables[tid].seat_of(c.key) == 3
+    assert (await c.press(button(bot.fc.lobbies[tid].message, "s1"))).ok  # then moves
+    lobby = bot.fc.lobbies[tid]
     assert bot.svc.tables[tid].seat_of(c.key) == 1
     before = await snapshot(bot, tid)
     assert (await c.press(button(lobby.message, "s0"))).code == "seat_taken"
@@ -461,7 +463,7 @@ async def test_resign_asks_first_and_only_the_asker_can_confirm(bot: Bot) -> Non
     assert asked.ok and asked.code == "confirm" and asked.confirm is not None
     assert (
         asked.text
-        == f"Resign the match at table {tid}? It is lost for your side, and it counts on the leaderboard."
+        == f"Resign the match at table {tid}? You lose it, and it counts on the leaderboard."
     )
     label, payload = asked.confirm
     assert label == "Resign" and await snapshot(bot, tid) == before
@@ -500,7 +502,10 @@ async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
 async def test_resign_at_bauern_loses_for_the_team(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = await open_bauern_partners(bot, a, b)
-    assert (await bot.svc.resign(CHAT, b.user)).ok
+    asked = await bot.svc.resign(CHAT, b.user, ask=True)
+    assert "It is lost for your team" in (asked.text or "")  # the other games: "You lose it"
+    resigned = await bot.svc.resign(CHAT, b.user)
+    assert resigned.ok and "the match is lost for your team" in (resigned.text or "")
     rows = dict(
         await bot.store.fetchall(  # type: ignore[union-attr]
             "SELECT player, won FROM results WHERE table_id = ?", (tid,)

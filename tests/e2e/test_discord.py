@@ -613,7 +613,7 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         await world.click(anna, question, "Resign")
         await world.settle()
         # the question became the answer, without its button
-        assert question.content.startswith("You resigned: the match is lost")
+        assert question.content.startswith("You resigned: you lose the match")
         assert not question.buttons
         result = world.fake.channel_messages(world.channel)[-1].content
         assert "anna resigned." in result and "Winner: bert" in result

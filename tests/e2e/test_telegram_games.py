@@ -128,3 +128,32 @@ def test_a_split_row_is_evened_out() -> None:
     wide = Button("K♥ + marriage in trumps (40)", "t:1:a9")
     mixed = [*bids[:4], wide]
     assert [len(line) for line in phone_rows(mixed)] == [4, 1]
+
+
+async def test_a_free_bauern_seat_pressed_before_join_seats_and_greets_him(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti presses "Sit in seat 3" (Anna's partner) without pressing Join first: he
+    joins in that seat, greeted privately as a Join greets; Cilli, who never started
+    the bot, gets the link to the private chat, as by Join."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        cilli = fake.create_user("Cilli", started=False)
+        players.group.add_member(cilli)
+        anna.send(players.group, "/new bauern")
+        lobby = await fake.wait_for_message(players.group, contains="Host:")
+        before = len(berti.private_chat.bot_messages())
+        answer = await press(fake, berti, lobby, "Sit in seat 3")
+        assert not answer.show_alert, answer.text
+        [table] = rig.adapter.service.tables.values()
+        assert table.seat_of(f"tg:{berti.id}") == 2
+        await fake.wait_for(
+            lambda: len(berti.private_chat.bot_messages()) > before, what="Berti greeted"
+        )
+        answer = await press(fake, cilli, lobby, "Sit in seat 2")
+        assert answer.url and "?start=" in answer.url, answer
+        assert table.seat_of(f"tg:{cilli.id}") == 1
+    finally:
+        await stop_rig(rig)
