@@ -334,9 +334,9 @@ def rules_summary(
     elif standard:
         rules = options_to_json(game_spec(game).parse_options({}), game)
         lines.append(
-            "Options, as the standard rules set them (a table's or the chat's settings change them):"
+            "Options, as the standard rules set them (a table's options or the settings here change them):"
             if lg == "en"
-            else "Optionen, wie die Standardregeln sie setzen (Tisch- oder Chat-Einstellungen ändern sie):"
+            else "Optionen, wie die Standardregeln sie setzen (Tisch-Optionen oder die Einstellungen hier ändern sie):"
         )
         for key, value in sorted(rules.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)

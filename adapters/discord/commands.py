@@ -329,5 +329,6 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     @tree.command(name=locale_str("help"), description=locale_str("How to play with this bot"))
     async def help_(interaction: discord.Interaction[Any]) -> None:
         lang = adapter.user(interaction).lang
-        names = ", ".join(f"{game_name(g, lang)} ({g})" for g in available())
+        # the id as `game:` takes it, in brackets of its own: "Schnapsen (2 players)"
+        names = ", ".join(f"{game_name(g, lang)} [{g}]" for g in available())
         await adapter.reply(interaction, text(lang, "help", games=names))
