@@ -1614,7 +1614,9 @@ class DiscordAdapter:
             self._drop_live((table_id, user))
             self._shown.pop(slot, None)
             if msg is not None:
-                note = text(self._langs.get(user), "live_ended")
+                # the button as the table message labels it: in the table's language
+                shown = t(self._table_lang(table_id), "button.show_hand")
+                note = text(self._langs.get(user), "live_ended", show_hand=shown)
                 with contextlib.suppress(discord.HTTPException, *OUTAGES):
                     await live.edit(render.content(_noted(msg, note)), render.view(msg))
             return

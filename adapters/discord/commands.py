@@ -13,9 +13,10 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
-from bot.i18n import game_name
+from bot.i18n import game_name, t
 from bot.records import record_reply
 from bot.rules_text import rules_summary
+from bot.settings import chat_language
 from bot.views import settings_text
 from engine.games import available, game
 
@@ -331,4 +332,9 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         lang = adapter.user(interaction).lang
         # the id as `game:` takes it, in brackets of its own: "Schnapsen (2 players)"
         names = ", ".join(f"{game_name(g, lang)} [{g}]" for g in available())
-        await adapter.reply(interaction, text(lang, "help", games=names))
+        # the buttons as the channel's messages label them (its language, which may
+        # not be the reader's)
+        chat = adapter.chat(interaction)
+        shown = chat_language(await service.settings(chat), chat.lang)
+        buttons = {k: t(shown, f"button.{k}") for k in ("join", "start", "add_ai", "show_hand")}
+        await adapter.reply(interaction, text(lang, "help", games=names, **buttons))

@@ -34,7 +34,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "value:{value}; /settings alone lists them."
         ),
         "live_ended": (
-            "(This view has stopped following the game: press “Show my hand” on the "
+            "(This view has stopped following the game: press “{show_hand}” on the "
             "table message to see your cards as they are now.)"
         ),
         "live_moved": "(Shown again below: this view no longer follows the game.)",
@@ -65,11 +65,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings_game": "/settings key:dreier",
         "help": (
             "Schnapsen bot — play the Austrian Schnapsen family here.\n"
-            "• /schnapsen new game:<game> opens a table; the others press Join, the host "
-            "presses Start. Computer players fill seats with “Add computer”. Other rules: "
+            "• /schnapsen new game:<game> opens a table; the others press “{join}”, the host "
+            "presses “{start}”. Computer players fill seats with “{add_ai}”. Other rules: "
             "preset:<preset>; /rules game:<game> lists a game's rule options.\n"
             "• Your hand comes by direct message, with a button for every move. If your "
-            "DMs are closed, press “Show my hand” on the table message.\n"
+            "DMs are closed, press “{show_hand}” on the table message.\n"
             "• /leaderboard, /stats, /rules, /record (a finished match's record, to "
             "check its deals), /abort (the host closes a lobby; in a match it is a vote), /resign, "
             "/forgetme, /settings (Manage Server).\n"
@@ -97,7 +97,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "live_ended": (
             "(Diese Ansicht folgt dem Spiel nicht mehr: Drück bei der Tisch-Nachricht auf "
-            "„Meine Karten“, um deine Karten so zu sehen, wie sie jetzt sind.)"
+            "„{show_hand}“, um deine Karten so zu sehen, wie sie jetzt sind.)"
         ),
         "live_moved": "(Weiter unten neu gezeigt: diese Ansicht folgt dem Spiel nicht mehr.)",
         "channel_lost": (
@@ -129,11 +129,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "help": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "• /schnapsen neu spiel:<Spiel> eröffnet einen Tisch; die anderen drücken "
-            "„Mitspielen“, der Gastgeber „Start“. Mit „Computer dazu“ spielt der Computer mit. "
+            "„{join}“, der Gastgeber „{start}“. Mit „{add_ai}“ spielt der Computer mit. "
             "Andere Regeln: vorlage:<Vorlage>; /regeln spiel:<Spiel> nennt die "
             "Regeloptionen eines Spiels.\n"
             "• Deine Karten kommen per Direktnachricht, mit einem Knopf für jeden Zug. Sind "
-            "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „Meine Karten“.\n"
+            "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „{show_hand}“.\n"
             "• /rangliste, /statistik, /regeln, /protokoll (das Protokoll einer beendeten "
             "Partie, zum Nachprüfen ihrer Runden), /abbrechen (der Gastgeber schließt eine "
             "Einladung; in einer Partie ist es eine Abstimmung), /aufgeben, /vergiss-mich, "

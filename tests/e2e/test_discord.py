@@ -846,3 +846,15 @@ async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm
             lambda: hand.content.endswith("This table was closed.") or None, description="note"
         )
         assert not hand.buttons and hand.content.startswith("Your hand at table")
+
+
+async def test_help_names_the_buttons_as_the_channel_shows_them(tmp_path: Path) -> None:
+    """Bert reads German, the server's messages are English: his help is German but
+    names the buttons he will find on them ("Join", not "Mitspielen")."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        german = (await world.slash(world["bert"], "help")).content
+        assert german.startswith("Schnapsen-Bot") and "„Join“" in german, german
+        assert "„Show my hand“" in german and "Mitspielen" not in german, german
+        english = (await world.slash(world["anna"], "help")).content
+        assert "“Join”" in english and "“Show my hand”" in english, english

@@ -15,7 +15,7 @@ from tests.e2e.discord_harness import discord_world, is_current
 from tests.e2e.fakes.discord_api import Limits
 from tests.e2e.test_discord import current_ids, start_zweier, table_message
 
-LIVE_ENDED = text("en", "live_ended")
+LIVE_ENDED = text("en", "live_ended", show_hand="Show my hand")
 
 
 async def test_an_ephemeral_hand_says_when_it_stops_following_and_a_press_revives_it(
