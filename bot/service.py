@@ -743,7 +743,9 @@ class TableService:
         Join would seat him, else only that he does not play here."""
         if table.is_full() or self._seated_in(table.chat, user.key):
             return _refuse(lang, "not_seated")
-        return _refuse(lang, "lobby_players_only")
+        # the button as the lobby labels it, in the table's language (not the reader's)
+        join = t(table.settings.get("lang"), "button.join")
+        return _refuse(lang, "lobby_players_only", join=join)
 
     async def _add_ai(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.status != Status.LOBBY:

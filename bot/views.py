@@ -901,6 +901,9 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
     button would not say so); Dreier's and Bauern's highest bid, then the contract
     (what a Kontra or Spritzen doubles, what the play is for)."""
     game_id = deal_game(table)
+    if game_id == "dreier" and sv.phase == "trump":
+        # "Turn up card 4 unseen" beside "Trumps: ♥ Hearts" needs its rule said
+        return [t(lg, "hand.name_trumps")]
     if game_id in ("dreier", "bauern"):
         if sv.phase == "bidding":
             bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.contract]

@@ -344,3 +344,15 @@ async def test_thousands_forced_opening_and_gifts_say_why(bot: Bot) -> None:
             break
     assert "You open the bidding, and the opening is 100: you may not pass it." in said["open"]
     assert "Give one card to each of the others" in said["give"]
+
+
+async def test_dreiers_trump_choice_says_what_its_buttons_do(bot: Bot) -> None:
+    """ "Turn up card 4 unseen" beside "Trumps: ♥ Hearts": forehand's hand says how
+    trumps are named."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "dreier", players)
+    [hv] = [h for p in players if (h := p.hand(tid)) is not None and h.your_turn]
+    assert hv.view is not None and hv.view.phase == "trump"
+    assert "Name trumps: a suit of the three cards you see" in hv.message.text
+    others = [p.hand(tid) for p in players]
+    assert not [h for h in others if h and not h.your_turn and "Name trumps" in h.message.text]

@@ -4,6 +4,7 @@ several tables per chat, /forgetme, per-chat settings and languages."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import re
@@ -1176,5 +1177,12 @@ async def test_an_onlooker_is_sent_to_join_only_where_join_would_seat_him(bot: B
     assert tid is not None
     assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
     refused = await b.press(button(bot.fc.lobbies[tid].message, "ai"))
-    assert refused.code == "lobby_players_only" and "press Join" in (refused.text or "")
+    assert refused.code == "lobby_players_only" and "press “Join”" in (refused.text or "")
+    # a German reader of an English lobby is told the button as the lobby labels it
+    german = await bot.svc.act(
+        dataclasses.replace(b.user, lang="de"),
+        button(bot.fc.lobbies[tid].message, "ai").payload,
+        CHAT,
+    )
+    assert "drück zuerst „Join“" in (german.text or ""), german
     assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # and it does
