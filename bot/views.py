@@ -269,27 +269,18 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
                 for i in range(table.players)
             ]
         )
-    ai_seats = [(i, s.name) for i, s in enumerate(table.seats) if s is not None and s.user is None]
-    if ai_seats:
-        # named as the seat list names them: "Remove Computer 2" removes Computer 2
-        lay.add_row(
-            [
-                Button(t(lg, "button.remove_ai", name=name), table_verb(table.id, v, "rm", i))
-                for i, name in ai_seats
-            ]
+    # named as the seat list names them ("Remove Computer 2" removes Computer 2), in
+    # seat order; a person's only for the host (the core refuses anyone else)
+    removable = [
+        Button(
+            t(lg, "button.remove_ai" if s.user is None else "button.remove_player", name=s.name),
+            table_verb(table.id, v, "rm", i),
         )
-    guests = [
-        (i, s.name)
         for i, s in enumerate(table.seats)
-        if s is not None and s.user is not None and s.user != table.host
+        if s is not None and s.user != table.host
     ]
-    if guests:  # for the host only (the core refuses anyone else)
-        lay.add_row(
-            [
-                Button(t(lg, "button.remove_player", name=name), table_verb(table.id, v, "rm", i))
-                for i, name in guests
-            ]
-        )
+    if removable:
+        lay.add_row(removable)
     return LobbyView(
         table.id,
         table.game,
@@ -481,6 +472,10 @@ def table_view(table: Table, style: Style) -> TableView:
         # (a deal's last picture: the votes lapsed with the deal)
         # everyone should see that an abort is being asked for, and how to agree
         lines.append(t(lg, "table.votes", votes=votes, needed=table.votes_needed()))
+    if table.status == Status.ABORTED and table.deals:
+        # the deal's picture as the table was left: without this it reads as a game
+        # still running (a closed lobby says the same)
+        lines.append(t(lg, "lobby.closed"))
     lay = _Layout()
     if table.status == Status.PLAYING:
         lay.add_row([Button(t(lg, "button.show_hand"), table_verb(table.id, table.version, "h"))])

@@ -1186,3 +1186,17 @@ async def test_an_onlooker_is_sent_to_join_only_where_join_would_seat_him(bot: B
     )
     assert "drück zuerst „Join“" in (german.text or ""), german
     assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # and it does
+
+
+async def test_a_lobbys_remove_buttons_follow_the_seats(bot: Bot) -> None:
+    """One row of "Remove" buttons in seat order (the computers' row came first)."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    rows = [
+        [x.label for x in row if x.label.startswith("Remove")]
+        for row in bot.fc.lobbies[tid].message.buttons
+    ]
+    assert [r for r in rows if r] == [["Remove Bert", "Remove Computer 1"]], rows

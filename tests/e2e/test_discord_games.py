@@ -102,6 +102,7 @@ async def test_bauernschnapsen_whole_deal(tmp_path: Path) -> None:
         # the table as it was left: no vote still asked for, nobody to act
         last = world.table_messages(table_id)[-1].content
         assert "Votes to close" not in last and "To act" not in last, last
+        assert last.endswith("This table was closed."), last  # not a game still running
         assert_closed_cleanly(world, table_id)
         assert all(m.buttons == [] for p in (anna, bert, clara, dora) for m in world.fake.dms(p))
 
