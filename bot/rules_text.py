@@ -16,6 +16,7 @@ from engine.options import options_to_json
 from engine.tricks import Order
 
 from .i18n import contract_name, game_name, norm_lang, preset_name
+from .settings import shown_value
 
 SUMMARY = {
     "en": {
@@ -330,7 +331,7 @@ def rules_summary(
         lines.append("Options:" if lg == "en" else "Optionen:")
         for key, value in sorted(options.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
-            lines.append(f"• {what}: {_fmt(value, lg)}")
+            lines.append(f"• {what}: {shown_value(value, lg)}")
     elif standard:
         rules = options_to_json(game_spec(game).parse_options({}), game)
         lines.append(
@@ -340,18 +341,9 @@ def rules_summary(
         )
         for key, value in sorted(rules.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
-            lines.append(f"• {what} ({key.removeprefix(game + '.')}): {_fmt(value, lg)}")
+            lines.append(f"• {what} ({key.removeprefix(game + '.')}): {shown_value(value, lg)}")
         presets = [preset_name(p, lg) for p in game_spec(game).presets if p != "standard"]
         if presets:
             # what may follow the game's name (`/new dreier carinthian`), by its id
             lines.append(("Presets: " if lg == "en" else "Vorlagen: ") + ", ".join(presets))
     return "\n".join(lines)
-
-
-def _fmt(v: Any, lang: str = "en") -> str:
-    """A switch as /settings shows it and an admin types it (on/off, an/aus)."""
-    if isinstance(v, bool):
-        if lang == "de":
-            return "an" if v else "aus"
-        return "on" if v else "off"
-    return str(v)

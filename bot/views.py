@@ -880,15 +880,6 @@ def _contract_text(lg: str, worth: dict[str, str], contract: str, without_talon:
     return name + _worth(worth, contract, without_talon)
 
 
-def _can_outbid(table: Table) -> bool:
-    """A contract bid is among the choices now (not only Pass)."""
-    assert table.deal is not None
-    contracts = table.deal.contracts
-    return any(
-        isinstance(a := decode(c, contracts), Bid) and a.contract for c in table.deal.legal()
-    )
-
-
 def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> list[str]:
     """What a seat decides against, in its own hand (on Telegram the table is in
     another chat): Thousand's bid to beat, and why no higher one is offered (a bid or
@@ -922,7 +913,8 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
                 value = f"{_contract_text(lg, worth, 'normal', False)} ×2 {fell}"
                 seat = (sv.dealer + 1) % sv.players
             out = [t(lg, "hand.high_bid", value=value, name=nm[_match_seat(table, seat) or 0])]
-            if bid.without_talon and sv.to_act == sv.seat and _can_outbid(table):
+            outbid = any(isinstance(a, Bid) and a.contract for a in sv.legal)
+            if bid.without_talon and sv.to_act == sv.seat and outbid:
                 # "Kontraschnapser (12)" offered over "… without the talon (13)" reads
                 # as a lower bid: say how bids rank (not beside a lone Pass)
                 out.append(t(lg, "hand.bid_rank"))
@@ -1262,10 +1254,11 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         closing = _closing_text(table, res, log_.spec.seats, nm, lg) if claimer is None else None
         if closing:
             text += "\n" + closing
+        # Thousand: fines and the barrel change scores beyond the deal's points
+        notes = getattr(table.match, "notes", ())
         counted = _card_points_text(table, res, log_.spec.seats, nm, style)
         if counted:
             text += "\n" + counted
-            notes = getattr(table.match, "notes", ())
             frozen = {seat for seat, what in notes if what == "barrel_frozen"}  # score 0
             if log_.spec.game == "tausend" and any(
                 p % 5
@@ -1286,9 +1279,8 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
             for seat, n in enumerate(bolts):
                 if n:
                     text += "\n" + t(lg, "result.bolt", name=nm[log_.spec.seats[seat]], n=n)
-        # Thousand: fines and the barrel change scores beyond the deal's points
         fine = BOLT_FINE * (2 if res.detail("golden") else 1)  # the golden round doubles it
-        for seat, what in getattr(table.match, "notes", ()):
+        for seat, what in notes:
             text += "\n" + t(lg, f"result.note.{what}", name=nm[seat], fine=fine)
         if log_.spec.game != table.game and res.winners:
             # a tie-break: its loser takes the Bummerl, and that is the news

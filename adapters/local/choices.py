@@ -14,6 +14,7 @@ from math import gcd
 
 from bot.i18n import card_label
 from bot.payload import parsed
+from bot.settings import shown_value
 from bot.table import Table
 from bot.views import Button
 from engine.actions import Action, Bid, Give, PlayCard, Raise
@@ -116,17 +117,11 @@ def typed_rules(table: Table) -> tuple[str | None, dict[str, str] | None]:
         spec.parse_options(dict(spec.presets.get(table.preset or "", {}))), table.game
     )
     differ = {
-        key.removeprefix(table.game + "."): _typed(value)
+        key.removeprefix(table.game + "."): shown_value(value)
         for key, value in table.options_json.items()
         if base.get(key) != value
     }
     return table.preset, differ or None
-
-
-def _typed(value: object) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def value_of(button: Button) -> int | None:
