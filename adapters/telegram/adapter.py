@@ -1341,8 +1341,8 @@ class TelegramAdapter:
                 if blocked is not None:
                     return Outcome(False, blocked, "start_blocked", p.table)
             outcome = await self._act_now(user, data, chat)
-            if _joining(p, outcome):
-                await self._hello(user, p.table)
+            if (seated := _seated_at(p, outcome)) is not None:
+                await self._hello(user, seated)
             return outcome
 
     async def _rematch(
@@ -1448,18 +1448,13 @@ class TelegramAdapter:
         self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome
     ) -> None:
         lang = user.lang
-        # Join, or Join again by someone seated who never opened the private chat
-        # (he dismissed the first answer's link): the link again, not a dead end.
+        # Join (or Rematch), or pressed again by someone seated who never opened the
+        # private chat (he dismissed the first answer's link): the link again, not a
+        # dead end.
         p = parsed(data)
-        if p is not None and _joining(p, outcome) and int(user.id) in self.unreachable:
-            await self._answer(query, tt(lang, "need_start"), url=self.deep_link(p.table))
-            return
-        seated = p is not None and p.verb == REMATCH and outcome.table_id is not None
-        seated = seated and (outcome.ok or outcome.code == "already_seated")
-        if seated and outcome.table_id and int(user.id) in self.unreachable:
-            # seated at the rematch as by Join: the same link to the private chat
-            link = self.deep_link(outcome.table_id)
-            await self._answer(query, tt(lang, "need_start"), url=link)
+        seated = _seated_at(p, outcome) if p is not None else None
+        if seated is not None and int(user.id) in self.unreachable:
+            await self._answer(query, tt(lang, "need_start"), url=self.deep_link(seated))
             return
         self._confirmed(query.message, user, data, outcome)
         if not outcome.ok:
@@ -2000,12 +1995,18 @@ def _topic_of(message: TgMessage) -> int | None:
     return message.message_thread_id if message.is_topic_message else None
 
 
-def _joining(p: Payload, outcome: Outcome) -> bool:
-    """A join, or Join pressed again by someone seated (who may have dismissed the
-    link to the private chat the first answer gave him)."""
+def _seated_at(p: Payload, outcome: Outcome) -> str | None:
+    """The table a press seated him at: Join, a free seat pressed before Join, or
+    Rematch (the lobby it opened or joined); or Join or Rematch pressed again by
+    someone seated there (who may have dismissed the link to the private chat the
+    first answer gave him).  None for any other press."""
     if outcome.code == "joined":  # a free seat pressed before Join: joined there
-        return True
-    return p.verb == "j" and (outcome.ok or outcome.code == "already_seated")
+        return p.table
+    if not (outcome.ok or outcome.code == "already_seated"):
+        return None
+    if p.verb == "j":
+        return p.table
+    return outcome.table_id if p.verb == REMATCH else None
 
 
 def _failed(task: asyncio.Task[Any]) -> bool:
