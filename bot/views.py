@@ -12,6 +12,7 @@ are split into pages and, for a discard, into a pick-one-card-then-the-other men
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +146,12 @@ class ResultView:
     #: in the same chat (`TableService.act`, verb ``re``), for adapters to show with
     #: the summary
     rematch: Button | None = None
+
+    def shown(self) -> Message:
+        """The result as the chat shows it: a match's summary with "Rematch" under it."""
+        if self.rematch is None:
+            return self.message
+        return dataclasses.replace(self.message, buttons=((self.rematch,),))
 
     def hand_of(self, user: str, lang: str | None) -> Message | None:
         """`user`'s final hand in `lang` (or in any language there is)."""

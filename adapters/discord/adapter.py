@@ -1200,10 +1200,7 @@ class DiscordAdapter:
             add(table_id, Op("final", "table", _stripped(view.message) if view else None))
             self._last_hands(table_id, humans)
             if update.result is not None:
-                message = update.result.message
-                if update.result.rematch is not None:  # under the match's summary
-                    message = dataclasses.replace(message, buttons=((update.result.rematch,),))
-                add(table_id, Op("note", message=message))
+                add(table_id, Op("note", message=update.result.shown()))
             elif table is not None:  # resigned before any deal was scored
                 summary = match_summary_text(table, self.service.style_for(table_id))
                 add(table_id, Op("note", message=Message(summary)))

@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import difflib
 import hmac
 import logging
@@ -714,10 +713,7 @@ class TelegramAdapter:
             elif u.result is not None:
                 self._settle(tid, st, "hand_deal_over", u.result, deal=u.result.deal_no)
             if u.result is not None:
-                message = u.result.message
-                if u.result.rematch is not None:  # under the match's summary
-                    message = dataclasses.replace(message, buttons=((u.result.rematch,),))
-                self._to_group(st, content_of(message))
+                self._to_group(st, content_of(u.result.shown()))
             elif kind == "finished" and (table := self.service.tables.get(tid)) is not None:
                 # ended before any deal was scored (a resignation): the summary alone
                 summary = match_summary_text(table, self.service.style_for(tid))
