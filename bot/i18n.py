@@ -381,6 +381,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.pick_second": "Pick the next card to discard (so far: {card}).",
         "hand.pick_contract": "Discard {cards}: keep the contract or raise.",
         "hand.pick_confirm": "Discard {cards}?",
+        "hand.give_to": "Who gets {card}?",
         "hand.more": "More…",
         "hand.back": "Back",
         # actions on buttons
@@ -415,6 +416,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.discard_pick": "Discard {card}…",
         "act.discard_again": "↺ Pick again",
         "act.give": "Give {card} to {name}",
+        "act.give_pick": "Give {card}…",
         "act.raise": "Final bid {value}",
         "act.look": "Look at my cards",
         # results
@@ -731,6 +733,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand.pick_second": "Nächste Karte zum Ablegen wählen (bisher: {card}).",
         "hand.pick_contract": "{cards} ablegen: Spiel behalten oder erhöhen.",
         "hand.pick_confirm": "{cards} ablegen?",
+        "hand.give_to": "Wer bekommt {card}?",
         "hand.more": "Mehr…",
         "hand.back": "Zurück",
         "act.marriage": "{card} + Zwanziger/Vierziger",
@@ -762,6 +765,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "act.discard_pick": "{card} ablegen…",
         "act.discard_again": "↺ Neu wählen",
         "act.give": "{card} an {name}",
+        "act.give_pick": "{card} geben…",
         "act.raise": "Endgebot {value}",
         "act.look": "Karten ansehen",
         "result.deal": "Runde {deal} vorbei: {lines}",

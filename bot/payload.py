@@ -10,8 +10,9 @@ rules, ``h`` show my hand, ``tb`` take my seat back, ``ab`` vote to abort, ``re`
 rematch of a finished match); and verbs
 with a number (``rm<seat>`` remove an AI seat, ``s<seat>`` sit in a seat,
 ``rs<seat>`` resign the match, the confirmation of /resign, bound to the seat that
-asked, and the hand menus ``pg<page>`` and ``dp<mask>`` — the cards of a discard
-picked so far), which change nothing but what the presser's hand shows.
+asked, and the hand menus ``pg<page>``, ``dp<mask>`` — the cards of a discard
+picked so far — and ``gv<card>`` — the card of a gift picked, its index plus one),
+which change nothing but what the presser's hand shows.
 
 The presser's own verbs name no table: ``me:0:fg`` confirms /forgetme (whoever
 presses it deletes his own data; it is only ever shown to the one who asked).  Table
@@ -26,10 +27,10 @@ from dataclasses import dataclass
 MAX_BYTES = 64
 
 TABLE_VERBS = frozenset({"j", "l", "ai", "st", "ru", "h", "tb", "ab", "re"})
-ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "rs"})
+ARG_VERBS = frozenset({"rm", "s", "pg", "dp", "gv", "rs"})
 SELF = "me"  # the table field of the presser's own verbs
 SELF_VERBS = frozenset({"fg"})
-MENU_VERBS = frozenset({"pg", "dp"})
+MENU_VERBS = frozenset({"pg", "dp", "gv"})
 
 _PAYLOAD = re.compile(r"^([0-9a-z]{1,12}):([0-9]{1,9}):([a-z]{1,3})([0-9]{0,8})$")
 

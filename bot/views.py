@@ -937,7 +937,7 @@ def _bidding_lines(table: Table, sv: SeatView, lg: str, nm: tuple[str, ...]) -> 
         line = _contract_line(table, sv, lg, nm, game_id)
         out += [line] if line is not None else []
     if sv.phase == "give" and any(isinstance(a, Give) for a in sv.legal):
-        out.append(t(lg, "hand.give_each"))  # 20 buttons say "to whom", not "how many"
+        out.append(t(lg, "hand.give_each"))  # the buttons say "to whom", not "how many"
     if sv.phase not in ("bidding", "raise"):
         return out
     bids = [(s, a) for s, a in sv.bids if isinstance(a, Bid) and a.value is not None]
@@ -1025,6 +1025,9 @@ def _action_buttons(
     discards = [c for c in codes if c >= DISCARD]
     if discards:
         return _discard_menu(table, lg, style, codes, discards, menu, lines, button)
+    gifts = _gifts(codes, contracts)
+    if gifts:
+        return _gift_menu(table, lg, style, codes, gifts, menu, lines, button)
     # Every legal value gets a button (Thousand: any multiple of 5, RULES.md §5); the
     # pages keep the first 24 — the values people bid — on the first page.
     lay = _Layout()
@@ -1099,9 +1102,68 @@ def menu_valid(table: Table, seat: int, menu: tuple[str, int]) -> bool:
                 if mask & arg == arg:  # 0: start the pick again
                     return True
         return False
+    gifts = _gifts(codes, contracts)
+    if verb == "gv":
+        return bool(gifts) and (arg == 0 or any(a.card.index == arg - 1 for a in gifts.values()))
     if verb == "pg":
-        return not discards and 0 <= arg < len(_page_starts(codes))
+        return not discards and not gifts and 0 <= arg < len(_page_starts(codes))
     return False
+
+
+def _gifts(codes: Sequence[int], contracts: Any) -> dict[int, Give]:
+    """Thousand's gifts, by code, when they go to more than one player: the first of
+    the declarer's two (the second has one player left to get it, and its buttons
+    are the cards alone)."""
+    gifts = {c: a for c in codes if isinstance(a := decode(c, contracts), Give)}
+    return gifts if len({a.to for a in gifts.values()}) > 1 else {}
+
+
+def _gift_menu(
+    table: Table,
+    lg: str,
+    style: Style,
+    codes: list[int],
+    gifts: dict[int, Give],
+    menu: tuple[str, int] | None,
+    lines: list[str],
+    button: Any,
+) -> tuple[tuple[Button, ...], ...]:
+    """A gift as a card, then who gets it: ten cards and two players would be twenty
+    buttons, each long ("Give A♥ to Berti"), for a choice people make in two steps.
+
+    The menu state (payload verb ``gv``) is the card picked, its index plus one (0:
+    none picked yet).
+    """
+    assert table.deal is not None and table.deal_log is not None
+    v = table.version
+    picked = menu[1] if menu is not None and menu[0] == "gv" else 0
+    lay = _Layout()
+    # the others in the order they sit after him
+    giver, n = P.to_act(table.deal) or 0, len(table.deal_log.spec.seats)
+    to_whom = sorted(
+        (c for c, a in gifts.items() if a.card.index == picked - 1),
+        key=lambda c: (gifts[c].to - giver) % n,
+    )
+    if to_whom:
+        card = CARDS[picked - 1]
+        lines.append(t(lg, "hand.give_to", card=card_label(card, lg, style.suits)))
+        lay.add_row([button(c) for c in to_whom])
+        lay.add_row([Button(t(lg, "act.discard_again"), table_verb(table.id, v, "gv", 0))])
+        return lay.done()
+    cards = sorted({a.card for a in gifts.values()}, key=lambda c: c.index)
+    lay.add_row(
+        [
+            Button(
+                t(lg, "act.give_pick", card=card_label(c, lg, style.suits)),
+                table_verb(table.id, v, "gv", c.index + 1),
+            )
+            for c in cards
+        ]
+    )
+    rest = _pass_first([c for c in codes if c not in gifts])
+    if rest:
+        lay.add_row([button(c) for c in rest])
+    return lay.done()
 
 
 def _discard_menu(

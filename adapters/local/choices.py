@@ -85,7 +85,7 @@ def _action(button: Button) -> Action | None:
 
 
 def card_of(button: Button, picked: int) -> Card | None:
-    """The card a button plays, gives, or picks for a discard.
+    """The card a button plays, gives (or picks to give), or picks for a discard.
 
     `picked` is the mask of the cards of a discard picked so far (the ``dp`` menu
     shown): a pick button's mask is those plus the card it picks.
@@ -96,6 +96,8 @@ def card_of(button: Button, picked: int) -> Card | None:
     if p.verb == "dp" and p.arg:
         new = p.arg & ~picked
         return CARDS[new.bit_length() - 1] if new and not new & (new - 1) else None
+    if p.verb == "gv" and p.arg:  # a gift's card, its player asked next
+        return CARDS[p.arg - 1]
     action = _action(button)
     return action.card if isinstance(action, (PlayCard, Give)) else None
 

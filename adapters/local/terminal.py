@@ -724,6 +724,13 @@ class LocalTable:
         if len(mine) == 1:
             await self._press(mine[0][1])
             return
+        regift = next((b for b in self.buttons if _verb(b.payload) == "gv"), None)
+        if not mine and regift is not None and card in self._hand_cards():
+            # asked who gets the card he picked, he names another card of his: he
+            # changed his mind, as "Pick again" and that card would say
+            p = decode(regift.payload)
+            await self._press(Button("", table_verb(p.table, p.version, "gv", card.index + 1)))
+            return
         label = self._card_label(card)
         if mine:
             listed = " · ".join(f"{n}) {b.label}" for n, b in mine)

@@ -238,7 +238,7 @@ class Player:
                 if p.is_game_action:
                     assert p.arg is not None
                     actions[p.arg] = b
-                elif p.verb in ("pg", "dp", "dr") and (p.verb, p.arg) != ("dp", 0):
+                elif p.verb == "pg" or (p.verb in ("dp", "gv") and p.arg):
                     menus.append(b)  # forward only: "pick again" would walk in circles
             # a page not seen yet first: "Back" and "More" would walk in circles too
             menus = [b for b in menus if b.payload not in opened] or menus

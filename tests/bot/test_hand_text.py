@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import action_label, card_label
-from bot.payload import decode
+from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
 from engine.actions import Double, PlayCard, Redeal
@@ -344,6 +344,65 @@ async def test_thousands_forced_opening_and_gifts_say_why(bot: Bot) -> None:
             break
     assert "You open the bidding, and the opening is 100: you may not pass it." in said["open"]
     assert "Give one card to each of the others" in said["give"]
+
+
+async def test_thousands_gift_is_a_card_then_who_gets_it(bot: Bot) -> None:
+    """The declarer's first gift offers his ten cards, then the two others for the
+    card picked (not twenty "Give A♥ to …" buttons); "Pick again" goes back, a card
+    he does not hold is refused. His second gift has one player left: its buttons
+    give each card to him at once."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players)
+    for _ in range(60):
+        giver = next(
+            (
+                p
+                for p in players
+                if (hv := p.hand(tid)) is not None
+                and hv.your_turn
+                and hv.view is not None
+                and hv.view.phase == "give"
+            ),
+            None,
+        )
+        if giver is not None:
+            break
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert giver is not None, "no gift in 60 turns"
+    hv = giver.hand(tid)
+    assert hv is not None and hv.view is not None
+    g = players.index(giver)  # the others as they sit after him
+    others = [p.user.name for p in players[g + 1 :] + players[:g]]
+    buttons = hv.message.all_buttons()
+    assert len(buttons) == 10 == len(hv.view.hand), [b.label for b in buttons]
+    assert all(b.label.startswith("Give ") and b.label.endswith("…") for b in buttons)
+    assert {decode(b.payload).verb for b in buttons} == {"gv"}
+    first = buttons[0]
+    card = first.label.removeprefix("Give ").removesuffix("…")
+
+    picked = await giver.press(first)
+    assert picked.ok and picked.hand is not None, picked
+    assert f"Who gets {card}?" in picked.hand.message.text
+    labels = [b.label for b in picked.hand.message.all_buttons()]
+    assert labels == [f"Give {card} to {n}" for n in others] + ["↺ Pick again"], labels
+    again = await giver.press(picked.hand.message.all_buttons()[-1])
+    assert again.ok and again.hand is not None
+    assert len(again.hand.message.all_buttons()) == 10
+
+    held = {c.index for c in hv.view.hand}
+    foreign = next(i for i in range(24) if i not in held)
+    forged = await bot.svc.act(
+        giver.user, table_verb(tid, bot.svc.tables[tid].version, "gv", foreign + 1)
+    )
+    assert not forged.ok and forged.code == "malformed", forged
+
+    gift = await giver.press(picked.hand.message.all_buttons()[0])
+    assert gift.ok, gift
+    hv = giver.hand(tid)
+    assert hv is not None and hv.your_turn
+    labels = [b.label for b in hv.message.all_buttons()]
+    assert len(labels) == 9 and all(x.endswith(f" to {others[1]}") for x in labels), labels
+    assert f"Give {card} to" not in " ".join(labels)
 
 
 async def test_dreiers_trump_choice_says_what_its_buttons_do(bot: Bot) -> None:

@@ -374,7 +374,7 @@ def _choices(message: FakeMessage, table_id: str, version: int) -> list[Button]:
             p = decode_payload(button.data)
         except PayloadError:
             continue
-        if p.table == table_id and p.version == version and p.verb in ("a", "dp", "dr", "pg"):
+        if p.table == table_id and p.version == version and p.verb in ("a", "dp", "gv", "pg"):
             out.append(button)
     return out
 

@@ -96,7 +96,9 @@ async def test_a_press_on_another_s_dm_hand_shows_only_the_presser_s_own(
         version = table.version
         ids = [b.custom_id for b in hand.buttons if b.custom_id]
         assert any(decode_payload(payload_of(i)).verb == "a" for i in ids)
-        ids += ["s:" + table_verb(table_id, version, v, n) for v, n in (("pg", 1), ("dp", 3))]
+        ids += [
+            "s:" + table_verb(table_id, version, v, n) for v, n in (("pg", 1), ("dp", 3), ("gv", 1))
+        ]
         ids.append("s:" + table_verb(table_id, version, "h"))
         for user in (other, otto):
             for custom_id in ids:
@@ -124,7 +126,7 @@ async def test_no_channel_message_carries_a_card_button(tmp_path: Path) -> None:
         ]
         verbs = {decode_payload(payload_of(i)).verb for i in ids if i.startswith("s:")}
         assert {"h", "j", "st"} <= verbs  # the lobby's and the table's buttons were seen
-        assert not verbs & {"a", "dp", "pg"}  # a card, a discard pick, a hand page
+        assert not verbs & {"a", "dp", "gv", "pg"}  # a card, a pick to discard or give, a page
 
 
 async def test_a_press_whose_answer_is_cut_off_logs_no_card(
