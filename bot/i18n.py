@@ -918,10 +918,17 @@ TEXTS: dict[str, dict[str, str]] = {
 
 def norm_lang(lang: str | None) -> str:
     """Our language for a platform's language code (``de-AT`` → ``de``)."""
+    return supported_lang(lang) or "en"
+
+
+def supported_lang(lang: str | None) -> str | None:
+    """Our language for a platform's language code, or None for one we do not speak
+    (``fr``): then the chat's language serves, not English — a French reader of a
+    German group reads its messages in German anyway."""
     if not lang:
-        return "en"
+        return None
     short = lang.split("-")[0].split("_")[0].lower()
-    return short if short in LANGUAGES else "en"
+    return short if short in LANGUAGES else None
 
 
 #: Texts whose wording depends on a number, and the value that holds it: they have a

@@ -36,7 +36,16 @@ from engine.protocol import GameSpec
 from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
-from .i18n import LANGUAGES, TEXTS, game_key, norm_lang, option_error, preset_name, t
+from .i18n import (
+    LANGUAGES,
+    TEXTS,
+    game_key,
+    norm_lang,
+    option_error,
+    preset_name,
+    supported_lang,
+    t,
+)
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
@@ -343,16 +352,20 @@ class TableService:
             text += "\n" + t(lang, "settings.saved_later", n=open_now)
         return Outcome(True, text)
 
-    async def _lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
-        if user is not None and user.lang:
-            return norm_lang(user.lang)
+    async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
+        """The language to answer `user` in: his own where we speak it, else the
+        chat's (a reader without one, or with one we lack, reads the chat's)."""
+        if user is not None and (own := supported_lang(user.lang)) is not None:
+            return own
         if chat is not None:
             return chat_language(await self.settings(chat), chat.lang)
         return "en"
 
+    _lang = reply_lang
+
     async def remember(self, user: UserRef) -> None:
         await self.store.save_player(
-            user.key, user.account_name or user.name, norm_lang(user.lang) if user.lang else None
+            user.key, user.account_name or user.name, supported_lang(user.lang)
         )
 
     # --- creating tables -------------------------------------------------------------
@@ -553,7 +566,7 @@ class TableService:
     async def _act(
         self, user: UserRef, payload: str, chat: ChatRef | None, is_admin: bool = False
     ) -> Outcome:
-        lang = norm_lang(user.lang)
+        lang = await self._lang(user, chat)
         try:
             p = decode_payload(payload)
         except PayloadError:
@@ -1101,11 +1114,8 @@ class TableService:
     # --- views for adapters ----------------------------------------------------------
 
     def _style(self, table: Table, user: UserRef | None = None) -> Style:
-        lang = (
-            norm_lang(user.lang)
-            if user is not None and user.lang
-            else table.settings.get("lang", "en")
-        )
+        own = supported_lang(user.lang) if user is not None else None
+        lang = own or table.settings.get("lang", "en")
         return _table_style(table, lang)
 
     def _final_hands(self, table: Table) -> tuple[tuple[str, str, Message], ...]:
@@ -1119,7 +1129,7 @@ class TableService:
 
     def style_for(self, table_id: str, user_lang: str | None = None) -> Style:
         table = self.tables[table_id]
-        lang = norm_lang(user_lang) if user_lang else table.settings.get("lang", "en")
+        lang = supported_lang(user_lang) or table.settings.get("lang", "en")
         return _table_style(table, lang)
 
     def _drawable(self, table_id: str) -> Table | None:

@@ -55,7 +55,7 @@ from discord import app_commands
 
 from adapters.recent import Recent
 from bot.config import Config
-from bot.i18n import TEXTS, norm_lang, t
+from bot.i18n import TEXTS, norm_lang, supported_lang, t
 from bot.payload import SELF, loggable, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import RecordFile
@@ -508,10 +508,21 @@ class DiscordAdapter:
         # at the table a server's members know him by his nickname there; boards and
         # records, which other servers show too, by his account's name
         account = who.global_name or who.name
-        ref = UserRef(PLATFORM, str(who.id), who.display_name, lang=locale, account_name=account)
-        if locale:
-            self._langs[ref.key] = locale
+        lang = supported_lang(locale)  # a French client: the server's, see `who`
+        ref = UserRef(PLATFORM, str(who.id), who.display_name, lang=lang, account_name=account)
+        if lang:
+            self._langs[ref.key] = lang
         return ref
+
+    async def who(self, interaction: discord.Interaction[Any]) -> UserRef:
+        """`user` as answers address him: in his client's language, or, where we do
+        not speak that one, in the server's (a French client in a German server reads
+        German there, not English)."""
+        ref = self.user(interaction)
+        if ref.lang:
+            return ref
+        lang = await self.service.reply_lang(None, self.chat(interaction))
+        return dataclasses.replace(ref, lang=lang)
 
     @staticmethod
     def chat(interaction: discord.Interaction[Any]) -> ChatRef:
@@ -813,7 +824,7 @@ class DiscordAdapter:
             await self._press(interaction, payload)
 
     async def _press(self, interaction: discord.Interaction[Any], payload: str) -> None:
-        user = self.user(interaction)
+        user = await self.who(interaction)
         message = interaction.message
         table_id = _table_of(payload)
         on_hand = (
@@ -1105,7 +1116,7 @@ class DiscordAdapter:
         if not self.first_delivery(interaction):
             return
         with contextlib.suppress(discord.HTTPException, NotAnswered):
-            await self.reply(interaction, text(self.user(interaction).lang, "not_here"))
+            await self.reply(interaction, text((await self.who(interaction)).lang, "not_here"))
 
     # --- out: the listener ---------------------------------------------------------------
 

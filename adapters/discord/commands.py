@@ -1,7 +1,7 @@
 """The slash commands, each a call on the core and a reply.
 
 English names, with German names and descriptions for Discord clients set to German
-(`Translator`, from `texts.GERMAN`).  Replies are in the user's client language.
+(`Translator`, from `texts.GERMAN`).  Replies are in the user's client language, or the server's where we lack his.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def open_table(
         interaction: discord.Interaction[Any], game: str, preset: str | None
     ) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         if missing := adapter.missing_permissions(interaction):
             # said before any table exists: one opened here would close at its first
             # edit or post, telling its players the bot lost a channel it never had
@@ -141,7 +141,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         scope: str = "server",
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         # a DM has no server, and no rated match is played there (people at one table
         # are in a server): its board is the global one, as for /stats
         server = scope != "global" and interaction.guild_id is not None
@@ -175,7 +175,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         user: discord.User | discord.Member | None = None,
         scope: str = "server",
     ) -> None:
-        lang = adapter.user(interaction).lang
+        lang = (await adapter.who(interaction)).lang
         who = user or interaction.user
         # like /leaderboard: this server's games unless asked for all (a public reply
         # must not show what someone played on other servers); a DM has no server
@@ -200,7 +200,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         # see: without a table id the newest he played, with one only a match he played
         # or one played in this channel (a table id may be passed on beyond a private
         # channel)
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         chat = adapter.chat(interaction).key
         found = await adapter.within_budget(
             interaction,
@@ -221,7 +221,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     @app_commands.describe(game=locale_str("The game (your table's if left out)"))
     @app_commands.choices(game=games)
     async def rules(interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         if game is not None:
             body = rules_summary(game, user.lang, standard=True)
         else:
@@ -250,7 +250,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def settings(
         interaction: discord.Interaction[Any], key: str | None = None, value: str | None = None
     ) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         chat = adapter.chat(interaction)
         if key is None and value is not None:
             # a value alone changes nothing: say so rather than list the settings as if
@@ -288,7 +288,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         table=locale_str("Admins: the id of a table to close (from its table message)")
     )
     async def abort(interaction: discord.Interaction[Any], table: str | None = None) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         # members who may manage the server close any table of it (abandoned, spam)
         is_admin = interaction.guild_id is not None and interaction.permissions.manage_guild
         chat = adapter.chat(interaction)
@@ -313,7 +313,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
 
     @tree.command(name=locale_str("resign"), description=locale_str("Give up your running match"))
     async def resign(interaction: discord.Interaction[Any]) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         outcome = await adapter.within_budget(
             interaction, service.resign(adapter.chat(interaction), user, ask=True)
         )
@@ -323,13 +323,13 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         name=locale_str("forgetme"), description=locale_str("Delete your data (results, ratings)")
     )
     async def forgetme(interaction: discord.Interaction[Any]) -> None:
-        user = adapter.user(interaction)
+        user = await adapter.who(interaction)
         # a question, answered to him alone: its button deletes (`DiscordAdapter.press`)
         await adapter.ask(interaction, await service.forget(user, ask=True), user)
 
     @tree.command(name=locale_str("help"), description=locale_str("How to play with this bot"))
     async def help_(interaction: discord.Interaction[Any]) -> None:
-        lang = adapter.user(interaction).lang
+        lang = (await adapter.who(interaction)).lang
         # the id as `game:` takes it, in brackets of its own: "Schnapsen (2 players)"
         names = ", ".join(f"{game_name(g, lang)} [{g}]" for g in available())
         # the buttons as the channel's messages label them (its language, which may

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import difflib
 import hmac
 import logging
@@ -105,7 +106,7 @@ from telegram.request import HTTPXRequest
 from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
-from bot.i18n import game_named, norm_lang, t
+from bot.i18n import game_named, norm_lang, supported_lang, t
 from bot.locks import KeyedLocks
 from bot.payload import SELF, Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
@@ -291,7 +292,9 @@ def sentences_within(text: str, limit: int) -> str:
 
 
 def user_ref(user: TgUser) -> UserRef:
-    return UserRef(PLATFORM, str(user.id), user.full_name, user.language_code)
+    """The person, with his app's language where we speak it (else none: `_reader`
+    gives him the chat's)."""
+    return UserRef(PLATFORM, str(user.id), user.full_name, supported_lang(user.language_code))
 
 
 def user_id(user_key: str) -> int:
@@ -1221,9 +1224,17 @@ class TelegramAdapter:
 
     def _user(self, tg_user: TgUser) -> UserRef:
         ref = user_ref(tg_user)
-        if tg_user.language_code:
-            self.langs[ref.key] = tg_user.language_code
+        if ref.lang:
+            self.langs[ref.key] = ref.lang
         return ref
+
+    async def _reader(self, user: UserRef, chat: ChatRef | None) -> UserRef:
+        """`user` as answers address him: in his language, or, where his app has none
+        we speak, in the chat's (a French app in a German group reads German there,
+        not English; and every answer alike, the core's and ours)."""
+        if user.lang:
+            return user
+        return dataclasses.replace(user, lang=await self.service.reply_lang(None, chat))
 
     # --- handlers --------------------------------------------------------------------
 
@@ -1283,6 +1294,7 @@ class TelegramAdapter:
         # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
         chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
+        user = await self._reader(user, chat)
         pressed = query.message if isinstance(query.message, TgMessage) else None
         task = asyncio.ensure_future(self._act(user, data, chat, pressed))
         try:
@@ -1609,31 +1621,33 @@ class TelegramAdapter:
             await self._reply(message, tt(user.lang, "admin_unknown"))
         return is_admin
 
-    def _incoming(self, update: Update) -> tuple[TgMessage, UserRef] | None:
+    async def _incoming(self, update: Update) -> tuple[TgMessage, UserRef] | None:
         message = update.effective_message
         if message is None or update.effective_user is None:
             return None
+        chat = self._chat(message)
         if message.sender_chat is not None:
             # An admin who remains anonymous (or one posting as a channel): Telegram
             # names the group's stand-in bot, not the person, so he could be neither
             # seated nor sent a hand.  His buttons are his own: presses name him.
+            lang = await self.service.reply_lang(None, chat)
             self.outbox.send(
-                message.chat.id, Content(tt(None, "anonymous")), thread=_topic_of(message)
+                message.chat.id, Content(tt(lang, "anonymous")), thread=_topic_of(message)
             )
             return None
-        return message, self._user(update.effective_user)
+        return message, await self._reader(self._user(update.effective_user), chat)
 
     async def _in_group(self, update: Update) -> tuple[TgMessage, UserRef] | None:
         """A command about a group's tables; typed in the private chat, where no
         table is, it gets the answer to type it in the group."""
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is not None and got[0].chat.type == "private":
             await self._reply(got[0], tt(got[1].lang, "group_only"))
             return None
         return got
 
     async def _cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1711,7 +1725,7 @@ class TelegramAdapter:
             await self._greet_host(user, outcome.table_id)
 
     async def _cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1737,7 +1751,7 @@ class TelegramAdapter:
         await self._reply(message, text)
 
     async def _cmd_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1756,7 +1770,7 @@ class TelegramAdapter:
         await self._reply(message, text)
 
     async def _cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1873,7 +1887,7 @@ class TelegramAdapter:
         )
 
     async def _cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1893,7 +1907,7 @@ class TelegramAdapter:
         with ``@``) or a slip of the finger on one of its own (`_typo_of`: ``/nwe``);
         other bots' commands (``/report``, ``/status``) are not ours to answer, and a
         mere likeness ("Did you mean /record?") would be noise in the group."""
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got
@@ -1917,7 +1931,7 @@ class TelegramAdapter:
             await self._reply(message, tt(user.lang, "unknown_command", command=command))
 
     async def _cmd_forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = self._incoming(update)
+        got = await self._incoming(update)
         if got is None:
             return
         message, user = got

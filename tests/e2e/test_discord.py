@@ -858,3 +858,22 @@ async def test_help_names_the_buttons_as_the_channel_shows_them(tmp_path: Path) 
         assert "„Show my hand“" in german and "Mitspielen" not in german, german
         english = (await world.slash(world["anna"], "help")).content
         assert "“Join”" in english and "“Show my hand”" in english, english
+
+
+async def test_a_client_language_we_lack_reads_the_servers(tmp_path: Path) -> None:
+    """François's Discord is French, the server German: the bot speaks no French, so
+    his answers — the core's refusals and the adapter's own — are German, as the
+    server's messages are; Anna's English client still reads English."""
+    async with discord_world(tmp_path) as world:
+        world.guild.locale = "de"
+        francois = world.fake.add_user("francois", locale="fr")
+        world.fake.add_member(world.guild, francois)
+        await world.start_bot()
+        none = await world.slash(francois, "abort")
+        assert none.content == t("de", "refuse.no_table"), none.content
+        unknown = await world.slash(francois, "record", table="xyz")
+        assert unknown.content == t("de", "record.unknown", table="xyz"), unknown.content
+        help_text = (await world.slash(francois, "help")).content
+        assert help_text.startswith("Schnapsen-Bot"), help_text
+        english = await world.slash(world["anna"], "abort")
+        assert english.content == t("en", "refuse.no_table"), english.content

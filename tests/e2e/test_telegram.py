@@ -925,3 +925,40 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
         assert hand.buttons() == [] and hand.text.startswith("Your hand at table")
     finally:
         await stop_rig(rig)
+
+
+async def test_a_reader_whose_language_we_lack_reads_the_groups(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The group speaks German.  Fran's app is French and Carl's names no language:
+    both are answered in German — the core's refusals, the adapter's own answers and
+    a button's alert alike — not in English, and not in a mix of the two.  Eve's app
+    is English: her answers stay English; an anonymous admin's warning is German."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", username="anna", language_code="de")
+        fran = fake.create_user("Fran", username="fran", language_code="fr")
+        carl = fake.create_user("Carl", username="carl", language_code=None)
+        eve = fake.create_user("Eve", username="eve", language_code="en")
+        group = fake.create_group("Stammtisch", members=[anna, fran, carl, eve], creator=anna)
+        anna.send(group, "/settings language de")
+        await fake.wait_for_message(group, contains="language = de")
+        for user in (fran, carl):
+            typed = user.send(group, "/new xyz")
+            await fake.wait_for_message(group, contains="Unbekanntes Spiel xyz", after=typed)
+            typed = user.send(group, "/settings turn_timeout 90")  # not an admin
+            said = await fake.wait_for_message(group, after=typed)
+            assert "Only admins" not in said.text and "Admin" in said.text, said.text
+        typed = carl.send(group, "/help")
+        said = await fake.wait_for_message(group, after=typed)
+        assert "/new" in said.text and " the " not in said.text, said.text
+        typed = eve.send(group, "/new xyz")
+        await fake.wait_for_message(group, contains="Unknown game xyz", after=typed)
+        typed = anna.send(group, "/new zweier", anonymous=True)
+        await fake.wait_for_message(group, contains="Du schreibst anonym", after=typed)
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Gastgeber")
+        answer = await press(fake, fran, lobby, "Start")  # only the host starts
+        assert answer.show_alert and "Gastgeber" in (answer.text or ""), answer.text
+    finally:
+        await stop_rig(rig)
