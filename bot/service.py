@@ -867,6 +867,10 @@ class TableService:
                 t(lang, "refuse.vote_in_lobby", host=table.host_name() or "—"),
                 "vote_in_lobby",
             )
+        if p.version < table.deal_from:
+            # "Close the table too" pressed as the deal it was drawn in ended: that
+            # vote lapsed with its deal, and a press must not open a new one alone
+            return _refuse(lang, "vote_lapsed")
         if user.key not in table.present():
             # one who walked away does not vote (he might be the only one left to
             # count): a losing player could skip his turns and wipe the match

@@ -139,6 +139,9 @@ class Table:
         self.deals: list[DealLog] = []
         self.deal_points: list[list[int]] = []
         self.votes: set[str] = set()
+        #: The version the running deal began at: a vote's button drawn before it
+        #: belongs to a vote that lapsed with the deal before
+        self.deal_from = 0
         self.resigned: int | None = None
         #: Why a match was ended before its end and counted (`end`): "walked_away"
         self.ended: str | None = None
@@ -313,6 +316,7 @@ class Table:
         # a vote to close lasts the deal it was cast in: one cast at 0:0 must not be
         # picked up by the other side deals later, when the score has turned
         self.votes.clear()
+        self.deal_from = self.version
         self.deal = state
         self.deal_log = DealLog(spec, e["seed"], state)
         self.deals.append(self.deal_log)

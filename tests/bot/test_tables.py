@@ -313,7 +313,8 @@ async def test_majority_vote_aborts(bot: Bot) -> None:
     assert (
         await bot.svc.act(UserRef("tg", "5", "X"), table_verb(tid, 1, "ab"))
     ).code == "not_seated"
-    out = await c.press(Button("", table_verb(tid, 1, "ab")))
+    # a button drawn in this deal, if not the newest, still counts
+    out = await c.press(Button("", table_verb(tid, bot.svc.tables[tid].deal_from, "ab")))
     assert out.ok
     assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted"
     # the vote survives nothing: the table is closed for good
@@ -426,6 +427,26 @@ async def test_a_vote_to_close_lasts_the_deal_it_was_cast_in(bot: Bot) -> None:
     assert "Votes to close" not in bot.fc.tables[tid].message.text
     out = await bot.svc.abort(CHAT, a.user)  # the host's abort in a match: one vote
     assert out.ok and tid in bot.svc.tables and "(1/2)" in (out.text or "")
+
+
+async def test_an_agree_button_from_the_deal_before_opens_no_vote(bot: Bot) -> None:
+    """Anna asks to close; Bert's "Close the table too (1/2)" lands just after the
+    deal's last card: her vote lapsed with that deal, and his press must not open a
+    new one on its own. He is told so; in the new deal a vote cast now counts."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    assert (await bot.svc.abort(CHAT, anna.user)).ok
+    agree = button(bot.fc.tables[tid].message, "ab")
+    while len(bot.svc.tables[tid].deals) == 1:
+        for pl in (anna, bert):
+            await pl.take_turn(tid)
+    table = bot.svc.tables[tid]
+    out = await bert.press(agree)
+    assert not out.ok and out.code == "vote_lapsed", out
+    assert "ended with its deal; /abort asks again" in (out.text or "")
+    assert table.votes == set() and "Votes to close" not in bot.fc.tables[tid].message.text
+    assert (await bot.svc.abort(CHAT, bert.user)).ok
+    assert table.votes == {bert.key}
 
 
 @pytest.mark.parametrize("deals_first", [0, 1])
