@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
@@ -480,8 +481,17 @@ async def player_stats(store: Store, player: str, scope: str = "global") -> list
     return out
 
 
-async def forget_player(store: Store, player: str) -> None:
-    """Delete a player's rows and scrub their id and name from stored table logs."""
+async def forget_player(
+    store: Store, player: str, seated_now: Callable[[], set[str]] = set
+) -> None:
+    """Delete a player's rows and scrub their id and name from stored table logs.
+
+    `seated_now`: the open tables he sits at at this moment, read once the log's
+    entries are found.  Those are left as they are: a seat he took (Join, a Rematch,
+    /new) while the deletion ran is his new seat, and the table in memory says so;
+    scrubbed, it would come back after a restart as a seat of "deleted" that
+    collects results and ratings.
+    """
     ops: list[Op] = [
         ("DELETE FROM players WHERE key = ?", (player,)),
         ("DELETE FROM results WHERE player = ?", (player,)),
@@ -498,12 +508,18 @@ async def forget_player(store: Store, player: str) -> None:
     # Only the keys checked below name a person; each has a partial index (migration
     # 0005), so this reads the player's own entries, not the whole history, and the
     # read connection every other query waits for is free again at once.
-    for table_id, version, entry in await store.fetchall(
+    found = await store.fetchall(
         "SELECT table_id, version, entry FROM table_log"
         " WHERE json_extract(entry, '$.user') = ? OR json_extract(entry, '$.host') = ?"
         " ORDER BY table_id, version",
         (player, player),
-    ):
+    )
+    # no await from here to the write being queued: a seat taken later is stored
+    # after this write, and one taken before is in `seated_now`
+    keep = seated_now()
+    for table_id, version, entry in found:
+        if table_id in keep:
+            continue
         data = json.loads(entry)
         changed = False
         for key in ("user", "host"):

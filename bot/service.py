@@ -1071,6 +1071,7 @@ class TableService:
 
     async def _forget(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.lang)
+        handed = False  # a seat of his given up and stored
         for table in list(self.tables.values()):
             if table.seat_of(user.key) is None:
                 continue
@@ -1086,6 +1087,7 @@ class TableService:
                     elif table.host == user.key:
                         entries.append({"k": "host", "user": rest[0]})
                     await self._commit(table, entries)
+                    handed = True
                     await self._after_lobby_change(table)
                 else:
                     name = _computer_name(table)
@@ -1108,11 +1110,22 @@ class TableService:
                     elif table.host == user.key:
                         entries.append({"k": "host", "user": rest[0]})
                     await self._commit(table, entries)
+                    handed = True
                     if table.status == Status.ABORTED:
                         await self._closed_table(table, "aborted")
                     else:
                         await self._notify(table, "action")
-        await R.forget_player(self.store, user.key)
+        def seated_now() -> set[str]:
+            return {tb.id for tb in self.tables.values() if tb.seat_of(user.key) is not None}
+
+        try:
+            await R.forget_player(self.store, user.key, seated_now)
+        except StoreError:
+            if not handed:
+                raise  # nothing changed: "that did not go through", as for any press
+            # his seats are handed over and stored (and stay so): only the deletion
+            # failed, which a second /forgetme does, and he must know which it was
+            return Outcome(False, t(lang, "forget.partly"), "not_saved")
         return Outcome(True, t(lang, "forget.done"), "forgotten")
 
     # --- views for adapters ----------------------------------------------------------

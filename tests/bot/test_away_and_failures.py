@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.payload import decode
-from bot.service import Timings
+from bot.service import ChatRef, Timings
 from bot.store import StoreError
 from bot.table import Entry, Table
 
@@ -102,6 +102,57 @@ async def test_forgetme_while_a_write_fails_takes_the_seat_too(tmp_path: Path) -
         assert any(e["k"] == "forget" for e in await bot.store.table_log(tid))
     finally:
         await bot.stop()
+
+
+async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert plays in one group and, as he confirms /forgetme, presses Join in another.
+    Both go through and the lobby shows him: the stored join must say so too, or
+    after a restart his seat belongs to "deleted", who then collects results."""
+    other = ChatRef("tg", "-1002", "Other group")
+    bot = await make_bot().start()
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        lobby = (await bot.svc.create_table(other, anna.user, "dreier")).table_id
+        assert lobby is not None
+        await open_table(bot, "zweier", [bert])  # Bert against the computer, in CHAT
+        join = button(bot.fc.lobbies[lobby].message, "j")
+        forgot, joined = await asyncio.gather(bot.svc.forget(bert.user), bert.press(join))
+        assert forgot.ok and joined.ok, (forgot, joined)
+        seats = [s.user if s else None for s in bot.svc.tables[lobby].seats]
+        assert bert.key in seats
+    finally:
+        await bot.stop()
+    bot = await make_bot().start()
+    try:
+        assert [s.user if s else None for s in bot.svc.tables[lobby].seats] == seats
+    finally:
+        await bot.stop()
+
+
+async def test_forgetme_says_what_happened_when_only_the_deletion_fails(bot: Bot) -> None:
+    """Bert's seat went to the computer (stored), then deleting his rows could not be
+    stored: he is told just that and to send /forgetme again — not "that did not go
+    through", which reads as if he still had his seat. Sent again, it deletes."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    real = bot.store.write
+
+    async def no_deletes(**kw: Any) -> None:
+        if any("DELETE FROM players" in sql for sql, _ in kw.get("ops", [])):
+            raise StoreError("disk I/O error")
+        await real(**kw)
+
+    bot.store.write = no_deletes  # type: ignore[method-assign]
+    out = await bot.svc.forget(bert.user)
+    bot.store.write = real  # type: ignore[method-assign]
+    assert not out.ok and "Your seats are given up" in (out.text or ""), out
+    assert "/forgetme again" in (out.text or "")
+    assert bot.svc.tables[tid].seat_of(bert.key) is None
+    assert await bot.store.player(bert.key) is not None
+    again = await bot.svc.forget(bert.user)
+    assert again.ok and await bot.store.player(bert.key) is None
 
 
 async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
