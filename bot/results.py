@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce

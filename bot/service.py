@@ -1115,6 +1115,7 @@ class TableService:
                         await self._closed_table(table, "aborted")
                     else:
                         await self._notify(table, "action")
+
         def seated_now() -> set[str]:
             return {tb.id for tb in self.tables.values() if tb.seat_of(user.key) is not None}
 

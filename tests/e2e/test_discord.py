@@ -801,8 +801,8 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_dm_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_fails: bool
 ) -> None:
     """His DM hand says the computer plays on, without buttons; so too when the
-    database fails after his seat went to the computer (the question then says it
-    did not go through)."""
+    database fails after his seat went to the computer (the question then says his
+    seat is given up and to send /forgetme again)."""
     async with discord_world(tmp_path) as world:
         await world.start_bot()
         anna, bert = world["anna"], world["bert"]

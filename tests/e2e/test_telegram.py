@@ -893,7 +893,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
     """Berti deletes his data mid-deal: the computer plays his seat, and his hand
     message says so without buttons, not "Your turn." with buttons that no longer
     answer to him.  So too when the database fails after his seat went to the
-    computer: he is told it did not go through."""
+    computer: he is told his seat is given up and to send /forgetme again."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await started_match(rig, fake, presses=2)
@@ -910,7 +910,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
         question = await asked(fake, berti, berti.private_chat, "/forgetme")
         answer = await press(fake, berti, question, "Delete my data")
         if store_fails:
-            assert answer.show_alert and "could not save it" in (answer.text or ""), answer
+            assert answer.show_alert and "Your seats are given up" in (answer.text or ""), answer
         else:
             await fake.wait_for(
                 lambda: question.text.startswith("Your data is deleted") or None,
