@@ -321,3 +321,29 @@ def shown_value(value: object, lang: str = "en") -> str:
 
 def _fmt(v: Any) -> str:
     return shown_value(v)
+
+
+def setting_words(args: list[str]) -> list[str]:
+    """`/settings` words as key and value, however they were typed (on Telegram as
+    words, on Discord split across its two fields): ``key value``,
+    ``key=value`` and ``key = value`` (as `/new` takes options), ``<game> <option>
+    <value>`` and ``<game> option=value``; ``<game> <option>`` looks the option up,
+    and ``<game> <preset>`` names the game's preset (one key, one value)."""
+    args = [a for a in args if a != "="]
+    if args and "=" in args[0] and len(args) <= 2:
+        key, _, value = args[0].partition("=")
+        return [key, *([value] if value else []), *args[1:]]
+    gid = game_named(args[0], tuple(GAME_MODULES)) if args and "." not in args[0] else None
+    if gid is None or len(args) < 2:
+        return args
+    option, _, value = args[1].partition("=")
+    if value:
+        return [f"{gid}.{option}", value, *args[2:]]
+    if len(args) >= 3:
+        return [f"{gid}.{args[1]}", *args[2:]]
+    key = f"{gid}.{args[1].lower()}"
+    # an option first: four options share a preset's name (dreier carinthian), and
+    # looking one up must not change the chat's preset
+    if key not in ChatSettings().option_names(gid) and args[1].lower() in game(gid).presets:
+        return [f"preset.{gid}", args[1]]
+    return [key]

@@ -16,7 +16,7 @@ from bot.boards import leaderboard_text, stats_text
 from bot.i18n import game_name, t
 from bot.records import record_reply
 from bot.rules_text import rules_summary
-from bot.settings import chat_language
+from bot.settings import chat_language, setting_words
 from bot.views import settings_text
 from engine.games import available, game
 
@@ -257,15 +257,23 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             # it had been taken
             await adapter.reply(interaction, text(user.lang, "setting_without_key", value=value))
             return
-        if key is not None and value is not None:
+        # the words as Telegram's /settings reads them: "key:zweier value:manual_claims"
+        # is Zweier's preset, "key:turn_timeout=90" a value, as typed there
+        words = setting_words((key or "").split() + (value or "").split())
+        if len(words) >= 2:
             outcome = await adapter.within_budget(
                 interaction,
                 service.update_setting(
-                    chat, user, key, value, is_admin=interaction.permissions.manage_guild
+                    chat,
+                    user,
+                    words[0],
+                    " ".join(words[1:]),
+                    is_admin=interaction.permissions.manage_guild,
                 ),
             )
             await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
             return
+        key = words[0] if words else key
         current = await adapter.within_budget(interaction, service.settings(chat))
         shown = settings_text(
             current,

@@ -30,8 +30,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "hand_deal_over": "Deal {deal} is over; the result is in the channel.",
         "setting_without_key": (
-            "Which setting should be {value}? Name it too, e.g. /settings key:language "
-            "value:{value}; /settings alone lists them."
+            "Which setting should be {value}? Name it too, as in /settings key:language "
+            "value:de; /settings alone lists them."
         ),
         "live_ended": (
             "(This view has stopped following the game: press “{show_hand}” on the "
@@ -92,8 +92,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht im Kanal.",
         "setting_without_key": (
-            "Welche Einstellung soll {value} sein? Nenn sie mit, z. B. /einstellungen "
-            "einstellung:language wert:{value}; /einstellungen allein zeigt alle."
+            "Welche Einstellung soll {value} sein? Nenn sie mit, wie in /einstellungen "
+            "einstellung:language wert:de; /einstellungen allein zeigt alle."
         ),
         "live_ended": (
             "(Diese Ansicht folgt dem Spiel nicht mehr: Drück bei der Tisch-Nachricht auf "

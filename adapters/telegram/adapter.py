@@ -113,7 +113,7 @@ from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
 from bot.rules_text import rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
-from bot.settings import ChatSettings
+from bot.settings import setting_words
 from bot.table import Status
 from bot.turn_pings import PING_AFTER, TurnPings
 from bot.turn_pings import SLOT as PING
@@ -127,7 +127,6 @@ from bot.views import (
     started_lobby_text,
 )
 from engine.games import available
-from engine.games import game as game_spec
 
 from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts, refuses
 from .texts import COMMANDS, tt
@@ -1794,7 +1793,7 @@ class TelegramAdapter:
             return
         message, user = got
         chat = self._chat(message)
-        args = _setting_args(context.args or [])
+        args = setting_words(context.args or [])
         if len(args) >= 2:  # a change: admins only; looking is for everyone (/help says so)
             is_admin = await self._admin_or_retry(message, user)
             if is_admin is None:
@@ -1972,31 +1971,6 @@ class _PollRequest(HTTPXRequest):
         if answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         return answer
-
-
-def _setting_args(args: list[str]) -> list[str]:
-    """`/settings` words as key and value, however they were typed: ``key value``,
-    ``key=value`` and ``key = value`` (as `/new` takes options), ``<game> <option>
-    <value>`` and ``<game> option=value``; ``<game> <option>`` looks the option up,
-    and ``<game> <preset>`` names the game's preset (one key, one value)."""
-    args = [a for a in args if a != "="]
-    if args and "=" in args[0] and len(args) <= 2:
-        key, _, value = args[0].partition("=")
-        return [key, *([value] if value else []), *args[1:]]
-    gid = _game_of(args[0]) if args and "." not in args[0] else None
-    if gid is None or len(args) < 2:
-        return args
-    option, _, value = args[1].partition("=")
-    if value:
-        return [f"{gid}.{option}", value, *args[2:]]
-    if len(args) >= 3:
-        return [f"{gid}.{args[1]}", *args[2:]]
-    key = f"{gid}.{args[1].lower()}"
-    # an option first: four options share a preset's name (dreier carinthian), and
-    # looking one up must not change the chat's preset
-    if key not in ChatSettings().option_names(gid) and args[1].lower() in game_spec(gid).presets:
-        return [f"preset.{gid}", args[1]]
-    return [key]
 
 
 def _topic_of(message: TgMessage) -> int | None:

@@ -130,6 +130,17 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         assert saved.content == "Saved: language = de"
         bad = await world.slash(moderator, "settings", key="turn_timeout", value="soon")
         assert "turn_timeout must be a number" in bad.content
+        # the two fields read as Telegram's words: a game and its preset or option,
+        # key=value
+        for key, value, said in [
+            ("zweier", "manual_claims", "Saved: preset.zweier = manual_claims"),
+            ("zweier", "auto_claim on", "Saved: zweier.auto_claim = on"),
+            ("zweier auto_claim", "off", "Saved: zweier.auto_claim = off"),
+            ("turn_timeout=90", None, "Saved: turn_timeout = 90"),
+        ]:
+            fields = {"key": key} | ({"value": value} if value else {})
+            out = await world.slash(moderator, "settings", **fields)
+            assert out.content.startswith(said), (key, value, out.content)
 
         # the server's language is now German: a new lobby speaks it
         _, lobby = await world.open_table(anna, "zweier")
