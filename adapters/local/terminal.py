@@ -54,8 +54,16 @@ DEFAULT_GAME = "zweier"
 #: A game's name or id typed in part: at least this many letters.
 MIN_PREFIX = 3
 PROMPT = "> "
+#: The commands' words, in English and German whichever the terminal speaks (the
+#: German prompt's "q: Ende" is answered by "ende" too).
+_QUIT = frozenset({"q", "quit", "exit", "ende", "beenden"})
+_HELP = frozenset({"h", "help", "?", "hilfe"})
+_SHOW = frozenset({"s", "show", "", "zeigen"})
+_RULES = frozenset({"r", "rules", "regeln"})
+_NEW = frozenset({"n", "new", "neu"})
+_GO_ON = frozenset({"", "weiter", "continue"})
 #: What a line may say other than a choice (quit, help, show, rules).
-_COMMANDS = frozenset({"q", "quit", "exit", "h", "help", "?", "s", "show", "", "r", "rules"})
+_COMMANDS = _QUIT | _HELP | _SHOW | _RULES
 _RESIGN = frozenset({"resign", "aufgeben"})
 _YES = frozenset({"y", "yes", "j", "ja"})
 #: A game chosen at the menu: its id, and the preset and rule options typed after it.
@@ -424,11 +432,11 @@ class LocalTable:
             while True:
                 self.prompt()
                 line = await self._line()
-                if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                if line is None or line.strip().lower() in _QUIT:
                     self.say("bye_saved")  # the table stays open either way
                     return None
                 answer = line.strip().lower()
-                if answer == "":
+                if answer in _GO_ON:
                     # opened under another locale: the results follow the reader now
                     await self.service.set_table_language(table.id, self.user, self.lang)
                     self._start_watching(table.id)
@@ -441,15 +449,13 @@ class LocalTable:
                     await self.service.listen(self, PLATFORM)
                     return table.id
                 first = answer.split()[0]
-                if answer in ("n", "new") or (
-                    _number(first) is None and find_games(first, self.games)
-                ):
+                if answer in _NEW or (_number(first) is None and find_games(first, self.games)):
                     # a game typed by name here is the new one (a script that starts
                     # with its game runs again after it left one unfinished); not by
                     # its number, which could be meant for a choice of the old game
                     await self.service.abort(self.chat, self.user)
                     self.say("abandoned")
-                    typed = None if answer in ("n", "new") else line
+                    typed = None if answer in _NEW else line
                     break
                 self.say("resume_bad")
         # Only now are the clocks of this platform's turns started (`listen`): a turn
@@ -533,13 +539,13 @@ class LocalTable:
                 self.say("bye")
                 return None
             text = line.strip().lower()
-            if text in ("q", "quit", "exit"):
+            if text in _QUIT:
                 self.say("bye")
                 return None
-            if text in ("h", "help", "?"):
+            if text in _HELP:
                 self.say("menu_help", default=default_text)
                 continue
-            if text in ("r", "rules"):
+            if text in _RULES:
                 for gid in self.games:
                     self.write(rules_summary(gid, self.lang, standard=True) + "\n")
                 continue
@@ -613,11 +619,11 @@ class LocalTable:
                     if self.keyboard or not quiet:
                         self.prompt()
                     line = await self._line()
-                    if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                    if line is None or line.strip().lower() in _QUIT:
                         self.say("bye")
                         return False
                     answer = line.strip().lower()
-                    if answer in ("", "m", "menu"):
+                    if answer in ("", "m", "menu", "menü"):
                         # Enter: the same game and rules; a script's blank line
                         # opens the menu, as before (it names its next game)
                         self._again = not answer and self.keyboard
@@ -649,17 +655,17 @@ class LocalTable:
     async def command(self, line: str) -> bool:
         """Handle one typed line during play; False when the user quits."""
         text = line.strip().lower()
-        if text in ("q", "quit", "exit"):
+        if text in _QUIT:
             self.say("bye_saved")
             return False
-        if text in ("h", "help", "?"):
+        if text in _HELP:
             self.say("help")
             self._reprompt()
-        elif text in ("s", "show", ""):
+        elif text in _SHOW:
             # with nothing to choose there is no prompt: the computers' moves follow
             # as they come (a command may still be typed)
             self.show(full=True)
-        elif text in ("r", "rules"):
+        elif text in _RULES:
             await self._rules()
         elif (n := _number(text)) is not None:
             await self.press(n)

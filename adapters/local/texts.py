@@ -113,9 +113,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "  Enter     das angebotene Spiel: {default}\n"
         "  <Spiel> [Vorlage] [Name=Wert …]  mit anderen Regeln, z. B. zweier\n"
         "            auto_claim=aus, dreier all_contracts (r nennt Vorlagen und Optionen)\n"
-        "  r         die Regeln aller Spiele\n"
-        "  h         diese Hilfe\n"
-        "  q         beenden\n"
+        "  r, regeln die Regeln aller Spiele\n"
+        "  h, hilfe  diese Hilfe\n"
+        "  q, ende   beenden\n"
         "Während einer Partie erklärt h, wie man Karten spielt.",
         "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
         "Enter: weiterspielen · n: verwerfen und neu beginnen (oder den Namen des neuen "
@@ -178,11 +178,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "  <Wert>    Tausend: diesen Wert bieten, z. B. 120, auch auf einer anderen Seite\n"
         "            (eine Nummer, die als Möglichkeit da steht, wählt diese)\n"
         "  <Wahl>    eine Möglichkeit mit ihren Worten, z. B. weiter, kontra, zudrehen\n"
-        "  s         Tisch und Karten noch einmal zeigen\n"
-        "  r         die Regeln dieses Spiels\n"
+        "  s, zeigen Tisch und Karten noch einmal zeigen\n"
+        "  r, regeln die Regeln dieses Spiels\n"
         "  aufgeben  die Partie aufgeben (fragt zuerst; sie zählt als verloren)\n"
-        "  h         diese Hilfe\n"
-        "  q         beenden (eine unfertige Partie bleibt gespeichert)",
+        "  h, hilfe  diese Hilfe\n"
+        "  q, ende   beenden (eine unfertige Partie bleibt gespeichert)",
     },
 }
 

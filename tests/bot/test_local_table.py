@@ -560,6 +560,28 @@ async def test_german_menus_for_a_german_locale(service: TableService) -> None:
     assert "Servus." in term.text
 
 
+async def test_a_german_terminal_takes_its_commands_in_german(service: TableService) -> None:
+    """Its prompt says "q: Ende": "hilfe", "regeln", "zeigen" and "ende" are commands
+    (the English words still are), at the menu and in a game; "weiter" at the resume
+    question continues the game kept."""
+    de = UserRef("local", "me", "Anna", "de")
+
+    async def run(*lines: str) -> str:
+        term = Terminal(script(*lines))
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=de)
+        await asyncio.wait_for(table.run(), 30)
+        return term.text
+
+    out = await run("hilfe", "regeln", "zweier", "hilfe", "zeigen", "regeln", "ende")
+    assert "Es gibt kein Spiel" not in out and "Unbekannter Befehl" not in out, out
+    assert "Spiel wählen:" in out and "Befehle:" in out  # both helps
+    assert out.count("Wer zuerst 66 Augen hat") == 2  # the rules, at the menu and in play
+    assert "die Partie bleibt gespeichert" in out.splitlines()[-1]  # "ende" quit
+    out = await run("weiter", "beenden")
+    assert "Deine unfertige Partie" in out and "Enter zum Weiterspielen" not in out, out
+    assert "Unbekannter Befehl" not in out
+
+
 @pytest.mark.parametrize(("lang", "other"), [("de", "en"), ("en", "de")])
 async def test_results_come_in_the_language_of_the_terminal(
     service: TableService, lang: str, other: str
@@ -844,7 +866,7 @@ async def test_help_at_the_game_menu_is_about_choosing_a_game(
     assert playing not in menu_help  # not the help for playing cards
     default = "1 " + game_name("zweier", lang)
     assert default in menu_help  # Enter: the default game
-    for key in ("Enter", "\n  r ", "\n  h ", "\n  q "):
+    for key in ("Enter", "\n  r", "\n  h", "\n  q"):
         assert key in menu_help
     assert len(menu_help.strip().splitlines()) > 5
 
