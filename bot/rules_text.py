@@ -11,12 +11,13 @@ from engine.dreier.deal import SCHNAPSER_TRICKS as DREIER_SCHNAPSER_TRICKS
 from engine.dreier.deal import TRICKS as DREIER_TRICKS
 from engine.dreier.deal import enabled_rows, has_talon
 from engine.dreier.options import DreierOptions
+from engine.errors import OptionError
 from engine.games import game as game_spec
 from engine.options import options_to_json
 from engine.tricks import Order
 
-from .i18n import contract_name, game_name, norm_lang, preset_name
-from .settings import shown_value
+from .i18n import contract_name, game_name, norm_lang, option_error, preset_name, t
+from .settings import rule_options, shown_value
 
 SUMMARY = {
     "en": {
@@ -347,3 +348,23 @@ def rules_summary(
             # what may follow the game's name (`/new dreier carinthian`), by its id
             lines.append(("Presets: " if lg == "en" else "Vorlagen: ") + ", ".join(presets))
     return "\n".join(lines)
+
+
+def asked_rules(game_id: str, words: list[str], options: dict[str, str], lang: str | None) -> str:
+    """`/rules <game> [preset] [name=value …]`: the rules a table opened with those
+    words would play (as `/new` reads them), or why there is none — a preset or an
+    option the game does not have is said, not dropped for the standard rules."""
+    spec = game_spec(game_id)
+    if len(words) > 1:
+        return t(lang, "new.one_preset", words=", ".join(words))
+    preset = words[0].lower() if words else None
+    if preset is not None and preset not in spec.presets:
+        return t(lang, "refuse.unknown_preset", preset=preset, presets=", ".join(spec.presets))
+    if preset is None and not options:
+        return rules_summary(game_id, lang, standard=True)
+    raw = {**spec.presets.get(preset or "", {}), **rule_options(game_id, options)}
+    try:
+        chosen = spec.parse_options(raw)
+    except OptionError as e:
+        return t(lang, "refuse.bad_options", error=option_error(lang, e))
+    return rules_summary(game_id, lang, options_to_json(chosen, game_id))

@@ -111,7 +111,7 @@ from bot.locks import KeyedLocks
 from bot.payload import SELF, Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
 from bot.records import record_reply
-from bot.rules_text import rules_summary
+from bot.rules_text import asked_rules, rules_summary
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.settings import setting_words
 from bot.table import Status
@@ -1778,7 +1778,17 @@ class TelegramAdapter:
         if refused is not None:
             text = refused
         elif args:
-            text = rules_summary(_game_of(args[0]) or args[0], user.lang, standard=True)
+            # the words after the game as /new reads them: "/rules tausend golden"
+            # is the golden round's rules, not Thousand's standard ones again
+            words: list[str] = []
+            options: dict[str, str] = {}
+            for arg in _assignments(_split(args[1:])):
+                key, eq, value = arg.partition("=")
+                if eq:
+                    options[key] = value
+                else:
+                    words.append(arg)
+            text = asked_rules(_game_of(args[0]) or args[0], words, options, user.lang)
         else:
             table = self.service.table_of(self._chat(message).key, user.key)
             if table is not None:

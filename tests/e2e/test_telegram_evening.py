@@ -102,6 +102,13 @@ async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path
         assert await rig.adapter.outbox.drain(5)
         bot_said = [m.text for m in group.bot_messages()]
         assert len(bot_said) == 7, bot_said  # nothing for the other bots' commands
+        # the words after a game, as /new reads them: not dropped for the standard rules
+        said = await answer_to(fake, anna, group, "/rules tausend golden")
+        assert "• golden round: until everyone has dealt once" in said.text, said.text
+        said = await answer_to(fake, anna, group, "/rules zweier auto_claim = off")
+        assert "• 66 is claimed for you the moment you have it: off" in said.text
+        said = await answer_to(fake, anna, group, "/rules dreier xyz")
+        assert said.text.startswith("Unknown preset xyz. Presets: standard,"), said.text
 
         said = await answer_to(fake, anna, group, "/leaderboard skat")
         assert said.text == f"Unknown game skat. Games: {GAMES}."  # not "no games yet"
