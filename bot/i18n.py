@@ -532,7 +532,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "settings.line": "{key} = {value}",
         "settings.default": "default ({value})",
         "settings.presets": "Presets to choose from (preset.{game}): {presets}.",
-        "settings.unknown": "There is no setting {key}.",
+        "settings.unknown": "There is no setting {key}. Settings: {keys}; a game's preset and rule options are under its name, e.g. dreier.",
+        "settings.unknown_close": "There is no setting {key}. Did you mean {guess}?",
         "settings.games": "A game's preset and rule options: {example}",
         "settings.unknown_option": "There is no setting {key}; a game's rule option goes with its game: {keys}.",
         "setting.choice": "{key} must be one of {allowed} or default",
@@ -888,7 +889,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "new.one_preset": "Nur eine Vorlage (genannt: {words}); andere Regeln als Name=Wert, z. B. auto_claim=off.",
         "settings.default": "Standard ({value})",
         "settings.presets": "Vorlagen zur Wahl (preset.{game}): {presets}.",
-        "settings.unknown": "Die Einstellung {key} gibt es nicht.",
+        "settings.unknown": "Die Einstellung {key} gibt es nicht. Einstellungen: {keys}; Vorlage und Regeloptionen eines Spiels stehen unter seinem Namen, z. B. dreier.",
+        "settings.unknown_close": "Die Einstellung {key} gibt es nicht. Meintest du {guess}?",
         "settings.games": "Vorlage und Regeloptionen eines Spiels: {example}",
         "settings.unknown_option": "Die Einstellung {key} gibt es nicht; eine Regeloption steht mit ihrem Spiel: {keys}.",
         "setting.choice": "{key} muss einer dieser Werte sein: {allowed} oder Standard",
@@ -970,13 +972,27 @@ def t(lang: str | None, key: str, /, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+#: How much of a word a user typed an answer repeats: enough to see the typo, not a
+#: pasted page that would push the useful part (the choices) past a message's end.
+TYPED_MAX = 40
+
+
+def typed(word: str) -> str:
+    """A word as typed, for an answer that names it (cut after `TYPED_MAX`)."""
+    word = " ".join(word.split())
+    return word if len(word) <= TYPED_MAX else word[: TYPED_MAX - 1] + "…"
+
+
 def option_error(lang: str | None, error: OptionError) -> str:
     """An engine's refusal of a rule option in the reader's language (the engine's
     own text is English; its code and values say the same)."""
     key = f"option.{error.code}"
     if key not in TEXTS["en"]:
         return str(error)
-    values = dict(error.values)
+    values = {
+        k: typed(v) if k in ("key", "value") and isinstance(v, str) else v
+        for k, v in error.values.items()
+    }
     if values.get("value") == "":  # "assenbettler=": "… not nothing", not "… not "
         values["value"] = t(lang, "option.nothing")
     try:

@@ -16,7 +16,7 @@ from engine.games import game as game_spec
 from engine.options import options_to_json
 from engine.tricks import Order
 
-from .i18n import contract_name, game_name, norm_lang, option_error, preset_name, t
+from .i18n import contract_name, game_name, norm_lang, option_error, preset_name, t, typed
 from .settings import rule_options, shown_value
 
 SUMMARY = {
@@ -359,7 +359,9 @@ def asked_rules(game_id: str, words: list[str], options: dict[str, str], lang: s
         return t(lang, "new.one_preset", words=", ".join(words))
     preset = words[0].lower() if words else None
     if preset is not None and preset not in spec.presets:
-        return t(lang, "refuse.unknown_preset", preset=preset, presets=", ".join(spec.presets))
+        return t(
+            lang, "refuse.unknown_preset", preset=typed(preset), presets=", ".join(spec.presets)
+        )
     if preset is None and not options:
         return rules_summary(game_id, lang, standard=True)
     raw = {**spec.presets.get(preset or "", {}), **rule_options(game_id, options)}

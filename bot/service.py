@@ -45,6 +45,7 @@ from .i18n import (
     preset_name,
     supported_lang,
     t,
+    typed,
 )
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
@@ -425,7 +426,7 @@ class TableService:
         except UnknownGame:
             # "/new auto_claim=off": an option where the game belongs
             why = "game_first" if "=" in game_id else "unknown_game"
-            return _refuse(lang, why, game=game_id, games=", ".join(GAME_MODULES))
+            return _refuse(lang, why, game=typed(game_id), games=", ".join(GAME_MODULES))
         # A preset the host names wins over the chat's single options; the chat's own
         # default preset is the base its options refine.
         named = preset is not None
@@ -434,7 +435,10 @@ class TableService:
         preset = preset or settings.presets.get(game_id)
         if preset and preset not in spec.presets:
             return _refuse(
-                lang, "unknown_preset", preset=preset, presets=", ".join(spec.presets) or "—"
+                lang,
+                "unknown_preset",
+                preset=typed(preset),
+                presets=", ".join(spec.presets) or "—",
             )
         chosen = spec.presets[preset] if preset else {}
         chat_options = settings.options.get(game_id, {})

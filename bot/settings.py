@@ -16,7 +16,7 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_id, option_ids, options_to_json
 
-from .i18n import LANGUAGES, SUIT_STYLES, game_named, norm_lang, option_error, t
+from .i18n import LANGUAGES, SUIT_STYLES, game_named, norm_lang, option_error, t, typed
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -49,7 +49,11 @@ class SettingError(ValueError):
 
     def text(self, lang: str | None) -> str:
         values = {
-            k: option_error(lang, v) if isinstance(v, OptionError) else v
+            k: option_error(lang, v)
+            if isinstance(v, OptionError)
+            else typed(v)
+            if k == "key" and isinstance(v, str)
+            else v
             for k, v in self.values.items()
         }
         return t(lang, f"setting.{self.code}", **values)

@@ -13,6 +13,7 @@ are split into pages and, for a discard, into a pick-one-card-then-the-other men
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -1512,8 +1513,16 @@ def settings_text(
         return "\n".join([title, line(*found), *([said] if said else [])])
     options = settings.options_named(want)
     if options:  # `/settings auto_claim`: an option, named without its game
-        return t(lang, "settings.unknown_option", key=key, keys=", ".join(options))
-    return t(lang, "settings.unknown", key=key)
+        return t(lang, "settings.unknown_option", key=i18n.typed(key), keys=", ".join(options))
+    # a typo ("turn_timout") gets the one it misses; anything else the names there are
+    names = [k for k, _ in _settings_shown(settings, lang, turn_timeout, ai_level, chat_lang)]
+    prefix = i18n.game_named(want.partition(".")[0], tuple(GAME_MODULES)) if "." in want else None
+    if prefix is not None:  # "dreier.nonsense": that game's are the ones meant
+        names = settings.option_names(prefix)  # its preset's line first
+    close = difflib.get_close_matches(want, names, n=1, cutoff=0.75)
+    if close:
+        return t(lang, "settings.unknown_close", key=i18n.typed(key), guess=close[0])
+    return t(lang, "settings.unknown", key=i18n.typed(key), keys=", ".join(names))
 
 
 def setting_line(

@@ -106,7 +106,7 @@ from telegram.request import HTTPXRequest
 from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.config import Config
-from bot.i18n import game_named, norm_lang, supported_lang, t
+from bot.i18n import game_named, norm_lang, supported_lang, t, typed
 from bot.locks import KeyedLocks
 from bot.payload import SELF, Payload, parsed
 from bot.ports import PlatformUnreachable, TokenRejected
@@ -2071,7 +2071,7 @@ def _unknown_game(lang: str | None, words: list[str]) -> str | None:
     known = available()
     for word in words:
         if _game_of(word) is None:
-            return t(lang, "refuse.unknown_game", game=word, games=", ".join(known))
+            return t(lang, "refuse.unknown_game", game=typed(word), games=", ".join(known))
     return None
 
 

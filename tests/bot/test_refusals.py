@@ -347,3 +347,21 @@ def _mover(table: Table, players: list[Player]) -> tuple[int, Player]:
     assert seat is not None
     mover = next(p for p in players if p.key == table.seats[seat].user)  # type: ignore[union-attr]
     return seat, mover
+
+
+async def test_a_pasted_page_is_not_echoed_back_whole(bot: Bot) -> None:
+    """A game, preset or option name thousands of characters long: the answer names
+    its start and still ends with what there is to choose from (a message holds 4,096
+    characters on Telegram, 2,000 on Discord)."""
+    anna = bot.player(users(1)[0])
+    long = "x" * 4000
+    for game, preset, options, ends in [
+        (long, None, None, "Games: zweier, dreier, bauern, tausend."),
+        ("zweier", long, None, "Presets: standard, manual_claims."),
+        ("zweier", None, {long: "on"}, "(options: auto_claim, zweier.schneider)"),
+        ("zweier", None, {"auto_claim": long}, "auto_claim is on or off, not"),
+    ]:
+        out = await bot.svc.create_table(CHAT, anna.user, game, preset=preset, options=options)
+        assert not out.ok and out.text is not None, out
+        assert len(out.text) < 300 and "x" * 39 + "…" in out.text, out.text
+        assert ends in out.text, out.text
