@@ -436,6 +436,8 @@ Starts the Schnapsen bot: Discord and/or Telegram when DISCORD_TOKEN / TELEGRAM_
 are set, otherwise a card table in this terminal against computer players.  Settings
 come from the environment and from a .env file in the current folder; .env.example
 lists every one with a comment.  Ctrl-C or SIGTERM stops it; open games are kept.
+The terminal table speaks the locale's language (LC_ALL, LC_MESSAGES or LANG):
+German with, e.g., LANG=de_AT.UTF-8 make run.
 """
 
 

@@ -830,6 +830,7 @@ def test_help_says_what_the_bot_does_and_where_the_settings_are(tmp_path: Path) 
     )
     out = done.stdout.decode()
     assert done.returncode == 0 and "usage: python -m bot" in out and ".env.example" in out
+    assert "LANG=de_AT.UTF-8 make run" in out  # how the terminal speaks German
     wrong = subprocess.run(
         [PYTHON, "-m", "bot", "--tokn"], capture_output=True, env=clean_env(tmp_path), timeout=20
     )

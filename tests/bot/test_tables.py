@@ -377,7 +377,8 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     t2 = await open_table(bot, "zweier", [c], start=False)
     admin = UserRef("tg", "999", "Admin")
     assert (await bot.svc.abort(CHAT, d.user)).code == "no_table"
-    assert (await bot.svc.abort(CHAT, d.user, table_id=t1)).code == "no_table"
+    named = await bot.svc.abort(CHAT, d.user, table_id=t1)
+    assert named.code == "no_table_named" and named.text == f"You play at no table {t1} here."
     out = await bot.svc.abort(CHAT, admin, is_admin=True)
     assert out.code == "which_table" and t1 in (out.text or "") and t2 in (out.text or "")
     out = await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)
@@ -387,7 +388,7 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     out = await bot.svc.abort(CHAT, admin, is_admin=True, table_id="t0typo")
     assert out.code == "no_such_table" and f"{t1}, {t2}" in (out.text or ""), out.text
     out = await bot.svc.abort(CHAT, d.user, table_id="t0typo")
-    assert out.code == "no_table" and t1 not in (out.text or "")
+    assert out.code == "no_table_named" and t1 not in (out.text or "")
     assert (await bot.svc.abort(CHAT, admin, is_admin=True, table_id=t1)).ok
     assert t1 not in bot.svc.tables and bot.svc.tables[t2].status == Status.LOBBY
     assert bot.svc.tables.get(t1) is None and bot.fc.kinds(t1)[-1] == "aborted"

@@ -226,7 +226,9 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         anna, bert, clara = world["anna"], world["bert"], world["clara"]
         table_id, _ = await start_zweier(world, anna, bert)
         refused = await world.slash(clara, "abort", table=table_id)
-        assert refused.content == "There is no table of yours here."
+        assert refused.content == f"You play at no table {table_id} here."  # the one named
+        nowhere = await world.slash(clara, "abort", table="nosuch1")
+        assert nowhere.content == "You play at no table nosuch1 here."  # alike: no hint
         assert table_id in world.service.tables
         # the chat is the server, but a bare /abort in another channel does not close
         # this channel's table: it says where the tables are
