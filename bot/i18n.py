@@ -995,6 +995,10 @@ def option_error(lang: str | None, error: OptionError) -> str:
         k: typed(v) if k in ("key", "value") and isinstance(v, str) else v
         for k, v in error.values.items()
     }
+    if error.code == "unknown" and isinstance(known := values.get("known"), str):
+        # as a host types them: "schneider", not "zweier.schneider" beside "auto_claim"
+        game = f"{values.get('game')}."
+        values["known"] = ", ".join(k.strip().removeprefix(game) for k in known.split(","))
     if values.get("value") == "":  # "assenbettler=": "… not nothing", not "… not "
         values["value"] = t(lang, "option.nothing")
     try:

@@ -358,7 +358,7 @@ async def test_a_pasted_page_is_not_echoed_back_whole(bot: Bot) -> None:
     for game, preset, options, ends in [
         (long, None, None, "Games: zweier, dreier, bauern, tausend."),
         ("zweier", long, None, "Presets: standard, manual_claims."),
-        ("zweier", None, {long: "on"}, "(options: auto_claim, zweier.schneider)"),
+        ("zweier", None, {long: "on"}, "(options: auto_claim, schneider)"),
         ("zweier", None, {"auto_claim": long}, "auto_claim is on or off, not"),
     ]:
         out = await bot.svc.create_table(CHAT, anna.user, game, preset=preset, options=options)
