@@ -28,6 +28,15 @@ class UserRef:
     #: place's own (a Discord server nickname): what leaderboards and records of
     #: every chat show, so a nickname given in one server is not shown in another.
     account_name: str | None = None
+    #: The language he reads where `lang` (his own, one we speak) is None: the chat's
+    #: for a command typed there, the table's for a press on its buttons (a French
+    #: app in a German group reads German there, not English).  Never stored as his.
+    reads: str | None = None
+
+    @property
+    def speaks(self) -> str | None:
+        """The language to answer him in here."""
+        return self.lang or self.reads
 
     def __post_init__(self) -> None:
         # a name is shown inside our lines (boards, tables, results): it must not turn

@@ -50,6 +50,7 @@ from .i18n import (
 from .locks import KeyedLocks
 from .payload import MENU_VERBS, SELF, Payload, PayloadError, self_verb, table_verb
 from .payload import decode as decode_payload
+from .payload import parsed as parsed_payload
 from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .settings import (
     ChatSettings,
@@ -276,7 +277,7 @@ class TableService:
         try:
             return await self._to_completion(coro)
         except StoreError:
-            return _refuse(norm_lang(user.lang), "not_saved")
+            return _refuse(norm_lang(user.speaks), "not_saved")
 
     def _work_done(self, task: asyncio.Task[Any]) -> None:
         self._work.discard(task)
@@ -356,13 +357,23 @@ class TableService:
     async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
         """The language to answer `user` in: his own where we speak it, else the
         chat's (a reader without one, or with one we lack, reads the chat's)."""
-        if user is not None and (own := supported_lang(user.lang)) is not None:
+        if user is not None and (own := supported_lang(user.speaks)) is not None:
             return own
         if chat is not None:
             return chat_language(await self.settings(chat), chat.lang)
         return "en"
 
     _lang = reply_lang
+
+    async def press_lang(self, payload: str, chat: ChatRef | None) -> str:
+        """The language a press is answered in for one whose own we lack: its table's
+        (a hand's buttons are pressed in a private chat, which has none of its own),
+        else its chat's."""
+        p = parsed_payload(payload)
+        table = self.tables.get(p.table) if p is not None else None
+        if table is not None:
+            return str(table.settings.get("lang", "en"))
+        return await self.reply_lang(None, chat)
 
     async def remember(self, user: UserRef) -> None:
         await self.store.save_player(
@@ -570,7 +581,7 @@ class TableService:
     async def _act(
         self, user: UserRef, payload: str, chat: ChatRef | None, is_admin: bool = False
     ) -> Outcome:
-        lang = await self._lang(user, chat)
+        lang = supported_lang(user.speaks) or await self.press_lang(payload, chat)
         try:
             p = decode_payload(payload)
         except PayloadError:
@@ -1069,7 +1080,7 @@ class TableService:
         `ask`: only ask first; the answer's `confirm` button deletes (whoever presses
         it deletes his own: adapters show it to the asker alone)."""
         if ask:
-            lang = norm_lang(user.lang)
+            lang = norm_lang(user.speaks)
             playing = sum(1 for tb in self.tables.values() if tb.seat_of(user.key) is not None)
             key = "confirm.forget_playing" if playing else "confirm.forget"
             confirm = (t(lang, "button.forget"), self_verb("fg"))
@@ -1077,7 +1088,7 @@ class TableService:
         return await self._outcome(user, self._forget(user))
 
     async def _forget(self, user: UserRef) -> Outcome:
-        lang = norm_lang(user.lang)
+        lang = norm_lang(user.speaks)
         handed = False  # a seat of his given up and stored
         for table in list(self.tables.values()):
             if table.seat_of(user.key) is None:

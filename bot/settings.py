@@ -52,7 +52,7 @@ class SettingError(ValueError):
             k: option_error(lang, v)
             if isinstance(v, OptionError)
             else typed(v)
-            if k == "key" and isinstance(v, str)
+            if k in ("key", "value") and isinstance(v, str)
             else v
             for k, v in self.values.items()
         }
@@ -327,12 +327,14 @@ def _fmt(v: Any) -> str:
     return shown_value(v)
 
 
-def setting_words(args: list[str]) -> list[str]:
+def setting_words(args: list[str], *, change: bool = False) -> list[str]:
     """`/settings` words as key and value, however they were typed (on Telegram as
     words, on Discord split across its two fields): ``key value``,
     ``key=value`` and ``key = value`` (as `/new` takes options), ``<game> <option>
     <value>`` and ``<game> option=value``; ``<game> <option>`` looks the option up,
-    and ``<game> <preset>`` names the game's preset (one key, one value)."""
+    and ``<game> <preset>`` names the game's preset (one key, one value).  `change`:
+    the words are a change (Discord's value field was filled), so ``<game> <word>``
+    is its preset even where an option has that name too."""
     args = [a for a in args if a != "="]
     if args and "=" in args[0] and len(args) <= 2:
         key, _, value = args[0].partition("=")
@@ -348,6 +350,7 @@ def setting_words(args: list[str]) -> list[str]:
     key = f"{gid}.{args[1].lower()}"
     # an option first: four options share a preset's name (dreier carinthian), and
     # looking one up must not change the chat's preset
-    if key not in ChatSettings().option_names(gid) and args[1].lower() in game(gid).presets:
+    is_option = key in ChatSettings().option_names(gid) and not change
+    if not is_option and args[1].lower() in game(gid).presets:
         return [f"preset.{gid}", args[1]]
     return [key]

@@ -1516,12 +1516,21 @@ def settings_text(
         return t(lang, "settings.unknown_option", key=i18n.typed(key), keys=", ".join(options))
     # a typo ("turn_timout") gets the one it misses; anything else the names there are
     names = [k for k, _ in _settings_shown(settings, lang, turn_timeout, ai_level, chat_lang)]
+    preset_keys = [f"preset.{g}" for g in GAME_MODULES]
     prefix = i18n.game_named(want.partition(".")[0], tuple(GAME_MODULES)) if "." in want else None
     if prefix is not None:  # "dreier.nonsense": that game's are the ones meant
         names = settings.option_names(prefix)  # its preset's line first
-    close = difflib.get_close_matches(want, names, n=1, cutoff=0.75)
+    close = difflib.get_close_matches(want, [*names, *preset_keys], n=1, cutoff=0.75)
     if close:
         return t(lang, "settings.unknown_close", key=i18n.typed(key), guess=close[0])
+    if prefix is not None:
+        return t(
+            lang,
+            "settings.unknown_in_game",
+            key=i18n.typed(key),
+            game=prefix,
+            keys=", ".join(names),
+        )
     return t(lang, "settings.unknown", key=i18n.typed(key), keys=", ".join(names))
 
 

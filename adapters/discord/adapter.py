@@ -514,15 +514,31 @@ class DiscordAdapter:
             self._langs[ref.key] = lang
         return ref
 
-    async def who(self, interaction: discord.Interaction[Any]) -> UserRef:
+    async def who(
+        self, interaction: discord.Interaction[Any], pressed: str | None = None
+    ) -> UserRef:
         """`user` as answers address him: in his client's language, or, where we do
-        not speak that one, in the server's (a French client in a German server reads
-        German there, not English)."""
+        not speak that one, in the server's, or for a press (`pressed`, its payload)
+        in its table's — a hand's buttons are in his DMs (a French client in a German
+        server reads German there, not English).  His own stays unknown
+        (`UserRef.reads`): nothing of this is stored as his."""
         ref = self.user(interaction)
         if ref.lang:
             return ref
-        lang = await self.service.reply_lang(None, self.chat(interaction))
-        return dataclasses.replace(ref, lang=lang)
+        chat = self.chat(interaction)
+        if pressed is None:
+            reads = await self.service.reply_lang(None, chat)
+        else:
+            reads = await self.service.press_lang(pressed, chat)
+        return dataclasses.replace(ref, reads=reads)
+
+    async def _failed_lang(self, interaction: discord.Interaction[Any]) -> str | None:
+        """The language of a failure's answer: `who`'s, or his own alone when even that
+        cannot be read (the store failing is often why the command failed)."""
+        try:
+            return (await self.who(interaction)).speaks
+        except Exception:  # the answer matters more than its language
+            return self.user(interaction).lang
 
     @staticmethod
     def chat(interaction: discord.Interaction[Any]) -> ChatRef:
@@ -564,7 +580,7 @@ class DiscordAdapter:
             label, payload = outcome.confirm
             view = discord.ui.View(timeout=None)
             view.add_item(render.PayloadButton(payload, label))
-        await self.reply(interaction, outcome.text or text(user.lang, "done"), view=view)
+        await self.reply(interaction, outcome.text or text(user.speaks, "done"), view=view)
 
     def forget_user(self, user: str, *, done: bool = True) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped
@@ -824,7 +840,7 @@ class DiscordAdapter:
             await self._press(interaction, payload)
 
     async def _press(self, interaction: discord.Interaction[Any], payload: str) -> None:
-        user = await self.who(interaction)
+        user = await self.who(interaction, payload)
         message = interaction.message
         table_id = _table_of(payload)
         on_hand = (
@@ -847,7 +863,7 @@ class DiscordAdapter:
         except Exception:
             log.exception("a press (%s) failed", loggable(payload))
             with contextlib.suppress(discord.HTTPException, NotAnswered):
-                await self.reply(interaction, text(user.lang, "failed"))
+                await self.reply(interaction, text(user.speaks, "failed"))
             return
         if outcome.ok and outcome.hand is None and table_id is not None:
             outcome = self._with_hand(outcome, table_id, user, payload)
@@ -871,7 +887,7 @@ class DiscordAdapter:
         channel = self._channels.get(table.id) if table is not None else None
         if table is None or channel is None:
             return outcome.text
-        where = text(user.lang, "seated_at", table=table.id, channel=f"<#{channel}>")
+        where = text(user.speaks, "seated_at", table=table.id, channel=f"<#{channel}>")
         return f"{outcome.text} {where}"
 
     def _with_hand(self, outcome: Outcome, table_id: str, user: UserRef, payload: str) -> Outcome:
@@ -896,7 +912,7 @@ class DiscordAdapter:
             return
         log.error("/%s failed", name, exc_info=cause)
         with contextlib.suppress(discord.HTTPException, NotAnswered, *OUTAGES):
-            await self.reply(interaction, text(self.user(interaction).lang, "failed"))
+            await self.reply(interaction, text(await self._failed_lang(interaction), "failed"))
 
     def _unanswered(self, table_id: str | None, user: str) -> None:
         """The presser saw "This interaction failed" and no answer: whatever the press
@@ -971,7 +987,7 @@ class DiscordAdapter:
         answer, without the button."""
         if outcome.code == "forgotten":
             self.forget_user(user.key)
-        words = outcome.text or text(user.lang, "done")
+        words = outcome.text or text(user.speaks, "done")
         if interaction.response.is_done():  # deferred: the pressed message is @original
             await interaction.edit_original_response(content=words, view=None)
             return
@@ -1116,7 +1132,7 @@ class DiscordAdapter:
         if not self.first_delivery(interaction):
             return
         with contextlib.suppress(discord.HTTPException, NotAnswered):
-            await self.reply(interaction, text((await self.who(interaction)).lang, "not_here"))
+            await self.reply(interaction, text((await self.who(interaction)).speaks, "not_here"))
 
     # --- out: the listener ---------------------------------------------------------------
 

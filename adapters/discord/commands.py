@@ -13,9 +13,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
-from bot.i18n import game_name, t
+from bot.i18n import game_name, t, typed
 from bot.records import record_reply
-from bot.rules_text import rules_summary
+from bot.rules_text import asked_rules, rules_summary
 from bot.settings import chat_language, setting_words
 from bot.views import settings_text
 from engine.games import available, game
@@ -90,7 +90,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         if missing := adapter.missing_permissions(interaction):
             # said before any table exists: one opened here would close at its first
             # edit or post, telling its players the bot lost a channel it never had
-            await adapter.reply(interaction, _missing_text(user.lang, missing))
+            await adapter.reply(interaction, _missing_text(user.speaks, missing))
             return
         chat = adapter.chat(interaction)
         is_admin = interaction.guild_id is None or interaction.permissions.manage_guild
@@ -102,7 +102,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         )
         if not outcome.ok or outcome.table_id is None or outcome.lobby is None:
             await adapter.reply(
-                interaction, adapter.said(interaction, user, outcome) or text(user.lang, "failed")
+                interaction, adapter.said(interaction, user, outcome) or text(user.speaks, "failed")
             )
             return
         await adapter.opened(interaction, outcome.table_id, outcome.lobby.message)
@@ -111,11 +111,17 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def preset_names(
         interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
+        return presets_of(interaction, current)
+
+    def presets_of(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The presets of the game chosen (of every game before one is), as typed."""
         chosen = interaction.namespace.game
         ids = [chosen] if isinstance(chosen, str) and chosen else available()
         names = sorted({p for g in ids for p in game(g).presets})
-        typed = current.strip().lower()  # "All" finds all_contracts
-        return [app_commands.Choice(name=p, value=p) for p in names if typed in p][:25]
+        part = current.strip().lower()  # "All" finds all_contracts
+        return [app_commands.Choice(name=p, value=p) for p in names if part in p][:25]
 
     tree.add_command(group)
 
@@ -149,7 +155,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         board = leaderboard_text(
             store,
             where,
-            user.lang,
+            user.speaks,
             games=[game] if game else (),
             player=user.key,
             servers=True,
@@ -175,7 +181,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         user: discord.User | discord.Member | None = None,
         scope: str = "server",
     ) -> None:
-        lang = (await adapter.who(interaction)).lang
+        lang = (await adapter.who(interaction)).speaks
         who = user or interaction.user
         # like /leaderboard: this server's games unless asked for all (a public reply
         # must not show what someone played on other servers); a DM has no server
@@ -207,7 +213,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             record_reply(
                 store,
                 chat,
-                user.lang,
+                user.speaks,
                 table,
                 player=user.key,
                 place=str(interaction.channel_id),
@@ -217,24 +223,42 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         await adapter.reply(interaction, found.text, file=found.file)
 
     @tree.command(name=locale_str("rules"), description=locale_str("The rules of a game"))
-    @app_commands.rename(game=locale_str("game"))
-    @app_commands.describe(game=locale_str("The game (your table's if left out)"))
+    @app_commands.rename(game=locale_str("game"), preset=locale_str("preset"))
+    @app_commands.describe(
+        game=locale_str("The game (your table's if left out)"),
+        preset=locale_str("A set of house rules"),
+    )
     @app_commands.choices(game=games)
-    async def rules(interaction: discord.Interaction[Any], game: str | None = None) -> None:
+    async def rules(
+        interaction: discord.Interaction[Any], game: str | None = None, preset: str | None = None
+    ) -> None:
         user = await adapter.who(interaction)
+        table = service.table_of(adapter.chat(interaction).key, user.key)
+        if game is None and preset is not None:
+            # a preset of the game at his table, else of no game named: say so
+            game = table.game if table is not None else None
+            if game is None:
+                await adapter.reply(interaction, text(user.speaks, "rules_preset_game"))
+                return
         if game is not None:
-            body = rules_summary(game, user.lang, standard=True)
+            # as /schnapsen new would open it: the preset's rules, or its name refused
+            body = asked_rules(game, [preset] if preset else [], {}, user.speaks)
         else:
-            table = service.table_of(adapter.chat(interaction).key, user.key)
             if table is not None:
-                body = rules_summary(table.game, user.lang, table.options_json)
+                body = rules_summary(table.game, user.speaks, table.options_json)
             else:
                 # the overview leaves the contract lists out: four games must fit one
                 # Discord message (2,000 characters); /rules GAME shows them
                 body = "\n\n".join(
-                    rules_summary(g, user.lang, contracts=False) for g in available()
+                    rules_summary(g, user.speaks, contracts=False) for g in available()
                 )
         await adapter.reply(interaction, body)
+
+    @rules.autocomplete("preset")
+    async def rules_preset_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return presets_of(interaction, current)
 
     @tree.command(
         name=locale_str("settings"),
@@ -255,11 +279,12 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         if key is None and value is not None:
             # a value alone changes nothing: say so rather than list the settings as if
             # it had been taken
-            await adapter.reply(interaction, text(user.lang, "setting_without_key", value=value))
+            said = text(user.speaks, "setting_without_key", value=typed(value))
+            await adapter.reply(interaction, said)
             return
         # the words as Telegram's /settings reads them: "key:zweier value:manual_claims"
         # is Zweier's preset, "key:turn_timeout=90" a value, as typed there
-        words = setting_words((key or "").split() + (value or "").split())
+        words = setting_words((key or "").split() + (value or "").split(), change=bool(value))
         if len(words) >= 2:
             outcome = await adapter.within_budget(
                 interaction,
@@ -271,18 +296,18 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
                     is_admin=interaction.permissions.manage_guild,
                 ),
             )
-            await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+            await adapter.reply(interaction, outcome.text or text(user.speaks, "done"))
             return
         key = words[0] if words else key
         current = await adapter.within_budget(interaction, service.settings(chat))
         shown = settings_text(
             current,
-            user.lang,
+            user.speaks,
             turn_timeout=service.timings.turn_timeout,
             ai_level=service.ai_level,
             key=key,
             servers=True,
-            example=text(user.lang, "settings_game"),
+            example=text(user.speaks, "settings_game"),
             chat_lang=chat.lang,
         )
         await adapter.reply(interaction, shown)
@@ -308,16 +333,16 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
                 table = here[0]
             elif not here and elsewhere:
                 await adapter.reply(
-                    interaction, text(user.lang, "abort_where", tables=", ".join(elsewhere))
+                    interaction, text(user.speaks, "abort_where", tables=", ".join(elsewhere))
                 )
                 return
         outcome = await adapter.within_budget(
             interaction, service.abort(chat, user, is_admin=is_admin, table_id=table)
         )
         if outcome.ok and outcome.text is None and outcome.table_id is not None:
-            await adapter.reply(interaction, text(user.lang, "aborted", table=outcome.table_id))
+            await adapter.reply(interaction, text(user.speaks, "aborted", table=outcome.table_id))
             return
-        await adapter.reply(interaction, outcome.text or text(user.lang, "done"))
+        await adapter.reply(interaction, outcome.text or text(user.speaks, "done"))
 
     @tree.command(name=locale_str("resign"), description=locale_str("Give up your running match"))
     async def resign(interaction: discord.Interaction[Any]) -> None:
@@ -337,7 +362,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
 
     @tree.command(name=locale_str("help"), description=locale_str("How to play with this bot"))
     async def help_(interaction: discord.Interaction[Any]) -> None:
-        lang = (await adapter.who(interaction)).lang
+        lang = (await adapter.who(interaction)).speaks
         # the id as `game:` takes it, in brackets of its own: "Schnapsen (2 players)"
         names = ", ".join(f"{game_name(g, lang)} [{g}]" for g in available())
         # the buttons as the channel's messages label them (its language, which may

@@ -1227,13 +1227,20 @@ class TelegramAdapter:
             self.langs[ref.key] = ref.lang
         return ref
 
-    async def _reader(self, user: UserRef, chat: ChatRef | None) -> UserRef:
+    async def _reader(
+        self, user: UserRef, chat: ChatRef | None, pressed: str | None = None
+    ) -> UserRef:
         """`user` as answers address him: in his language, or, where his app has none
-        we speak, in the chat's (a French app in a German group reads German there,
-        not English; and every answer alike, the core's and ours)."""
-        if user.lang:
+        we speak, in the chat's, or for a press (`pressed`, its data) in its table's
+        (a French app in a German group reads German there, not English; and every
+        answer alike, the core's and ours).  His own stays unknown (`UserRef.reads`)."""
+        if user.speaks:
             return user
-        return dataclasses.replace(user, lang=await self.service.reply_lang(None, chat))
+        if pressed is None:
+            reads = await self.service.reply_lang(None, chat)
+        else:
+            reads = await self.service.press_lang(pressed, chat)
+        return dataclasses.replace(user, reads=reads)
 
     # --- handlers --------------------------------------------------------------------
 
@@ -1266,7 +1273,14 @@ class TelegramAdapter:
         log.error("handling a Telegram update failed", exc_info=context.error)
         if not isinstance(update, Update) or update.effective_user is None:
             return
-        lang = self._user(update.effective_user).lang
+        user = self._user(update.effective_user)
+        message = update.effective_message
+        chat = self._chat(message) if message is not None else None
+        data = update.callback_query.data if update.callback_query is not None else None
+        try:  # the chat's or table's language; a failing store must not stop the answer
+            lang = (await self._reader(user, chat, data)).speaks
+        except Exception:  # the answer matters more than its language
+            lang = user.lang
         if update.callback_query is not None:
             await self._answer(update.callback_query, tt(lang, "failed"), alert=True)
         elif update.effective_chat is not None and update.effective_message is not None:
@@ -1293,7 +1307,7 @@ class TelegramAdapter:
         # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
         chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
-        user = await self._reader(user, chat)
+        user = await self._reader(user, chat, data)
         pressed = query.message if isinstance(query.message, TgMessage) else None
         task = asyncio.ensure_future(self._act(user, data, chat, pressed))
         try:
@@ -1319,7 +1333,7 @@ class TelegramAdapter:
         if not missing:
             return None
         return tt(
-            user.lang, "start_blocked", names=", ".join(missing), link=self.deep_link(p.table)
+            user.speaks, "start_blocked", names=", ".join(missing), link=self.deep_link(p.table)
         )
 
     async def _act(
@@ -1333,7 +1347,7 @@ class TelegramAdapter:
         if p is not None and p.table == SELF and chat is not None and chat.id.startswith("-"):
             # /forgetme's button deletes the presser's data: it is only ever shown in
             # his private chat, so one in a group (forwarded there) is refused
-            text = tt(user.lang, "forget_private", link=self.private_link)
+            text = tt(user.speaks, "forget_private", link=self.private_link)
             return Outcome(False, text, "forget_private")
         if p is not None and p.verb == REMATCH and chat is not None and pressed is not None:
             return await self._rematch(user, data, chat, pressed)
@@ -1370,9 +1384,9 @@ class TelegramAdapter:
             try:
                 known = await self._is_admin(pressed, user)
             except _AdminUnknowable:
-                return Outcome(False, tt(user.lang, "admin_refused"), "admin_refused")
+                return Outcome(False, tt(user.speaks, "admin_refused"), "admin_refused")
             if known is None:
-                return Outcome(False, tt(user.lang, "admin_unknown"), "admin_unknown")
+                return Outcome(False, tt(user.speaks, "admin_unknown"), "admin_unknown")
             is_admin = known
         async with self._opening_in(chat, user, pressed):
             outcome = await self.service.act(user, data, chat, is_admin=is_admin)
@@ -1438,7 +1452,7 @@ class TelegramAdapter:
         error = task.exception()
         if error is not None:
             log.error("a button press failed", exc_info=error)
-            text: str | None = tt(user.lang, "failed")
+            text: str | None = tt(user.speaks, "failed")
         else:
             outcome = task.result()
             text = None if outcome.ok else outcome.text
@@ -1454,7 +1468,7 @@ class TelegramAdapter:
     async def _respond(
         self, query: CallbackQuery, user: UserRef, data: str, outcome: Outcome
     ) -> None:
-        lang = user.lang
+        lang = user.speaks
         # Join (or Rematch), or pressed again by someone seated who never opened the
         # private chat (he dismissed the first answer's link): the link again, not a
         # dead end.
@@ -1557,7 +1571,7 @@ class TelegramAdapter:
             return True
         try:
             await self.outbox.paced(uid)
-            await self.app.bot.send_message(uid, tt(user.lang, "joined", table=table_id))
+            await self.app.bot.send_message(uid, tt(user.speaks, "joined", table=table_id))
         except TelegramError as e:
             if refuses(e):  # a 403, or "chat not found" for a user never met
                 self._on_refused(uid)
@@ -1614,10 +1628,10 @@ class TelegramAdapter:
         except _AdminUnknowable:
             if refused_is_no:
                 return False
-            await self._reply(message, tt(user.lang, "admin_refused"))
+            await self._reply(message, tt(user.speaks, "admin_refused"))
             return None
         if is_admin is None:
-            await self._reply(message, tt(user.lang, "admin_unknown"))
+            await self._reply(message, tt(user.speaks, "admin_unknown"))
         return is_admin
 
     async def _incoming(self, update: Update) -> tuple[TgMessage, UserRef] | None:
@@ -1641,7 +1655,7 @@ class TelegramAdapter:
         table is, it gets the answer to type it in the group."""
         got = await self._incoming(update)
         if got is not None and got[0].chat.type == "private":
-            await self._reply(got[0], tt(got[1].lang, "group_only"))
+            await self._reply(got[0], tt(got[1].speaks, "group_only"))
             return None
         return got
 
@@ -1651,7 +1665,7 @@ class TelegramAdapter:
             return
         message, user = got
         if message.chat.type != "private":
-            await self._reply(message, self._help(user.lang, in_group=True))
+            await self._reply(message, self._help(user.speaks, in_group=True))
             return
         uid = int(user.id)
         self._lets_in(uid, update.update_id)
@@ -1670,15 +1684,15 @@ class TelegramAdapter:
             named = (context.args or [""])[0].strip().lower()
             lobby = self.service.tables.get(named)
             if lobby is not None and lobby.platform == PLATFORM and lobby.status == Status.LOBBY:
-                text = tt(user.lang, "welcome_join", name=user.name, table=named)
+                text = tt(user.speaks, "welcome_join", name=user.name, table=named)
             else:
-                text = tt(user.lang, "welcome", name=user.name)
+                text = tt(user.speaks, "welcome", name=user.name)
             self.outbox.send(uid, Content(text))
             return
         for table in seated:
             st = self._state(table.id, table.chat)
             st.warned.discard(user.key)
-            self.outbox.send(uid, Content(tt(user.lang, "welcome_table", table=table.id)))
+            self.outbox.send(uid, Content(tt(user.speaks, "welcome_table", table=table.id)))
             if table.status == Status.LOBBY:
                 self._show_lobby(table.id, st)
             elif table.status == Status.PLAYING:
@@ -1697,16 +1711,9 @@ class TelegramAdapter:
         # a game's other names count ("/new 1000", "/new thousand"); the core refuses
         # a word that names none
         game = (_game_of(args[0]) or args[0].lower()) if args else "zweier"
-        words: list[str] = []
-        options: dict[str, Any] = {}
-        for arg in _assignments(args[1:]):
-            if "=" in arg:
-                key, _, value = arg.partition("=")
-                options[key] = value  # read by the core (`bot.settings.rule_options`)
-            else:
-                words.append(arg.lower())
+        words, options = _rules_words(args[1:])
         if len(words) > 1:  # taking the first would drop the others unsaid
-            await self._reply(message, t(user.lang, "new.one_preset", words=", ".join(words)))
+            await self._reply(message, t(user.speaks, "new.one_preset", words=", ".join(words)))
             return
         preset = words[0] if words else None
         settings = await self.service.settings(chat)
@@ -1732,7 +1739,7 @@ class TelegramAdapter:
         # a number that names no game ("1000" is Thousand) is the board's page
         paging = [a for a in args if a.isdecimal() and _game_of(a) is None]
         words = [a for a in args if a != "global" and a not in paging]
-        refused = _unknown_game(user.lang, words)
+        refused = _unknown_game(user.speaks, words)
         if refused is not None:
             await self._reply(message, refused)
             return
@@ -1742,7 +1749,7 @@ class TelegramAdapter:
         text = await leaderboard_text(
             self.service.store,
             scope,
-            user.lang,
+            user.speaks,
             games=games,
             player=user.key,
             page=int(paging[0]) if paging else 1,
@@ -1761,11 +1768,11 @@ class TelegramAdapter:
         args = [a.lower() for a in context.args or []]
         if [a for a in args if a != "global"]:
             # `/stats @anna` or `/stats anna` would otherwise show the asker's own
-            await self._reply(message, t(user.lang, "stats.usage"))
+            await self._reply(message, t(user.speaks, "stats.usage"))
             return
         private = message.chat.type == "private"
         scope = "global" if "global" in args or private else self._chat(message).key
-        text = await stats_text(self.service.store, target.key, target.name, scope, user.lang)
+        text = await stats_text(self.service.store, target.key, target.name, scope, user.speaks)
         await self._reply(message, text)
 
     async def _cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1774,27 +1781,20 @@ class TelegramAdapter:
             return
         message, user = got
         args = [a.lower() for a in context.args or []]
-        refused = _unknown_game(user.lang, args[:1])
+        refused = _unknown_game(user.speaks, args[:1])
         if refused is not None:
             text = refused
         elif args:
             # the words after the game as /new reads them: "/rules tausend golden"
             # is the golden round's rules, not Thousand's standard ones again
-            words: list[str] = []
-            options: dict[str, str] = {}
-            for arg in _assignments(_split(args[1:])):
-                key, eq, value = arg.partition("=")
-                if eq:
-                    options[key] = value
-                else:
-                    words.append(arg)
-            text = asked_rules(_game_of(args[0]) or args[0], words, options, user.lang)
+            words, options = _rules_words(_split(args[1:]))
+            text = asked_rules(_game_of(args[0]) or args[0], words, options, user.speaks)
         else:
             table = self.service.table_of(self._chat(message).key, user.key)
             if table is not None:
-                text = rules_summary(table.game, user.lang, table.options_json)
+                text = rules_summary(table.game, user.speaks, table.options_json)
             else:
-                text = "\n\n".join(rules_summary(g, user.lang) for g in available())
+                text = "\n\n".join(rules_summary(g, user.speaks) for g in available())
         await self._reply(message, text)
 
     async def _cmd_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1809,7 +1809,7 @@ class TelegramAdapter:
             if is_admin is None:
                 return
             if not is_admin:
-                await self._reply(message, t(user.lang, "refuse.not_admin"))
+                await self._reply(message, t(user.speaks, "refuse.not_admin"))
                 return
             outcome = await self.service.update_setting(
                 chat, user, args[0], " ".join(args[1:]), is_admin=is_admin
@@ -1818,7 +1818,7 @@ class TelegramAdapter:
             return
         shown = settings_text(
             await self.service.settings(chat),
-            user.lang,
+            user.speaks,
             turn_timeout=self.service.timings.turn_timeout,
             ai_level=self.service.ai_level,
             key=args[0] if args else None,
@@ -1883,7 +1883,7 @@ class TelegramAdapter:
         chat = self._chat(message)
         args = _split(context.args)
         named = args[0] if args else None
-        reply = await record_reply(self.service.store, chat.key, user.lang, named)
+        reply = await record_reply(self.service.store, chat.key, user.speaks, named)
         if reply.file is None:
             await self._reply(message, reply.text)
             return
@@ -1891,7 +1891,7 @@ class TelegramAdapter:
             message.chat.id,
             Attachment(reply.file.filename, reply.file.data),
             reply.text,
-            fallback=Content(tt(user.lang, "failed")),
+            fallback=Content(tt(user.speaks, "failed")),
             thread=_topic_of(message),
         )
 
@@ -1900,7 +1900,7 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        await self._reply(message, self._help(user.lang, in_group=message.chat.type != "private"))
+        await self._reply(message, self._help(user.speaks, in_group=message.chat.type != "private"))
 
     def _help(self, lang: str | None, *, in_group: bool) -> str:
         """The help; in a group with the link to the private chat, which every player
@@ -1924,7 +1924,7 @@ class TelegramAdapter:
         text = message.text or ""
         if not text.startswith("/"):  # words: only the private chat reaches us with them
             if private:
-                await self._reply(message, self._help(user.lang, in_group=False))
+                await self._reply(message, self._help(user.speaks, in_group=False))
             return
         command, _, addressee = text.split(maxsplit=1)[0][1:].partition("@")
         ours = addressee.lower() == (self.app.bot.username or "").lower()
@@ -1935,9 +1935,11 @@ class TelegramAdapter:
             close = difflib.get_close_matches(command.lower(), [c for c, _ in COMMANDS["en"]], 1)
             guess = close[0] if close else None
         if guess is not None:
-            await self._reply(message, tt(user.lang, "did_you_mean", command=command, guess=guess))
+            await self._reply(
+                message, tt(user.speaks, "did_you_mean", command=command, guess=guess)
+            )
         elif private or ours:
-            await self._reply(message, tt(user.lang, "unknown_command", command=command))
+            await self._reply(message, tt(user.speaks, "unknown_command", command=command))
 
     async def _cmd_forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         got = await self._incoming(update)
@@ -1947,7 +1949,7 @@ class TelegramAdapter:
         if message.chat.type != "private":
             # the question's button deletes the data of whoever presses it: it is
             # asked where only he can press it
-            await self._reply(message, tt(user.lang, "forget_private", link=self.private_link))
+            await self._reply(message, tt(user.speaks, "forget_private", link=self.private_link))
             return
         await self._ask(message, await self.service.forget(user, ask=True))
 
@@ -1955,7 +1957,7 @@ class TelegramAdapter:
         """After his data was deleted: nothing of him stays here either.  `done`
         False: the deletion failed part way, after some tables gave his seat to the
         computer; the hands of those go all the same (the rest stays, as he does)."""
-        lang = (self.langs.pop(user.key, None) if done else self.langs.get(user.key)) or user.lang
+        lang = (self.langs.pop(user.key, None) if done else self.langs.get(user.key)) or user.speaks
         for table_id, st in self.states.items():
             table = self.service.tables.get(table_id)
             if table is not None and table.seat_of(user.key) is not None:
@@ -2051,6 +2053,20 @@ def _derived_secret(token: str) -> str:
     """The webhook's secret when none is configured: nobody without the token can
     compute it, and every start of the same bot registers the same one."""
     return hmac.new(token.encode(), b"schnapsen webhook secret", "sha256").hexdigest()
+
+
+def _rules_words(args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The words after a game in /new and /rules: presets (lowercase) and the rule
+    options typed as ``name=value`` (read by the core, `bot.settings.rule_options`)."""
+    words: list[str] = []
+    options: dict[str, str] = {}
+    for arg in _assignments(args):
+        key, eq, value = arg.partition("=")
+        if eq:
+            options[key] = value
+        else:
+            words.append(arg.lower())
+    return words, options
 
 
 def _assignments(args: list[str]) -> list[str]:

@@ -590,12 +590,15 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
     assert shown(key="preset.zweier").splitlines()[1] == "preset.zweier = default (standard)"
     assert shown(key="tausend.players").splitlines()[1] == "tausend.players = default (3)"
     nonsense = shown(key="dreier.nonsense")
-    assert nonsense.startswith("There is no setting dreier.nonsense. Settings: preset.dreier, ")
+    assert nonsense.startswith(
+        "There is no setting dreier.nonsense; dreier has these: preset.dreier, "
+    )
     assert "dreier.plauderer" in nonsense and "turn_timeout" not in nonsense
     assert shown(key="dreier.plauder") == (
         "There is no setting dreier.plauder. Did you mean dreier.plauderer?"
     )
     assert shown(key="turn_timout") == "There is no setting turn_timout. Did you mean turn_timeout?"
+    assert shown(key="preset.dreierr").endswith("Did you mean preset.dreier?")
     unknown = shown(key="x" * 500)
     assert unknown.startswith("There is no setting " + "x" * 39 + "…. Settings: language, ")
     assert "e.g. dreier." in unknown

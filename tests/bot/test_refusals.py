@@ -365,3 +365,7 @@ async def test_a_pasted_page_is_not_echoed_back_whole(bot: Bot) -> None:
         assert not out.ok and out.text is not None, out
         assert len(out.text) < 300 and "x" * 39 + "…" in out.text, out.text
         assert ends in out.text, out.text
+    for key in ("preset.dreier", long):  # a setting's value, a setting's name
+        said = await bot.svc.update_setting(CHAT, anna.user, key, long, is_admin=True)
+        assert not said.ok and len(said.text or "") < 600, said.text
+        assert "x" * 39 + "…" in (said.text or ""), said.text

@@ -444,7 +444,7 @@ async def test_an_agree_button_from_the_deal_before_opens_no_vote(bot: Bot) -> N
     table = bot.svc.tables[tid]
     out = await bert.press(agree)
     assert not out.ok and out.code == "vote_lapsed", out
-    assert "ended with its deal; /abort asks again" in (out.text or "")
+    assert "ended with its deal; in the new deal /abort asks again" in (out.text or "")
     assert table.votes == set() and "Votes to close" not in bot.fc.tables[tid].message.text
     assert (await bot.svc.abort(CHAT, bert.user)).ok
     assert table.votes == {bert.key}

@@ -137,6 +137,8 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             ("zweier", "auto_claim on", "Saved: zweier.auto_claim = on"),
             ("zweier auto_claim", "off", "Saved: zweier.auto_claim = off"),
             ("turn_timeout=90", None, "Saved: turn_timeout = 90"),
+            # a preset that is an option's name too: a value given means a change
+            ("dreier", "carinthian", "Saved: preset.dreier = carinthian"),
         ]:
             fields = {"key": key} | ({"value": value} if value else {})
             out = await world.slash(moderator, "settings", **fields)
@@ -890,3 +892,23 @@ async def test_a_client_language_we_lack_reads_the_servers(tmp_path: Path) -> No
         assert help_text.startswith("Schnapsen-Bot"), help_text
         english = await world.slash(world["anna"], "abort")
         assert english.content == t("en", "refuse.no_table"), english.content
+
+
+async def test_rules_of_a_preset(tmp_path: Path) -> None:
+    """/rules takes a preset as /schnapsen new does: its rules, or its name refused;
+    a preset without a game is of the asker's table's game, else he is asked which."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        rules = {c["name"]: c for c in world.fake.commands()}["rules"]
+        _, preset = rules["options"]
+        assert preset["name_localizations"] == {"de": "vorlage"} and preset["autocomplete"]
+        anna = world["anna"]
+        golden = await world.slash(anna, "rules", game="tausend", preset="golden")
+        assert "• golden round: until everyone has dealt once" in golden.content
+        bad = await world.slash(anna, "rules", game="dreier", preset="xyz")
+        assert bad.content.startswith("Unknown preset xyz. Presets: standard,"), bad.content
+        which = await world.slash(anna, "rules", preset="golden")
+        assert which.content.startswith("Which game's preset? Name the game too"), which.content
+        await world.open_table(anna, "tausend")
+        own = await world.slash(anna, "rules", preset="golden")
+        assert "• golden round: until everyone has dealt once" in own.content

@@ -25,6 +25,7 @@ from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
+    FakeMessage,
     FakeTelegram,
     FakeUser,
     Limits,
@@ -960,5 +961,57 @@ async def test_a_reader_whose_language_we_lack_reads_the_groups(
         lobby = await fake.wait_for_message(group, contains="Gastgeber")
         answer = await press(fake, fran, lobby, "Start")  # only the host starts
         assert answer.show_alert and "Gastgeber" in (answer.text or ""), answer.text
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_reader_without_a_language_keeps_the_tables_in_his_private_chat(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Carl's app names no language and the group plays in German. His hand comes
+    in German to the private chat, which has no language of its own: a gift's card
+    picked there ("… geben…") redraws it in German too ("Wer bekommt …?"). And none
+    of it is stored as his own language."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        users = [
+            fake.create_user(n, username=n.lower(), language_code=None, started=True)
+            for n in ("Carl", "Dora", "Emil")
+        ]
+        group = fake.create_group("Stammtisch", members=users, creator=users[0])
+        users[0].send(group, "/settings language de")
+        await fake.wait_for_message(group, contains="language = de")
+        users[0].send(group, "/new tausend")
+        lobby = await fake.wait_for_message(group, contains="Gastgeber")
+        for user in users[1:]:
+            assert not (await press(fake, user, lobby, "Mitspielen")).show_alert
+            await fake.wait_for(lambda u=user: u.first_name in lobby.text, what="joined")
+        assert not (await press(fake, users[0], lobby, "Start")).show_alert
+
+        def hands() -> list[tuple[FakeUser, FakeMessage]]:
+            return [
+                (u, m)
+                for u in users
+                for m in u.private_chat.bot_messages()[-1:]
+                if m.buttons() and m.text.startswith("Deine Karten")
+            ]
+
+        for _ in range(6):  # the bidding (the first choice: 100, then passes), then a gift
+            await fake.wait_for(lambda: hands() or None, what="a hand with buttons")
+            giving = [(u, m) for u, m in hands() if m.buttons()[0].text.endswith("geben…")]
+            if giving:
+                break
+            user, hand = hands()[0]
+            assert not (await press(fake, user, hand, hand.buttons()[0].text)).show_alert
+            await asyncio.sleep(0.3)
+        [(user, hand)] = giving
+        pick = hand.buttons()[0].text
+        answer = await press(fake, user, hand, pick)
+        assert not answer.show_alert, answer.text
+        card = pick.removesuffix(" geben…")
+        await fake.wait_for(lambda: f"Wer bekommt {card}?" in hand.text or None, what="to whom")
+        assert hand.text.startswith("Deine Karten") and "Your" not in hand.text, hand.text
+        stored = await rig.service.store.player(f"tg:{user.id}")
+        assert stored is not None and stored[1] is None, stored  # not stored as his own
     finally:
         await stop_rig(rig)
