@@ -960,15 +960,19 @@ class TableService:
                 table = in_chat[0]
         # a table he named is named in the refusal (whether there is one he does not
         # play at is not said: a server's tables may be in channels he cannot see)
-        none = ("no_table_named", {"table": typed(table_id)}) if table_id else ("no_table", {})
+        none = (
+            _refuse(lang, "no_table_named", table=typed(table_id))
+            if table_id
+            else _refuse(lang, "no_table")
+        )
         if table is None:
-            return _refuse(lang, none[0], **none[1])
+            return none
         async with self.lock(table.id):
             if self.tables.get(table.id) is not table:
-                return _refuse(lang, none[0], **none[1])  # it closed meanwhile
+                return none  # it closed meanwhile
             if table.seat_of(user.key) is None:
                 if not is_admin:
-                    return _refuse(lang, none[0], **none[1])  # or they left meanwhile
+                    return none  # or they left meanwhile
                 await self._commit(table, [{"k": "abort", "reason": "admin"}])
                 await self._closed_table(table, "aborted")
                 return Outcome(True, table_id=table.id)
