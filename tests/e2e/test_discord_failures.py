@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from adapters.discord import render
+from adapters.discord.texts import text
 from bot import results as R
 from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
@@ -512,3 +513,10 @@ async def test_a_command_the_bot_fails_on_is_answered(
         assert len(faulted) == 1 and "leaderboard" in faulted[0].getMessage()
         board = await world.slash(world["anna"], "leaderboard")
         assert board.content.startswith("No rated games")
+        # one whose client language we lack reads it in the server's, as all else
+        world.guild.locale = "de"
+        francois = world.fake.add_user("francois", locale="fr")
+        world.fake.add_member(world.guild, francois)
+        faults.append("injected fault")
+        answer = await world.slash(francois, "leaderboard")
+        assert answer.content == text("de", "failed"), answer.content
