@@ -15,7 +15,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from .i18n import game_name, t
+from .i18n import game_name, norm_lang, t
 from .store import FinishedGame, Store
 from .table import Table
 
@@ -60,7 +60,9 @@ async def record_reply(
         return RecordReply(t(lang, "record.none" if player is None else "record.none_yours"))
     who = " · ".join(f"{s} {name}" for s, name in enumerate(await _seat_names(store, found, lang)))
     deals = found.record.get("deals", [])
-    day = time.strftime("%Y-%m-%d", time.gmtime(found.finished))
+    # the reader's way of writing a date: 29.11.2026 in German
+    day_format = "%d.%m.%Y" if norm_lang(lang) == "de" else "%Y-%m-%d"
+    day = time.strftime(day_format, time.gmtime(found.finished))
     name = f"schnapsen-{found.game}-{found.table_id}.json"
     row = await store.table_row(found.table_id)
     closed = row is not None and row.status == "aborted"  # its scored deals only

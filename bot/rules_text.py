@@ -50,8 +50,8 @@ _TAUSEND_MORE = {
     ),
     "de": (
         " Über 120 bieten darf nur, wer ein Paar hält; ein Paar wird angesagt, indem man"
-        " König oder Dame ausspielt, sobald man einen Stich hat. Der Spieler bekommt sein"
-        " Endgebot gut oder abgezogen, die anderen ihre Augen auf 5 gerundet; ohne Stich"
+        " König oder Dame (Ober) ausspielt, sobald man einen Stich hat. Der Spieler bekommt"
+        " sein Endgebot gutgeschrieben oder abgezogen, die anderen ihre Augen auf 5 gerundet; ohne Stich"
         " gibt es einen Nuller, der dritte kostet 120. Auf dem Fass hat man drei Runden,"
         " um ein Gebot über 120 zu erfüllen. Mit vier Neunern in der Hand (der Spieler:"
         " zwei im Stock) darf neu gegeben werden."
@@ -91,7 +91,7 @@ OPTION_TEXT = {
         "tausend.barrel_fine": "the barrel's fine",
     },
     "de": {
-        "auto_claim": "man wird automatisch ausgemeldet, sobald man 66 hat",
+        "auto_claim": "66 wird automatisch ausgemeldet, sobald man sie hat",
         "zweier.schneider": "wer keinen Punkt hat, bekommt zwei Bummerl (Schneider)",
         "dreier.without_talon": "Spiele dürfen ohne Talon angesagt werden (+1)",
         "dreier.raise_after_talon": "der Spieler darf beim Ablegen erhöhen",

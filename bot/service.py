@@ -40,6 +40,7 @@ from .i18n import (
     LANGUAGES,
     TEXTS,
     game_key,
+    game_name,
     norm_lang,
     option_error,
     preset_name,
@@ -480,7 +481,7 @@ class TableService:
                     for k, v in chat_options.items()
                 ]
                 house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
-                return _refuse(lang, "rules_fixed", game=game_id, house=house_text)
+                return _refuse(lang, "rules_fixed", game=game_name(game_id, lang), house=house_text)
         if self._seated_in(chat.key, host.key):
             return self._seated_elsewhere(lang, chat.key, host.key)
         # Opening a table awaits the store before the host is seated: hold the claim

@@ -137,8 +137,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "• Deine Karten kommen per Direktnachricht, mit einem Knopf für jeden Zug. Sind "
             "deine Direktnachrichten zu, drück bei der Tisch-Nachricht auf „{show_hand}“.\n"
             "• /rangliste, /statistik, /regeln, /protokoll (das Protokoll einer beendeten "
-            "Partie, zum Nachprüfen ihrer Runden), /abbrechen (der Gastgeber schließt eine "
-            "Einladung; in einer Partie ist es eine Abstimmung), /aufgeben, /vergiss-mich, "
+            "Partie, zum Nachprüfen ihrer Runden), /abbrechen (der Gastgeber schließt einen "
+            "offenen Tisch; in einer Partie ist es eine Abstimmung), /aufgeben, /vergiss-mich, "
             "/einstellungen (Server verwalten).\n"
             "Spiele: {games}."
         ),
@@ -197,7 +197,7 @@ GERMAN: dict[str, str] = {
     "Its new value": "Ihr neuer Wert",
     # the rest
     "abort": "abbrechen",
-    "Close your table (host) or vote to close it": "Deinen Tisch schließen (Gastgeber) oder für den Abbruch stimmen",
+    "Close your table (host) or vote to close it": "Deinen Tisch schließen (Gastgeber) oder fürs Schließen stimmen",
     "table": "tisch",
     "Admins: the id of a table to close (from its table message)": "Admins: die Kennung eines Tisches, der geschlossen werden soll (aus seiner Tischnachricht)",
     "resign": "aufgeben",

@@ -33,7 +33,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
             "settings",
             "Chat-Einstellungen (Admins): /settings [Einstellung Wert], /settings <Spiel>",
         ),
-        ("abort", "Deinen Tisch schließen oder für den Abbruch stimmen"),
+        ("abort", "Deinen Tisch schließen oder fürs Schließen stimmen"),
         ("resign", "Die laufende Partie aufgeben"),
         ("record", "Protokoll einer beendeten Partie zum Prüfen: /record [Tisch]"),
         ("help", "So spielst du mit diesem Bot"),
@@ -82,7 +82,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "welcome": "Servus {name}! Deine Karten und Knöpfe kommen hierher.",
         "welcome_table": "Du sitzt an Tisch {table}. Deine Karten und Knöpfe kommen hierher.",
         "welcome_join": "Servus {name}! Um an Tisch {table} mitzuspielen, drück in der Gruppe "
-        "unter seiner Einladung auf Mitspielen; dann kommen deine Karten und Knöpfe hierher.",
+        "unter seinem Tisch auf Mitspielen; dann kommen deine Karten und Knöpfe hierher.",
         "joined": "Du sitzt an Tisch {table}. Deine Karten kommen hierher, in unseren privaten Chat.",
         "need_start": "Öffne unseren privaten Chat und drücke „Starten“ (Start), damit ich dir deine Karten schicken kann.",
         # {names} may be several people: worded so that no verb has to agree with it

@@ -685,8 +685,8 @@ async def test_house_rules_refuse_a_table_that_would_change_them(bot: Bot) -> No
     out = await bot.svc.create_table(CHAT, a, "dreier", preset="all_contracts")
     assert out.code == "rules_fixed"
     assert (out.text or "").startswith(
-        "Tables here play the house rules for dreier (plauderer=on): open one without a"
-        " preset or options to play them."
+        "Tables here play the house rules for Dreierschnapsen (3 players): plauderer=on."
+        " Open one without a preset or options to play them;"
     ), out.text
     out = await bot.svc.create_table(CHAT, a, "dreier", options={"plauderer": "off"})
     assert out.code == "rules_fixed"
@@ -1188,7 +1188,7 @@ async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> No
     de, en = bot.svc.lobby(tid, "de"), bot.svc.lobby(tid, "en")
     assert de is not None and en is not None
     level = bot.svc.tables[tid].seats[1].ai  # type: ignore[union-attr]
-    german = {"random": "zufällig", "heuristic": "nach Regeln", "strong": "stark"}[str(level)]
+    german = {"random": "zufällig", "heuristic": "regelbasiert", "strong": "stark"}[str(level)]
     assert f"(Computer, Stufe {german})" in de.message.text, de.message.text
     assert f"(computer, level {level})" in en.message.text, en.message.text
 

@@ -238,7 +238,7 @@ async def test_the_hands_of_a_finished_deal_say_it_is_over(
         assert anna_lines[-1] == "Deal 1 is over; the result is in the group."
         toni_lines = first["Toni"].text.split("\n")
         assert (
-            toni_lines[0] == f"Deine Karten am Tisch {table_id} in Evening — Schnapsen (zu zweit)"
+            toni_lines[0] == f"Deine Karten am Tisch {table_id} in „Evening“ — Schnapsen (zu zweit)"
         )
         assert toni_lines[-1] == "Runde 1 ist vorbei; das Ergebnis steht in der Gruppe."
         for lines, lang, key in ((anna_lines, "en", "Hand"), (toni_lines, "de", "Karten")):
