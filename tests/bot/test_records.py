@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from bot.records import record_reply
 from bot.service import ChatRef
@@ -33,6 +34,9 @@ async def test_the_newest_finished_match_of_the_chat_comes_as_a_checkable_file(b
     older = await record_reply(bot.store, CHAT.key, "de", f" {first.upper()} ")
     assert older.file is not None and older.file.filename.endswith(f"{first}.json")
     assert older.text.startswith(f"Das Protokoll von Tisch {first}")
+    # each reader's way of writing the day it ended
+    assert re.search(r", beendet am \d\d\.\d\d\.20\d\d\. Runden:", older.text), older.text
+    assert re.search(r", finished 20\d\d-\d\d-\d\d\. Deals:", reply.text), reply.text
 
 
 async def test_no_record_of_a_running_match_or_of_another_chat(bot: Bot) -> None:
