@@ -129,7 +129,7 @@ from bot.views import (
 from engine.games import available
 
 from .outbox import Attachment, Btn, Content, Handle, Outbox, Throttle, parts, refuses
-from .texts import COMMANDS, tt
+from .texts import COMMANDS, GERMAN_COMMANDS, tt
 
 log = logging.getLogger(__name__)
 
@@ -1248,16 +1248,20 @@ class TelegramAdapter:
         app = self.app
         app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
         app.add_handler(CommandHandler("start", self._cmd_start, filters=_NEW))
-        app.add_handler(CommandHandler("new", self._cmd_new, filters=_NEW))
-        app.add_handler(CommandHandler("leaderboard", self._cmd_leaderboard, filters=_NEW))
-        app.add_handler(CommandHandler("stats", self._cmd_stats, filters=_NEW))
-        app.add_handler(CommandHandler("rules", self._cmd_rules, filters=_NEW))
-        app.add_handler(CommandHandler("settings", self._cmd_settings, filters=_NEW))
-        app.add_handler(CommandHandler("abort", self._cmd_abort, filters=_NEW))
-        app.add_handler(CommandHandler("resign", self._cmd_resign, filters=_NEW))
-        app.add_handler(CommandHandler("record", self._cmd_record, filters=_NEW))
-        app.add_handler(CommandHandler("help", self._cmd_help, filters=_NEW))
-        app.add_handler(CommandHandler("forgetme", self._cmd_forget, filters=_NEW))
+        handlers = {
+            "new": self._cmd_new,
+            "leaderboard": self._cmd_leaderboard,
+            "stats": self._cmd_stats,
+            "rules": self._cmd_rules,
+            "settings": self._cmd_settings,
+            "abort": self._cmd_abort,
+            "resign": self._cmd_resign,
+            "record": self._cmd_record,
+            "help": self._cmd_help,
+            "forgetme": self._cmd_forget,
+        }
+        for name, handler in handlers.items():  # each under its German name too
+            app.add_handler(CommandHandler([name, GERMAN_COMMANDS[name]], handler, filters=_NEW))
         app.add_handler(MessageHandler(_OTHER, self._cmd_other))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate_message))
@@ -1906,6 +1910,9 @@ class TelegramAdapter:
         """The help; in a group with the link to the private chat, which every player
         must start once before the bot may send them their cards."""
         text = t(lang, "help.text")
+        if norm_lang(lang) == "de":
+            names = ", ".join(f"/{n}" for n in GERMAN_COMMANDS.values())
+            text += "\n" + tt(lang, "help_german", commands=names)
         if in_group:
             text += "\n" + tt(lang, "help_start", link=self.private_link)
         return text

@@ -41,6 +41,22 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
+#: German names the commands answer to as well (the names Discord shows a German
+#: client, without its hyphen): a German player's /neu opens a table, not a silence.
+#: The menu keeps one name each.
+GERMAN_COMMANDS: dict[str, str] = {
+    "new": "neu",
+    "leaderboard": "rangliste",
+    "stats": "statistik",
+    "rules": "regeln",
+    "settings": "einstellungen",
+    "abort": "abbrechen",
+    "resign": "aufgeben",
+    "record": "protokoll",
+    "help": "hilfe",
+    "forgetme": "vergissmich",
+}
+
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "welcome": "Hello {name}! Your cards and your buttons will come here.",
@@ -53,6 +69,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Waiting for {names} to open the private chat with me ({link}).",
         "hand_sent": "Your hand is in our private chat.",
         "group_only": "Use this command in a group.",
+        "help_german": "The commands go by German names too: {commands}.",
         "forget_private": "To delete your data, send /forgetme in our private chat, where "
         "only you see its button ({link}).",
         "anonymous": (
@@ -90,6 +107,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_blocked": "Der Start wartet noch auf den privaten Chat mit mir ({link}): {names}.",
         "hand_sent": "Deine Karten sind in unserem privaten Chat.",
         "group_only": "Diesen Befehl bitte in einer Gruppe verwenden.",
+        "help_german": "Die Befehle gehen auch auf Deutsch: {commands}.",
         "forget_private": "Deine Daten löschst du in unserem privaten Chat, wo nur du den "
         "Knopf siehst: schick mir dort /forgetme ({link}).",
         "anonymous": (

@@ -1015,3 +1015,28 @@ async def test_a_reader_without_a_language_keeps_the_tables_in_his_private_chat(
         assert stored is not None and stored[1] is None, stored  # not stored as his own
     finally:
         await stop_rig(rig)
+
+
+async def test_german_command_names_are_answered_too(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A German player types /neu, /regeln, /hilfe, /abbrechen — the names Discord
+    shows him — and they do what /new, /rules, /help and /abort do; the German help
+    lists them."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna = fake.create_user("Anna", username="anna", language_code="de")
+        group = fake.create_group("Stammtisch", members=[anna], creator=anna)
+        anna.send(group, "/einstellungen language de")
+        await fake.wait_for_message(group, contains="language = de")
+        typed = anna.send(group, "/neu zweier")
+        lobby = await fake.wait_for_message(group, contains="Gastgeber: Anna", after=typed)
+        typed = anna.send(group, "/regeln dreier")
+        await fake.wait_for_message(group, contains="Dreierschnapsen", after=typed)
+        typed = anna.send(group, "/hilfe")
+        said = await fake.wait_for_message(group, after=typed)
+        assert "Die Befehle gehen auch auf Deutsch: /neu, /rangliste," in said.text, said.text
+        typed = anna.send(group, "/abbrechen")
+        await fake.wait_for_message(group, contains="geschlossen", after=typed)
+        assert not rig.service.tables_in(f"tg:{group.id}")
+        del lobby
+    finally:
+        await stop_rig(rig)

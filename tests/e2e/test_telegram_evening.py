@@ -87,8 +87,8 @@ async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path
         assert said.text == "I do not know /nwee. Did you mean /new?"
         said = await answer_to(fake, anna, group, "/stast")
         assert said.text == "I do not know /stast. Did you mean /stats?"
-        said = await answer_to(fake, anna, group, f"/neu@{BOT}")
-        assert said.text == "I do not know /neu. Did you mean /new?"
+        said = await answer_to(fake, anna, group, f"/nue@{BOT}")
+        assert said.text == "I do not know /nue. Did you mean /new?"
         said = await answer_to(fake, anna, group, f"/deal@{BOT}")
         assert said.text == "I do not know /deal; /help lists what I understand."
         said = await answer_to(fake, anna, group, f"/status@{BOT}")  # named: surely ours
