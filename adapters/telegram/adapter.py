@@ -206,6 +206,8 @@ KEEP_UPDATES_FOR = 2 * 86_400.0
 #: for before, or that were made before it said it does not want them) would bring the
 #: same answer again, or a second table for an edited /new.
 _NEW = filters.UpdateType.MESSAGE
+#: Words before a leaderboard's page number, English and German.
+_PAGE_WORDS = frozenset({"page", "p.", "seite", "s."})
 #: What `_cmd_other` answers: commands no handler took, and words in a private chat
 #: (the group's words do not reach a bot in privacy mode, nor concern it).
 _OTHER = (filters.COMMAND | (filters.TEXT & filters.ChatType.PRIVATE)) & _NEW
@@ -1739,7 +1741,8 @@ class TelegramAdapter:
         if got is None:
             return
         message, user = got
-        args = [a.lower() for a in context.args or []]
+        # "page 2" and "Seite 2" say what the number says alone
+        args = [a.lower() for a in context.args or [] if a.lower() not in _PAGE_WORDS]
         # a number that names no game ("1000" is Thousand) is the board's page
         paging = [a for a in args if a.isdecimal() and _game_of(a) is None]
         words = [a for a in args if a != "global" and a not in paging]

@@ -116,6 +116,8 @@ async def test_a_command_typed_wrong_gets_an_answer(fake: FakeTelegram, tmp_path
         assert said.text.startswith("Leaderboard — Schnapsen (2 players)")
         said = await answer_to(fake, anna, group, "/leaderboard zweier global")
         assert "No rated games yet" in said.text  # a real game and scope still work
+        said = await answer_to(fake, anna, group, "/leaderboard zweier page 2")
+        assert "No rated games yet" in said.text  # "page" is no game
         said = await answer_to(fake, anna, group, "/stats @bert")  # not Anna's own
         assert said.text.startswith("/stats shows your statistics in this chat")
         assert "as a reply to one of their messages" in said.text
