@@ -91,7 +91,7 @@ OPTION_TEXT = {
         "tausend.barrel_fine": "the barrel's fine",
     },
     "de": {
-        "auto_claim": "66 wird automatisch ausgemeldet, sobald man sie hat",
+        "auto_claim": "man meldet sich automatisch aus, sobald man 66 hat",
         "zweier.schneider": "wer keinen Punkt hat, bekommt zwei Bummerl (Schneider)",
         "dreier.without_talon": "Spiele dürfen ohne Talon angesagt werden (+1)",
         "dreier.raise_after_talon": "der Spieler darf beim Ablegen erhöhen",
@@ -351,9 +351,10 @@ def rules_summary(
 
 
 def asked_rules(game_id: str, words: list[str], options: dict[str, str], lang: str | None) -> str:
-    """`/rules <game> [preset] [name=value …]`: the rules a table opened with those
-    words would play (as `/new` reads them), or why there is none — a preset or an
-    option the game does not have is said, not dropped for the standard rules."""
+    """`/rules <game> [preset] [name=value …]`: the game's standard rules with that
+    preset and those options (read as `/new` reads them; a chat's own defaults are
+    not added), or why there are none — a preset or an option the game does not have
+    is said, not dropped for the standard rules."""
     spec = game_spec(game_id)
     if len(words) > 1:
         return t(lang, "new.one_preset", words=", ".join(words))

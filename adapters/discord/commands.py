@@ -116,8 +116,12 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     def presets_of(
         interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """The presets of the game chosen (of every game before one is), as typed."""
+        """The presets of the game chosen, else of his table's game (/rules' preset
+        is of that game), else of every game; as typed."""
         chosen = interaction.namespace.game
+        table = service.table_of(adapter.chat(interaction).key, f"dc:{interaction.user.id}")
+        if not (isinstance(chosen, str) and chosen) and table is not None:
+            chosen = table.game
         ids = [chosen] if isinstance(chosen, str) and chosen else available()
         names = sorted({p for g in ids for p in game(g).presets})
         part = current.strip().lower()  # "All" finds all_contracts
@@ -297,6 +301,13 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
                 ),
             )
             await adapter.reply(interaction, outcome.text or text(user.speaks, "done"))
+            return
+        if value is not None:
+            # a value given is a change, but these words name one setting only
+            # ("key:dreier value:plauderer"): which value, rather than only showing it
+            await adapter.reply(
+                interaction, text(user.speaks, "setting_without_value", key=typed(words[0]))
+            )
             return
         key = words[0] if words else key
         current = await adapter.within_budget(interaction, service.settings(chat))

@@ -29,6 +29,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "table:<id> ({tables})."
         ),
         "hand_deal_over": "Deal {deal} is over; the result is in the channel.",
+        "setting_without_value": "Which value should {key} get? Name it too, as in /settings key:{key} value:on; /settings key:{key} shows it.",
         "rules_preset_game": "Which game's preset? Name the game too, e.g. /rules game:Dreierschnapsen preset:all_contracts.",
         "setting_without_key": (
             "Which setting should be {value}? Name it too, as in /settings key:language "
@@ -92,7 +93,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "schließen, nenne ihn: /abbrechen tisch:<id> ({tables})."
         ),
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht im Kanal.",
-        "rules_preset_game": "Die Vorlage welches Spiels? Nenn das Spiel mit, z. B. /regeln spiel:Dreierschnapsen vorlage:all_contracts.",
+        "setting_without_value": "Welchen Wert soll {key} bekommen? Nenn ihn mit, wie in /einstellungen einstellung:{key} wert:an; /einstellungen einstellung:{key} zeigt ihn.",
+        "rules_preset_game": "Für welches Spiel? Nenn es mit, z. B. /regeln spiel:Dreierschnapsen vorlage:all_contracts.",
         "setting_without_key": (
             "Welche Einstellung soll {value} sein? Nenn sie mit, wie in /einstellungen "
             "einstellung:language wert:de; /einstellungen allein zeigt alle."

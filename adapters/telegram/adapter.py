@@ -1690,7 +1690,9 @@ class TelegramAdapter:
             named = (context.args or [""])[0].strip().lower()
             lobby = self.service.tables.get(named)
             if lobby is not None and lobby.platform == PLATFORM and lobby.status == Status.LOBBY:
-                text = tt(user.speaks, "welcome_join", name=user.name, table=named)
+                # the private chat has no language: one we lack his reads the table's
+                lang = user.lang or self._table_lang(named)
+                text = tt(lang, "welcome_join", name=user.name, table=named)
             else:
                 text = tt(user.speaks, "welcome", name=user.name)
             self.outbox.send(uid, Content(text))
@@ -1698,7 +1700,8 @@ class TelegramAdapter:
         for table in seated:
             st = self._state(table.id, table.chat)
             st.warned.discard(user.key)
-            self.outbox.send(uid, Content(tt(user.speaks, "welcome_table", table=table.id)))
+            lang = user.lang or self._table_lang(table.id)
+            self.outbox.send(uid, Content(tt(lang, "welcome_table", table=table.id)))
             if table.status == Status.LOBBY:
                 self._show_lobby(table.id, st)
             elif table.status == Status.PLAYING:

@@ -866,7 +866,8 @@ async def test_help_at_the_game_menu_is_about_choosing_a_game(
     assert playing not in menu_help  # not the help for playing cards
     default = "1 " + game_name("zweier", lang)
     assert default in menu_help  # Enter: the default game
-    for key in ("Enter", "\n  r", "\n  h", "\n  q"):
+    commands = ("r ", "h ", "q ") if lang == "en" else ("r, regeln", "h, hilfe", "q, ende")
+    for key in ("Enter", *(f"\n  {c}" for c in commands)):
         assert key in menu_help
     assert len(menu_help.strip().splitlines()) > 5
 

@@ -378,7 +378,10 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     admin = UserRef("tg", "999", "Admin")
     assert (await bot.svc.abort(CHAT, d.user)).code == "no_table"
     named = await bot.svc.abort(CHAT, d.user, table_id=t1)
-    assert named.code == "no_table_named" and named.text == f"You play at no table {t1} here."
+    assert (
+        named.code == "no_table_named"
+        and named.text == f"You are not playing at a table {t1} here."
+    )
     out = await bot.svc.abort(CHAT, admin, is_admin=True)
     assert out.code == "which_table" and t1 in (out.text or "") and t2 in (out.text or "")
     out = await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)

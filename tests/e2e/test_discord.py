@@ -139,6 +139,8 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             ("turn_timeout=90", None, "Saved: turn_timeout = 90"),
             # a preset that is an option's name too: a value given means a change
             ("dreier", "carinthian", "Saved: preset.dreier = carinthian"),
+            # a value given, but the words name one setting only: which value?
+            ("dreier", "plauderer", "Which value should dreier.plauderer get?"),
         ]:
             fields = {"key": key} | ({"value": value} if value else {})
             out = await world.slash(moderator, "settings", **fields)
@@ -228,9 +230,11 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         anna, bert, clara = world["anna"], world["bert"], world["clara"]
         table_id, _ = await start_zweier(world, anna, bert)
         refused = await world.slash(clara, "abort", table=table_id)
-        assert refused.content == f"You play at no table {table_id} here."  # the one named
+        assert (
+            refused.content == f"You are not playing at a table {table_id} here."
+        )  # the one named
         nowhere = await world.slash(clara, "abort", table="nosuch1")
-        assert nowhere.content == "You play at no table nosuch1 here."  # alike: no hint
+        assert nowhere.content == "You are not playing at a table nosuch1 here."  # alike: no hint
         assert table_id in world.service.tables
         # the chat is the server, but a bare /abort in another channel does not close
         # this channel's table: it says where the tables are

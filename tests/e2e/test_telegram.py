@@ -955,10 +955,19 @@ async def test_a_reader_whose_language_we_lack_reads_the_groups(
         assert "/new" in said.text and " the " not in said.text, said.text
         typed = eve.send(group, "/new xyz")
         await fake.wait_for_message(group, contains="Unknown game xyz", after=typed)
-        typed = anna.send(group, "/new zweier", anonymous=True)
-        await fake.wait_for_message(group, contains="Du schreibst anonym", after=typed)
+        # /start in the private chat, which has no language: the table's for Fran
         anna.send(group, "/new zweier")
         lobby = await fake.wait_for_message(group, contains="Gastgeber")
+        assert not (await press(fake, fran, lobby, "Mitspielen")).show_alert
+        typed = fran.send(fran.private_chat, "/start")
+        said = await fake.wait_for_message(fran.private_chat, after=typed, contains="Tisch")
+        assert said.text.startswith("Du sitzt an Tisch"), said.text
+        typed = anna.send(group, "/abort")
+        await fake.wait_for_message(group, contains="geschlossen", after=typed)
+        typed = anna.send(group, "/new zweier", anonymous=True)
+        await fake.wait_for_message(group, contains="Du schreibst anonym", after=typed)
+        typed = anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Gastgeber", after=typed)
         answer = await press(fake, fran, lobby, "Start")  # only the host starts
         assert answer.show_alert and "Gastgeber" in (answer.text or ""), answer.text
     finally:
