@@ -143,6 +143,8 @@ class TableService:
         self._player_locks: KeyedLocks[str] = KeyedLocks()  # a player's rating
         # a finished match's rematch: two presses at once open one lobby, not two
         self._rematch_locks: KeyedLocks[str] = KeyedLocks()
+        # a person's /forgetme and the tables he opens, one after the other
+        self._people: KeyedLocks[str] = KeyedLocks()
         self._claims: set[tuple[str, str]] = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
@@ -489,7 +491,12 @@ class TableService:
         claim = (chat.key, host.key)
         self._claims.add(claim)
         try:
-            return await self._open(chat, host, game_id, spec, opts, raw, preset, settings, rematch)
+            # not while his /forgetme runs: the table's row names him as its host
+            # before the table is in memory, where the deletion would look for it
+            async with self._people.hold([host.key]):
+                return await self._open(
+                    chat, host, game_id, spec, opts, raw, preset, settings, rematch
+                )
         finally:
             self._claims.discard(claim)
 
@@ -1093,6 +1100,10 @@ class TableService:
         return await self._outcome(user, self._forget(user))
 
     async def _forget(self, user: UserRef) -> Outcome:
+        async with self._people.hold([user.key]):
+            return await self._forget_now(user)
+
+    async def _forget_now(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.speaks)
         handed = False  # a seat of his given up and stored
         for table in list(self.tables.values()):

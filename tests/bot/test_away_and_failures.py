@@ -131,6 +131,45 @@ async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
         await bot.stop()
 
 
+async def test_a_table_opened_while_his_data_is_deleted_keeps_its_host(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert types /new as his /forgetme runs: whichever goes first, what is stored
+    agrees with what the chat saw — no table that comes back after a restart with a
+    host called "deleted"."""
+    other = ChatRef("tg", "-1002", "Other group")
+    bot = await make_bot().start()
+    try:
+        bert = bot.player(users(2)[1])
+        real = bot.store.create_table
+
+        async def stored_then_slow(*args: Any, **kwargs: Any) -> str:
+            # the table's row is stored (naming him its host); memory follows later
+            table_id = await real(*args, **kwargs)
+            await asyncio.sleep(0.2)
+            return table_id
+
+        async def forget_meanwhile() -> Any:
+            await asyncio.sleep(0.05)
+            return await bot.svc.forget(bert.user)
+
+        bot.store.create_table = stored_then_slow  # type: ignore[method-assign]
+        opened, _ = await asyncio.gather(
+            bot.svc.create_table(other, bert.user, "dreier"), forget_meanwhile()
+        )
+        bot.store.create_table = real  # type: ignore[method-assign]
+        assert opened.ok, opened
+        seen = {t.id: (t.host, t.seat_of(bert.key)) for t in bot.svc.tables_in(other.key)}
+    finally:
+        await bot.stop()
+    bot = await make_bot().start()
+    try:
+        after = {t.id: (t.host, t.seat_of(bert.key)) for t in bot.svc.tables_in(other.key)}
+        assert after == seen and all(host != "deleted" for host, _ in after.values()), after
+    finally:
+        await bot.stop()
+
+
 async def test_forgetme_says_what_happened_when_only_the_deletion_fails(bot: Bot) -> None:
     """Bert's seat went to the computer (stored), then deleting his rows could not be
     stored: he is told just that and to send /forgetme again — not "that did not go
