@@ -189,6 +189,17 @@ def preset_name(preset: str, lang: str | None) -> str:
     return f"{name} ({preset})" if name and name != preset else preset
 
 
+def preset_named(text: str, presets: Sequence[str]) -> str | None:
+    """The preset of `presets` that `text` names: its id, or its name for players in
+    any language ("Alle Spiele", "golden round"), in any case; None for none."""
+    key = " ".join(text.split()).casefold()
+    for preset in presets:
+        names = {preset, *(n.get(preset, "") for n in PRESET_NAMES.values())}
+        if key in {n.casefold() for n in names if n}:
+            return preset
+    return None
+
+
 CONTRACT_NAMES = {
     "en": {
         "normal": "Normal game",
@@ -246,7 +257,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.no_table_named": "You are not playing at a table {table} here.",
         "refuse.which_table": "There are several tables here: name one ({tables}).",
         "refuse.not_allowed_to_start": "Only admins can open tables here.",
-        "refuse.rules_fixed": "Tables here play the house rules for {game}: {house}. Open one without a preset or options to play them; only an admin changes them (in the settings), or lets hosts choose with rules = open.",
+        "refuse.rules_fixed": "Tables here play the house rules for {game}: {house}. Open one without a preset or options to play them; only an admin changes them (in the settings), or lets hosts choose (the setting rules, value open).",
         "rules.game_standard": "the game's standard rules",
         "refuse.not_admin": "Only admins can change the settings.",
         "refuse.unknown_game": "Unknown game {game}. Games: {games}.",
@@ -607,7 +618,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.no_table_named": "Einen Tisch {table} hast du hier nicht.",
         "refuse.which_table": "Hier gibt es mehrere Tische: nenne einen ({tables}).",
         "refuse.not_allowed_to_start": "Hier dürfen nur Admins Tische eröffnen.",
-        "refuse.rules_fixed": "Hier gelten für {game} die Hausregeln: {house}. Eröffne einen Tisch ohne Vorlage und Optionen, um sie zu spielen; nur ein Admin ändert sie (in den Einstellungen) oder lässt mit rules = open die Gastgeber wählen.",
+        "refuse.rules_fixed": "Hier gelten für {game} die Hausregeln: {house}. Eröffne einen Tisch ohne Vorlage und Optionen, um sie zu spielen; nur ein Admin ändert sie (in den Einstellungen) oder lässt die Gastgeber wählen (Einstellung rules, Wert open).",
         "rules.game_standard": "die Standardregeln des Spiels",
         "refuse.not_admin": "Nur Admins dürfen die Einstellungen ändern.",
         "refuse.unknown_game": "Unbekanntes Spiel {game}. Spiele: {games}.",
@@ -854,8 +865,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "remind.turn": "{name}, du bist dran (noch {seconds} s).",
         "turn.ping": "Du bist dran am Tisch {table} (noch {seconds} s).",
         "turn.ping.untimed": "Du bist dran am Tisch {table}.",
-        "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ spielt {name} wieder selbst.",
-        "remind.replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ spielt {name} wieder selbst.",
+        "remind.replaced": "{name} hat {n} Züge verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ spielt man wieder selbst.",
+        "remind.replaced.one": "{name} hat einen Zug verpasst; der Computer übernimmt. Mit „Platz zurücknehmen“ spielt man wieder selbst.",
         "remind.back": "{name} ist zurück und spielt wieder selbst.",
         "board.title": "Rangliste — {game} ({scope})",
         "board.page": "Plätze {first}–{last} von {total} (mit einer Seitenzahl die anderen).",
@@ -912,7 +923,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "option.invalid": "{detail}",
         "option.nothing": "nichts",
         "setting.unknown_option": "unbekannte Einstellung '{key}': eine Regeloption steht mit ihrem Spiel ({keys})",
-        "setting.unknown": "unbekannte Einstellung '{key}' (alle zeigt der Befehl ohne Argumente; Vorlage und Regeloptionen eines Spiels stehen unter seinem Namen, z. B. dreier; der Wert Standard setzt eine zurück)",
+        "setting.unknown": "unbekannte Einstellung '{key}' (alle zeigt /settings allein; Vorlage und Regeloptionen eines Spiels stehen unter seinem Namen, z. B. dreier; der Wert Standard setzt eine zurück)",
         "help.text": (
             "Schnapsen-Bot — hier wird Schnapsen gespielt.\n"
             "Tisch eröffnen: /new <Spiel> (zweier, dreier, bauern, tausend), dann „Mitspielen“ drücken.\n"

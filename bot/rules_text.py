@@ -16,7 +16,16 @@ from engine.games import game as game_spec
 from engine.options import options_to_json
 from engine.tricks import Order
 
-from .i18n import contract_name, game_name, norm_lang, option_error, preset_name, t, typed
+from .i18n import (
+    contract_name,
+    game_name,
+    norm_lang,
+    option_error,
+    preset_name,
+    preset_named,
+    t,
+    typed,
+)
 from .settings import rule_options, shown_value
 
 SUMMARY = {
@@ -358,7 +367,7 @@ def asked_rules(game_id: str, words: list[str], options: dict[str, str], lang: s
     spec = game_spec(game_id)
     if len(words) > 1:
         return t(lang, "new.one_preset", words=", ".join(words))
-    preset = words[0].lower() if words else None
+    preset = (preset_named(words[0], tuple(spec.presets)) or words[0].lower()) if words else None
     if preset is not None and preset not in spec.presets:
         return t(
             lang, "refuse.unknown_preset", preset=typed(preset), presets=", ".join(spec.presets)

@@ -44,6 +44,7 @@ from .i18n import (
     norm_lang,
     option_error,
     preset_name,
+    preset_named,
     supported_lang,
     t,
     typed,
@@ -444,8 +445,10 @@ class TableService:
         # A preset the host names wins over the chat's single options; the chat's own
         # default preset is the base its options refine.
         named = preset is not None
-        # a preset's id as typed ("All_Contracts"), as /settings takes it
-        preset = (preset.strip().lower() or None) if preset is not None else None
+        # a preset's id as typed ("All_Contracts"), as /settings takes it, or its name
+        # for players ("Alle Spiele")
+        if preset is not None:
+            preset = preset_named(preset, tuple(spec.presets)) or (preset.strip().lower() or None)
         preset = preset or settings.presets.get(game_id)
         if preset and preset not in spec.presets:
             return _refuse(

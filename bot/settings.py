@@ -16,7 +16,16 @@ from engine.errors import OptionError
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.options import option_id, option_ids, options_to_json
 
-from .i18n import LANGUAGES, SUIT_STYLES, game_named, norm_lang, option_error, t, typed
+from .i18n import (
+    LANGUAGES,
+    SUIT_STYLES,
+    game_named,
+    norm_lang,
+    option_error,
+    preset_named,
+    t,
+    typed,
+)
 
 AI_LEVELS = ("random", "heuristic", "strong")
 STARTERS = ("anyone", "admins")
@@ -174,8 +183,8 @@ class ChatSettings:
             presets = dict(self.presets)
             if value.lower() == DEFAULT:
                 presets.pop(gid, None)
-            elif value.lower() in spec.presets:  # "standard" may be a preset's own name
-                presets[gid] = value.lower()
+            elif (picked := preset_named(value, tuple(spec.presets))) is not None:
+                presets[gid] = picked  # "standard" may be a preset's own name
             elif reset:
                 presets.pop(gid, None)
             else:

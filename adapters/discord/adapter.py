@@ -1697,7 +1697,7 @@ class DiscordAdapter:
         # a channel note, naming the table's button as the table labels it: in the
         # table's language, not the player's
         lang = self._table_lang(table_id)
-        note = text(lang, "dm_closed", mention=f"<@{uid}>")
+        note = text(lang, "dm_closed", mention=f"<@{uid}>", show_hand=t(lang, "button.show_hand"))
         await self._send_note(
             table_id, Op("note", message=Message(note), mentions=(uid,) if uid else ())
         )

@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
-from bot.i18n import game_name, t, typed
+from bot.i18n import game_name, game_named, preset_name, preset_named, t, typed
 from bot.records import record_reply
 from bot.rules_text import asked_rules, rules_summary
-from bot.settings import chat_language, setting_words
+from bot.settings import ChatSettings, chat_language, setting_words
 from bot.views import settings_text
 from engine.games import available, game
 
@@ -123,9 +123,14 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         if not (isinstance(chosen, str) and chosen) and table is not None:
             chosen = table.game
         ids = [chosen] if isinstance(chosen, str) and chosen else available()
-        names = sorted({p for g in ids for p in game(g).presets})
-        part = current.strip().lower()  # "All" finds all_contracts
-        return [app_commands.Choice(name=p, value=p) for p in names if part in p][:25]
+        lang = adapter.user(interaction).lang or adapter.chat(interaction).lang
+        part = current.strip().casefold()  # "All" finds all_contracts, "alle" alle Spiele
+        shown = {p: preset_name(p, lang)[:100] for g in ids for p in game(g).presets}
+        return [
+            app_commands.Choice(name=name, value=p)
+            for p, name in sorted(shown.items())
+            if part in name.casefold()
+        ][:25]
 
     tree.add_command(group)
 
@@ -288,7 +293,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
             return
         # the words as Telegram's /settings reads them: "key:zweier value:manual_claims"
         # is Zweier's preset, "key:turn_timeout=90" a value, as typed there
-        words = setting_words((key or "").split() + (value or "").split(), change=bool(value))
+        words = _fields_as_words(key or "", value or "")
         if len(words) >= 2:
             outcome = await adapter.within_budget(
                 interaction,
@@ -382,3 +387,20 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         shown = chat_language(await service.settings(chat), chat.lang)
         buttons = {k: t(shown, f"button.{k}") for k in ("join", "start", "add_ai", "show_hand")}
         await adapter.reply(interaction, text(lang, "help", games=names, **buttons))
+
+
+def _fields_as_words(key: str, value: str) -> list[str]:
+    """Discord's /settings fields as `setting_words` reads Telegram's words, except
+    that a filled value field is one value and a change: a preset by its name for
+    players ("key:dreier value:Alle Spiele"), or else a word that is neither an option
+    nor a preset of the game, refused as its preset ("unknown preset 'kaerntner'")."""
+    gid = game_named(key.strip(), available()) if key.strip() else None
+    if gid is not None and value:
+        preset = preset_named(value, tuple(game(gid).presets))
+        if preset is not None:
+            return [f"preset.{gid}", preset]
+    words = setting_words(key.split() + value.split(), change=bool(value))
+    options = ChatSettings().option_names(gid) if gid is not None else []
+    if gid is not None and value and len(words) < 2 and words[0] not in options:
+        return [f"preset.{gid}", value]
+    return words

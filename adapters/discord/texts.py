@@ -18,7 +18,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "done": "Done.",
         "failed": "Something went wrong; please try again.",
         "dm_closed": (
-            "{mention}, I cannot send you direct messages. Press “Show my hand” on the "
+            "{mention}, I cannot send you direct messages. Press “{show_hand}” on the "
             "table message to see your cards and play."
         ),
         "not_here": "This button is not one of mine.",
@@ -83,14 +83,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "Da ist etwas schiefgegangen; bitte noch einmal versuchen.",
         "dm_closed": (
             "{mention}, ich kann dir keine Direktnachrichten schicken. Drück bei der "
-            "Tisch-Nachricht auf „Meine Karten“, um deine Karten zu sehen und zu spielen."
+            "Tisch-Nachricht auf „{show_hand}“, um deine Karten zu sehen und zu spielen."
         ),
         "not_here": "Dieser Knopf stammt nicht von mir.",
-        "seated_at": "Er steht in {channel}.",
+        "seated_at": "Gespielt wird in {channel}.",
         "aborted": "Tisch {table} ist geschlossen; von ihm wird nichts gewertet.",
         "abort_where": (
             "In diesem Kanal wird an keinem Tisch gespielt. Um einen anderswo zu "
-            "schließen, nenne ihn: /abbrechen tisch:<id> ({tables})."
+            "schließen, nenne ihn: /abbrechen tisch:<Kennung> ({tables})."
         ),
         "hand_deal_over": "Runde {deal} ist vorbei; das Ergebnis steht im Kanal.",
         "setting_without_value": "Welchen Wert soll {key} bekommen? Nenn ihn mit, wie in /einstellungen einstellung:{key} wert:an; /einstellungen einstellung:{key} zeigt ihn.",
@@ -201,7 +201,7 @@ GERMAN: dict[str, str] = {
     "abort": "abbrechen",
     "Close your table (host) or vote to close it": "Deinen Tisch schließen (Gastgeber) oder fürs Schließen stimmen",
     "table": "tisch",
-    "Admins: the id of a table to close (from its table message)": "Admins: die Kennung eines Tisches, der geschlossen werden soll (aus seiner Tischnachricht)",
+    "Admins: the id of a table to close (from its table message)": "Admins: die Kennung eines Tisches, der geschlossen werden soll (aus seiner Tisch-Nachricht)",
     "resign": "aufgeben",
     "Give up your running match": "Deine laufende Partie aufgeben",
     "forgetme": "vergiss-mich",

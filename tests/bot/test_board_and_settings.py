@@ -11,6 +11,7 @@ from functools import partial
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
 from bot.records import record_reply
+from bot.rules_text import asked_rules
 from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings
 from bot.views import settings_text
@@ -798,3 +799,18 @@ async def test_a_setting_is_shown_under_any_of_its_games_names(
             assert shown.splitlines()[1:] == ["tausend.players = 4"], (key, shown)
     finally:
         await bot.stop()
+
+
+async def test_a_preset_is_taken_by_its_name_for_players(bot: Bot) -> None:
+    """Discord's list shows "alle Spiele (all_contracts)": a host who types the name
+    he read, in either language and any case, gets that preset — at /new, in /rules
+    and in /settings."""
+    anna = bot.player(users(1)[0])
+    out = await bot.svc.create_table(CHAT, anna.user, "dreier", preset="Alle Spiele")
+    assert out.ok, out
+    assert bot.svc.tables[out.table_id or ""].preset == "all_contracts"
+    assert "Options:" in asked_rules("tausend", ["Golden Round"], {}, "en")
+    saved = await bot.svc.update_setting(
+        CHAT, anna.user, "preset.zweier", "claims by hand", is_admin=True
+    )
+    assert saved.ok and "preset.zweier = manual_claims" in (saved.text or ""), saved

@@ -141,6 +141,9 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             ("dreier", "carinthian", "Saved: preset.dreier = carinthian"),
             # a value given, but the words name one setting only: which value?
             ("dreier", "plauderer", "Which value should dreier.plauderer get?"),
+            # a preset by its name for players, whole; a word that names nothing
+            ("dreier", "Alle Spiele", "Saved: preset.dreier = all_contracts"),
+            ("dreier", "kaerntner", "Bad setting: unknown preset 'kaerntner' for dreier"),
         ]:
             fields = {"key": key} | ({"value": value} if value else {})
             out = await world.slash(moderator, "settings", **fields)

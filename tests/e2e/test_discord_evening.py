@@ -113,7 +113,7 @@ async def test_already_seated_elsewhere_says_which_table_and_where(tmp_path: Pat
         [answer] = join.responses
         assert answer.ephemeral_for is bert
         assert answer.content == (
-            f"Du spielst hier schon an Tisch {first}. Er steht in {elsewhere.mention}."
+            f"Du spielst hier schon an Tisch {first}. Gespielt wird in {elsewhere.mention}."
         )
 
 
