@@ -115,6 +115,17 @@ def _computer_name(table: Table) -> str:
     return name
 
 
+def _rated_clause(table: Table, seat: int, lang: str) -> str:
+    """ ", and it counts on the leaderboard" where resigning costs rating: a person
+    plays on another side (against computers alone no match is rated)."""
+    side = table.side(seat)
+    rated = any(
+        s is not None and s.user is not None and table.side(i) != side
+        for i, s in enumerate(table.seats)
+    )
+    return t(lang, "resign.rated") if rated else ""
+
+
 def _refuse(lang: str | None, key: str, **kw: Any) -> Outcome:
     return Outcome(False, t(lang, f"refuse.{key}", **kw), key)
 
@@ -1065,7 +1076,12 @@ class TableService:
                 payload = table_verb(table.id, table.version, "rs", seat)
                 return Outcome(
                     True,
-                    t(lang, game_key("confirm.resign", table.game), table=table.id),
+                    t(
+                        lang,
+                        game_key("confirm.resign", table.game),
+                        table=table.id,
+                        rated=_rated_clause(table, seat, lang),
+                    ),
                     "confirm",
                     table.id,
                     confirm=(label, payload),
@@ -1086,8 +1102,10 @@ class TableService:
         refused = _not_resignable(table, lang)
         if refused is not None:
             return refused
+        rated = _rated_clause(table, seat, lang)  # before the table is scored and gone
         await self._play(table, [{"k": "resign", "seat": seat}])
-        return Outcome(True, t(lang, game_key("ok.resigned", table.game)), "resigned", table.id)
+        said = t(lang, game_key("ok.resigned", table.game), rated=rated)
+        return Outcome(True, said, "resigned", table.id)
 
     async def forget(self, user: UserRef, *, ask: bool = False) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer.

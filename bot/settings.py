@@ -196,7 +196,10 @@ class ChatSettings:
             ids = option_ids(spec.options_type, gid)
             opt = key if key in ids else key.split(".", 1)[1]
             if opt not in ids:
-                raise SettingError("option", key=key, game=gid, options=", ".join(ids))
+                # the options as /settings names them, each with its game
+                keys = ChatSettings().option_names(gid)
+                listed = ", ".join(k for k in keys if not k.startswith("preset."))
+                raise SettingError("option", key=key, game=gid, options=listed)
             merged = {k: v for k, v in self.options.get(gid, {}).items() if k != opt}
             if not reset:
                 merged[opt] = rule_options(gid, {opt: value})[opt]

@@ -502,6 +502,17 @@ async def test_resign_asks_first_and_only_the_asker_can_confirm(bot: Bot) -> Non
     assert (await bot.svc.act(a.user, payload, CHAT)).code == "unknown_table"
 
 
+async def test_resigning_against_computers_alone_is_not_said_to_count(bot: Bot) -> None:
+    """Against computers no match is rated: the question and the answer say only
+    that he loses (with a person on the other side they say it counts, above)."""
+    anna = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [anna])
+    asked = await bot.svc.resign(CHAT, anna.user, ask=True)
+    assert asked.text == f"Resign the match at table {tid}? You lose it.", asked.text
+    done = await bot.svc.resign(CHAT, anna.user)
+    assert done.ok and done.text == "You resigned: you lose the match.", done.text
+
+
 async def test_forgetme_asks_first(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [a, b])
@@ -1183,7 +1194,7 @@ async def test_caller_first_says_what_forehand_s_pass_means(
 
 
 async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> None:
-    """German lobbies read "Stufe stark", not the id an admin types ("strong")."""
+    """German lobbies read "spielt stark", not the id an admin types ("strong")."""
     a = bot.player(users(1)[0])
     tid = (await bot.svc.create_table(CHAT, a.user, "zweier")).table_id
     assert tid is not None
@@ -1192,7 +1203,7 @@ async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> No
     assert de is not None and en is not None
     level = bot.svc.tables[tid].seats[1].ai  # type: ignore[union-attr]
     german = {"random": "zufällig", "heuristic": "regelbasiert", "strong": "stark"}[str(level)]
-    assert f"(Computer, Stufe {german})" in de.message.text, de.message.text
+    assert f"(Computer, spielt {german})" in de.message.text, de.message.text
     assert f"(computer, level {level})" in en.message.text, en.message.text
 
 
