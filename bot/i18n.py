@@ -9,6 +9,7 @@ Unter, Neuner.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -191,8 +192,12 @@ def preset_name(preset: str, lang: str | None) -> str:
 
 def preset_named(text: str, presets: Sequence[str]) -> str | None:
     """The preset of `presets` that `text` names: its id, or its name for players in
-    any language ("Alle Spiele", "golden round"), in any case; None for none."""
+    any language ("Alle Spiele", "golden round"), or both as lists show them ("alle
+    Spiele (all_contracts)"), in any case; None for none."""
     key = " ".join(text.split()).casefold()
+    shown = re.fullmatch(r".*\(([a-z0-9_]+)\)", key)  # "alle Spiele (all_contracts)"
+    if shown is not None and shown.group(1) in presets:
+        return shown.group(1)
     for preset in presets:
         names = {preset, *(n.get(preset, "") for n in PRESET_NAMES.values())}
         if key in {n.casefold() for n in names if n}:
@@ -257,7 +262,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "refuse.no_table_named": "You are not playing at a table {table} here.",
         "refuse.which_table": "There are several tables here: name one ({tables}).",
         "refuse.not_allowed_to_start": "Only admins can open tables here.",
-        "refuse.rules_fixed": "Tables here play the house rules for {game}: {house}. Open one without a preset or options to play them; only an admin changes them (in the settings), or lets hosts choose (the setting rules, value open).",
+        "refuse.rules_fixed": "Tables here play the house rules for {game}: {house}. Open one without a preset or options to play them; only an admin changes them (in the settings), or lets hosts choose (set rules to open).",
         "rules.game_standard": "the game's standard rules",
         "refuse.not_admin": "Only admins can change the settings.",
         "refuse.unknown_game": "Unknown game {game}. Games: {games}.",

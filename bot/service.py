@@ -119,8 +119,9 @@ def _rated_clause(table: Table, seat: int, lang: str) -> str:
     """ ", and it counts on the leaderboard" where resigning costs rating: a person
     plays on another side (against computers alone no match is rated)."""
     side = table.side(seat)
+    playing = set(table.present())  # one who walked away loses too: no rating then
     rated = any(
-        s is not None and s.user is not None and table.side(i) != side
+        s is not None and s.user in playing and table.side(i) != side
         for i, s in enumerate(table.seats)
     )
     return t(lang, "resign.rated") if rated else ""

@@ -354,6 +354,10 @@ def setting_words(args: list[str], *, change: bool = False) -> list[str]:
     gid = game_named(args[0], tuple(GAME_MODULES)) if args and "." not in args[0] else None
     if gid is None or len(args) < 2:
         return args
+    # "<game> alle Spiele": the rest names one of its presets, by its name for players
+    named = preset_named(" ".join(args[1:]), tuple(game(gid).presets))
+    if named is not None and (change or named not in _option_words(gid)):
+        return [f"preset.{gid}", named]
     option, _, value = args[1].partition("=")
     if value:
         return [f"{gid}.{option}", value, *args[2:]]
@@ -366,3 +370,8 @@ def setting_words(args: list[str], *, change: bool = False) -> list[str]:
     if not is_option and args[1].lower() in game(gid).presets:
         return [f"preset.{gid}", args[1]]
     return [key]
+
+
+def _option_words(gid: str) -> set[str]:
+    """A game's rule options by the word after the game (``carinthian``)."""
+    return {k.split(".", 1)[1] for k in ChatSettings().option_names(gid) if "." in k}

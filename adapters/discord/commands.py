@@ -128,7 +128,7 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
         shown = {p: preset_name(p, lang)[:100] for g in ids for p in game(g).presets}
         return [
             app_commands.Choice(name=name, value=p)
-            for p, name in sorted(shown.items())
+            for p, name in sorted(shown.items(), key=lambda item: item[1].casefold())
             if part in name.casefold()
         ][:25]
 
@@ -401,6 +401,6 @@ def _fields_as_words(key: str, value: str) -> list[str]:
             return [f"preset.{gid}", preset]
     words = setting_words(key.split() + value.split(), change=bool(value))
     options = ChatSettings().option_names(gid) if gid is not None else []
-    if gid is not None and value and len(words) < 2 and words[0] not in options:
+    if gid is not None and value and words[0] not in options:
         return [f"preset.{gid}", value]
     return words

@@ -10,10 +10,11 @@ from functools import partial
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
+from bot.i18n import preset_named
 from bot.records import record_reply
 from bot.rules_text import asked_rules
 from bot.service import ChatRef, UserRef
-from bot.settings import ChatSettings
+from bot.settings import ChatSettings, setting_words
 from bot.views import settings_text
 from engine.__main__ import verify_text
 
@@ -810,6 +811,12 @@ async def test_a_preset_is_taken_by_its_name_for_players(bot: Bot) -> None:
     assert out.ok, out
     assert bot.svc.tables[out.table_id or ""].preset == "all_contracts"
     assert "Options:" in asked_rules("tausend", ["Golden Round"], {}, "en")
+    # as Discord's list shows it; and Telegram's /settings words
+    assert preset_named("alle Spiele (all_contracts)", ("standard", "all_contracts")) == (
+        "all_contracts"
+    )
+    assert setting_words(["dreier", "Alle", "Spiele"]) == ["preset.dreier", "all_contracts"]
+    assert setting_words(["dreier", "carinthian"]) == ["dreier.carinthian"]  # the option
     saved = await bot.svc.update_setting(
         CHAT, anna.user, "preset.zweier", "claims by hand", is_admin=True
     )

@@ -513,6 +513,23 @@ async def test_resigning_against_computers_alone_is_not_said_to_count(bot: Bot) 
     assert done.ok and done.text == "You resigned: you lose the match.", done.text
 
 
+async def test_resigning_when_the_other_person_walked_away_is_not_said_to_count(
+    bot: Bot,
+) -> None:
+    """Bert walked away (the computer plays his seat): he loses too, so nobody's
+    rating moves, and Anna's resignation is not said to count; with Bert back it is."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(bert.key)
+    await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+    asked = await bot.svc.resign(CHAT, anna.user, ask=True)
+    assert asked.text == f"Resign the match at table {tid}? You lose it.", asked.text
+    await bot.svc._commit(table, [{"k": "back", "seat": seat}])
+    asked = await bot.svc.resign(CHAT, anna.user, ask=True)
+    assert (asked.text or "").endswith("You lose it, and it counts on the leaderboard.")
+
+
 async def test_forgetme_asks_first(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [a, b])

@@ -144,6 +144,9 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             # a preset by its name for players, whole; a word that names nothing
             ("dreier", "Alle Spiele", "Saved: preset.dreier = all_contracts"),
             ("dreier", "kaerntner", "Bad setting: unknown preset 'kaerntner' for dreier"),
+            ("dreier", "Kärntner Art", "Bad setting: unknown preset 'Kärntner Art' for dreier"),
+            # as the preset list shows it
+            ("dreier", "alle Spiele (all_contracts)", "Saved: preset.dreier = all_contracts"),
         ]:
             fields = {"key": key} | ({"value": value} if value else {})
             out = await world.slash(moderator, "settings", **fields)

@@ -164,9 +164,7 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
             ],
             what="the whole refusal in the private chat",
         )
-        assert len(whole[0].text) > 200 and whole[0].text.endswith(
-            "(the setting rules, value open)."
-        ), whole
+        assert len(whole[0].text) > 200 and whole[0].text.endswith("(set rules to open)."), whole
         assert not [t for t in rig.adapter.service.tables.values() if t.rematch_of]
 
         # pressed again, and the answer comes too late for Telegram: the whole refusal
