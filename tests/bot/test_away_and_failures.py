@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot import results as R
 from bot.payload import decode
 from bot.service import ChatRef, Timings
 from bot.store import StoreError
@@ -105,11 +106,12 @@ async def test_forgetme_while_a_write_fails_takes_the_seat_too(tmp_path: Path) -
 
 
 async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
-    make_bot: Callable[..., Bot],
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Bert plays in one group and, as he confirms /forgetme, presses Join in another.
-    Both go through and the lobby shows him: the stored join must say so too, or
-    after a restart his seat belongs to "deleted", who then collects results."""
+    """Bert plays in one group and, as he confirms /forgetme, presses Join in another:
+    his seats are given up, then the Join lands, then his rows are deleted. Both go
+    through and the lobby shows him: the stored join must say so too, or after a
+    restart his seat belongs to "deleted", who then collects results."""
     other = ChatRef("tg", "-1002", "Other group")
     bot = await make_bot().start()
     try:
@@ -118,7 +120,16 @@ async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
         assert lobby is not None
         await open_table(bot, "zweier", [bert])  # Bert against the computer, in CHAT
         join = button(bot.fc.lobbies[lobby].message, "j")
-        forgot, joined = await asyncio.gather(bot.svc.forget(bert.user), bert.press(join))
+        real = R.forget_player
+        pressed: list[Any] = []
+
+        async def join_lands_first(*args: Any, **kwargs: Any) -> None:
+            pressed.append(await bert.press(join))  # after the seats, before the rows
+            await real(*args, **kwargs)
+
+        monkeypatch.setattr(R, "forget_player", join_lands_first)
+        forgot = await bot.svc.forget(bert.user)
+        [joined] = pressed
         assert forgot.ok and joined.ok, (forgot, joined)
         seats = [s.user if s else None for s in bot.svc.tables[lobby].seats]
         assert bert.key in seats
