@@ -336,7 +336,7 @@ class TableService:
     async def update_setting(
         self, chat: ChatRef, user: UserRef, key: str, value: str, *, is_admin: bool
     ) -> Outcome:
-        lang = await self._lang(user, chat)
+        lang = await self.reply_lang(user, chat)
         if not is_admin:
             return _refuse(lang, "not_admin")
         async with self._settings_lock:  # read-modify-write: two admins lose nothing
@@ -379,7 +379,20 @@ class TableService:
             return chat_language(await self.settings(chat), chat.lang)
         return "en"
 
-    _lang = reply_lang
+    async def reader(
+        self, user: UserRef, chat: ChatRef | None, pressed: str | None = None
+    ) -> UserRef:
+        """`user` as answers address him: in his own language where we speak it, else
+        (`UserRef.reads`, never stored as his) in the chat's for a command typed there,
+        or for a press (`pressed`, its payload) in its table's — a hand's buttons are
+        in a private chat or DM, which has no language of its own."""
+        if user.speaks:
+            return user
+        if pressed is None:
+            reads = await self.reply_lang(None, chat)
+        else:
+            reads = await self.press_lang(pressed, chat)
+        return dataclasses.replace(user, reads=reads)
 
     async def press_lang(self, payload: str, chat: ChatRef | None) -> str:
         """The language a press is answered in for one whose own we lack: its table's
@@ -444,7 +457,7 @@ class TableService:
         is_admin: bool,
         rematch: Table | None = None,
     ) -> Outcome:
-        lang = await self._lang(host, chat)
+        lang = await self.reply_lang(host, chat)
         settings = await self.settings(chat)
         if settings.starters == "admins" and not is_admin:
             return _refuse(lang, "not_allowed_to_start")
@@ -674,7 +687,7 @@ class TableService:
         of its players while that lobby is open seats him there instead of opening a
         second one.  Only its players may ask (anyone may /new), and only from its
         chat: the button is public on Telegram, its payload easily sent elsewhere."""
-        lang = await self._lang(user, chat)
+        lang = await self.reply_lang(user, chat)
         row = await self.store.table_row(p.table)
         if row is None or row.status != Status.FINISHED.value:
             return _refuse(lang, "unknown_table")
@@ -963,7 +976,7 @@ class TableService:
     async def _abort(
         self, chat: ChatRef, user: UserRef, is_admin: bool, table_id: str | None
     ) -> Outcome:
-        lang = await self._lang(user, chat)
+        lang = await self.reply_lang(user, chat)
         in_chat = self.tables_in(chat.key)
         if table_id is not None:
             table_id = table_id.strip().lower()  # ids are lowercase base 36, as typed
@@ -1061,7 +1074,7 @@ class TableService:
         return await self._outcome(user, self._resign(chat, user, ask))
 
     async def _resign(self, chat: ChatRef, user: UserRef, ask: bool) -> Outcome:
-        lang = await self._lang(user, chat)
+        lang = await self.reply_lang(user, chat)
         table = self.table_of(chat.key, user.key)
         if table is None:
             return _refuse(lang, "no_table")

@@ -354,7 +354,9 @@ def setting_words(args: list[str], *, change: bool = False) -> list[str]:
     gid = game_named(args[0], tuple(GAME_MODULES)) if args and "." not in args[0] else None
     if gid is None or len(args) < 2:
         return args
-    # "<game> alle Spiele": the rest names one of its presets, by its name for players
+    # "<game> alle Spiele": the rest names one of its presets, by its id or its name
+    # for players; but an option first: four options share a preset's name (dreier
+    # carinthian), and looking one up must not change the chat's preset
     named = preset_named(" ".join(args[1:]), tuple(game(gid).presets))
     if named is not None and (change or named not in _option_words(gid)):
         return [f"preset.{gid}", named]
@@ -363,13 +365,7 @@ def setting_words(args: list[str], *, change: bool = False) -> list[str]:
         return [f"{gid}.{option}", value, *args[2:]]
     if len(args) >= 3:
         return [f"{gid}.{args[1]}", *args[2:]]
-    key = f"{gid}.{args[1].lower()}"
-    # an option first: four options share a preset's name (dreier carinthian), and
-    # looking one up must not change the chat's preset
-    is_option = key in ChatSettings().option_names(gid) and not change
-    if not is_option and args[1].lower() in game(gid).presets:
-        return [f"preset.{gid}", args[1]]
-    return [key]
+    return [f"{gid}.{args[1].lower()}"]
 
 
 def _option_words(gid: str) -> set[str]:

@@ -517,20 +517,10 @@ class DiscordAdapter:
     async def who(
         self, interaction: discord.Interaction[Any], pressed: str | None = None
     ) -> UserRef:
-        """`user` as answers address him: in his client's language, or, where we do
-        not speak that one, in the server's, or for a press (`pressed`, its payload)
-        in its table's — a hand's buttons are in his DMs (a French client in a German
-        server reads German there, not English).  His own stays unknown
-        (`UserRef.reads`): nothing of this is stored as his."""
-        ref = self.user(interaction)
-        if ref.lang:
-            return ref
-        chat = self.chat(interaction)
-        if pressed is None:
-            reads = await self.service.reply_lang(None, chat)
-        else:
-            reads = await self.service.press_lang(pressed, chat)
-        return dataclasses.replace(ref, reads=reads)
+        """`user` as answers address him (`TableService.reader`): a French client in a
+        German server reads German there, and a press (`pressed`, its payload) its
+        table's language, in his DMs too."""
+        return await self.service.reader(self.user(interaction), self.chat(interaction), pressed)
 
     async def _failed_lang(self, interaction: discord.Interaction[Any]) -> str | None:
         """The language of a failure's answer: `who`'s, or his own alone when even that

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.boards import leaderboard_text, stats_text
-from bot.i18n import game_name, game_named, preset_name, preset_named, t, typed
+from bot.i18n import game_name, game_named, preset_name, t, typed
 from bot.records import record_reply
 from bot.rules_text import asked_rules, rules_summary
 from bot.settings import ChatSettings, chat_language, setting_words
@@ -395,10 +395,6 @@ def _fields_as_words(key: str, value: str) -> list[str]:
     players ("key:dreier value:Alle Spiele"), or else a word that is neither an option
     nor a preset of the game, refused as its preset ("unknown preset 'kaerntner'")."""
     gid = game_named(key.strip(), available()) if key.strip() else None
-    if gid is not None and value:
-        preset = preset_named(value, tuple(game(gid).presets))
-        if preset is not None:
-            return [f"preset.{gid}", preset]
     words = setting_words(key.split() + value.split(), change=bool(value))
     options = ChatSettings().option_names(gid) if gid is not None else []
     if gid is not None and value and words[0] not in options:

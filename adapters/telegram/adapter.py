@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import difflib
 import hmac
 import logging
@@ -293,8 +292,8 @@ def sentences_within(text: str, limit: int) -> str:
 
 
 def user_ref(user: TgUser) -> UserRef:
-    """The person, with his app's language where we speak it (else none: `_reader`
-    gives him the chat's)."""
+    """The person, with his app's language where we speak it (else none:
+    `TableService.reader` gives him the chat's or the table's)."""
     return UserRef(PLATFORM, str(user.id), user.full_name, supported_lang(user.language_code))
 
 
@@ -1229,21 +1228,6 @@ class TelegramAdapter:
             self.langs[ref.key] = ref.lang
         return ref
 
-    async def _reader(
-        self, user: UserRef, chat: ChatRef | None, pressed: str | None = None
-    ) -> UserRef:
-        """`user` as answers address him: in his language, or, where his app has none
-        we speak, in the chat's, or for a press (`pressed`, its data) in its table's
-        (a French app in a German group reads German there, not English; and every
-        answer alike, the core's and ours).  His own stays unknown (`UserRef.reads`)."""
-        if user.speaks:
-            return user
-        if pressed is None:
-            reads = await self.service.reply_lang(None, chat)
-        else:
-            reads = await self.service.press_lang(pressed, chat)
-        return dataclasses.replace(user, reads=reads)
-
     # --- handlers --------------------------------------------------------------------
 
     def _add_handlers(self) -> None:
@@ -1284,7 +1268,7 @@ class TelegramAdapter:
         chat = self._chat(message) if message is not None else None
         data = update.callback_query.data if update.callback_query is not None else None
         try:  # the chat's or table's language; a failing store must not stop the answer
-            lang = (await self._reader(user, chat, data)).speaks
+            lang = (await self.service.reader(user, chat, data)).speaks
         except Exception:  # the answer matters more than its language
             lang = user.lang
         if update.callback_query is not None:
@@ -1313,7 +1297,7 @@ class TelegramAdapter:
         # no message only for inline-mode ones, which we never send: then no chat is
         # the table's (a Join from there is refused)
         chat = ChatRef(PLATFORM, "?") if query.message is None else self._chat(query.message)
-        user = await self._reader(user, chat, data)
+        user = await self.service.reader(user, chat, data)
         pressed = query.message if isinstance(query.message, TgMessage) else None
         task = asyncio.ensure_future(self._act(user, data, chat, pressed))
         try:
@@ -1654,7 +1638,7 @@ class TelegramAdapter:
                 message.chat.id, Content(tt(lang, "anonymous")), thread=_topic_of(message)
             )
             return None
-        return message, await self._reader(self._user(update.effective_user), chat)
+        return message, await self.service.reader(self._user(update.effective_user), chat)
 
     async def _in_group(self, update: Update) -> tuple[TgMessage, UserRef] | None:
         """A command about a group's tables; typed in the private chat, where no
