@@ -129,6 +129,17 @@ def without_buttons(message: Message) -> Message:
     return Message(message.text)
 
 
+def noted(message: Message, note: str) -> Message:
+    """`message` with a note below it (why a hand stopped following the game)."""
+    return Message(f"{message.text}\n\n{note}", message.buttons)
+
+
+def view_kwargs(msg: Message) -> dict[str, Any]:
+    """``view=`` for a send, left out when the message has no buttons."""
+    view_ = view(msg)
+    return {"view": view_} if view_ is not None else {}
+
+
 Fingerprint = tuple[str, tuple[tuple[Button, ...], ...]]
 
 
