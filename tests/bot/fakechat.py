@@ -27,6 +27,10 @@ from bot.views import Button, HandView, LobbyView, Message, TableView
 #: or None when what it wants is not on them: then the player turns the page.
 Policy = Callable[[Table, int, list[int], random.Random], int | None]
 
+#: Why a press may fail under a player who read his turn a moment earlier: a timer
+#: or a computer seat moved first (the table's version moved on, or the match ended).
+_OVERTAKEN = frozenset({"stale", "unknown_table"})
+
 
 def random_policy(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
     return rng.choice(codes)
@@ -252,6 +256,8 @@ class Player:
             pick = rng.choice(menus)
             opened.add(pick.payload)
             out = await self.press(pick)
+            if not out.ok and out.code in _OVERTAKEN:
+                return out  # a timer or a computer moved first: the turn is gone
             assert out.ok and out.hand is not None, out
             message = out.hand.message
         raise AssertionError("menus lead nowhere")
@@ -299,7 +305,12 @@ async def play_out(
         for pl in players:
             out = await pl.take_turn(table_id)
             if out is not None:
-                assert out.ok or out.code == "stale", out
+                # a turn overtaken by a timer or a computer: stale, or the match over
+                assert (
+                    out.ok
+                    or out.code == "stale"
+                    or (out.code == "unknown_table" and table_id not in svc.tables)
+                ), out
                 pressed = True
                 if after_press is not None:
                     await after_press(out)
