@@ -1,7 +1,7 @@
 """Telegram adapter (python-telegram-bot 22): `serve(service, config, stop)`.
 
-See `adapters.telegram.adapter` for how tables are shown and `outbox` for how the
-bot keeps within Telegram's limits.
+See `adapters.telegram.adapter` for its parts, `tables` for how tables are shown
+and `outbox` for how the bot keeps within Telegram's limits.
 """
 
 from __future__ import annotations

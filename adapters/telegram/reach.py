@@ -1,0 +1,120 @@
+"""Whether Telegram is in reach, and the persons' turn clocks that wait while not.
+
+Out of reach, Telegram is tried again until it answers: polls with one warning
+line per failure, the outbox without dropping anything.  Meanwhile the players'
+presses cannot reach the bot, so the persons' turn clocks stop (`TableService.hold`)
+and get their time back when it answers.  Polling learns both from its polls
+(`PollRequest`); with a webhook, from the outbox's requests, and a quiet table
+learns of the outage from a light probe made while a turn's clock runs (`watch`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram.error import TelegramError
+from telegram.request import HTTPXRequest
+
+from bot.service import Listener, TableService
+
+from .outbox import Outbox
+from .refs import PLATFORM
+
+#: The adapter's one logger, whichever of its modules speaks.
+log = logging.getLogger("adapters.telegram.adapter")
+
+#: Webhook mode: seconds without a word from Telegram after which, while a person's
+#: turn clock runs (or Telegram is out of reach), a probe asks whether it is there.
+#: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
+#: holds the clock before it runs out.
+PROBE_AFTER = 3.0
+
+
+class Reach:
+    """Telegram's reach as the adapter learns of it, and the clocks it holds."""
+
+    def __init__(
+        self,
+        service: TableService,
+        listener: Listener,
+        spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]],
+        probe_after: float = PROBE_AFTER,
+    ) -> None:
+        self.service = service
+        self.listener = listener  # the adapter, listening again once Telegram is back
+        self._spawn = spawn  # work waited for at shutdown
+        self.probe_after = probe_after
+        self._out_of_reach = False  # a poll or a send failed to connect; none answered since
+
+    def poll_failed(self, error: TelegramError) -> None:
+        """Fetching updates failed (Telegram out of reach); PTB tries again, waiting
+        longer each time, up to 30 s.  One line per try: its default is an ERROR with a
+        traceback every time, a wall of them for an outage that is not the bot's fault.
+        The players' presses cannot reach us meanwhile, so their turns' clocks stop."""
+        log.warning("cannot fetch updates from Telegram (%s); trying again", error)
+        self._lose_reach()
+
+    async def poll_answered(self) -> None:
+        """Telegram answers again (before the updates the poll brings are handled)."""
+        await self._regain_reach()
+
+    def on_reach(self, reachable: bool) -> None:
+        """Webhook mode has no poll to fail: the outbox's requests (and probes) that
+        cannot connect are the sign of an outage (presses cannot reach the bot then,
+        most likely), and its first request Telegram answers the sign of the end."""
+        if reachable:
+            self._spawn(self._regain_reach())
+        else:
+            log.warning("telegram out of reach; the persons' turns wait")
+            self._lose_reach()
+
+    def _lose_reach(self) -> None:
+        """Presses cannot reach us: the persons' turns' clocks stop (once an outage)."""
+        if not self._out_of_reach:
+            self._out_of_reach = True
+            self.service.hold(PLATFORM)
+
+    async def _regain_reach(self) -> None:
+        """The turns held since the outage get their time, as after a restart."""
+        if self._out_of_reach:
+            self._out_of_reach = False
+            if self.listener in self.service.listeners:  # not shut down meanwhile
+                await self.service.listen(self.listener, PLATFORM)
+
+    async def watch(self, outbox: Outbox) -> None:
+        """Webhook mode: a quiet table (nothing to send, no reminder due) would not
+        notice an outage, and its person's turn would run out while his presses cannot
+        reach the bot.  So while a person's clock runs, or Telegram is out of reach, a
+        probe asks after `probe_after` seconds without a word from Telegram."""
+        while True:
+            quiet = time.monotonic() - outbox.contact_at
+            if quiet < self.probe_after:
+                await asyncio.sleep(self.probe_after - quiet)
+            elif self._out_of_reach or self._clock_runs():
+                await outbox.probe()
+            else:
+                await asyncio.sleep(self.probe_after)
+
+    def _clock_runs(self) -> bool:
+        """A person's turn clock runs at one of our tables."""
+        tables = self.service.tables.values()
+        return any(tb.platform == PLATFORM and tb.deadline is not None for tb in tables)
+
+
+class PollRequest(HTTPXRequest):
+    """The connection for getUpdates (one, as PTB's own), which says when a poll is
+    answered: PTB tells of a failed poll only, not of Telegram being back."""
+
+    def __init__(self, answered: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(connection_pool_size=1)
+        self._answered = answered
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        answer = await super().do_request(*args, **kwargs)
+        if answer[0] == 200:
+            await self._answered()  # before the updates it brings are handled
+        return answer
