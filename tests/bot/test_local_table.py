@@ -1365,6 +1365,8 @@ async def test_a_contract_is_bid_by_its_name(service: TableService) -> None:
             return "q"
         if "Bidding — Tester to bid" in screen and "Your choices:" in screen:
             listed = re.findall(r"\d+\) ((?:\S+ )*?\S+) \(\d+(?:–\d+)?\)", screen)
+            if not listed:  # bid over the highest contract: only Pass is left
+                return "1"
             wanted = listed[-1]  # the last: a name other names do not begin
             return wanted.lower()
         return "1"
