@@ -1,0 +1,291 @@
+"""The clocks of the open tables: what happens at a table without a press.
+
+A lobby expires, a computer moves, a person is reminded of his turn and, when it runs
+out, the computer plays it for him (and keeps his seat after too many missed turns).
+Timers are keyed to the table's version, so every change re-arms them and a timer of
+an older version does nothing.  While a platform is out of reach (`hold`) its persons'
+turns wait for `listen`, which gives back the time the outage took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.events import Event
+
+from .ports import Listener, Timings
+from .store import Store
+from .table import Entry, Status, Table
+from .views import ResultView
+
+# the service's log lines keep its name, whichever of its modules writes them
+log = logging.getLogger("bot.service")
+
+
+@dataclass
+class Timers:
+    """A table's pending timers, cancelled together: a change re-arms them all."""
+
+    handles: list[asyncio.TimerHandle] = field(default_factory=list)
+
+    def cancel(self) -> None:
+        for h in self.handles:
+            h.cancel()
+        self.handles.clear()
+
+
+class Clocks:
+    """The timers of `TableService` (a mixin: they fire into its commits, under its
+    table locks)."""
+
+    _ai_runner: Callable[[Callable[[], int]], Awaitable[int]]
+    _clock: Callable[[], float]
+    _closed: bool
+    _held: set[str]
+    _timers: dict[str, Timers]
+    _waiting: dict[str, set[str]]
+    ai_level: str
+    listeners: list[Listener]
+    store: Store
+    tables: dict[str, Table]
+    timings: Timings
+
+    if TYPE_CHECKING:  # what it uses of the service and the other mixins
+
+        def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]: ...
+
+        async def _close_if_abandoned(self, table: Table) -> None: ...
+
+        async def _closed_table(self, table: Table, kind: str) -> None: ...
+
+        async def _commit(
+            self,
+            table: Table,
+            entries: list[Entry],
+            then: Callable[[Table], list[Entry]] | None = None,
+        ) -> tuple[Event, ...]: ...
+
+        async def _notify(
+            self,
+            table: Table,
+            kind: str,
+            events: tuple[Event, ...] = (),
+            *,
+            user: str | None = None,
+            result: ResultView | None = None,
+        ) -> None: ...
+
+        async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None: ...
+
+        def _spawn(self, coro: Awaitable[Any], name: str) -> None: ...
+
+        def lock(self, table_id: str) -> asyncio.Lock: ...
+
+    async def listen(self, listener: Listener, platform: str) -> None:
+        """Add an adapter's listener once it can deliver, and arm the tables of its
+        platform that waited since the restart (or a person's turn since `hold`).  The downtime is not the
+        player's: a turn that ran out, or nearly, while the bot was down or the
+        platform unreachable gets the reminder's time from now, stored, and the
+        reminder goes out at once."""
+        if listener not in self.listeners:
+            self.listeners.append(listener)
+        self._held.discard(platform)
+        for table_id in sorted(self._waiting.pop(platform, ())):
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            async with self.lock(table_id):
+                if self.tables.get(table_id) is not table:
+                    continue
+                grace = self._after_downtime(table)
+                if grace is not None:
+                    try:
+                        await self.store.set_deadline(table.id, grace)
+                    except Exception:
+                        log.exception("table %s: could not store the new deadline", table_id)
+                    table.deadline = grace
+                self._arm(table)
+                if grace is not None and self._remind_window(table) > 0:
+                    self._fire(table.id, table.version, "remind")
+
+    def hold(self, platform: str) -> None:
+        """Stop the clocks of the persons' turns of a platform that cannot be reached
+        (its outage, or the bot's network down), until `listen` starts them again with
+        the grace of a restart.  A press that cannot reach the bot is not the player's
+        fault: without this his turn would time out, his late press be refused, and
+        his seat go to the computer.  Computer turns and lobby expiry go on."""
+        self._held.add(platform)
+        for table in list(self.tables.values()):
+            if table.platform == platform and table.deadline is not None:
+                self._arm(table)  # a person's turn: it waits, armed by `listen`
+
+    def _after_downtime(self, table: Table) -> float | None:
+        """A new deadline for a turn that ran out, or nearly, while the bot was down
+        (None: the stored one stands).  The downtime is not the player's: he gets a
+        reminder at once and the reminder's time to move, not an instant computer
+        move and a missed turn counted against him."""
+        if table.deadline is None:
+            return None
+        # Without reminders the reminder's time is nothing: half a turn instead, or the
+        # timeout would fire the moment the platform is back.
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        least = self._clock() + (self._remind_window(table) or timeout / 2)
+        return least if table.deadline < least else None
+
+    def _remind_window(self, table: Table) -> float:
+        """How long before the deadline the player is reminded: `reminder_before`, or
+        half of a chat's shorter turn timeout."""
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        return min(self.timings.reminder_before, timeout / 2)
+
+    def seconds_left(self, table_id: str) -> int:
+        """Whole seconds until the turn at a table times out (0 without a deadline):
+        what a reminder tells the player, by the core's clock."""
+        table = self.tables.get(table_id)
+        if table is None or table.deadline is None:
+            return 0
+        return max(0, round(table.deadline - self._clock()))
+
+    def _deadline(self, table: Table) -> float | None:
+        seat = table.to_act()
+        if seat is None:
+            return None
+        s = table.seats[seat]
+        if s is None or not s.human_playing:
+            return None
+        return self._clock() + float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+
+    def _cancel_timers(self, table_id: str) -> None:
+        timers = self._timers.pop(table_id, None)
+        if timers is not None:
+            timers.cancel()
+
+    def _arm(self, table: Table) -> None:
+        """Schedule what happens next at this table without a human pressing."""
+        if self._closed:
+            return
+        self._cancel_timers(table.id)
+        timers = self._timers[table.id] = Timers()
+        loop = asyncio.get_running_loop()
+        version = table.version
+        if table.status == Status.LOBBY:
+            at = table.created_at + self.timings.lobby_expiry
+            delay = max(0.0, at - self._clock())
+            timers.handles.append(loop.call_later(delay, self._fire, table.id, version, "expire"))
+            return
+        if table.abandoned() is not None:
+            # its people left, or voted it closed, and closing it did not happen then
+            # (the write failed, or the bot stopped in between): it closes now
+            timers.handles.append(loop.call_later(0, self._fire, table.id, version, "close"))
+            return
+        seat = table.to_act()
+        if seat is None:
+            return
+        s = table.seats[seat]
+        if s is None:
+            return
+        if not s.human_playing:
+            timers.handles.append(
+                loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
+            )
+            return
+        if self._held_turn(table):
+            return
+        timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
+        deadline = table.deadline or (self._clock() + timeout)
+        now = self._clock()
+        # a chat's short turn timeout still gets its reminder, half-way through; one
+        # due now was sent already (or is sent by `listen`, after a restart)
+        window = self._remind_window(table)
+        remind_at = deadline - window
+        if window > 0 and remind_at > now + 0.001:  # 0: no reminders
+            timers.handles.append(
+                loop.call_later(remind_at - now, self._fire, table.id, version, "remind")
+            )
+        timers.handles.append(
+            loop.call_later(max(0.0, deadline - now), self._fire, table.id, version, "timeout")
+        )
+
+    def _fire(self, table_id: str, version: int, what: str) -> None:
+        self._spawn(self._on_timer(table_id, version, what), f"{what}:{table_id}")
+
+    async def _on_timer(self, table_id: str, version: int, what: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or table.version != version:
+                return
+            if what == "expire":
+                if table.status == Status.LOBBY:
+                    await self._commit(table, [{"k": "abort", "reason": "expired"}])
+                    await self._closed_table(table, "aborted")
+                return
+            if what == "close":
+                await self._close_if_abandoned(table)
+                return
+            if what != "ai" and self._held_turn(table):
+                return
+            seat = table.to_act()
+            if seat is None:
+                return
+            s = table.seats[seat]
+            if what == "remind":
+                if s is not None and s.user is not None:
+                    await self._notify(table, "reminder", user=s.user)
+                return
+            choice, legal = self._choice(table, seat)
+        # The computer thinks without holding the table: presses (a hand to show, a
+        # seat to take back, an abort) are answered meanwhile.  Its choice is a
+        # function of the table id and version, so if anything changed, it is dropped
+        # and the timers re-armed by that change decide again.
+        try:
+            code = await self._ai_runner(choice)
+        except Exception as e:  # the table must not stall on an AI bug
+            # the type only: a message could name the cards of the seat's hand
+            log.error(
+                "the computer failed to choose at table %s (%s); it plays at random",
+                table_id,
+                type(e).__name__,
+            )
+            code = -1
+        if code not in legal:
+            code = random.Random(f"{table_id}:{version}").choice(legal)
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not table or table.version != version:
+                return
+            if what == "timeout" and self._held_turn(table):
+                return  # the platform went while the computer thought for him
+            # the seat as it is now: a failed write meanwhile rebuilt the table in
+            # place, at the same version, with seats of its own
+            s = table.seats[seat]
+            entries: list[Entry] = []
+            if what == "timeout":
+                entries.append({"k": "act", "seat": seat, "code": code, "by": "t"})
+                assert s is not None
+                if s.missed + 1 >= self.timings.missed_turns_limit and s.user is not None:
+                    level = table.settings.get("ai_level", self.ai_level)
+                    entries.append({"k": "replace", "seat": seat, "level": level})
+            else:
+                entries.append({"k": "act", "seat": seat, "code": code, "by": "ai"})
+            await self._play(table, entries)
+            replaced = what == "timeout" and s is not None and s.ai is not None
+            if replaced and s is not None and s.user is not None and table.id in self.tables:
+                await self._notify(table, "replaced", user=s.user)
+
+    def _held_turn(self, table: Table) -> bool:
+        """A person's turn whose platform is out of reach (`hold`), to arm or whose
+        timer fired as it went: it waits with the others for `listen` instead of
+        running out."""
+        if table.platform not in self._held:
+            return False
+        self._wait_for_platform(table)
+        return True
+
+    def _wait_for_platform(self, table: Table) -> None:
+        self._waiting.setdefault(table.platform, set()).add(table.id)

@@ -1,0 +1,152 @@
+"""What a chat chose and what a reader reads: /settings, and the language of answers.
+
+A chat's settings are read by every table it opens; a running table keeps what it was
+opened with, but its language, which follows the chat's.  An answer is written in the
+reader's own language where we speak it, else in his chat's or table's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from engine.events import Event
+
+from .i18n import norm_lang, supported_lang, t
+from .payload import parsed as parsed_payload
+from .ports import ChatRef, Outcome, Timings, UserRef
+from .refusals import refuse
+from .settings import ChatSettings, SettingError, chat_language, setting_key
+from .store import Store
+from .table import Entry, Table
+from .views import setting_line
+
+
+class Preferences:
+    """Settings and languages for `TableService` (a mixin: a language change redraws
+    the chat's tables under their locks)."""
+
+    _settings_lock: asyncio.Lock
+    ai_level: str
+    store: Store
+    tables: dict[str, Table]
+    timings: Timings
+
+    if TYPE_CHECKING:  # what it uses of the service and the other mixins
+
+        async def _commit(
+            self,
+            table: Table,
+            entries: list[Entry],
+            then: Callable[[Table], list[Entry]] | None = None,
+        ) -> tuple[Event, ...]: ...
+
+        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
+
+        async def _redraw(self, table: Table) -> None: ...
+
+        def lock(self, table_id: str) -> asyncio.Lock: ...
+
+        def tables_in(self, chat: str) -> list[Table]: ...
+
+    async def settings(self, chat: ChatRef) -> ChatSettings:
+        return ChatSettings.from_json(await self.store.chat_settings(chat.key))
+
+    async def update_setting(
+        self, chat: ChatRef, user: UserRef, key: str, value: str, *, is_admin: bool
+    ) -> Outcome:
+        lang = await self.reply_lang(user, chat)
+        if not is_admin:
+            return refuse(lang, "not_admin")
+        async with self._settings_lock:  # read-modify-write: two admins lose nothing
+            current = await self.settings(chat)
+            try:
+                updated = current.with_value(key, value)
+            except SettingError as e:
+                return refuse(lang, "bad_setting", error=e.text(lang))
+            await self.store.save_chat_settings(chat.key, updated.to_json())
+        speaks = chat_language(updated, chat.lang)
+        if speaks != chat_language(current, chat.lang):
+            # the chat's tables speak its language: the running ones switch now too
+            for table in self.tables_in(chat.key):
+                await self._speak(table, speaks)
+        # what is now in force, as /settings shows it ("ai_level = heuristic" for
+        # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
+        found = setting_line(
+            updated,
+            lang,
+            setting_key(key),  # "thousand.players" was saved as "tausend.players"
+            turn_timeout=self.timings.turn_timeout,
+            ai_level=self.ai_level,
+            chat_lang=chat.lang,
+        )
+        name, now = found if found is not None else (key, value)
+        text = t(lang, "settings.saved", key=name, value=now)
+        open_now = len(self.tables_in(chat.key))
+        if open_now and setting_key(key) != "language":
+            # a table keeps what it was opened with (its record says so); only the
+            # language follows the chat
+            text += "\n" + t(lang, "settings.saved_later", n=open_now)
+        return Outcome(True, text)
+
+    async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str:
+        """The language to answer `user` in: his own where we speak it, else the
+        chat's (a reader without one, or with one we lack, reads the chat's)."""
+        if user is not None and (own := supported_lang(user.speaks)) is not None:
+            return own
+        if chat is not None:
+            return chat_language(await self.settings(chat), chat.lang)
+        return "en"
+
+    async def reader(
+        self, user: UserRef, chat: ChatRef | None, pressed: str | None = None
+    ) -> UserRef:
+        """`user` as answers address him: in his own language where we speak it, else
+        (`UserRef.reads`, never stored as his) in the chat's for a command typed there,
+        or for a press (`pressed`, its payload) in its table's — a hand's buttons are
+        in a private chat or DM, which has no language of its own."""
+        if user.speaks:
+            return user
+        if pressed is None:
+            reads = await self.reply_lang(None, chat)
+        else:
+            reads = await self.press_lang(pressed, chat)
+        return dataclasses.replace(user, reads=reads)
+
+    async def press_lang(self, payload: str, chat: ChatRef | None) -> str:
+        """The language a press is answered in for one whose own we lack: its table's
+        (a hand's buttons are pressed in a private chat, which has none of its own),
+        else its chat's."""
+        p = parsed_payload(payload)
+        table = self.tables.get(p.table) if p is not None else None
+        if table is not None:
+            return str(table.settings.get("lang", "en"))
+        return await self.reply_lang(None, chat)
+
+    async def remember(self, user: UserRef) -> None:
+        await self.store.save_player(
+            user.key, user.account_name or user.name, supported_lang(user.lang)
+        )
+
+    async def set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
+        """A player at the table makes it speak `lang` from now on (its table and
+        result messages): the terminal resuming a game under another locale."""
+        return await self._outcome(user, self._set_table_language(table_id, user, lang))
+
+    async def _set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
+        lang = norm_lang(lang)
+        table = self.tables.get(table_id)
+        if table is None or table.seat_of(user.key) is None:
+            return refuse(lang, "no_table")
+        await self._speak(table, lang)
+        return Outcome(True, table_id=table.id)
+
+    async def _speak(self, table: Table, lang: str) -> None:
+        """Make a table speak `lang` from its next message on (a `lang` log entry)."""
+        async with self.lock(table.id):
+            if self.tables.get(table.id) is not table or table.settings.get("lang") == lang:
+                return
+            await self._commit(table, [{"k": "lang", "lang": lang}])
+            await self._redraw(table)
