@@ -28,8 +28,9 @@ from bot.views import Button, HandView, LobbyView, Message, TableView
 Policy = Callable[[Table, int, list[int], random.Random], int | None]
 
 #: Why a press may fail under a player who read his turn a moment earlier: a timer
-#: or a computer seat moved first (the table's version moved on, or the match ended).
-_OVERTAKEN = frozenset({"stale", "unknown_table"})
+#: or a computer seat moved first (the table's version moved on, his time ran out and
+#: the computer played for him, or the match ended).
+_OVERTAKEN = frozenset({"stale", "too_late", "unknown_table"})
 
 
 def random_policy(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
@@ -308,7 +309,7 @@ async def play_out(
                 # a turn overtaken by a timer or a computer: stale, or the match over
                 assert (
                     out.ok
-                    or out.code == "stale"
+                    or out.code in ("stale", "too_late")
                     or (out.code == "unknown_table" and table_id not in svc.tables)
                 ), out
                 pressed = True
