@@ -1,0 +1,184 @@
+"""Thousand rules (RULES.md §5) pinned at their edges, found missing by a mutation
+audit: each test names the rule it pins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import protocol as P
+from engine.actions import action_from_json
+from engine.cards import index_of
+from engine.events import Redealt
+from engine.record import replay_record
+from engine.tausend import start_deal
+from engine.tausend.rules import TausendOptions, stock_value
+
+
+def test_golden_round_contract_is_120_by_forehand() -> None:
+    """RULES.md §5 option tausend.golden_round: in the first round forehand must play
+    120 -- no bidding; the deal opens with forehand the declarer at exactly 120."""
+    state = start_deal(TausendOptions(golden_round=True), 0, seed=b"g", golden=True)
+    view = P.view(state, None)
+    extra = dict(view.extra)
+    assert view.declarer == 1  # forehand: the dealer's left
+    assert (extra["bid"], extra["bidder"], extra["golden"]) == (120, 1, True)
+
+
+#: The deal of the scenario records error-bid-above-120-needs-marriage and
+#: error-raise-above-120-needs-marriage: seat 1 holds four marriages, seat 2 none.
+HANDS = [
+    ["JH", "9H", "JD", "9D", "JC", "9C", "TS"],
+    ["KH", "QH", "KD", "QD", "KC", "QC", "KS"],
+    ["AH", "TH", "AD", "TD", "AC", "TC", "AS"],
+]
+STOCK = ["QS", "JS", "9S"]
+
+
+def _replay(actions: list[dict[str, Any]]) -> tuple[int, Any]:
+    record = {
+        "game": "tausend",
+        "deals": [{"dealer": 0, "hands": HANDS, "talon": STOCK, "actions": actions}],
+    }
+    return replay_record(record)
+
+
+def _bid(seat: int, value: int | None = None) -> dict[str, Any]:
+    if value is None:
+        return {"seat": seat, "do": "pass"}
+    return {"seat": seat, "do": "bid", "value": value}
+
+
+@pytest.mark.parametrize(("value", "error"), [(120, None), (125, "bid_needs_marriage")])
+def test_the_first_bid_above_120_needs_a_marriage(value: int, error: str | None) -> None:
+    """RULES.md §5 Bidding: a bid above 120 needs a marriage in hand -- 120 is free,
+    125 (the very next bid) is refused for seat 2, who holds no King-Queen pair."""
+    code, answer = _replay([_bid(1, 100), _bid(2, value)])
+    if error is None:
+        assert code == 0, answer
+    else:
+        assert code == 1 and answer["error"] == error, answer
+
+
+@pytest.mark.parametrize(
+    ("declarer", "final"),
+    [(2, 120), (1, 400)],
+    ids=["no-marriage-up-to-120", "marriage-up-to-the-maximum"],
+)
+def test_the_final_bid_may_go_up_to_its_limit(declarer: int, final: int) -> None:
+    """RULES.md §5 Stock: the declarer states his final bid; without a marriage in
+    hand it may go up to 120 itself, with one up to the most a deal can score
+    (120 card points + all four marriages = 400)."""
+    other = 3 - declarer
+    auction = [_bid(1, 100), _bid(2, 110), _bid(0)]
+    auction += [_bid(1)] if declarer == 2 else [_bid(1, 115), _bid(2)]
+    gives = [
+        {"seat": declarer, "do": "give", "card": "JS", "to": 0},
+        {"seat": declarer, "do": "give", "card": "9S", "to": other},
+    ]
+    code, answer = _replay([*auction, *gives, {"seat": declarer, "do": "raise", "value": final}])
+    assert code == 0, answer
+    assert answer["deals"][0]["open"] is True
+
+
+@pytest.mark.parametrize(("suit", "marriage"), [("H", 100), ("D", 80), ("C", 60), ("S", 40)])
+def test_marriage_values_by_suit(suit: str, marriage: int) -> None:
+    """RULES.md §5: marriages are worth H 100, D 80, C 60, S 40.  Seen through the
+    four-player rule: the sitting-out dealer scores the stock's card points, a
+    marriage in it included (K 4 + Q 3 + 9 0 + the marriage)."""
+    stock = sum(1 << index_of(c + suit) for c in ("K", "Q", "9"))
+    assert stock_value(stock) == 7 + marriage
+
+
+def test_a_redeal_for_a_given_nine_names_its_reason() -> None:
+    """RULES.md §5 Deal: a player who receives a 9 from the declarer and so holds four
+    9s may demand a redeal; the table is told that reason (`Redealt.reason`
+    "given_nine", not the stock's or a dealt hand's).  The deal of the scenario record
+    redeal-given-nine-makes-four."""
+    hands = [
+        ["TC", "KC", "QC", "JC", "AS", "TS", "JS"],
+        ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+        ["9H", "9D", "9C", "KD", "QD", "JD", "AC"],
+    ]
+    actions: list[dict[str, Any]] = [
+        _bid(1, 100),
+        _bid(2),
+        _bid(0),
+        {"seat": 1, "do": "give", "card": "9S", "to": 2},
+        {"seat": 1, "do": "give", "card": "KS", "to": 0},
+        {"seat": 1, "do": "raise", "value": 100},
+        {"seat": 1, "do": "play", "card": "AH"},
+        {"seat": 2, "do": "redeal"},
+    ]
+    state: P.DealCore = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in ("9S", "KS", "QS")],
+    )
+    events: tuple[Any, ...] = ()
+    for act in actions:
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+    assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(2, "given_nine")]
+
+
+def test_one_nine_in_the_stock_gives_the_declarer_no_redeal() -> None:
+    """RULES.md §5 Deal: the bid winner may demand a redeal if *two* 9s are in the
+    stock; with one (QS JS 9S) his `redeal` is refused (redeal_not_allowed,
+    docs/rules/tausend.md "Redeal claims")."""
+    code, answer = _replay([_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}])
+    assert code == 1, answer
+    assert (answer["action"], answer["error"]) == (3, "redeal_not_allowed")
+
+
+def test_four_dealt_nines_kept_past_the_first_look_give_no_redeal_at_the_first_card() -> None:
+    """RULES.md §5 Deal: the first-card redeal belongs to a player who *receives a 9
+    from the declarer* and so holds four 9s.  Seat 2 was dealt four 9s, bid instead of
+    claiming, and receives the KS: at his first card `redeal` is refused."""
+    hands = [
+        ["AC", "TC", "KC", "QC", "JC", "AS", "TS"],
+        ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+        ["9H", "9D", "9C", "9S", "KD", "QD", "JD"],
+    ]
+    actions: list[dict[str, Any]] = [
+        _bid(1, 100),
+        _bid(2, 105),
+        _bid(0),
+        _bid(1, 110),
+        _bid(2),
+        {"seat": 1, "do": "give", "card": "KS", "to": 2},
+        {"seat": 1, "do": "give", "card": "QS", "to": 0},
+        {"seat": 1, "do": "raise", "value": 110},
+        {"seat": 1, "do": "play", "card": "AH"},
+        {"seat": 2, "do": "redeal"},
+    ]
+    record = {
+        "game": "tausend",
+        "deals": [{"dealer": 0, "hands": hands, "talon": ["KS", "QS", "JS"], "actions": actions}],
+    }
+    code, answer = replay_record(record)
+    assert isinstance(answer, dict), answer
+    assert code == 1, answer
+    assert (answer["action"], answer["error"]) == (9, "redeal_not_allowed")
+
+
+def test_a_redeal_for_two_nines_in_the_stock_names_its_reason() -> None:
+    """RULES.md §5 Deal: the bid winner who finds two 9s in the stock may demand a
+    redeal; the table is told that reason ("stock_nines").  The deal of the scenario
+    record redeal-two-nines-in-stock."""
+    hands = [
+        ["KC", "QC", "JC", "KS", "QS", "JS", "TS"],
+        ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+        ["9C", "9S", "KD", "QD", "JD", "AC", "TC"],
+    ]
+    state: P.DealCore = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in ("9H", "9D", "AS")],
+    )
+    events: tuple[Any, ...] = ()
+    for act in [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}]:
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+    assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(1, "stock_nines")]
