@@ -22,6 +22,9 @@ parts are mixins over that state, a module each:
 * `outbox` — the queues, and how each message is posted, edited or finished;
 * `losses` — the gateway, a channel or a server lost.
 
+`shape` is their one base: that state, and what the parts call on each other,
+declared once so that mypy checks every part against it.
+
 `client` is the discord.py client, which hands its events to the adapter; `ids` and
 `errors` read the adapter's strings and Discord's failures; `commands` are the slash
 commands.

@@ -16,7 +16,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -27,6 +27,7 @@ from bot.service import Outcome, UserRef
 
 from . import render
 from .errors import ALREADY_ACKNOWLEDGED, OUTAGES
+from .shape import AdapterShape
 from .texts import as_on_discord, text
 
 #: Logged under the adapter's name, as all its parts are: one name to filter its lines by.
@@ -52,25 +53,12 @@ class NotAnswered(Exception):
     """The first answer to an interaction did not reach Discord within its window."""
 
 
-class Answering:
+class Answering(AdapterShape):
     """The `DiscordAdapter`'s answers to interactions.
 
-    A mixin of the adapter: the annotations are what it uses of the adapter's state
-    (set in `DiscordAdapter.__init__`), the stubs what it calls of its other parts;
-    they are for mypy only, as at run time a stub would hide the method it stands for."""
-
-    ack_budget: float
-    #: First answers cut after `ACK_TRY` and tried again: a slow answer may still
-    #: have reached Discord, and then the retry meets 40060 (counted for the tests).
-    answers_cut: int
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def user(self, interaction: discord.Interaction[Any]) -> UserRef: ...
-
-        async def who(
-            self, interaction: discord.Interaction[Any], pressed: str | None = None
-        ) -> UserRef: ...
+    A mixin of the adapter, as all its parts are: what it uses of the adapter's state
+    (set in `DiscordAdapter.__init__`) and of its other parts is declared once, in
+    `AdapterShape`."""
 
     async def within_budget(
         self,

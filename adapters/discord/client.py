@@ -22,10 +22,21 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
-class _Hooks:
-    """What our client adds to discord.py's (plain or auto-sharded) client."""
+class _Hooks(discord.Client):
+    """What our client adds to discord.py's (plain or auto-sharded) client.
+
+    A base of both, before discord.py's class: its ``on_*`` events, found by
+    attribute lookup, come before `discord.Client`'s, and its ``super().__init__``
+    is the plain or the auto-sharded client's."""
 
     schnapsen: DiscordAdapter
+
+    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+        super().__init__(
+            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
+        )
+        self.schnapsen = adapter
+        self.tree: app_commands.CommandTree[Any] = _Tree(self)
 
     async def setup_hook(self) -> None:
         await self.schnapsen.setup()
@@ -56,13 +67,6 @@ class _Tree(app_commands.CommandTree[Any]):
 
 
 class SchnapsenClient(_Hooks, discord.Client):
-    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
-        super().__init__(
-            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
-        )
-        self.schnapsen = adapter
-        self.tree: app_commands.CommandTree[Any] = _Tree(self)
-
     async def on_ready(self) -> None:
         self.schnapsen.ready.set()
         await self.schnapsen.gateway_back()
@@ -79,13 +83,6 @@ class ShardedSchnapsenClient(_Hooks, discord.AutoShardedClient):
     (a server's presses come through its shard only).  discord.py's shard-less
     `on_disconnect` / `on_resumed` fire for every shard, and `on_ready` after a lone
     shard identified anew not at all, so the shard events decide."""
-
-    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
-        super().__init__(
-            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **options
-        )
-        self.schnapsen = adapter
-        self.tree: app_commands.CommandTree[Any] = _Tree(self)
 
     async def on_ready(self) -> None:
         self.schnapsen.ready.set()

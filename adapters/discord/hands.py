@@ -18,15 +18,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from adapters.recent import Recent
 from bot.i18n import t
-from bot.service import Outcome, TableService, UserRef
+from bot.service import Outcome, UserRef
 from bot.table import Table
-from bot.turn_pings import TurnPings
 from bot.views import HandView, Message, hand_title
 
 from . import render
@@ -36,9 +34,6 @@ from .ids import TAKE_BACK, drawn_at, user_id, verb_of
 from .outbox import Op
 from .render import fingerprint
 from .texts import text
-
-if TYPE_CHECKING:
-    from .client import AnyClient
 
 #: Logged under the adapter's name, as all its parts are: one name to filter its lines by.
 log = logging.getLogger("adapters.discord.adapter")
@@ -56,39 +51,6 @@ class _Live:
 
 class Hands(Answering):
     """The `DiscordAdapter`'s hands.  A mixin, as `Answering` is."""
-
-    service: TableService
-    client: AnyClient
-    live_ttl: float
-    _channels: dict[str, int]
-    _refs: dict[str, dict[str, tuple[int, int]]]
-    _shown: dict[tuple[str, str], render.Fingerprint]
-    _pings: dict[tuple[str, str], tuple[int, int]]
-    _turn_pings: TurnPings
-    #: The ephemeral hands still followed, by (table, user).
-    _live: dict[tuple[str, str], _Live]
-    #: User key → Discord locale: a player's, kept while seated, sets his hands'
-    #: language; anyone else's is set again by their next interaction.
-    _langs: Recent[str, str]
-    _dm_channels: Recent[str, int]  # a miss: create_dm again
-    #: Players whose DMs refused a hand: they play through "Show my hand".
-    _dm_closed: Recent[str, None]
-    #: (table, user) whose closed DMs the table's channel was told of.
-    _dm_noted: set[tuple[str, str]]
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def _add(self, table_id: str, op: Op) -> None: ...
-
-        def _render(self, table_id: str, slot: str) -> Message | None: ...
-
-        async def _send_note(self, table_id: str, op: Op) -> discord.Message: ...
-
-        def _channel(self, channel_id: int) -> discord.PartialMessageable: ...
-
-        def _add_ping(self, table_id: str, user: str) -> None: ...
-
-        def _table_lang(self, table_id: str) -> str | None: ...
 
     def _with_hand(self, outcome: Outcome, table_id: str, user: UserRef, payload: str) -> Outcome:
         """Back in his seat, a player whose DMs are closed has no hand to play from

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
-from bot.service import ChatRef, TableService, TableUpdate
+from bot.service import ChatRef
 
 from .ids import PLATFORM
+from .shape import AdapterShape
 
 #: Logged under the adapter's name, as all its parts are: one name to filter its lines by.
 log = logging.getLogger("adapters.discord.adapter")
@@ -24,20 +24,8 @@ CHANNEL_LOST = "channel_lost"
 SERVER_LOST = "server_lost"
 
 
-class Losses:
+class Losses(AdapterShape):
     """The `DiscordAdapter`'s lost connections.  A mixin, as `Answering` is."""
-
-    service: TableService
-    _channels: dict[str, int]
-    _lost: set[str]  # tables whose channel the bot may not use any more
-    _closers: set[asyncio.Task[None]]  # closing them
-    _down: set[int]  # shards without a gateway connection
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def _if_idle(self) -> None: ...
-
-        async def table_update(self, update: TableUpdate) -> None: ...
 
     # --- the gateway drops and comes back ----------------------------------------------
 

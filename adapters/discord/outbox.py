@@ -26,21 +26,17 @@ import logging
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 
-from adapters.recent import Recent
-from bot.service import TableService
 from bot.table import Status
 from bot.views import Message
 
 from . import render
 from .errors import DMS_CLOSED, OLD_MESSAGE, OUTAGES, UNKNOWN_MESSAGE, refused_channel
 from .render import fingerprint
-
-if TYPE_CHECKING:
-    from .client import AnyClient
+from .shape import AdapterShape
 
 #: Logged under the adapter's name, as all its parts are: one name to filter its lines by.
 log = logging.getLogger("adapters.discord.adapter")
@@ -86,46 +82,8 @@ class _Outbox:
         return not self.ops and (self.task is None or self.task.done())
 
 
-class OutboxWorker:
+class OutboxWorker(AdapterShape):
     """The `DiscordAdapter`'s outboxes.  A mixin, as `Answering` is."""
-
-    service: TableService
-    client: AnyClient
-    retry_delays: tuple[float, ...]
-    _channels: dict[str, int]  # table → the channel it plays in
-    _in_dm: set[str]  # tables played in a DM (`DiscordAdapter._plays_in`)
-    _refs: dict[str, dict[str, tuple[int, int]]]  # table → slot → message
-    _shown: dict[tuple[str, str], render.Fingerprint]
-    #: Per table: the channel's queue (lobby, table, notes: key "") and one per
-    #: player's hand ("hand:<user>", "live:<user>"), each worked by its own task.
-    _outboxes: dict[tuple[str, str], _Outbox]
-    _lost: set[str]
-    _langs: Recent[str, str]
-    _dm_closed: Recent[str, None]
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def _if_idle(self) -> None: ...
-
-        def channel_lost(self, channel_id: int, why: str) -> None: ...
-
-        async def _forget(self, table_id: str) -> None: ...
-
-        async def _tell(self, user: str, op: Op) -> None: ...
-
-        async def _ping(self, table_id: str, op: Op) -> None: ...
-
-        async def _remind(self, table_id: str, op: Op) -> None: ...
-
-        async def _unping_op(self, table_id: str, user: str) -> None: ...
-
-        async def _final_live(self, table_id: str, user: str, msg: Message | None) -> None: ...
-
-        async def _edit_live(self, table_id: str, user: str) -> None: ...
-
-        async def _dm(self, user: str) -> int | None: ...
-
-        async def _dms_closed(self, table_id: str, user: str) -> None: ...
 
     def _add(self, table_id: str, op: Op) -> None:
         # A player's DM hand (or ephemeral hand) has a queue of its own: one that is

@@ -12,53 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from typing import TYPE_CHECKING
 
 import discord
 
-from adapters.recent import Recent
-from bot.service import TableService
 from bot.turn_pings import SLOT as PING
-from bot.turn_pings import TurnPings
 from bot.views import Message
 
 from . import render
 from .ids import user_id
 from .outbox import Op
+from .shape import AdapterShape
 
 
-class Pings:
+class Pings(AdapterShape):
     """The `DiscordAdapter`'s turn pings.  A mixin, as `Answering` is."""
-
-    service: TableService
-    _refs: dict[str, dict[str, tuple[int, int]]]
-    _in_dm: set[str]
-    _langs: Recent[str, str]
-    _dm_closed: Recent[str, None]
-    #: Turns that come after a wait ring by DM (`bot.turn_pings`); the DM ping of
-    #: each (table, user) that shows, until he moves: (channel, message).
-    _turn_pings: TurnPings
-    _pings: dict[tuple[str, str], tuple[int, int]]
-    #: The (table, user) whose standing ping is the channel's reminder: a DM ping
-    #: that queued behind a slow edit of his hand meanwhile does not replace it.
-    _reminded: set[tuple[str, str]]
-    # the table's moves (deals, moves in its deal) when a player was reminded: any
-    # move since was his, and ended the turn the reminder spoke of
-    _reminded_at: dict[tuple[str, str], tuple[int, int]]
-    #: One ping, reminder or delete of one (table, user) at a time: the reminder
-    #: goes in the channel's queue, his pings in his own, and two sent at once
-    #: would leave one standing for good.
-    _ping_locks: dict[tuple[str, str], asyncio.Lock]
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def _add(self, table_id: str, op: Op) -> None: ...
-
-        async def _send_note(self, table_id: str, op: Op) -> discord.Message: ...
-
-        def _channel(self, channel_id: int) -> discord.PartialMessageable: ...
-
-        def _table_lang(self, table_id: str) -> str | None: ...
 
     def _ring(self, table_id: str, user: str, *, new: bool) -> None:
         """A turn that comes after a wait rings: a DM reply to his hand (an edit of

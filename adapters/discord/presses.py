@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from adapters.recent import Recent
 from bot.payload import SELF, loggable
-from bot.service import ChatRef, Outcome, TableService, UserRef
-from bot.views import HandView, Message
+from bot.service import Outcome, UserRef
 
-from . import render
 from .answers import Answering, NotAnswered
 from .errors import OUTAGES
 from .ids import table_of
@@ -40,51 +36,6 @@ _CONFIRMED = frozenset({"resigned", "forgotten"})
 
 class Presses(Answering):
     """The `DiscordAdapter`'s button presses.  A mixin, as `Answering` is."""
-
-    service: TableService
-    _channels: dict[str, int]
-    _refs: dict[str, dict[str, tuple[int, int]]]
-    _shown: dict[tuple[str, str], render.Fingerprint]
-    _langs: Recent[str, str]
-
-    if TYPE_CHECKING:  # for mypy: defined by the adapter or its other parts
-
-        def first_delivery(self, interaction: discord.Interaction[Any]) -> bool: ...
-
-        def handling(self) -> contextlib.AbstractAsyncContextManager[None]: ...
-
-        @staticmethod
-        def chat(interaction: discord.Interaction[Any]) -> ChatRef: ...
-
-        async def opened(
-            self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
-        ) -> None: ...
-
-        def forget_user(self, user: str, *, done: bool = True) -> None: ...
-
-        def _with_hand(
-            self, outcome: Outcome, table_id: str, user: UserRef, payload: str
-        ) -> Outcome: ...
-
-        async def _show_hand(
-            self,
-            interaction: discord.Interaction[Any],
-            user: UserRef,
-            hand: HandView,
-            on_hand: bool,
-            ephemeral_hand: bool,
-        ) -> None: ...
-
-        def _go_live(
-            self,
-            table_id: str,
-            user: str,
-            edit: Callable[[str, discord.ui.View | None], Awaitable[Any]],
-        ) -> None: ...
-
-        def _refresh_hand(self, table_id: str, user: str) -> None: ...
-
-        def _add(self, table_id: str, op: Op) -> None: ...
 
     async def press(self, interaction: discord.Interaction[Any], payload: str) -> None:
         """One button press, whatever the button: the core decides what it means and
