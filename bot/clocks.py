@@ -12,16 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from engine.events import Event
-
-from .ports import Listener, Timings
-from .store import Store
+from .ports import Listener
+from .service_shape import ServiceShape
 from .table import Entry, Status, Table
-from .views import ResultView
 
 # the service's log lines keep its name, whichever of its modules writes them
 log = logging.getLogger("bot.service")
@@ -39,52 +34,9 @@ class Timers:
         self.handles.clear()
 
 
-class Clocks:
+class Clocks(ServiceShape):
     """The timers of `TableService` (a mixin: they fire into its commits, under its
     table locks)."""
-
-    _ai_runner: Callable[[Callable[[], int]], Awaitable[int]]
-    _clock: Callable[[], float]
-    _closed: bool
-    _held: set[str]
-    _timers: dict[str, Timers]
-    _waiting: dict[str, set[str]]
-    ai_level: str
-    listeners: list[Listener]
-    store: Store
-    tables: dict[str, Table]
-    timings: Timings
-
-    if TYPE_CHECKING:  # what it uses of the service and the other mixins
-
-        def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]: ...
-
-        async def _close_if_abandoned(self, table: Table) -> None: ...
-
-        async def _closed_table(self, table: Table, kind: str) -> None: ...
-
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-        ) -> tuple[Event, ...]: ...
-
-        async def _notify(
-            self,
-            table: Table,
-            kind: str,
-            events: tuple[Event, ...] = (),
-            *,
-            user: str | None = None,
-            result: ResultView | None = None,
-        ) -> None: ...
-
-        async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None: ...
-
-        def _spawn(self, coro: Awaitable[Any], name: str) -> None: ...
-
-        def lock(self, table_id: str) -> asyncio.Lock: ...
 
     async def listen(self, listener: Listener, platform: str) -> None:
         """Add an adapter's listener once it can deliver, and arm the tables of its

@@ -9,53 +9,19 @@ close the match it ends counted, his side losing.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from engine.events import Event
+from collections.abc import Iterable
 
 from .i18n import game_key, t, typed
 from .payload import Payload, table_verb
 from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
+from .service_shape import ServiceShape
 from .table import Entry, Status, Table
 
-_R = TypeVar("_R")
 
-
-class Closing:
+class Closing(ServiceShape):
     """Ending tables early, for `TableService` (a mixin: it commits and locks as the
     service does)."""
-
-    tables: dict[str, Table]
-
-    if TYPE_CHECKING:  # what it uses of the service and the other mixins
-
-        async def _closed_table(self, table: Table, kind: str) -> None: ...
-
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-        ) -> tuple[Event, ...]: ...
-
-        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
-
-        async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None: ...
-
-        async def _redraw(self, table: Table) -> None: ...
-
-        async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R: ...
-
-        def lock(self, table_id: str) -> asyncio.Lock: ...
-
-        async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str: ...
-
-        def table_of(self, chat: str, user: str) -> Table | None: ...
-
-        def tables_in(self, chat: str) -> list[Table]: ...
 
     async def _vote_abort(self, table: Table, user: UserRef, p: Payload, lang: str) -> Outcome:
         if table.seat_of(user.key) is None:

@@ -9,57 +9,18 @@ each other, or a table opened meanwhile would keep his name.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
-
-from engine.events import Event
-
 from . import results as R
 from .i18n import norm_lang, t
-from .lobbies import computer_name
-from .locks import KeyedLocks
+from .lobbies import computer_name, left_behind
 from .payload import self_verb
 from .ports import Outcome, UserRef
-from .store import Store, StoreError
-from .table import Entry, Status, Table
-from .views import ResultView
+from .service_shape import ServiceShape
+from .store import StoreError
+from .table import Entry, Status
 
 
-class Forgetting:
+class Forgetting(ServiceShape):
     """/forgetme for `TableService` (a mixin: it commits and locks as the service does)."""
-
-    _people: KeyedLocks[str]
-    ai_level: str
-    store: Store
-    tables: dict[str, Table]
-
-    if TYPE_CHECKING:  # what it uses of the service and the other mixins
-
-        async def _after_lobby_change(self, table: Table) -> None: ...
-
-        async def _closed_table(self, table: Table, kind: str) -> None: ...
-
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-        ) -> tuple[Event, ...]: ...
-
-        async def _notify(
-            self,
-            table: Table,
-            kind: str,
-            events: tuple[Event, ...] = (),
-            *,
-            user: str | None = None,
-            result: ResultView | None = None,
-        ) -> None: ...
-
-        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
-
-        def lock(self, table_id: str) -> asyncio.Lock: ...
 
     async def forget(self, user: UserRef, *, ask: bool = False) -> Outcome:
         """Delete a user's data; seats they hold are played on by the computer.
@@ -88,16 +49,10 @@ class Forgetting:
                 seat = table.seat_of(user.key)
                 if self.tables.get(table.id) is not table or seat is None:
                     continue  # it closed, or he left, while an earlier table was stored
-                if table.status == Status.LOBBY:
+                in_lobby = table.status == Status.LOBBY
+                if in_lobby:
                     entries: list[Entry] = [{"k": "leave", "seat": seat}]
                     rest = [u for u in table.humans() if u != user.key]
-                    if not rest:
-                        entries.append({"k": "abort", "reason": "empty"})
-                    elif table.host == user.key:
-                        entries.append({"k": "host", "user": rest[0]})
-                    await self._commit(table, entries)
-                    handed = True
-                    await self._after_lobby_change(table)
                 else:
                     name = computer_name(table)
                     level = table.settings.get("ai_level", self.ai_level)
@@ -112,18 +67,17 @@ class Forgetting:
                     ]
                     # those still playing: one the computer replaced walked away
                     rest = [u for u in table.present() if u != user.key]
-                    if not rest:
-                        # nobody is left to play or to stop it: close, do not let
-                        # computers play on in the chat to the end of the match
-                        entries.append({"k": "abort", "reason": "empty"})
-                    elif table.host == user.key:
-                        entries.append({"k": "host", "user": rest[0]})
-                    await self._commit(table, entries)
-                    handed = True
-                    if table.status == Status.ABORTED:
-                        await self._closed_table(table, "aborted")
-                    else:
-                        await self._notify(table, "action")
+                # nobody left (in a match: to play or to stop it) closes it: computers
+                # do not play on in the chat to the end of the match
+                entries += left_behind(table, user.key, rest)
+                await self._commit(table, entries)
+                handed = True
+                if in_lobby:
+                    await self._after_lobby_change(table)
+                elif table.status == Status.ABORTED:
+                    await self._closed_table(table, "aborted")
+                else:
+                    await self._notify(table, "action")
 
         def seated_now() -> set[str]:
             return {tb.id for tb in self.tables.values() if tb.seat_of(user.key) is not None}

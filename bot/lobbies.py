@@ -8,27 +8,23 @@ Then its players join, change seats, seat or remove computers, and the host star
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import OptionError
-from engine.events import Event
 from engine.games import GAME_MODULES, UnknownGame, game
 from engine.protocol import GameSpec
 
 from .i18n import game_name, norm_lang, option_error, preset_name, preset_named, t, typed
-from .locks import KeyedLocks
 from .payload import Payload, table_verb
-from .ports import ChatRef, Outcome, Timings, UserRef
+from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
+from .service_shape import ServiceShape
 from .settings import ChatSettings, chat_language, rule_options, shown_value
-from .store import Store, StoreError
+from .store import StoreError
 from .table import Entry, Status, Table, seat_count
-from .views import LobbyView, ResultView
 
 # the service's log lines keep its name, whichever of its modules writes them
 log = logging.getLogger("bot.service")
@@ -44,65 +40,20 @@ def computer_name(table: Table) -> str:
     return name
 
 
-class Lobbies:
+def left_behind(table: Table, user: str, rest: list[str]) -> list[Entry]:
+    """The entries after `user` leaves `table` (or the computer takes his seat) with
+    `rest` the persons still in it: with nobody left it closes, else his host role
+    passes to the first of them."""
+    if not rest:
+        return [{"k": "abort", "reason": "empty"}]
+    if table.host == user:
+        return [{"k": "host", "user": rest[0]}]
+    return []
+
+
+class Lobbies(ServiceShape):
     """The lobby use cases of `TableService` (a mixin: it commits and locks as the
     service does)."""
-
-    _claims: set[tuple[str, str]]
-    _clock: Callable[[], float]
-    _moved: dict[str, str]
-    _people: KeyedLocks[str]
-    _rematch_locks: KeyedLocks[str]
-    _seed_source: Callable[[], str]
-    ai_level: str
-    store: Store
-    tables: dict[str, Table]
-    timings: Timings
-
-    if TYPE_CHECKING:  # what it uses of the service and the other mixins
-
-        async def _act(
-            self, user: UserRef, payload: str, chat: ChatRef | None, is_admin: bool = False
-        ) -> Outcome: ...
-
-        async def _after_lobby_change(self, table: Table) -> None: ...
-
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-        ) -> tuple[Event, ...]: ...
-
-        def _forget_table(self, table: Table) -> None: ...
-
-        async def _notify(
-            self,
-            table: Table,
-            kind: str,
-            events: tuple[Event, ...] = (),
-            *,
-            user: str | None = None,
-            result: ResultView | None = None,
-        ) -> None: ...
-
-        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
-
-        async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None: ...
-
-        def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None: ...
-
-        def lock(self, table_id: str) -> asyncio.Lock: ...
-
-        async def remember(self, user: UserRef) -> None: ...
-
-        async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str: ...
-
-        async def settings(self, chat: ChatRef) -> ChatSettings: ...
-
-        def table_of(self, chat: str, user: str) -> Table | None: ...
-
-        def tables_in(self, chat: str) -> list[Table]: ...
 
     def _seated_elsewhere(self, lang: str, chat: str, user: str) -> Outcome:
         """One seat per player per chat: the refusal names the table he has."""
@@ -372,12 +323,9 @@ class Lobbies:
             return refuse(lang, "not_seated")
         if table.status != Status.LOBBY:
             return refuse(lang, "not_in_lobby")
-        entries: list[Entry] = [{"k": "leave", "seat": seat}]
         remaining = [u for u in table.humans() if u != user.key]
-        if not remaining:
-            entries.append({"k": "abort", "reason": "empty"})
-        elif table.host == user.key:
-            entries.append({"k": "host", "user": remaining[0]})
+        entries: list[Entry] = [{"k": "leave", "seat": seat}]
+        entries += left_behind(table, user.key, remaining)
         await self._commit(table, entries)
         await self._after_lobby_change(table)
         return Outcome(True, table_id=table.id)

@@ -7,49 +7,21 @@ reader's own language where we speak it, else in his chat's or table's.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
-
-from engine.events import Event
 
 from .i18n import norm_lang, supported_lang, t
 from .payload import parsed as parsed_payload
-from .ports import ChatRef, Outcome, Timings, UserRef
+from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
+from .service_shape import ServiceShape
 from .settings import ChatSettings, SettingError, chat_language, setting_key
-from .store import Store
-from .table import Entry, Table
+from .table import Table
 from .views import setting_line
 
 
-class Preferences:
+class Preferences(ServiceShape):
     """Settings and languages for `TableService` (a mixin: a language change redraws
     the chat's tables under their locks)."""
-
-    _settings_lock: asyncio.Lock
-    ai_level: str
-    store: Store
-    tables: dict[str, Table]
-    timings: Timings
-
-    if TYPE_CHECKING:  # what it uses of the service and the other mixins
-
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-        ) -> tuple[Event, ...]: ...
-
-        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
-
-        async def _redraw(self, table: Table) -> None: ...
-
-        def lock(self, table_id: str) -> asyncio.Lock: ...
-
-        def tables_in(self, chat: str) -> list[Table]: ...
 
     async def settings(self, chat: ChatRef) -> ChatSettings:
         return ChatSettings.from_json(await self.store.chat_settings(chat.key))

@@ -13,7 +13,8 @@ from engine.actions import Action, decode
 from engine.errors import IllegalAction
 
 from .i18n import LANGUAGES, TEXTS, norm_lang, supported_lang, t
-from .ports import Timings, UserRef
+from .ports import UserRef
+from .service_shape import ServiceShape
 from .table import Table
 from .views import HandView, LobbyView, Message, Style, TableView, hand_view, lobby_view, table_view
 
@@ -24,11 +25,8 @@ def table_style(table: Table, lang: str) -> Style:
     return Style(lang, table.settings.get("suits", "french"), table.settings.get("tricks", "table"))
 
 
-class TableQueries:
+class TableQueries(ServiceShape):
     """The read side of `TableService` (a mixin: it reads the service's tables)."""
-
-    tables: dict[str, Table]
-    timings: Timings
 
     def _style(self, table: Table, user: UserRef | None = None) -> Style:
         own = supported_lang(user.lang) if user is not None else None

@@ -10,7 +10,9 @@ sharing the state and the commit this module holds: `bot.lobbies` (opening a tab
 its lobby, a rematch), `bot.closing` (votes, aborts, resigning), `bot.forgetting`
 (/forgetme), `bot.preferences` (/settings, the language of answers), `bot.clocks`
 (timers, the computer's turns, platforms out of reach) and `bot.queries` (what
-adapters draw).  Each declares the attributes and methods it uses of the others.
+adapters draw).  What they share, the state this class sets up and the methods one part
+calls on another, is declared once in `bot.service_shape`, a base of every mixin, so
+mypy checks each part against it.
 
 How a change happens (under the table's lock): decide the log entries, apply them to
 the in-memory table, commit them to the store (with the table's new version), and only
@@ -78,30 +80,30 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         self.store = store
         self.timings = timings or Timings()
         self.ai_level = ai_level
-        self.tables: dict[str, Table] = {}
+        self.tables = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._timers: dict[str, Timers] = {}
+        self._timers = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.listeners: list[Listener] = []
+        self.listeners = []
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
         self._clock = clock
         self._ai_runner = ai_runner or think_in_thread
         self._player_locks: KeyedLocks[str] = KeyedLocks()  # a player's rating
         # a finished match's rematch: two presses at once open one lobby, not two
-        self._rematch_locks: KeyedLocks[str] = KeyedLocks()
+        self._rematch_locks = KeyedLocks()
         # a person's /forgetme and the tables he opens, one after the other
-        self._people: KeyedLocks[str] = KeyedLocks()
-        self._claims: set[tuple[str, str]] = set()
+        self._people = KeyedLocks()
+        self._claims = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: Chat keys that changed (a Telegram group upgraded): old key -> new key.
-        self._moved: dict[str, str] = {}
+        self._moved = {}
         #: Platform -> tables waiting for that platform's listener: every table after
         #: a restart, and a person's turn while the platform is out of reach.
-        self._waiting: dict[str, set[str]] = {}
+        self._waiting = {}
         #: Platforms out of reach (`hold`): their persons' turns wait until `listen`.
-        self._held: set[str] = set()
+        self._held = set()
 
     # --- lifecycle --------------------------------------------------------------------
 

@@ -1,0 +1,118 @@
+"""What the parts of `TableService` share, declared once.
+
+`TableService` (`bot.service`) is put together from mixins, one module per group of
+use cases (`bot.lobbies`, `bot.closing`, `bot.forgetting`, `bot.preferences`,
+`bot.clocks`, `bot.queries`), which use the state the service holds and call each
+other's methods.  Each mixin subclasses `ServiceShape`, so mypy checks every part
+against this one declaration: an attribute used with the wrong type, a call to a method
+no part has, and a real method that does not fit its stub here are errors.
+
+Nothing here exists at runtime but the (empty) class: the attributes are annotations
+only (`TableService.__init__` sets them) and the stubs are under `TYPE_CHECKING`, so
+they can shadow no real method in the service's MRO.  This module imports no mixin at
+runtime.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Awaitable, Callable, Coroutine
+
+    from engine.events import Event
+
+    from .clocks import Timers
+    from .locks import KeyedLocks
+    from .ports import ChatRef, Listener, Outcome, Timings, UserRef
+    from .settings import ChatSettings
+    from .store import Store
+    from .table import Entry, Table
+    from .views import LobbyView, ResultView
+
+_R = TypeVar("_R")
+
+
+class ServiceShape:
+    """The attributes and methods the parts of `TableService` share (a base of every
+    mixin; `TableService` gets it through them)."""
+
+    # --- state (set by `TableService.__init__`) ---------------------------------------
+    _ai_runner: Callable[[Callable[[], int]], Awaitable[int]]
+    _claims: set[tuple[str, str]]
+    _clock: Callable[[], float]
+    _closed: bool
+    _held: set[str]
+    _moved: dict[str, str]
+    _people: KeyedLocks[str]
+    _rematch_locks: KeyedLocks[str]
+    _seed_source: Callable[[], str]
+    _settings_lock: asyncio.Lock
+    _timers: dict[str, Timers]
+    _waiting: dict[str, set[str]]
+    ai_level: str
+    listeners: list[Listener]
+    store: Store
+    tables: dict[str, Table]
+    timings: Timings
+
+    if TYPE_CHECKING:  # methods one part calls on another (defined in the part named)
+        # bot.service
+        async def _act(
+            self, user: UserRef, payload: str, chat: ChatRef | None, is_admin: bool = False
+        ) -> Outcome: ...
+
+        async def _after_lobby_change(self, table: Table) -> None: ...
+
+        def _choice(self, table: Table, seat: int) -> tuple[Callable[[], int], list[int]]: ...
+
+        async def _closed_table(self, table: Table, kind: str) -> None: ...
+
+        async def _commit(
+            self,
+            table: Table,
+            entries: list[Entry],
+            then: Callable[[Table], list[Entry]] | None = None,
+        ) -> tuple[Event, ...]: ...
+
+        def _forget_table(self, table: Table) -> None: ...
+
+        async def _notify(
+            self,
+            table: Table,
+            kind: str,
+            events: tuple[Event, ...] = (),
+            *,
+            user: str | None = None,
+            result: ResultView | None = None,
+        ) -> None: ...
+
+        async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
+
+        async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None: ...
+
+        async def _redraw(self, table: Table) -> None: ...
+
+        def _spawn(self, coro: Awaitable[Any], name: str) -> None: ...
+
+        async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R: ...
+
+        def lock(self, table_id: str) -> asyncio.Lock: ...
+
+        def table_of(self, chat: str, user: str) -> Table | None: ...
+
+        def tables_in(self, chat: str) -> list[Table]: ...
+
+        # bot.closing
+        async def _close_if_abandoned(self, table: Table) -> None: ...
+
+        # bot.preferences
+        async def remember(self, user: UserRef) -> None: ...
+
+        async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str: ...
+
+        async def settings(self, chat: ChatRef) -> ChatSettings: ...
+
+        # bot.queries
+        def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None: ...
