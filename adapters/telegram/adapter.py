@@ -15,6 +15,7 @@ parts share, and runs them (polling, or a webhook); each part is a module of its
 - `reach`: Telegram out of reach, and the turn clocks that wait meanwhile;
 - `updates`: updates deduplicated, and each one handled stored;
 - `layout`: the core's views as Telegram text and buttons; `refs`: its user keys.
+- `shape`: the state and methods the parts share, declared once for mypy.
 
 Limits
 All output goes through `Outbox` (ordered per chat, coalesced edits, throttled, 429

@@ -14,36 +14,30 @@ running match has none, its cards being secret (`bot.records`).
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import logging
 import re
-from typing import TYPE_CHECKING, Any
 
-from telegram import MaybeInaccessibleMessage, Update
 from telegram import Message as TgMessage
-from telegram import User as TgUser
+from telegram import Update
 from telegram.error import BadRequest, Forbidden, TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import ContextTypes
 
-from adapters.recent import Recent
 from bot.boards import leaderboard_text, stats_text
 from bot.i18n import norm_lang, t
 from bot.records import record_reply
 from bot.rules_text import asked_rules, rules_summary
-from bot.service import ChatRef, Outcome, TableService, UserRef
+from bot.service import Outcome, UserRef
 from bot.settings import setting_words
 from bot.table import Status
-from bot.views import HandView, settings_text
+from bot.views import settings_text
 from engine.games import available
 
-from .outbox import Attachment, Btn, Content, Handle, Outbox, parts
+from .outbox import Attachment, Btn, Content, Handle, parts
 from .refs import PLATFORM, topic_of, user_ref
+from .shape import AdapterShape
 from .texts import COMMANDS, GERMAN_COMMANDS, tt
 from .words import PAGE_WORDS, game_of, rules_words, split, typo_of, unknown_game
-
-if TYPE_CHECKING:
-    from .tables import TableState
 
 #: The adapter's one logger, whichever of its modules speaks.
 log = logging.getLogger("adapters.telegram.adapter")
@@ -57,40 +51,8 @@ class AdminUnknowable(Exception):
     """Telegram refuses to say who administers the chat (not for an outage)."""
 
 
-class Commands:
+class Commands(AdapterShape):
     """`TelegramAdapter`'s command handlers, and the replies they share."""
-
-    # The adapter's state this part uses, set up by `TelegramAdapter.__init__`.
-    service: TableService
-    outbox: Outbox
-    app: Application[Any, Any, Any, Any, Any, Any]
-    states: dict[str, TableState]
-    reachable: Recent[int, bool]
-    unreachable: set[int]
-
-    if TYPE_CHECKING:  # the adapter's other parts that this one calls
-
-        @property
-        def private_link(self) -> str: ...
-        def _user(self, tg_user: TgUser) -> UserRef: ...
-        def _chat(self, message: MaybeInaccessibleMessage) -> ChatRef: ...
-        def _lets_in(self, uid: int, update_id: int) -> None: ...
-        def _state(self, table_id: str, chat: str) -> TableState: ...
-        def _table_lang(self, table_id: str) -> str: ...
-        def _show_lobby(self, table_id: str, st: TableState) -> None: ...
-        def _show_hand(
-            self,
-            table_id: str,
-            st: TableState,
-            user: str,
-            view: HandView | None = None,
-            *,
-            asked: bool = False,
-        ) -> None: ...
-        def _opening_in(
-            self, chat: ChatRef, user: UserRef, message: TgMessage
-        ) -> contextlib.AbstractAsyncContextManager[None]: ...
-        async def _greet_host(self, user: UserRef, table_id: str) -> None: ...
 
     async def _reply(self, message: TgMessage, text: str) -> None:
         """Answer in the message's chat (and forum topic); a text longer than one

@@ -20,23 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
 
 from telegram import ChatMemberRestricted, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from adapters.recent import Recent
-from bot.service import ChatRef, TableService
+from bot.service import ChatRef
 from bot.table import Status
 
-from .outbox import Content, Outbox
+from .outbox import Content
 from .refs import PLATFORM
-
-if TYPE_CHECKING:
-    from collections.abc import Coroutine
-
-    from .tables import TableState
+from .shape import AdapterShape
 
 #: The adapter's one logger, whichever of its modules speaks.
 log = logging.getLogger("adapters.telegram.adapter")
@@ -52,28 +46,8 @@ TOPIC_LOST = "topic_lost"
 GREET_AFTER = 2.0
 
 
-class GroupMembership:
+class GroupMembership(AdapterShape):
     """`TelegramAdapter`'s answers to being shut out, let back in, or added."""
-
-    # The adapter's state this part uses, set up by `TelegramAdapter.__init__`.
-    service: TableService
-    outbox: Outbox
-    states: dict[str, TableState]
-    reachable: Recent[int, bool]
-    unreachable: set[int]
-    lost: set[int]
-    greet_after: float
-    _losing_topics: set[tuple[int, int | None]]
-    _let_in: Recent[int, int]
-    _greetings: set[asyncio.Task[None]]
-
-    if TYPE_CHECKING:  # the adapter's other parts that this one calls
-
-        def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
-        def _help(self, lang: str | None, *, in_group: bool) -> str: ...
-        def _moved_here(self, chat_id: int) -> bool: ...
-        def _show_lobby(self, table_id: str, st: TableState) -> None: ...
-        def _warn(self, table_id: str, st: TableState, user: str) -> None: ...
 
     def _on_refused(self, chat_id: int) -> None:
         """Telegram refused a message: a group that removed the bot (or took its right

@@ -15,37 +15,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.service import ChatRef, TableService
+from bot.service import ChatRef
 from bot.table import Status
 
-from .outbox import Outbox
 from .refs import PLATFORM
-
-if TYPE_CHECKING:
-    from .tables import TableState
+from .shape import AdapterShape
 
 #: The adapter's one logger, whichever of its modules speaks.
 log = logging.getLogger("adapters.telegram.adapter")
 
 
-class Migration:
+class Migration(AdapterShape):
     """`TelegramAdapter`'s moves of upgraded groups to their supergroups."""
-
-    # The adapter's state this part uses, set up by `TelegramAdapter.__init__`.
-    service: TableService
-    outbox: Outbox
-    states: dict[str, TableState]
-    _moves: dict[int, tuple[int, asyncio.Task[None] | None]]
-
-    if TYPE_CHECKING:  # the adapter's other parts that this one calls
-
-        def _state(self, table_id: str, chat: str) -> TableState: ...
-        def _refresh(self, table_id: str) -> None: ...
 
     async def migrate(self, old: int, new: int) -> None:
         """Move everything of chat `old` to its new id `new`; once per chat, however

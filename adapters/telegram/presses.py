@@ -21,31 +21,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, MaybeInaccessibleMessage, Update
 from telegram import Message as TgMessage
-from telegram import User as TgUser
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes
+from telegram.ext import ContextTypes
 
-from adapters.recent import Recent
 from bot.i18n import t
-from bot.locks import KeyedLocks
 from bot.payload import SELF, Payload, parsed
-from bot.service import ChatRef, Outcome, TableService, UserRef
+from bot.service import ChatRef, Outcome, UserRef
 from bot.table import Status
-from bot.views import HandView
 
 from .commands import AdminUnknowable
 from .layout import sentences_within
-from .outbox import Content, Handle, Outbox, refuses
+from .outbox import Content, Handle, refuses
 from .refs import PLATFORM, topic_of
+from .shape import AdapterShape
 from .texts import tt
-from .updates import HandledUpdates
-
-if TYPE_CHECKING:
-    from .tables import TableState
 
 #: The adapter's one logger, whichever of its modules speaks.
 log = logging.getLogger("adapters.telegram.adapter")
@@ -56,44 +48,8 @@ MAX_ALERT = 200  # answerCallbackQuery text limit
 REMATCH = "re"  # the verb of "Rematch" under a match's summary
 
 
-class Presses:
+class Presses(AdapterShape):
     """`TelegramAdapter`'s button presses, and the private hello a seat brings."""
-
-    # The adapter's state this part uses, set up by `TelegramAdapter.__init__`.
-    service: TableService
-    outbox: Outbox
-    app: Application[Any, Any, Any, Any, Any, Any]
-    updates: HandledUpdates
-    states: dict[str, TableState]
-    langs: Recent[str, str]
-    reachable: Recent[int, bool]
-    unreachable: set[int]
-    answer_budget: float
-    _lobby_locks: dict[str, asyncio.Lock]
-    _opening: dict[tuple[str, str], int]
-    _opening_locks: KeyedLocks[tuple[str, str]]
-
-    if TYPE_CHECKING:  # the adapter's other parts that this one calls
-
-        @property
-        def private_link(self) -> str: ...
-        def deep_link(self, table_id: str) -> str: ...
-        def _user(self, tg_user: TgUser) -> UserRef: ...
-        def _chat(self, message: MaybeInaccessibleMessage) -> ChatRef: ...
-        async def _is_admin(self, message: TgMessage, user: UserRef) -> bool | None: ...
-        def _on_refused(self, chat_id: int) -> None: ...
-        def _unreachable(self, user: str) -> bool: ...
-        def _show_lobby(self, table_id: str, st: TableState) -> None: ...
-        def _unping(self, st: TableState, user: str) -> None: ...
-        def _show_hand(
-            self,
-            table_id: str,
-            st: TableState,
-            user: str,
-            view: HandView | None = None,
-            *,
-            asked: bool = False,
-        ) -> None: ...
 
     async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query

@@ -17,22 +17,20 @@ table lock, it only queues on the outbox.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from adapters.recent import Recent
 from bot.i18n import norm_lang, t
-from bot.service import TableService, TableUpdate
+from bot.service import TableUpdate
 from bot.table import Status
 from bot.turn_pings import SLOT as PING
-from bot.turn_pings import TurnPings
 from bot.views import HandView, ResultView, match_summary_text, started_lobby_text
 
 from .layout import content_of
 from .membership import GROUP_LOST, TOPIC_LOST
-from .outbox import Content, Handle, Outbox
+from .outbox import Content, Handle
 from .refs import PLATFORM, user_id
+from .shape import AdapterShape
 from .texts import tt
 
 #: The message-reference slot that keeps the forum topic a table was opened in.
@@ -54,23 +52,9 @@ class TableState:
     questions: list[Handle] = field(default_factory=list)
 
 
-class TableMessages:
+class TableMessages(AdapterShape):
     """`TelegramAdapter`'s table messages: the listener, the lobby, table, hand and
     ping messages, and their references in the store (see the module's docstring)."""
-
-    # The adapter's state this part uses, set up by `TelegramAdapter.__init__`.
-    service: TableService
-    outbox: Outbox
-    states: dict[str, TableState]
-    turn_pings: TurnPings
-    langs: Recent[str, str]
-    unreachable: set[int]
-    _lobby_locks: dict[str, asyncio.Lock]
-    _opening: dict[tuple[str, str], int]
-
-    if TYPE_CHECKING:  # the adapter's other parts that this one calls
-
-        def deep_link(self, table_id: str) -> str: ...
 
     async def _restore(self) -> None:
         """Reattach to the messages of open tables and show their current state."""
