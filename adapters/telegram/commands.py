@@ -15,8 +15,11 @@ running match has none, its cards being secret (`bot.records`).
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import re
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeAlias, TypeVar
 
 from telegram import Message as TgMessage
 from telegram import Update
@@ -27,7 +30,7 @@ from bot.boards import leaderboard_text, stats_text
 from bot.i18n import norm_lang, t
 from bot.records import record_reply
 from bot.rules_text import asked_rules, rules_summary
-from bot.service import Outcome, UserRef
+from bot.service import ChatRef, Outcome, UserRef
 from bot.settings import setting_words
 from bot.table import Status
 from bot.views import settings_text
@@ -49,6 +52,36 @@ _NO_MEMBER = re.compile(r"user not found|participant_id_invalid|user_not_partici
 
 class AdminUnknowable(Exception):
     """Telegram refuses to say who administers the chat (not for an outage)."""
+
+
+_C = TypeVar("_C", bound="Commands")
+#: A command's work, given its message, who typed it, the chat and the command's words.
+_Body: TypeAlias = Callable[[_C, TgMessage, UserRef, ChatRef, list[str]], Coroutine[Any, Any, None]]
+#: What PTB calls for a command.
+_Handler: TypeAlias = Callable[[_C, Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+_Gate: TypeAlias = Callable[[_C, Update], Awaitable[tuple[TgMessage, UserRef] | None]]
+
+
+def _handler(body: _Body[_C], gate: _Gate[_C]) -> _Handler[_C]:
+    @functools.wraps(body)
+    async def handle(self: _C, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        got = await gate(self, update)
+        if got is None:  # answered already (an anonymous admin, a group's command typed privately)
+            return
+        message, user = got
+        await body(self, message, user, self._chat(message), context.args or [])
+
+    return handle
+
+
+def _command(body: _Body[_C]) -> _Handler[_C]:
+    """A command for any chat (`Commands._incoming`)."""
+    return _handler(body, lambda self, update: self._incoming(update))
+
+
+def _group_command(body: _Body[_C]) -> _Handler[_C]:
+    """A command about a group's tables (`Commands._in_group`)."""
+    return _handler(body, lambda self, update: self._in_group(update))
 
 
 class Commands(AdapterShape):
@@ -123,6 +156,7 @@ class Commands(AdapterShape):
         return got
 
     async def _cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        # not a `_command`: it needs the update's id (`_lets_in`)
         got = await self._incoming(update)
         if got is None:
             return
@@ -167,13 +201,11 @@ class Commands(AdapterShape):
                     self.outbox.freeze(old)
                 self._show_hand(table.id, st, user.key)
 
-    async def _cmd_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._in_group(update)
-        if got is None:
-            return
-        message, user = got
-        chat = self._chat(message)
-        args = split(context.args)
+    @_group_command
+    async def _cmd_new(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
+        args = split(args)
         # a game's other names count ("/new 1000", "/new thousand"); the core refuses
         # a word that names none
         game = (game_of(args[0]) or args[0].lower()) if args else "zweier"
@@ -196,13 +228,12 @@ class Commands(AdapterShape):
         if outcome.table_id is not None:
             await self._greet_host(user, outcome.table_id)
 
-    async def _cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
+    @_command
+    async def _cmd_leaderboard(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         # "page 2" and "Seite 2" say what the number says alone
-        args = [a.lower() for a in context.args or [] if a.lower() not in PAGE_WORDS]
+        args = [a.lower() for a in args if a.lower() not in PAGE_WORDS]
         # a number that names no game ("1000" is Thousand) is the board's page
         paging = [a for a in args if a.isdecimal() and game_of(a) is None]
         words = [a for a in args if a != "global" and a not in paging]
@@ -211,7 +242,7 @@ class Commands(AdapterShape):
             await self._reply(message, refused)
             return
         scope_name = "global" if "global" in args or message.chat.type == "private" else "chat"
-        scope = "global" if scope_name == "global" else self._chat(message).key
+        scope = "global" if scope_name == "global" else chat.key
         games = [g for a in words if (g := game_of(a)) is not None]
         text = await leaderboard_text(
             self.service.store,
@@ -223,31 +254,29 @@ class Commands(AdapterShape):
         )
         await self._reply(message, text)
 
-    async def _cmd_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
+    @_command
+    async def _cmd_stats(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         target = user
         replied = message.reply_to_message
         if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
             target = user_ref(replied.from_user)
-        args = [a.lower() for a in context.args or []]
+        args = [a.lower() for a in args]
         if [a for a in args if a != "global"]:
             # `/stats @anna` or `/stats anna` would otherwise show the asker's own
             await self._reply(message, t(user.speaks, "stats.usage"))
             return
         private = message.chat.type == "private"
-        scope = "global" if "global" in args or private else self._chat(message).key
+        scope = "global" if "global" in args or private else chat.key
         text = await stats_text(self.service.store, target.key, target.name, scope, user.speaks)
         await self._reply(message, text)
 
-    async def _cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
-        args = [a.lower() for a in context.args or []]
+    @_command
+    async def _cmd_rules(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
+        args = [a.lower() for a in args]
         refused = unknown_game(user.speaks, args[:1])
         if refused is not None:
             text = refused
@@ -257,20 +286,18 @@ class Commands(AdapterShape):
             words, options = rules_words(split(args[1:]))
             text = asked_rules(game_of(args[0]) or args[0], words, options, user.speaks)
         else:
-            table = self.service.table_of(self._chat(message).key, user.key)
+            table = self.service.table_of(chat.key, user.key)
             if table is not None:
                 text = rules_summary(table.game, user.speaks, table.options_json)
             else:
                 text = "\n\n".join(rules_summary(g, user.speaks) for g in available())
         await self._reply(message, text)
 
-    async def _cmd_settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._in_group(update)
-        if got is None:
-            return
-        message, user = got
-        chat = self._chat(message)
-        args = setting_words(context.args or [])
+    @_group_command
+    async def _cmd_settings(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
+        args = setting_words(args)
         if len(args) >= 2:  # a change: admins only; looking is for everyone (/help says so)
             is_admin = await self._admin_or_retry(message, user)
             if is_admin is None:
@@ -292,13 +319,10 @@ class Commands(AdapterShape):
         )
         await self._reply(message, shown)
 
-    async def _cmd_abort(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._in_group(update)
-        if got is None:
-            return
-        message, user = got
-        chat = self._chat(message)
-        args = context.args or []
+    @_group_command
+    async def _cmd_abort(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         table_id = args[0] if args else None  # the core reads it (case, spaces)
         # a group admin closes any table of the group he does not sit at (an abandoned
         # game, a spam lobby): a plain /abort at one's own table needs no Telegram call
@@ -310,13 +334,12 @@ class Commands(AdapterShape):
         if outcome.text:
             await self._reply(message, outcome.text)
 
-    async def _cmd_resign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._in_group(update)
-        if got is None:
-            return
-        message, user = got
+    @_group_command
+    async def _cmd_resign(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         # in the group, the button bound to his seat: another's press is refused
-        await self._ask(message, await self.service.resign(self._chat(message), user, ask=True))
+        await self._ask(message, await self.service.resign(chat, user, ask=True))
 
     async def _ask(self, message: TgMessage, outcome: Outcome) -> None:
         """The core's answer to a command that asks first (/resign, /forgetme): the
@@ -337,18 +360,16 @@ class Commands(AdapterShape):
         st.questions.append(handle)
         self.outbox.post(handle, content)
 
-    async def _cmd_record(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    @_group_command
+    async def _cmd_record(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         """The record of the group's newest finished match, or of the one named, as a
         document in the group (where its table id and seeds were shown).  Through the
         outbox like every reply, so it keeps its place after the match's result and
         rides out flood control and outages; if Telegram will not take the file, the
         group is told to try again rather than left without an answer."""
-        got = await self._in_group(update)
-        if got is None:
-            return
-        message, user = got
-        chat = self._chat(message)
-        args = split(context.args)
+        args = split(args)
         named = args[0] if args else None
         reply = await record_reply(self.service.store, chat.key, user.speaks, named)
         if reply.file is None:
@@ -362,11 +383,10 @@ class Commands(AdapterShape):
             thread=topic_of(message),
         )
 
-    async def _cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
+    @_command
+    async def _cmd_help(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         await self._reply(message, self._help(user.speaks, in_group=message.chat.type != "private"))
 
     def _help(self, lang: str | None, *, in_group: bool) -> str:
@@ -380,16 +400,15 @@ class Commands(AdapterShape):
             text += "\n" + tt(lang, "help_start", link=self.private_link)
         return text
 
-    async def _cmd_other(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    @_command
+    async def _cmd_other(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         """A command the bot does not have, or words in its private chat: an answer
         instead of silence.  In a group only a command meant for this bot (named
         with ``@``) or a slip of the finger on one of its own (`typo_of`: ``/nwe``);
         other bots' commands (``/report``, ``/status``) are not ours to answer, and a
         mere likeness ("Did you mean /record?") would be noise in the group."""
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
         private = message.chat.type == "private"
         text = message.text or ""
         if not text.startswith("/"):  # words: only the private chat reaches us with them
@@ -411,11 +430,10 @@ class Commands(AdapterShape):
         elif private or ours:
             await self._reply(message, tt(user.speaks, "unknown_command", command=command))
 
-    async def _cmd_forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        got = await self._incoming(update)
-        if got is None:
-            return
-        message, user = got
+    @_command
+    async def _cmd_forget(
+        self, message: TgMessage, user: UserRef, chat: ChatRef, args: list[str]
+    ) -> None:
         if message.chat.type != "private":
             # the question's button deletes the data of whoever presses it: it is
             # asked where only he can press it
