@@ -1,0 +1,102 @@
+"""Players and chats: names and languages, chat settings, and moving everything of
+a chat to its new key when the platform changed its id."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from .database import Database
+
+#: The same player's rating in the same game under another scope (`o.scope = ?`).
+_SAME_RATING = " WHERE o.scope = ? AND o.game = ratings.game AND o.player = ratings.player"
+
+
+class Chats(Database):
+    """The queries of players and chats (a mixin of `Store`)."""
+
+    async def save_player(self, key: str, name: str, lang: str | None) -> None:
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO players (key, name, lang, updated) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET name=excluded.name, "
+                    "lang=COALESCE(excluded.lang, players.lang), updated=excluded.updated",
+                    (key, name, lang, time.time()),
+                )
+            ]
+        )
+
+    async def player(self, key: str) -> tuple[str, str | None] | None:
+        async with self.ro.execute("SELECT name, lang FROM players WHERE key=?", (key,)) as cur:
+            r = await cur.fetchone()
+        return (r[0], r[1]) if r else None
+
+    async def chat_settings(self, chat: str) -> dict[str, Any]:
+        async with self.ro.execute("SELECT settings FROM chats WHERE key=?", (chat,)) as cur:
+            r = await cur.fetchone()
+        return json.loads(r[0]) if r else {}
+
+    async def save_chat_settings(self, chat: str, settings: dict[str, Any]) -> None:
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO chats (key, settings, updated) VALUES (?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET settings=excluded.settings, "
+                    "updated=excluded.updated",
+                    (chat, json.dumps(settings, sort_keys=True), time.time()),
+                )
+            ]
+        )
+
+    async def move_chat(self, old: str, new: str) -> None:
+        """Give everything of chat key `old` to `new`, in one transaction: its tables
+        (the ``tables.chat`` column and the ``chat`` of each table's ``create`` log
+        entry, which rebuilds the table at start-up), its settings, its games, results
+        and contracts, and its chat-scoped ratings (the leaderboard's scope).
+
+        A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
+        key has settings already (made there before the move was noticed), they are
+        newer and stay.  A player rated under both keys keeps one rating: that of the
+        longer history, with the games of both.  Running it twice changes nothing
+        the second time."""
+        await self.write(
+            ops=[
+                (
+                    "UPDATE table_log SET entry = json_set(entry, '$.chat', ?)"
+                    " WHERE version = 1 AND json_extract(entry, '$.k') = 'create'"
+                    " AND table_id IN (SELECT id FROM tables WHERE chat = ?)",
+                    (new, old),
+                ),
+                ("UPDATE tables SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old)),
+                ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
+                ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
+                # a player rated in both (the move noticed late): one row, the rating
+                # of the longer history, the games of both
+                (
+                    "UPDATE ratings SET mu = (SELECT o.mu FROM ratings AS o" + _SAME_RATING + "),"
+                    " sigma = (SELECT o.sigma FROM ratings AS o" + _SAME_RATING + ")"
+                    " WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+                    + _SAME_RATING
+                    + " AND o.games > ratings.games)",
+                    (old, old, new, old),
+                ),
+                (
+                    "UPDATE ratings SET games = games + (SELECT o.games FROM ratings AS o"
+                    + _SAME_RATING
+                    + ") WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+                    + _SAME_RATING
+                    + ")",
+                    (old, new, old),
+                ),
+                (
+                    "DELETE FROM ratings WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS n"
+                    " WHERE n.scope = ? AND n.game = ratings.game AND n.player = ratings.player)",
+                    (old, new),
+                ),
+                ("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old)),
+            ]
+        )
