@@ -12,6 +12,7 @@ import asyncio
 import logging
 
 from bot.service import ChatRef
+from bot.store import StoreError
 
 from .ids import PLATFORM
 from .shape import AdapterShape
@@ -73,8 +74,16 @@ class Losses(AdapterShape):
         async def close() -> None:
             try:
                 closed = await self.service.close_tables(fresh, reason)
-            except Exception:
-                log.exception("Discord: %s; closing table(s) %s failed", why, ", ".join(fresh))
+            except Exception as e:
+                # not lost for good: their channel is tried again, and its next refusal
+                # closes them (as a Telegram group's does)
+                self._lost.difference_update(fresh)
+                if isinstance(e, StoreError):  # the core said so: a store that failed
+                    log.warning(
+                        "Discord: %s; could not close table(s) %s: %s", why, ", ".join(fresh), e
+                    )
+                else:
+                    log.exception("Discord: %s; closing table(s) %s failed", why, ", ".join(fresh))
                 return
             log.warning("Discord: %s; closed table(s): %s", why, ", ".join(closed) or "none")
 

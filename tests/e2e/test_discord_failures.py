@@ -22,6 +22,7 @@ from adapters.discord.texts import text
 from bot import results as R
 from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
+from bot.store import StoreError
 from engine.cards import CARDS
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
@@ -219,6 +220,47 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
             [note] = told(world, player, table_id)
             assert world.channel.mention in note
             assert all(m.buttons == [] for m in fake.dms(player))
+        assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
+        stats = await world.slash(anna, "stats")
+        assert stats.content == "anna has no finished games yet."
+
+
+async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot loses the right to see the table's channel just when the store fails:
+    the table cannot be closed then.  It is not given up on: the channel's next refusal
+    (the next move's edit) closes it, its players are told, and nothing counts."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        service = world.service
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        await press_once(world, table_id)
+        real = service.close_tables
+        tries: list[list[str]] = []
+
+        async def failing_once(table_ids: list[str], reason: str) -> list[str]:
+            tries.append(list(table_ids))
+            if len(tries) == 1:
+                raise StoreError("disk I/O error")
+            return await real(table_ids, reason)
+
+        monkeypatch.setattr(service, "close_tables", failing_once)
+        world.fake.deny_bot(world.channel, Permission.VIEW_CHANNEL)
+        await press_once(world, table_id)  # its edit is refused; the closing fails
+        assert tries == [[table_id]] and table_id in service.tables
+        [line] = adapter_lines(caplog)
+        assert "could not close" in line and table_id in line and "disk I/O error" in line
+        user, hand = await next_press(world, table_id)  # its edit is refused again
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        assert tries == [[table_id], [table_id]]
+        assert table_id not in service.tables
+        for player in (anna, bert):
+            [note] = told(world, player, table_id)
+            assert world.channel.mention in note
         assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
         stats = await world.slash(anna, "stats")
         assert stats.content == "anna has no finished games yet."
