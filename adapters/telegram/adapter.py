@@ -167,7 +167,6 @@ class TelegramAdapter(Presses, Commands, GroupMembership, Migration, TableMessag
         self.webhook_secret = webhook_secret or (_derived_secret(token) if webhook_url else None)
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
-        self.probe_after = probe_after
         self.greet_after = greet_after
         #: Work started by a platform event (a lost group's tables closing, the clocks
         #: started after an outage), waited for at shutdown.
