@@ -26,6 +26,7 @@ from bot.config import Config
 from bot.i18n import card_label, t
 from bot.service import ChatRef, Outcome, TableService, Timings, UserRef
 from bot.store import Store, StoreError
+from engine.games import available, game
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.discord_harness import (
     World,
@@ -875,6 +876,39 @@ async def test_the_last_person_s_forgetme_closes_the_table_and_says_so_in_his_dm
             lambda: hand.content.endswith("This table was closed.") or None, description="note"
         )
         assert not hand.buttons and hand.content.startswith("Your hand at table")
+
+
+async def test_the_preset_list_offers_the_presets_of_the_game_in_question(
+    tmp_path: Path,
+) -> None:
+    """Typing into a preset option, the player is offered the presets of the game
+    chosen (/schnapsen new), or in /rules without a game those of his table's game
+    there (that is whose rules /rules shows), else every game's; named in his
+    language, narrowed by what he typed (a name or an id)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake, anna, bert = world.fake, world["anna"], world["bert"]  # Bert reads German
+
+        async def offered(user: FakeUser, command: str, **options: Any) -> list[str]:
+            choices = await fake.autocomplete(user, world.channel, command, "preset", **options)
+            return [c["value"] for c in choices]
+
+        def presets(*games: str) -> set[str]:
+            return {p for g in games for p in game(g).presets}
+
+        assert set(await offered(anna, "schnapsen new", game="tausend", preset="")) == presets(
+            "tausend"
+        )
+        german = await fake.autocomplete(
+            bert, world.channel, "schnapsen new", "preset", game="dreier", preset="Alle Sp"
+        )
+        assert german == [{"name": "alle Spiele (all_contracts)", "value": "all_contracts"}]
+        assert await offered(anna, "schnapsen new", game="dreier", preset="carin") == ["carinthian"]
+        assert set(await offered(anna, "rules", preset="")) == presets(*available())
+        await world.open_table(anna, "bauern")
+        assert set(await offered(anna, "rules", preset="")) == presets("bauern")
+        assert set(await offered(bert, "rules", preset="")) == presets(*available())
+        assert set(await offered(anna, "rules", game="tausend", preset="")) == presets("tausend")
 
 
 async def test_help_names_the_buttons_as_the_channel_shows_them(tmp_path: Path) -> None:

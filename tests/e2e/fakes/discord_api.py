@@ -1664,6 +1664,50 @@ class FakeDiscord:
         client would not let the user send (unknown command, bad options, a command
         hidden by ``default_member_permissions`` or its contexts).
         """
+        channel, data = self._command_data(user, channel, command, options)
+        return await self._dispatch_interaction(
+            kind=InteractionKind.APPLICATION_COMMAND,
+            user=user,
+            channel=channel,
+            data=data,
+            command_name=" ".join(command.lstrip("/").split()),
+        )
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel | None,
+        command: str,
+        focused: str,
+        /,
+        **options: Any,
+    ) -> list[Json]:
+        """``user`` types into option ``focused`` of a slash command (its value so far
+        in ``options``, the other options as filled): the choices the bot offers, as
+        the Discord client would list them.  Raises as `slash` does for a command the
+        client would not offer."""
+        channel, data = self._command_data(user, channel, command, options)
+        leaf: list[Json] = data["options"]
+        while leaf and leaf[0].get("type") in (1, 2):  # down to the subcommand's options
+            leaf = leaf[0]["options"]
+        typed = next((o for o in leaf if o["name"] == focused), None)
+        if typed is None:
+            raise ValueError(f"/{command}: option {focused!r} must be typed into")
+        typed["focused"] = True
+        interaction = await self._dispatch_interaction(
+            kind=InteractionKind.AUTOCOMPLETE, user=user, channel=channel, data=data
+        )
+        await self.wait_for(
+            lambda: interaction.acknowledged or None, description="the autocomplete answer"
+        )
+        assert interaction.callback_type == CallbackType.AUTOCOMPLETE_RESULT, interaction
+        return interaction.autocomplete_choices or []
+
+    def _command_data(
+        self, user: FakeUser, channel: FakeChannel | None, command: str, options: dict[str, Any]
+    ) -> tuple[FakeChannel, Json]:
+        """Where a slash command is run and its interaction's ``data``, checked as the
+        Discord client checks what a user may send."""
         if channel is None:
             channel = self.dm_channel(user, create=True)
             assert channel is not None
@@ -1698,13 +1742,7 @@ class FakeDiscord:
             data["resolved"] = resolved
         if root.get("guild_id"):
             data["guild_id"] = root["guild_id"]
-        return await self._dispatch_interaction(
-            kind=InteractionKind.APPLICATION_COMMAND,
-            user=user,
-            channel=channel,
-            data=data,
-            command_name=" ".join(path),
-        )
+        return channel, data
 
     async def click(
         self,
