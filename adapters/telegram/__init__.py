@@ -7,6 +7,8 @@ and `outbox` for how the bot keeps within Telegram's limits.
 from __future__ import annotations
 
 from .adapter import TelegramAdapter, serve
-from .outbox import Content, Handle, Outbox, Throttle
+from .content import Content, Handle
+from .outbox import Outbox
+from .throttle import Throttle
 
 __all__ = ["Content", "Handle", "Outbox", "TelegramAdapter", "Throttle", "serve"]

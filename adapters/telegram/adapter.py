@@ -59,6 +59,7 @@ from bot.service import ChatRef, TableService, UserRef
 from bot.turn_pings import PING_AFTER, TurnPings
 
 from .commands import Commands
+from .content import Content, Handle
 from .layout import _PADDING as _PADDING
 from .layout import ROW_WIDTH as ROW_WIDTH
 from .layout import content_of as content_of
@@ -68,7 +69,7 @@ from .membership import GREET_AFTER, GroupMembership
 from .membership import GROUP_LOST as GROUP_LOST
 from .membership import TOPIC_LOST as TOPIC_LOST
 from .migration import Migration
-from .outbox import Content, Handle, Outbox, Throttle
+from .outbox import Outbox
 from .presses import MAX_ALERT as MAX_ALERT
 from .presses import REMATCH as REMATCH
 from .presses import Presses
@@ -78,6 +79,7 @@ from .refs import user_id as user_id
 from .tables import TOPIC as TOPIC
 from .tables import TableMessages, TableState
 from .texts import COMMANDS, GERMAN_COMMANDS, tt
+from .throttle import Throttle
 from .updates import KEEP_UPDATES as KEEP_UPDATES
 from .updates import KEEP_UPDATES_FOR as KEEP_UPDATES_FOR
 from .updates import HandledUpdates

@@ -36,7 +36,7 @@ from bot.table import Status
 from bot.views import settings_text
 from engine.games import available
 
-from .outbox import Attachment, Btn, Content, Handle, parts
+from .content import Attachment, Btn, Content, Handle, parts
 from .refs import PLATFORM, topic_of, user_ref
 from .shape import AdapterShape
 from .texts import COMMANDS, GERMAN_COMMANDS, tt

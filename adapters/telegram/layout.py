@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.views import Button, Message
 
-from .outbox import Btn, Content
+from .content import Btn, Content
 
 #: How wide a row of buttons may be, in characters, before a phone cuts labels short:
 #: Telegram gives every button of a row the same width, so it is the longest label

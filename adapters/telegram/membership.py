@@ -28,7 +28,7 @@ from telegram.ext import ContextTypes
 from bot.service import ChatRef
 from bot.table import Status
 
-from .outbox import Content
+from .content import Content
 from .refs import PLATFORM
 from .shape import AdapterShape
 

@@ -6,26 +6,25 @@ limits are met:
 
 - **Order.** A chat's operations run one at a time, in the order they were queued
   (a deal's result before the next deal's table message).
-- **Coalescing.** A message is a `Handle`; queuing an edit for a handle that already
-  has an edit (or its first post) waiting replaces that content instead of adding a
-  request, so a burst of moves becomes one edit showing the newest state.  The worker
-  takes its throttle slot *before* it picks the content, so waiting for the rate limit
-  is exactly when edits pile up and merge.
-- **Rate.** Token buckets per chat (about 1 message/s), per group (20/min) and overall
-  (30/s) delay requests before Telegram would refuse them; a 429 anyway is honoured:
-  wait `retry_after`, then send the newest content (the final state is never dropped).
+- **Coalescing.** A message is a `Handle` (see `content`); queuing an edit for a
+  handle that already has an edit (or its first post) waiting replaces that content
+  instead of adding a request, so a burst of moves becomes one edit showing the
+  newest state.  The worker takes its throttle slot *before* it picks the content,
+  so waiting for the rate limit is exactly when edits pile up and merge.
+- **Rate.** The `throttle` module's token buckets delay requests before Telegram would
+  refuse them; a 429 anyway is honoured: wait `retry_after`, then send the newest
+  content (the final state is never dropped).
 - **Files.** A document (`send_file`) waits its turn like a message; a caption longer
   than Telegram takes goes in full as a message right after it, so nothing is cut,
   once the document went through (it explains a file that is there).
 - **Benign errors.** "message is not modified" is success; an edit of a message that is
   gone (deleted by an admin, too old to edit) becomes a new post.
 - **A chat that refuses the bot.** 403 (a user who never started the bot or blocked it,
-  a group that removed it), or a 400 that says the same in other words (`refuses`: a
-  user Telegram knows no chat with, "chat not found"; a group that took the bot's right
-  to post) marks the chat blocked: its pending messages are dropped, nothing more is
-  tried there until `unblock`, and `on_refused` tells the adapter once.  A forum topic
-  closed or deleted (`refuses_topic`) drops that topic's messages only and tells
-  `on_topic_refused`.
+  a group that removed it), or a 400 that says the same in other words (`refuses`, in
+  the `errors` module, which tells Telegram's errors apart) marks the chat blocked:
+  its pending messages are dropped, nothing more is tried there until `unblock`,
+  and `on_refused` tells the adapter once.  A forum topic closed or deleted
+  (`refuses_topic`) drops that topic's messages only and tells `on_topic_refused`.
 - **Telegram out of reach.** A request that could not even connect is tried again
   (at most every 5 s) until it goes through, however long the outage: the chat's
   queue waits in order, its edits merging meanwhile.  Other network failures (a
@@ -54,17 +53,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dtm
 import logging
 import time
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-import httpx
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from telegram import Bot, ReplyParameters
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -75,149 +71,31 @@ from telegram.error import (
     TimedOut,
 )
 
+from .content import MAX_CAPTION, MAX_TEXT, Attachment, Btn, Content, Handle, fit, parts, units
+from .errors import _unsent, refuses, refuses_topic, retry_seconds
+from .throttle import Throttle, _Bucket
+
+# What moved out of this module is still importable from it (tests, older callers).
+__all__ = [
+    "MAX_CAPTION",
+    "MAX_TEXT",
+    "Attachment",
+    "Btn",
+    "Content",
+    "Handle",
+    "OpKind",
+    "Outbox",
+    "Stats",
+    "Throttle",
+    "fit",
+    "parts",
+    "refuses",
+    "refuses_topic",
+    "retry_seconds",
+    "units",
+]
+
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Btn:
-    """An inline button: callback data for the bot, or a URL (deep links)."""
-
-    label: str
-    data: str | None = None
-    url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    """What a message shows: plain text and rows of buttons."""
-
-    text: str
-    rows: tuple[tuple[Btn, ...], ...] = ()
-
-    def markup(self) -> InlineKeyboardMarkup | None:
-        if not self.rows:
-            return None
-        return InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(b.label, url=b.url)
-                    if b.url
-                    else InlineKeyboardButton(b.label, callback_data=b.data)
-                    for b in row
-                ]
-                for row in self.rows
-            ]
-        )
-
-    def bare(self) -> Content:
-        return Content(self.text)
-
-
-@dataclass(frozen=True, slots=True)
-class Attachment:
-    """A file sent as a document."""
-
-    filename: str
-    data: bytes = field(repr=False)
-
-
-@dataclass(eq=False)
-class Handle:
-    """One message the bot keeps editing (a lobby, a deal's table, a player's hand).
-
-    `slot` is where its reference is remembered in the store (``None``: not kept).
-    `thread`: the forum topic it is posted in (``None``: the chat itself, or a forum's
-    General topic); its edits need none, message ids being per chat.
-    """
-
-    chat_id: int
-    table_id: str
-    slot: str | None
-    message_id: int | None = None
-    shown: Content | None = None  # what Telegram shows now (None: unknown)
-    latest: Content | None = None  # the newest content asked for
-    dead: bool = False  # the chat refused it (`refuses`): nothing more is sent for it
-    thread: int | None = None
-
-    @property
-    def ref(self) -> str:
-        return f"{self.chat_id}/{self.message_id}"
-
-
-@dataclass(frozen=True)
-class Throttle:
-    """The pace the outbox keeps (Telegram's documented limits, slightly under)."""
-
-    per_chat_per_second: float = 1.0
-    per_chat_burst: int = 2
-    per_group_per_minute: float = 20.0
-    per_group_burst: int = 10
-    global_per_second: float = 30.0
-    global_burst: int = 30
-    enabled: bool = True
-
-    @classmethod
-    def off(cls) -> Throttle:
-        return cls(enabled=False)
-
-
-@dataclass
-class _Bucket:
-    capacity: float
-    rate: float
-    tokens: float
-    stamp: float
-
-    def reserve(self, now: float) -> float:
-        """Take one token (maybe on credit); return how long to wait for it."""
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        self.tokens -= 1
-        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
-
-    def full(self, now: float) -> bool:
-        """Refilled: a new bucket made now would pace exactly like this one."""
-        return self.tokens + (now - self.stamp) * self.rate >= self.capacity
-
-
-MAX_TEXT = 4096  # Telegram's limit for a message text
-MAX_CAPTION = 1024  # and for a document's caption
-
-
-def units(text: str) -> int:
-    """A text's length as Telegram counts it: in UTF-16 code units (an emoji is two)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def fit(text: str, limit: int = MAX_TEXT) -> str:
-    """Text Telegram accepts: not empty, at most `limit` characters."""
-    text = text.strip() or "…"
-    if units(text) <= limit:
-        return text
-    # cut in UTF-16 units; half an emoji cut off is dropped, not sent broken
-    kept = text.encode("utf-16-le")[: 2 * (limit - 1)].decode("utf-16-le", errors="ignore")
-    return kept + "…"
-
-
-def parts(text: str, limit: int = MAX_TEXT) -> list[str]:
-    """`text` as messages Telegram takes, cut between lines, never inside one: a reply
-    longer than a message (every game's board in a busy chat, the asker's own row
-    last) goes on in the next one instead of losing its end to `fit`.  Lengths are
-    counted as Telegram counts them (`units`).  Only a single line longer than a
-    whole message is still cut, by `fit`, when it is sent."""
-    out: list[str] = []
-    lines: list[str] = []
-    size = -1  # the units of "\n".join(lines)
-    for line in text.split("\n"):
-        n = units(line)
-        if lines and size + 1 + n > limit:
-            out.append("\n".join(lines))
-            lines, size = [], -1
-        lines.append(line)
-        size += 1 + n
-    out.append("\n".join(lines))
-    # blank lines at a cut go; an indented first line keeps its indent
-    return [part.strip("\n") for part in out if part.strip()] or ["…"]
 
 
 OpKind = Literal["post", "edit", "strip", "send", "document", "call", "delete"]
@@ -264,60 +142,6 @@ class Stats:
     unreachable: int = 0  # requests that could not connect (tried again)
     failed: int = 0
     migrated: int = 0
-
-
-#: How a 400 says the bot may not post in the chat at all, as a 403 would; real
-#: Telegram uses all of these.  The bot can do nothing about any of them but wait to
-#: be let in again, so one answer is enough: trying every message anew would only
-#: fill the log while the table runs on unseen.
-_REFUSALS = (
-    "rights to send",  # "not enough rights to send text messages to the chat"
-    "chat_write_forbidden",
-    "chat_restricted",
-    "chat not found",  # a user who never started the bot, a group the bot is not in
-    "user is deactivated",
-    "bot was blocked",
-)
-
-
-#: How a 400 refuses one forum topic, not the group: an admin closed or deleted it (a
-#: closed General topic refuses what goes there, which carries no topic id).
-_TOPIC_REFUSALS = ("topic_closed", "message thread not found")
-
-
-def refuses_topic(error: TelegramError) -> bool:
-    """Telegram refuses the bot a forum topic (a message sent to one): the group's
-    other topics may still take it."""
-    text = error.message.lower()
-    return isinstance(error, BadRequest) and any(words in text for words in _TOPIC_REFUSALS)
-
-
-def refuses(error: TelegramError) -> bool:
-    """Telegram refuses the chat to the bot, not just one request ("message is not
-    modified", "message to edit not found" and the like are about one message)."""
-    if isinstance(error, Forbidden):
-        return True
-    text = error.message.lower()
-    if "rights to send documents" in text:  # a group that takes text, not files
-        return False
-    return isinstance(error, BadRequest) and any(words in text for words in _REFUSALS)
-
-
-def _unsent(error: NetworkError) -> bool:
-    """The request never reached Telegram (no connection): trying again is safe."""
-    cause = error.__cause__
-    return isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
-
-
-def retry_seconds(error: RetryAfter) -> float:
-    """`retry_after` in seconds, whichever type this PTB version gives it."""
-    raw = getattr(error, "_retry_after", None)
-    if isinstance(raw, dtm.timedelta):
-        return raw.total_seconds()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        value = error.retry_after
-    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
 
 
 class Outbox:

@@ -33,8 +33,9 @@ from bot.service import ChatRef, Outcome, UserRef
 from bot.table import Status
 
 from .commands import AdminUnknowable
+from .content import Content, Handle
+from .errors import refuses
 from .layout import sentences_within
-from .outbox import Content, Handle, refuses
 from .refs import PLATFORM, topic_of
 from .shape import AdapterShape
 from .texts import tt

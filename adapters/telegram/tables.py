@@ -26,9 +26,9 @@ from bot.table import Status
 from bot.turn_pings import SLOT as PING
 from bot.views import HandView, ResultView, match_summary_text, started_lobby_text
 
+from .content import Content, Handle
 from .layout import content_of
 from .membership import GROUP_LOST, TOPIC_LOST
-from .outbox import Content, Handle
 from .refs import PLATFORM, user_id
 from .shape import AdapterShape
 from .texts import tt
