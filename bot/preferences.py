@@ -14,7 +14,7 @@ from .payload import parsed as parsed_payload
 from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
-from .settings import ChatSettings, SettingError, chat_language, setting_key
+from .settings import ChatSettings, SettingError, chat_language, kept_unread, setting_key
 from .table import Table
 from .views import setting_line
 
@@ -33,12 +33,13 @@ class Preferences(ServiceShape):
         if not is_admin:
             return refuse(lang, "not_admin")
         async with self._settings_lock:  # read-modify-write: two admins lose nothing
-            current = await self.settings(chat)
+            stored = await self.store.chat_settings(chat.key)
+            current = ChatSettings.from_json(stored)
             try:
                 updated = current.with_value(key, value)
             except SettingError as e:
                 return refuse(lang, "bad_setting", error=e.text(lang))
-            await self.store.save_chat_settings(chat.key, updated.to_json())
+            await self.store.save_chat_settings(chat.key, kept_unread(updated.to_json(), stored))
         speaks = chat_language(updated, chat.lang)
         if speaks != chat_language(current, chat.lang):
             # the chat's tables speak its language: the running ones switch now too

@@ -85,7 +85,8 @@ class ChatSettings:
         """The stored settings, less what this version no longer has: a game, a
         preset or a rule option an update took out would otherwise make every /new
         of that game fail, and /settings could not even reset it (it names only what
-        exists).  The next change saves them without it."""
+        exists).  They stay in the store all the same (`kept_unread`): a newer version's
+        settings, read by this one after a rollback, are there again after the update."""
         known = {f.name for f in dataclasses.fields(cls)}
         fields = {k: v for k, v in data.items() if k in known}
         presets = fields.get("presets")
@@ -224,6 +225,30 @@ class ChatSettings:
         """The games' options that `key`, named without its game, may mean
         (``auto_claim``: ``zweier.auto_claim``, ``dreier.auto_claim``, …)."""
         return [f"{g}.{key}" for g in GAME_MODULES if f"{g}.{key}" in self.option_names(g)]
+
+
+def kept_unread(saved: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """`saved` (a change made here), with what `stored` holds that this version does
+    not read: a setting, a game, a preset or a rule option of a newer version (the bot
+    rolled back) or of an older one.  Nothing a chat chose is lost by going back and
+    forth; what this version reads is as `saved` says, a reset included."""
+    out = {k: v for k, v in stored.items() if k not in saved} | saved
+    presets = dict(saved.get("presets") or {})
+    old_presets = stored.get("presets")
+    if isinstance(old_presets, dict):
+        for g, p in old_presets.items():
+            if g not in presets and not (g in GAME_MODULES and p in game(g).presets):
+                presets[g] = p
+    options = {g: dict(o) for g, o in (saved.get("options") or {}).items()}
+    old_options = stored.get("options")
+    if isinstance(old_options, dict):
+        for g, opts in old_options.items():
+            if not isinstance(opts, dict):
+                continue
+            ids = set(option_ids(game(g).options_type, g)) if g in GAME_MODULES else set()
+            if unread := {k: v for k, v in opts.items() if k not in ids}:
+                options[g] = unread | options.get(g, {})
+    return out | {"presets": presets, "options": options}
 
 
 #: The settings chosen from a list, and what each allows (ai_level: besides the default).

@@ -770,6 +770,45 @@ async def test_a_rule_option_an_update_took_out_does_not_lock_the_game(
         await bot.stop()
 
 
+async def test_settings_this_version_cannot_read_survive_a_change_made_here(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A newer version saved settings this one cannot read (a setting, a game it lacks,
+    a preset and a rule option it does not know), then the bot was rolled back.  An
+    admin's changes here keep them in the store, unread, so the update brings them
+    back; what he resets here stays reset."""
+    bot = await make_bot().start()
+    try:
+        store = bot.store
+        assert store is not None
+        newer = ChatSettings().with_value("dreier.plauderer", "on").to_json()
+        newer["future_setting"] = "on"
+        newer["options"]["dreier"]["dreier.future_option"] = 3
+        newer["options"]["futuregame"] = {"futuregame.x": 1}
+        newer["presets"] |= {"futuregame": "fancy", "zweier": "future_preset"}
+        await store.save_chat_settings(CHAT.key, newer)
+        admin = users(1)[0]
+        for key, value in (("suits", "german"), ("dreier.plauderer", "default")):
+            out = await bot.svc.update_setting(CHAT, admin, key, value, is_admin=True)
+            assert out.ok, out
+        saved = await store.chat_settings(CHAT.key)
+        assert saved["suits"] == "german" and saved["future_setting"] == "on"
+        assert saved["options"] == {
+            "dreier": {"dreier.future_option": 3},  # the plauderer reset
+            "futuregame": {"futuregame.x": 1},
+        }
+        assert saved["presets"] == {"futuregame": "fancy", "zweier": "future_preset"}
+        here = await bot.svc.settings(CHAT)  # this version reads none of them
+        assert here.options == {} and here.presets == {} and here.suits == "german"
+        out = await bot.svc.update_setting(
+            CHAT, admin, "preset.zweier", "manual_claims", is_admin=True
+        )
+        assert out.ok, out
+        assert (await store.chat_settings(CHAT.key))["presets"]["zweier"] == "manual_claims"
+    finally:
+        await bot.stop()
+
+
 async def test_a_new_table_typed_wrong_is_told_what_to_type(make_bot: Callable[..., Bot]) -> None:
     """'/new auto_claim=off' left the game out: "Unknown game auto_claim=off" does
     not say so.  'assenbettler=' gave no value: "… not " ended in the air."""
