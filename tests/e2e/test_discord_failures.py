@@ -56,6 +56,18 @@ def told(world: World, user: FakeUser, table_id: str) -> list[str]:
     return [m.content for m in world.fake.dms(user) if m.content.startswith(said)]
 
 
+async def closed_for_nothing(world: World, table_id: str) -> None:
+    """Anna and Bert were told by DM that their table in the world's channel closed,
+    and nothing of its match counts (Anna's /stats has no game)."""
+    anna = world["anna"]
+    for player in (anna, world["bert"]):
+        [note] = told(world, player, table_id)
+        assert world.channel.mention in note
+    assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
+    stats = await world.slash(anna, "stats")
+    assert stats.content == "anna has no finished games yet."
+
+
 async def press_once(world: World, table_id: str) -> None:
     """The player to act presses their first current button; it counts."""
     version = world.service.tables[table_id].version
@@ -216,13 +228,9 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
         assert not [r for r in after if r.path.startswith(f"/channels/{world.channel.id}/")]
         [line] = adapter_lines(caplog)
         assert table_id in line and str(world.channel.id) in line
+        await closed_for_nothing(world, table_id)
         for player in (anna, bert):
-            [note] = told(world, player, table_id)
-            assert world.channel.mention in note
             assert all(m.buttons == [] for m in fake.dms(player))
-        assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
-        stats = await world.slash(anna, "stats")
-        assert stats.content == "anna has no finished games yet."
 
 
 async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal(
@@ -258,12 +266,7 @@ async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal
         await world.settle()
         assert tries == [[table_id], [table_id]]
         assert table_id not in service.tables
-        for player in (anna, bert):
-            [note] = told(world, player, table_id)
-            assert world.channel.mention in note
-        assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
-        stats = await world.slash(anna, "stats")
-        assert stats.content == "anna has no finished games yet."
+        await closed_for_nothing(world, table_id)
 
 
 async def test_a_deleted_channel_closes_its_tables_there_only(
