@@ -185,10 +185,10 @@ def test_tausend_selfplay_measures_only_the_variant() -> None:
     assert same["points_per_deal_diff"] == 0
     assert same["variant_contracts"] == same["baseline_contracts"]
     bold = _last_json(
-        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5", "--set", "BID_MARGIN=-40",
+        "bench/tausend_selfplay.py", "--deals", "40", "--seed", "5", "--set", "GAIN_MIN=-40",
         "--matches", "1",
     )  # fmt: skip
-    assert bold["variant"] == {"BID_MARGIN": -40}
+    assert bold["variant"] == {"GAIN_MIN": -40}
     lengths = bold["match_deals_median"]
     assert isinstance(lengths, dict) and all(n > 0 for n in lengths.values())
     assert bold["variant_contracts"] != bold["baseline_contracts"]
@@ -197,6 +197,20 @@ def test_tausend_selfplay_measures_only_the_variant() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert out.returncode != 0 and "NO_SUCH" in out.stderr and "BID_MARGIN" in out.stderr
+
+
+def test_bid_gain_fit_prints_weights_the_policy_can_use() -> None:
+    """`bench/tausend_bid_gain.py` fits one set of weights per regime of `bid_gain`,
+    as many as the policy's, and checks them on the other half of the deals."""
+    from engine.ai import tausend_policy
+
+    res = _last_json("bench/tausend_bid_gain.py", "--deals", "300", "--seed", "5")
+    weights = res["weights"]
+    assert isinstance(weights, list) and len(weights) == len(tausend_policy._BID_GAIN) == 3
+    assert all(len(w) == len(tausend_policy._BID_GAIN[0]) for w in weights)
+    check = res["check"]
+    assert isinstance(check, list) and len(check) == 2
+    assert all(c["decisions"] > 0 for c in check)
 
 
 def test_zweier_selfplay_measures_only_the_variant() -> None:

@@ -10,8 +10,10 @@ looked at its hand (blind bidding) looks first: its hand is not its knowledge ye
 
 The rules are a club player's (RULES.md §5 gives the game):
 - bidding: estimate what the hand makes as declarer (`strength`: card points it can
-  take, marriages it can declare, what the stock and the gifts bring) and raise by 5
-  while the bid stays `BID_MARGIN` below that; claim a redeal with four weak 9s;
+  take, marriages it can declare, what the stock and the gifts bring) and what bidding
+  scores over passing (`bid_gain`: a defender scores his own points, marriages
+  included), and raise by 5 while that gain is positive; claim a redeal with four
+  weak 9s;
 - gifts: give the cards the hand needs least (9s and Jacks; a marriage half, an Ace,
   or a King or Queen whose partner is out — it could make the receiver a marriage —
   only as a last resort); claim a redeal for two 9s in the stock when the contract
@@ -56,10 +58,22 @@ _STRENGTH = STRENGTH[Order.NORMAL]
 _HIGHER = HIGHER[Order.NORMAL]
 ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
 
-#: Points a bid stays below the hand's estimate (the risk of the unknown stock).  In
-#: paired self-play (3,000 deals a seat) 0 and 10 lose 3.0 and 0.8 points a deal
-#: against 20; 30 and 40 are within noise of it.
+#: Points a bid stays below the hand's estimate (the risk of the unknown stock), when
+#: bidding by the estimate alone (`BID_BY_GAIN` off; and against a player on the
+#: barrel, with `BARREL_DENY`).  In paired self-play (3,000 deals a seat) 0 and 10
+#: lose 3.0 and 0.8 points a deal against 20; 30 and 40 are within noise of it.
 BID_MARGIN = 20
+#: Bid by what bidding is expected to score over passing (`bid_gain`) instead of by
+#: the estimate alone (`BID_MARGIN`): a defender scores his own points, marriages
+#: included, while a contract is worth its value and no more, so the hand that makes
+#: most as declarer is not always the one to bid with.  Three players (four: the
+#: dealer sits out), off the barrel.  Paired self-play (`bench/tausend_selfplay.py
+#: --set BID_BY_GAIN=false`): docs/ai_tausend.md.
+BID_BY_GAIN = True
+#: Points a bid may stay above the estimate and still be weighed by `bid_gain`.
+GAIN_FLOOR = -10
+#: Points the gain must exceed.
+GAIN_MIN = 0
 #: Points the final raise stays below the estimate of the 8 cards: a failed raise
 #: costs twice the bid, so it pays only about two spreads (2 x 25) below the
 #: estimate.  Paired self-play: 15 loses 1.9 points a deal against 40.  Deal by
@@ -197,6 +211,84 @@ def strength(hand: int, before_stock: bool = True) -> int:
     return total // 10
 
 
+#: What bidding scores over passing, per feature of `_gain_features` and then the
+#: constant (hundredths of a point), in three regimes: least squares over the bidding
+#: decisions of heuristic play, each played out both ways on the same deal
+#: (`bench/tausend_bid_gain.py`, docs/ai_tausend.md).
+_BID_GAIN = (
+    # no marriage in hand
+    (-2312, 780, -1775, 737, 0, 0, 1448, 1037, -14, -1559, -1371, 1202, -495, 0, 0, 0)
+    + (0, 700, 0, 0, -81, 42, 0, -786),
+    # a marriage, the bid up to 120
+    (-987, 2125, -726, 1166, 100, 57, 704, 1037, -14, 236, 310, 1297, 1452, -4175, 2404)
+    + (260, -634, -124, 0, 0, -88, 50, -124, -889),
+    # above 120 (a marriage, by the rules)
+    (-253, 3195, -423, 1247, 81, 84, 482, 997, -12, 983, 784, 1607, 966, -2853, 3932)
+    + (-492, -838, -202, -25, 291, -48, -51, -202, -25),
+)
+
+
+#: Where `_gain_features` counts the marriages held.
+_MARRIAGES = 13
+
+
+def _gain_features(hand: int, bid: int) -> list[int]:
+    """`_features`, then the value of the half marriages held, 9s, Jacks, bare Tens,
+    lone Kings and Queens with their Ace, marriages held, and of those with their
+    Ace, with their Ten, and their cards beyond the pair; the bid above 100, whether
+    it is above 120 and by how much, the estimate less the bid squared (hundreds) and
+    cubed (ten thousands; from -10 to 60), and the bid above 100 with a marriage in
+    hand."""
+    half = nines = jacks = bare_tens = kq_ace = marriages = m_aces = m_tens = m_long = 0
+    for s in range(4):
+        m = hand & SUIT_MASK[s]
+        base = s * 6
+        kq = m >> (base + KING) & 3
+        if kq == 3:
+            marriages += 1
+            m_aces += m >> base & 1
+            m_tens += m >> (base + TEN) & 1
+            m_long += m.bit_count() - 2
+        elif kq:
+            half += MARRIAGE_VALUE[s]
+            kq_ace += m >> base & 1
+        nines += m >> (base + NINE) & 1
+        jacks += m >> (base + JACK) & 1
+        bare_tens += m == 1 << (base + TEN)
+    over = bid - 100
+    gap = strength(hand) - bid
+    clamped = min(max(gap, -10), 60)
+    return [
+        *_features(hand),
+        half,
+        nines,
+        jacks,
+        bare_tens,
+        kq_ace,
+        marriages,
+        m_aces,
+        m_tens,
+        m_long,
+        over,
+        bid > FREE_BID_LIMIT,
+        max(bid - FREE_BID_LIMIT, 0),
+        gap * gap // 100,
+        clamped**3 // 10000,
+        over if marriages else 0,
+    ]
+
+
+def bid_gain(hand: int, bid: int) -> int:
+    """Points the 7-card `hand` is expected to score by bidding `bid` (and bidding on
+    as the heuristic does) rather than passing for good."""
+    f = _gain_features(hand, bid)
+    w = _BID_GAIN[2 if bid > FREE_BID_LIMIT else 1 if f[_MARRIAGES] else 0]
+    total = w[-1]
+    for x, y in zip(f, w, strict=False):
+        total += x * y
+    return total // 100
+
+
 def _gifts_removed(hand: int, k: int) -> int:
     """The hand after giving away its `k` cheapest cards."""
     for c in sorted(cards_of(hand), key=lambda c: (_gift_cost(c, hand), c))[:k]:
@@ -224,13 +316,16 @@ def _bid(d: TausendDeal, codes: list[int]) -> int:
         if bid <= FREE_BID_LIMIT or bid <= estimate - BARREL_MARGIN:
             return want
         return A.PASS
-    margin = BID_MARGIN
     barrel = d.setup.barrel
     if barrel:
         bidding = d.setup.active_mask & ~d.passed  # a dealer sitting out never bids
         if any(k and bidding >> s & 1 for s, k in enumerate(barrel)):
-            margin -= BARREL_DENY
-    return want if bid <= estimate - margin else A.PASS
+            return want if bid <= estimate - BID_MARGIN + BARREL_DENY else A.PASS
+    if BID_BY_GAIN and len(d.setup.active) == 3:
+        # (Fitted on 7-card hands of three players: two players' 9 cards keep the margin.)
+        ok = bid <= estimate - GAIN_FLOOR and bid_gain(d.hands[d.turn], bid) > GAIN_MIN
+        return want if ok else A.PASS
+    return want if bid <= estimate - BID_MARGIN else A.PASS
 
 
 def _barrel_left(d: TausendDeal, seat: int) -> int:

@@ -28,7 +28,7 @@ from engine.ai.tausend import (
     exact,
     value,
 )
-from engine.ai.tausend_policy import policy, strength
+from engine.ai.tausend_policy import bid_gain, policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
 from engine.tausend import TausendDeal, TausendOptions
@@ -334,7 +334,13 @@ def test_strength_orders_hands() -> None:
 
 
 def test_heuristic_bids_with_a_strong_hand_and_passes_a_weak_one() -> None:
-    d = _fixed(_hands(WEAK, STRONG, REST), STOCK)  # forehand is seat 0: weak
+    # Seat 1: the Hearts marriage with its Ace and Ten, Ace and Ten of Diamonds.  (With
+    # STRONG's third Ace too the hand is about as good in defence, marriage and all,
+    # as the contract the heuristic would raise to: `bid_gain` calls it even.)
+    bidder = "AH TH KH QH AD TD 9C"
+    weak, strong = (sum(1 << c for c in h) for h in _hands(WEAK, bidder))
+    assert bid_gain(weak, 105) < 0 < bid_gain(strong, 105)
+    d = _fixed(_hands(WEAK, bidder, REST), "KS AC 9S")  # forehand is seat 0: weak
     d.step(policy(d))  # the mandatory 100
     assert d.high == 100
     assert policy(d) == A.BID_VALUE + 105 // 5  # the strong hand raises by 5
@@ -368,6 +374,8 @@ def test_heuristic_declares_the_marriage_once_it_has_a_trick() -> None:
     sure), then the Hearts marriage names trumps."""
     d = _fixed(_hands(STRONG, WEAK, REST), STOCK)
     d.step(A.BID_VALUE + 20)
+    while d.phase == BIDDING:
+        d.step(A.PASS)  # (REST's two marriages would bid 105: not what this test is about)
     cashed = []
     while d.turn >= 0:
         if d.phase == PLAY and d.turn == 0 and d.tricks[0] and not d.trick:
