@@ -1363,6 +1363,8 @@ async def test_a_contract_is_bid_by_its_name(service: TableService) -> None:
             return "dreier all_contracts"
         if wanted is not None:
             return "q"
+        if "Match over" in screen:  # a computer's contract ended the match first: another
+            return "m"
         if "Bidding — Tester to bid" in screen and "Your choices:" in screen:
             listed = re.findall(r"\d+\) ((?:\S+ )*?\S+) \(\d+(?:–\d+)?\)", screen)
             if not listed:  # bid over the highest contract: only Pass is left
