@@ -39,6 +39,8 @@ unchanged, the same deals): docs/ai_tausend.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import actions as A
 from ..cards import DECK24_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, cards_of
 from ..tausend.deal import TausendDeal
@@ -204,11 +206,15 @@ def strength(hand: int, before_stock: bool = True) -> int:
     """What `hand` is expected to make as declarer (card points and marriages): the
     7 cards as dealt, or (`before_stock` false) the 8 cards to be played.  The spread
     is wide (about 45 points before the stock, 25 after), hence the margins."""
-    w = _BEFORE_STOCK if before_stock else _AFTER_STOCK
-    total = w[-1]
-    for f, x in zip(_features(hand), w, strict=False):
+    return _weighted(_features(hand), _BEFORE_STOCK if before_stock else _AFTER_STOCK) // 10
+
+
+def _weighted(features: Sequence[int], weights: Sequence[int]) -> int:
+    """The features times their weights, plus the last weight (the constant)."""
+    total = weights[-1]
+    for f, x in zip(features, weights, strict=False):
         total += f * x
-    return total // 10
+    return total
 
 
 #: What bidding scores over passing, per feature of `_gain_features` and then the
@@ -255,11 +261,12 @@ def _gain_features(hand: int, bid: int) -> list[int]:
         nines += m >> (base + NINE) & 1
         jacks += m >> (base + JACK) & 1
         bare_tens += m == 1 << (base + TEN)
+    features = _features(hand)
     over = bid - 100
-    gap = strength(hand) - bid
+    gap = _weighted(features, _BEFORE_STOCK) // 10 - bid  # `strength(hand)` less the bid
     clamped = min(max(gap, -10), 60)
     return [
-        *_features(hand),
+        *features,
         half,
         nines,
         jacks,
@@ -282,11 +289,7 @@ def bid_gain(hand: int, bid: int) -> int:
     """Points the 7-card `hand` is expected to score by bidding `bid` (and bidding on
     as the heuristic does) rather than passing for good."""
     f = _gain_features(hand, bid)
-    w = _BID_GAIN[2 if bid > FREE_BID_LIMIT else 1 if f[_MARRIAGES] else 0]
-    total = w[-1]
-    for x, y in zip(f, w, strict=False):
-        total += x * y
-    return total // 100
+    return _weighted(f, _BID_GAIN[2 if bid > FREE_BID_LIMIT else 1 if f[_MARRIAGES] else 0]) // 100
 
 
 def _gifts_removed(hand: int, k: int) -> int:
