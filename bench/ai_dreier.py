@@ -40,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import duplicate_args
+from equations import solve
 
 from engine import protocol as P
 from engine.actions import Bid, Discard, Double, encode
@@ -194,25 +195,11 @@ def fit_calibration(rows: list[tuple[float, str, bool]]) -> dict[str, list[float
                 grad[i] += (y - p) * x[i]
                 for j in range(k):
                     hess[i][j] += p * (1 - p) * x[i] * x[j]
-        step = _solve(hess, grad)
+        step = solve(hess, grad)
         w = [wi + si for wi, si in zip(w, step, strict=True)]
         if max(abs(si) for si in step) < 1e-9:
             break
     return {f: [round(w[i], 3), round(w[-1], 3)] for i, f in enumerate(fams)}
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Gaussian elimination (small, well-conditioned systems)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(n):
-            if r != c and m[c][c]:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
-    return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
 
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:

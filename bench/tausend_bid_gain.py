@@ -33,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import duplicate_args
+from equations import solve
 
 from engine import actions as A
 from engine.ai import tausend_policy as TP
@@ -101,17 +102,8 @@ def _solve(sums: list[list[float]], ridge: float = 10.0) -> list[float]:
     """Least squares from the normal equations (a small ridge: some features are
     constant within a regime)."""
     k = len(sums)
-    m = [row[:] for row in sums]
-    for i in range(k):
-        m[i][i] += ridge
-    for c in range(k):
-        p = max(range(c, k), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(k):
-            if r != c and m[r][c]:
-                f = m[r][c] / m[c][c]
-                m[r] = [a - f * b for a, b in zip(m[r], m[c], strict=True)]
-    return [m[i][k] / m[i][i] for i in range(k)]
+    a = [[x + ridge * (i == j) for j, x in enumerate(row[:k])] for i, row in enumerate(sums)]
+    return solve(a, [row[k] for row in sums])
 
 
 def fit(*parts: list[list[list[float]]]) -> list[list[float]]:
