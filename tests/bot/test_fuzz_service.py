@@ -6,8 +6,10 @@ lobby buttons pressed by anyone, the start, a seated player pressing a button he
 shown (a card, a bid, a page of his hand), the same press by another seat or by a
 stranger, an old button pressed again, "Show my hand", "Take my seat back", votes to
 close, /abort, /resign and its confirmation (pressed by its asker or another),
-/forgetme, a rematch, a language change, a turn's reminder and time-out firing, and
-the bot stopping or crashing and starting again on the same file.
+/forgetme, a rematch, a language change, the bot removed from a chat, a turn's
+reminder and time-out firing, Telegram out of reach for a while, a few of these at
+the same moment, and the bot stopping or crashing and starting again on the same
+file.
 
 What must hold after each step:
 
@@ -288,8 +290,13 @@ class ChatSessions(RuleBasedStateMachine):
         dseat = table.deal_seat(hv.seat)
         if dseat is None:
             return
+        view = P.view(table.deal, dseat)
+        if hv.view is not None and hv.view != view:
+            # drawn before moves made since (answered while other presses went
+            # on): the table has moved on, and the hands drawn meanwhile were judged
+            return
         hidden = self.watch.hidden(table)
-        allowed = _public_cards(P.view(table.deal, dseat)) | self.watch.revealed[table.id][1]
+        allowed = _public_cards(view) | self.watch.revealed[table.id][1]
         text = hv.message.text + "\n" + " ".join(b.label for b in buttons(hv.message))
         extra = _label_cards_in(text, hidden - allowed)
         assert not extra, f"{hv.user}'s hand shows {sorted(c.id for c in extra)}"
@@ -556,6 +563,98 @@ class ChatSessions(RuleBasedStateMachine):
         else:
             assert table.id not in self.svc.tables or table.version > version
         self.menus.clear()
+
+    @precondition(lambda self: self.playing())
+    @rule(data=st.data())
+    def walk_away(self, data: st.DataObject) -> None:
+        """A player stops pressing: his turns run out until the computer takes his
+        seat (the others play on meanwhile)."""
+        table = data.draw(st.sampled_from(self.playing()), label="table")
+        if not table.present():
+            return
+        walker = data.draw(st.sampled_from(table.present()), label="walker")
+        others = [Player(self.fc, BY_KEY[u]) for u in table.humans() if u != walker]
+        for _ in range(60):
+            seat = table.to_act()
+            s = table.seats[seat] if seat is not None else None
+            if table.id not in self.svc.tables or s is None or walker not in table.present():
+                break
+            if s.user == walker:
+                self.run(self.fire(table, "timeout"))
+            elif not any(self.run(pl.take_turn(table.id)) for pl in others):
+                break
+            self.run(self.settle())
+        self.menus.clear()
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(data=st.data())
+    def at_once(self, data: st.DataObject) -> None:
+        """Two or three things happen at the same moment: players press what they
+        see (a double tap, two players, a stranger), a timer fires.  Each is answered
+        as if it came alone, before or after the others."""
+        shown: list[tuple[UserRef, Button, ChatRef]] = []
+        for table in self.svc.tables.values():
+            chat = CHAT_OF[table.chat]
+            if table.status == Status.LOBBY:
+                for b in buttons(self.fc.lobbies[table.id].message):
+                    shown += [(u, b, chat) for u in [*USERS, STRANGER]]
+            else:
+                for b in buttons(self.fc.tables[table.id].message):
+                    shown += [(BY_KEY[u], b, chat) for u in table.humans() if u in BY_KEY]
+        shown += [
+            (BY_KEY[hv.user], b, CHAT_OF[self.svc.tables[hv.table_id].chat])
+            for hv in self.hands()
+            for b in buttons(hv.message)
+        ]
+        timers = [tb for tb in self.playing() if tb.to_act() is not None]
+        if not shown:
+            return
+        presses = data.draw(
+            st.lists(st.sampled_from(shown), min_size=1, max_size=3), label="presses"
+        )
+        fire = data.draw(st.sampled_from([None, *timers]), label="a timer")
+
+        async def together() -> list[Outcome]:
+            if fire is not None:
+                self.svc._fire(fire.id, fire.version, "timeout")
+            outs = await asyncio.gather(*(self.svc.act(u, b.payload, c) for u, b, c in presses))
+            await self.settle()
+            return list(outs)
+
+        for (user, _, _), out in zip(presses, self.run(together()), strict=True):
+            self.check_outcome(user, out)
+        self.menus.clear()
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(data=st.data())
+    def outage(self, data: st.DataObject) -> None:
+        """Telegram is out of reach for a while (`hold`, then `listen`): no person's
+        clock runs meanwhile, not even a time-out that fires as it goes."""
+        before = self.run(self.drawn())
+
+        async def hold() -> None:  # on the loop, as an adapter calls it
+            self.svc.hold("tg")
+
+        self.run(hold())
+        turns = [tb for tb in self.playing() if tb.to_act() is not None]
+        if turns:
+            table = data.draw(st.sampled_from(turns), label="table")
+            self.run(self.fire(table, data.draw(st.sampled_from(["timeout", "remind"]))))
+        assert self.run(self.drawn()) == before, "a person's turn moved while he could not press"
+        self.run(self.bot.serve())
+        self.run(self.settle())
+        assert self.run(self.drawn()) == before
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(chat=st.sampled_from(CHATS), data=st.data())
+    def chat_lost(self, chat: ChatRef, data: st.DataObject) -> None:
+        """The bot was removed from a chat: its tables close."""
+        if not self.seldom(data, 4):
+            return
+        closed = self.run(self.svc.close_chat(chat, "group_lost"))
+        self.run(self.settle())
+        assert not self.svc.tables_in(chat.key)
+        assert all(self.fc.kinds(tid)[-1] == "aborted" for tid in closed)
 
     # --- steps: closing -------------------------------------------------------------
 
