@@ -74,7 +74,20 @@ FOREIGN = UserRef("dc", "100", "Anna")
 BY_KEY = {u.key: u for u in [*USERS, STRANGER]}
 LANGS = {u.key: u.lang for u in USERS if u.lang}
 CHATS = [ChatRef("tg", "-1001", "Stammtisch"), ChatRef("tg", "-1002", "Hinterzimmer")]
-CHAT_OF = {c.key: c for c in CHATS}
+#: What the second chat becomes when Telegram upgrades it to a supergroup.
+UPGRADED = ChatRef("tg", "-1003", "Hinterzimmer")
+CHAT_OF = {c.key: c for c in [*CHATS, UPGRADED]}
+#: Chat settings an admin may change while tables are open (for tables opened later).
+SETTINGS = [
+    ("suits", "german"),
+    ("suits", "french"),
+    ("tricks", "open"),
+    ("tricks", "table"),
+    ("rules", "fixed"),
+    ("rules", "open"),
+    ("starters", "admins"),
+    ("starters", "anyone"),
+]
 
 #: Nothing fires on its own but a computer's move: the clock stands still and a turn
 #: is an hour long; the steps fire reminders, time-outs and expiries themselves.
@@ -359,7 +372,7 @@ class ChatSessions(RuleBasedStateMachine):
             assert out.table_id in self.svc.tables and out.lobby is not None
             assert self.svc.tables[out.table_id].host == host.key
         else:
-            assert out.code == "seated_elsewhere", out
+            assert out.code in ("seated_elsewhere", "not_allowed_to_start", "rules_fixed"), out
 
     @precondition(lambda self: self.lobbies())
     @rule(data=st.data())
@@ -728,6 +741,26 @@ class ChatSessions(RuleBasedStateMachine):
         out = self.run(self.svc.update_setting(chat, USERS[0], "language", lang, is_admin=True))
         self.run(self.settle())
         assert out.ok, out
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(chat=st.sampled_from(CHATS), setting=st.sampled_from(SETTINGS), data=st.data())
+    def setting(self, chat: ChatRef, setting: tuple[str, str], data: st.DataObject) -> None:
+        """An admin changes a chat setting: tables opened afterwards follow it."""
+        if not self.seldom(data, 2):
+            return
+        out = self.run(self.svc.update_setting(chat, USERS[0], *setting, is_admin=True))
+        self.run(self.settle())
+        assert out.ok, out
+
+    @precondition(lambda self: self.svc.tables_in(CHATS[1].key))
+    @rule()
+    def chat_upgraded(self) -> None:
+        """Telegram made the second group a supergroup, with a new id: its tables
+        follow, and play on there."""
+        moved = self.run(self.svc.move_chat(CHATS[1], UPGRADED))
+        self.run(self.settle())
+        assert moved and all(self.svc.tables[tid].chat == UPGRADED.key for tid in moved)
+        assert not self.svc.tables_in(CHATS[1].key)
 
     # --- steps: the bot stops --------------------------------------------------------
 
