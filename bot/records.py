@@ -94,7 +94,7 @@ async def _named(
     Without a `place` (Telegram) a chat is one group, where every table id was shown:
     any match of `chat`.  With one (Discord: the channel asked in) a chat is a server,
     whose private channels not every member sees, and a table id may be passed on
-    beyond them: the match goes to who sat at it to its end, anywhere in `chat` or in
+    beyond them: the match goes to who sat at it to its end (or its close), anywhere in `chat` or in
     his DM with the bot (`private`), and to anyone else only in the place it was played
     in.  A match finished before places were kept has none: its players only."""
     if place is None:
@@ -105,19 +105,35 @@ async def _named(
     here = found.chat == chat
     if here and found.place == place:
         return found
-    if player is not None and player in found.players and (here or private):
-        return found
-    return None
+    if player is None or not (here or private):
+        return None
+    # a closed match wrote no results to say who played it: its table's seats do
+    players = found.players or await _seated(store, found)
+    return found if player in players else None
+
+
+async def _table(store: Store, found: FinishedGame) -> Table | None:
+    """The match's table as its log left it (its seats: who sat where)."""
+    entries = await store.table_log(found.table_id)
+    if not entries:  # pragma: no cover - every finished table has its log
+        return None
+    return Table.from_log(found.table_id, entries)
+
+
+async def _seated(store: Store, found: FinishedGame) -> frozenset[str]:
+    """The people sitting at the match when it ended or was closed."""
+    table = await _table(store, found)
+    seats = table.seats if table is not None else []
+    return frozenset(s.user for s in seats if s is not None and s.user is not None)
 
 
 async def _seat_names(store: Store, found: FinishedGame, lang: str | None) -> list[str]:
     """Who sat in each seat of the record: a person's name, "computer", or a person
     who has since deleted his data (his name is gone, he was no computer).  The
     table's log says which seats people held."""
-    entries = await store.table_log(found.table_id)
-    if not entries:  # pragma: no cover - every finished table has its log
+    table = await _table(store, found)
+    if table is None:  # pragma: no cover - every finished table has its log
         return []
-    table = Table.from_log(found.table_id, entries)
     names = []
     for s, seat in enumerate(table.seats):
         if seat is None or seat.user is None:

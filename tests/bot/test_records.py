@@ -145,3 +145,28 @@ async def test_a_closed_match_names_its_players_in_the_caption(bot: Bot) -> None
     assert (
         "Seats in the record (numbered from 0, as in the file): 0 Anna · 1 Bert." in reply.text
     ), reply.text
+
+
+async def test_a_closed_match_goes_by_its_id_to_its_players_in_another_channel(bot: Bot) -> None:
+    """On Discord a chat is a server: a table id asked for outside the channel it was
+    played in names a match only for those who played it.  A closed match wrote no
+    results to say who that was; its seats say it, so its players get its record
+    anywhere on the server (as for a finished one), and nobody else does."""
+    from .test_expert_views import play_until
+
+    a, b = (bot.player(u) for u in users(2))
+    assert bot.store is not None
+    tid = await open_table(bot, "zweier", [a, b])
+    await bot.store.set_place(tid, "channel-1")
+    table = bot.svc.tables[tid]
+    await play_until(bot, tid, [a, b], lambda: len(table.deal_points) == 1)
+    assert (await bot.svc.abort(CHAT, users(3)[2], is_admin=True, table_id=tid)).ok
+
+    for player in (a, b):
+        mine = await record_reply(bot.store, CHAT.key, "en", tid, player=player.key, place="x")
+        assert mine.file is not None and tid in mine.file.filename, mine.text
+    stranger = users(3)[2].key
+    other = await record_reply(bot.store, CHAT.key, "en", tid, player=stranger, place="x")
+    assert other.file is None and tid in other.text
+    there = await record_reply(bot.store, CHAT.key, "en", tid, player=stranger, place="channel-1")
+    assert there.file is not None  # where it was played, its id was shown to all
