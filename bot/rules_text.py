@@ -7,10 +7,10 @@ from typing import Any, NamedTuple
 
 from engine.bauern import rules as bauern
 from engine.dreier import contracts as dreier
-from engine.dreier.deal import SCHNAPSER_TRICKS as DREIER_SCHNAPSER_TRICKS
-from engine.dreier.deal import TRICKS as DREIER_TRICKS
-from engine.dreier.deal import enabled_rows, has_talon
 from engine.dreier.options import DreierOptions
+from engine.dreier.rules import SCHNAPSER_TRICKS as DREIER_SCHNAPSER_TRICKS
+from engine.dreier.rules import TRICKS as DREIER_TRICKS
+from engine.dreier.rules import enabled_rows, has_talon
 from engine.errors import OptionError
 from engine.games import game as game_spec
 from engine.options import options_to_json

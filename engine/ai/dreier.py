@@ -27,7 +27,7 @@ from typing import Any
 from ..actions import BID_CONTRACT, BID_VALUE, DISCARD, DISCARD3, encode
 from ..dreier import DreierDeal
 from ..dreier.contracts import CONTRACTS, ROW, Contract, Goal
-from ..dreier.deal import PLAY
+from ..dreier.rules import PLAY
 from ..views import SeatView
 from .base import Budget
 from .claims import NEVER, is_claim, known_wrong

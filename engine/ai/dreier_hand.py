@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..cards import DECK20_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, cards_of
 from ..dreier.contracts import Contract, Goal, Holding
-from ..dreier.deal import TARGET, DreierDeal
+from ..dreier.deal import DreierDeal
+from ..dreier.rules import TARGET
 from ..tricks import HIGHER, STRENGTH, Order
 
 ACE, TEN, KING, QUEEN, JACK = range(5)

@@ -14,7 +14,8 @@ from ..actions import (
 )
 from ..cards import POINTS, SUIT_MASK
 from ..dreier.contracts import Contract, Goal
-from ..dreier.deal import TARGET, DreierDeal
+from ..dreier.deal import DreierDeal
+from ..dreier.rules import TARGET
 from .dreier_hand import ACE, KING, QUEEN, TEN, higher_table, known_hand, unseen
 
 # --- card play -------------------------------------------------------------------------

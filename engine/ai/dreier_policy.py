@@ -39,8 +39,9 @@ from ..actions import (
 )
 from ..cards import POINTS, SUIT_MASK, cards_of
 from ..dreier.contracts import CONTRACTS, FULL_SUIT, NORMAL, Contract, Goal, Holding
-from ..dreier.deal import BIDDING, DOUBLING, PLAY, TARGET, TRUMP, DreierDeal
-from ..dreier.deal import DISCARD as DISCARD_PHASE
+from ..dreier.deal import DreierDeal
+from ..dreier.rules import BIDDING, DOUBLING, PLAY, TARGET, TRUMP
+from ..dreier.rules import DISCARD as DISCARD_PHASE
 from ..tricks import Order
 from .dreier_hand import (
     ACE,

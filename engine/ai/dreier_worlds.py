@@ -54,8 +54,8 @@ from ..cards import DECK20_MASK, cards_of
 from ..dreier import DreierDeal, DreierOptions
 from ..dreier import options as parse_options
 from ..dreier.contracts import ACES, CONTRACT_IDS, CONTRACTS, FULL_SUIT, ROW, Holding
-from ..dreier.deal import DISCARD as DISCARD_PHASE
-from ..dreier.deal import PHASES
+from ..dreier.rules import DISCARD as DISCARD_PHASE
+from ..dreier.rules import PHASES
 from ..tricks import allowed_mask
 from ..views import SeatView
 from .dreier_policy import policy, trump_choice

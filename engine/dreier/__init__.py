@@ -1,9 +1,10 @@
 """Dreierschnapsen (RULES.md §3): one declarer against two, talon, contracts, Spritzen.
 
 The package holds one thing per module: the contract table (`contracts`), the rule
-options and presets (`options`), the rules core (`deal`), its refusals (`explain`)
-and views (`view`), dealing (`dealing`) and the match (`match`).  Our readings of the
-rules where RULES.md is silent are in docs/rules/dreier.md.
+options and presets (`options`), the numbers, phases and per-table bid lists
+(`rules`), the rules core (`deal`), its refusals (`explain`) and views (`view`),
+dealing (`dealing`) and the match (`match`).  Our readings of the rules where
+RULES.md is silent are in docs/rules/dreier.md.
 """
 
 from __future__ import annotations

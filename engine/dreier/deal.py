@@ -40,80 +40,31 @@ from ..events import (
 from ..protocol import DealCore
 from ..results import DealResult
 from ..tricks import Order, allowed_mask
-from .contracts import (
-    CONTRACT_IDS,
-    CONTRACTS,
-    NORMAL,
-    ROW,
-    Contract,
-    Goal,
-    Holding,
-    holds,
-    seat_may_bid,
-)
+from .contracts import CONTRACT_IDS, CONTRACTS, NORMAL, ROW, Contract, Goal, Holding, holds
 from .options import GAME_ID, DreierOptions
+from .rules import (
+    BIDDING,
+    DISCARD,
+    DOUBLING,
+    OVER,
+    PLAY,
+    SCHNAPSER_TRICKS,
+    TARGET,
+    TRICKS,
+    TRUMP,
+    BidRow,
+    bid_tables,
+    has_talon,
+)
 
 if TYPE_CHECKING:
     from ..views import SeatView
-
-TARGET = 66
-TRICKS = 6
-#: A Schnapser is lost once this many tricks pass below 66 (RULES.md §3).
-SCHNAPSER_TRICKS = 4
-
-# Phases; the view names them (PHASES[phase]).
-TRUMP, BIDDING, DISCARD, DOUBLING, PLAY, OVER = range(6)
-PHASES = ("trump", "bidding", "discard", "doubling", "play", "over")
 
 _JACK = int(Rank.JACK)
 _KING_QUEEN = tuple(
     (card_index(s, Rank.KING), card_index(s, Rank.QUEEN), MARRIAGE_MASK[s]) for s in range(4)
 )
 _BLIND = (3, 4, 5)  # RULES.md §6: `blind` indexes the hand as dealt; the second packet
-
-
-def _enabled_rows(opts: DreierOptions) -> tuple[int, ...]:
-    """Rows of the contracts this table plays (optional ones behind their option)."""
-    return tuple(i for i, c in enumerate(CONTRACTS) if c.option is None or getattr(opts, c.option))
-
-
-#: One bid table entry: (row, contract, may be bid without talon).
-BidRow = tuple[int, Contract, bool]
-_TABLES: dict[DreierOptions, tuple[tuple[int, ...], tuple[BidRow, ...], tuple[BidRow, ...]]] = {}
-
-
-def _tables(opts: DreierOptions) -> tuple[tuple[int, ...], tuple[BidRow, ...], tuple[BidRow, ...]]:
-    """Per table, computed once: the enabled rows, and what forehand and the others may
-    bid regardless of their cards (RULES.md §3 "who may bid", the table's options)."""
-    t = _TABLES.get(opts)
-    if t is None:
-        rows = _enabled_rows(opts)
-        per_seat = []
-        for is_fh in (False, True):
-            per_seat.append(
-                tuple(
-                    (row, CONTRACTS[row], may_bid_without_talon(opts, CONTRACTS[row]))
-                    for row in rows
-                    if seat_may_bid(CONTRACTS[row], is_fh)
-                    and not (row == NORMAL and opts.caller_first)
-                )
-            )
-        t = _TABLES[opts] = (rows, per_seat[0], per_seat[1])
-    return t
-
-
-def enabled_rows(opts: DreierOptions) -> tuple[int, ...]:
-    return _tables(opts)[0]
-
-
-def has_talon(opts: DreierOptions, c: Contract) -> bool:
-    """Is the talon exchanged in `c` at all?  (`dreier.carinthian`, RULES.md §3.)"""
-    return not (opts.carinthian and c.carinthian_no_talon)
-
-
-def may_bid_without_talon(opts: DreierOptions, c: Contract) -> bool:
-    """Bidding "without talon" needs the option and a contract that would take the talon."""
-    return opts.without_talon and has_talon(opts, c)
 
 
 class DreierDeal(DealCore):
@@ -233,7 +184,7 @@ class DreierDeal(DealCore):
         d.auto = opts.auto_claim
         d.dealer = dealer
         d.fh = (dealer + 1) % 3
-        _, others, forehand = _tables(opts)
+        _, others, forehand = bid_tables(opts)
         d.bid_rows = (others, forehand)
         d.dealt = (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(talon))
         d.hands = [mask_of(hands[0]), mask_of(hands[1]), mask_of(hands[2])]

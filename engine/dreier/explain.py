@@ -15,7 +15,7 @@ from ..actions import Action
 from ..cards import IDS
 from ..tricks import why_not_allowed
 from .contracts import CONTRACT_IDS, CONTRACTS, NORMAL, ROW, Goal, Holding, Who, holds
-from .deal import BIDDING, DISCARD, DOUBLING, PLAY, TRUMP, enabled_rows, may_bid_without_talon
+from .rules import BIDDING, DISCARD, DOUBLING, PLAY, TRUMP, enabled_rows, may_bid_without_talon
 
 if TYPE_CHECKING:
     from .deal import DreierDeal

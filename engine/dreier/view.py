@@ -22,7 +22,7 @@ from ..cards import CARDS, Card, Suit, cards_of
 from ..options import options_to_json
 from ..views import SeatView
 from .contracts import CONTRACT_IDS
-from .deal import DISCARD, PHASES, PLAY, TRUMP
+from .rules import DISCARD, PHASES, PLAY, TRUMP
 
 if TYPE_CHECKING:
     from .deal import DreierDeal

@@ -15,7 +15,7 @@ from bot.i18n import contract_name
 from bot.rules_text import rules_summary
 from engine.bauern import rules as bauern
 from engine.dreier import CONTRACTS as DREIER_CONTRACTS
-from engine.dreier.deal import enabled_rows
+from engine.dreier.rules import enabled_rows
 from engine.games import available, game
 from engine.options import options_to_json
 

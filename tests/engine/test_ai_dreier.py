@@ -27,7 +27,8 @@ from engine.ai.dreier_policy import danger, policy, sure_tricks
 from engine.ai.dreier_worlds import TALON, worlds
 from engine.cards import DECK20_MASK, Card, Suit, cards_of
 from engine.dreier.contracts import CONTRACT_IDS, ROW
-from engine.dreier.deal import BIDDING, DISCARD, PLAY, TRUMP, DreierDeal
+from engine.dreier.deal import DreierDeal
+from engine.dreier.rules import BIDDING, DISCARD, PLAY, TRUMP
 from engine.tricks import Order
 
 from .ai_helpers import LEVELS, assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
