@@ -2,9 +2,11 @@
 
 The package holds one thing per module: the contract table (`contracts`), the rule
 options and presets (`options`), the numbers, phases and per-table bid lists
-(`rules`), the rules core (`deal`), its refusals (`explain`) and views (`view`),
-dealing (`dealing`) and the match (`match`).  Our readings of the rules where
-RULES.md is silent are in docs/rules/dreier.md.
+(`rules`), the rules core (`deal`) and its parts — the state they share (`state`),
+the auction (`auction`), the talon (`talon`), Spritzen (`doubling`), the play and
+score (`play`) — its refusals (`explain`) and views (`view`), dealing (`dealing`) and
+the match (`match`).  Our readings of the rules where RULES.md is silent are in
+docs/rules/dreier.md.
 """
 
 from __future__ import annotations
