@@ -1,8 +1,8 @@
 """Everything the bot sends to Telegram goes through here: one ordered queue per chat.
 
 Why: the core tells listeners about every change under the table's lock, so the
-listener only *queues*; a worker per chat does the I/O.  The queue is where Telegram's
-limits are met:
+listener only *queues*; a worker per chat does the I/O.  What a queue holds is in
+`ops`; this module is the queue, where Telegram's limits are met:
 
 - **Order.** A chat's operations run one at a time, in the order they were queued
   (a deal's result before the next deal's table message).
@@ -55,10 +55,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Literal
 
 from telegram import Bot, ReplyParameters
 from telegram.error import (
@@ -73,6 +70,7 @@ from telegram.error import (
 
 from .content import MAX_CAPTION, MAX_TEXT, Attachment, Btn, Content, Handle, fit, parts, units
 from .errors import _unsent, refuses, refuses_topic, retry_seconds
+from .ops import ChatQueue, Op, OpKind, Stats
 from .throttle import Throttle, _Bucket
 
 # What moved out of this module is still importable from it (tests, older callers).
@@ -96,52 +94,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-OpKind = Literal["post", "edit", "strip", "send", "document", "call", "delete"]
-
-
-@dataclass(eq=False)
-class _Op:
-    kind: OpKind
-    handle: Handle | None = None
-    content: Content | None = None
-    fn: Callable[[], Awaitable[None]] | None = None
-    sending: bool = False
-    attempts: int = 0  # requests made that may have reached Telegram
-    failures: int = 0  # network failures in a row, for the pause before the next try
-    force: bool = False  # an edit sent even if the message shows its content already
-    reply_to: Handle | None = None  # a one-off message that answers this one
-    file: Attachment | None = None  # a document's file (its caption is `content`)
-    fallback: Content | None = None  # sent instead if Telegram will not take this
-    then: Content | None = None  # a message sent right after this one, once it went through
-    uncertain: bool = False  # a try may have reached Telegram (timed out, answer lost)
-    thread: int | None = None  # the forum topic a one-off message goes to (None: General)
-
-
-@dataclass(eq=False)
-class _Chat:
-    id: int
-    ops: deque[_Op] = field(default_factory=deque)
-    current: _Op | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task[None] | None = None
-    blocked: bool = False
-    buckets: list[_Bucket] = field(default_factory=list)
-
-
-@dataclass
-class Stats:
-    """Counters for tests and logs."""
-
-    requests: int = 0
-    coalesced: int = 0
-    retry_after: int = 0
-    not_modified: int = 0
-    forbidden: int = 0
-    unreachable: int = 0  # requests that could not connect (tried again)
-    failed: int = 0
-    migrated: int = 0
 
 
 class Outbox:
@@ -173,7 +125,7 @@ class Outbox:
         #: Chats with a worker (or work) now.  A chat whose worker went idle is
         #: dropped (`_forget_idle`): a bot runs for months, and every player's private
         #: chat would otherwise stay here for good.
-        self._chats: dict[int, _Chat] = {}
+        self._chats: dict[int, ChatQueue] = {}
         self._blocked: set[int] = set()  # blocked chats that were dropped while idle
         self._moved: dict[int, int] = {}  # old chat id -> the id it has now
         self._pending = 0
@@ -198,7 +150,7 @@ class Outbox:
         `send`."""
         handle.latest = content
         self._follow(handle)
-        self._enqueue(handle.chat_id, _Op("post", handle, content, reply_to=reply_to))
+        self._enqueue(handle.chat_id, Op("post", handle, content, reply_to=reply_to))
 
     def edit(self, handle: Handle, content: Content, *, force: bool = False) -> None:
         """Show `content` in `handle`'s message, merging with a waiting edit.
@@ -223,7 +175,7 @@ class Outbox:
         shown = handle.shown == content and handle.message_id is not None
         if shown and not busy and not force:
             return
-        self._enqueue(handle.chat_id, _Op("edit", handle, content, force=force))
+        self._enqueue(handle.chat_id, Op("edit", handle, content, force=force))
 
     def freeze(self, handle: Handle) -> None:
         """Take the buttons off a message that is history now (keeping its text)."""
@@ -233,7 +185,7 @@ class Outbox:
         self._follow(handle)
         if handle.dead:
             return
-        self._enqueue(handle.chat_id, _Op("strip", handle))
+        self._enqueue(handle.chat_id, Op("strip", handle))
 
     def delete(self, handle: Handle) -> None:
         """Delete `handle`'s message (a ping that has done its work), after whatever
@@ -241,7 +193,7 @@ class Outbox:
         self._follow(handle)
         if handle.dead:
             return
-        self._enqueue(handle.chat_id, _Op("delete", handle))
+        self._enqueue(handle.chat_id, Op("delete", handle))
 
     def send(
         self,
@@ -254,7 +206,7 @@ class Outbox:
         """A one-off message nobody edits later (results, notes); `reply_to`: shown as
         a reply to that message of the same chat (if it is still there), which quotes
         it and takes a tap to it; `thread`: the forum topic it goes to."""
-        self._enqueue(chat_id, _Op("send", None, content, reply_to=reply_to, thread=thread))
+        self._enqueue(chat_id, Op("send", None, content, reply_to=reply_to, thread=thread))
 
     def send_file(
         self,
@@ -275,7 +227,7 @@ class Outbox:
         if units(short) > MAX_CAPTION:
             short = fit(short.split("\n", 1)[0], MAX_CAPTION)
         then = Content(caption) if short != caption.strip() else None
-        op = _Op(
+        op = Op(
             "document",
             None,
             Content(short),
@@ -288,7 +240,7 @@ class Outbox:
 
     def call(self, chat_id: int, fn: Callable[[], Awaitable[None]]) -> None:
         """Run `fn` in this chat's order (e.g. forget message refs after the last edit)."""
-        self._enqueue(chat_id, _Op("call", fn=fn))
+        self._enqueue(chat_id, Op("call", fn=fn))
 
     async def paced(self, chat_id: int) -> None:
         """Wait for a slot in `chat_id`'s pace, for a request made outside the queue."""
@@ -354,7 +306,7 @@ class Outbox:
         else:
             handle.dead = True
 
-    def _move(self, old: int, new: int, retry: _Op | None) -> None:
+    def _move(self, old: int, new: int, retry: Op | None) -> None:
         new = self.current_chat(new)
         if old == new:
             return
@@ -363,7 +315,7 @@ class Outbox:
         for k, v in list(self._moved.items()):  # a chat that moved twice
             if v == old:
                 self._moved[k] = new
-        ops: list[_Op] = []
+        ops: list[Op] = []
         if retry is not None:  # it ran and failed; it goes first in the new chat
             ops.append(retry)
             self._pending += 1
@@ -372,7 +324,7 @@ class Outbox:
         if src is not None:
             ops.extend(src.ops)
             src.ops.clear()
-        kept: list[_Op] = []
+        kept: list[Op] = []
         for op in ops:
             if op.handle is not None:
                 self._follow(op.handle)
@@ -392,7 +344,7 @@ class Outbox:
         if first_time and self.on_migrated is not None:
             self.on_migrated(old, new)
 
-    def _pending_op(self, chat: _Chat, handle: Handle) -> _Op | None:
+    def _pending_op(self, chat: ChatQueue, handle: Handle) -> Op | None:
         """A queued (or taken but not yet sent) op whose content may still change."""
         if (
             chat.current is not None
@@ -406,7 +358,7 @@ class Outbox:
                 return op
         return None
 
-    def _enqueue(self, chat_id: int, op: _Op) -> None:
+    def _enqueue(self, chat_id: int, op: Op) -> None:
         if self._closed:
             return
         chat_id = self.current_chat(chat_id)
@@ -420,7 +372,7 @@ class Outbox:
         self._idle.clear()
         self._run(chat)
 
-    def _run(self, chat: _Chat) -> None:
+    def _run(self, chat: ChatQueue) -> None:
         """Make sure `chat` has a worker, and wake it."""
         if chat.task is None or chat.task.done():
             chat.task = asyncio.get_running_loop().create_task(
@@ -428,17 +380,17 @@ class Outbox:
             )
         chat.wake.set()
 
-    def _chat(self, chat_id: int) -> _Chat:
+    def _chat(self, chat_id: int) -> ChatQueue:
         chat = self._chats.get(chat_id)
         if chat is None:
-            chat = _Chat(chat_id, buckets=self._buckets(chat_id))
+            chat = ChatQueue(chat_id, buckets=self._buckets(chat_id))
             if chat_id in self._blocked:
                 self._blocked.discard(chat_id)
                 chat.blocked = True
             self._chats[chat_id] = chat
         return chat
 
-    def _forget_idle(self, chat: _Chat) -> bool:
+    def _forget_idle(self, chat: ChatQueue) -> bool:
         """Drop `chat` once nothing of it needs remembering: no work, and buckets full
         again (a new chat gets full ones, so an earlier drop would let a burst through
         that its pace still forbids).  Whether it is blocked survives it, in a set of
@@ -466,7 +418,7 @@ class Outbox:
 
     # --- the worker ----------------------------------------------------------------
 
-    async def _worker(self, chat: _Chat) -> None:
+    async def _worker(self, chat: ChatQueue) -> None:
         while not self._closed:
             if not chat.ops:
                 chat.wake.clear()
@@ -489,7 +441,7 @@ class Outbox:
                 chat.current = None
                 self._done()
 
-    def _lost(self, chat: _Chat, op: _Op) -> None:
+    def _lost(self, chat: ChatQueue, op: Op) -> None:
         """`op` is given up on: its fallback, if any, goes next in its chat, unless a
         try may have reached Telegram (then the message may well be there, and "please
         try again" would be wrong)."""
@@ -499,9 +451,9 @@ class Outbox:
         if op.uncertain:
             log.warning("a %s in chat %s may not have arrived; no fallback", op.kind, chat.id)
             return
-        self._next(chat, _Op("send", None, op.fallback, thread=op.thread))
+        self._next(chat, Op("send", None, op.fallback, thread=op.thread))
 
-    def _next(self, chat: _Chat, op: _Op) -> None:
+    def _next(self, chat: ChatQueue, op: Op) -> None:
         """Queue `op` first in `chat`, before anything queued meanwhile."""
         chat.ops.appendleft(op)
         self._pending += 1
@@ -513,7 +465,7 @@ class Outbox:
             self._pending = 0
             self._idle.set()
 
-    async def _pace(self, chat: _Chat) -> None:
+    async def _pace(self, chat: ChatQueue) -> None:
         if not self.throttle.enabled:
             return
         now = time.monotonic()
@@ -521,7 +473,7 @@ class Outbox:
         if delay > 0:
             await asyncio.sleep(delay)
 
-    async def _perform(self, chat: _Chat, op: _Op) -> None:
+    async def _perform(self, chat: ChatQueue, op: Op) -> None:
         if op.kind == "call":
             assert op.fn is not None
             await op.fn()
@@ -549,7 +501,7 @@ class Outbox:
             try:
                 await self._attempt(chat, op)
                 if op.then is not None and not self._closed:
-                    self._next(chat, _Op("send", None, op.then, thread=op.thread))
+                    self._next(chat, Op("send", None, op.then, thread=op.thread))
                 return
             except RetryAfter as e:
                 self.stats.retry_after += 1
@@ -618,7 +570,7 @@ class Outbox:
             finally:
                 op.sending = False
 
-    async def _attempt(self, chat: _Chat, op: _Op) -> None:
+    async def _attempt(self, chat: ChatQueue, op: Op) -> None:
         await self._noting_reach(self._request(chat, op))
 
     async def probe(self) -> None:
@@ -660,7 +612,7 @@ class Outbox:
         if self.on_reach is not None:
             self.on_reach(reachable)
 
-    def _absorb(self, chat: _Chat, op: _Op) -> None:
+    def _absorb(self, chat: ChatQueue, op: Op) -> None:
         """Before a retry, take over newer content queued for the same message."""
         if op.handle is None:
             return
@@ -674,7 +626,7 @@ class Outbox:
                 self.stats.coalesced += 1
                 self._done()
 
-    def _refused(self, chat: _Chat, handle: Handle | None, e: TelegramError) -> None:
+    def _refused(self, chat: ChatQueue, handle: Handle | None, e: TelegramError) -> None:
         self.stats.forbidden += 1
         log.info("chat %s refuses the bot: %s", chat.id, e.message)
         self._block(chat)
@@ -684,7 +636,7 @@ class Outbox:
             self.on_refused(chat.id)
 
     def _topic_refused(
-        self, chat: _Chat, thread: int | None, handle: Handle | None, e: TelegramError
+        self, chat: ChatQueue, thread: int | None, handle: Handle | None, e: TelegramError
     ) -> None:
         """A topic closed or deleted: what waits for it is dropped and the adapter told
         (every refused message tells it: a topic reopened and closed again is news);
@@ -703,7 +655,7 @@ class Outbox:
         if self.on_topic_refused is not None:
             self.on_topic_refused(chat.id, thread)
 
-    def _block(self, chat: _Chat) -> None:
+    def _block(self, chat: ChatQueue) -> None:
         chat.blocked = True
         for other in list(chat.ops):
             if other.kind != "call":
@@ -712,7 +664,7 @@ class Outbox:
                     other.handle.dead = True
                 self._done()
 
-    async def _request(self, chat: _Chat, op: _Op) -> None:
+    async def _request(self, chat: ChatQueue, op: Op) -> None:
         self.stats.requests += 1
         handle = op.handle
         # a forum topic's message says so at every post; edits need no topic
