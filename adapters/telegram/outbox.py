@@ -2,7 +2,8 @@
 
 Why: the core tells listeners about every change under the table's lock, so the
 listener only *queues*; a worker per chat does the I/O.  What a queue holds is in
-`ops`; this module is the queue, where Telegram's limits are met:
+`ops`, the request each op makes in `requests`; this module is the queue, where
+Telegram's limits are met:
 
 - **Order.** A chat's operations run one at a time, in the order they were queued
   (a deal's result before the next deal's table message).
@@ -57,7 +58,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from telegram import Bot, ReplyParameters
+from telegram import Bot
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -65,12 +66,12 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
-    TimedOut,
 )
 
 from .content import MAX_CAPTION, MAX_TEXT, Attachment, Btn, Content, Handle, fit, parts, units
 from .errors import _unsent, refuses, refuses_topic, retry_seconds
 from .ops import ChatQueue, Op, OpKind, Stats
+from .requests import Contact, request
 from .throttle import Throttle, _Bucket
 
 # What moved out of this module is still importable from it (tests, older callers).
@@ -119,7 +120,6 @@ class Outbox:
         self.on_refused = on_refused
         self.on_topic_refused = on_topic_refused
         self.on_migrated = on_migrated
-        self.on_reach = on_reach
         self.max_attempts = max_attempts
         self.stats = Stats()
         #: Chats with a worker (or work) now.  A chat whose worker went idle is
@@ -138,10 +138,7 @@ class Outbox:
             time.monotonic(),
         )
         self._closed = False
-        self._reachable = True  # the last request that could tell got through (or none yet)
-        #: When the last request to Telegram ended (answered or not): how long the bot
-        #: has gone without news of whether Telegram is within reach.
-        self.contact_at = time.monotonic()
+        self._contact = Contact(on_reach)  # whether Telegram answers, and when it last did
 
     # --- queuing (synchronous: safe to call under the core's table lock) -------------
 
@@ -571,7 +568,8 @@ class Outbox:
                 op.sending = False
 
     async def _attempt(self, chat: ChatQueue, op: Op) -> None:
-        await self._noting_reach(self._request(chat, op))
+        self.stats.requests += 1
+        await self._contact.noting(request(self.bot, chat.id, op, self.on_posted))
 
     async def probe(self) -> None:
         """Ask Telegram something light (getMe), for a bot with nothing to send that
@@ -579,38 +577,7 @@ class Outbox:
         reach; no answer in time says it is not (getMe is small and instant, so a
         timeout here is no slow answer but a network that swallows requests)."""
         with contextlib.suppress(TelegramError):
-            await self._noting_reach(self.bot.get_me(), timeout_unreachable=True)
-
-    async def _noting_reach(
-        self, request: Awaitable[object], *, timeout_unreachable: bool = False
-    ) -> None:
-        """Await `request`, noting whether Telegram is within reach: any answer (a
-        refusal too) says it is, a request that could not connect says it is not, and
-        a timeout or a dropped answer says neither (unless `timeout_unreachable`)."""
-        try:
-            await request
-        except BadRequest:  # a NetworkError to PTB, but Telegram's answer
-            self._reach(True)
-            raise
-        except NetworkError as e:
-            if _unsent(e) or (timeout_unreachable and isinstance(e, TimedOut)):
-                self._reach(False)
-            raise
-        except TelegramError:
-            self._reach(True)
-            raise
-        else:
-            self._reach(True)
-        finally:
-            self.contact_at = time.monotonic()
-
-    def _reach(self, reachable: bool) -> None:
-        """Tell `on_reach` of a change only: an outage fails many requests, every 5 s."""
-        if reachable == self._reachable:
-            return
-        self._reachable = reachable
-        if self.on_reach is not None:
-            self.on_reach(reachable)
+            await self._contact.noting(self.bot.get_me(), timeout_unreachable=True)
 
     def _absorb(self, chat: ChatQueue, op: Op) -> None:
         """Before a retry, take over newer content queued for the same message."""
@@ -664,59 +631,13 @@ class Outbox:
                     other.handle.dead = True
                 self._done()
 
-    async def _request(self, chat: ChatQueue, op: Op) -> None:
-        self.stats.requests += 1
-        handle = op.handle
-        # a forum topic's message says so at every post; edits need no topic
-        thread = handle.thread if handle is not None else op.thread
-        if op.kind == "document":
-            assert op.file is not None and op.content is not None
-            await self.bot.send_document(
-                chat.id,
-                op.file.data,
-                filename=op.file.filename,
-                caption=op.content.text or None,
-                reply_markup=op.content.markup(),
-                message_thread_id=thread,
-            )
-            return
-        if op.kind in ("post", "send"):
-            content = op.content if op.content is not None else Content("…")
-            target = op.reply_to.message_id if op.reply_to is not None else None
-            message = await self.bot.send_message(
-                chat.id,
-                fit(content.text),
-                reply_markup=content.markup(),
-                message_thread_id=thread,
-                reply_parameters=(
-                    ReplyParameters(target, allow_sending_without_reply=True)
-                    if target is not None
-                    else None
-                ),
-            )
-            if handle is not None:
-                handle.message_id = message.message_id
-                handle.shown = content
-                if handle.slot is not None and self.on_posted is not None:
-                    await self.on_posted(handle)
-            return
-        assert handle is not None and handle.message_id is not None
-        if op.kind == "delete":
-            await self.bot.delete_message(chat.id, handle.message_id)
-            handle.message_id = None
-            return
-        if op.kind == "strip":
-            await self.bot.edit_message_reply_markup(chat.id, handle.message_id, reply_markup=None)
-            if handle.shown is not None:
-                handle.shown = handle.shown.bare()
-            return
-        assert op.content is not None
-        await self.bot.edit_message_text(
-            fit(op.content.text), chat.id, handle.message_id, reply_markup=op.content.markup()
-        )
-        handle.shown = op.content
-
     # --- lifecycle -----------------------------------------------------------------
+
+    @property
+    def contact_at(self) -> float:
+        """When the last request to Telegram ended (answered or not): how long the bot
+        has gone without news of whether Telegram is within reach."""
+        return self._contact.at
 
     @property
     def pending(self) -> int:
