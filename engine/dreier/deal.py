@@ -15,8 +15,9 @@ they share (`state.DreierState`: the slots and what each holds):
 - `play.Play`: tricks, marriages, claims and the score.
 
 This module puts them together: starting and copying a deal, and the two entry points
-`legal` and `step`, which hand each phase to its part.  The legal cards of a trick are
-listed here, inline, since the AI's simulated deals spend most of their time there.
+`legal` and `step`, which hand each phase to its part.  The legal cards in the play
+are listed here, inline: `legal()` runs at every step of the AI's simulated deals, and
+play is most of those steps, so it calls no other method there.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Tricks of three, marriages, claims, and the moment a trick (or a marriage, or a
 claim) decides the contract: `_after_trick` reads the contract's goal from its row
-in `contracts`, and `_result` scores the deal.  The legal cards of a trick are
-listed in `DreierDeal.legal`, inline, since that is the hottest path of the core.
+in `contracts`, and `_result` scores the deal.  The legal cards in the play are
+listed in `DreierDeal.legal` itself, inline, for speed.
 """
 
 from __future__ import annotations
