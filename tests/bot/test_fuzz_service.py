@@ -36,26 +36,37 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import shutil
 import tempfile
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
+from unittest import mock
 
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
+import engine.ai
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
 from bot.views import Button, HandView, Message
 from engine import protocol as P
+from engine.ai import Budget
+from engine.ai.strong import StrongPlayer
 from engine.games import available, game
 from engine.record import replay_record
 
-from .fakechat import Bot, FakeChat, Player, Posted, Seeds, ids, inline_ai, snapshot
+from .fakechat import Bot, FakeChat, Player, Posted, Seeds, ids, snapshot
 from .test_leaks import Watch, _label_cards_in, _public_cards
 
 _T = TypeVar("_T")
@@ -79,6 +90,10 @@ UPGRADED = ChatRef("tg", "-1003", "Hinterzimmer")
 CHAT_OF = {c.key: c for c in [*CHATS, UPGRADED]}
 #: Chat settings an admin may change while tables are open (for tables opened later).
 SETTINGS = [
+    ("ai_level", "random"),
+    ("ai_level", "heuristic"),
+    ("ai_level", "strong"),
+    ("ai_level", "default"),
     ("suits", "german"),
     ("suits", "french"),
     ("tricks", "open"),
@@ -88,6 +103,12 @@ SETTINGS = [
     ("starters", "admins"),
     ("starters", "anyone"),
 ]
+
+#: The computer's levels (a chat's `ai_level`); the bot's own is the first.
+LEVELS = ["random", "heuristic", "strong"]
+#: The strong level's effort here: its own search, on a few playouts and worlds (the
+#: default budget thinks some 40 ms a move; this one some 2 ms).
+STRONG_BUDGET = Budget(playouts=8, worlds=2, seconds=1.0)
 
 #: Nothing fires on its own but a computer's move: the clock stands still and a turn
 #: is an hour long; the steps fire reminders, time-outs and expiries themselves.
@@ -169,6 +190,13 @@ class ChatSessions(RuleBasedStateMachine):
         self.chat_of: dict[str, str] = {}
         #: The chats people write in (the second one's id changes when upgraded)
         self.chats = list(CHATS)
+        #: Chat key -> the computer level its new tables get (its `ai_level`)
+        self.level_of: dict[str, str] = {}
+        #: Table id -> the computer level it was opened with
+        self.opened_with: dict[str, str] = {}
+        #: What the computer was seen doing wrong (`think`), and the levels that moved
+        self.ai_problems: list[str] = []
+        self.thought: set[str] = set()
         self.bot = self.run(self._start())
 
     # --- running the loop -----------------------------------------------------------
@@ -193,10 +221,11 @@ class ChatSessions(RuleBasedStateMachine):
             self.seeds,
             self.table_ids,
             clock=lambda: NOW,
-            ai_level="random",
-            ai_runner=inline_ai,
+            ai_level=LEVELS[0],
+            ai_runner=None,
             langs=dict(LANGS),
         )
+        bot.ai_runner = functools.partial(self.think, bot)
         await bot.start()
         self.watch.service = bot.svc
         self.watch.seen_posts = 0
@@ -206,8 +235,42 @@ class ChatSessions(RuleBasedStateMachine):
         await self.settle(bot)
         return bot
 
+    async def think(self, bot: Bot, choose: Callable[[], int]) -> int:
+        """The computer's decision, made on the loop (as `inline_ai` makes it) and
+        checked: asked at the table as it is, on the turn of the seat it plays, with
+        that seat's view and the legal moves only, at the level the table was opened
+        with; and answering one of those moves.  The strong level thinks on
+        `STRONG_BUDGET`."""
+        assert isinstance(choose, functools.partial), choose
+        level, view, legal, seed = choose.args
+        tid, _, version = seed.rpartition(":")
+        table = bot.svc.tables.get(tid)
+        where = f"the {level} computer at {tid} (v{version})"
+        if table is None or table.version != int(version) or table.deal is None:
+            self.ai_problems.append(f"{where} was asked about a table not as it is")
+        else:
+            seat = table.to_act()
+            dseat = table.deal_seat(seat) if seat is not None else None
+            if dseat is None or view != P.view(table.deal, dseat):
+                self.ai_problems.append(f"{where} was shown another view than its seat's")
+            if legal != table.deal.legal():
+                self.ai_problems.append(f"{where} was offered {legal}, not the legal moves")
+            opened = self.opened_with.get(tid)
+            if level != opened:
+                self.ai_problems.append(f"{where}: its table was opened at level {opened}")
+        self.thought.add(level)
+        strong = functools.partial(StrongPlayer, budget=STRONG_BUDGET)
+        with mock.patch.dict(engine.ai.LEVELS, {"strong": strong}):
+            code = choose()
+        if code not in legal:
+            self.ai_problems.append(f"{where} chose {code}, not one of {legal}")
+        return code
+
     def _on_update(self, update: Any) -> None:
-        """A match's end, as the table stood (it is gone from the service after)."""
+        """A table's opening, with the chat's computer level then; a match's end, as
+        the table stood (it is gone from the service after)."""
+        if update.kind == "lobby" and update.table_id not in self.opened_with:
+            self.opened_with[update.table_id] = self.level_of.get(update.chat, LEVELS[0])
         if update.kind not in ("finished", "aborted"):
             return
         table = self.bot.svc.tables.get(update.table_id)
@@ -357,6 +420,16 @@ class ChatSessions(RuleBasedStateMachine):
         return out
 
     # --- steps: opening and lobbies -------------------------------------------------
+
+    @initialize(levels=st.lists(st.sampled_from(LEVELS), min_size=len(CHATS), max_size=len(CHATS)))
+    def computer_levels(self, levels: list[str]) -> None:
+        """Each chat's computers play a level of their own (its admin's `ai_level`)."""
+        for chat, level in zip(CHATS, levels, strict=True):
+            out = self.run(
+                self.svc.update_setting(chat, USERS[0], "ai_level", level, is_admin=True)
+            )
+            assert out.ok, out
+            self.level_of[chat.key] = level
 
     @precondition(lambda self: len(self.svc.tables) < 3)
     @rule(host=st.sampled_from(USERS), game_id=st.sampled_from(GAMES), data=st.data())
@@ -752,6 +825,9 @@ class ChatSessions(RuleBasedStateMachine):
         out = self.run(self.svc.update_setting(chat, USERS[0], *setting, is_admin=True))
         self.run(self.settle())
         assert out.ok, out
+        key, value = setting
+        if key == "ai_level":
+            self.level_of[chat.key] = LEVELS[0] if value == "default" else value
 
     @precondition(lambda self: CHATS[1] in self.chats and self.svc.tables_in(CHATS[1].key))
     @rule()
@@ -760,6 +836,8 @@ class ChatSessions(RuleBasedStateMachine):
         follow, and play on there.  The old group is gone for good (Telegram sends
         nothing of it again), so no step uses it after."""
         self.chats = [CHATS[0], UPGRADED]
+        if CHATS[1].key in self.level_of:
+            self.level_of[UPGRADED.key] = self.level_of[CHATS[1].key]
         moved = self.run(self.svc.move_chat(CHATS[1], UPGRADED))
         self.run(self.settle())
         assert moved and all(self.svc.tables[tid].chat == UPGRADED.key for tid in moved)
@@ -864,6 +942,20 @@ class ChatSessions(RuleBasedStateMachine):
             s = table.seats[seat]
             assert s is not None and s.human_playing, self.describe()
             assert (table.version, "timeout") in armed, (tid, armed, self.describe())
+
+    @invariant()
+    def computers_play_their_level(self) -> None:
+        """Every computer at a table plays the level the table was opened with (its
+        chat's then), and each decision was asked and answered as `think` checks."""
+        assert not self.ai_problems, "\n".join(self.ai_problems[:5])
+        for tid, table in self.svc.tables.items():
+            level = self.opened_with.get(tid)
+            assert table.settings.get("ai_level") == level, (tid, table.settings, level)
+            for s in table.seats:
+                assert s is None or s.ai in (None, level), (tid, s, level)
+        for level in sorted(self.thought):
+            event(f"the {level} computer moved")
+        self.thought.clear()
 
     @invariant()
     def the_store_agrees(self) -> None:
