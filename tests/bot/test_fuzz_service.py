@@ -56,6 +56,7 @@ from hypothesis.stateful import (
 )
 
 import engine.ai
+from bot.i18n import norm_lang
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
@@ -72,22 +73,38 @@ from .test_leaks import Watch, _label_cards_in, _public_cards
 _T = TypeVar("_T")
 
 GAMES = available()
+#: Telegram's people.
 USERS = [
     UserRef("tg", "100", "Anna"),
     UserRef("tg", "101", "Bert"),
     UserRef("tg", "102", "Cilli", "de"),
     UserRef("tg", "103", "Done"),
 ]
-#: Never opens or joins anything: a stranger to every table.
-STRANGER = UserRef("tg", "199", "Zoe")
-#: Anna's id on another platform: no table of Telegram's is hers to press.
-FOREIGN = UserRef("dc", "100", "Anna")
-BY_KEY = {u.key: u for u in [*USERS, STRANGER]}
-LANGS = {u.key: u.lang for u in USERS if u.lang}
-CHATS = [ChatRef("tg", "-1001", "Stammtisch"), ChatRef("tg", "-1002", "Hinterzimmer")]
+#: Discord's, each under a server nickname with his account's name beside it (what
+#: boards and records show).  The first has Anna's Telegram id: another person here,
+#: to whom no table of Telegram's belongs, nor hers to him.
+DC_USERS = [
+    UserRef("dc", "100", "Anni", account_name="anna"),
+    UserRef("dc", "104", "Ernst", "de", account_name="ernst.k"),
+    UserRef("dc", "105", "Fritzi", account_name="fritzi"),
+]
+PEOPLE = {"tg": USERS, "dc": DC_USERS}
+#: Never open or join anything: a stranger to every table, one on each platform.
+STRANGERS = {"tg": UserRef("tg", "199", "Zoe"), "dc": UserRef("dc", "199", "Zoe")}
+STRANGER = STRANGERS["tg"]
+EVERYONE = [*USERS, *DC_USERS, *STRANGERS.values()]
+BY_KEY = {u.key: u for u in EVERYONE}
+LANGS = {u.key: u.lang for u in EVERYONE if u.lang}
+#: A Discord server whose preferred locale is German: its tables speak German until an
+#: admin sets `language`.
+DISCORD = ChatRef("dc", "5001", "Wirtshaus", lang="de")
+CHATS = [ChatRef("tg", "-1001", "Stammtisch"), ChatRef("tg", "-1002", "Hinterzimmer"), DISCORD]
 #: What the second chat becomes when Telegram upgrades it to a supergroup.
 UPGRADED = ChatRef("tg", "-1003", "Hinterzimmer")
 CHAT_OF = {c.key: c for c in [*CHATS, UPGRADED]}
+#: Who administers each platform's chats (changes settings as an admin).
+ADMIN = {"tg": USERS[0], "dc": DC_USERS[0]}
+PLATFORMS = sorted(PEOPLE)
 #: Chat settings an admin may change while tables are open (for tables opened later).
 SETTINGS = [
     ("ai_level", "random"),
@@ -194,6 +211,10 @@ class ChatSessions(RuleBasedStateMachine):
         self.level_of: dict[str, str] = {}
         #: Table id -> the computer level it was opened with
         self.opened_with: dict[str, str] = {}
+        #: Chat key -> the language its tables speak (its admin's, else the platform's)
+        self.lang_of = {c.key: norm_lang(c.lang) for c in CHATS}
+        #: What a table was seen opened with against its chat's settings
+        self.opening_problems: list[str] = []
         #: What the computer was seen doing wrong (`think`), and the levels that moved
         self.ai_problems: list[str] = []
         self.thought: set[str] = set()
@@ -226,7 +247,8 @@ class ChatSessions(RuleBasedStateMachine):
             langs=dict(LANGS),
         )
         bot.ai_runner = functools.partial(self.think, bot)
-        await bot.start()
+        await bot.start()  # serves Telegram
+        await self.serve(bot, "dc")
         self.watch.service = bot.svc
         self.watch.seen_posts = 0
         fc = bot.fc
@@ -266,11 +288,23 @@ class ChatSessions(RuleBasedStateMachine):
             self.ai_problems.append(f"{where} chose {code}, not one of {legal}")
         return code
 
+    @staticmethod
+    async def serve(bot: Bot, platform: str) -> None:
+        """An adapter of `platform` serves (again): the fake chat hears its tables."""
+        await bot.svc.listen(bot.fc, platform)
+
     def _on_update(self, update: Any) -> None:
         """A table's opening, with the chat's computer level then; a match's end, as
         the table stood (it is gone from the service after)."""
         if update.kind == "lobby" and update.table_id not in self.opened_with:
             self.opened_with[update.table_id] = self.level_of.get(update.chat, LEVELS[0])
+            opened = self.bot.svc.tables[update.table_id]
+            lang = self.lang_of[update.chat]
+            if opened.settings.get("lang") != lang:
+                self.opening_problems.append(
+                    f"{opened.id} opened in {update.chat} speaks {opened.settings.get('lang')}, "
+                    f"not the chat's {lang}"
+                )
         if update.kind not in ("finished", "aborted"):
             return
         table = self.bot.svc.tables.get(update.table_id)
@@ -421,20 +455,21 @@ class ChatSessions(RuleBasedStateMachine):
 
     # --- steps: opening and lobbies -------------------------------------------------
 
-    @initialize(levels=st.lists(st.sampled_from(LEVELS), min_size=len(CHATS), max_size=len(CHATS)))
+    @initialize(levels=st.permutations(LEVELS))
     def computer_levels(self, levels: list[str]) -> None:
-        """Each chat's computers play a level of their own (its admin's `ai_level`)."""
+        """Each chat's computers play a level of their own (its admin's `ai_level`):
+        every level in some chat, so every session meets each."""
         for chat, level in zip(CHATS, levels, strict=True):
-            out = self.run(
-                self.svc.update_setting(chat, USERS[0], "ai_level", level, is_admin=True)
-            )
+            admin = ADMIN[chat.platform]
+            out = self.run(self.svc.update_setting(chat, admin, "ai_level", level, is_admin=True))
             assert out.ok, out
             self.level_of[chat.key] = level
 
     @precondition(lambda self: len(self.svc.tables) < 3)
-    @rule(host=st.sampled_from(USERS), game_id=st.sampled_from(GAMES), data=st.data())
-    def open_table(self, host: UserRef, game_id: str, data: st.DataObject) -> None:
+    @rule(game_id=st.sampled_from(GAMES), data=st.data())
+    def open_table(self, game_id: str, data: st.DataObject) -> None:
         chat = data.draw(st.sampled_from(self.chats), label="chat")
+        host = data.draw(st.sampled_from(PEOPLE[chat.platform]), label="host")
         preset = data.draw(st.sampled_from([None, *game(game_id).presets]), label="preset")
         out = self.run(self.svc.create_table(chat, host, game_id, preset=preset))
         self.run(self.settle())
@@ -453,12 +488,12 @@ class ChatSessions(RuleBasedStateMachine):
         table = data.draw(st.sampled_from(self.lobbies()), label="lobby")
         lobby = self.fc.lobbies[table.id]
         b = data.draw(st.sampled_from(buttons(lobby.message)), label="button")
-        user = data.draw(st.sampled_from([*USERS, STRANGER, FOREIGN]), label="presser")
+        user = data.draw(st.sampled_from(EVERYONE), label="presser")
         chat = data.draw(st.sampled_from([CHAT_OF[table.chat], *self.chats]), label="chat")
         out, unchanged = self.run(self.press(user, b.payload, chat))
         if not out.ok or verb(b.payload) == "ru":
             assert unchanged, (out, b)
-        if user is FOREIGN:
+        if user.platform != table.platform:
             assert out.code == "unknown_table", out
 
     @precondition(lambda self: self.lobbies())
@@ -469,7 +504,8 @@ class ChatSessions(RuleBasedStateMachine):
         table = data.draw(st.sampled_from(self.lobbies()), label="lobby")
         host = BY_KEY[table.host]
         chat = CHAT_OF[table.chat]
-        for user in data.draw(st.lists(st.sampled_from(USERS), max_size=3), label="joiners"):
+        people = PEOPLE[table.platform]
+        for user in data.draw(st.lists(st.sampled_from(people), max_size=3), label="joiners"):
             join = [b for b in buttons(self.fc.lobbies[table.id].message) if verb(b.payload) == "j"]
             if join:
                 out, unchanged = self.run(self.press(user, join[0].payload, chat))
@@ -486,6 +522,7 @@ class ChatSessions(RuleBasedStateMachine):
         out, _ = self.run(self.press(host, start.payload, CHAT_OF[table.chat]))
         assert out.ok, out
         assert table.id not in self.svc.tables or self.svc.tables[table.id].status != Status.LOBBY
+        event(f"a table started on {table.platform}")
 
     @precondition(lambda self: self.lobbies())
     @rule(data=st.data())
@@ -554,12 +591,14 @@ class ChatSessions(RuleBasedStateMachine):
         if not bound:
             return
         hv, b = data.draw(st.sampled_from(bound), label="button")
-        others = [u for u in [*USERS, STRANGER, FOREIGN] if u.key != hv.user]
+        others = [u for u in EVERYONE if u.key != hv.user]
         user = data.draw(st.sampled_from(others), label="presser")
         out, unchanged = self.run(self.press(user, b.payload))
         event(f"foreign press: {verb(b.payload)} {out.code}")
         assert not out.ok, (user.key, hv.user, b, out)
         assert unchanged, out
+        if user.platform != self.svc.tables[hv.table_id].platform:
+            assert out.code == "unknown_table", out
 
     @precondition(lambda self: self.playing())
     @rule(data=st.data())
@@ -574,13 +613,15 @@ class ChatSessions(RuleBasedStateMachine):
         b = data.draw(st.sampled_from(shown), label="button")
         seated = set(table.humans())
         user = data.draw(
-            st.sampled_from([u for u in [*USERS, STRANGER, FOREIGN] if u.key not in seated]),
+            st.sampled_from([u for u in EVERYONE if u.key not in seated]),
             label="presser",
         )
         out, unchanged = self.run(self.press(user, b.payload, CHAT_OF[table.chat]))
         event(f"stranger press: {verb(b.payload)} {out.code}")
         assert unchanged, (user.key, b, out)
         assert not out.ok or verb(b.payload) == "ru", (user.key, b, out)
+        if user.platform != table.platform:
+            assert out.code == "unknown_table", out
 
     @precondition(lambda self: self.svc.tables)
     @rule(data=st.data())
@@ -681,7 +722,8 @@ class ChatSessions(RuleBasedStateMachine):
             chat = CHAT_OF[table.chat]
             if table.status == Status.LOBBY:
                 for b in buttons(self.fc.lobbies[table.id].message):
-                    shown += [(u, b, chat) for u in [*USERS, STRANGER]]
+                    people = [*PEOPLE[table.platform], STRANGERS[table.platform]]
+                    shown += [(u, b, chat) for u in people]
             else:
                 for b in buttons(self.fc.tables[table.id].message):
                     shown += [(BY_KEY[u], b, chat) for u in table.humans() if u in BY_KEY]
@@ -712,20 +754,21 @@ class ChatSessions(RuleBasedStateMachine):
     @precondition(lambda self: self.svc.tables)
     @rule(data=st.data())
     def outage(self, data: st.DataObject) -> None:
-        """Telegram is out of reach for a while (`hold`, then `listen`): no person's
-        clock runs meanwhile, not even a time-out that fires as it goes."""
+        """Telegram or Discord is out of reach for a while (`hold`, then `listen`): no
+        person's clock there runs meanwhile, not even a time-out that fires as it goes."""
+        platform = data.draw(st.sampled_from(PLATFORMS), label="platform")
         before = self.run(self.drawn())
 
         async def hold() -> None:  # on the loop, as an adapter calls it
-            self.svc.hold("tg")
+            self.svc.hold(platform)
 
         self.run(hold())
-        turns = [tb for tb in self.playing() if tb.to_act() is not None]
+        turns = [tb for tb in self.playing() if tb.to_act() is not None and tb.platform == platform]
         if turns:
             table = data.draw(st.sampled_from(turns), label="table")
             self.run(self.fire(table, data.draw(st.sampled_from(["timeout", "remind"]))))
         assert self.run(self.drawn()) == before, "a person's turn moved while he could not press"
-        self.run(self.bot.serve())
+        self.run(self.serve(self.bot, platform))
         self.run(self.settle())
         assert self.run(self.drawn()) == before
 
@@ -750,7 +793,8 @@ class ChatSessions(RuleBasedStateMachine):
         if not self.seldom(data, 2 if not is_admin else 4):
             return
         chat = data.draw(st.sampled_from(self.chats), label="chat")
-        user = data.draw(st.sampled_from([*USERS, STRANGER]), label="user")
+        people = [*PEOPLE[chat.platform], STRANGERS[chat.platform]]
+        user = data.draw(st.sampled_from(people), label="user")
         out = self.run(self.svc.abort(chat, user, is_admin=is_admin))
         self.run(self.settle())
         self.check_outcome(user, out)
@@ -766,14 +810,19 @@ class ChatSessions(RuleBasedStateMachine):
         out = self.run(self.svc.resign(CHAT_OF[table.chat], user, ask=True))
         assert out.ok and out.confirm is not None, out
         payload = out.confirm[1]
-        presser = data.draw(st.sampled_from([*USERS, STRANGER]), label="presser")
+        presser = data.draw(st.sampled_from(EVERYONE), label="presser")
         out, unchanged = self.run(self.press(presser, payload, CHAT_OF[table.chat]))
         if presser.key == user.key:
             assert out.ok and out.code == "resigned", out
             assert table.id not in self.svc.tables
         else:
             assert not out.ok and unchanged, out
-            expected = "not_your_button" if table.seat_of(presser.key) is not None else "not_seated"
+            if presser.platform != table.platform:
+                expected = "unknown_table"
+            elif table.seat_of(presser.key) is not None:
+                expected = "not_your_button"
+            else:
+                expected = "not_seated"
             assert out.code == expected, out
 
     @precondition(lambda self: self.playing())
@@ -799,10 +848,13 @@ class ChatSessions(RuleBasedStateMachine):
         if not rematches:
             return
         tid, b = data.draw(st.sampled_from(rematches), label="button")
-        user = data.draw(st.sampled_from([*USERS, STRANGER]), label="presser")
-        out, unchanged = self.run(self.press(user, b.payload, CHAT_OF[self.chat_of[tid]]))
+        user = data.draw(st.sampled_from(EVERYONE), label="presser")
+        chat = CHAT_OF[self.chat_of[tid]]
+        out, unchanged = self.run(self.press(user, b.payload, chat))
         if not out.ok:
             assert unchanged, out
+        if user.platform != chat.platform:
+            assert out.code == "unknown_table", out
 
     @precondition(lambda self: self.svc.tables)
     @rule(lang=st.sampled_from(["de", "en"]), data=st.data())
@@ -811,9 +863,11 @@ class ChatSessions(RuleBasedStateMachine):
         if not self.seldom(data, 4):
             return
         chat = data.draw(st.sampled_from(self.chats), label="chat")
-        out = self.run(self.svc.update_setting(chat, USERS[0], "language", lang, is_admin=True))
+        admin = ADMIN[chat.platform]
+        out = self.run(self.svc.update_setting(chat, admin, "language", lang, is_admin=True))
         self.run(self.settle())
         assert out.ok, out
+        self.lang_of[chat.key] = lang
 
     @precondition(lambda self: self.svc.tables)
     @rule(setting=st.sampled_from(SETTINGS), data=st.data())
@@ -822,7 +876,8 @@ class ChatSessions(RuleBasedStateMachine):
         if not self.seldom(data, 2):
             return
         chat = data.draw(st.sampled_from(self.chats), label="chat")
-        out = self.run(self.svc.update_setting(chat, USERS[0], *setting, is_admin=True))
+        admin = ADMIN[chat.platform]
+        out = self.run(self.svc.update_setting(chat, admin, *setting, is_admin=True))
         self.run(self.settle())
         assert out.ok, out
         key, value = setting
@@ -835,9 +890,10 @@ class ChatSessions(RuleBasedStateMachine):
         """Telegram made the second group a supergroup, with a new id: its tables
         follow, and play on there.  The old group is gone for good (Telegram sends
         nothing of it again), so no step uses it after."""
-        self.chats = [CHATS[0], UPGRADED]
+        self.chats = [UPGRADED if c == CHATS[1] else c for c in self.chats]
         if CHATS[1].key in self.level_of:
             self.level_of[UPGRADED.key] = self.level_of[CHATS[1].key]
+        self.lang_of[UPGRADED.key] = self.lang_of[CHATS[1].key]
         moved = self.run(self.svc.move_chat(CHATS[1], UPGRADED))
         self.run(self.settle())
         assert moved and all(self.svc.tables[tid].chat == UPGRADED.key for tid in moved)
@@ -958,7 +1014,17 @@ class ChatSessions(RuleBasedStateMachine):
         self.thought.clear()
 
     @invariant()
+    def tables_open_as_their_chat_says(self) -> None:
+        """A table opened in a chat speaks its language: the one its admin set, else
+        the platform's for it (the Discord server's German)."""
+        assert not self.opening_problems, "\n".join(self.opening_problems[:5])
+
+    @invariant()
     def the_store_agrees(self) -> None:
+        """The open tables and their versions, and each seated person as the boards
+        name him: his account's name (on Discord not a server's nickname), and his
+        own language."""
+
         async def check() -> None:
             store = self.bot.store
             assert store is not None
@@ -966,6 +1032,11 @@ class ChatSessions(RuleBasedStateMachine):
             assert sorted(r.id for r in rows) == sorted(self.svc.tables)
             for r in rows:
                 assert r.version == self.svc.tables[r.id].version
+            for table in self.svc.tables.values():
+                for key in table.humans():
+                    user = BY_KEY[key]
+                    stored = await store.player(key)
+                    assert stored == (user.account_name or user.name, user.lang), (key, stored)
 
         self.run(check())
 
