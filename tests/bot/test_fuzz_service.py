@@ -37,10 +37,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import json
 import logging
 import shutil
 import tempfile
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 from unittest import mock
@@ -56,7 +57,7 @@ from hypothesis.stateful import (
 )
 
 import engine.ai
-from bot.i18n import norm_lang
+from bot.i18n import norm_lang, t
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
@@ -215,6 +216,8 @@ class ChatSessions(RuleBasedStateMachine):
         self.lang_of = {c.key: norm_lang(c.lang) for c in CHATS}
         #: What a table was seen opened with against its chat's settings
         self.opening_problems: list[str] = []
+        #: The people whose stored name and language were checked (once each)
+        self.names_checked: set[str] = set()
         #: What the computer was seen doing wrong (`think`), and the levels that moved
         self.ai_problems: list[str] = []
         self.thought: set[str] = set()
@@ -369,8 +372,15 @@ class ChatSessions(RuleBasedStateMachine):
         self, user: UserRef, payload: str, chat: ChatRef | None = None
     ) -> tuple[Outcome, bool]:
         """Press and settle; returns the outcome and whether nothing changed."""
+        return await self.change(user, lambda: self.svc.act(user, payload, chat))
+
+    async def change(
+        self, user: UserRef, request: Callable[[], Awaitable[Outcome]]
+    ) -> tuple[Outcome, bool]:
+        """A person's request (a press, a command), settled; returns the outcome and
+        whether nothing changed."""
         before = await self.snapshots()
-        out = await self.svc.act(user, payload, chat)
+        out = await request()
         await self.settle()
         unchanged = before == await self.snapshots()
         self.check_outcome(user, out)
@@ -825,16 +835,74 @@ class ChatSessions(RuleBasedStateMachine):
                 expected = "not_seated"
             assert out.code == expected, out
 
-    @precondition(lambda self: self.playing())
-    @rule(user=st.sampled_from(USERS), data=st.data())
-    def forget(self, user: UserRef, data: st.DataObject) -> None:
-        """/forgetme: his seats play on as the computer's."""
+    @precondition(lambda self: self.svc.tables)
+    @rule(data=st.data())
+    def forget(self, data: st.DataObject) -> None:
+        """/forgetme, mostly of one seated somewhere: it asks first, changing nothing;
+        its button (shown to him alone, in his private chat) deletes whoever presses
+        it.  Or a command that does not ask."""
         if not self.seldom(data, 4):
             return
-        out = self.run(self.svc.forget(user))
-        self.run(self.settle())
-        assert out.ok, out
-        assert all(tb.seat_of(user.key) is None for tb in self.svc.tables.values())
+        seated = [BY_KEY[u] for tb in self.svc.tables.values() for u in tb.humans()]
+        user = data.draw(st.sampled_from([*seated, *seated, *EVERYONE]), label="user")
+        ask = data.draw(st.sampled_from([True, True, False]), label="ask")
+        if not ask:
+            self.forgotten(user, lambda: self.svc.forget(user))
+            return
+        playing = any(tb.seat_of(user.key) is not None for tb in self.svc.tables.values())
+        out, unchanged = self.run(self.change(user, lambda: self.svc.forget(user, ask=True)))
+        assert out.ok and out.code == "confirm" and out.confirm is not None, out
+        assert unchanged, out
+        # the question says that his seats go to the computer, when he has any
+        asked = "confirm.forget_playing" if playing else "confirm.forget"
+        assert out.text == t(norm_lang(user.speaks), asked), (playing, out)
+        payload = out.confirm[1]
+        presser = data.draw(st.sampled_from([user, user, user, *EVERYONE]), label="presser")
+        event(f"/forgetme asked, pressed by {'him' if presser == user else 'another'}")
+        self.forgotten(presser, lambda: self.svc.act(presser, payload))
+
+    def forgotten(self, user: UserRef, request: Callable[[], Awaitable[Outcome]]) -> None:
+        """`user` deletes his data: his seats go, nobody else's (his namesake on the
+        other platform keeps his), and nothing stored names him any more."""
+        others = {
+            tid: sorted(u for u in tb.humans() if u != user.key)
+            for tid, tb in self.svc.tables.items()
+        }
+        seated = sum(tb.seat_of(user.key) is not None for tb in self.svc.tables.values())
+        event(f"forgotten with {seated} seat(s)")
+        out, _ = self.run(self.change(user, request))
+        assert out.ok and out.code == "forgotten", out
+        for tid, tb in self.svc.tables.items():
+            assert tb.seat_of(user.key) is None and user.key not in tb.votes, (tid, user)
+            assert tb.host != user.key, (tid, user)
+            if tid in others:
+                assert sorted(u for u in tb.humans()) == others[tid], (tid, user, others[tid])
+        found = self.run(self.stored_of(user.key))
+        assert not found, f"{user.key} forgotten, but the store holds {found}"
+        self.names_checked.discard(user.key)  # stored again when he sits down again
+
+    async def stored_of(self, key: str) -> list[str]:
+        """Where the store still names the person `key`: a row of his, a table log
+        entry, a game record or a message slot."""
+        store = self.bot.store
+        assert store is not None
+        quoted = json.dumps(key)  # as a log entry or record holds it
+        queries = {
+            "players": ("SELECT count(*) FROM players WHERE key = ?", key),
+            "results": ("SELECT count(*) FROM results WHERE player = ?", key),
+            "rated_results": ("SELECT count(*) FROM rated_results WHERE player = ?", key),
+            "contracts": ("SELECT count(*) FROM contracts WHERE player = ?", key),
+            "ratings": ("SELECT count(*) FROM ratings WHERE player = ?", key),
+            "table_log": ("SELECT count(*) FROM table_log WHERE instr(entry, ?)", quoted),
+            "games": ("SELECT count(*) FROM games WHERE instr(record, ?)", quoted),
+            "message_refs": ("SELECT count(*) FROM message_refs WHERE slot LIKE ?", f"%:{key}"),
+        }
+        found = []
+        for name, (sql, arg) in queries.items():
+            ((n,),) = await store.fetchall(sql, (arg,))
+            if n:
+                found.append(f"{n} in {name}")
+        return found
 
     @precondition(lambda self: any(f in self.ended for f in self.chat_of))
     @rule(data=st.data())
@@ -859,15 +927,49 @@ class ChatSessions(RuleBasedStateMachine):
     @precondition(lambda self: self.svc.tables)
     @rule(lang=st.sampled_from(["de", "en"]), data=st.data())
     def language(self, lang: str, data: st.DataObject) -> None:
-        """An admin switches the chat's language: its running tables too."""
-        if not self.seldom(data, 4):
+        """An admin switches the chat's language: its running tables too (a table
+        one of its players switched follows it then); another chat's keep theirs."""
+        if not self.seldom(data, 2):
             return
         chat = data.draw(st.sampled_from(self.chats), label="chat")
         admin = ADMIN[chat.platform]
+        before = self.languages()
         out = self.run(self.svc.update_setting(chat, admin, "language", lang, is_admin=True))
         self.run(self.settle())
         assert out.ok, out
+        switched = lang != self.lang_of[chat.key]
         self.lang_of[chat.key] = lang
+        for tid, spoken in self.languages().items():
+            if self.svc.tables[tid].chat == chat.key and switched:
+                assert spoken == lang, (tid, spoken, lang)
+            else:
+                assert spoken == before.get(tid), (tid, spoken, before.get(tid))
+
+    def languages(self) -> dict[str, str | None]:
+        """The language each open table speaks."""
+        return {tid: tb.settings.get("lang") for tid, tb in self.svc.tables.items()}
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(lang=st.sampled_from(["de", "en", "de-AT", "fr"]), data=st.data())
+    def table_language(self, lang: str, data: st.DataObject) -> None:
+        """A player makes his table speak another language (`set_table_language`: the
+        terminal resuming a game under another locale; one we lack is English): that
+        table alone, redrawn.  Anybody not seated there is refused, nothing changed."""
+        table = data.draw(st.sampled_from(list(self.svc.tables.values())), label="table")
+        seated = [BY_KEY[u] for u in table.humans()]
+        user = data.draw(st.sampled_from([*seated, *EVERYONE]), label="user")
+        mine = table.seat_of(user.key) is not None
+        before = self.languages()
+        out, unchanged = self.run(
+            self.change(user, lambda: self.svc.set_table_language(table.id, user, lang))
+        )
+        event(f"table language: {'seated' if mine else 'not seated'}")
+        if mine:
+            assert out.ok and out.table_id == table.id, out
+            before[table.id] = norm_lang(lang)
+        else:
+            assert not out.ok and out.code == "no_table" and unchanged, out
+        assert self.languages() == before
 
     @precondition(lambda self: self.svc.tables)
     @rule(setting=st.sampled_from(SETTINGS), data=st.data())
@@ -1033,10 +1135,11 @@ class ChatSessions(RuleBasedStateMachine):
             for r in rows:
                 assert r.version == self.svc.tables[r.id].version
             for table in self.svc.tables.values():
-                for key in table.humans():
+                for key in set(table.humans()) - self.names_checked:
                     user = BY_KEY[key]
                     stored = await store.player(key)
                     assert stored == (user.account_name or user.name, user.lang), (key, stored)
+                    self.names_checked.add(key)
 
         self.run(check())
 
