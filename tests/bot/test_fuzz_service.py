@@ -478,7 +478,10 @@ class ChatSessions(RuleBasedStateMachine):
     @precondition(lambda self: len(self.svc.tables) < 3)
     @rule(game_id=st.sampled_from(GAMES), data=st.data())
     def open_table(self, game_id: str, data: st.DataObject) -> None:
-        chat = data.draw(st.sampled_from(self.chats), label="chat")
+        """/new in a chat, more often in one that has a table already (two tables of
+        a chat: a language or an /abort meets both)."""
+        busy = [c for c in self.chats if self.svc.tables_in(c.key)]
+        chat = data.draw(st.sampled_from([*self.chats, *busy]), label="chat")
         host = data.draw(st.sampled_from(PEOPLE[chat.platform]), label="host")
         preset = data.draw(st.sampled_from([None, *game(game_id).presets]), label="preset")
         out = self.run(self.svc.create_table(chat, host, game_id, preset=preset))
@@ -766,7 +769,8 @@ class ChatSessions(RuleBasedStateMachine):
     def outage(self, data: st.DataObject) -> None:
         """Telegram or Discord is out of reach for a while (`hold`, then `listen`): no
         person's clock there runs meanwhile, not even a time-out that fires as it goes."""
-        platform = data.draw(st.sampled_from(PLATFORMS), label="platform")
+        playing = sorted({tb.platform for tb in self.playing()})
+        platform = data.draw(st.sampled_from(playing or PLATFORMS), label="platform")
         before = self.run(self.drawn())
 
         async def hold() -> None:  # on the loop, as an adapter calls it
@@ -844,7 +848,9 @@ class ChatSessions(RuleBasedStateMachine):
         if not self.seldom(data, 4):
             return
         seated = [BY_KEY[u] for tb in self.svc.tables.values() for u in tb.humans()]
-        user = data.draw(st.sampled_from([*seated, *seated, *EVERYONE]), label="user")
+        # one whose namesake on the other platform sits somewhere: not his seat to give up
+        namesakes = [u for u in EVERYONE if any(o.id == u.id and o != u for o in seated)]
+        user = data.draw(st.sampled_from([*seated, *namesakes, *EVERYONE]), label="user")
         ask = data.draw(st.sampled_from([True, True, False]), label="ask")
         if not ask:
             self.forgotten(user, lambda: self.svc.forget(user))
