@@ -1,15 +1,20 @@
 """Random chat sessions against the core: hypothesis drives `TableService` the way
 chats do and checks, after every step, what users count on.
 
-Every example opens tables of every game in two chats and mixes, in any order: /new,
+Every example opens tables of every game in two Telegram groups and a Discord server
+(whose locale is German), each chat's computers at a level of their own (random,
+heuristic, strong: every level in every session), and mixes, in any order: /new,
 lobby buttons pressed by anyone, the start, a seated player pressing a button he was
-shown (a card, a bid, a page of his hand), the same press by another seat or by a
-stranger, an old button pressed again, "Show my hand", "Take my seat back", votes to
+shown (a card, a bid, a page of his hand), the same press by another seat, by a
+stranger or by somebody of the other platform (one has a Telegram user's id on
+Discord), an old button pressed again, "Show my hand", "Take my seat back", votes to
 close, /abort, /resign and its confirmation (pressed by its asker or another),
-/forgetme, a rematch, a language change, the bot removed from a chat, a turn's
-reminder and time-out firing, Telegram out of reach for a while, a few of these at
-the same moment, and the bot stopping or crashing and starting again on the same
-file.
+/forgetme with or without its question (its button pressed by its asker or another),
+a rematch, a chat's language and other settings (its computers' level among them), a
+player switching his table's language (`set_table_language`), the bot removed from a
+chat, a turn's reminder and time-out firing, Telegram or Discord out of reach for a
+while, a few of these at the same moment, and the bot stopping or crashing and
+starting again on the same file.
 
 What must hold after each step:
 
@@ -17,10 +22,20 @@ What must hold after each step:
   shows a card still hidden, and a hand shows only what its seat may see (the same
   judge as `test_leaks`: the engine's public view);
 * a button bound to a seat (a game action, a hand's menu, a resignation's
-  confirmation) does nothing for anybody else: refused, the table as it was;
+  confirmation) does nothing for anybody else: refused, the table as it was; a
+  table of the other platform is unknown to the presser;
 * what the chat shows is the table as it is: every message a player holds is the one
   the core would draw now (a change never goes unannounced), and every open table has
   its next step armed (a computer never stalls, a turn always has its clock);
+* a computer plays the level its table was opened with (its chat's then), and each
+  decision is asked at the table as it stands, with the seat's own view and the
+  legal moves only, and answers one of them;
+* a table speaks its chat's language (the Discord server's own until an admin sets
+  one), a chat's switch reaches all its tables, a player's switch his table alone;
+* a person is stored under his account's name (not a Discord server's nickname);
+* /forgetme's question changes nothing; his deletion hands over his seats, nobody
+  else's (not his namesake's on the other platform), and leaves nothing stored that
+  names him;
 * a stop or a crash loses nothing: every open table comes back with the same
   state and draws the same messages;
 * no exception escapes and the core logs no error;
@@ -29,7 +44,8 @@ What must hold after each step:
 Timers are driven by hand: the clock stands still and turns are long, so nothing fires
 on its own but a computer's move (`ai_delay` 0); a reminder, a time-out or a lobby's
 expiry fires when a step says so, exactly as its timer would (`_fire`).  Each step
-waits until the core is idle, so no step races a timer.
+waits until the core is idle, so no step races a timer.  The computer decides on the
+loop (`think`), the strong level on a small budget (`STRONG_BUDGET`).
 """
 
 from __future__ import annotations
