@@ -8,6 +8,8 @@ through what Telegram would let them do: type commands, press buttons they were 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import random
 import re
 import socket
@@ -205,6 +207,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def seeds(name: str) -> Callable[[], str]:
+    """A fixed `seed_source` for the core: SHA-256 of `name` and a count, as 32 hex
+    digits (the first dealer, then every deal).  The players of `play` choose from
+    `Rig.rng`, so a test given these plays the same game on every run; without them
+    the deals come from `secrets`, a new game each run."""
+    count = itertools.count()
+    return lambda: hashlib.sha256(f"{name} {next(count)}".encode()).hexdigest()[:32]
+
+
 def timings(**kw: Any) -> Timings:
     base: dict[str, Any] = dict(
         turn_timeout=600.0, reminder_before=20.0, ai_delay=0.0, lobby_expiry=900.0
@@ -222,12 +233,19 @@ async def start_rig(
     ai_level: str = "random",
     config: Config | None = None,
     ai_runner: Callable[[Callable[[], int]], Awaitable[int]] | None = None,
+    seed_source: Callable[[], str] | None = None,
     **kw: Any,
 ) -> Rig:
-    """Open the store, start the service and the adapter (long polling, 1 s polls)."""
+    """Open the store, start the service and the adapter (long polling, 1 s polls).
+    `seed_source`: fixed deals (`seeds`) for a test that needs a deal to go a way
+    random ones do not always go."""
     store = await Store(db).open()
     service = TableService(
-        store, timings=timing or timings(), ai_level=ai_level, ai_runner=ai_runner
+        store,
+        timings=timing or timings(),
+        ai_level=ai_level,
+        ai_runner=ai_runner,
+        seed_source=seed_source,
     )
     witness = Witness(service)
     service.listeners.append(witness)
