@@ -227,9 +227,13 @@ async def test_two_tables_in_two_topics_stay_apart(fake: FakeTelegram, tmp_path:
             assert any(mine in tables_named(m) for m in posts)
             for m in posts:
                 assert other not in tables_named(m) and other not in m.text, group.transcript()
-        # table one's deal ended: its result is in its topic, none in the other
+        # table one's deal ended: its result is in its topic; in the other, the results
+        # of table two's own deals only (none, unless a random deal ended within its
+        # 5 presses, about one run in 460)
         assert any(not tables_named(m) for m in group.topic_messages(first))
-        assert all(tables_named(m) for m in group.topic_messages(second)), group.transcript()
+        results = [m for m in group.topic_messages(second) if not tables_named(m)]
+        scored = [u for u in rig.witness.updates if u.table_id == two and u.result is not None]
+        assert len(results) == len(scored), group.transcript()
     finally:
         await stop_rig(rig)
 
