@@ -210,8 +210,9 @@ def free_port() -> int:
 def seeds(name: str) -> Callable[[], str]:
     """A fixed `seed_source` for the core: SHA-256 of `name` and a count, as 32 hex
     digits (the first dealer, then every deal).  The players of `play` choose from
-    `Rig.rng`, so a test given these plays the same game on every run; without them
-    the deals come from `secrets`, a new game each run."""
+    `Rig.rng`, so people alone at a table given these play the same game on every run
+    (a computer seat still plays at random: its choices are seeded by the table id,
+    which is random); without them the deals come from `secrets`, new each run."""
     count = itertools.count()
     return lambda: hashlib.sha256(f"{name} {next(count)}".encode()).hexdigest()[:32]
 
