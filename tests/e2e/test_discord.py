@@ -595,7 +595,10 @@ async def test_a_table_message_that_cannot_be_edited_is_posted_again(
 
 async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
-        timings = Timings(turn_timeout=0.8, reminder_before=0.6, missed_turns_limit=1, ai_delay=0)
+        # the other player never moves either: his turn, next, may not run out before
+        # the late one takes his seat back (the table would close, nobody left), so
+        # the turn is long enough for a slow machine's clicks
+        timings = Timings(turn_timeout=2.5, reminder_before=2.0, missed_turns_limit=1, ai_delay=0)
         await world.start_bot(timings=timings)
         anna, bert = world["anna"], world["bert"]
         table_id, _ = await start_zweier(world, anna, bert)
