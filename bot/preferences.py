@@ -109,10 +109,10 @@ class Preferences(ServiceShape):
         return await self._outcome(user, self._set_table_language(table_id, user, lang))
 
     async def _set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
-        lang = norm_lang(lang)
         table = self.tables.get(table_id)
         if table is None or table.seat_of(user.key) is None:
-            return refuse(lang, "no_table")
+            return refuse(norm_lang(user.speaks), "no_table")  # in the asker's language
+        lang = norm_lang(lang)
         await self._speak(table, lang)
         return Outcome(True, table_id=table.id)
 

@@ -860,3 +860,19 @@ async def test_a_preset_is_taken_by_its_name_for_players(bot: Bot) -> None:
         CHAT, anna.user, "preset.zweier", "claims by hand", is_admin=True
     )
     assert saved.ok and "preset.zweier = manual_claims" in (saved.text or ""), saved
+
+
+async def test_only_a_player_at_the_table_changes_its_language_and_a_refusal_is_in_his_own(
+    bot: Bot,
+) -> None:
+    """`set_table_language` (the terminal resuming a game under another locale) is for
+    the table's players; anyone else is refused in his own language, not in the one he
+    asked the table to speak."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    cilli = users(3, lang="en")[2]
+    refused = await bot.svc.set_table_language(tid, cilli, "de")
+    assert not refused.ok and refused.text == "There is no table of yours here."
+    assert bot.svc.tables[tid].settings.get("lang") != "de"
+    done = await bot.svc.set_table_language(tid, anna.user, "de")
+    assert done.ok and bot.svc.tables[tid].settings.get("lang") == "de"
