@@ -513,3 +513,25 @@ async def until_discard_menu(
                     return tid, pl
             assert any([await p.take_turn(tid) is not None for p in players])
     return None
+
+
+async def stored_mentions(store: Store, key: str) -> list[str]:
+    """Where the store still names the person `key` (after /forgetme: nowhere): a row
+    of his, or his key anywhere in a table log entry, a game record or a message
+    slot."""
+    queries = {
+        "players": "SELECT count(*) FROM players WHERE key = ?",
+        "results": "SELECT count(*) FROM results WHERE player = ?",
+        "rated_results": "SELECT count(*) FROM rated_results WHERE player = ?",
+        "contracts": "SELECT count(*) FROM contracts WHERE player = ?",
+        "ratings": "SELECT count(*) FROM ratings WHERE player = ?",
+        "table_log": "SELECT count(*) FROM table_log WHERE instr(entry, ?)",
+        "games": "SELECT count(*) FROM games WHERE instr(record, ?)",
+        "message_refs": "SELECT count(*) FROM message_refs WHERE instr(slot, ?)",
+    }
+    found = []
+    for name, sql in queries.items():
+        ((n,),) = await store.fetchall(sql, (key,))
+        if n:
+            found.append(f"{n} in {name}")
+    return found

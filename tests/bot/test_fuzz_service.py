@@ -53,7 +53,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import shutil
 import tempfile
@@ -84,7 +83,7 @@ from engine.ai.strong import StrongPlayer
 from engine.games import available, game
 from engine.record import replay_record
 
-from .fakechat import Bot, FakeChat, Player, Posted, Seeds, ids, snapshot
+from .fakechat import Bot, FakeChat, Player, Posted, Seeds, ids, snapshot, stored_mentions
 from .test_leaks import Watch, _label_cards_in, _public_cards
 
 _T = TypeVar("_T")
@@ -904,27 +903,9 @@ class ChatSessions(RuleBasedStateMachine):
         self.names_checked.discard(user.key)  # stored again when he sits down again
 
     async def stored_of(self, key: str) -> list[str]:
-        """Where the store still names the person `key`: a row of his, a table log
-        entry, a game record or a message slot."""
         store = self.bot.store
         assert store is not None
-        quoted = json.dumps(key)  # as a log entry or record holds it
-        queries = {
-            "players": ("SELECT count(*) FROM players WHERE key = ?", key),
-            "results": ("SELECT count(*) FROM results WHERE player = ?", key),
-            "rated_results": ("SELECT count(*) FROM rated_results WHERE player = ?", key),
-            "contracts": ("SELECT count(*) FROM contracts WHERE player = ?", key),
-            "ratings": ("SELECT count(*) FROM ratings WHERE player = ?", key),
-            "table_log": ("SELECT count(*) FROM table_log WHERE instr(entry, ?)", quoted),
-            "games": ("SELECT count(*) FROM games WHERE instr(record, ?)", quoted),
-            "message_refs": ("SELECT count(*) FROM message_refs WHERE slot LIKE ?", f"%:{key}"),
-        }
-        found = []
-        for name, (sql, arg) in queries.items():
-            ((n,),) = await store.fetchall(sql, (arg,))
-            if n:
-                found.append(f"{n} in {name}")
-        return found
+        return await stored_mentions(store, key)
 
     @precondition(lambda self: any(f in self.ended for f in self.chat_of))
     @rule(data=st.data())

@@ -34,6 +34,7 @@ from .fakechat import (
     open_table,
     play_out,
     snapshot,
+    stored_mentions,
     users,
 )
 
@@ -595,14 +596,7 @@ async def test_forget_me_deletes_data_and_the_table_goes_on(make_bot: Callable[.
     assert store is not None
     assert await store.player(a.key) is None
     assert await R.player_stats(store, a.key) == []
-    for sql in (
-        "SELECT COUNT(*) FROM results WHERE player = ?",
-        "SELECT COUNT(*) FROM ratings WHERE player = ?",
-        "SELECT COUNT(*) FROM contracts WHERE player = ?",
-        "SELECT COUNT(*) FROM table_log WHERE entry LIKE '%' || ? || '%'",
-        "SELECT COUNT(*) FROM message_refs WHERE slot LIKE '%' || ? || '%'",
-    ):
-        assert (await store.fetchall(sql, (a.key,)))[0][0] == 0, sql
+    assert await stored_mentions(store, a.key) == []
     names = await store.fetchall("SELECT entry FROM table_log")
     assert not any(a.user.name in e for (e,) in names)
     # the table plays on (the computer for a) and finishes; b's game counts
