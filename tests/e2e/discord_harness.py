@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import itertools
 import random
 import re
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,7 @@ from engine import protocol as P
 from engine.actions import Pass
 from engine.actions import decode as decode_action
 from engine.cards import CARDS, Card
+from tests.bot.fakechat import Seeds
 from tests.e2e.fakes.discord_api import (
     ErrorLogGuard,
     FakeChannel,
@@ -224,7 +223,7 @@ class World:
     #: First answers the bots of this world cut as too slow and sent again.
     answers_cut: int = 0
     rng: random.Random = field(default_factory=lambda: random.Random(7))
-    seeds: Iterator[int] = field(default_factory=itertools.count)
+    seed: Seeds = field(default_factory=lambda: Seeds("deal "))
 
     def __getitem__(self, name: str) -> FakeUser:
         return self.users[name]
@@ -238,9 +237,6 @@ class World:
     def adapter(self) -> DiscordAdapter:
         assert self.bot is not None
         return self.bot.adapter
-
-    def seed(self) -> str:
-        return hashlib.sha256(f"deal {next(self.seeds)}".encode()).hexdigest()[:32]
 
     # --- the bot ---------------------------------------------------------------------
 

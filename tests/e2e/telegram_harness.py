@@ -8,8 +8,6 @@ through what Telegram would let them do: type commands, press buttons they were 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import itertools
 import random
 import re
 import socket
@@ -31,6 +29,7 @@ from bot.table import Table
 from engine import protocol as P
 from engine.cards import CARDS, Card
 from engine.views import SeatView
+from tests.bot.fakechat import Seeds
 from tests.e2e.fakes.telegram_api import (
     Button,
     CallbackAnswer,
@@ -207,14 +206,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def seeds(name: str) -> Callable[[], str]:
-    """A fixed `seed_source` for the core: SHA-256 of `name` and a count, as 32 hex
-    digits (the first dealer, then every deal).  The players of `play` choose from
-    `Rig.rng`, so people alone at a table given these play the same game on every run
-    (a computer seat still plays at random: its choices are seeded by the table id,
-    which is random); without them the deals come from `secrets`, new each run."""
-    count = itertools.count()
-    return lambda: hashlib.sha256(f"{name} {next(count)}".encode()).hexdigest()[:32]
+def seeds(name: str) -> Seeds:
+    """A fixed `seed_source` for the core, drawn from `name` (the first dealer, then
+    every deal).  The players of `play` choose from `Rig.rng`, so people alone at a
+    table given these play the same game on every run (a computer seat still plays at
+    random: its choices are seeded by the table id, which is random)."""
+    return Seeds(f"{name} ")
 
 
 def timings(**kw: Any) -> Timings:
