@@ -51,7 +51,7 @@ async def record_reply(
     `_named`."""
     table_id = (table_id or "").strip().lower() or None
     if table_id is None:
-        found = await store.finished_game(chat, None, player)
+        found = await _newest(store, chat, player)
     else:
         found = await _named(store, chat, table_id, player, place, private)
     if found is None:
@@ -78,6 +78,24 @@ async def record_reply(
     )
     data = json.dumps(found.record, indent=1, ensure_ascii=False).encode()
     return RecordReply(caption, RecordFile(name, data))
+
+
+async def _newest(store: Store, chat: str, player: str | None) -> FinishedGame | None:
+    """`chat`'s newest match, or the newest `player` sat at to its end or its close
+    (one he left before has gone on without him, or was closed without him)."""
+    if player is None:
+        return await store.finished_game(chat)
+    for table_id in await store.matches_joined(chat, player):
+        found = await store.finished_game(chat, table_id)
+        if found is not None and player in await _players(store, found):
+            return found
+    return None
+
+
+async def _players(store: Store, found: FinishedGame) -> frozenset[str]:
+    """Who played the match to its end: its results say so; a closed match wrote none,
+    its table's seats at the close do."""
+    return found.players or await _seated(store, found)
 
 
 async def _named(
@@ -107,9 +125,7 @@ async def _named(
         return found
     if player is None or not (here or private):
         return None
-    # a closed match wrote no results to say who played it: its table's seats do
-    players = found.players or await _seated(store, found)
-    return found if player in players else None
+    return found if player in await _players(store, found) else None
 
 
 async def _table(store: Store, found: FinishedGame) -> Table | None:

@@ -150,18 +150,14 @@ class Tables(Database):
         return json.loads(r[0]) if r else None
 
     async def finished_game(
-        self, chat: str | None, table_id: str | None = None, player: str | None = None
+        self, chat: str | None, table_id: str | None = None
     ) -> FinishedGame | None:
-        """A finished match of `chat` (its newest without `table_id`; of those `player`
-        played, if given), with the names of the people who sat at it: a record is
-        only handed out in the chat it was played in, where its table id was shown.
-        `chat` None, with a `table_id`: that match, in whatever chat it was played
-        (its `chat` and `place` say where, for the caller to decide)."""
-        conditions = {
-            "g.chat=?": chat,
-            "g.table_id=?": table_id or None,
-            "g.table_id IN (SELECT table_id FROM results WHERE player=?)": player,
-        }
+        """A finished match of `chat` (its newest without `table_id`), with the names
+        of the people who sat at it: a record is only handed out in the chat it was
+        played in, where its table id was shown.  `chat` None, with a `table_id`: that
+        match, in whatever chat it was played (its `chat` and `place` say where, for
+        the caller to decide)."""
+        conditions = {"g.chat=?": chat, "g.table_id=?": table_id or None}
         given = {sql: arg for sql, arg in conditions.items() if arg is not None}
         where = " AND ".join(given) or "1"
         args = tuple(given.values())
@@ -182,6 +178,19 @@ class Tables(Database):
         names = {int(seat): str(name) for seat, name, _ in rows}
         players = frozenset(str(key) for _, _, key in rows)
         return FinishedGame(r[0], r[1], json.loads(r[2]), float(r[3]), names, r[4], r[5], players)
+
+    async def matches_joined(self, chat: str, player: str, limit: int = 20) -> list[str]:
+        """The table ids of `chat`'s finished or closed matches `player` sat down at,
+        newest first.  A closed match wrote no results: its log's joins say who sat at
+        it (a join is no proof he was still there at its end; the caller checks)."""
+        rows = await self.fetchall(
+            "SELECT table_id FROM games WHERE chat=? AND (table_id IN"
+            " (SELECT table_id FROM results WHERE player=?) OR table_id IN"
+            " (SELECT table_id FROM table_log WHERE json_extract(entry, '$.user') = ?))"
+            " ORDER BY finished DESC LIMIT ?",
+            (chat, player, player, limit),
+        )
+        return [str(r[0]) for r in rows]
 
     async def set_place(self, table_id: str, place: str) -> None:
         """Remember where in its chat a table is played (Discord: its channel or

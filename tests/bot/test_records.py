@@ -170,3 +170,28 @@ async def test_a_closed_match_goes_by_its_id_to_its_players_in_another_channel(b
     assert other.file is None and tid in other.text
     there = await record_reply(bot.store, CHAT.key, "en", tid, player=stranger, place="channel-1")
     assert there.file is not None  # where it was played, its id was shown to all
+
+
+async def test_a_players_newest_match_may_be_one_closed_before_its_end(bot: Bot) -> None:
+    """On Discord, /record without a table id gives the newest match the asker played.
+    A match closed in a dispute is the one he wants checked, and it wrote no results
+    to find him by: its seats say he played it.  A stranger to it does not get it."""
+    from .test_expert_views import play_until
+
+    a, b, c = (bot.player(u) for u in users(3))
+    assert bot.store is not None
+    finished = await open_table(bot, "zweier", [a, b])
+    await play_out(bot.fc, finished, [a, b])
+    closed = await open_table(bot, "zweier", [a, b])
+    table = bot.svc.tables[closed]
+    await play_until(bot, closed, [a, b], lambda: len(table.deal_points) == 1)
+    assert (await bot.svc.abort(CHAT, c.user, is_admin=True, table_id=closed)).ok
+
+    for player in (a, b):
+        newest = await record_reply(bot.store, CHAT.key, "en", player=player.key)
+        assert newest.file is not None and closed in newest.file.filename, newest.text
+        assert "before its end. Scored deals: 1." in newest.text
+    stranger = await record_reply(bot.store, CHAT.key, "en", player=c.key)
+    assert stranger.file is None and stranger.text.startswith("You have no finished match"), (
+        stranger.text
+    )
