@@ -57,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot import results as R
 from bot.ai_seats import choose_action
 from bot.payload import game_action, table_verb
+from bot.records import record_reply
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
 from bot.store import Store
 from bot.table import Table
@@ -405,8 +406,8 @@ async def query_times(store: Store, chat: str, player: str) -> dict[str, float]:
         "leaderboard_chat_ms": await boards(chat),
         "stats_ms": await timed(partial(R.player_stats, store, player)),
         "stats_chat_ms": await timed(partial(R.player_stats, store, player, chat)),
-        "record_ms": await timed(partial(store.finished_game, chat)),
-        "record_of_player_ms": await timed(partial(store.finished_game, chat, player=player)),
+        "record_ms": await timed(partial(record_reply, store, chat, "en")),
+        "record_of_player_ms": await timed(partial(record_reply, store, chat, "en", player=player)),
     }
 
 
@@ -470,71 +471,81 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         r = Run(svc, adapter, args, people, admin)
         r.measured_from = max(args.chats, args.tables // 10)
 
-        workers = [asyncio.create_task(chat_worker(r, n)) for n in range(args.chats)]
-        t_start = time.perf_counter()
-        while r.done < r.measured_from and not all(w.done() for w in workers):
-            await asyncio.sleep(0.05)
-        # warm: every code path ran, the engine's tables are built; measure from here
-        gc.collect()
-        before = containers(svc)
-        if not args.no_trace:
-            tracemalloc.start(args.frames)
-        rss0 = rss_mb()
-        t0 = time.perf_counter()
-        done0 = r.done
-        last = t0
-        wal_max = 0
-        while not all(w.done() for w in workers):
-            await asyncio.sleep(0.1)
-            wal_max = max(wal_max, _size(Path(f"{path}-wal")))
-            if time.perf_counter() - last >= 5:
-                last = time.perf_counter()
-                print(
-                    f"  {r.done}/{args.tables} tables, {r.presses} presses,"
-                    f" {len(svc.tables)} open, rss {rss_mb():.0f} MB",
-                    flush=True,
+        try:
+            workers = [asyncio.create_task(chat_worker(r, n)) for n in range(args.chats)]
+            t_start = time.perf_counter()
+            while r.done < r.measured_from and not all(w.done() for w in workers):
+                await asyncio.sleep(0.05)
+            # warm: every code path ran, the engine's tables are built; measure from here
+            gc.collect()
+            before = containers(svc)
+            if not args.no_trace:
+                tracemalloc.start(args.frames)
+            rss0 = rss_mb()
+            t0 = time.perf_counter()
+            done0 = r.done
+            last = t0
+            wal_max = 0
+            while not all(w.done() for w in workers):
+                await asyncio.sleep(0.1)
+                wal_max = max(wal_max, _size(Path(f"{path}-wal")))
+                if time.perf_counter() - last >= 5:
+                    last = time.perf_counter()
+                    print(
+                        f"  {r.done}/{args.tables} tables, {r.presses} presses,"
+                        f" {len(svc.tables)} open, rss {rss_mb():.0f} MB",
+                        flush=True,
+                    )
+            for w in workers:
+                w.result()  # a bench that failed says so
+            elapsed = time.perf_counter() - t0
+            measured = r.done - done0
+            steady_end, steady_done = r.all_out or (time.perf_counter(), r.done)
+            steady = max(steady_end - t0, 1e-9)
+            await quiet(svc, adapter)
+            gc.collect()
+            heap = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None
+            top: list[str] = []
+            if tracemalloc.is_tracing():
+                snap = tracemalloc.take_snapshot().filter_traces(
+                    [tracemalloc.Filter(False, tracemalloc.__file__)]
                 )
-        for w in workers:
-            w.result()  # a bench that failed says so
-        elapsed = time.perf_counter() - t0
-        measured = r.done - done0
-        steady_end, steady_done = r.all_out or (time.perf_counter(), r.done)
-        steady = max(steady_end - t0, 1e-9)
-        await quiet(svc, adapter)
-        gc.collect()
-        heap = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None
-        top: list[str] = []
-        if tracemalloc.is_tracing():
-            snap = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(False, tracemalloc.__file__)]
-            )
-            for stat in snap.statistics("traceback")[: args.top]:
-                frames = " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in stat.traceback)
-                top.append(f"{stat.size / 1024:8.1f} KiB {stat.count:6d} blocks  {frames}")
-            tracemalloc.stop()
-        after = containers(svc)
-        rss1 = rss_mb()
+                for stat in snap.statistics("traceback")[: args.top]:
+                    frames = " <- ".join(
+                        f"{Path(f.filename).name}:{f.lineno}" for f in stat.traceback
+                    )
+                    top.append(f"{stat.size / 1024:8.1f} KiB {stat.count:6d} blocks  {frames}")
+                tracemalloc.stop()
+            after = containers(svc)
+            rss1 = rss_mb()
 
-        chat = "bench:-1000"
-        player = people[0].key
-        queries = await query_times(store, chat, player)
-        finished_run = int((await store.fetchall("SELECT COUNT(*) FROM games"))[0][0])
-        deals = int(
-            (
-                await store.fetchall(
-                    "SELECT COUNT(*) FROM table_log WHERE json_extract(entry, '$.k') = 'deal'"
-                )
-            )[0][0]
-        )
-        await store.close()
-        db = db_figures(path)  # checkpointed: the file is the whole database
-        store = await Store(path).open()
-        history = await pad_history(store, args.history)
-        queries_history = await query_times(store, chat, player)
-        forget_ms = await timed(lambda: R.forget_player(store, player), repeat=1)
-        await store.close()
-        db_history = _size(path) + _size(Path(f"{path}-wal"))
-        await svc.stop()
+            chat = "bench:-1000"
+            player = people[0].key
+            queries = await query_times(store, chat, player)
+            finished_run = int((await store.fetchall("SELECT COUNT(*) FROM games"))[0][0])
+            deals = int(
+                (
+                    await store.fetchall(
+                        "SELECT COUNT(*) FROM table_log WHERE json_extract(entry, '$.k') = 'deal'"
+                    )
+                )[0][0]
+            )
+            await store.close()
+            db = db_figures(path)  # checkpointed: the file is the whole database
+            store = await Store(path).open()
+            history = await pad_history(store, args.history)
+            queries_history = await query_times(store, chat, player)
+            forget_ms = await timed(lambda: R.forget_player(store, player), repeat=1)
+            await store.close()
+            db_history = _size(path) + _size(Path(f"{path}-wal"))
+            await svc.stop()
+        except BaseException:
+            # a bench that failed says so and exits: the store's thread and the
+            # service's clocks would keep the process alive
+            for closing in (svc.stop, store.close):
+                with contextlib.suppress(Exception):
+                    await closing()
+            raise
 
     total = time.perf_counter() - t_start
     grown = {k: after[k] - before[k] for k in before if after[k] != before[k]}
