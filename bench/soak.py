@@ -401,13 +401,18 @@ async def query_times(store: Store, chat: str, player: str) -> dict[str, float]:
             [await timed(partial(R.leaderboard, store, g, scope, player=player)) for g in games]
         )
 
+    # /record of a player's newest: one who played in the chat, so that a file is built
+    played = await store.fetchall(
+        "SELECT player FROM results WHERE chat=? ORDER BY at DESC LIMIT 1", (chat,)
+    )
+    asker = str(played[0][0]) if played else player
     return {
         "leaderboard_global_ms": await boards("global"),
         "leaderboard_chat_ms": await boards(chat),
         "stats_ms": await timed(partial(R.player_stats, store, player)),
         "stats_chat_ms": await timed(partial(R.player_stats, store, player, chat)),
         "record_ms": await timed(partial(record_reply, store, chat, "en")),
-        "record_of_player_ms": await timed(partial(record_reply, store, chat, "en", player=player)),
+        "record_of_player_ms": await timed(partial(record_reply, store, chat, "en", player=asker)),
     }
 
 
