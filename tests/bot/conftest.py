@@ -16,10 +16,12 @@ FAST = Timings(
 )
 
 #: One missed turn and the computer takes the seat: who never presses walks away at
-#: his first turn.  Those who stay press at once; their clock must not end on a busy
-#: machine, so it is not short.
+#: his first turn, which the test runs out at once (fakechat's `run_out`, or
+#: `play_out(walkers=...)`).  The turns are as long as FAST's: a short turn for
+#: everybody (it was 1 s) ran out under those who stay when a press came late on a
+#: busy machine, and the table closed under the test.
 WALK = Timings(
-    turn_timeout=1.0, reminder_before=0.3, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600.0
+    turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=1, ai_delay=0.0, lobby_expiry=600.0
 )
 
 

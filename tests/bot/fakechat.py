@@ -286,6 +286,22 @@ def to_move(table: Table, players: list[Player]) -> Player:
     return next(p for p in players if table.seat_of(p.key) == seat)
 
 
+def run_out(service: TableService, table_id: str, player: Player) -> bool:
+    """If it is `player`'s turn at the table, his time runs out now, as when his turn's
+    timer ends (the timer's own callback, fired early): the computer moves for him and
+    counts the missed turn.  This is how a test lets a person walk away while the turns
+    of those who stay are long: a short turn for everybody races their presses, and
+    on a slow machine their clock ends first.  False when it is not his turn."""
+    table = service.tables.get(table_id)
+    if table is None or table.deadline is None:
+        return False
+    seat = table.to_act()
+    if seat is None or table.seat_of(player.key) != seat:
+        return False
+    service._fire(table_id, table.version, "timeout")
+    return True
+
+
 async def play_out(
     chat: FakeChat,
     table_id: str,
@@ -293,9 +309,11 @@ async def play_out(
     *,
     timeout: float = 60.0,
     after_press: Callable[[Outcome], Awaitable[None]] | None = None,
+    walkers: list[Player] | None = None,
 ) -> None:
     """Let the players take their turns (AI seats move on their own) until the table
-    is gone from the service (finished or aborted)."""
+    is gone from the service (finished or aborted).  The turns of `walkers`, who
+    never press, run out at once (`run_out`)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     svc = chat.service
@@ -320,6 +338,8 @@ async def play_out(
             chat.changed.clear()
             if table_id not in svc.tables:
                 break
+            for walker in walkers or ():
+                run_out(svc, table_id, walker)
             with suppress(TimeoutError):
                 await asyncio.wait_for(chat.changed.wait(), 0.5)
 

@@ -18,7 +18,7 @@ from bot.store import StoreError
 from bot.table import Entry, Table
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, GatedAI, button, open_table, to_move, users
+from .fakechat import CHAT, Bot, GatedAI, button, open_table, run_out, to_move, users
 from .test_board_and_settings import _walked_away
 from .test_store_failures import _anna_to_play, _start, held
 
@@ -356,6 +356,7 @@ async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_res
     end = loop.time() + 20
     while not killed.is_set():  # Anna plays on, Bert does not
         assert loop.time() < end, "Bert's seat was never taken over"
+        run_out(svc, tid, bert)
         await anna.take_turn(tid)
         await asyncio.sleep(0.02)
     await bot.crash()

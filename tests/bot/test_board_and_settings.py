@@ -19,7 +19,7 @@ from bot.views import settings_text
 from engine.__main__ import verify_text
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, button, open_table, play_out, users
+from .fakechat import CHAT, Bot, Player, button, open_table, play_out, run_out, users
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
 
@@ -170,11 +170,8 @@ async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
     """Anna stops pressing: after a missed turn the computer takes her seat and plays
     the match out for her.  She is rated and counted as having lost it (as if she had
     resigned), whatever the computer made of her cards; Bert, who stayed, won."""
-    # Bert's turns must never run out on a loaded machine: only Anna's clock may end
-    quick = dataclasses.replace(FAST, turn_timeout=0.5, reminder_before=0.2)
     # the computer plays well for her (heuristic), Bert badly (at random)
-    timings = dataclasses.replace(quick, missed_turns_limit=1)
-    bot = await make_bot(timings=timings, ai_level="heuristic").start()
+    bot = await make_bot(timings=WALK, ai_level="heuristic").start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         finals: list[str] = []
@@ -184,7 +181,7 @@ async def test_a_player_who_walked_away_loses_whatever_the_computer_made_of_it(
             )
         )
         tid = await open_table(bot, "zweier", [anna, bert])
-        await play_out(bot.fc, tid, [bert])  # Anna never presses again
+        await play_out(bot.fc, tid, [bert], walkers=[anna])  # Anna never presses again
         # the summary says why she lost, whatever the scores say
         [final] = finals
         assert "Walked away (the computer finished for them, so their side loses): Anna" in final
@@ -239,7 +236,7 @@ async def _walked_away(bot: Bot, leaves: Player, stays: Player) -> str:
 
 async def until_replaced(bot: Bot, tid: str, leaves: Player, stays: Player) -> None:
     """`stays` plays his turns until the computer has taken the seat of `leaves`, who
-    presses nothing."""
+    presses nothing: his turn runs out at once."""
     table = bot.svc.tables[tid]
     seat = table.seat_of(leaves.key)
     assert seat is not None
@@ -247,6 +244,7 @@ async def until_replaced(bot: Bot, tid: str, leaves: Player, stays: Player) -> N
     end = loop.time() + 30
     while (s := table.seats[seat]) is not None and s.ai is None:
         assert loop.time() < end, "the computer never took the absent player's seat"
+        run_out(bot.svc, tid, leaves)
         await stays.take_turn(tid)
         await asyncio.sleep(0.02)
 
@@ -259,7 +257,6 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
     playing.  Closing it counts: Bert, who walked out, loses the match he left (a
     close that wiped it would let a losing player walk away until the other tired of
     his computer).  And if she concedes instead, that is no win for Bert."""
-    # Anna presses as soon as it is her turn; her clock must not end on a busy machine
     bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
@@ -305,9 +302,7 @@ async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes
     """Anna votes to close (1 of the 2 needed); Bert then walks away and no longer
     counts: her vote is the majority of those still playing, so the table closes
     then, not only at the next vote, and the match counts against Bert, who left."""
-    # Anna presses as soon as it is her turn; her clock must not end on a busy machine
-    timings = dataclasses.replace(FAST, turn_timeout=1.5, reminder_before=0.3, missed_turns_limit=1)
-    bot = await make_bot(timings=timings).start()
+    bot = await make_bot(timings=WALK).start()
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
@@ -320,6 +315,7 @@ async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes
         end = loop.time() + 30
         while tid in bot.svc.tables:
             assert loop.time() < end, "the table did not close"
+            run_out(bot.svc, tid, bert)
             await anna.take_turn(tid)
             await asyncio.sleep(0.02)
         assert bot.fc.kinds(tid)[-1] == "finished" and table.ended == "walked_away"

@@ -73,7 +73,7 @@ async def test_when_one_of_each_bauern_pair_walks_away_both_sides_lose(
         anna, bert, cilli, done = (bot.player(u) for u in users(4))
         finals = _finals(bot)
         tid = await open_table(bot, "bauern", [anna, bert, cilli, done])
-        await play_out(bot.fc, tid, [cilli, done], timeout=120)
+        await play_out(bot.fc, tid, [cilli, done], timeout=120, walkers=[anna, bert])
         assert bot.fc.kinds(tid)[-1] == "finished"
         [final] = finals
         assert "so their side loses): Anna, Bert" in final
@@ -127,7 +127,7 @@ async def test_a_partner_who_walked_away_loses_the_match_for_his_side(
         for _ in range(5):  # matches, until the cards give the Bummerl to the computers
             tid = await open_bauern_partners(bot, anna, bert)
             table = bot.svc.tables[tid]
-            await play_out(bot.fc, tid, [bert], timeout=120)
+            await play_out(bot.fc, tid, [bert], timeout=120, walkers=[anna])
             assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
             if table.match.summary()["bummerl"][1]:
                 break
@@ -271,7 +271,7 @@ async def test_stats_do_not_credit_contracts_the_computer_declared_for_one(
         for _ in range(5):  # matches, until the computer declared in Anna's seat
             tid = await open_table(bot, "dreier", [anna, bert, cilli])
             table = bot.svc.tables[tid]
-            await play_out(bot.fc, tid, [bert, cilli], timeout=120)
+            await play_out(bot.fc, tid, [bert, cilli], timeout=120, walkers=[anna])
             assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
             declared = [
                 table.deals[k].spec.seats[r.declarer]
