@@ -212,10 +212,11 @@ async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
     the computer to move, Anna's turn would come and her clock run while she cannot
     press (and its reminder go to nobody): the table waits for the platform, then
     goes on, her turn with its full time."""
-    timings = Timings(
-        turn_timeout=0.6, reminder_before=0.3, missed_turns_limit=2, ai_delay=0.05, lobby_expiry=600
-    )
-    bot = await make_bot(timings=timings).start()
+    # Anna's turns are long (a short one ran out under her presses on a busy
+    # machine); the bot's clock, not the test's wait, passes her whole turn meanwhile
+    timings = dataclasses.replace(FAST, ai_delay=0.05)
+    now = [1_000_000.0]
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
     anna = bot.player(users(1)[0])
     tid = await open_table(bot, "zweier", [anna])
     table = bot.svc.tables[tid]
@@ -223,9 +224,10 @@ async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
         assert await anna.take_turn(tid) is not None
     before = await bot.store.table_log(tid)
     await bot.crash()
-    bot = await make_bot(timings=timings).start(serve=False)
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start(serve=False)
     try:
-        await asyncio.sleep(1.5)  # more than the computer's delay and Anna's whole turn
+        await asyncio.sleep(0.5)  # ten times the computer's delay
+        now[0] += 2 * timings.turn_timeout  # and more than Anna's whole turn
         assert await bot.store.table_log(tid) == before
         await bot.serve()
         loop = asyncio.get_running_loop()
