@@ -16,6 +16,17 @@ TIMINGS = Timings(
 )
 
 
+def _long_turns(bot: Bot, tid: str) -> None:
+    """Turns of 30 s at the table from now on, so the grace `listen` gives (the
+    reminder's time, or half a turn) is long enough for the test's press on a busy
+    machine: the short turns before only show a held turn waiting (with them a 1 s
+    stall before the press let the grace run out under it)."""
+    old = bot.svc.timings  # a copy: the module's TIMINGS stay short for the next test
+    reminder = 10.0 if old.reminder_before else 0.0  # reminders stay off where they were
+    bot.svc.timings = dataclasses.replace(old, turn_timeout=30.0, reminder_before=reminder)
+    bot.svc.tables[tid].settings["turn_timeout"] = 30.0  # a table keeps the turn it opened with
+
+
 def _to_act(bot: Bot, tid: str) -> str | None:
     table = bot.svc.tables[tid]
     seat = table.to_act()
@@ -44,6 +55,7 @@ async def test_a_held_persons_turn_waits_and_gets_its_grace(make_bot: Callable[.
         table = bot.svc.tables[tid]
         assert all(s is not None and s.ai is None for s in table.seats)  # nobody replaced
 
+        _long_turns(bot, tid)
         await bot.svc.listen(bot.fc, "tg")  # reachable again: reminded at once
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
         assert [u.user for u in bot.fc.updates if u.kind == "reminder"] == [waiting.key]
@@ -68,8 +80,9 @@ async def test_without_reminders_a_held_turn_still_gets_time_once_back(
         assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
         waiting = a if _to_act(bot, tid) == a.key else b
         await asyncio.sleep(1.3)  # past the turn's deadline
+        _long_turns(bot, tid)
         await bot.svc.listen(bot.fc, "tg")
-        await asyncio.sleep(0.1)  # he reads his hand (the grace is half a turn, 0.5 s)
+        await asyncio.sleep(0.1)  # he reads his hand (the grace is half a turn, 15 s)
         out = await waiting.take_turn(tid)
         assert out is not None and out.ok, out
         assert await _acts(bot, tid) == ["p"]
@@ -118,6 +131,7 @@ async def test_a_timeout_already_thinking_when_the_platform_goes_waits(
         assert await _acts(bot, tid) == []  # no move made for him
         assert all(s is not None and s.ai is None for s in bot.svc.tables[tid].seats)
 
+        _long_turns(bot, tid)
         await bot.svc.listen(bot.fc, "tg")
         out = await waiting.take_turn(tid)
         assert out is not None and out.ok, out
