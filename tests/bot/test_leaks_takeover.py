@@ -13,21 +13,24 @@ from collections.abc import Callable
 
 from bot.service import Timings
 
-from .fakechat import Bot, Player, button, open_table, play_out, users
+from .fakechat import Bot, Player, button, open_table, play_out, run_out, users
 from .test_leaks import LogWatch, Watch
 
-#: Turns time out at once, and a second missed turn in a row gives the seat away.
+#: A second missed turn in a row gives the seat away.  The absent one's turns run out
+#: at once (`run_out`); the turns are long, as those of the present players must not
+#: run out (with 0.2 s turns for everybody a press 1 s late lost their seats too).
 QUICK = Timings(
-    turn_timeout=0.2, reminder_before=0.1, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
+    turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
 )
 
 
 async def play_without(
-    bot: Bot, tid: str, present: list[Player], until: Callable[[], bool]
+    bot: Bot, tid: str, present: list[Player], absent: Player, until: Callable[[], bool]
 ) -> None:
     """The present players take their turns; the absent one's time out."""
     while not until() and tid in bot.svc.tables:
         if not [p for p in present if await p.take_turn(tid) is not None]:
+            run_out(bot.svc, tid, absent)
             seen = len(bot.fc.updates)
 
             def moved(seen: int = seen) -> bool:
@@ -65,7 +68,7 @@ async def test_a_seat_taken_over_and_back_shows_no_other_hand(
             return tid not in bot.svc.tables or (replaced() and len(moves) >= 4)
 
         # Cilli is away: her turns time out and the computer takes her seat
-        await play_without(bot, tid, [anna, bert], computer_moved_twice)
+        await play_without(bot, tid, [anna, bert], cilli, computer_moved_twice)
         assert tid in bot.svc.tables and replaced()
         # she is back: her seat again, and everyone plays the match out
         assert (await cilli.press(button(fc.tables[tid].message, "tb"))).ok
