@@ -4,6 +4,7 @@ replacement after missed turns, and taking the seat back."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 
 import pytest
@@ -11,10 +12,27 @@ import pytest
 from bot.payload import decode
 from bot.service import Timings
 
-from .fakechat import CHAT, Bot, Player, button, open_table, play_out, until_discard_menu, users
+from .fakechat import (
+    CHAT,
+    Bot,
+    Player,
+    button,
+    open_table,
+    play_out,
+    run_out,
+    until_discard_menu,
+    users,
+)
 
 TIMINGS = Timings(
     turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
+)
+#: Turns a player who is there cannot miss on a busy machine: where one player is
+#: away and the other plays, the away one's timers are fired by the test (`run_out`).
+#: The short turns above, for everybody, ran out under the one who plays when his
+#: press came late.
+LONG = Timings(
+    turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
 )
 
 
@@ -37,19 +55,21 @@ async def _log(bot: Bot, tid: str) -> list[dict[str, object]]:
 async def _play_others(
     bot: Bot, tid: str, present: Player, absent: Player, until: Callable[[], bool]
 ) -> None:
-    """The present player plays whenever it is their turn; the absent one never."""
+    """The present player plays whenever it is their turn; the absent one never: his
+    turns run out at once."""
     while not until():
         if tid not in bot.svc.tables:
             return
         out = await present.take_turn(tid)  # if their hand message says it is their turn
         if out is not None:
             continue
+        run_out(bot.svc, tid, absent)
         n = len(bot.fc.updates)
         await bot.fc.wait(lambda n=n: until() or len(bot.fc.updates) != n, timeout=3)
 
 
 async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[..., Bot]) -> None:
-    bot = await make_bot(timings=TIMINGS).start()
+    bot = await make_bot(timings=LONG).start()
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
@@ -58,10 +78,13 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         seat = bot.svc.tables[tid].seat_of(absent.key)
         assert seat is not None
 
-        # 1. a reminder, then the computer plays the absent player's turn
+        # 1. a reminder, then the computer plays the absent player's turn (the timers'
+        # own callbacks, fired now: that they fire on time is the short-turn tests')
+        bot.svc._fire(tid, bot.svc.tables[tid].version, "remind")
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
         reminder = next(u for u in bot.fc.updates if u.kind == "reminder")
         assert reminder.user == absent.key
+        assert run_out(bot.svc, tid, absent)
         await bot.fc.wait(
             lambda: bot.svc.tables[tid].seats[seat].missed == 1,  # type: ignore[union-attr]
             timeout=2,
@@ -142,7 +165,8 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
             absent,
             lambda: [u.kind for u in bot.fc.updates].count("replaced") == 2,
         )
-        bot.svc.timings.ai_delay = 5.0  # the computer thinks long: the player is quicker
+        # the computer thinks long: the player is quicker (a copy: LONG stays as it is)
+        bot.svc.timings = dataclasses.replace(bot.svc.timings, ai_delay=5.0)
         await _play_others(bot, tid, present, absent, lambda: _to_act(bot, tid) == absent.key)
         bot.svc._arm(bot.svc.tables[tid])  # re-arm with the long delay
         hv = absent.hand(tid)
@@ -164,9 +188,9 @@ async def test_a_press_after_the_computer_played_for_you_says_so(
     """A card pressed just after the turn ran out is refused as too late (the computer
     played for him), not merely as an old button; once he has played a turn himself,
     an old button is only out of date."""
-    timings = Timings(
-        turn_timeout=1.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
-    )
+    # long turns, the late one's run out by the test: with 1 s turns the other's ran
+    # out too when his presses came late
+    timings = dataclasses.replace(LONG, missed_turns_limit=3)
     bot = await make_bot(timings=timings).start()
     try:
         a, b = (bot.player(u) for u in users(2))
@@ -177,6 +201,7 @@ async def test_a_press_after_the_computer_played_for_you_says_so(
         hv = absent.hand(tid)  # his turn: he is slow
         assert seat is not None and hv is not None and hv.your_turn
         late_card = hv.message.all_buttons()[0]
+        assert run_out(bot.svc, tid, absent)
         await bot.fc.wait(
             lambda: bot.svc.tables[tid].seats[seat].missed == 1,  # type: ignore[union-attr]
             timeout=3,
@@ -226,7 +251,10 @@ async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot
 
 
 async def test_no_timer_for_a_finished_or_aborted_table(make_bot: Callable[..., Bot]) -> None:
-    bot = await make_bot(timings=TIMINGS).start()
+    # turns shorter than the wait below; missing them never costs a seat, so the
+    # votes count however many ran out before they came (two cost the host's seat,
+    # and with it his vote, when the votes came late)
+    bot = await make_bot(timings=dataclasses.replace(TIMINGS, missed_turns_limit=1000)).start()
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
