@@ -288,15 +288,20 @@ async def test_lobby_expires_after_changes(make_bot: Callable[..., Bot]) -> None
 async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None:
     """A vote to abort (a change that is not a move) neither stops the turn timer
     nor gives the player to act more time."""
-    # time enough for a loaded machine to vote before the turn runs out
+    # the bot's clock, not the test's wait, brings the turn near its end: with 2 s
+    # turns a vote 2 s late came after the timeout (racing it); now the turn cannot
+    # run out before the vote, and after it only the half second left remains
     timings = Timings(
-        turn_timeout=2.0, reminder_before=0.5, missed_turns_limit=2, ai_delay=0, lobby_expiry=600
+        turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=2, ai_delay=0, lobby_expiry=600
     )
-    bot = await make_bot(timings=timings).start()
+    now = [1_000_000.0]
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
     try:
         a, b, c = (bot.player(u) for u in users(3))
         tid = await open_table(bot, "dreier", [a, b, c])
         deadline = bot.svc.tables[tid].deadline
+        assert deadline is not None
+        now[0] = deadline - 0.5
         mover = _to_act(bot, tid)
         host = bot.svc.tables[tid].host
         voter = next(p for p in (a, b, c) if p.key not in (mover, host))
