@@ -123,8 +123,12 @@ class Listener(Protocol):
     async def table_update(self, update: TableUpdate) -> None: ...
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Timings:
+    """A table's clocks, in seconds.  Frozen: a service keeps the one it is given, so
+    a change made in place would reach every other holder (a test's shared timings
+    did once); `dataclasses.replace` makes another."""
+
     turn_timeout: float = 60.0
     reminder_before: float = 20.0
     missed_turns_limit: int = 3

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import random
 import sqlite3
@@ -26,7 +25,6 @@ from engine.actions import decode as decode_action
 from engine.errors import IllegalAction
 from engine.games import available
 
-from .conftest import FAST
 from .fakechat import (
     CHAT,
     Bot,
@@ -375,10 +373,6 @@ async def test_restart_keeps_lobbies_and_settings(make_bot: Callable[..., Bot]) 
         assert bot.svc.tables[tid].seat_of(b.key) == 1
     finally:
         await bot.stop()
-
-
-def test_fast_timings_in_use() -> None:
-    assert json.dumps(FAST.__dict__)
 
 
 async def test_a_turn_waits_for_its_platform_after_a_restart(make_bot: Callable[..., Bot]) -> None:
