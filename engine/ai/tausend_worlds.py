@@ -44,7 +44,7 @@ from math import comb
 from ..actions import LOOK, PASS, Bid, encode
 from ..cards import DECK24_MASK, MARRIAGE_MASK, POINTS, SUIT_MASK, Card, cards_of
 from ..options import parse_options
-from ..tausend.deal import Setup, TausendDeal
+from ..tausend.deal import TausendDeal
 from ..tausend.rules import (
     BIDDING,
     DISCARD,
@@ -56,6 +56,7 @@ from ..tausend.rules import (
     TausendOptions,
     holds_marriage,
 )
+from ..tausend.state import Setup
 from ..tricks import STRENGTH, Order, best_in_trick
 from ..views import SeatView
 from .tausend_policy import BID_MARGIN, RAISE_MARGIN, strength

@@ -32,8 +32,8 @@ from engine.ai.tausend_policy import bid_gain, policy, strength
 from engine.ai.tausend_worlds import PILE, worlds
 from engine.cards import Card
 from engine.tausend import TausendDeal, TausendOptions
-from engine.tausend.deal import Setup
 from engine.tausend.rules import BIDDING, GIVE, PLAY, RAISE
+from engine.tausend.state import Setup
 from engine.views import SeatView
 
 from .ai_helpers import assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
