@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .actions import INVALID, Action, decode, encode
 from .errors import IllegalAction
-from .events import Event
+from .events import DealEnded, Event
 from .results import DealResult
 from .views import SeatView
 
@@ -78,6 +78,14 @@ class DealCore(ABC):
 
         For the conservation tests: the masks are disjoint and cover the deck.
         """
+
+    def _over(self, res: DealResult) -> None:
+        """The deal has ended as `res` says: nobody acts any more, and the log, if
+        kept, ends with it.  Every game's end comes through here (the game keeps
+        `res` and its own phase)."""
+        self.turn = -1
+        if self.log is not None:
+            self.log.append(DealEnded(res))
 
     def legal_actions(self) -> tuple[Action, ...]:
         contracts = self.contracts

@@ -29,7 +29,6 @@ from .events import (
     CardDrawn,
     CardPlayed,
     Claimed,
-    DealEnded,
     MarriageDeclared,
     TalonClosed,
     TrickTaken,
@@ -410,9 +409,7 @@ class ZweierDeal(DealCore):
             tricks=(self.tricks[0], self.tricks[1]),
             details=(("closed_by", None if self.closed_by < 0 else self.closed_by),),
         )
-        self.turn = -1
-        if self.log is not None:
-            self.log.append(DealEnded(self.res))
+        self._over(self.res)
 
     # --- the public faces ----------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import actions as A
 from ..cards import Suit
-from ..events import Claimed, DealEnded
+from ..events import Claimed
 from ..protocol import DealCore
 from ..results import DealResult
 from ..tricks import Order
@@ -219,10 +219,8 @@ class BauernState(DealCore):
                 ("sitting_out", self.sitting if self.sitting >= 0 else None),
             ),
         )
-        self.turn = -1
         self.phase = OVER
-        if self.log is not None:
-            self.log.append(DealEnded(self.res))
+        self._over(self.res)
 
     def result(self) -> DealResult | None:
         return self.res

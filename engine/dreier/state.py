@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..events import DealEnded
 from ..protocol import DealCore
 from ..results import DealResult
 from ..tricks import Order
@@ -163,6 +162,4 @@ class DreierState(DealCore):
         """The deal is over (a redeal, or a contract decided): the one way to OVER."""
         self.res = res
         self.phase = OVER
-        self.turn = -1
-        if self.log is not None:
-            self.log.append(DealEnded(res))
+        self._over(res)

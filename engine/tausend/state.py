@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import CARDS, cards_of
-from ..events import DealEnded, HandShown, Redealt
+from ..events import HandShown, Redealt
 from ..protocol import DealCore
 from ..results import DealResult
 from .dealing import active_seats
@@ -275,6 +275,4 @@ class TausendState(DealCore):
         """The deal is over (played out, or a redeal claimed): the one way to OVER."""
         self.res = res
         self.phase = OVER
-        self.turn = -1
-        if self.log is not None:
-            self.log.append(DealEnded(res))
+        self._over(res)
