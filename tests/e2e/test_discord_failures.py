@@ -24,6 +24,7 @@ from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
+from tests.e2e.clocks import long_turns
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
@@ -156,8 +157,7 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
     resumes first.  The turn at the table, whose presses still cannot reach the bot,
     keeps waiting (no reminder, no computer move); once its shard is back too the
     player is reminded at once and his press counts."""
-    # once back, the player has the reminder's time to press (1 s): enough for the
-    # test's click on a machine under load
+    # short turns and reminders while the shards are down: no reminder, no move then
     quick = Timings(turn_timeout=2.0, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick, config={"discord_shard_count": 2}, identify_wait=False)
@@ -183,11 +183,17 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
         assert table.version == version
         assert not reminders(world, user)
 
+        # once back, the player has the reminder's time to press: 10 s, as the turn
+        # is 30 s from now on (the 1 s of `quick` ran out under the test's click when
+        # the machine was slow, and the computer moved for him)
+        long_turns(world.service, table_id)
         await fake.shard_recovered(ours)
         await fake.wait_for(lambda: reminders(world, user), description="the reminder")
         await world.click(user, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
         assert table.version > version
+        acts = [e for e in await world.service.store.table_log(table_id) if e["k"] == "act"]
+        assert [e.get("by") for e in acts] == ["p"]  # his press, not a timeout
         assert all(s is not None and s.ai is None for s in table.seats)
 
 

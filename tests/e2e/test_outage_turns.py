@@ -12,6 +12,7 @@ import pytest
 
 from bot.service import Timings
 from bot.table import Table
+from tests.e2e.clocks import long_turns
 from tests.e2e.discord_harness import discord_world
 from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
@@ -113,8 +114,7 @@ async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn
 async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path: Path) -> None:
     """Discord ends the session (op 9): discord.py waits before it identifies again,
     longer than the turn's timeout here; the player to act presses once it is back."""
-    # discord.py waits 5 s before it identifies again: longer than the turn's time; once
-    # back, the player has the reminder's time (1 s) to press, enough under load
+    # discord.py waits 5 s before it identifies again: longer than the turn's time
     quick = Timings(turn_timeout=2.5, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick)
@@ -126,15 +126,29 @@ async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path
         version = table.version
 
         await fake.invalidate_sessions(resumable=False)
+        # once back, the player has the reminder's time to press: 10 s, as the turn is
+        # 30 s from now on (the 1 s of `quick` ran out under the test's click when the
+        # machine was slow: the computer moved for him and took his seat)
+        long_turns(world.service, table_id)
         await fake.wait_for(
             lambda: fake.sessions and fake.sessions != [session],
             timeout=10,
             description="a new gateway session",
         )
         assert table.version == version  # no computer move was made for him
+        # once his grace runs (the platform served again), the turns after his are
+        # short again: the next one is to time out
+        await fake.wait_for(
+            lambda: table.deadline is not None and table.deadline > time.time(),
+            description="his turn's grace",
+        )
+        world.service.timings = quick
+        table.settings["turn_timeout"] = quick.turn_timeout
         await world.click(user, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
         assert table.version > version  # his press counted
+        acts = [e for e in await world.service.store.table_log(table_id) if e["k"] == "act"]
+        assert [e.get("by") for e in acts] == ["p"]  # his, not a timeout's
         assert all(s is not None and s.ai is None for s in table.seats)
         # connected again: the clocks run, an absent player's turn times out
         await fake.wait_for(

@@ -1,0 +1,34 @@
+"""Turn clocks a test sets or ends itself, so that nothing it does must beat a short
+timer: on a loaded 2-core machine a click or a press can come a second or more late,
+and a short turn (or grace) then runs out under it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.service import TableService
+
+
+def long_turns(service: TableService, table_id: str, turn: float = 30.0) -> None:
+    """Turns of `turn` seconds at the table from now on, with the reminder (if there
+    are reminders) a third of a turn before the end: the grace `listen` gives after
+    an outage (the reminder's time, or half a turn) is that long too.  A clock that
+    is running keeps its deadline."""
+    old = service.timings
+    reminder = turn / 3 if old.reminder_before else 0.0  # reminders stay off where they were
+    service.timings = dataclasses.replace(old, turn_timeout=turn, reminder_before=reminder)
+    service.tables[table_id].settings["turn_timeout"] = turn  # a table keeps its own
+
+
+def run_out(service: TableService, table_id: str, key: str) -> bool:
+    """If it is the turn of the person `key` at the table, his time runs out now, as
+    when his turn's timer ends (the timer's own callback, fired early): the computer
+    moves for him and counts the missed turn.  False when it is not his turn."""
+    table = service.tables.get(table_id)
+    if table is None or table.deadline is None:
+        return False
+    seat = table.to_act()
+    if seat is None or table.seat_of(key) != seat:
+        return False
+    service._fire(table_id, table.version, "timeout")
+    return True
