@@ -32,3 +32,13 @@ def run_out(service: TableService, table_id: str, key: str) -> bool:
         return False
     service._fire(table_id, table.version, "timeout")
     return True
+
+
+def remind(service: TableService, table_id: str) -> bool:
+    """The reminder of the turn at the table goes now, as when its timer ends (the
+    timer's own callback, fired early).  False when no person's turn runs there."""
+    table = service.tables.get(table_id)
+    if table is None or table.deadline is None:
+        return False
+    service._fire(table_id, table.version, "remind")
+    return True

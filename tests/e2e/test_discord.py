@@ -28,6 +28,7 @@ from bot.service import ChatRef, Outcome, TableService, Timings, UserRef
 from bot.store import Store, StoreError
 from engine.games import available, game
 from tests.app_logs import retry_warnings, run_logged, the_one_error
+from tests.e2e.clocks import remind, run_out
 from tests.e2e.discord_harness import (
     World,
     assert_closed_cleanly,
@@ -596,9 +597,10 @@ async def test_a_table_message_that_cannot_be_edited_is_posted_again(
 async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         # the other player never moves either: his turn, next, may not run out before
-        # the late one takes his seat back (the table would close, nobody left), so
-        # the turn is long enough for a slow machine's clicks
-        timings = Timings(turn_timeout=2.5, reminder_before=2.0, missed_turns_limit=1, ai_delay=0)
+        # the late one takes his seat back (the table would close, nobody left).  So
+        # the turns are long, and the test sends the late one's reminder and ends his
+        # turn itself (with 2.5 s turns a take-back 2.5 s late found the table closed)
+        timings = Timings(turn_timeout=30, reminder_before=10, missed_turns_limit=1, ai_delay=0)
         await world.start_bot(timings=timings)
         anna, bert = world["anna"], world["bert"]
         table_id, _ = await start_zweier(world, anna, bert)
@@ -611,8 +613,10 @@ async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> Non
             sent = [m for m in world.fake.messages.values() if m.channel is world.channel]
             return next((m for m in sent if text in m.content), None)  # deleted ones too
 
+        assert remind(world.service, table_id)
         reminder = await world.fake.wait_for(lambda: said("it is your turn"))
         assert late.mention in reminder.content and late in reminder.pinged
+        assert run_out(world.service, table_id, f"dc:{late.id}")
         replaced = await world.fake.wait_for(lambda: said("the computer takes the seat"))
         assert late in replaced.pinged
         await world.settle()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from adapters.discord.texts import text
 from bot.service import Timings
+from tests.e2e.clocks import run_out
 from tests.e2e.discord_harness import discord_world, is_current
 from tests.e2e.fakes.discord_api import Limits
 from tests.e2e.test_discord import current_ids, start_zweier, table_message
@@ -65,8 +66,9 @@ async def test_taking_the_seat_back_with_closed_dms_shows_the_hand(tmp_path: Pat
     async with discord_world(tmp_path) as world:
         # Anna does not press either: once the computer has led for Emil her clock
         # runs, and if it ran out before Emil is back, computers would play the match
-        # out from under him.  3 s leave a crowded machine time to get him there.
-        timings = Timings(turn_timeout=3.0, reminder_before=0, missed_turns_limit=1, ai_delay=0)
+        # out from under him.  So the turns are long and the test ends Emil's at once
+        # (with 3 s turns a take-back 3 s late found the table closed).
+        timings = Timings(turn_timeout=30, reminder_before=0, missed_turns_limit=1, ai_delay=0)
         await world.start_bot(timings=timings)
         anna, emil = world["anna"], world["emil"]
         table_id, _ = await start_zweier(world, anna, emil)  # emil leads, and sleeps
@@ -78,6 +80,7 @@ async def test_taking_the_seat_back_with_closed_dms_shows_the_hand(tmp_path: Pat
             said = [m.content for m in world.fake.channel_messages(world.channel)]
             return any(emil.mention in c and "the computer takes the seat" in c for c in said)
 
+        assert run_out(world.service, table_id, f"dc:{emil.id}")
         await world.fake.wait_for(replaced, timeout=20)
         await world.settle()
         back = await world.fake.click(emil, table_message(world, table_id), "Take my seat back")

@@ -23,6 +23,7 @@ from bot.config import Config
 from bot.payload import decode as decode_payload
 from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
+from tests.e2e.clocks import remind, run_out
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     FakeMessage,
@@ -518,8 +519,9 @@ async def test_a_webhook_without_a_secret_gets_one(fake: FakeTelegram, tmp_path:
 async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path: Path) -> None:
     # the other player presses nothing either: after the computer's move his clock
     # runs, and the take-back must come before it ends (a table all walked away from
-    # closes), so it is not too short for a loaded machine
-    quick = timings(turn_timeout=2.0, reminder_before=1.6, missed_turns_limit=1)
+    # closes).  So the turns are long, and the test sends the sleeper's reminder and
+    # ends his turn itself (with 2 s turns a take-back 2 s late found the table closed)
+    quick = timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=1)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
         players, table_id = await started_match(rig, fake)
@@ -527,7 +529,9 @@ async def test_reminder_and_computer_takes_the_seat(fake: FakeTelegram, tmp_path
         assert table is not None and table.to_act() is not None
         sleeper = players.users[table.to_act() or 0]
         # the reminder comes privately, then the computer plays and the group is told
+        assert remind(rig.service, table_id)
         await fake.wait_for_message(sleeper.private_chat, contains="it is your turn")
+        assert run_out(rig.service, table_id, f"tg:{sleeper.id}")
         note = await fake.wait_for_message(players.group, contains="missed a turn")
         assert sleeper.first_name in note.text
         group_table = await fake.wait_for(
