@@ -17,6 +17,7 @@ from bot.ports import Timings
 from bot.table import Table
 from engine.actions import PlayCard
 from engine.actions import decode as decode_action
+from tests.e2e.clocks import run_out
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
 
@@ -96,7 +97,10 @@ async def test_a_seat_the_computer_plays_does_not_ring(tmp_path: Path) -> None:
     hand still says whose turn it is, but a turn the computer will play must not
     ring his phone every trick."""
     async with discord_world(tmp_path) as world:
-        quick = Timings(turn_timeout=3, reminder_before=0, missed_turns_limit=1, ai_delay=0.05)
+        # Anna's turns must not run out under her clicks on a busy machine (with 3 s
+        # turns a click 3 s late lost her seat too): turns are long, Bert's run out at
+        # once (the test fires their timer)
+        quick = Timings(turn_timeout=30, reminder_before=0, missed_turns_limit=1, ai_delay=0.05)
         await world.start_bot(ping_after=0.0, timings=quick)
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
@@ -104,6 +108,7 @@ async def test_a_seat_the_computer_plays_does_not_ring(tmp_path: Path) -> None:
         assert seat is not None
 
         def annas_move() -> str | None:
+            run_out(world.service, table_id, f"dc:{bert.id}")  # Bert never presses
             table = world.service.tables.get(table_id)
             hand = world.hand_message(anna, table_id)
             if table is None or hand is None:
