@@ -50,6 +50,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy
+	$(PY) -m mypy bench  # apart: bench/engine.py would clash with the engine package
 	$(VENV)/bin/lint-imports
 
 test: lint typecheck

@@ -111,12 +111,12 @@ def _play(dealer: int, seed: bytes, seating: tuple[str, ...], tag: str) -> dict[
         state, _ = P.apply(state, seat, action)
     res = P.result(state)
     assert res is not None
-    contract = res.contract
-    if contract is not None and res.detail("without_talon"):
-        contract += " without talon"
+    played = res.contract
+    if played is not None and res.detail("without_talon"):
+        played += " without talon"
     return {
         "points": list(res.points),
-        "contract": contract,
+        "contract": played,
         "declarer": res.declarer,
         "made": res.declarer is not None and res.declarer in res.winners,
         "multiplier": res.multiplier,

@@ -134,6 +134,7 @@ def match(job: tuple[int, bytes, int]) -> tuple[int | None, int]:
         while d.turn >= 0:
             smart = aware == 3 or d.turn == aware
             d.step(policy(d) if smart else _blind_policy(d))
+        assert d.res is not None
         m.add_result(spec, d.res)
         k += 1
     return (m.winner if m.finished else None), k
@@ -354,16 +355,19 @@ def main() -> int:
             )
         if args.approach:
             seeds = [rng.randbytes(12) for _ in range(args.approach)]
-            got = {
+            by_aware = {
                 aware: pool.map(approach, [(i, s, aware) for i, s in enumerate(seeds)])
                 for aware in (True, False)
             }
             diff, half = duplicate_args.mean_ci(
-                [x["change"] - y["change"] for x, y in zip(got[True], got[False], strict=True)]
+                [
+                    x["change"] - y["change"]
+                    for x, y in zip(by_aware[True], by_aware[False], strict=True)
+                ]
             )
             row = {"level": args.a, "deals": args.approach, "at": args.at, "others": others}
             for aware, name in ((True, "aware"), (False, "blind")):
-                rs = got[aware]
+                rs = by_aware[aware]
                 row[name] = {
                     "mean_change": round(statistics.mean(x["change"] for x in rs), 2),
                     "climbed": sum(x["climbed"] for x in rs),

@@ -119,7 +119,7 @@ def match_won(job: tuple[int, int, int]) -> bool:
             d.step((_variant_policy if d.turn == seat else TP.policy)(d))
         match.add_result(deal_spec, d.res)
         deals += 1
-    return match.finished and match.winner == seat
+    return bool(match.finished and match.winner == seat)
 
 
 def _rate(xs: list[bool]) -> dict[str, Any]:
