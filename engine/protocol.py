@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from .actions import INVALID, Action, decode, encode
 from .errors import IllegalAction
@@ -92,6 +92,10 @@ class DealCore(ABC):
         return tuple(decode(c, contracts) for c in self.legal())
 
 
+#: A game's own core (`apply` hands back the same kind it was given).
+S = TypeVar("S", bound=DealCore)
+
+
 def to_act(state: DealCore) -> int | None:
     return None if state.turn < 0 else state.turn
 
@@ -108,8 +112,9 @@ def view(state: DealCore, seat: int | None) -> SeatView:
     return state.view(seat)
 
 
-def apply(state: DealCore, seat: int, action: Action) -> tuple[DealCore, tuple[Event, ...]]:
-    """Apply `seat`'s `action`: a new state and the events, or `IllegalAction`."""
+def apply(state: S, seat: int, action: Action) -> tuple[S, tuple[Event, ...]]:
+    """Apply `seat`'s `action`: a new state of the same game and the events, or
+    `IllegalAction`."""
     if state.turn < 0:
         raise IllegalAction("deal_over", "the deal is over")
     if seat != state.turn:

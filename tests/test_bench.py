@@ -15,17 +15,18 @@ import pytest
 
 from engine.ai.tausend_policy import policy
 from engine.games import game
+from engine.tausend.deal import TausendDeal
 from engine.tausend.rules import OVER, PLAY
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _last_json(*args: str) -> dict[str, object]:
+def _last_json(*args: str) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -48,7 +49,7 @@ def test_arena_prints_its_summary(game: str) -> None:
     assert keys <= res.keys()
     assert (res["game"], res["a"], res["b"], res["deals"]) == (game, "heuristic", "random", 3)
     rate = res["a_win_rate"]
-    lo, hi = res["a_win_ci95"]  # type: ignore[misc]
+    lo, hi = res["a_win_ci95"]
     assert isinstance(rate, float | int) and 0 <= lo <= rate <= hi <= 1
 
 
@@ -115,6 +116,7 @@ def test_the_thousand_ceiling_finds_real_lines_and_misses_none() -> None:
     found = missed_by_policy = none = 0
     for i in range(150):
         d = spec.start_deal(opts, i % 3, seed=rng.randbytes(16))
+        assert isinstance(d, TausendDeal)
         while d.phase not in (PLAY, OVER):
             d.step(policy(d))
         if d.phase != PLAY:

@@ -10,6 +10,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from bot import app
 from bot.config import Config
 from bot.ports import ChatRef, UserRef
@@ -121,6 +123,6 @@ async def test_tables_of_a_platform_without_its_token_are_said_to_wait(tmp_path:
     assert code == 0, logs
     assert "1 Telegram table(s) wait for TELEGRAM_TOKEN" in logs, logs
     assert "Discord" not in logs, logs
-    served = Config(_env_file=None, database_path=db, telegram_token="1:" + "x" * 35)  # type: ignore[call-arg]
+    served = Config(_env_file=None, database_path=db, telegram_token=SecretStr("1:" + "x" * 35))  # type: ignore[call-arg]
     code, logs = await run_logged(served, timeout=5, loader=loader)
     assert code == 0 and "wait for" not in logs, logs

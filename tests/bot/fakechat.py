@@ -419,6 +419,12 @@ class Bot:
         assert self.chat is not None
         return self.chat
 
+    @property
+    def db(self) -> Store:
+        """The open store (between `start` and `stop`)."""
+        assert self.store is not None
+        return self.store
+
     def player(self, user: UserRef, policy: Policy = random_policy) -> Player:
         return Player(self.fc, user, policy)
 
@@ -499,8 +505,8 @@ async def open_bauern_partners(bot: Bot, host: Player, partner: Player) -> str:
 async def snapshot(bot: Bot, table_id: str) -> tuple[object, ...]:
     """Everything a refused press must leave as it was: memory, log and store row."""
     table = bot.svc.tables[table_id]
-    log = await bot.store.table_log(table_id)  # type: ignore[union-attr]
-    row = await bot.store.table_row(table_id)  # type: ignore[union-attr]
+    log = await bot.db.table_log(table_id)
+    row = await bot.db.table_row(table_id)
     seats = [(s.user, s.name, s.ai, s.missed) if s else None for s in table.seats]
     return (
         table.version,

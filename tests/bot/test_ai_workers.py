@@ -200,7 +200,7 @@ async def test_a_hung_worker_does_not_stall_the_table(
     own = AIWorkers(1, timeout=2.0)
     made: Made = []
     stopped: list[int] = []
-    await own.run(partial(time.sleep, 0))  # the worker is up: the next hold is a hang
+    await own.run(int)  # int() is 0 at once: the worker is up, the next hold is a hang
 
     async def hanging(decide: Callable[[], int]) -> int:
         if not stopped:
@@ -239,7 +239,7 @@ async def test_a_new_pool_that_starts_slowly_is_not_taken_for_a_hung_one(
     own = AIWorkers(1, timeout=0.5, start_grace=30.0)
     frozen: list[int] = []
     try:
-        first = asyncio.ensure_future(own.run(partial(time.sleep, 0)))
+        first = asyncio.ensure_future(own.run(int))
         while not own.pids():
             await asyncio.sleep(0.01)
         frozen.extend(own.pids())
@@ -248,7 +248,7 @@ async def test_a_new_pool_that_starts_slowly_is_not_taken_for_a_hung_one(
         await asyncio.sleep(1.5)
         for pid in frozen:
             os.kill(pid, signal.SIGCONT)
-        assert await first is None
+        assert await first == 0  # int(): the decision made
         assert replaced(caplog) == [] and own.pids() == frozen
     finally:
         for pid in frozen:  # only if the test failed while they were stopped
@@ -264,7 +264,7 @@ async def test_a_burst_of_decisions_waits_its_turn(caplog: pytest.LogCaptureFixt
     own = AIWorkers(1, timeout=0.5)
     think: Any = partial(time.sleep, 0.05)  # a 50 ms decision (its code is None)
     try:
-        await own.run(partial(time.sleep, 0))  # the worker is up
+        await own.run(int)  # the worker is up
         assert await asyncio.gather(*(own.run(think) for _ in range(16))) == [None] * 16
         assert replaced(caplog) == []
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ async def test_one_who_walked_away_cannot_close_the_match_by_his_vote(
         assert "Take my seat back" in (out.text or "")
         table = bot.svc.tables[tid]
         assert table.status.value == "playing" and not table.votes
-        assert not [e for e in await bot.store.table_log(tid) if e["k"] in ("vote", "abort")]
+        assert not [e for e in await bot.db.table_log(tid) if e["k"] in ("vote", "abort")]
         seat = table.seat_of(bert.key)
         assert seat is not None
         assert (await bert.press(button(bot.fc.tables[tid].message, "tb"))).ok
@@ -72,7 +72,7 @@ async def test_a_press_that_waited_behind_a_failed_write_finds_the_table_open(
             r2 = await second
         assert not r1.ok and r1.code == "not_saved"
         assert r2.ok, r2
-        played = [e for e in await bot.store.table_log(tid) if e["k"] == "act"]
+        played = [e for e in await bot.db.table_log(tid) if e["k"] == "act"]
         assert played and played[-1]["code"] == decode(cards[1].payload).arg
     finally:
         await bot.stop()
@@ -100,7 +100,7 @@ async def test_forgetme_while_a_write_fails_takes_the_seat_too(tmp_path: Path) -
         table = bot.svc.tables[tid]
         assert other.key not in table.humans()
         assert other.user.name not in [s.name for s in table.seats if s is not None]
-        assert any(e["k"] == "forget" for e in await bot.store.table_log(tid))
+        assert any(e["k"] == "forget" for e in await bot.db.table_log(tid))
     finally:
         await bot.stop()
 
@@ -152,7 +152,7 @@ async def test_a_table_opened_while_his_data_is_deleted_keeps_its_host(
     bot = await make_bot().start()
     try:
         bert = bot.player(users(2)[1])
-        real = bot.store.create_table
+        real = bot.db.create_table
 
         async def stored_then_slow(*args: Any, **kwargs: Any) -> str:
             # the table's row is stored (naming him its host); memory follows later
@@ -164,11 +164,11 @@ async def test_a_table_opened_while_his_data_is_deleted_keeps_its_host(
             await asyncio.sleep(0.05)
             return await bot.svc.forget(bert.user)
 
-        bot.store.create_table = stored_then_slow  # type: ignore[method-assign]
+        bot.db.create_table = stored_then_slow  # type: ignore[method-assign]
         opened, _ = await asyncio.gather(
             bot.svc.create_table(other, bert.user, "dreier"), forget_meanwhile()
         )
-        bot.store.create_table = real  # type: ignore[method-assign]
+        bot.db.create_table = real  # type: ignore[method-assign]
         assert opened.ok, opened
         seen = {t.id: (t.host, t.seat_of(bert.key)) for t in bot.svc.tables_in(other.key)}
     finally:
@@ -187,22 +187,22 @@ async def test_forgetme_says_what_happened_when_only_the_deletion_fails(bot: Bot
     through", which reads as if he still had his seat. Sent again, it deletes."""
     anna, bert = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [anna, bert])
-    real = bot.store.write
+    real = bot.db.write
 
     async def no_deletes(**kw: Any) -> None:
         if any("DELETE FROM players" in sql for sql, _ in kw.get("ops", [])):
             raise StoreError("disk I/O error")
         await real(**kw)
 
-    bot.store.write = no_deletes  # type: ignore[method-assign]
+    bot.db.write = no_deletes  # type: ignore[method-assign]
     out = await bot.svc.forget(bert.user)
-    bot.store.write = real  # type: ignore[method-assign]
+    bot.db.write = real  # type: ignore[method-assign]
     assert not out.ok and "Your seats are given up" in (out.text or ""), out
     assert "/forgetme again" in (out.text or "")
     assert bot.svc.tables[tid].seat_of(bert.key) is None
-    assert await bot.store.player(bert.key) is not None
+    assert await bot.db.player(bert.key) is not None
     again = await bot.svc.forget(bert.user)
-    assert again.ok and await bot.store.player(bert.key) is None
+    assert again.ok and await bot.db.player(bert.key) is None
 
 
 async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
@@ -222,13 +222,13 @@ async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
     table = bot.svc.tables[tid]
     while (seat := table.to_act()) is not None and table.seats[seat].user is not None:  # type: ignore[union-attr]
         assert await anna.take_turn(tid) is not None
-    before = await bot.store.table_log(tid)
+    before = await bot.db.table_log(tid)
     await bot.crash()
     bot = await make_bot(timings=timings, clock=lambda: now[0]).start(serve=False)
     try:
         await asyncio.sleep(0.5)  # ten times the computer's delay
         now[0] += 2 * timings.turn_timeout  # and more than Anna's whole turn
-        assert await bot.store.table_log(tid) == before
+        assert await bot.db.table_log(tid) == before
         await bot.serve()
         loop = asyncio.get_running_loop()
         end = loop.time() + 10
@@ -236,7 +236,7 @@ async def test_after_a_restart_no_computer_moves_before_the_platform_serves(
         while (seat := table.to_act()) is None or table.seats[seat].user is None:  # type: ignore[union-attr]
             assert loop.time() < end, "the computer did not move once the platform served"
             await asyncio.sleep(0.02)
-        assert not [e for e in await bot.store.table_log(tid) if e.get("by") == "t"]
+        assert not [e for e in await bot.db.table_log(tid) if e.get("by") == "t"]
     finally:
         await bot.stop()
 
@@ -259,11 +259,13 @@ async def test_a_table_its_last_person_left_closes_even_if_closing_failed(
     real_append, real_commit = store.append, svc._commit
     killed = asyncio.Event()
 
-    async def append(table_id: str, first: bool, entries: list[Entry], **kw: Any) -> Any:
+    async def append(
+        table_id: str, first_version: int, entries: Sequence[Entry], **kw: Any
+    ) -> None:
         if any(e["k"] == "abort" for e in entries) and not aborts:
-            aborts.append(entries)
+            aborts.append(list(entries))
             raise StoreError("cannot write to the database: database or disk is full")
-        return await real_append(table_id, first, entries, **kw)
+        await real_append(table_id, first_version, entries, **kw)
 
     async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
         if any(e["k"] == "abort" for e in entries):
@@ -397,6 +399,7 @@ async def test_a_timeout_after_a_failed_press_still_hands_the_seat_over(
         anna, bert = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [anna, bert])
         seat = bot.svc.tables[tid].to_act()
+        assert seat is not None
         mover = to_move(bot.svc.tables[tid], [anna, bert])
         await asyncio.wait_for(gated.thinking.wait(), 5)  # the timeout fired
         assert bot.store is not None

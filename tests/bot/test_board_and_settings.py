@@ -720,7 +720,7 @@ async def test_two_places_never_show_the_same_rating(make_bot: Callable[..., Bot
         store = bot.store
         assert store is not None
         named = [("tg:1", "Anna", 3.25), ("tg:2", "Bert", 3.2), ("tg:3", "Cilli", 3.15)]
-        ops = [
+        ops: list[tuple[str, tuple[object, ...]]] = [
             ("INSERT INTO players (key, name, lang, updated) VALUES (?, ?, NULL, 0)", (k, n))
             for k, n, _ in named
         ]

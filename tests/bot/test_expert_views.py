@@ -16,6 +16,7 @@ from bot.service import TableUpdate
 from bot.table import Table
 from engine.actions import Action, Bid, ChooseTrump, CloseTalon, Double, Pass, PlayCard, decode
 from engine.cards import CARDS, Card, Suit
+from engine.tausend.match import TausendMatch
 from engine.views import SeatView
 
 from .fakechat import CHAT, Bot, Player, Policy, open_table, users
@@ -290,7 +291,7 @@ async def test_the_table_counts_the_deals_on_the_barrel(
         assert (await bot.svc.update_setting(CHAT, host, "language", lang, is_admin=True)).ok
         tid = await open_table(bot, "tausend", players)
         match = bot.svc.tables[tid].match
-        assert match is not None and hasattr(match, "on_barrel")
+        assert isinstance(match, TausendMatch)
         assert "arrel" not in table_text(bot, tid) and "Fass" not in table_text(bot, tid)
         match.scores[1] = 880
         match.on_barrel[1] = True
@@ -315,7 +316,7 @@ async def test_a_deal_sat_out_is_not_counted_on_the_barrel(
         tid = await open_table(bot, "tausend", players, options={"tausend.players": 4})
         table = bot.svc.tables[tid]
         match = table.match
-        assert match is not None and hasattr(match, "on_barrel")
+        assert isinstance(match, TausendMatch)
         assert table.deal_log is not None
         dealer = table.deal_log.spec.dealer
         other = (dealer + 1) % 4
@@ -368,7 +369,11 @@ async def test_two_at_thousand_see_the_face_down_stock_after_the_deal(
                         laid[:] = [got]
 
             bot.fc.on_update.append(watch)
-            await play_until(bot, tid, players, lambda t=table: bool(t.deal_points))
+
+            def scored(t: Table = table) -> bool:
+                return bool(t.deal_points)
+
+            await play_until(bot, tid, players, scored)
             bot.fc.on_update.remove(watch)
             end = next(u for u in bot.fc.updates if u.table_id == tid and u.result is not None)
             assert end.result is not None

@@ -73,11 +73,11 @@ async def test_hash_while_the_deal_runs_seed_after(bot: Bot) -> None:
     tid, updates = await _match(bot)
     results = [u.result for u in updates if u.kind in ("deal_end", "finished")]
     assert results and all(r is not None for r in results)
-    record = await bot.store.game_record(tid)  # type: ignore[union-attr]
+    record = await bot.db.game_record(tid)
     assert record is not None
     assert len(results) == len(record["deals"])
     for r, deal in zip(results, record["deals"], strict=True):
-        assert r is not None and r.seed == deal["seed"]
+        assert r is not None and r.seed is not None and r.seed == deal["seed"]
         digest = hashlib.sha256(bytes.fromhex(r.seed)).hexdigest()
         assert published[r.deal_no] == {digest} == {deal["seed_sha256"]}
         assert r.seed in r.message.text
@@ -140,7 +140,10 @@ async def test_verify_a_stored_record(bot: Bot, tmp_path: Path) -> None:
 def test_verify_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seed = "00" * 16
     digest = hashlib.sha256(bytes(16)).hexdigest()
-    rec = {"game": "zweier", "deals": [{"dealer": 0, "seed": seed, "seed_sha256": digest}]}
+    rec: dict[str, Any] = {
+        "game": "zweier",
+        "deals": [{"dealer": 0, "seed": seed, "seed_sha256": digest}],
+    }
     p = tmp_path / "r.json"
     p.write_text(json.dumps(rec))
     assert engine_main(["verify", str(p)]) == 0

@@ -104,7 +104,11 @@ async def test_the_computer_plays_on_while_a_platform_is_held(
         while "ai" not in await _acts(bot, tid):  # the person plays whenever it is his turn
             if await person.take_turn(tid) is None:
                 n = len(bot.fc.updates)
-                await bot.fc.wait(lambda n=n: len(bot.fc.updates) != n, timeout=2)
+
+                def updated(n: int = n) -> bool:
+                    return len(bot.fc.updates) != n
+
+                await bot.fc.wait(updated, timeout=2)
         await bot.fc.wait(lambda: _to_act(bot, tid) == person.key, timeout=2)
         await asyncio.sleep(0.6)  # two turn timeouts: the person's turn still waits
         assert "t" not in await _acts(bot, tid)

@@ -202,7 +202,7 @@ class Watch:
                 self.checked["hand"] = self.checked.get("hand", 0) + 1
                 if extra:
                     self.fail(f"{user}'s hand shows {sorted(c.id for c in extra)}")
-                if seed in hv.message.text:
+                if seed is not None and seed in hv.message.text:
                     self.fail(f"{user}'s hand shows the seed")
 
 

@@ -689,7 +689,7 @@ class Declarer:
         if "Match over" in screen:
             return ""
         if f"Bidding — {self.name} to bid" in screen and (bids := re.findall(r"Bid (\d+)", screen)):
-            return max(bids, key=int)
+            return str(max(bids, key=int))
         return "1"
 
 

@@ -391,8 +391,8 @@ async def test_thousand_for_four_counts_tricks_of_those_who_play(bot: Bot) -> No
         if out and line:
             tricks.append((out.group(1), line))
     assert tricks, "no trick was taken"
-    for out, line in tricks:
-        assert len(line.split(" · ")) <= 3 and f"{out}:" not in line, (out, line)
+    for sitter, line in tricks:
+        assert len(line.split(" · ")) <= 3 and f"{sitter}:" not in line, (sitter, line)
     assert any("Each player's first trick, face up: 1. " in text for text in running)
 
 

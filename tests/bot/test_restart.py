@@ -217,10 +217,11 @@ async def _play_with_kills(
                 # memory is ahead of the views while a change is being stored: wait
                 # for the next update, not only for the next action
                 seen = len(bot.fc.updates)
-                await bot.fc.wait(
-                    lambda b=bot, n=done, u=seen: _actions(b, tid) != n or len(b.fc.updates) != u,
-                    timeout=10,
-                )
+
+                def moved(b: Bot = bot, n: int = done, u: int = seen) -> bool:
+                    return _actions(b, tid) != n or len(b.fc.updates) != u
+
+                await bot.fc.wait(moved, timeout=10)
     finally:
         await bot.stop()  # the last one started
     return kills
@@ -247,9 +248,13 @@ async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> 
             task.cancel()  # ... when its caller goes away
             with pytest.raises(asyncio.CancelledError):
                 await task
+
             # the press went through anyway, was announced, and play goes on (the
             # computer's move included: the next wait for our turn needs it)
-            await bot.fc.wait(lambda n=updates: len(bot.fc.updates) > n)
+            def updated(n: int = updates) -> bool:
+                return len(bot.fc.updates) > n
+
+            await bot.fc.wait(updated)
             assert bot.svc.tables.get(tid) is None or bot.svc.tables[tid].version > version
             if tid not in bot.svc.tables:
                 break
@@ -269,6 +274,7 @@ async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..
     tid = await open_table(bot, "zweier", [a, b])
     table = bot.svc.tables[tid]
     seat = table.to_act()
+    assert seat is not None
     mover = to_move(table, [a, b])
     deadline = table.deadline
     assert deadline == pytest.approx(now[0] + 30)
@@ -295,11 +301,12 @@ async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..
     try:
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid), timeout=2)
         assert bot.svc.tables[tid].deadline == pytest.approx(now[0] + 10)
-        row = await bot.store.table_row(tid)  # type: ignore[union-attr]
+        row = await bot.db.table_row(tid)
         assert row is not None and row.deadline == pytest.approx(now[0] + 10)
         await asyncio.sleep(0.2)
         assert "action" not in bot.fc.kinds(tid)
-        assert bot.svc.tables[tid].seats[seat].missed == 0  # type: ignore[union-attr]
+        held = bot.svc.tables[tid].seats[seat]
+        assert held is not None and held.missed == 0
     finally:
         await bot.stop()
 
@@ -309,11 +316,12 @@ async def test_turn_timer_rearmed_from_the_stored_deadline(make_bot: Callable[..
     bot = await make_bot(timings=short, clock=lambda: now[0]).start()
     try:
         await bot.fc.wait(lambda: "action" in bot.fc.kinds(tid), timeout=2)
-        log = await bot.store.table_log(tid)  # type: ignore[union-attr]
+        log = await bot.db.table_log(tid)
         timed_out = [e for e in log if e["k"] == "act" and e.get("by") == "t"]
         assert len(timed_out) == 1 and timed_out[0]["seat"] == seat
         table = bot.svc.tables[tid]
-        assert table.seats[seat].missed == 1  # type: ignore[union-attr]
+        missed = table.seats[seat]
+        assert missed is not None and missed.missed == 1
     finally:
         await bot.stop()
 

@@ -18,6 +18,7 @@ from bot.store import Store
 from bot.table import Status, Table
 from bot.views import match_summary_text
 from engine.actions import Redeal, decode
+from engine.match import Match
 
 from .conftest import WALK
 from .fakechat import (
@@ -320,9 +321,14 @@ async def test_a_thousand_redeal_is_no_failed_contract_in_stats(bot: Bot) -> Non
     players = [bot.player(u, claims) for u in users(3)]
     for _ in range(5):  # matches, until a settled declarer claims a redeal
         tid = await open_table(bot, "tausend", players)
-        match = bot.svc.tables[tid].match
-        assert match is not None
-        await play_until(bot, tid, players, lambda m=match: bool(redealt(m)))
+        running = bot.svc.tables[tid].match
+        assert running is not None
+        match: Match = running
+
+        def redeal_seen(m: Match = match) -> bool:
+            return bool(redealt(m))
+
+        await play_until(bot, tid, players, redeal_seen)
         if tid in bot.svc.tables:
             break
     else:

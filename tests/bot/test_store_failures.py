@@ -313,8 +313,12 @@ async def test_a_computer_move_that_cannot_be_stored_is_made_once_the_database_i
                 if bot.svc.tables[tid].version != version:
                     continue  # the computer moved before the database was taken
                 await _until_logged(caplog, f"could not store a change of table {tid}")
+
                 # memory goes back to what is stored (no move half made)
-                await bot.fc.wait(lambda v=version: bot.svc.tables[tid].version == v)
+                def restored(v: int = version) -> bool:
+                    return bot.svc.tables[tid].version == v
+
+                await bot.fc.wait(restored)
             break
         else:
             raise AssertionError("the computer never had a turn")

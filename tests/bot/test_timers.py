@@ -65,7 +65,11 @@ async def _play_others(
             continue
         run_out(bot.svc, tid, absent)
         n = len(bot.fc.updates)
-        await bot.fc.wait(lambda n=n: until() or len(bot.fc.updates) != n, timeout=3)
+
+        def moved(n: int = n) -> bool:
+            return until() or len(bot.fc.updates) != n
+
+        await bot.fc.wait(moved, timeout=3)
 
 
 async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[..., Bot]) -> None:
@@ -171,8 +175,8 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         bot.svc._arm(bot.svc.tables[tid])  # re-arm with the long delay
         hv = absent.hand(tid)
         assert hv is not None and hv.your_turn
-        out = await absent.take_turn(tid)
-        assert out is not None and out.ok
+        took = await absent.take_turn(tid)
+        assert took is not None and took.ok
         s = bot.svc.tables[tid].seats[seat] if tid in bot.svc.tables else None
         if s is not None:
             assert s.ai is None and s.missed == 0

@@ -14,7 +14,7 @@ from engine.actions import Bid, ChooseTrump, Double, Pass, PlayCard
 from engine.ai import Budget, player
 from engine.ai.bauern import AI, exact
 from engine.ai.bauern_policy import chance, gang_losers, policy
-from engine.ai.bauern_worlds import deal_hidden, stichzwang_bars, worlds
+from engine.ai.bauern_worlds import BauernWorlds, deal_hidden, stichzwang_bars, worlds
 from engine.bauern import BauernDeal, BauernOptions
 from engine.bauern.rules import BIDDING, CONTRACT_IDS, PLAY, TRUMP
 from engine.cards import DECK20, DECK20_MASK, Card, Suit, cards_of, index_of, mask_of
@@ -296,6 +296,7 @@ def test_heuristic_bids_a_sure_gang_and_nobody_kontras_it() -> None:
     # strong level does not Kontra (it would lose 18 instead of 9).
     view = d.view(d.turn)
     read = AI.worlds(view)
+    assert isinstance(read, BauernWorlds)
     assert read.fixed and read.fixed[0][0] == 2
     for world in (read.sample(random.Random(s)) for s in range(20)):
         assert gang_losers(world.hands[2], Order.NORMAL) == 0

@@ -23,7 +23,8 @@ from engine.actions import (
 )
 from engine.ai import Budget, player
 from engine.ai.dreier import AI, calibrated, estimate, exact, value
-from engine.ai.dreier_policy import danger, policy, sure_tricks
+from engine.ai.dreier_hand import danger, sure_tricks
+from engine.ai.dreier_policy import policy
 from engine.ai.dreier_worlds import TALON, worlds
 from engine.cards import DECK20_MASK, Card, Suit, cards_of
 from engine.dreier.contracts import CONTRACT_IDS, ROW

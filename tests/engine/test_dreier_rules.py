@@ -186,12 +186,12 @@ def test_bettler_hand_stays_hidden() -> None:
 def test_first_trick_of_each_side_stays_visible() -> None:
     state, acts = _start("normal-won-2")
     state, _ = _run(state, acts[:13])  # trick 1 to middlehand, trick 2 to the declarer
-    first = dict(dict(P.view(state, 0).extra)["first_tricks"])  # type: ignore[arg-type]
+    first = dict(dict(P.view(state, 0).extra)["first_tricks"])  # type: ignore[call-overload]
     assert first["defenders"] == (
         2,
         ((1, Card.from_id("AC")), (2, Card.from_id("JH")), (0, Card.from_id("KC"))),
     )
-    assert first["declarer"][0] == 1  # type: ignore[index]
+    assert first["declarer"][0] == 1
 
 
 def test_view_lists_every_completed_trick() -> None:
@@ -269,12 +269,13 @@ def test_refusals_explain_why() -> None:
     state, _ = _run(state, acts[:5])
     three = Discard(Card.parse("TS JS AH"))
     codes = {}
-    for name, action in [
+    cases: list[tuple[str, Action]] = [
         ("three", three),
         ("play", PlayCard(Card.from_id("AH"))),
         ("farben", Discard(Card.parse("TS JS"), "farbenringerl")),
         ("unknown", Discard(Card.parse("TS JS"), "zehnerloch")),
-    ]:
+    ]
+    for name, action in cases:
         with pytest.raises(IllegalAction) as e:
             P.apply(state, 2, action)
         codes[name] = e.value.code

@@ -248,7 +248,7 @@ def test_two_players_declarer_remembers_what_he_laid_away() -> None:
     discard = next(a for a in P.legal_actions(s) if isinstance(a, Discard))
     laid = set(discard.cards)
     s = _act(s, (1, discard))
-    assert set(dict(P.view(s, 1).extra)["discarded"]) == laid  # type: ignore[arg-type]
+    assert set(dict(P.view(s, 1).extra)["discarded"]) == laid  # type: ignore[call-overload]
     for seat in (None, 0):
         v = P.view(s, seat)
         shown = set(v.talon_cards)  # the stock was shown to all before he took it
