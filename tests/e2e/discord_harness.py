@@ -328,7 +328,9 @@ class World:
         the press turns into the answer."""
         question = await self.slash(user, "resign", where=where)
         assert len(question.buttons) == 1, question.content
-        await self.click(user, question, question.buttons[0].label)
+        label = question.buttons[0].label
+        assert label is not None
+        await self.click(user, question, label)
         return question
 
     async def click(self, user: FakeUser, message: FakeMessage, target: str) -> FakeInteraction:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 from adapters.telegram import TelegramAdapter, Throttle, serve
 from bot.config import Config
@@ -179,7 +180,7 @@ def config_for(fake: FakeTelegram, db: Path, **kw: Any) -> Config:
     """The bot's configuration pointing at the fake (no .env file)."""
     return Config(  # type: ignore[call-arg]
         _env_file=None,
-        telegram_token=fake.token,
+        telegram_token=SecretStr(fake.token),
         telegram_api_url=fake.base_url,
         database_path=db,
         **kw,
@@ -342,10 +343,13 @@ async def open_table(
     for user in others:
         answer = await press(fake, user, lobby, "Join")
         assert not answer.show_alert, answer.text
-        await fake.wait_for(
-            lambda u=user: u.first_name in lobby.text, what=f"{user.first_name} in the lobby"
-        )
+        await fake.wait_for(joined(user, lobby), what=f"{user.first_name} in the lobby")
     return table_id, lobby
+
+
+def joined(user: FakeUser, lobby: FakeMessage) -> Callable[[], bool]:
+    """Whether the lobby names `user` (his join went through), for `wait_for`."""
+    return lambda: user.first_name in lobby.text
 
 
 async def lobby_with_a_stranger(fake: FakeTelegram) -> tuple[Players, FakeMessage, str]:

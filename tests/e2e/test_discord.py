@@ -150,7 +150,7 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
             # as the preset list shows it
             ("dreier", "alle Spiele (all_contracts)", "Saved: preset.dreier = all_contracts"),
         ]:
-            fields = {"key": key} | ({"value": value} if value else {})
+            fields: dict[str, Any] = {"key": key} | ({"value": value} if value else {})
             out = await world.slash(moderator, "settings", **fields)
             assert out.content.startswith(said), (key, value, out.content)
 

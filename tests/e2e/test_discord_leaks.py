@@ -144,15 +144,17 @@ async def test_a_press_whose_answer_is_cut_off_logs_no_card(
         table = world.service.tables[table_id]
         seat = table.to_act()
         assert seat is not None
-        mover, other = (anna, bert) if table.seats[seat].user == f"dc:{anna.id}" else (bert, anna)
+        acting = table.seats[seat]
+        assert acting is not None
+        mover, other = (anna, bert) if acting.user == f"dc:{anna.id}" else (bert, anna)
         hand = world.hand_message(mover, table_id)
         assert hand is not None
-        stale = [b for b in hand.buttons if b.custom_id and ":a" in b.custom_id]
+        stale = [b.custom_id for b in hand.buttons if b.custom_id and ":a" in b.custom_id]
         assert stale
         await world.slash(other, "abort")  # a vote: a new version, the old buttons go stale
         await world.settle()
         world.fake.server_error("POST", "/webhooks/{webhook_id}/{token}", status=RESET)
-        await world.fake.click(mover, hand, stale[0].custom_id, forged=True)
+        await world.fake.click(mover, hand, stale[0], forged=True)
         await world.fake.wait_for(
             lambda: "could not answer a press" in caplog.text, description="the warning"
         )

@@ -7,6 +7,7 @@ discord.py and core against the fake Discord (`discord_world`).
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable
 from pathlib import Path
 
 import pytest
@@ -19,13 +20,13 @@ from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world
 def kept_of(world: World, table_id: str) -> list[str]:
     """What the adapter still holds of a table (names of the maps that know it)."""
     adapter = world.adapter
-    per_table = {
+    per_table: dict[str, Container[str]] = {
         "_channels": adapter._channels,
         "_refs": adapter._refs,
         "_in_dm": adapter._in_dm,
         "_lost": adapter._lost,
     }
-    per_slot = {
+    per_slot: dict[str, Iterable[tuple[str, ...]]] = {
         "_outboxes": adapter._outboxes,
         "_shown": adapter._shown,
         "_live": adapter._live,

@@ -101,7 +101,9 @@ async def test_a_press_that_reached_the_bot_after_its_window_still_counts_once(
         pressed = await world.fake.click(
             user, hand, current_ids(world, table_id, hand)[0], late=2.0
         )
-        await world.fake.wait_for(lambda: len(table.deal_log.actions) > played)
+        await world.fake.wait_for(
+            lambda: table.deal_log is not None and len(table.deal_log.actions) > played
+        )
         await world.settle()
         assert len(table.deal_log.actions) == played + 1
         assert [e.code for e in pressed.rejections] == [10062]  # one try, no more
@@ -133,9 +135,9 @@ async def test_a_dm_still_on_its_way_holds_up_nobody_else(tmp_path: Path) -> Non
 
         other_hand = await world.fake.wait_for(
             lambda: (
-                (m := world.hand_message(second, table_id))
-                and current_ids(world, table_id, m)
-                and m
+                m
+                if (m := world.hand_message(second, table_id)) and current_ids(world, table_id, m)
+                else None
             ),
             description="the other player's buttons",
         )
@@ -179,8 +181,8 @@ async def test_a_lobby_pressed_by_everyone_at_once_seats_and_deals_once(tmp_path
 
         starts = await asyncio.gather(*(world.click(anna, lobby, "Start") for _ in "12"))
         await world.settle()
-        said = [r.content for i in starts for r in i.responses if r.ephemeral]
-        assert said == [t("en", "refuse.not_in_lobby")]
+        refusals = [r.content for i in starts for r in i.responses if r.ephemeral]
+        assert refusals == [t("en", "refuse.not_in_lobby")]
         assert len(table.deals) == 1 and len(world.table_messages(table.id)) == 1
         for user in (anna, winner):
             assert len([m for m in world.fake.dms(user) if table.id in m.content]) == 1
@@ -211,9 +213,11 @@ async def test_one_player_at_two_tables_in_two_servers_keeps_them_apart(tmp_path
         tables = world.service.tables
         for table_id in (first, second, first):
             version = tables[table_id].version
-            await world.play(
-                table_id, until=lambda t=table_id, v=version: tables[t].version >= v + 2
-            )
+
+            def moved_twice(t: str = table_id, v: int = version) -> bool:
+                return tables[t].version >= v + 2
+
+            await world.play(table_id, until=moved_twice)
 
         await world.resign(bert)
         await world.settle()

@@ -343,7 +343,7 @@ async def test_documents_are_uploaded_and_checked_like_telegram(
     assert again.caption is None
 
     await ptb_bot.send_document(group.id, b"x", filename="a.txt", caption="é" * 1024)
-    refusals = [
+    refusals: list[tuple[str, dict[str, Any]]] = [
         (CAPTION_TOO_LONG, dict(document=b"x", filename="a.txt", caption="x" * 1025)),
         (CAPTION_TOO_LONG, dict(document=b"x", filename="a.txt", caption="🂡" * 513)),
         (WRONG_FILE_ID, dict(document="no-such-file")),

@@ -40,6 +40,7 @@ from tests.e2e.telegram_harness import (
     fake,
     free_port,
     hand_message,
+    joined,
     lobby_with_a_stranger,
     log_guard,
     make_players,
@@ -385,7 +386,8 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         # a double press: both answered at once, the second one refused
         actor = players.users[table.to_act() or 0]
         hand = await fake.wait_for(
-            lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+            lambda: m if (m := hand_message(actor, table_id)) and m.buttons() else None,
+            what="buttons",
         )
         button = hand.buttons()[0]
         version = table.version
@@ -398,10 +400,10 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         assert table.version == version + 1
 
         # "Show my hand" in the group edits the private hand message, nothing else
-        hand = hand_message(anna, table_id)
+        private = hand_message(anna, table_id)
         answer = await press(fake, anna, group_table, "Show my hand")
         assert answer.text == "Your hand is in our private chat." and not answer.show_alert
-        assert hand_message(anna, table_id) is hand
+        assert hand_message(anna, table_id) is private
         assert all(q.answer is not None for q in fake.queries.values())
 
         # /resign ends the match for everyone; the table's buttons go
@@ -741,10 +743,11 @@ async def test_an_abort_vote_leaves_the_hand_buttons_working(
         await fake.wait_for_message(players.group, contains="1 of the 2 needed")
         hand = await fake.wait_for(
             lambda: (
-                (m := hand_message(actor, table_id))
+                m
+                if (m := hand_message(actor, table_id))
                 and m.buttons()
                 and decode_payload(m.buttons()[0].data).version == table.version
-                and m
+                else None
             ),
             what="the hand drawn again after the vote",
         )
@@ -1006,7 +1009,7 @@ async def test_a_reader_without_a_language_keeps_the_tables_in_his_private_chat(
         lobby = await fake.wait_for_message(group, contains="Gastgeber")
         for user in users[1:]:
             assert not (await press(fake, user, lobby, "Mitspielen")).show_alert
-            await fake.wait_for(lambda u=user: u.first_name in lobby.text, what="joined")
+            await fake.wait_for(joined(user, lobby), what="joined")
         assert not (await press(fake, users[0], lobby, "Start")).show_alert
 
         def hands() -> list[tuple[FakeUser, FakeMessage]]:

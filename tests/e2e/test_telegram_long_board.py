@@ -29,7 +29,7 @@ async def test_a_board_longer_than_a_message_comes_whole_in_several(
         anna = players.users[0]
         group = players.group
         scope = f"tg:{group.id}"
-        ops = []
+        ops: list[tuple[str, tuple[object, ...]]] = []
         for i in range(15):
             key = f"tg:{1000 + i}"
             name = f"Maximilian-Alexander {i:02d} von Hohenberg-Schwarzenfeld 🃏🃏🃏 Schnapskönig"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
 from bot.payload import decode as decode_payload
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram_api import FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
     fake,
     log_guard,
@@ -87,7 +87,11 @@ async def test_the_adapter_forgets_old_users_but_still_greets_and_speaks_to_them
         crowd = [fake.create_user(f"U{i}", started=False) for i in range(6)]
         for user in crowd:
             user.start_bot()
-            await fake.wait_for(lambda u=user: bool(u.private_chat.bot_messages()))
+
+            def greeted(u: FakeUser = user) -> bool:
+                return bool(u.private_chat.bot_messages())
+
+            await fake.wait_for(greeted)
         adapter = rig.adapter
         assert len(adapter.langs) <= 3 and len(adapter.reachable) <= 3
         await held_none(adapter.outbox)

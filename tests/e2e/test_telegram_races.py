@@ -42,7 +42,7 @@ BOT = BOT_USERNAME
 async def playable_hand(fake: FakeTelegram, user: FakeUser, table_id: str) -> FakeMessage:
     """The user's hand message once it offers at least two cards to play."""
     return await fake.wait_for(
-        lambda: (m := hand_message(user, table_id)) and len(m.buttons()) > 1 and m,
+        lambda: m if (m := hand_message(user, table_id)) and len(m.buttons()) > 1 else None,
         what=f"{user.first_name}'s hand with cards to play",
     )
 
@@ -232,14 +232,14 @@ async def test_every_card_double_tapped_plays_once_and_none_spills_into_the_next
         while not over():
             actor = players.users[table.to_act() or 0]
             version = table.version
-            hand = await fake.wait_for(
-                lambda a=actor, v=version: (
-                    (m := hand_message(a, table_id))
-                    and any(decode_payload(b.data).version == v for b in m.buttons())
-                    and m
-                ),
-                what="the buttons of the player to act",
-            )
+
+            def current_hand(a: FakeUser = actor, v: int = version) -> FakeMessage | None:
+                m = hand_message(a, table_id)
+                if m and any(decode_payload(b.data).version == v for b in m.buttons()):
+                    return m
+                return None
+
+            hand = await fake.wait_for(current_hand, what="the buttons of the player to act")
             card = hand.buttons()[0].data
             taps = [actor.press(hand, card), actor.press(hand, card)]
             answers = await asyncio.gather(*(fake.wait_answer(q) for q in taps))

@@ -107,7 +107,7 @@ async def test_the_record_rides_out_telegram_trouble(
         fake.fail_next("sendDocument", error_code=502)  # a hiccup: tried again
         anna.send(group, "/record")
         first = await wait_for_document(fake, group)
-        assert first.document is not None and table_id in first.document.file_name
+        assert first.document is not None and table_id in (first.document.file_name or "")
 
         fake.fail_next("sendDocument", error_code=400, description="Bad Request: file lost")
         anna.send(group, "/record")
@@ -159,7 +159,7 @@ async def test_a_record_that_may_have_arrived_gets_no_try_again(
         fake.fail_next("sendDocument", error_code=400, description="Bad Request: file lost")
         typed = anna.send(group, "/record")
         document = await wait_for_document(fake, group, after=typed)
-        assert document.document is not None and table_id in document.document.file_name
+        assert document.document is not None and table_id in (document.document.file_name or "")
         await fake.wait_for(lambda: len(fake.calls_to("sendDocument")) == 2, what="the retry")
         assert await rig.adapter.outbox.drain(5)
 

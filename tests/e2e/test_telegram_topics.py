@@ -22,6 +22,7 @@ from tests.e2e.telegram_harness import (
     deal_over,
     fake,
     hand_message,
+    joined,
     log_guard,
     play,
     press,
@@ -59,7 +60,7 @@ async def open_in_topic(
     table_id = tables_named(lobby).pop()
     for user in guests:
         assert not (await press(fake, user, lobby, "Join")).show_alert
-        await fake.wait_for(lambda u=user: u.first_name in lobby.text, what="the join")
+        await fake.wait_for(joined(user, lobby), what="the join")
     return table_id, lobby
 
 

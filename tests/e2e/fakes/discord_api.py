@@ -2888,7 +2888,7 @@ class FakeDiscord:
         ids = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
         return [self.users[user_id] for user_id in ids if user_id in self.users]
 
-    def _pinged(self, content: str, allowed: Json) -> list[FakeUser]:
+    def _pinged(self, content: str, allowed: Json | None) -> list[FakeUser]:
         """Who a new message notifies: without `allowed_mentions` every user it
         mentions; with it, those its "parse" (``users``) or its "users" list allow."""
         mentioned = self._mentions(content)
