@@ -8,12 +8,14 @@ waited brings a short reply to his DM hand, deleted once he has moved.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.payload import decode
 from bot.ports import Timings
+from bot.store import Store
 from bot.table import Table
 from engine.actions import PlayCard
 from engine.actions import decode as decode_action
@@ -430,17 +432,24 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
     the restart: the new run did not know it was his turn (no hand of its own showed
     it), so nothing deleted it and "it is your turn" stood in the channel for good."""
     async with discord_world(tmp_path) as world:
-        # no reminder from the first run; its turn runs out while the bot is down
-        first = Timings(turn_timeout=1.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0)
+        # no reminder from the first run; its turn runs out while the bot is down.
+        # The turns are long (a short one would run out before the bot stops, and it
+        # would no longer be his turn; the table keeps its turns' length for the new
+        # run too): his stored deadline is put in the past once the bot is down.
+        first = Timings(turn_timeout=600.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0)
         await world.start_bot(timings=first, ping_after=3600.0)
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
         seat = world.service.tables[table_id].to_act()
         late = anna if world.service.tables[table_id].seat_of(f"dc:{anna.id}") == seat else bert
         await world.stop_bot()
-        await asyncio.sleep(1.2)
-        # back: the downtime is not his, he is reminded at once and has 5 s
-        quick = Timings(turn_timeout=20.0, reminder_before=5.0, missed_turns_limit=3, ai_delay=0)
+        async with Store(world.db) as store:
+            row = await store.table_row(table_id)
+            assert row is not None and row.deadline is not None, "his turn has no stored deadline"
+            await store.set_deadline(table_id, time.time() - 60)
+        # back: the downtime is not his, he is reminded at once and has the reminder's
+        # time (30 s) to move
+        quick = Timings(turn_timeout=600.0, reminder_before=30.0, missed_turns_limit=3, ai_delay=0)
         await world.start_bot(timings=quick, ping_after=3600.0)
 
         [reminder] = await world.fake.wait_for(
@@ -450,6 +459,7 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
         assert not reminder.deleted
         hand = world.hand_message(late, table_id)
         assert hand is not None
+        assert world.service.tables[table_id].to_act() == seat, "his turn ran out"
         await world.click(late, hand, _card_button(world, late, table_id))
         await world.settle()
         assert reminder.deleted, "the reminder stayed after his move"
