@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from bot.service import Timings
 from bot.table import Table
-from tests.e2e.clocks import long_turns
+from tests.e2e.clocks import long_turns, remind, run_out
 from tests.e2e.discord_harness import discord_world
 from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
@@ -48,17 +49,36 @@ async def turn_in_hand(
     return players, table, actor, hand
 
 
+async def until(check: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    """Wait until `check()` holds: what the bot alone decides (no request reaches the
+    fake while it is offline, so its `wait_for` would not look again)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        assert loop.time() < end, f"waited {timeout} s for {what}"
+        await asyncio.sleep(0.02)
+
+
 async def press_during_an_outage(
     rig: Rig, players: Players, table: Table, actor: FakeUser, hand: FakeMessage
 ) -> None:
     """Telegram out of reach until past the turn's deadline, the person to act pressing
     meanwhile: once it is back his press counts (no computer move for him, still his
-    seat, no "missed" note), and then the clocks run again."""
-    fake = rig.fake
+    seat, no "missed" note), and then the clocks run again.
+
+    The turns are long (`LONG`), so that no clock of the bot's runs out under the test
+    on a loaded machine: his turn's reminder is sent by the test, once Telegram is out
+    of reach (in webhook mode its send is what notices the outage), and his deadline is
+    put in the past once the bot holds the clocks.  Back, he has the reminder's time
+    (or half a turn), 10 s or 15 s, for his waiting press to be delivered; the next
+    turn's clock runs then, and the test ends it (`run_out`)."""
+    fake, service = rig.fake, rig.service
     await fake.go_offline()
     query = actor.press(hand, hand.buttons()[0].data)  # it waits at Telegram
+    remind(service, table.id)  # its timer's callback, fired now: nothing if reminders are off
+    await until(lambda: table.platform in service._held, "the outage to hold the clocks")
     assert table.deadline is not None
-    await asyncio.sleep(table.deadline - time.time() + 0.5)  # past the turn's timeout
+    table.deadline = time.time() - 1.0  # his turn ran out during the outage
     await fake.come_back()
 
     answer = await fake.wait_answer(query, timeout=15)
@@ -67,10 +87,27 @@ async def press_during_an_outage(
     assert [e.get("by") for e in log if e["k"] == "act"][:1] == ["p"]
     assert all(s is not None and s.ai is None for s in table.seats)  # still his seat
     assert not any("missed" in m.text for m in players.group.bot_messages())
-    # Telegram answers again: the clocks run, an absent player's turn times out
+    # Telegram answers again: the clocks run (the next turn's timer is armed, not held),
+    # and an absent player's turn times out
+    await until(
+        lambda: (
+            table.platform not in service._held
+            and (timers := service._timers.get(table.id)) is not None
+            and any(not h.cancelled() for h in timers.handles)
+        ),
+        "the next turn's clock",
+    )
+    seat = table.to_act()
+    assert seat is not None
+    assert run_out(service, table.id, f"tg:{players.users[seat].id}")
     await fake.wait_for(
         lambda: any(s is not None and s.ai is not None for s in table.seats), what="a timeout"
     )
+
+
+#: Turns long enough for a loaded machine, with a reminder (and so the grace after
+#: an outage) a third of a turn before the end: the test ends what it needs at once.
+LONG = 30.0
 
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
@@ -80,9 +117,7 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
     """Polling: the first failed poll notices the outage.  Webhook: no poll fails, so
     the reminder's send that cannot connect notices it.  The press made during it
     waits at Telegram."""
-    # the turn's time is ample for a loaded machine to reach the outage before the
-    # reminder, which in webhook mode must fail to notice it
-    quick = timings(turn_timeout=3.5, reminder_before=0.75, missed_turns_limit=1)
+    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
     db = tmp_path / "bot.sqlite3"
     config = webhook_config(fake, db) if mode == "webhook" else None
     rig = await start_rig(fake, db, config=config, timing=quick)
@@ -100,7 +135,7 @@ async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn
     """Webhook mode with reminders off (REMINDER_BEFORE=0): nothing is sent that could
     fail to connect, so a probe notices the outage before his turn runs out; once
     Telegram is back he has half a turn (the grace without a reminder)."""
-    quick = timings(turn_timeout=3.0, reminder_before=0.0, missed_turns_limit=1)
+    quick = timings(turn_timeout=LONG, reminder_before=0.0, missed_turns_limit=1)
     db = tmp_path / "bot.sqlite3"
     rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
     try:
