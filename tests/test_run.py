@@ -41,6 +41,11 @@ CHOICES = r"Your choices:\n(?:.*\n)+?> "
 FAKE_TELEGRAM = "123456789:AAFakeTokenForTestsOnly_abcdefghijklmnop"
 FAKE_DISCORD = "MTIzNDU2Nzg5.FakeDiscord.TokenForTestsOnly-xyz"
 FAKE_SECRET = "webhook-secret-for-tests-only"
+#: Seconds the tests wait for a bot's process: for its start (make, the interpreter,
+#: the imports) and its end, and for each prompt of the terminal table.  Ample for a
+#: loaded 2-core machine: a wait only lasts that long when something is wrong.
+START_WAIT = 60.0
+PROMPT_WAIT = 30.0
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +93,7 @@ def run_bot(
         capture_output=True,
         env=clean_env(tmp_path) if env is None else env,
         cwd=tmp_path,
-        timeout=20,
+        timeout=START_WAIT,
     )
 
 
@@ -181,12 +186,12 @@ def test_make_run_without_a_token_plays_the_local_table_to_the_first_trick(
 ) -> None:
     term = Pty(make_run_command(tmp_path), clean_env(tmp_path), cwd=tmp_path)
     pty_run.append(term)
-    term.expect(r"a table in your terminal", timeout=20)  # make + interpreter start-up
-    term.expect(r"Choose a game.*\n> ", timeout=5)
+    term.expect(r"a table in your terminal", timeout=START_WAIT)  # make + interpreter start-up
+    term.expect(r"Choose a game.*\n> ", timeout=PROMPT_WAIT)
     term.send("zweier")
-    term.expect(r"you and 1 computer player", timeout=5)
+    term.expect(r"you and 1 computer player", timeout=PROMPT_WAIT)
     for _ in range(6):
-        m = term.expect(rf"Last trick: .*→|{CHOICES}", timeout=5)
+        m = term.expect(rf"Last trick: .*→|{CHOICES}", timeout=PROMPT_WAIT)
         if m.group(0).startswith("Last trick"):
             break
         term.send("1")  # the first choice: a card
@@ -194,8 +199,8 @@ def test_make_run_without_a_token_plays_the_local_table_to_the_first_trick(
         raise AssertionError(f"no completed trick after 6 cards:\n{term.text}")
     assert "Hand:" in term.text
     term.send("q")
-    term.expect(r"your game is kept", timeout=5)
-    assert term.wait(timeout=10) == 0
+    term.expect(r"your game is kept", timeout=PROMPT_WAIT)
+    assert term.wait(timeout=PROMPT_WAIT) == 0
     assert (tmp_path / "bot.sqlite3").exists()
 
 
@@ -213,7 +218,7 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
         assert proc.stdout is not None and proc.stdin is not None
         os.set_blocking(proc.stdout.fileno(), False)
         out = b""
-        end = time.monotonic() + 15
+        end = time.monotonic() + START_WAIT
         while b"Choose a game" not in out:
             assert time.monotonic() < end, out.decode()
             select.select([proc.stdout], [], [], 0.5)
@@ -225,7 +230,7 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
             select.select([proc.stdout], [], [], 0.5)
             out += proc.stdout.read() or b""
         proc.send_signal(sig)
-        assert proc.wait(timeout=5) == 0
+        assert proc.wait(timeout=PROMPT_WAIT) == 0
         assert proc.stderr is not None
         assert proc.stderr.read() == b""
         out += proc.stdout.read() or b""
@@ -257,7 +262,7 @@ def test_an_empty_pipe_is_no_input_either(tmp_path: Path) -> None:
         capture_output=True,
         env=clean_env(tmp_path),
         cwd=tmp_path,
-        timeout=20,
+        timeout=START_WAIT,
     )
     assert done.returncode == 2
     assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in done.stderr.decode()
@@ -282,7 +287,7 @@ def test_output_closed_early_ends_quietly(tmp_path: Path) -> None:
         proc.stdin.write(b"zweier\n")
         proc.stdin.close()
         err = proc.stderr.read().decode()
-        assert proc.wait(timeout=30) == 0, err
+        assert proc.wait(timeout=START_WAIT) == 0, err
     assert "Traceback" not in err and "Broken pipe" not in err, err
 
 
@@ -500,7 +505,7 @@ def test_a_bad_dotenv_never_echoes_its_tokens(tmp_path: Path) -> None:
     env = clean_env(tmp_path)
     del env["TELEGRAM_TOKEN"], env["DISCORD_TOKEN"]  # taken from the .env file
     done = subprocess.run(
-        [PYTHON, "-m", "bot"], capture_output=True, env=env, cwd=tmp_path, timeout=20
+        [PYTHON, "-m", "bot"], capture_output=True, env=env, cwd=tmp_path, timeout=START_WAIT
     )
     assert done.returncode == 2
     err = done.stderr.decode()
@@ -826,13 +831,19 @@ async def test_the_real_telegram_adapter_at_debug_never_logs_its_token(tmp_path:
 
 def test_help_says_what_the_bot_does_and_where_the_settings_are(tmp_path: Path) -> None:
     done = subprocess.run(
-        [PYTHON, "-m", "bot", "--help"], capture_output=True, env=clean_env(tmp_path), timeout=20
+        [PYTHON, "-m", "bot", "--help"],
+        capture_output=True,
+        env=clean_env(tmp_path),
+        timeout=START_WAIT,
     )
     out = done.stdout.decode()
     assert done.returncode == 0 and "usage: python -m bot" in out and ".env.example" in out
     assert "LANG=de_AT.UTF-8 make run" in out  # how the terminal speaks German
     wrong = subprocess.run(
-        [PYTHON, "-m", "bot", "--tokn"], capture_output=True, env=clean_env(tmp_path), timeout=20
+        [PYTHON, "-m", "bot", "--tokn"],
+        capture_output=True,
+        env=clean_env(tmp_path),
+        timeout=START_WAIT,
     )
     assert wrong.returncode == 2 and b"usage: python -m bot" in wrong.stderr
     assert wrong.stderr.startswith(b"python -m bot: unknown argument '--tokn'\n")
