@@ -20,6 +20,7 @@ import pytest
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
 from engine.__main__ import verify_text
+from tests.e2e.clocks import remind, run_out
 from tests.e2e.fakes.telegram_api import (
     BOT_USERNAME,
     CHAT_NOT_FOUND,
@@ -213,7 +214,10 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
 ) -> None:
     """The group is told (once) how to let the bot write again, his turn times out to
     the computer as anyone's, and after Start he has his hand back and plays on."""
-    quick = timings(turn_timeout=1.5, reminder_before=0.5)
+    # 30 s turns: his reminder goes and his turn runs out when the test says so (the
+    # timers' own callbacks, fired early); 1.5 s turns raced the other's presses and
+    # his own press once he was back
+    quick = timings(turn_timeout=30.0, reminder_before=10.0)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", timing=quick)
     try:
         players, table_id = await started_match(rig, fake)
@@ -226,10 +230,16 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
         await fake.wait_for(lambda: hand_message(blocker, table_id), what="his hand")
 
         blocker.block_bot()
+        assert remind(rig.service, table_id)  # its DM is refused
         link = f"https://t.me/{BOT}?start={table_id}"
         note = await fake.wait_for_message(group, contains=link)
         assert note.text.startswith(f"{blocker.first_name}, I cannot send you your cards")
-        await fake.wait_for(lambda: table.to_act() != seat, what="his turn to time out")
+        # his turn runs out (fired again if the table changed meanwhile: a timer fired
+        # at an older version is dropped, as a real one is)
+        end = asyncio.get_running_loop().time() + 10
+        while run_out(rig.service, table_id, f"tg:{blocker.id}"):
+            assert asyncio.get_running_loop().time() < end, "his turn did not time out"
+            await asyncio.sleep(0.1)
         log = await rig.store.table_log(table_id)
         assert any(e.get("by") == "t" and e.get("seat") == seat for e in log)
         refused = [c for c in fake.calls if c.status == 403]
@@ -256,6 +266,8 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
         answer = await press(fake, blocker, hand, hand.buttons()[0].data)
         assert not answer.show_alert, answer.text
         await fake.wait_for(lambda: table.version > version, what="his move")
+        log = await rig.store.table_log(table_id)
+        assert [e.get("by") for e in log if e["k"] == "act"][-1:] == ["p"]  # his, no timeout
         assert [m.text for m in group.bot_messages()].count(note.text) == 1
     finally:
         await stop_rig(rig)
