@@ -197,8 +197,8 @@ async def test_a_player_with_closed_dms_is_rung_in_the_channel(tmp_path: Path) -
             emils_turn = table is not None and table.to_act() == table.seat_of(f"dc:{emil.id}")
             shown = [m for m in channel_pings() if not m.deleted]
             assert len(shown) <= (1 if emils_turn else 0), [m.content for m in shown]
-            first = table is not None and table.deal_log is not None
-            if first and emils_turn and len(table.deals) > 1 and not table.deal_log.actions:
+            log = table.deal_log if table is not None else None
+            if table and log and emils_turn and len(table.deals) > 1 and not log.actions:
                 # a new deal's first turn: the DM hand that would have rung failed
                 assert shown, f"deal {len(table.deals)}: Emil's first turn did not ring"
                 rang_first = True
@@ -359,12 +359,12 @@ async def test_after_a_restart_a_player_with_closed_dms_is_not_told_again(
             ]
 
         closed_note = f"<@{emil.id}>, I cannot send you direct messages"
-        table = world.service.tables[table_id]
+        table: Table | None = world.service.tables[table_id]
         for _ in range(40):  # a move or two in, with Anna to act and Emil next
             assert table is not None and table.deal_log is not None
             if table.deal_log.actions and table.to_act() != table.seat_of(key):
                 break
-            table = await one_move(world, table_id)  # type: ignore[assignment]
+            table = await one_move(world, table_id)
         assert len(said(closed_note)) == 1
         await world.restart(ping_after=0.0)
         await world.settle()

@@ -44,7 +44,8 @@ async def turn_in_hand(
     assert seat is not None
     actor = players.users[seat]
     hand = await fake.wait_for(
-        lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+        lambda: m if (m := hand_message(actor, table_id)) and m.buttons() else None,
+        what="buttons",
     )
     return players, table, actor, hand
 

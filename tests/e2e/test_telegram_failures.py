@@ -255,10 +255,11 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
         await play(rig, table_id, [other], until=his_turn)
         hand = await fake.wait_for(
             lambda: (
-                (m := hand_message(blocker, table_id))
+                m
+                if (m := hand_message(blocker, table_id))
                 and m.message_id > welcome.message_id
                 and any(decode_payload(b.data).version == table.version for b in m.buttons())
-                and m
+                else None
             ),
             what="his hand with buttons",
         )
@@ -310,7 +311,8 @@ async def test_deleted_table_and_hand_messages_are_posted_again(
         answer = await press(fake, actor, again, "Show my hand")
         assert answer.text == "Your hand is in our private chat." and not answer.show_alert
         hand = await fake.wait_for(
-            lambda: (m := hand_message(actor, table_id)) is not gone and m, what="a new hand"
+            lambda: m if (m := hand_message(actor, table_id)) is not gone else None,
+            what="a new hand",
         )
         assert hand.buttons() and hand.text == gone.text
         version = table.version
@@ -347,7 +349,8 @@ async def test_presses_made_while_telegram_is_out_of_reach_count_once(
         assert table is not None
         actor = players.users[table.to_act() or 0]
         hand = await fake.wait_for(
-            lambda: (m := hand_message(actor, table_id)) and m.buttons() and m, what="buttons"
+            lambda: m if (m := hand_message(actor, table_id)) and m.buttons() else None,
+            what="buttons",
         )
         assert await rig.adapter.outbox.drain(5)
         version = table.version
