@@ -29,6 +29,12 @@ class Preferences(ServiceShape):
     async def update_setting(
         self, chat: ChatRef, user: UserRef, key: str, value: str, *, is_admin: bool
     ) -> Outcome:
+        """A database that will not take the change: "not saved", as for a press."""
+        return await self._outcome(user, self._update_setting(chat, user, key, value, is_admin))
+
+    async def _update_setting(
+        self, chat: ChatRef, user: UserRef, key: str, value: str, is_admin: bool
+    ) -> Outcome:
         lang = await self.reply_lang(user, chat)
         if not is_admin:
             return refuse(lang, "not_admin")
@@ -39,12 +45,15 @@ class Preferences(ServiceShape):
                 updated = current.with_value(key, value)
             except SettingError as e:
                 return refuse(lang, "bad_setting", error=e.text(lang))
+            speaks = chat_language(updated, chat.lang)
+            if speaks != chat_language(current, chat.lang):
+                # the chat's tables speak its language: the running ones switch now
+                # too, before the setting is stored — a table whose switch the store
+                # does not take leaves the setting as it was, so asking again (as
+                # "not saved" says) switches it, not finding the chat switched already
+                for table in self.tables_in(chat.key):
+                    await self._speak(table, speaks)
             await self.store.save_chat_settings(chat.key, kept_unread(updated.to_json(), stored))
-        speaks = chat_language(updated, chat.lang)
-        if speaks != chat_language(current, chat.lang):
-            # the chat's tables speak its language: the running ones switch now too
-            for table in self.tables_in(chat.key):
-                await self._speak(table, speaks)
         # what is now in force, as /settings shows it ("ai_level = heuristic" for
         # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
         found = setting_line(

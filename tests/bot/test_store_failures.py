@@ -384,16 +384,17 @@ async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
         await store.close()
 
 
-def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str) -> None:
-    """`store.method` fails once as a locked database would, then works again: the
-    moment between two writes of one press that cannot be held open from outside."""
+def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: int = 1) -> None:
+    """`store.method` fails once (at its `at`-th call) as a locked database would, then
+    works again: the moment between two writes of one press that cannot be held open
+    from outside."""
     real = getattr(store, method)
     calls = 0
 
     async def failing(*args: Any, **kwargs: Any) -> Any:
         nonlocal calls
         calls += 1
-        if calls == 1:
+        if calls == at:
             raise StoreError("cannot write to the database: database is locked")
         return await real(*args, **kwargs)
 
@@ -440,6 +441,31 @@ async def test_a_table_whose_host_could_not_be_seated_does_not_stay_open(
         assert stored == [("aborted",)]
         again = await bot.svc.create_table(CHAT, anna, "zweier")
         assert again.ok and [tb.id for tb in bot.svc.tables_in(CHAT.key)] == [again.table_id]
+    finally:
+        await bot.stop()
+
+
+async def test_a_language_switch_the_store_does_not_take_is_refused_and_can_be_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An admin switches the chat's language; the first of its two tables switches,
+    the second's change cannot be stored.  He is told it was not saved (an answer,
+    not an exception the adapter reports as a crash), and asking again switches the
+    chat and both its tables (not finding the chat switched already, the second table
+    left speaking the old language for good)."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
+    try:
+        anna, bert = users(2)
+        tables = [(await bot.svc.create_table(CHAT, u, "zweier")).table_id for u in (anna, bert)]
+        assert None not in tables
+        _fail_once(monkeypatch, bot.svc.store, "append", at=2)
+        out = await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)
+        assert not out.ok and out.code == "not_saved", out
+        assert (await bot.svc.settings(CHAT)).language != "de"
+        again = await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)
+        assert again.ok, again
+        assert (await bot.svc.settings(CHAT)).language == "de"
+        assert [bot.svc.tables[tid].settings.get("lang") for tid in tables] == ["de", "de"]
     finally:
         await bot.stop()
 
