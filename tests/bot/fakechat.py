@@ -356,6 +356,8 @@ class Bot:
     ai_level: str = "random"
     ai_runner: Callable[[Callable[[], int]], Awaitable[int]] | None = inline_ai
     langs: dict[str, str] = field(default_factory=dict)
+    #: More arguments for the `Store` (its `busy_timeout`, `write_retry`)
+    store_options: dict[str, Any] = field(default_factory=dict)
     store: Store | None = None
     service: TableService | None = None
     chat: FakeChat | None = None
@@ -363,7 +365,7 @@ class Bot:
     async def start(self, *, serve: bool = True) -> Bot:
         """`serve=False`: the platform is out of reach after the start (no `listen`
         until the test calls `serve`)."""
-        self.store = await Store(self.path, table_ids=self.table_ids).open()
+        self.store = await Store(self.path, table_ids=self.table_ids, **self.store_options).open()
         kw: dict[str, Any] = {}
         if self.clock is not None:
             kw["clock"] = self.clock

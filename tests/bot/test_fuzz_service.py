@@ -58,7 +58,7 @@ import shutil
 import tempfile
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from unittest import mock
 
 from hypothesis import HealthCheck, event, settings
@@ -203,6 +203,9 @@ class DealWatch(Watch):
 class ChatSessions(RuleBasedStateMachine):
     """One bot on one SQLite file, its chats and their users; see the module."""
 
+    #: More arguments for the bot's `Store` (a subclass's shorter waits for a lock)
+    STORE_OPTIONS: ClassVar[dict[str, Any]] = {}
+
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
@@ -263,6 +266,7 @@ class ChatSessions(RuleBasedStateMachine):
             ai_level=LEVELS[0],
             ai_runner=None,
             langs=dict(LANGS),
+            store_options=dict(self.STORE_OPTIONS),
         )
         bot.ai_runner = functools.partial(self.think, bot)
         await bot.start()  # serves Telegram
