@@ -70,7 +70,14 @@ class Forgetting(ServiceShape):
                 # nobody left (in a match: to play or to stop it) closes it: computers
                 # do not play on in the chat to the end of the match
                 entries += left_behind(table, user.key, rest)
-                await self._commit(table, entries)
+                try:
+                    await self._commit(table, entries)
+                except StoreError:
+                    if not handed:
+                        raise  # nothing changed: "that did not go through"
+                    # a seat of his is given up and stored (and stays so), this one
+                    # not: he must know that some are, and that asking again does it
+                    return Outcome(False, t(lang, "forget.some_seats"), "not_saved")
                 handed = True
                 if in_lobby:
                     await self._after_lobby_change(table)

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from bot import results as R
-from bot.service import TableService, Timings
+from bot.i18n import t
+from bot.service import ChatRef, TableService, Timings
 from bot.store import Store, StoreError, migrations
 
 from .conftest import FAST
@@ -33,6 +34,7 @@ from .fakechat import (
     open_table,
     play_out,
     seeds,
+    stored_mentions,
     users,
 )
 
@@ -466,6 +468,33 @@ async def test_a_language_switch_the_store_does_not_take_is_refused_and_can_be_a
         assert again.ok, again
         assert (await bot.svc.settings(CHAT)).language == "de"
         assert [bot.svc.tables[tid].settings.get("lang") for tid in tables] == ["de", "de"]
+    finally:
+        await bot.stop()
+
+
+async def test_a_forgetme_that_gave_up_one_seat_of_two_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna sits at tables in two chats; /forgetme gives up the first seat, and the
+    second's change cannot be stored.  She is told that some seats are given up, not
+    that nothing went through (the first lobby shows her gone); asked again, it gives
+    up the other and deletes her."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
+    try:
+        anna = users(1)[0]
+        other = ChatRef("tg", "-1002", "Hinterzimmer")
+        tables = [(await bot.svc.create_table(c, anna, "zweier")).table_id for c in (CHAT, other)]
+        assert None not in tables
+        _fail_once(monkeypatch, bot.svc.store, "append", at=2)
+        out = await bot.svc.forget(anna)
+        assert not out.ok and out.code == "not_saved", out
+        assert out.text == t("en", "forget.some_seats"), out
+        seated = [tid for tid, tb in bot.svc.tables.items() if tb.seat_of(anna.key) is not None]
+        assert len(seated) == 1
+        again = await bot.svc.forget(anna)
+        assert again.ok and again.code == "forgotten", again
+        assert not any(tb.seat_of(anna.key) is not None for tb in bot.svc.tables.values())
+        assert await stored_mentions(bot.svc.store, anna.key) == []
     finally:
         await bot.stop()
 
