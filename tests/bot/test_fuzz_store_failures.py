@@ -1,7 +1,7 @@
 """Random chat sessions in which the database fails now and then: the sessions of
 `test_fuzz_service`, with a step that makes the store's writes fail while somebody
-presses, types or a timer fires, as `test_store_failures` makes them fail one scenario
-at a time.
+presses, types or a timer fires (or the bot is removed from a chat), as
+`test_store_failures` makes them fail one scenario at a time.
 
 The failures are real, on the bot's SQLite file: another program holds the write lock
 (a second connection's ``BEGIN EXCLUSIVE``) or the disk turns read-only (``PRAGMA
@@ -21,7 +21,8 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
   says so), a chat's language switch of the tables switched before the failure (asked
   again, it switches the rest), a /new whose host could not be seated (the empty lobby,
   never shown, expires), a join whose player's name could not be stored (the seat
-  names him);
+  names him), a chat's tables closed before the failure (the adapter hears
+  `StoreError` and tries again: then all close);
 * with every write failing, no game move, join, computer seat or start is answered
   "done";
 * nothing is announced before it is stored: every update the chat is told of names
@@ -53,6 +54,7 @@ from hypothesis.stateful import invariant, precondition, rule
 import bot.service
 from bot.i18n import t
 from bot.service import Outcome, TableUpdate, UserRef
+from bot.store import StoreError
 from bot.table import Status, Table
 from bot.views import Button
 
@@ -118,6 +120,8 @@ class FailingStore(ChatSessions):
         self.announced: list[str] = []
         #: A chat's language switch (a request of `requests`) -> (the chat, its language)
         self.switches: dict[Callable[[], Awaitable[Outcome]], tuple[Any, str]] = {}
+        #: Chats the bot was removed from whose tables could not all be closed
+        self.lost: list[Any] = []
         # a table whose change the store did not take is tried again after a pause
         # (`_reload`): here only when a step says so (`retry_failed`), as the
         # machine fires every timer, so that a session does not depend on how long a
@@ -349,6 +353,13 @@ class FailingStore(ChatSessions):
             assert not r.exc_info, r.getMessage()  # a StoreError, said in one line
             self.errors.records.remove(r)
         self.orphan_lobbies()
+        for chat in self.lost:
+            # the adapter tries again (`adapters/telegram/membership.py`): all close
+            self.run(self.svc.close_chat(chat, "group_lost"))
+            self.run(self.settle())
+            assert not self.svc.tables_in(chat.key), chat
+            event("a chat lost while the store failed, closed when tried again")
+        self.lost.clear()
         for (what, user, request), out in zip(picked, outs, strict=True):
             if isinstance(out, Outcome) and out.code == "not_saved" and what == "turn":
                 self.press_again(user, before)
@@ -423,6 +434,8 @@ class FailingStore(ChatSessions):
                 out["setting"].append(
                     (f"setting {key}", admin, self.setting_request(chat, key, value))
                 )
+            if svc.tables_in(chat.key):
+                out["chat lost"].append(("chat lost", admin, self.chat_lost_request(chat)))
         for user in EVERYONE:
             out["/forgetme"].append(("/forgetme", user, self.forget_request(user)))
         for fc in [*self.old_chats, self.fc]:
@@ -468,6 +481,19 @@ class FailingStore(ChatSessions):
         if key == "language":
             self.switches[setting] = (chat, value)
         return setting
+
+    def chat_lost_request(self, chat: Any) -> Callable[[], Awaitable[None]]:
+        """The bot removed from a chat: its tables close; the store failing, the
+        adapter hears `StoreError` (its tables closed so far stay closed) and tries
+        again later."""
+
+        async def lost() -> None:
+            try:
+                await self.svc.close_chat(chat, "group_lost")
+            except StoreError:
+                self.lost.append(chat)
+
+        return lost
 
     def forget_request(self, user: UserRef) -> Callable[[], Awaitable[Outcome]]:
         async def forget() -> Outcome:
