@@ -40,6 +40,7 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -133,11 +134,16 @@ class FailingStore(ChatSessions):
         except BaseException:
             self._retry.stop()
             raise
-        self.reader = sqlite3.connect(self.dir / "bot.sqlite3", isolation_level=None)
+
+    @functools.cached_property
+    def reader(self) -> sqlite3.Connection:
+        """A connection of our own to the bot's file: what another program sees."""
+        return sqlite3.connect(self.dir / "bot.sqlite3", isolation_level=None)
 
     def teardown(self) -> None:
         try:
-            self.reader.close()
+            if "reader" in vars(self):
+                self.reader.close()
             super().teardown()
         finally:
             self._retry.stop()
