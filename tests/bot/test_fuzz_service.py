@@ -56,7 +56,7 @@ import functools
 import logging
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 from unittest import mock
@@ -243,7 +243,7 @@ class ChatSessions(RuleBasedStateMachine):
 
     # --- running the loop -----------------------------------------------------------
 
-    def run(self, coro: Coroutine[Any, Any, _T]) -> _T:
+    def run(self, coro: Awaitable[_T]) -> _T:
         return self.loop.run_until_complete(coro)
 
     def teardown(self) -> None:
@@ -305,7 +305,7 @@ class ChatSessions(RuleBasedStateMachine):
         self.thought.add(level)
         strong = functools.partial(StrongPlayer, budget=STRONG_BUDGET)
         with mock.patch.dict(engine.ai.LEVELS, {"strong": strong}):
-            code = choose()
+            code: int = choose()
         if code not in legal:
             self.ai_problems.append(f"{where} chose {code}, not one of {legal}")
         return code

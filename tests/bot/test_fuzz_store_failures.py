@@ -120,7 +120,7 @@ class FailingStore(ChatSessions):
         self.failure: Failure | None = None
         self.announced: list[str] = []
         #: A chat's language switch (a request of `requests`) -> (the chat, its language)
-        self.switches: dict[Callable[[], Awaitable[Outcome]], tuple[Any, str]] = {}
+        self.switches: dict[Callable[[], Awaitable[Outcome | None]], tuple[Any, str]] = {}
         #: Chats the bot was removed from whose tables could not all be closed
         self.lost: list[Any] = []
         # a table whose change the store did not take is tried again after a pause
@@ -231,7 +231,7 @@ class FailingStore(ChatSessions):
         n = 0
         for timers in list(self.svc._timers.values()):
             for h in list(timers.handles):
-                callback, args = h._callback, h._args or ()
+                callback, args = h._callback, h._args or ()  # type: ignore[attr-defined]
                 if not h.cancelled() and getattr(callback, "__name__", "") == "retry":
                     h.cancel()
                     callback(*args)
@@ -405,8 +405,8 @@ class FailingStore(ChatSessions):
                         pressed("lobby", u, b, chat)
                 out["timer"].append(("expire", ADMIN[table.platform], self.timer(table, "expire")))
                 continue
-            for u in table.humans():
-                user = BY_KEY[u]
+            for key in table.humans():
+                user = BY_KEY[key]
                 pl = Player(self.fc, user)
                 hv = pl.hand(table.id)
                 if hv is not None and hv.your_turn:
@@ -431,7 +431,7 @@ class FailingStore(ChatSessions):
                     new = lambda c=chat, u=u, g=game_id: svc.create_table(c, u, g)  # noqa: E731
                     out["/new"].append(("/new", u, new))
                 if svc.tables_in(chat.key):
-                    out["/abort"].append(("/abort", u, lambda c=chat, u=u: svc.abort(c, u)))
+                    out["/abort"].append(("/abort", u, functools.partial(svc.abort, chat, u)))
             admin = ADMIN[chat.platform]
             if svc.tables_in(chat.key):
                 by_admin = lambda c=chat, a=admin: svc.abort(c, a, is_admin=True)  # noqa: E731
@@ -445,11 +445,12 @@ class FailingStore(ChatSessions):
         for user in EVERYONE:
             out["/forgetme"].append(("/forgetme", user, self.forget_request(user)))
         for fc in [*self.old_chats, self.fc]:
-            for u in fc.updates:
-                if u.kind == "finished" and u.result is not None and u.result.rematch is not None:
-                    chat = CHAT_OF[self.chat_of[u.table_id]]
+            for update in fc.updates:
+                result = update.result
+                if update.kind == "finished" and result is not None and result.rematch is not None:
+                    chat = CHAT_OF[self.chat_of[update.table_id]]
                     for p in PEOPLE[chat.platform]:
-                        pressed("rematch", p, u.result.rematch, chat)
+                        pressed("rematch", p, result.rematch, chat)
         return out
 
     def timer(self, table: Table, what: str) -> Callable[[], Awaitable[None]]:
