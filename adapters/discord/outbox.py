@@ -223,6 +223,10 @@ class OutboxWorker(AdapterShape):
             sent = await self._channel(channel_id).send(
                 render.content(msg), nonce=nonce, **render.view_kwargs(msg)
             )
+        if not _shows(sent, msg):
+            # a post tried again after a 5xx that Discord had carried out: the nonce
+            # gave back the message as it was first sent, an older state of the slot
+            await sent.edit(content=render.content(msg), view=render.view(msg))
         await self._remember(table_id, slot, channel_id, sent.id, msg)
 
     async def _remember(
@@ -308,3 +312,14 @@ class OutboxWorker(AdapterShape):
             if tid == table_id and lane and box.task is not None and not box.task.done()
         ]:
             await asyncio.wait(busy)
+
+
+def _shows(sent: discord.Message, msg: Message) -> bool:
+    """Does the message Discord answered a post with show `msg` (text and buttons)?"""
+    shown = [
+        getattr(item, "custom_id", None)
+        for row in sent.components
+        for item in getattr(row, "children", ())
+    ]
+    wanted = [render.PREFIX + b.payload for row in msg.buttons[:5] for b in row[:5]]
+    return sent.content == render.content(msg) and shown == wanted

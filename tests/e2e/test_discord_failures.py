@@ -424,6 +424,53 @@ async def test_server_errors_are_tried_again_and_lose_nothing(
         assert adapter_lines(caplog) == []  # retried quietly
 
 
+async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_is_now(
+    tmp_path: Path,
+) -> None:
+    """The table message of a new deal reaches Discord but the bot is answered 503;
+    before it tries again, a player moves.  The retry keeps the post's nonce, so
+    Discord gives back the message as first sent (the table before the move): the
+    channel must end up showing the table as it is, not the deal's first picture."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(retry_delays=(0.5,))
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        await world.click(bert, lobby, "Join")
+        await world.settle()
+        long_turns(world.service, table_id)
+        posts = f"/channels/{world.channel.id}/messages"
+        fake.server_error("POST", posts, status=503, processed=True)
+        await world.click(anna, lobby, "Start")
+        await fake.wait_for(
+            lambda: any(r.status == 503 for r in fake.requests_to("POST", posts)),
+            description="the table message's post to be answered 503",
+        )
+        retry = fake.hold("POST", posts)  # the retry waits until the player has moved
+        [first] = world.table_messages(table_id)
+        table = world.service.tables[table_id]
+
+        def to_press() -> tuple[FakeUser, FakeMessage] | None:
+            for player in (anna, bert):  # the channel's outbox is busy: not `next_press`
+                hand = world.hand_message(player, table_id)
+                if hand is not None and current_ids(world, table_id, hand):
+                    return player, hand
+            return None
+
+        user, hand = await fake.wait_for(to_press, description="a hand to play")
+        played = table.version
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await fake.wait_for(lambda: table.version > played, description="the move")
+        await retry.wait_held()
+        retry.release()
+        await world.settle()
+
+        view = world.service.table(table_id)
+        assert view is not None
+        assert world.table_messages(table_id) == [first]  # made once
+        assert first.content == render.content(view.message)
+
+
 # --------------------------------------------------------------------------- answering presses
 
 
