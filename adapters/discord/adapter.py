@@ -213,6 +213,7 @@ class DiscordAdapter(Presses, Hands, Pings, OutboxWorker, Losses):
         client = self.client
         self.service.listeners.append(self)  # changes from now on are queued
         connect: asyncio.Task[None] | None = None
+        ended_here = False  # the connection was still running when we closed it
         try:
             await self._login(token.get_secret_value())
             await self._restore()  # before any press can arrive
@@ -231,6 +232,7 @@ class DiscordAdapter(Presses, Hands, Pings, OutboxWorker, Losses):
                 if live.timer is not None:
                     live.timer.cancel()
             await self._drain_all(DRAIN_TIMEOUT / 2)
+            ended_here = connect is not None and not connect.done()
             await client.close()
             if connect is not None:
                 done, _ = await asyncio.wait({connect}, timeout=DRAIN_TIMEOUT)
@@ -238,8 +240,12 @@ class DiscordAdapter(Presses, Hands, Pings, OutboxWorker, Losses):
                     connect.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await connect
-        if connect is not None and not connect.cancelled() and connect.exception() is not None:
-            raise connect.exception()  # type: ignore[misc]
+        if connect is None or connect.cancelled() or (failed := connect.exception()) is None:
+            return
+        # closed while it was reconnecting, discord.py's loop ends in an error of its
+        # own (its `dispatch` after `close`): a stop, not a failure
+        if not ended_here:
+            raise failed
 
     async def _login(self, token: str) -> None:
         """Log in, telling a wrong token (stop: a setting to fix) from a Discord that

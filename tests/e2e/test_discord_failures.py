@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from adapters.discord import render
@@ -100,6 +101,29 @@ async def press_against_503s(
 
 
 # --------------------------------------------------------------------------- the gateway
+
+
+async def test_a_stop_while_discord_reconnects_is_a_stop_not_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGTERM while discord.py reconnects (its connection just cut): closing the
+    client under its reconnect ends discord.py's connect in an error of its own (2.7.1
+    dispatches "disconnect" after `close` took its loop away), seen by a random-session
+    hunt.  That is the stop asked for: the adapter ends cleanly, not with "the discord
+    adapter failed" and exit code 1.  The error is raised here as discord.py raises it
+    then, since the moment of the close inside its reconnect cannot be hit on purpose."""
+    real = discord.Client.connect
+
+    async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
+        await real(self, reconnect=reconnect)
+        if self.is_closed():
+            raise AttributeError("'_MissingSentinel' object has no attribute 'create_task'")
+
+    monkeypatch.setattr(discord.Client, "connect", connect)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        await world.fake.kill_connections()
+        await world.stop_bot()  # raises what the adapter's run raised
 
 
 @pytest.mark.parametrize("trouble", ["close_4000", "no_close_frame", "op7", "op9"])
