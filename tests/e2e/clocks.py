@@ -42,3 +42,14 @@ def remind(service: TableService, table_id: str) -> bool:
         return False
     service._fire(table_id, table.version, "remind")
     return True
+
+
+async def reminded(service: TableService, table_id: str) -> bool:
+    """As `remind`, but run to its end here: once it returns, the adapters have the
+    reminder in their queues (sent, or waiting behind what is ahead of it there).
+    False when no person's turn runs at the table."""
+    table = service.tables.get(table_id)
+    if table is None or table.deadline is None:
+        return False
+    await service._on_timer(table_id, table.version, "remind")
+    return True

@@ -7,7 +7,6 @@ waited brings a short reply to his DM hand, deleted once he has moved.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from bot.store import Store
 from bot.table import Table
 from engine.actions import PlayCard
 from engine.actions import decode as decode_action
-from tests.e2e.clocks import run_out
+from tests.e2e.clocks import remind, reminded, run_out
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
 
@@ -288,7 +287,10 @@ async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_af
     longer than the time the reminder leaves him).  A DM ping of the same turn that
     queued behind that edit does not replace it, and it goes after his move."""
     async with discord_world(tmp_path) as world:
-        quick = Timings(turn_timeout=5.0, reminder_before=4.5, missed_turns_limit=3, ai_delay=0)
+        # 30 s turns: the reminder goes when the test says so (its timer's callback,
+        # fired early); with 5 s turns it came 2.5 s in, during the moves before (a
+        # move 2.5 s late brought a second one), and his turn ran out under the checks
+        quick = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=0)
         await world.start_bot(timings=quick, ping_after=ping_after)
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
@@ -318,6 +320,7 @@ async def test_a_reminder_does_not_wait_behind_a_slow_dm(tmp_path: Path, ping_af
         assert lead is not None
         await world.click(first, lead, _card_button(world, first, table_id))
         await held.wait_held()  # his hand is to say "Your turn": that edit hangs
+        assert remind(world.service, table_id)
         [reminder] = await world.fake.wait_for(
             lambda: reminders_of(world, late) or None, timeout=3.0, description="the reminder"
         )
@@ -383,7 +386,10 @@ async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> 
     not come after (saying "2 s left" with nobody to delete it), nor silence the ping
     of his next turn."""
     async with discord_world(tmp_path) as world:
-        quick = Timings(turn_timeout=5.0, reminder_before=4.5, missed_turns_limit=3, ai_delay=0)
+        # 30 s turns: the reminder is queued when the test says so (its timer's
+        # callback, run early); with 5 s turns and a 2.5 s sleep for it to be due, his
+        # click had to come within the 2.5 s left of his turn
+        quick = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=0)
         await world.start_bot(timings=quick, ping_after=0.0)
         anna, bert = world["anna"], world["bert"]
         table_id = await world.start_match(anna, bert)
@@ -405,11 +411,14 @@ async def test_a_reminder_held_up_until_he_moved_is_not_sent(tmp_path: Path) -> 
         assert lead is not None
         await world.click(first, lead, _card_button(world, first, table_id))
         await held.wait_held()
-        await asyncio.sleep(2.5)  # his reminder is due, queued behind the edit
+        assert await reminded(world.service, table_id)  # his reminder, queued behind the edit
         hand = world.hand_message(late, table_id)
         assert hand is not None
+        moved = table.version
         await world.click(late, hand, _card_button(world, late, table_id))
-        await asyncio.sleep(0.3)
+        await world.fake.wait_for(
+            lambda: table.version > moved or None, timeout=10.0, description="his move"
+        )
         held.release()
         await world.settle()
         assert not [m.content for m in reminders_of(world, late)[before:] if not m.deleted]
