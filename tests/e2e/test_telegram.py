@@ -1026,8 +1026,15 @@ async def test_a_reader_without_a_language_keeps_the_tables_in_his_private_chat(
             if giving:
                 break
             user, hand = hands()[0]
+            pressed = [b.data for b in hand.buttons()]
             assert not (await press(fake, user, hand, hand.buttons()[0].text)).show_alert
-            await asyncio.sleep(0.3)
+
+            def redrawn(hand: FakeMessage = hand, pressed: list[str] = pressed) -> bool:
+                return [b.data for b in hand.buttons()] != pressed
+
+            # his hand redrawn (its buttons gone or new), not pressed again while its
+            # edit is on its way (a 0.3 s sleep lost to an edit 1 s late)
+            await fake.wait_for(lambda: redrawn() or None, what="his hand redrawn")
         [(user, hand)] = giving
         pick = hand.buttons()[0].text
         answer = await press(fake, user, hand, pick)
