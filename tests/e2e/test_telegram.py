@@ -354,7 +354,9 @@ async def test_an_unpressed_resign_question_loses_its_button_when_the_match_ends
 
 
 async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
-    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    # a busy table's early answer would come only after 30 s: every answer waited for
+    # here (5 s at most) is the press's own
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", answer_budget=30.0)
     try:
         players = make_players(fake, ["Anna", "Berti"])
         anna = players.users[0]
@@ -383,7 +385,8 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         answer = await fake.wait_answer(waiting.press_data(hand, forged))
         assert answer.show_alert and answer.text == "It is not your turn."
 
-        # a double press: both answered at once, the second one refused
+        # a double press: both answered (each its own answer, in 5 s; not "in 1 s",
+        # which a busy machine could miss), the second one refused
         actor = players.users[table.to_act() or 0]
         hand = await fake.wait_for(
             lambda: m if (m := hand_message(actor, table_id)) and m.buttons() else None,
@@ -395,7 +398,6 @@ async def test_refused_presses(fake: FakeTelegram, tmp_path: Path) -> None:
         answers = await asyncio.gather(fake.wait_answer(first), fake.wait_answer(second))
         assert sorted(a.show_alert for a in answers) == [False, True]
         assert any("out of date" in (a.text or "") for a in answers)
-        assert all(a.delay < 1.0 for a in answers)
         await fake.wait_for(lambda: table.version > version, what="the one move")
         assert table.version == version + 1
 
