@@ -4,6 +4,7 @@ and a short turn (or grace) then runs out under it."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 from bot.service import TableService
@@ -53,3 +54,14 @@ async def reminded(service: TableService, table_id: str) -> bool:
         return False
     await service._on_timer(table_id, table.version, "remind")
     return True
+
+
+async def held(service: TableService, platform: str, timeout: float = 15.0) -> None:
+    """Wait until the bot holds the clocks of the platform's persons' turns (its
+    outage noticed): from then on no timer of theirs runs out, and a test may put a
+    deadline in the past.  Polled: what the bot alone decides wakes no fake."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while platform not in service._held:
+        assert loop.time() < end, f"waited {timeout} s for the clocks of {platform} to stop"
+        await asyncio.sleep(0.02)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
-from tests.e2e.clocks import long_turns
+from tests.e2e.clocks import held, remind, run_out
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
@@ -181,8 +182,10 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
     resumes first.  The turn at the table, whose presses still cannot reach the bot,
     keeps waiting (no reminder, no computer move); once its shard is back too the
     player is reminded at once and his press counts."""
-    # short turns and reminders while the shards are down: no reminder, no move then
-    quick = Timings(turn_timeout=2.0, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
+    # 30 s turns: his turn runs out while the shards are down because the test puts
+    # his deadline in the past and fires its timers (no reminder, no move then); with
+    # 2 s turns, a reminder 1 s in, the outage had to begin within 1 s of his turn
+    quick = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick, config={"discord_shard_count": 2}, identify_wait=False)
         fake = world.fake
@@ -195,22 +198,25 @@ async def test_one_shard_back_does_not_restart_the_clocks_of_another_still_down(
         other = 1 - ours
         await fake.shard_outage(ours)
         await fake.shard_outage(other)
-        await asyncio.sleep(quick.turn_timeout)  # the turn's time runs out meanwhile
+        await held(world.service, table.platform)
+        assert table.deadline is not None
+        table.deadline = time.time() - 1.0  # the turn's time runs out meanwhile
 
         await fake.shard_recovered(other)
         await fake.wait_for(
             lambda: [s.shard for s in fake.sessions] == [(other, 2)],
             description="the other shard to resume",
         )
-        await asyncio.sleep(1.5 * quick.reminder_before)  # a reminder would be due, and past
+        # his reminder and his timeout come due (their timers' callbacks, fired now),
+        # and a clock started again would remind him at once
+        remind(world.service, table_id)
+        run_out(world.service, table_id, f"dc:{user.id}")
+        await asyncio.sleep(0.5)
         await world.settle()
         assert table.version == version
         assert not reminders(world, user)
 
-        # once back, the player has the reminder's time to press: 10 s, as the turn
-        # is 30 s from now on (the 1 s of `quick` ran out under the test's click when
-        # the machine was slow, and the computer moved for him)
-        long_turns(world.service, table_id)
+        # once back, the player has the reminder's time to press: 10 s
         await fake.shard_recovered(ours)
         await fake.wait_for(lambda: reminders(world, user), description="the reminder")
         await world.click(user, hand, current_ids(world, table_id, hand)[0])

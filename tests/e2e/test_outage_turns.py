@@ -13,7 +13,7 @@ import pytest
 
 from bot.service import Timings
 from bot.table import Table
-from tests.e2e.clocks import long_turns, remind, run_out
+from tests.e2e.clocks import held, remind, run_out
 from tests.e2e.discord_harness import discord_world
 from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
@@ -150,8 +150,11 @@ async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn
 async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path: Path) -> None:
     """Discord ends the session (op 9): discord.py waits before it identifies again,
     longer than the turn's timeout here; the player to act presses once it is back."""
-    # discord.py waits 5 s before it identifies again: longer than the turn's time
-    quick = Timings(turn_timeout=2.5, reminder_before=1.0, missed_turns_limit=1, ai_delay=0)
+    # discord.py waits 5 s before it identifies again; his turn's time runs out
+    # meanwhile because the test puts his deadline in the past once the clocks are
+    # held (30 s turns: with 2.5 s ones the outage had to begin within 2.5 s of his
+    # turn, and the next turn's timeout come within the 5 s the test waited for it)
+    quick = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=1, ai_delay=0)
     async with discord_world(tmp_path) as world:
         await world.start_bot(timings=quick)
         fake = world.fake
@@ -162,31 +165,41 @@ async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path
         version = table.version
 
         await fake.invalidate_sessions(resumable=False)
-        # once back, the player has the reminder's time to press: 10 s, as the turn is
-        # 30 s from now on (the 1 s of `quick` ran out under the test's click when the
-        # machine was slow: the computer moved for him and took his seat)
-        long_turns(world.service, table_id)
+        await held(world.service, table.platform)
+        assert table.deadline is not None
+        table.deadline = time.time() - 1.0  # the turn's time runs out meanwhile
+        # once back, the player has the reminder's time to press: 10 s
         await fake.wait_for(
             lambda: fake.sessions and fake.sessions != [session],
             timeout=10,
             description="a new gateway session",
         )
         assert table.version == version  # no computer move was made for him
-        # once his grace runs (the platform served again), the turns after his are
-        # short again: the next one is to time out
         await fake.wait_for(
             lambda: table.deadline is not None and table.deadline > time.time(),
             description="his turn's grace",
         )
-        world.service.timings = quick
-        table.settings["turn_timeout"] = quick.turn_timeout
         await world.click(user, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
         assert table.version > version  # his press counted
         acts = [e for e in await world.service.store.table_log(table_id) if e["k"] == "act"]
         assert [e.get("by") for e in acts] == ["p"]  # his, not a timeout's
         assert all(s is not None and s.ai is None for s in table.seats)
-        # connected again: the clocks run, an absent player's turn times out
+        # connected again: the clocks run (the next turn's timer is armed, not held),
+        # and an absent player's turn times out (the test ends it: its timer's callback)
+        service = world.service
+        await until(
+            lambda: (
+                table.platform not in service._held
+                and (timers := service._timers.get(table.id)) is not None
+                and any(not h.cancelled() for h in timers.handles)
+            ),
+            "the next turn's clock",
+        )
+        seat = table.to_act()
+        absent = table.seats[seat] if seat is not None else None
+        assert absent is not None and absent.user is not None
+        assert run_out(service, table_id, absent.user)
         await fake.wait_for(
             lambda: any(s is not None and s.ai is not None for s in table.seats),
             description="a timeout",
