@@ -243,13 +243,23 @@ async def test_computer_seats_move_after_their_delay(make_bot: Callable[..., Bot
     bot = await make_bot(timings=timings).start()
     try:
         a = bot.player(users(1)[0])
-        tid = await open_table(bot, "zweier", [a])
-        if _to_act(bot, tid) == a.key:
-            await a.take_turn(tid)
-        version = bot.svc.tables[tid].version
+        # the time from before the computer's delay began (the start, or her move), to
+        # its move: a time taken after, as the table's version was, could be late
+        # enough on a busy machine that the computer had moved already
         loop = asyncio.get_running_loop()
         t0 = loop.time()
-        await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
+        tid = await open_table(bot, "zweier", [a])
+        table = bot.svc.tables[tid]
+        computer = next(i for i, s in enumerate(table.seats) if s is not None and s.ai)
+
+        def computer_moved() -> bool:
+            log = table.deal_log
+            return log is not None and any(seat == computer for seat, _ in log.actions)
+
+        if not computer_moved() and _to_act(bot, tid) == a.key:
+            t0 = loop.time()
+            assert await a.take_turn(tid) is not None
+        await bot.fc.wait(computer_moved, timeout=2)
         assert loop.time() - t0 >= 0.15
     finally:
         await bot.stop()
