@@ -26,7 +26,7 @@ from bot.i18n import LANGUAGES, card_label
 from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
-from tests.e2e.clocks import held, remind, run_out
+from tests.e2e.clocks import held, long_turns, remind, run_out
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
