@@ -65,3 +65,16 @@ async def held(service: TableService, platform: str, timeout: float = 15.0) -> N
     while platform not in service._held:
         assert loop.time() < end, f"waited {timeout} s for the clocks of {platform} to stop"
         await asyncio.sleep(0.02)
+
+
+def ticking(service: TableService, table_id: str) -> bool:
+    """The table's clock runs: its platform is served (not held in an outage) and a
+    timer of its turn is armed."""
+    table = service.tables.get(table_id)
+    timers = service._timers.get(table_id)
+    return (
+        table is not None
+        and table.platform not in service._held
+        and timers is not None
+        and any(not h.cancelled() for h in timers.handles)
+    )

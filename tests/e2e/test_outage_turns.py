@@ -13,7 +13,7 @@ import pytest
 
 from bot.service import Timings
 from bot.table import Table
-from tests.e2e.clocks import held, remind, run_out
+from tests.e2e.clocks import held, remind, run_out, ticking
 from tests.e2e.discord_harness import discord_world
 from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 from tests.e2e.telegram_harness import (
@@ -90,14 +90,7 @@ async def press_during_an_outage(
     assert not any("missed" in m.text for m in players.group.bot_messages())
     # Telegram answers again: the clocks run (the next turn's timer is armed, not held),
     # and an absent player's turn times out
-    await until(
-        lambda: (
-            table.platform not in service._held
-            and (timers := service._timers.get(table.id)) is not None
-            and any(not h.cancelled() for h in timers.handles)
-        ),
-        "the next turn's clock",
-    )
+    await until(lambda: ticking(service, table.id), "the next turn's clock")
     seat = table.to_act()
     assert seat is not None
     assert run_out(service, table.id, f"tg:{players.users[seat].id}")
@@ -188,14 +181,7 @@ async def test_a_discord_gateway_outage_does_not_run_out_a_persons_turn(tmp_path
         # connected again: the clocks run (the next turn's timer is armed, not held),
         # and an absent player's turn times out (the test ends it: its timer's callback)
         service = world.service
-        await until(
-            lambda: (
-                table.platform not in service._held
-                and (timers := service._timers.get(table.id)) is not None
-                and any(not h.cancelled() for h in timers.handles)
-            ),
-            "the next turn's clock",
-        )
+        await until(lambda: ticking(service, table.id), "the next turn's clock")
         seat = table.to_act()
         absent = table.seats[seat] if seat is not None else None
         assert absent is not None and absent.user is not None
