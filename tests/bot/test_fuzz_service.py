@@ -1170,14 +1170,18 @@ class ChatSessions(RuleBasedStateMachine):
             assert len(record["deals"]) in (deals, deals - 1), (tid, deals)
 
 
-#: The profile loaded (tests/conftest.py: "ci" in CI, "dev" locally): half its examples,
-#: each a long session.
-_profile = settings()
-ChatSessions.TestCase.settings = settings(
-    _profile,
-    max_examples=max(2, _profile.max_examples // 2),
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+def long_sessions(share: int) -> settings:
+    """The profile loaded (tests/conftest.py: "ci" in CI, "dev" locally) with a
+    `share`-th of its examples, each a long session."""
+    profile = settings()
+    return settings(
+        profile,
+        max_examples=max(2, profile.max_examples // share),
+        stateful_step_count=60,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+
+ChatSessions.TestCase.settings = long_sessions(2)
 TestChatSessions = ChatSessions.TestCase

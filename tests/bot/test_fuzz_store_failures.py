@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from unittest import mock
 
-from hypothesis import HealthCheck, event, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, precondition, rule
 
@@ -71,6 +71,7 @@ from .test_fuzz_service import (
     STRANGERS,
     ChatSessions,
     buttons,
+    long_sessions,
     verb,
 )
 
@@ -602,15 +603,7 @@ def _state(table: Table) -> tuple[object, ...]:
     )
 
 
-#: The profile loaded (tests/conftest.py: "ci" in CI, "dev" locally): a third of its
-#: examples (the sessions of `test_fuzz_service` run too), each a long session.  A
+#: A third of the profile's examples (the sessions of `test_fuzz_service` run too).  A
 #: longer hunt: HYPOTHESIS_PROFILE=dev, run again (its draws differ each run).
-_profile = settings()
-FailingStore.TestCase.settings = settings(
-    _profile,
-    max_examples=max(2, _profile.max_examples // 3),
-    stateful_step_count=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+FailingStore.TestCase.settings = long_sessions(3)
 TestFailingStore = FailingStore.TestCase
