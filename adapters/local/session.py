@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.i18n import game_name
+from bot.i18n import game_name, game_named
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
 from bot.rules_text import rules_summary
@@ -157,10 +157,14 @@ class Session(TableShape):
                     await self.service.listen(self, PLATFORM)
                     return table.id
                 first = answer.split()[0]
-                if answer in _NEW or (_number(first) is None and find_games(first, self.games)):
-                    # a game typed by name here is the new one (a script that starts
-                    # with its game runs again after it left one unfinished); not by
-                    # its number, which could be meant for a choice of the old game
+                # a game typed by name here is the new one (a script that starts
+                # with its game runs again after it left one unfinished); not by
+                # its number, which could be meant for a choice of the old game
+                # ("66" and "1000" are names, no choice's number or bid)
+                by_name = game_named(first, self.games) is not None or (
+                    _number(first) is None and bool(find_games(first, self.games))
+                )
+                if answer in _NEW or by_name:
                     await self.service.abort(self.chat, self.user)
                     self.say("abandoned")
                     typed = None if answer in _NEW else line

@@ -1455,6 +1455,22 @@ async def test_a_game_named_at_the_resume_question_is_the_new_one(db: Path) -> N
     assert list(rows.values()) == ["dreier playing"]
 
 
+@pytest.mark.parametrize(("name", "game"), [("66", "zweier"), ("1000", "tausend")])
+async def test_a_game_named_by_digits_at_the_resume_question_is_the_new_one(
+    db: Path, name: str, game: str
+) -> None:
+    """ "66" and "1000" are games' names (the menu takes them): at the "continue it?"
+    question they open the new game as any other name does, not "type a game's name"."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        [old] = service.tables
+        term = await play(service, script(name, "q"))
+        assert "Type Enter to continue" not in term.text
+        rows = dict(await service.store.fetchall("SELECT id, game || ' ' || status FROM tables"))
+    assert rows.pop(old) == "zweier aborted"
+    assert list(rows.values()) == [f"{game} playing"]
+
+
 async def test_the_menus_rules_name_each_games_presets(service: TableService) -> None:
     """The menu's help says `r` lists each game's presets: it does."""
     out = (await play(service, script("r", "q"))).text
