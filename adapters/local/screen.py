@@ -71,7 +71,10 @@ class Screen(TableShape):
         if kind == "started":
             self.show(full=True)
         elif kind == "action":
-            self.show(full=self._my_turn(), compact=True)
+            if self._full_pending:
+                self.show(full=True)
+            else:
+                self.show(full=self._my_turn(), compact=True)
         elif kind == "deal_end" and update.result is not None:
             self._show_result(update.result)
         elif kind == "finished":
@@ -123,7 +126,12 @@ class Screen(TableShape):
         table = self.service.table(self.table_id, self.lang)
         hand = self.service.hand(self.table_id, self.user.key, self.lang)
         if table is None or hand is None:
+            # a change is being stored ("s" typed as a computer's move is saved): no
+            # view yet, so the one asked for comes with the next update, not never
+            self._full_pending = self._full_pending or (full and not compact)
             return
+        if full and not compact:
+            self._full_pending = False
         lines = table.message.text.splitlines()
         if not full:
             self._show_changes(lines)

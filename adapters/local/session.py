@@ -221,6 +221,7 @@ class Session(TableShape):
         self.table_id = table_id
         self.buttons = []
         self._shown = []
+        self._full_pending = False
         self._over.clear()
         self._missed = self._missed_turns()
 

@@ -50,6 +50,7 @@ class TableShape:
     _aborted: bool
     _missed: int
     _shown: list[str]
+    _full_pending: bool
     _line_task: asyncio.Task[str | None] | None
     _at_prompt: bool
     _last_game: str

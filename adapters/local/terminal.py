@@ -87,6 +87,9 @@ class LocalTable(Session, Play, Screen):
         self._aborted = False  # the match ended closed, not played out
         self._missed = 0  # his turns the computer played in a row, as last seen
         self._shown: list[str] = []  # the table text printed last, line by line
+        #: the whole table was asked for while a change was being stored (nothing to
+        #: draw from then): the next update draws it whole
+        self._full_pending = False
         self._line_task: asyncio.Task[str | None] | None = None
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
         self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]

@@ -1471,6 +1471,50 @@ async def test_a_game_named_by_digits_at_the_resume_question_is_the_new_one(
     assert list(rows.values()) == [f"{game} playing"]
 
 
+async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_move(
+    db: Path,
+) -> None:
+    """ "s" typed in the moment a move is being stored (the table unsaved: nothing to
+    draw from yet) printed nothing at all, not even a prompt, found by a random-input
+    hunt.  The whole table he asked for now comes with the next move."""
+    async with running_service(db) as service:
+        n = 0
+        marks: list[int] = []
+
+        async def saved_then_moved(tid: str) -> None:
+            while local._lines_read < 2:  # "s" read while the table is unsaved
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.1)
+            service.tables[tid].unsaved = False  # the write went through
+            hand = service.hand(tid, USER.key, "en")
+            assert hand is not None
+            assert (await service.act(USER, hand.message.all_buttons()[0].payload)).ok
+
+        def answer(screen: str) -> str | None:
+            nonlocal n
+            n += 1
+            marks.append(len(term.text))
+            if n == 1:
+                return "zweier"
+            if n == 2:
+                [table] = service.tables.values()
+                table.unsaved = True  # a move of the computer's being stored
+                moves.append(asyncio.get_running_loop().create_task(saved_then_moved(table.id)))
+                return "s"
+            return None
+
+        moves: list[asyncio.Task[None]] = []
+        term = Terminal(answer)
+        local = LocalTable(
+            service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
+        )
+        await asyncio.wait_for(local.run(), 30)
+        await moves[0]
+        [tid] = service.tables
+    after_s = term.text[marks[1] :]
+    assert f"Schnapsen (2 players) — {tid}" in after_s, after_s
+
+
 async def test_the_menus_rules_name_each_games_presets(service: TableService) -> None:
     """The menu's help says `r` lists each game's presets: it does."""
     out = (await play(service, script("r", "q"))).text
