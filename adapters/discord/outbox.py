@@ -321,5 +321,6 @@ def _shows(sent: discord.Message, msg: Message) -> bool:
         for row in sent.components
         for item in getattr(row, "children", ())
     ]
-    wanted = [render.PREFIX + b.payload for row in msg.buttons[:5] for b in row[:5]]
+    view = render.view(msg)  # the buttons as a post of `msg` carries them
+    wanted = [getattr(item, "custom_id", None) for item in view.children] if view else []
     return sent.content == render.content(msg) and shown == wanted
