@@ -43,6 +43,13 @@ class DealCore(ABC):
     game: ClassVar[str]
     contracts: ClassVar[tuple[str, ...]] = ()
 
+    def __init_subclass__(cls, own_lists: tuple[str, ...] | None = None, **kw: Any) -> None:
+        """A complete core names the slots holding lists it changes in place
+        (`own_lists`): its `copy` is then written from its slots (`_copier`)."""
+        super().__init_subclass__(**kw)
+        if own_lists is not None:
+            cls.copy = _copier(cls, own_lists)  # type: ignore[method-assign]
+
     log: list[Event] | None
     #: Seat to act, or -1 once the deal is over.
     turn: int
@@ -59,8 +66,9 @@ class DealCore(ABC):
     def step(self, code: int) -> None:
         """Apply a legal action code in place (no checks: the fast path)."""
 
-    @abstractmethod
-    def copy(self) -> Self: ...
+    def copy(self) -> Self:
+        """A copy to step without touching this one (`log` None: the fast path)."""
+        raise TypeError(f"{type(self).__name__} names no own_lists, so it has no copy")
 
     @abstractmethod
     def explain(self, seat: int, action: Action, code: int) -> tuple[str, str]:
@@ -94,6 +102,34 @@ class DealCore(ABC):
 
 #: A game's own core (`apply` hands back the same kind it was given).
 S = TypeVar("S", bound=DealCore)
+
+
+def _copier(cls: type[DealCore], own_lists: tuple[str, ...]) -> Any:
+    """`copy` for `cls`, generated from its slots: the AI copies a deal for every
+    playout, and one plain assignment per slot is as fast as a hand-written copy (a loop
+    over the slots is about five times slower); a slot added later cannot be forgotten.
+    The lists in `own_lists` are copied, so stepping the copy leaves the original as it was.
+    """
+    slots: list[str] = []
+    for klass in reversed(cls.__mro__):
+        declared = klass.__dict__.get("__slots__", ())
+        if isinstance(declared, str):
+            declared = (declared,)
+        slots += [name for name in declared if name not in slots]
+    unknown = sorted(set(own_lists) - set(slots))
+    if unknown:
+        raise TypeError(f"{cls.__name__}: own_lists names no slot: {', '.join(unknown)}")
+    lines = ["def copy(self):", "    d = new(cls)", "    d.log = None"]
+    for name in slots:
+        if name != "log":
+            lines.append(f"    d.{name} = self.{name}{'[:]' if name in own_lists else ''}")
+    lines.append("    return d")
+    namespace: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    exec("\n".join(lines), namespace)  # the source is built from slot names only
+    copy: Callable[[Any], Any] = namespace["copy"]
+    copy.__qualname__ = f"{cls.__qualname__}.copy"
+    copy.__doc__ = DealCore.copy.__doc__
+    return copy
 
 
 def to_act(state: DealCore) -> int | None:

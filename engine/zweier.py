@@ -88,7 +88,7 @@ _KING_QUEEN = tuple(
 )
 
 
-class ZweierDeal(DealCore):
+class ZweierDeal(DealCore, own_lists=("hands", "points", "mpoints", "tricks", "won", "shown")):
     """One deal of Zweierschnapsen.
 
     talon: `stock` holds the face-down cards top first, `tpos` the next to draw, and
@@ -180,35 +180,6 @@ class ZweierDeal(DealCore):
         d.res = None
         d.history = ()
         d.dealt = (tuple(hands[0]), tuple(hands[1]), tuple(talon))
-        return d
-
-    def copy(self) -> ZweierDeal:
-        d = ZweierDeal.__new__(ZweierDeal)
-        d.log = None
-        d.opts = self.opts
-        d.auto = self.auto
-        d.dealer = self.dealer
-        d.hands = self.hands[:]
-        d.stock = self.stock
-        d.tpos = self.tpos
-        d.upcard = self.upcard
-        d.trump = self.trump
-        d.closed_by = self.closed_by
-        d.close_opp_points = self.close_opp_points
-        d.close_opp_tricks = self.close_opp_tricks
-        d.leader = self.leader
-        d.turn = self.turn
-        d.lead_card = self.lead_card
-        d.points = self.points[:]
-        d.mpoints = self.mpoints[:]
-        d.tricks = self.tricks[:]
-        d.won = self.won[:]
-        d.last = self.last
-        d.shown = self.shown[:]
-        d.marriages = self.marriages
-        d.res = self.res
-        d.history = self.history
-        d.dealt = self.dealt
         return d
 
     # --- derived facts -------------------------------------------------------------

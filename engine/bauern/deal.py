@@ -45,7 +45,7 @@ MARRIAGE_CODES = tuple(
 )
 
 
-class BauernDeal(Auction, Play):
+class BauernDeal(Auction, Play, own_lists=("hands", "points", "mpoints", "tricks", "won")):
     """One deal of Bauernschnapsen: the parts put together (`state.BauernState` says
     what each slot holds)."""
 
@@ -97,52 +97,6 @@ class BauernDeal(Auction, Play):
         d.shown = 0
         d.marriages = ()
         d.res = None
-        return d
-
-    def copy(self) -> BauernDeal:
-        d = BauernDeal.__new__(BauernDeal)
-        d.log = None
-        d.turn = self.turn
-        d.opts = self.opts
-        d.auto = self.auto
-        d.dealer = self.dealer
-        d.fh = self.fh
-        d.dealt = self.dealt
-        d.hands = self.hands[:]
-        d.phase = self.phase
-        d.trump = self.trump
-        d.upcard = self.upcard
-        d.history = self.history
-        d.auction_len = self.auction_len
-        d.biddable = self.biddable
-        d.passed = self.passed
-        d.high = self.high
-        d.holder = self.holder
-        d.floor = self.floor
-        d.row = self.row
-        d.declarer = self.declarer
-        d.kind = self.kind
-        d.mult = self.mult
-        d.dbl_round = self.dbl_round
-        d.dbl_queue = self.dbl_queue
-        d.dbl_pos = self.dbl_pos
-        d.sitting = self.sitting
-        d.ptrump = self.ptrump
-        d.order = self.order
-        d.strength = self.strength
-        d.rota = self.rota
-        d.nplay = self.nplay
-        d.trick = self.trick
-        d.leader = self.leader
-        d.points = self.points[:]
-        d.mpoints = self.mpoints[:]
-        d.tricks = self.tricks[:]
-        d.won = self.won[:]
-        d.ntricks = self.ntricks
-        d.played = self.played
-        d.shown = self.shown
-        d.marriages = self.marriages
-        d.res = self.res
         return d
 
     # --- the fast path -----------------------------------------------------------------

@@ -46,7 +46,13 @@ _KING_QUEEN = tuple(
 )
 
 
-class DreierDeal(Auction, Talon, Doubling, Play):
+class DreierDeal(
+    Auction,
+    Talon,
+    Doubling,
+    Play,
+    own_lists=("hands", "points", "mpoints", "tricks", "won", "shown"),
+):
     """One deal of Dreierschnapsen, seats 0..2 clockwise; forehand = dealer + 1.
 
     Its state, and how bids are compared, is described in `state.DreierState`.
@@ -113,54 +119,6 @@ class DreierDeal(Auction, Talon, Doubling, Play):
         d.marriages = ()
         d.hand_shown = False
         d.res = None
-        return d
-
-    def copy(self) -> DreierDeal:
-        d = DreierDeal.__new__(DreierDeal)
-        d.log = None
-        d.opts = self.opts
-        d.auto = self.auto
-        d.dealer = self.dealer
-        d.fh = self.fh
-        d.bid_rows = self.bid_rows
-        d.dealt = self.dealt
-        d.hands = self.hands[:]
-        d.talon = self.talon
-        d.taken = self.taken
-        d.discard = self.discard
-        d.discarded = self.discarded
-        d.phase = self.phase
-        d.turn = self.turn
-        d.trump = self.trump
-        d.trump_card = self.trump_card
-        d.bids = self.bids
-        d.passed = self.passed
-        d.high_key = self.high_key
-        d.high_seat = self.high_seat
-        d.all_passed = self.all_passed
-        d.contract = self.contract
-        d.decl = self.decl
-        d.wt = self.wt
-        d.defs = self.defs
-        d.mult = self.mult
-        d.dbl_pos = self.dbl_pos
-        d.spritzen = self.spritzen
-        d.ptrump = self.ptrump
-        d.strength = self.strength
-        d.order = self.order
-        d.leader = self.leader
-        d.trick = self.trick
-        d.ntricks = self.ntricks
-        d.points = self.points[:]
-        d.mpoints = self.mpoints[:]
-        d.tricks = self.tricks[:]
-        d.won = self.won[:]
-        d.played = self.played
-        d.first_tricks = self.first_tricks
-        d.shown = self.shown[:]
-        d.marriages = self.marriages
-        d.hand_shown = self.hand_shown
-        d.res = self.res
         return d
 
     # --- legal actions -------------------------------------------------------------

@@ -58,7 +58,12 @@ _RAISE_FREE = A.RAISE + FREE_BID_LIMIT // 5
 _RAISE_MAX = A.RAISE + MAX_BID // 5
 
 
-class TausendDeal(Bidding, Stock, Play):
+class TausendDeal(
+    Bidding,
+    Stock,
+    Play,
+    own_lists=("hands", "given", "trick", "won", "tricks", "cpoints", "mpoints", "shown"),
+):
     """One deal of Thousand for 2, 3 or 4 players (the fourth, the dealer, sits out):
     the parts put together (`state.TausendState` says what each slot holds)."""
 
@@ -131,49 +136,6 @@ class TausendDeal(Bidding, Stock, Play):
             d._set_declarer(act[0])
             d.nine_claim = sum(1 << s for s in act if d.hands[s] & NINES_MASK == NINES_MASK)
             d._take_stock()
-        return d
-
-    def copy(self) -> TausendDeal:
-        d = TausendDeal.__new__(TausendDeal)
-        d.log = None
-        d.turn = self.turn
-        d.setup = self.setup
-        d.players = self.players
-        d.phase = self.phase
-        d.hands = self.hands[:]
-        d.stock = self.stock
-        d.taken = self.taken
-        d.pile = self.pile
-        d.laid = self.laid
-        d.high = self.high
-        d.high_seat = self.high_seat
-        d.high_blind = self.high_blind
-        d.passed = self.passed
-        d.first_seen = self.first_seen
-        d.looked = self.looked
-        d.auction = self.auction
-        d.declarer = self.declarer
-        d.value = self.value
-        d.mult = self.mult
-        d.blind = self.blind
-        d.opp_mask = self.opp_mask
-        d.given = self.given[:]
-        d.to_give = self.to_give
-        d.stock_claim = self.stock_claim
-        d.nine_claim = self.nine_claim
-        d.trump = self.trump
-        d.trick = self.trick[:]
-        d.leader = self.leader
-        d.won = self.won[:]
-        d.tricks = self.tricks[:]
-        d.cpoints = self.cpoints[:]
-        d.mpoints = self.mpoints[:]
-        d.marriages = self.marriages
-        d.shown = self.shown[:]
-        d.history = self.history
-        d.last_winner = self.last_winner
-        d.res = self.res
-        d.dealt = self.dealt
         return d
 
     # --- the fast path -----------------------------------------------------------------
