@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from adapters.telegram.outbox import MAX_TEXT, units
+from adapters.telegram.content import MAX_TEXT, units
 from bot.boards import leaderboard_text
 from engine.games import available
 from tests.e2e.fakes.telegram_api import FakeTelegram
@@ -90,7 +90,7 @@ async def test_a_board_longer_than_a_message_comes_whole_in_several(
 def test_parts_cut_between_lines_counting_as_telegram_counts() -> None:
     """The limit is in UTF-16 units: a line of emoji counts twice its characters, and
     a message ends before the line that would take it over, not inside it."""
-    from adapters.telegram.outbox import parts
+    from adapters.telegram.content import parts
 
     line = "🃏" * 30  # 30 characters, 60 units
     text = "\n".join([line] * 3)

@@ -17,7 +17,7 @@ import pytest
 from telegram.error import ChatMigrated
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
-from adapters.telegram.outbox import Btn
+from adapters.telegram.content import Btn
 from tests.e2e.fakes.telegram_api import GROUP_UPGRADED, FakeChat, FakeMessage, FakeTelegram
 from tests.e2e.telegram_harness import (
     Rig,

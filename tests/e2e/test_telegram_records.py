@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.telegram.outbox import Attachment, Content
+from adapters.telegram.content import Attachment, Content
 from engine.__main__ import verify_text
 from tests.e2e.fakes.telegram_api import FakeTelegram
 from tests.e2e.telegram_harness import (
