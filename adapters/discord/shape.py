@@ -1,11 +1,11 @@
 """What the `DiscordAdapter`'s parts share, declared once.
 
-The adapter is a class made of mixins (`answers`, `presses`, `hands`, `pings`,
-`outbox`, `losses`), each of which uses the adapter's state and calls methods of the
-others.  `AdapterShape` is their one base: it declares that state with its types and,
-for mypy only, a stub of every method one part calls on another, so that mypy checks
-each part's use against it, and each real method (an override of its stub) against
-its stub.  At run time it holds nothing: a stub there would hide the method it
+The adapter is a class made of mixins (`users`, `tables`, `listener`, `answers`,
+`presses`, `hands`, `pings`, `outbox`, `losses`), each of which uses the adapter's
+state and calls methods of the others.  `AdapterShape` is their one base: it
+declares that state with its types and, for mypy only, a stub of every method one
+part calls on another, so that mypy checks each part's use against it, and each real
+method (an override of its stub) against its stub.  At run time it holds nothing: a stub there would hide the method it
 stands for.
 """
 
@@ -26,6 +26,8 @@ from bot.views import HandView, Message
 from . import render
 
 if TYPE_CHECKING:
+    from bot.table import Table
+
     from .client import AnyClient
     from .hands import _Live
     from .outbox import Op, _Outbox
@@ -92,6 +94,14 @@ class AdapterShape:
     if TYPE_CHECKING:  # for mypy: each defined once, by the adapter or one of its parts
         # --- `adapter` -----------------------------------------------------------------
 
+        def first_delivery(self, interaction: discord.Interaction[Any]) -> bool: ...
+
+        def handling(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+        def _if_idle(self) -> None: ...
+
+        # --- `users` -------------------------------------------------------------------
+
         def user(self, interaction: discord.Interaction[Any]) -> UserRef: ...
 
         async def who(
@@ -101,23 +111,21 @@ class AdapterShape:
         @staticmethod
         def chat(interaction: discord.Interaction[Any]) -> ChatRef: ...
 
-        def first_delivery(self, interaction: discord.Interaction[Any]) -> bool: ...
+        def forget_user(self, user: str, *, done: bool = True) -> None: ...
 
-        def handling(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+        # --- `tables` ------------------------------------------------------------------
 
         async def opened(
             self, interaction: discord.Interaction[Any], table_id: str, lobby: Message
         ) -> None: ...
 
-        def forget_user(self, user: str, *, done: bool = True) -> None: ...
+        async def _forget(self, table_id: str) -> None: ...
 
-        def _if_idle(self) -> None: ...
-
-        def _table_lang(self, table_id: str) -> str | None: ...
+        # --- `listener` ----------------------------------------------------------------
 
         async def table_update(self, update: TableUpdate) -> None: ...
 
-        async def _forget(self, table_id: str) -> None: ...
+        def _table_lang(self, table_id: str) -> str | None: ...
 
         # --- `hands` -------------------------------------------------------------------
 
@@ -153,7 +161,23 @@ class AdapterShape:
 
         async def _dms_closed(self, table_id: str, user: str) -> None: ...
 
+        def _drop_live(self, key: tuple[str, str]) -> _Live | None: ...
+
+        def _hand_note(
+            self, table_id: str, user: str, table: Table | None, key: str
+        ) -> Message: ...
+
+        def _last_hands(self, table_id: str, humans: list[str]) -> None: ...
+
+        def _left_hands(self, table_id: str, humans: list[str], table: Table | None) -> None: ...
+
         # --- `pings` -------------------------------------------------------------------
+
+        def _ring(self, table_id: str, user: str, *, new: bool) -> None: ...
+
+        def _moves(self, table_id: str) -> tuple[int, int] | None: ...
+
+        def _unping_all(self, table_id: str, humans: list[str]) -> None: ...
 
         def _add_ping(self, table_id: str, user: str) -> None: ...
 
@@ -172,6 +196,10 @@ class AdapterShape:
         async def _send_note(self, table_id: str, op: Op) -> discord.Message: ...
 
         def _channel(self, channel_id: int) -> discord.PartialMessageable: ...
+
+        async def _remember(
+            self, table_id: str, slot: str, channel_id: int, message_id: int, msg: Message
+        ) -> None: ...
 
         # --- `losses` ------------------------------------------------------------------
 
