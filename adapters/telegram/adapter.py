@@ -175,10 +175,12 @@ class TelegramAdapter(Presses, Commands, GroupMembership, Migration, TableMessag
         self._background: set[asyncio.Task[None]] = set()
         self.reach = Reach(service, self, self._spawn, probe_after)
         builder = ApplicationBuilder().token(token).base_url(api_url).concurrent_updates(True)
+        self._polls: PollRequest | None = None
         if webhook_url:
             builder = builder.updater(None)
         else:
-            builder = builder.get_updates_request(PollRequest(self.reach.poll_answered))
+            self._polls = PollRequest(self.reach.poll_answered)
+            builder = builder.get_updates_request(self._polls)
         self.app: App = builder.build()
         self.outbox = Outbox(
             self.app.bot,
@@ -302,6 +304,8 @@ class TelegramAdapter(Presses, Commands, GroupMembership, Migration, TableMessag
                     greeting.cancel()
                 # no new updates; let presses in progress finish; then flush the output
                 if self.app.updater is not None and self.app.updater.running:
+                    if self._polls is not None:
+                        self._polls.stopping()
                     await self.app.updater.stop()
                 if self._webhook is not None:
                     await self._webhook.cleanup()

@@ -32,6 +32,9 @@ log = logging.getLogger("adapters.telegram.adapter")
 #: Well below the shortest turn a chat may set (10 s), so an outage on a quiet table
 #: holds the clock before it runs out.
 PROBE_AFTER = 3.0
+#: Seconds a poll the stop overtook waits for the stop to cancel it (`PollRequest`):
+#: PTB cancels it at once; well within the runner's grace for the whole shutdown.
+OVERTAKEN_WAIT = 5.0
 
 
 class Reach:
@@ -107,14 +110,42 @@ class Reach:
 
 class PollRequest(HTTPXRequest):
     """The connection for getUpdates (one, as PTB's own), which says when a poll is
-    answered: PTB tells of a failed poll only, not of Telegram being back."""
+    answered (PTB tells of a failed poll only, not of Telegram being back), and
+    holds back the answer to a poll the stop overtook (`stopping`)."""
 
     def __init__(self, answered: Callable[[], Awaitable[None]]) -> None:
         super().__init__(connection_pool_size=1)
         self._answered = answered
+        self._stops = 0  # stops begun: a poll started before the last one is overtaken
+
+    def stopping(self) -> None:
+        """Before `Updater.stop`: a poll in flight now tells PTB nothing more.
+
+        PTB's stop marks the updater stopped, then cancels the poll in flight.  An
+        answer that lands in between, with updates, is dropped with a CRITICAL
+        "Updater stopped unexpectedly" line, though nothing is wrong: those updates
+        were not confirmed, so Telegram sends them again at the next start (a failure
+        landing there would say Telegram is out of reach).  Held back here, the poll
+        waits for that cancel, as one answered a moment later would; the confirming
+        poll PTB makes after it starts afterwards and passes."""
+        self._stops += 1
 
     async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        answer = await super().do_request(*args, **kwargs)
-        if answer[0] == 200:
+        stops = self._stops
+        try:
+            answer = await super().do_request(*args, **kwargs)
+        except Exception:
+            if stops != self._stops:
+                await _until_cancelled()
+            raise
+        if stops == self._stops and answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
+        if stops != self._stops:
+            await _until_cancelled()
         return answer
+
+
+async def _until_cancelled() -> None:
+    """Wait for PTB's stop to cancel the poll, as it does at once; bounded, so that a
+    stop that did not would only bring back the line, not hang the shutdown."""
+    await asyncio.sleep(OVERTAKEN_WAIT)

@@ -19,6 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from telegram.ext import Updater
+from telegram.request import HTTPXRequest
+
 from tests.e2e.fakes.telegram_api import (
     DEFAULT_TOKEN,
     FakeChat,
@@ -250,3 +254,51 @@ async def test_a_press_answered_before_it_is_done_counts_as_handled_once_done(
         assert "Berti" in lobby.text
     finally:
         await stop_rig(rig)
+
+
+async def test_a_stop_as_a_poll_brings_updates_logs_no_error_and_handles_them_once(
+    fake: FakeTelegram, log_guard: LogErrorGuard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long poll's answer (Anna's /new) lands just as the bot is told to stop, as a
+    SIGTERM or restart can meet it.  PTB logged "Updater stopped unexpectedly" at
+    CRITICAL for it, which operators read as a broken bot.  Now the stop is silent,
+    and the /new, which Telegram sends again since it was never confirmed, is
+    answered once, after the restart."""
+    db = tmp_path / "bot.sqlite3"
+    players = make_players(fake, ["Anna"])
+    landed, stopping = asyncio.Event(), asyncio.Event()
+    real_request, real_stop = HTTPXRequest.do_request, Updater.stop
+
+    async def late_answer(self: HTTPXRequest, url: str, *args: Any, **kw: Any) -> tuple[int, bytes]:
+        """The network: the poll that brings the /new is answered with the stop."""
+        code, body = await real_request(self, url, *args, **kw)
+        if url.endswith("/getUpdates") and b"/new zweier" in body and not landed.is_set():
+            landed.set()
+            await stopping.wait()
+        return code, body
+
+    async def told_to_stop(self: Updater) -> None:
+        """The answer is let through as the updater is told to stop: it reaches PTB
+        after the updater counts as stopped, before PTB's stop cancels the poll."""
+        stopping.set()
+        await real_stop(self)
+
+    monkeypatch.setattr(HTTPXRequest, "do_request", late_answer)
+    monkeypatch.setattr(Updater, "stop", told_to_stop)
+    rig = await start_rig(fake, db)  # after the patches: the first poll is late too
+    try:
+        players.users[0].send(players.group, "/new zweier")
+        await asyncio.wait_for(landed.wait(), 5)
+    finally:
+        await stop_rig(rig)
+    assert [r.getMessage() for r in log_guard.records] == []  # no ERROR, no CRITICAL
+    assert not any("Host:" in t for t in _texts(players.group))  # not handled yet
+    assert fake.pending_update_count == 1  # nor confirmed: Telegram sends it again
+
+    rig = await start_rig(fake, db)
+    try:
+        await fake.wait_for_message(players.group, contains="Host:")
+    finally:
+        await stop_rig(rig)
+    assert fake.pending_update_count == 0
+    assert sum("Host:" in t for t in _texts(players.group)) == 1
