@@ -179,7 +179,7 @@ class TelegramAdapter(Presses, Commands, GroupMembership, Migration, TableMessag
         if webhook_url:
             builder = builder.updater(None)
         else:
-            self._polls = PollRequest(self.reach.poll_answered)
+            self._polls = PollRequest(self.reach.poll_answered, self.reach.poll_failed)
             builder = builder.get_updates_request(self._polls)
         self.app: App = builder.build()
         self.outbox = Outbox(
@@ -246,7 +246,7 @@ class TelegramAdapter(Presses, Commands, GroupMembership, Migration, TableMessag
 
         A wrong token is `TokenRejected`; no connection while starting (before the
         first poll or the webhook is set) is `PlatformUnreachable`, for the runner to
-        try again.  Later outages are PTB's to ride out: polling retries on its own."""
+        try again.  Later outages are ridden out: polls are tried again (`PollRequest`)."""
         serving = False
 
         def started() -> None:

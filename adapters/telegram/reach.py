@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import HTTPXRequest
 
 from bot.service import Listener, TableService
@@ -35,6 +35,9 @@ PROBE_AFTER = 3.0
 #: Seconds a poll the stop overtook waits for the stop to cancel it (`PollRequest`):
 #: PTB cancels it at once; well within the runner's grace for the whole shutdown.
 OVERTAKEN_WAIT = 5.0
+#: Polling: seconds between polls that find Telegram out of reach, the first and the
+#: longest (PTB's own).
+RETRY_FIRST, RETRY_LONGEST = 1.0, 30.0
 
 
 class Reach:
@@ -54,10 +57,11 @@ class Reach:
         self._out_of_reach = False  # a poll or a send failed to connect; none answered since
 
     def poll_failed(self, error: TelegramError) -> None:
-        """Fetching updates failed (Telegram out of reach); PTB tries again, waiting
-        longer each time, up to 30 s.  One line per try: its default is an ERROR with a
-        traceback every time, a wall of them for an outage that is not the bot's fault.
-        The players' presses cannot reach us meanwhile, so their turns' clocks stop."""
+        """Fetching updates failed (Telegram out of reach); the poll is tried again,
+        waiting longer each time, up to 30 s (`PollRequest`).  One line per try: PTB's
+        default is an ERROR with a traceback every time, a wall of them for an outage
+        that is not the bot's fault.  The players' presses cannot reach us meanwhile,
+        so their turns' clocks stop."""
         log.warning("cannot fetch updates from Telegram (%s); trying again", error)
         self._lose_reach()
 
@@ -109,14 +113,25 @@ class Reach:
 
 
 class PollRequest(HTTPXRequest):
-    """The connection for getUpdates (one, as PTB's own), which says when a poll is
-    answered (PTB tells of a failed poll only, not of Telegram being back), and
-    holds back the answer to a poll the stop overtook (`stopping`)."""
+    """The connection for getUpdates (one, as PTB's own).  It says when a poll is
+    answered (PTB tells of a failed poll only, not of Telegram being back), tries a
+    poll that found Telegram out of reach again itself (`do_request`), and holds back
+    a poll the stop overtook (`stopping`)."""
 
-    def __init__(self, answered: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        answered: Callable[[], Awaitable[None]],
+        failed: Callable[[TelegramError], None],
+    ) -> None:
         super().__init__(connection_pool_size=1)
         self._answered = answered
+        self._failed = failed
         self._stops = 0  # stops begun: a poll started before the last one is overtaken
+        self._stopping = False  # since the last stop began, until the next start
+
+    async def initialize(self) -> None:
+        await super().initialize()
+        self._stopping = False
 
     def stopping(self) -> None:
         """Before `Updater.stop`: a poll in flight now tells PTB nothing more.
@@ -129,15 +144,30 @@ class PollRequest(HTTPXRequest):
         waits for that cancel, as one answered a moment later would; the confirming
         poll PTB makes after it starts afterwards and passes."""
         self._stops += 1
+        self._stopping = True
 
     async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        stops = self._stops
-        try:
-            answer = await super().do_request(*args, **kwargs)
-        except Exception:
-            if stops != self._stops:
-                await _until_cancelled()
-            raise
+        """A poll, tried again while Telegram is out of reach, waiting longer each
+        time (as PTB would: 1 s, then half as long again each time, up to 30 s).
+
+        PTB's own wait between failed polls is no part of the poll, and its stop waits
+        it out: late in an outage 30 s, beyond the runner's grace after SIGTERM.  This
+        one is, and the stop cancels it with the poll.  A timeout is PTB's (it polls
+        again at once), and so is the confirming poll at the stop."""
+        stops, serving = self._stops, not self._stopping
+        wait = 0.0
+        while True:
+            try:
+                answer = await super().do_request(*args, **kwargs)
+                break
+            except Exception as e:
+                if stops != self._stops:
+                    await _until_cancelled()
+                if not serving or not isinstance(e, NetworkError) or isinstance(e, TimedOut):
+                    raise
+                self._failed(e)
+            wait = min(wait * 1.5, RETRY_LONGEST) if wait else RETRY_FIRST
+            await asyncio.sleep(wait)
         if stops == self._stops and answer[0] == 200:
             await self._answered()  # before the updates it brings are handled
         if stops != self._stops:

@@ -14,9 +14,14 @@ import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from telegram.ext._utils import networkloop
 
+from adapters.telegram.refs import PLATFORM
+from bot.app import App
+from bot.app import run as run_app
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
 from engine.__main__ import verify_text
@@ -34,6 +39,7 @@ from tests.e2e.fakes.telegram_api import (
 )
 from tests.e2e.telegram_harness import (
     Rig,
+    config_for,
     deal_over,
     fake,
     hand_message,
@@ -507,3 +513,42 @@ async def test_a_stop_while_telegram_is_out_of_reach_logs_one_calm_line(
     [calm] = [r for r in updater if r.levelno >= logging.WARNING]
     assert calm.getMessage().startswith("Telegram was out of reach at the stop")
     assert calm.exc_info is None and calm.exc_text is None
+
+
+class _LateInAnOutage:
+    """The `asyncio` of PTB's retry loop, late in an outage: the wait between two
+    failed polls at its longest (PTB's waits grow by half up to 30 s)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float) -> None:
+        await asyncio.sleep(30.0 if delay else 0.0)
+
+
+async def test_a_stop_late_in_an_outage_ends_within_the_runners_grace(
+    fake: FakeTelegram,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SIGTERM after a minute without Telegram: the stop waited out PTB's wait
+    before the next poll (up to 30 s), longer than the runner's grace (8 s; Docker
+    kills after 10), so the runner cancelled the shutdown halfway.  The stop now
+    ends the wait, and the bot stops cleanly in time."""
+    monkeypatch.setattr(networkloop, "asyncio", _LateInAnOutage())
+    stop = asyncio.Event()
+    started: list[App] = []
+    task = asyncio.create_task(
+        run_app(config_for(fake, tmp_path / "bot.sqlite3"), stop=stop, on_started=started.append)
+    )
+    try:
+        await fake.wait_for(lambda: fake.in_flight.get("getUpdates"), what="a long poll")
+        await fake.go_offline()
+        await fake.wait_for(lambda: PLATFORM in started[0].service._held, what="a failed poll")
+    finally:
+        stop.set()
+        code = await asyncio.wait_for(task, 60)
+    assert code == 0
+    assert not [m for m in warnings(caplog) if "did not stop" in m]
