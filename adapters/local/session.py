@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.i18n import game_name, game_named
+from bot.i18n import game_name, game_named, preset_named, t, typed
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
 from bot.rules_text import rules_summary
 from bot.table import Status
 from bot.views import LobbyView
+from engine.games import game as game_spec
 
 from .choices import typed_rules
 from .refs import PLATFORM
@@ -280,6 +281,10 @@ class Session(TableShape):
             options = dict(w.split("=", 1) for w in extra if "=" in w)
             if len(words) <= 1:
                 return found[0], (words[0] if words else None), options or None
+            # the game is one; a word after it is what is wrong, said as the menu
+            # says a misspelt preset (the core's refusal), not "there is no game"
+            self.say("cannot_start", reason=_presets_wrong(found[0], words, self.lang))
+            return None
         if matches:
             listed = ", ".join(
                 f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches
@@ -353,6 +358,19 @@ class Session(TableShape):
                 continue  # the match ended first: the line was for a choice that never came
             if not await self.command(line):
                 return False
+
+
+def _presets_wrong(game_id: str, words: list[str], lang: str) -> str:
+    """Why more than one word after a game's name opens no table: the first that
+    is no preset of the game, or else the second preset (one at a time), with the
+    presets it has, in the words a chat's ``/new`` answers them with."""
+    presets = tuple(game_spec(game_id).presets)
+    listed = ", ".join(presets) or "—"
+    wrong = next((w for w in words if preset_named(w, presets) is None), None)
+    if wrong is not None:
+        return t(lang, "refuse.unknown_preset", preset=typed(wrong), presets=listed)
+    one = t(lang, "new.one_preset", words=", ".join(typed(w) for w in words))
+    return f"{one} {say(lang, 'presets', presets=listed)}"
 
 
 def _version(lobby: LobbyView) -> int:

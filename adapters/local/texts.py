@@ -37,6 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abandoned": "The unfinished game is closed.",
         "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
         "computer had taken your seat when your turns ran out, and nobody was left playing.",
+        "presets": "Presets: {presets}.",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
         "playing_as": "The table calls you {name}.",
@@ -126,6 +127,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "
         "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
         "niemand spielte mehr.",
+        "presets": "Vorlagen: {presets}.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German
         "playing_as": "Am Tisch heißt du {name}.",

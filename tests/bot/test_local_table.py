@@ -1471,6 +1471,28 @@ async def test_a_game_named_by_digits_at_the_resume_question_is_the_new_one(
     assert list(rows.values()) == [f"{game} playing"]
 
 
+async def test_words_after_a_game_named_at_the_resume_question_say_which_is_wrong(
+    db: Path,
+) -> None:
+    """ "zweier standard standard" names a game: what is wrong is the words after
+    it, and the answer says which and what may follow, as the menu answers a
+    misspelt preset, not "there is no game"."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        term = await play(
+            service, script("zweier standard standard", "zweier standard foo", "dreier", "q")
+        )
+        [table] = [t for t in service.tables.values() if t.status.value == "playing"]
+    said = " ".join(term.text.split())
+    assert "There is no game" not in said
+    assert (
+        "Could not open the table: One preset at a time (you named standard, standard); "
+        "other rules go as name=value, e.g. auto_claim=off. Presets: standard, manual_claims."
+    ) in said
+    assert "Could not open the table: Unknown preset foo. Presets: standard, manual_claims." in said
+    assert table.game == "dreier"
+
+
 async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_move(
     db: Path,
 ) -> None:
