@@ -198,38 +198,33 @@ class Lobbies(ServiceShape):
         }
         if rematch is not None:
             create["rematch"] = rematch.id
-        table_id = await self.store.create_table(chat.key, game_id, create)
+        draft = Table("", create)
+        assert seat_count(spec, opts) == draft.players
+        entries: list[Entry] = [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
+        if rematch is not None and rematch.players == draft.players:
+            # the match's computers come back too (the people join again), where
+            # they sat as seen from the host: Bauern's partners stay partners
+            level = draft.settings.get("ai_level", self.ai_level)
+            me = rematch.seat_of(host.key) or 0
+            for i, s in enumerate(rematch.seats):
+                seat = (i - me) % draft.players
+                if s is not None and s.is_computer and seat:
+                    entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
+        # the host is seated in the transaction that stores the table: no empty lobby
+        # can stay behind a failed write or a crash (nobody could close it but an
+        # admin, and its host was never told of it)
+        table_id = await self.store.create_table(chat.key, game_id, create, entries)
         table = Table(table_id, create)
+        for e in entries:
+            table.apply(e)
         moved_to = self._moved.get(chat.key)
         if moved_to is not None:
             # the chat changed its id while this table was being stored: follow it
             await self.store.move_chat(chat.key, moved_to)
             table.chat = moved_to
-        assert seat_count(spec, opts) == table.players
         self.tables[table_id] = table
         async with self.lock(table_id):
-            entries: list[Entry] = [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
-            if rematch is not None and rematch.players == table.players:
-                # the match's computers come back too (the people join again), where
-                # they sat as seen from the host: Bauern's partners stay partners
-                level = table.settings.get("ai_level", self.ai_level)
-                me = rematch.seat_of(host.key) or 0
-                for i, s in enumerate(rematch.seats):
-                    seat = (i - me) % table.players
-                    if s is not None and s.is_computer and seat:
-                        entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
-            try:
-                await self._commit(table, entries)
-            except StoreError:
-                # The host was told it failed: no empty lobby may stay behind (nobody
-                # could close it but an admin).  If even that cannot be stored, the
-                # lobby expires as any unstarted one does.
-                with contextlib.suppress(StoreError):
-                    stored = self.tables.get(table_id)
-                    if stored is not None:
-                        await self._commit(stored, [{"k": "abort", "reason": "empty"}])
-                        self._forget_table(stored)
-                raise
+            self._arm(table)
             await self._notify(table, "lobby")
         return Outcome(True, table_id=table_id, lobby=self.lobby(table_id))
 

@@ -466,10 +466,9 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
                 e if known else type(e).__name__,
                 exc_info=not known,
             )
-            if await self._reload(table.id) and first > 2:
+            if await self._reload(table.id):
                 # what was drawn outside the lock meanwhile was skipped: draw the
-                # table as stored (not one whose host could not even be seated: it
-                # was never shown, and its opener closes it)
+                # table as stored
                 await self._notify(table, "lobby" if table.status == Status.LOBBY else "action")
             raise
         except asyncio.CancelledError:

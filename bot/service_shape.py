@@ -104,6 +104,9 @@ class ServiceShape:
 
         def tables_in(self, chat: str) -> list[Table]: ...
 
+        # bot.clocks
+        def _arm(self, table: Table) -> None: ...
+
         # bot.closing
         async def _close_if_abandoned(self, table: Table) -> None: ...
 

@@ -47,35 +47,47 @@ class Tables(Database):
     #: Draws a new table id (`Store`'s `table_ids`).
     _table_ids: Callable[[], str]
 
-    async def create_table(self, chat: str, game: str, create_entry: dict[str, Any]) -> str:
-        """Store a new table and its first log entry; returns its new short id.
+    async def create_table(
+        self,
+        chat: str,
+        game: str,
+        create_entry: dict[str, Any],
+        entries: Sequence[dict[str, Any]] = (),
+    ) -> str:
+        """Store a new lobby: its first log entry and `entries` (versions 2, 3, ...),
+        in one transaction; returns its new short id.
 
-        Ids are 7 random base-36 characters (short enough for button payloads); the
-        primary key catches the rare collision and we draw again.
+        `entries` seat its host: stored apart, a bot killed in between would come
+        back with a lobby nobody sits at, which its host never heard of.  Ids are 7
+        random base-36 characters (short enough for button payloads); the primary
+        key catches the rare collision and we draw again.
         """
         for _ in range(10):
             table_id = self._table_ids()
             try:
-                await self._insert_table(table_id, chat, game, create_entry)
+                await self._insert_table(table_id, chat, game, [create_entry, *entries])
             except sqlite3.IntegrityError:
                 continue
             return table_id
         raise StoreError("could not find a free table id")
 
     async def _insert_table(
-        self, table_id: str, chat: str, game: str, create_entry: dict[str, Any]
+        self, table_id: str, chat: str, game: str, entries: list[dict[str, Any]]
     ) -> None:
         now = time.time()
         await self.write(
             ops=[
                 (
                     "INSERT INTO tables (id, chat, game, status, version, deadline, created, updated)"
-                    " VALUES (?, ?, ?, 'lobby', 1, NULL, ?, ?)",
-                    (table_id, chat, game, now, now),
+                    " VALUES (?, ?, ?, 'lobby', ?, NULL, ?, ?)",
+                    (table_id, chat, game, len(entries), now, now),
                 ),
-                (
-                    "INSERT INTO table_log (table_id, version, entry, at) VALUES (?, 1, ?, ?)",
-                    (table_id, json.dumps(create_entry, separators=(",", ":")), now),
+                *(
+                    (
+                        "INSERT INTO table_log (table_id, version, entry, at) VALUES (?, ?, ?, ?)",
+                        (table_id, version, _compact(entry), now),
+                    )
+                    for version, entry in enumerate(entries, 1)
                 ),
             ]
         )

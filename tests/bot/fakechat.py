@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import sqlite3
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -429,6 +431,46 @@ class Bot:
 
     def player(self, user: UserRef, policy: Policy = random_policy) -> Player:
         return Player(self.fc, user, policy)
+
+
+@dataclass
+class CommitCopies:
+    """Copies of a store's database, each taken right after one of its commits (on
+    the writer's thread, before anything else is written): the file a kill -9 at that
+    moment leaves, whatever the loop was doing (a commit is on the disk whole or not
+    at all).  Start a `Bot` on a copy to see what a restart after that kill finds.
+
+    `pick(n, change)`: copy after the n-th commit (`change`: it holds table changes
+    only, no other write); `note()`: what to keep with the copy, read at that moment.
+    """
+
+    store: Store
+    dir: Path
+    pick: Callable[[int, bool], bool] = lambda n, change: True
+    note: Callable[[], Any] = lambda: None
+    #: (commit number, copy, note), oldest first
+    taken: list[tuple[int, Path, Any]] = field(default_factory=list)
+    commits: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        attempt = self.store._attempt
+
+        def attempt_and_copy(conn: sqlite3.Connection, batch: list[Any]) -> None:
+            attempt(conn, batch)
+            with self._lock:
+                self.commits += 1
+                if not self.pick(self.commits, all(w.table_row for w in batch)):
+                    return
+                path = self.dir / f"commit-{self.commits:04d}.sqlite3"
+                copy = sqlite3.connect(path)
+                try:
+                    conn.backup(copy)
+                finally:
+                    copy.close()
+                self.taken.append((self.commits, path, self.note()))
+
+        self.store._attempt = attempt_and_copy  # type: ignore[method-assign]
 
 
 @asynccontextmanager

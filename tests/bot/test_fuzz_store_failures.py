@@ -19,8 +19,7 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
   store, and what the chat shows (drawn again, as stored).  What the bot does in
   steps that each stand leaves the steps taken: /forgetme's seats handed over (it
   says so), a chat's language switch of the tables switched before the failure (asked
-  again, it switches the rest), a /new whose host could not be seated (the empty lobby,
-  never shown, expires), a join whose player's name could not be stored (the seat
+  again, it switches the rest), a join whose player's name could not be stored (the seat
   names him), a chat's tables closed before the failure (the adapter hears
   `StoreError` and tries again: then all close);
 * with every write failing, no game move, join, computer seat or start is answered
@@ -359,7 +358,7 @@ class FailingStore(ChatSessions):
         for r in expected:
             assert not r.exc_info, r.getMessage()  # a StoreError, said in one line
             self.errors.records.remove(r)
-        self.orphan_lobbies()
+        self.no_lobby_unshown()
         for chat in self.lost:
             # the adapter tries again (`adapters/telegram/membership.py`): all close
             self.run(self.svc.close_chat(chat, "group_lost"))
@@ -510,17 +509,11 @@ class FailingStore(ChatSessions):
 
         return forget
 
-    async def before(self, *, orphans: bool = True) -> tuple[object, ...]:
+    async def before(self) -> tuple[object, ...]:
         """What a refused request must leave as it was: each table as `snapshot` takes
         it (but the chat's count of updates: a failed change is drawn again), and
-        every message the chat shows.  `orphans`: with the empty lobbies a failed /new
-        may leave (`orphan_lobbies`)."""
-        tables = [
-            tid
-            for tid, tb in sorted(self.svc.tables.items())
-            if orphans or tb.status != Status.LOBBY or tid in self.fc.lobbies
-        ]
-        snaps = {tid: (await snapshot(self.bot, tid))[:-1] for tid in tables}
+        every message the chat shows."""
+        snaps = {tid: (await snapshot(self.bot, tid))[:-1] for tid in sorted(self.svc.tables)}
         fc = self.fc
         return (snaps, dict(fc.lobbies), dict(fc.tables), dict(fc.hands))
 
@@ -544,7 +537,7 @@ class FailingStore(ChatSessions):
                 return
             if what == "setting language" and not all_failed:
                 return  # table by table: see `switch_again`
-            after = self.run(self.before(orphans=False))
+            after = self.run(self.before())
             assert after == before, f"{what} by {user.key} was not saved, but changed things"
         elif out.ok and all_failed and what.split()[-1] in WRITING:
             raise AssertionError(f"{what} by {user.key} was answered done: {out}")
@@ -577,16 +570,12 @@ class FailingStore(ChatSessions):
                 event("refused move pressed again")
                 return
 
-    def orphan_lobbies(self) -> None:
-        """A table whose host could not be seated, nor the table closed (the store
-        failed in between) stays, never drawn, until it expires as an unstarted lobby
-        does; it expires here, so that the session's steps meet only drawn lobbies."""
-        for table in list(self.svc.tables.values()):
-            if table.status == Status.LOBBY and table.id not in self.fc.lobbies:
-                assert not table.humans(), (table.id, table.humans())
-                event("an empty lobby left by a failed /new")
-                self.run(self.fire(table, "expire"))
-                assert table.id not in self.svc.tables
+    def no_lobby_unshown(self) -> None:
+        """A /new the store did not take leaves no lobby behind: its table and its
+        host's seat are stored together, or neither is."""
+        for table in self.svc.tables.values():
+            if table.status == Status.LOBBY:
+                assert table.id in self.fc.lobbies and table.humans(), table.id
 
 
 def _state(table: Table) -> tuple[object, ...]:

@@ -28,6 +28,7 @@ from engine.games import available
 from .fakechat import (
     CHAT,
     Bot,
+    CommitCopies,
     FakeChat,
     Seeds,
     ids,
@@ -225,6 +226,28 @@ async def _play_with_kills(
     finally:
         await bot.stop()  # the last one started
     return kills
+
+
+async def test_a_new_table_comes_back_with_its_host_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """/new stored the table, then seated its host: a bot killed between the two
+    came back with a lobby nobody sat at, never shown, that its host could not start
+    and that stood beside his next /new until it expired."""
+    bot = await make_bot().start()
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit
+    a = users(1)[0]
+    tid = (await bot.svc.create_table(CHAT, a, "dreier")).table_id
+    await bot.stop()
+    assert copies.taken
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            tables = killed.svc.tables
+            assert tid not in tables or tables[tid].seat_of(a.key) == 0, f"after commit {n}"
+        finally:
+            await killed.stop()
+    assert tid in tables  # the last copy: /new was stored
 
 
 async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:

@@ -424,23 +424,22 @@ async def test_a_join_stands_when_only_the_players_name_could_not_be_stored(
         await bot.stop()
 
 
-async def test_a_table_whose_host_could_not_be_seated_does_not_stay_open(
+async def test_a_new_table_the_store_does_not_take_leaves_nothing_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The table is stored, the host's seat is not: he is told it failed, and no empty
-    lobby stays behind in the chat (only an admin could have closed it); he can open
-    one again at once."""
+    """The table and its host's seat are one write: when it fails he is told so, no
+    lobby stays behind in the chat or the store (only an admin could have closed
+    it), and he can open one again at once."""
     bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
     try:
         anna = users(1)[0]
         assert bot.store is not None
-        _fail_once(monkeypatch, bot.store, "append")
+        _fail_once(monkeypatch, bot.store, "create_table")
         out = await bot.svc.create_table(CHAT, anna, "zweier")
         assert not out.ok and out.code == "not_saved", out
         assert bot.svc.tables_in(CHAT.key) == []
         assert bot.fc.updates == []  # no lobby drawn: a chat would keep it for good
-        stored = await bot.store.fetchall("SELECT status FROM tables", ())
-        assert stored == [("aborted",)]
+        assert await bot.store.open_tables() == []
         again = await bot.svc.create_table(CHAT, anna, "zweier")
         assert again.ok and [tb.id for tb in bot.svc.tables_in(CHAT.key)] == [again.table_id]
     finally:
