@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import logging
 from typing import Any
 
 from engine.errors import OptionError
@@ -27,7 +26,6 @@ from .store import StoreError
 from .table import Entry, Status, Table, seat_count
 
 # the service's log lines keep its name, whichever of its modules writes them
-log = logging.getLogger("bot.service")
 
 
 def computer_name(table: Table) -> str:
@@ -302,13 +300,12 @@ class Lobbies(ServiceShape):
             return refuse(lang, "seat_taken")
         # no await between the checks above and the seat taken in memory (`_commit`
         # applies before it stores), so two joins in one chat cannot both pass
+        # his name and language with his seat: boards and records name him by them
         await self._commit(
-            table, [{"k": "join", "seat": seat, "user": user.key, "name": user.name}]
+            table,
+            [{"k": "join", "seat": seat, "user": user.key, "name": user.name}],
+            ops=[self.player_op(user)],
         )
-        try:
-            await self.remember(user)
-        except StoreError:  # the seat is stored (with his name): the join stands
-            log.warning("could not store a joining player's name and language")
         await self._notify(table, "lobby")
         return Outcome(True, table_id=table.id)
 

@@ -15,6 +15,7 @@ from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
 from .settings import ChatSettings, SettingError, chat_language, kept_unread, setting_key
+from .store import Op, player_op
 from .table import Table
 from .views import setting_line
 
@@ -111,6 +112,10 @@ class Preferences(ServiceShape):
         await self.store.save_player(
             user.key, user.account_name or user.name, supported_lang(user.lang)
         )
+
+    def player_op(self, user: UserRef) -> Op:
+        """`remember` as a statement, to store with the change that seats him."""
+        return player_op(user.key, user.account_name or user.name, supported_lang(user.lang))
 
     async def set_table_language(self, table_id: str, user: UserRef, lang: str) -> Outcome:
         """A player at the table makes it speak `lang` from now on (its table and

@@ -30,7 +30,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 from engine import protocol as P
@@ -52,7 +52,7 @@ from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .preferences import Preferences
 from .queries import TableQueries, explain
 from .refusals import refuse
-from .store import Store, StoreError
+from .store import Op, Store, StoreError
 from .table import Entry, Status, Table
 from .views import ResultView, deal_result_view, hand_view, menu_valid
 
@@ -408,12 +408,15 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         table: Table,
         entries: list[Entry],
         then: Callable[[Table], list[Entry]] | None = None,
+        *,
+        ops: Sequence[Op] = (),
     ) -> tuple[Event, ...]:
         """Apply entries in memory, then make them durable; rebuild on failure.
 
         `then` may add follow-up entries after seeing the applied state (the next
         deal's seed when a deal ended); they are applied and stored in the same
         transaction, so a crash can never leave a scored deal without its successor.
+        `ops`: more statements of the same change, stored in that transaction too.
         """
         if table.unsaved:  # a failed write's table not read back yet: nothing to build on
             raise StoreError(f"table {table.id} is not read back from the store yet")
@@ -441,14 +444,13 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
             # or two matches of one player ending at once would lose an update.
             players = table.humans() if finishing else []
             async with self._player_locks.hold(players):
-                ops = await R.result_ops(self, table, status_before)
                 await self.store.append(
                     table.id,
                     first,
                     entries,
                     status=str(table.status),
                     deadline=table.deadline,
-                    ops=ops,
+                    ops=[*ops, *await R.result_ops(self, table, status_before)],
                 )
             table.unsaved = False
             # Every change re-arms the table's timers: they are keyed to its version,

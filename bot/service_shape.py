@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Awaitable, Callable, Coroutine
+    from collections.abc import Awaitable, Callable, Coroutine, Sequence
 
     from engine.events import Event
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .locks import KeyedLocks
     from .ports import ChatRef, Listener, Outcome, Timings, UserRef
     from .settings import ChatSettings
-    from .store import Store
+    from .store import Op, Store
     from .table import Entry, Table
     from .views import LobbyView, ResultView
 
@@ -74,6 +74,8 @@ class ServiceShape:
             table: Table,
             entries: list[Entry],
             then: Callable[[Table], list[Entry]] | None = None,
+            *,
+            ops: Sequence[Op] = (),
         ) -> tuple[Event, ...]: ...
 
         def _forget_table(self, table: Table) -> None: ...
@@ -112,6 +114,8 @@ class ServiceShape:
 
         # bot.preferences
         async def remember(self, user: UserRef) -> None: ...
+
+        def player_op(self, user: UserRef) -> Op: ...
 
         async def reply_lang(self, user: UserRef | None, chat: ChatRef | None = None) -> str: ...
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .bookkeeping import AdapterBookkeeping
-from .chats import Chats
+from .chats import Chats, player_op
 from .database import Op
 from .errors import StoreError
 from .files import lock_path
@@ -37,6 +37,7 @@ __all__ = [
     "TableRow",
     "lock_path",
     "migrations",
+    "player_op",
 ]
 
 

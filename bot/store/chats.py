@@ -7,26 +7,28 @@ import json
 import time
 from typing import Any
 
-from .database import Database
+from .database import Database, Op
 
 #: The same player's rating in the same game under another scope (`o.scope = ?`).
 _SAME_RATING = " WHERE o.scope = ? AND o.game = ratings.game AND o.player = ratings.player"
+
+
+def player_op(key: str, name: str, lang: str | None) -> Op:
+    """A person's name and language as boards and records show them: stored with the
+    change that seats him, or a bot killed in between names him by his key."""
+    return (
+        "INSERT INTO players (key, name, lang, updated) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET name=excluded.name, "
+        "lang=COALESCE(excluded.lang, players.lang), updated=excluded.updated",
+        (key, name, lang, time.time()),
+    )
 
 
 class Chats(Database):
     """The queries of players and chats (a mixin of `Store`)."""
 
     async def save_player(self, key: str, name: str, lang: str | None) -> None:
-        await self.write(
-            ops=[
-                (
-                    "INSERT INTO players (key, name, lang, updated) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET name=excluded.name, "
-                    "lang=COALESCE(excluded.lang, players.lang), updated=excluded.updated",
-                    (key, name, lang, time.time()),
-                )
-            ]
-        )
+        await self.write(ops=[player_op(key, name, lang)])
 
     async def player(self, key: str) -> tuple[str, str | None] | None:
         async with self.ro.execute("SELECT name, lang FROM players WHERE key=?", (key,)) as cur:

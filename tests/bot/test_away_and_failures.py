@@ -267,11 +267,11 @@ async def test_a_table_its_last_person_left_closes_even_if_closing_failed(
             raise StoreError("cannot write to the database: database or disk is full")
         await real_append(table_id, first_version, entries, **kw)
 
-    async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
+    async def commit(table: Table, entries: list[Entry], then: Any = None, **kw: Any) -> Any:
         if any(e["k"] == "abort" for e in entries):
             killed.set()
             await asyncio.sleep(3600)  # the process dies here
-        return await real_commit(table, entries, then)
+        return await real_commit(table, entries, then, **kw)
 
     if how == "write_fails":
         store.append = append  # type: ignore[method-assign]
@@ -346,11 +346,11 @@ async def test_votes_that_carried_as_one_walked_away_close_the_table_after_a_res
     real_commit = svc._commit
     killed = asyncio.Event()
 
-    async def commit(table: Table, entries: list[Entry], then: Any = None) -> Any:
+    async def commit(table: Table, entries: list[Entry], then: Any = None, **kw: Any) -> Any:
         if any(e["k"] == "end" for e in entries):
             killed.set()
             await asyncio.sleep(3600)  # the process dies here
-        return await real_commit(table, entries, then)
+        return await real_commit(table, entries, then, **kw)
 
     svc._commit = commit  # type: ignore[method-assign]
     anna, bert = (bot.player(u) for u in users(2))

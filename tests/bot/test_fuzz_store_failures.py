@@ -19,8 +19,7 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
   store, and what the chat shows (drawn again, as stored).  What the bot does in
   steps that each stand leaves the steps taken: /forgetme's seats handed over (it
   says so), a chat's language switch of the tables switched before the failure (asked
-  again, it switches the rest), a join whose player's name could not be stored (the seat
-  names him), a chat's tables closed before the failure (the adapter hears
+  again, it switches the rest), a chat's tables closed before the failure (the adapter hears
   `StoreError` and tries again: then all close);
 * with every write failing, no game move, join, computer seat or start is answered
   "done";

@@ -250,6 +250,32 @@ async def test_a_new_table_comes_back_with_its_host_wherever_the_bot_was_killed(
     assert tid in tables  # the last copy: /new was stored
 
 
+async def test_a_joined_player_is_named_on_the_board_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """A join stored his seat, then his name: a bot killed between the two came
+    back with a player the boards and records named by his platform id ("tg:101"),
+    never by his name, as long as he played on at that table."""
+    bot = await make_bot().start()
+    anna, bert = users(2)
+    tid = (await bot.svc.create_table(CHAT, anna, "zweier")).table_id
+    assert tid is not None
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
+    assert (await bot.svc.act(bert, f"{tid}:{bot.svc.tables[tid].version}:j", CHAT)).ok
+    await bot.stop()
+    assert copies.taken
+    seated = None
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            seated = killed.svc.tables[tid].seat_of(bert.key)
+            if seated is not None:
+                assert await killed.db.player(bert.key) == ("Bert", None), f"after commit {n}"
+        finally:
+            await killed.stop()
+    assert seated == 1  # the last copy: he joined
+
+
 async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:
     """A press whose caller is cancelled (an adapter's handler timed out) is stored,
     announced, and the computer's next move is scheduled — the table never stalls."""

@@ -403,22 +403,25 @@ def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: i
     monkeypatch.setattr(store, method, failing)
 
 
-async def test_a_join_stands_when_only_the_players_name_could_not_be_stored(
+async def test_a_join_the_store_does_not_take_stores_neither_seat_nor_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The seat is stored, then the write of Bert's name and language fails: he is
-    told he joined (he did: the seat names him), and the lobby shows him."""
+    """Bert's seat and his name (what boards and records call him) are one write:
+    when it fails he is told so and neither is stored; pressed again, both are."""
     bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
     try:
         anna, bert = (bot.player(u) for u in users(2))
         tid = (await bot.svc.create_table(CHAT, anna.user, "zweier")).table_id
         assert tid is not None
         assert bot.store is not None
-        _fail_once(monkeypatch, bot.store, "save_player")
+        _fail_once(monkeypatch, bot.store, "append")
         out = await bert.press(button(bot.fc.lobbies[tid].message, "j"))
-        assert out.ok, out
-        assert bot.svc.tables[tid].seat_of(bert.key) == 1
+        assert not out.ok and out.code == "not_saved", out
+        assert bot.svc.tables[tid].seat_of(bert.key) is None
+        assert await bot.store.player(bert.key) is None
+        assert (await bert.press(button(bot.fc.lobbies[tid].message, "j"))).ok
         assert [e["k"] for e in await bot.store.table_log(tid)] == ["create", "join", "join"]
+        assert await bot.store.player(bert.key) == ("Bert", None)
         assert "Bert" in bot.fc.lobbies[tid].message.text
     finally:
         await bot.stop()
