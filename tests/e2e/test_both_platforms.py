@@ -42,6 +42,7 @@ from tests.e2e.telegram_harness import (
     Rig,
     Witness,
     free_port,
+    hand_message,
     make_players,
     open_table,
     play,
@@ -432,6 +433,21 @@ async def test_a_discord_and_a_telegram_account_of_one_number_and_name_are_two_p
             return table_id
 
         dc_table, tg_table = await asyncio.gather(on_discord(), on_telegram())
+        # a button of one platform's table pressed by her account on the other (a
+        # forged one: no message there has it) moves nothing
+        tables = world.service.tables
+        versions = {t: tables[t].version for t in (dc_table, tg_table)}
+        hand = await tg.wait_for(lambda: hand_message(tg_anna, tg_table), what="her hand")
+        toast = await tg.wait_answer(
+            tg_anna.press_data(hand, f"{dc_table}:{versions[dc_table]}:a0")
+        )
+        assert toast.text == "That table is closed."
+        table_message = world.table_messages(dc_table)[-1]
+        forged = f"s:{tg_table}:{versions[tg_table]}:a0"
+        reply = await (await world.fake.click(dc_anna, table_message, forged, forged=True))
+        assert (reply.content, reply.ephemeral_for) == ("That table is closed.", dc_anna)
+        assert {t: tables[t].version for t in versions} == versions
+
         await play_to_the_end(both, dc_table, tg_table, players)
 
         # the boards: each platform's own players, Anna once on each
