@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import sys
 
-from .app import main
-
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        from .app import main
+
+        code = main()
+    except KeyboardInterrupt:
+        # Ctrl-C while the libraries load or the settings are read (a second or two
+        # on a cold start): a quiet exit, as at any later moment, not a traceback.
+        code = 130
+    sys.exit(code)

@@ -241,6 +241,34 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path: Path, sig: signal.Signals) -> 
             proc.wait(5)
 
 
+#: `python -m bot` with Ctrl-C arriving while it imports `bot.app` (the libraries load
+#: for a second or two on a cold start): the interrupt raised at that import.
+CTRL_C_AT_IMPORT = """
+import runpy, sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "bot.app":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+runpy.run_module("bot", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_ctrl_c_while_the_bot_starts_is_a_quiet_exit(tmp_path: Path) -> None:
+    """A person who presses Ctrl-C right after `make run` sees no traceback."""
+    done = subprocess.run(
+        [PYTHON, "-c", CTRL_C_AT_IMPORT],
+        env=clean_env(tmp_path),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=START_WAIT,
+    )
+    assert (done.returncode, done.stderr.decode()) == (130, "")
+
+
 def test_no_input_ends_the_local_table_with_a_hint(tmp_path: Path) -> None:
     """No keyboard (stdin is /dev/null, as under `docker run` without -i): the hint
     alone, not a game menu and a prompt nobody can answer first; and exit code 2,

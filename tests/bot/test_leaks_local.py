@@ -122,6 +122,7 @@ async def test_the_terminal_shows_no_computer_s_card(
         term = CheckedTerminal(answer, observer)
         table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
         await asyncio.wait_for(table.run(), 60)
-    assert "is not in your hand" in term.text  # cards were typed and refused
+    # cards were typed and refused (the screen kept: this failed once under stress, unexplained)
+    assert "is not in your hand" in term.text, term.text[-4000:]
     assert term.checked > 20
     assert not term.problems, "\n".join(term.problems[:10])
