@@ -201,10 +201,31 @@ def webhook_config(fake: FakeTelegram, db: Path, **kw: Any) -> Config:
     )
 
 
+#: Ports the kernel hands to outgoing connections (Linux's default range where it
+#: cannot be read).
+EPHEMERAL = (32768, 60999)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A local port nothing listens on, for a server the test starts later.
+
+    Picked below the kernel's range for outgoing connections: a port from that range
+    (what binding port 0 gives) may be taken by any connection the machine opens
+    between the pick and the bind, as when a bot restarts on its webhook port."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = EPHEMERAL[0]
+    picks = random.SystemRandom()
+    for _ in range(100):
+        port = picks.randrange(10000, max(low, 11000))
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use: another
+            return port
+    raise AssertionError("no free local port below the outgoing connections' range")
 
 
 def seeds(name: str) -> Seeds:
