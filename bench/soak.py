@@ -540,7 +540,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             store = await Store(path).open()
             history = await pad_history(store, args.history)
             queries_history = await query_times(store, chat, player)
-            forget_ms = await timed(lambda: R.forget_player(store, player), repeat=1)
+
+            async def forget() -> None:  # /forgetme of one who sits nowhere
+                await store.write(ops=await R.forget_ops(store, player))
+
+            forget_ms = await timed(forget, repeat=1)
             await store.close()
             db_history = _size(path) + _size(Path(f"{path}-wal"))
             await svc.stop()

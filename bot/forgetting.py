@@ -1,13 +1,17 @@
-"""/forgetme: a person's data deleted, the seats he holds given up first.
+"""/forgetme: a person's data deleted, the seats he holds given up with it.
 
 In a lobby he leaves it; in a running match the computer plays on in his seat, under
 a computer's name, or the table closes when no person is left in it.  His seats are
-handed over table by table, each under its lock, before `results.forget_player`
-deletes what the store holds of him; his /forgetme and the tables he opens wait for
-each other, or a table opened meanwhile would keep his name.
+handed over and what the store holds of him deleted in one transaction, under the
+locks of all his tables: a kill or a failing disk leaves all of it done or none (a
+seat given up and his data kept, he would have paid for nothing, and not been told).
+His /forgetme and the tables he opens wait for each other, or a table opened
+meanwhile would keep his name.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from . import results as R
 from .i18n import norm_lang, t
@@ -15,8 +19,7 @@ from .lobbies import computer_name, left_behind
 from .payload import self_verb
 from .ports import Outcome, UserRef
 from .service_shape import ServiceShape
-from .store import StoreError
-from .table import Entry, Status
+from .table import Entry, Status, Table
 
 
 class Forgetting(ServiceShape):
@@ -41,60 +44,58 @@ class Forgetting(ServiceShape):
 
     async def _forget_now(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.speaks)
-        handed = False  # a seat of his given up and stored
-        for table in list(self.tables.values()):
-            if table.seat_of(user.key) is None:
-                continue
-            async with self.lock(table.id):
+        # sorted, as every holder of several tables' locks takes them (`_move_chat`)
+        mine = sorted(
+            (tb for tb in self.tables.values() if tb.seat_of(user.key) is not None),
+            key=lambda tb: tb.id,
+        )
+        async with contextlib.AsyncExitStack() as held:
+            for table in mine:
+                await held.enter_async_context(self.lock(table.id))
+            changes: list[tuple[Table, list[Entry]]] = []
+            for table in mine:
                 seat = table.seat_of(user.key)
                 if self.tables.get(table.id) is not table or seat is None:
-                    continue  # it closed, or he left, while an earlier table was stored
-                in_lobby = table.status == Status.LOBBY
-                if in_lobby:
-                    entries: list[Entry] = [{"k": "leave", "seat": seat}]
-                    rest = [u for u in table.humans() if u != user.key]
-                else:
-                    name = computer_name(table)
-                    level = table.settings.get("ai_level", self.ai_level)
-                    entries = [
-                        {
-                            "k": "forget",
-                            "seat": seat,
-                            "user": user.key,
-                            "name": name,
-                            "level": level,
-                        }
-                    ]
-                    # those still playing: one the computer replaced walked away
-                    rest = [u for u in table.present() if u != user.key]
-                # nobody left (in a match: to play or to stop it) closes it: computers
-                # do not play on in the chat to the end of the match
-                entries += left_behind(table, user.key, rest)
-                try:
-                    await self._commit(table, entries)
-                except StoreError:
-                    if not handed:
-                        raise  # nothing changed: "that did not go through"
-                    # a seat of his is given up and stored (and stays so), this one
-                    # not: he must know that some are, and that asking again does it
-                    return Outcome(False, t(lang, "forget.some_seats"), "not_saved")
-                handed = True
-                if in_lobby:
-                    await self._after_lobby_change(table)
-                elif table.status == Status.ABORTED:
+                    continue  # it closed, or he left, while its lock was awaited
+                changes.append((table, self._hand_over(table, user.key, seat)))
+            handed = {table.id for table, _ in changes}
+
+            def seated_after() -> set[str]:
+                return {
+                    tb.id
+                    for tb in self.tables.values()
+                    if tb.seat_of(user.key) is not None and tb.id not in handed
+                }
+
+            # the handed-over tables are locked: their next versions are these
+            pending = [
+                (table.id, table.version + 1 + i, e)
+                for table, entries in changes
+                for i, e in enumerate(entries)
+            ]
+            ops = await R.forget_ops(self.store, user.key, seated_after, pending)
+            await self._commit_tables(changes, ops=ops)
+            for table, _ in changes:
+                if table.status == Status.ABORTED:
                     await self._closed_table(table, "aborted")
+                elif table.status == Status.LOBBY:
+                    await self._notify(table, "lobby")
                 else:
                     await self._notify(table, "action")
-
-        def seated_now() -> set[str]:
-            return {tb.id for tb in self.tables.values() if tb.seat_of(user.key) is not None}
-
-        try:
-            await R.forget_player(self.store, user.key, seated_now)
-        except StoreError:
-            if not handed:
-                raise  # nothing changed: "that did not go through", as for any press
-            # his seats are handed over and stored (and stay so): only the deletion
-            # failed, which a second /forgetme does, and he must know which it was
-            return Outcome(False, t(lang, "forget.partly"), "not_saved")
         return Outcome(True, t(lang, "forget.done"), "forgotten")
+
+    def _hand_over(self, table: Table, user: str, seat: int) -> list[Entry]:
+        """The entries that give up `user`'s seat: he leaves a lobby; in a running
+        match the computer plays on in it.  Nobody left (in a match: to play or to
+        stop it) closes the table: computers do not play on in the chat to the end
+        of the match."""
+        if table.status == Status.LOBBY:
+            entries: list[Entry] = [{"k": "leave", "seat": seat}]
+            rest = [u for u in table.humans() if u != user]
+        else:
+            name = computer_name(table)
+            level = table.settings.get("ai_level", self.ai_level)
+            entries = [{"k": "forget", "seat": seat, "user": user, "name": name, "level": level}]
+            # those still playing: one the computer replaced walked away
+            rest = [u for u in table.present() if u != user]
+        return entries + left_behind(table, user, rest)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -481,16 +481,22 @@ async def player_stats(store: Store, player: str, scope: str = "global") -> list
     return out
 
 
-async def forget_player(
-    store: Store, player: str, seated_now: Callable[[], set[str]] = set
-) -> None:
-    """Delete a player's rows and scrub their id and name from stored table logs.
+async def forget_ops(
+    store: Store,
+    player: str,
+    seated_after: Callable[[], set[str]] = set,
+    pending: Sequence[tuple[str, int, dict[str, Any]]] = (),
+) -> list[Op]:
+    """The statements that delete a player's rows and scrub his id and name from
+    stored table logs: stored with the change that hands over his seats (`pending`,
+    its (table id, version, entry) rows, scrubbed as they go in), so that a kill
+    between the two cannot keep his data after his seats are given up.
 
-    `seated_now`: the open tables he sits at at this moment, read once the log's
-    entries are found.  Those are left as they are: a seat he took (Join, a Rematch,
-    /new) while the deletion ran is his new seat, and the table in memory says so;
-    scrubbed, it would come back after a restart as a seat of "deleted" that
-    collects results and ratings.
+    `seated_after`: the open tables he will still sit at once this is stored, read
+    once the log's entries are found.  Those are left as they are: a seat he took
+    (Join, a Rematch, /new) while the deletion ran is his new seat, and the table in
+    memory says so; scrubbed, it would come back after a restart as a seat of
+    "deleted" that collects results and ratings.
     """
     ops: list[Op] = [
         ("DELETE FROM players WHERE key = ?", (player,)),
@@ -515,12 +521,13 @@ async def forget_player(
         (player, player),
     )
     # no await from here to the write being queued: a seat taken later is stored
-    # after this write, and one taken before is in `seated_now`
-    keep = seated_now()
-    for table_id, version, entry in found:
+    # after this write, and one taken before is in `seated_after`
+    keep = seated_after()
+    stored = [(tid, v, json.loads(entry)) for tid, v, entry in found]
+    for table_id, version, data in [*stored, *pending]:
         if table_id in keep:
             continue
-        data = json.loads(entry)
+        data = dict(data)
         changed = False
         for key in ("user", "host"):
             if data.get(key) == player:
@@ -529,10 +536,11 @@ async def forget_player(
                 if key == "user" and "name" in data and data.get("k") == "join":
                     data["name"] = "—"
         if changed:
+            # `pending` rows: the store runs these after the change's entries are in
             ops.append(
                 (
                     "UPDATE table_log SET entry = ? WHERE table_id = ? AND version = ?",
                     (json.dumps(data, separators=(",", ":")), table_id, version),
                 )
             )
-    await store.write(ops=ops)
+    return ops

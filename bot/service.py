@@ -52,7 +52,7 @@ from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .preferences import Preferences
 from .queries import TableQueries, explain
 from .refusals import refuse
-from .store import Op, Store, StoreError
+from .store import Op, Store, StoreError, TableChange
 from .table import Entry, Status, Table
 from .views import ResultView, deal_result_view, hand_view, menu_valid
 
@@ -418,68 +418,110 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         transaction, so a crash can never leave a scored deal without its successor.
         `ops`: more statements of the same change, stored in that transaction too.
         """
-        if table.unsaved:  # a failed write's table not read back yet: nothing to build on
-            raise StoreError(f"table {table.id} is not read back from the store yet")
-        first = table.version + 1
-        status_before = table.status
-        turn_before = _turn_key(table)
-        events: list[Event] = []
-        entries = list(entries)
+        [events] = await self._commit_tables([(table, entries)], then, ops=ops)
+        return events
+
+    async def _commit_tables(
+        self,
+        changes: Sequence[tuple[Table, list[Entry]]],
+        then: Callable[[Table], list[Entry]] | None = None,
+        *,
+        ops: Sequence[Op] = (),
+    ) -> list[tuple[Event, ...]]:
+        """`_commit` for one request that changes several tables (its caller holds
+        their locks): all are stored in one transaction, or none is and each is
+        rebuilt, so a kill or a failing disk never leaves the request half done.
+        With no table to change, `ops` alone are stored."""
+        if not changes:
+            await self.store.write(ops=ops)
+            return []
+        for table, _ in changes:
+            if table.unsaved:  # a failed write's table not read back yet: nothing to build on
+                raise StoreError(f"table {table.id} is not read back from the store yet")
+        staged: list[TableChange] = []
+        out: list[tuple[Event, ...]] = []
         try:
-            table.unsaved = True
-            for e in entries:
-                events.extend(table.apply(e))
-            if then is not None:
-                more = then(table)
-                for e in more:
+            for table, _ in changes:
+                table.unsaved = True
+            statuses = [table.status for table, _ in changes]
+            for table, entries in changes:
+                first = table.version + 1
+                turn_before = _turn_key(table)
+                events: list[Event] = []
+                entries = list(entries)
+                for e in entries:
                     events.extend(table.apply(e))
-                entries.extend(more)
-            if table.deadline is None or _turn_key(table) != turn_before:
-                # a new turn gets a new deadline; a vote or a seat change elsewhere
-                # does not give the player to act more time
-                table.deadline = self._deadline(table)
-            finishing = status_before != Status.FINISHED and table.status == Status.FINISHED
+                if then is not None:
+                    more = then(table)
+                    for e in more:
+                        events.extend(table.apply(e))
+                    entries.extend(more)
+                if table.deadline is None or _turn_key(table) != turn_before:
+                    # a new turn gets a new deadline; a vote or a seat change elsewhere
+                    # does not give the player to act more time
+                    table.deadline = self._deadline(table)
+                staged.append(
+                    TableChange(table.id, first, entries, str(table.status), table.deadline)
+                )
+                out.append(tuple(events))
             # A finished match reads its players' ratings and writes new ones: matches
             # sharing a player go one at a time, each durable before the next reads,
             # or two matches of one player ending at once would lose an update.
-            players = table.humans() if finishing else []
+            players = [
+                p
+                for (table, _), before in zip(changes, statuses, strict=True)
+                if before != Status.FINISHED and table.status == Status.FINISHED
+                for p in table.humans()
+            ]
             async with self._player_locks.hold(players):
+                results = [
+                    op
+                    for (table, _), before in zip(changes, statuses, strict=True)
+                    for op in await R.result_ops(self, table, before)
+                ]
+                c, *also = staged
                 await self.store.append(
-                    table.id,
-                    first,
-                    entries,
-                    status=str(table.status),
-                    deadline=table.deadline,
-                    ops=[*ops, *await R.result_ops(self, table, status_before)],
+                    c.table_id,
+                    c.first_version,
+                    c.entries,
+                    status=c.status,
+                    deadline=c.deadline,
+                    ops=[*ops, *results],
+                    also=also,
                 )
-            table.unsaved = False
-            # Every change re-arms the table's timers: they are keyed to its version,
-            # so a timer of an older version (a join, a vote since) would do nothing.
-            if table.status in (Status.LOBBY, Status.PLAYING):
-                self._arm(table)
-            else:
-                self._cancel_timers(table.id)
+            for table, _ in changes:
+                table.unsaved = False
+                # Every change re-arms the table's timers: they are keyed to its
+                # version, so a timer of an older version (a join, a vote since)
+                # would do nothing.
+                if table.status in (Status.LOBBY, Status.PLAYING):
+                    self._arm(table)
+                else:
+                    self._cancel_timers(table.id)
         except Exception as e:
             # the database, not a bug (a full disk, another program's lock): one line
             known = isinstance(e, StoreError)
             log.error(
                 "could not store a change of table %s (%s); reloading it",
-                table.id,
+                ", ".join(table.id for table, _ in changes),
                 e if known else type(e).__name__,
                 exc_info=not known,
             )
-            if await self._reload(table.id):
-                # what was drawn outside the lock meanwhile was skipped: draw the
-                # table as stored
-                await self._notify(table, "lobby" if table.status == Status.LOBBY else "action")
+            for table, _ in changes:
+                if await self._reload(table.id):
+                    # what was drawn outside the lock meanwhile was skipped: draw the
+                    # table as stored
+                    kind = "lobby" if table.status == Status.LOBBY else "action"
+                    await self._notify(table, kind)
             raise
         except asyncio.CancelledError:
             # cancelled while the write was under way (a stop): whether it went in,
             # only the store can say; read the table back rather than leave it unsaved
-            if table.unsaved and not self._closed:
-                self._spawn(self._reload_later(table.id), f"reload {table.id}")
+            for table, _ in changes:
+                if table.unsaved and not self._closed:
+                    self._spawn(self._reload_later(table.id), f"reload {table.id}")
             raise
-        return tuple(events)
+        return out
 
     async def _reload(self, table_id: str) -> bool:
         """After a change that could not be stored: the table as stored (memory is

@@ -78,6 +78,14 @@ class ServiceShape:
             ops: Sequence[Op] = (),
         ) -> tuple[Event, ...]: ...
 
+        async def _commit_tables(
+            self,
+            changes: Sequence[tuple[Table, list[Entry]]],
+            then: Callable[[Table], list[Entry]] | None = None,
+            *,
+            ops: Sequence[Op] = (),
+        ) -> list[tuple[Event, ...]]: ...
+
         def _forget_table(self, table: Table) -> None: ...
 
         async def _notify(

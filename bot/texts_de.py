@@ -304,8 +304,6 @@ TEXTS: dict[str, str] = {
     "stats.none": "{name} hat noch keine beendete Partie.",
     "stats.usage": "/stats zeigt deine Statistik in diesem Chat, /stats global die aus allen Chats. Für die eines anderen: /stats als Antwort auf eine seiner Nachrichten.",
     "forget.done": "Deine Daten sind gelöscht: Ergebnisse, Wertungen, Einstellungen. Laufende Partien spielt der Computer für dich weiter.",
-    "forget.some_seats": "Einige deiner Plätze sind abgegeben (laufende Partien spielt der Computer weiter), aber nicht alle, und deine Ergebnisse, Wertungen und Einstellungen sind noch nicht gelöscht: der Bot konnte es nicht speichern. Schick /forgetme gleich noch einmal.",
-    "forget.partly": "Deine Plätze sind abgegeben (laufende Partien spielt der Computer weiter), aber das Löschen deiner Ergebnisse, Wertungen und Einstellungen hat nicht geklappt. Schick /forgetme gleich noch einmal.",
     "confirm.forget": "Deine Daten löschen: Ergebnisse, Wertungen, Einstellungen? Das lässt sich nicht rückgängig machen.",
     "confirm.forget_playing": "Deine Daten löschen: Ergebnisse, Wertungen, Einstellungen? Das lässt sich nicht rückgängig machen, und in deinen laufenden Partien übernimmt der Computer deinen Platz.",
     "settings.title": "Einstellungen für diesen Chat",

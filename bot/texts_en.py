@@ -315,8 +315,6 @@ TEXTS: dict[str, str] = {
     "stats.none": "{name} has no finished games yet.",
     "stats.usage": "/stats shows your statistics in this chat, /stats global those of every chat. For another player's, send /stats as a reply to one of their messages.",
     "forget.done": "Your data is deleted: results, ratings and settings. Running games continue with a computer player in your seat.",
-    "forget.some_seats": "Some of your seats are given up (in running games a computer plays on), but not all of them, and your results, ratings and settings are not deleted yet: the bot could not save it. Send /forgetme again in a moment.",
-    "forget.partly": "Your seats are given up (in running games a computer plays on), but deleting your results, ratings and settings did not go through. Send /forgetme again in a moment.",
     "confirm.forget": "Delete your data: results, ratings and settings? It cannot be undone.",
     "confirm.forget_playing": "Delete your data: results, ratings and settings? It cannot be undone, and the computer takes your seat in your running games.",
     "settings.title": "Settings for this chat",

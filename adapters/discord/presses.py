@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.payload import SELF, loggable
+from bot.payload import loggable
 from bot.service import Outcome, UserRef
 
 from .answers import Answering, NotAnswered
@@ -125,8 +125,6 @@ class Presses(Answering):
         if outcome.code in _CONFIRMED:
             await self._confirmed(interaction, user, outcome)
             return
-        if table_id == SELF:  # /forgetme's button, failed part way: what was done shows
-            self.forget_user(user.key, done=False)
         if outcome.hand is not None:
             await self._show_hand(interaction, user, outcome.hand, on_hand, ephemeral_hand)
             return

@@ -78,11 +78,10 @@ class Users(AdapterShape):
         needed = ("view_channel", "send_messages_in_threads" if thread else "send_messages")
         return [name for name in needed if not getattr(have, name)]
 
-    def forget_user(self, user: str, *, done: bool = True) -> None:
+    def forget_user(self, user: str) -> None:
         """After /forgetme: nothing of the user stays here either (the core dropped
-        their message refs; the computer plays their seats).  `done` False: the
-        deletion failed part way, after some tables gave his seat to the computer;
-        the hands and pings of those go all the same, the rest stays."""
+        their message refs; the computer plays their seats).  A seat he took while
+        the deletion ran stays his, with its hand and ping."""
 
         def still_his(table_id: str) -> bool:
             table = self.service.tables.get(table_id)
@@ -99,8 +98,6 @@ class Users(AdapterShape):
             if f"hand:{user}" in slots and table is not None and not still_his(table_id):
                 note = self._hand_note(table_id, user, table, "hand.forgotten")
                 self._add(table_id, Op("final", f"hand:{user}", note))
-        if not done:
-            return
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)

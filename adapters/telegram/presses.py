@@ -281,12 +281,9 @@ class Presses(AdapterShape):
         goes.  The private question of /forgetme becomes its answer; the group's
         question of /resign keeps its words (the result under it says who resigned;
         the press's answer tells the presser what it cost).  A /forgetme that failed
-        part way shows what was done: the tables that gave his seat away."""
+        changed nothing (`bot.forgetting`): nothing to show."""
         forgotten = outcome.code == "forgotten"
         if outcome.code not in _CONFIRMED:
-            p = parsed(data)
-            if p is not None and p.table == SELF:
-                self._forgotten(user, done=False)
             return
         if forgotten:
             self._forgotten(user)
@@ -335,15 +332,13 @@ class Presses(AdapterShape):
         self.unreachable.discard(uid)
         return True
 
-    def _forgotten(self, user: UserRef, *, done: bool = True) -> None:
-        """After his data was deleted: nothing of him stays here either.  `done`
-        False: the deletion failed part way, after some tables gave his seat to the
-        computer; the hands of those go all the same (the rest stays, as he does)."""
-        lang = (self.langs.pop(user.key, None) if done else self.langs.get(user.key)) or user.speaks
+    def _forgotten(self, user: UserRef) -> None:
+        """After his data was deleted: nothing of him stays here either."""
+        lang = self.langs.pop(user.key, None) or user.speaks
         for table_id, st in self.states.items():
             table = self.service.tables.get(table_id)
             if table is not None and table.seat_of(user.key) is not None:
-                continue  # still his seat (a deletion that failed before this table)
+                continue  # a seat he took while the deletion ran stays his
             self._unping(st, user.key)  # a ping of his turn goes with him
             # his hand stops following the game: it says why, without buttons
             handle = st.hands.pop(user.key, None)

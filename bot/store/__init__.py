@@ -26,7 +26,7 @@ from .database import Op
 from .errors import StoreError
 from .files import lock_path
 from .schema import migrations
-from .tables import CLOSED, FinishedGame, TableRow, Tables, _random_table_id
+from .tables import CLOSED, FinishedGame, TableChange, TableRow, Tables, _random_table_id
 
 __all__ = [
     "CLOSED",
@@ -34,6 +34,7 @@ __all__ = [
     "Op",
     "Store",
     "StoreError",
+    "TableChange",
     "TableRow",
     "lock_path",
     "migrations",

@@ -6,7 +6,7 @@ same transaction that bumps the table's version, and nobody is told before that
 transaction commits.  Writes from all tables go through one writer task that commits
 them in batches (group commit), so hundreds of busy tables cost one commit per batch
 instead of one each, while every caller still waits for its own write to be durable.
-A write is a `_Write`: log rows and a table row (the two statements every move makes,
+A write is a `_Write`: log rows and table rows (the two statements every move makes,
 committed with ``executemany`` for the whole batch) and any other statements (`Op`).
 """
 
@@ -50,6 +50,8 @@ def _quiet_aiosqlite() -> None:
 
 
 Op = tuple[str, Sequence[Any]]
+#: A table's new status, version, deadline, time of the change, and its id.
+TableRowUpdate = tuple[str, int, float | None, float, str]
 
 #: SQLite's primary result codes for a database that cannot be written *now* (held by
 #: another program, a full disk, an I/O error): a write that failed so is tried again.
@@ -59,7 +61,7 @@ _PASSING = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL, sql
 @dataclass
 class _Write:
     log_rows: list[tuple[str, int, str, float]]
-    table_row: tuple[str, int, float | None, float, str] | None  # status, version, deadline...
+    table_rows: list[TableRowUpdate]
     ops: list[Op]
     future: asyncio.Future[None] = field(
         repr=False, default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -411,7 +413,7 @@ class Database:
                     "INSERT INTO table_log (table_id, version, entry, at) VALUES (?, ?, ?, ?)",
                     logs,
                 )
-            rows = [w.table_row for w in batch if w.table_row is not None]
+            rows = [row for w in batch for row in w.table_rows]
             if rows:
                 conn.executemany(
                     "UPDATE tables SET status=?, version=?, deadline=?, updated=? WHERE id=?", rows
@@ -431,13 +433,13 @@ class Database:
         self,
         *,
         log_rows: list[tuple[str, int, str, float]] | None = None,
-        table_row: tuple[str, int, float | None, float, str] | None = None,
+        table_rows: Iterable[TableRowUpdate] = (),
         ops: Iterable[Op] = (),
     ) -> None:
-        """Queue a write and wait until it is committed."""
+        """Queue a write and wait until it is committed (all of it, in one transaction)."""
         if self._writer is None or self._closing:
             raise StoreError("the store is not open")  # nobody would ever commit it
-        w = _Write(log_rows or [], table_row, list(ops))
+        w = _Write(log_rows or [], list(table_rows), list(ops))
         await self._queue.put(w)
         await w.future
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bookkeeping import _drop_refs
-from .database import Database, Op
+from .database import Database, Op, TableRowUpdate
 from .errors import StoreError
 
 #: Table statuses after which nothing happens at a table any more.
@@ -26,6 +26,18 @@ class TableRow:
     game: str
     status: str
     version: int
+    deadline: float | None
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """Entries appended to a table as versions ``first_version, ...``, and the status
+    and deadline they leave it with: `append`'s `also`."""
+
+    table_id: str
+    first_version: int
+    entries: Sequence[dict[str, Any]]
+    status: str
     deadline: float | None
 
 
@@ -101,19 +113,30 @@ class Tables(Database):
         status: str,
         deadline: float | None,
         ops: Iterable[Op] = (),
+        also: Sequence[TableChange] = (),
     ) -> None:
         """Append entries as versions ``first_version, first_version + 1, ...`` and set
-        the table's version, status and deadline, in one transaction (with `ops`)."""
+        the table's version, status and deadline, in one transaction (with `ops`, and
+        the changes of other tables in `also`: one request that changes several, which
+        a kill must not leave half done).  `ops` run after the entries are in: they
+        may rewrite them (/forgetme scrubs his key from the entries that hand over his
+        seats)."""
         now = time.time()
-        rows = [(table_id, first_version + i, _compact(e), now) for i, e in enumerate(entries)]
-        last = first_version + len(entries) - 1
+        rows: list[tuple[str, int, str, float]] = []
+        table_rows: list[TableRowUpdate] = []
         ops = list(ops)
-        if status in CLOSED:
-            # Where adapters showed a table is read again only for an open one (a
-            # restart): a closed table forgets it with the change that closes it, so
-            # no crash, shutdown or lost adapter queue can leave its rows for ever.
-            ops.append(_drop_refs(table_id))
-        await self.write(log_rows=rows, table_row=(status, last, deadline, now, table_id), ops=ops)
+        for c in (TableChange(table_id, first_version, entries, status, deadline), *also):
+            rows += [
+                (c.table_id, c.first_version + i, _compact(e), now) for i, e in enumerate(c.entries)
+            ]
+            last = c.first_version + len(c.entries) - 1
+            table_rows.append((c.status, last, c.deadline, now, c.table_id))
+            if c.status in CLOSED:
+                # Where adapters showed a table is read again only for an open one (a
+                # restart): a closed table forgets it with the change that closes it, so
+                # no crash, shutdown or lost adapter queue can leave its rows for ever.
+                ops.append(_drop_refs(c.table_id))
+        await self.write(log_rows=rows, table_rows=table_rows, ops=ops)
 
     async def close_unrestorable(self, table_id: str, version: int) -> None:
         """Close a table whose log no longer replays (a damaged file, a rule changed by
@@ -122,7 +145,7 @@ class Tables(Database):
         buttons answer that the table is closed."""
         now = time.time()
         await self.write(
-            table_row=("aborted", version, None, now, table_id), ops=[_drop_refs(table_id)]
+            table_rows=[("aborted", version, None, now, table_id)], ops=[_drop_refs(table_id)]
         )
 
     async def set_deadline(self, table_id: str, deadline: float | None) -> None:

@@ -460,7 +460,7 @@ class CommitCopies:
             attempt(conn, batch)
             with self._lock:
                 self.commits += 1
-                if not self.pick(self.commits, all(w.table_row for w in batch)):
+                if not self.pick(self.commits, all(w.table_rows for w in batch)):
                     return
                 path = self.dir / f"commit-{self.commits:04d}.sqlite3"
                 copy = sqlite3.connect(path)

@@ -14,7 +14,7 @@ import pytest
 from bot import results as R
 from bot.payload import decode
 from bot.service import ChatRef, Timings
-from bot.store import StoreError
+from bot.store import Op, StoreError
 from bot.table import Entry, Table
 
 from .conftest import FAST, WALK
@@ -109,9 +109,9 @@ async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
     make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bert plays in one group and, as he confirms /forgetme, presses Join in another:
-    his seats are given up, then the Join lands, then his rows are deleted. Both go
-    through and the lobby shows him: the stored join must say so too, or after a
-    restart his seat belongs to "deleted", who then collects results."""
+    the Join lands while his deletion reads what to scrub, before his seat and rows
+    go. Both go through and the lobby shows him: the stored join must say so too, or
+    after a restart his seat belongs to "deleted", who then collects results."""
     other = ChatRef("tg", "-1002", "Other group")
     bot = await make_bot().start()
     try:
@@ -120,14 +120,14 @@ async def test_a_join_while_his_data_is_deleted_stays_his_after_a_restart(
         assert lobby is not None
         await open_table(bot, "zweier", [bert])  # Bert against the computer, in CHAT
         join = button(bot.fc.lobbies[lobby].message, "j")
-        real = R.forget_player
+        real = R.forget_ops
         pressed: list[Any] = []
 
-        async def join_lands_first(*args: Any, **kwargs: Any) -> None:
-            pressed.append(await bert.press(join))  # after the seats, before the rows
-            await real(*args, **kwargs)
+        async def join_lands_first(*args: Any, **kwargs: Any) -> list[Op]:
+            pressed.append(await bert.press(join))  # before the seats and the rows
+            return await real(*args, **kwargs)
 
-        monkeypatch.setattr(R, "forget_player", join_lands_first)
+        monkeypatch.setattr(R, "forget_ops", join_lands_first)
         forgot = await bot.svc.forget(bert.user)
         [joined] = pressed
         assert forgot.ok and joined.ok, (forgot, joined)
@@ -181,10 +181,10 @@ async def test_a_table_opened_while_his_data_is_deleted_keeps_its_host(
         await bot.stop()
 
 
-async def test_forgetme_says_what_happened_when_only_the_deletion_fails(bot: Bot) -> None:
-    """Bert's seat went to the computer (stored), then deleting his rows could not be
-    stored: he is told just that and to send /forgetme again — not "that did not go
-    through", which reads as if he still had his seat. Sent again, it deletes."""
+async def test_a_forgetme_the_store_does_not_take_gives_up_nothing(bot: Bot) -> None:
+    """Bert's seat and his rows go in one write: when deleting his rows cannot be
+    stored he is told it did not go through and keeps his seat (not a seat given up
+    for nothing, his data kept). Sent again, it does both."""
     anna, bert = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [anna, bert])
     real = bot.db.write
@@ -197,12 +197,12 @@ async def test_forgetme_says_what_happened_when_only_the_deletion_fails(bot: Bot
     bot.db.write = no_deletes  # type: ignore[method-assign]
     out = await bot.svc.forget(bert.user)
     bot.db.write = real  # type: ignore[method-assign]
-    assert not out.ok and "Your seats are given up" in (out.text or ""), out
-    assert "/forgetme again" in (out.text or "")
-    assert bot.svc.tables[tid].seat_of(bert.key) is None
+    assert not out.ok and out.code == "not_saved", out
+    assert bot.svc.tables[tid].seat_of(bert.key) is not None
     assert await bot.db.player(bert.key) is not None
     again = await bot.svc.forget(bert.user)
     assert again.ok and await bot.db.player(bert.key) is None
+    assert bot.svc.tables[tid].seat_of(bert.key) is None
 
 
 async def test_after_a_restart_no_computer_moves_before_the_platform_serves(

@@ -49,7 +49,7 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
-from bot.store import Op, Store
+from bot.store import Op, Store, TableChange
 from bot.table import Status, Table
 from engine.games import available
 
@@ -157,13 +157,21 @@ class Recorder:
             status: str,
             deadline: float | None,
             ops: Iterable[Op] = (),
+            also: Sequence[TableChange] = (),
         ) -> None:
             await append(
-                table_id, first_version, entries, status=status, deadline=deadline, ops=ops
+                table_id,
+                first_version,
+                entries,
+                status=status,
+                deadline=deadline,
+                ops=ops,
+                also=also,
             )
-            table = svc.tables.get(table_id)
-            if table is not None:
-                self.prints[(table_id, table.version)] = fingerprint(svc, table)
+            for tid in (table_id, *(c.table_id for c in also)):
+                table = svc.tables.get(tid)
+                if table is not None:
+                    self.prints[(tid, table.version)] = fingerprint(svc, table)
 
         store.append = append_and_print  # type: ignore[method-assign]
         self.bot.fc.on_update.append(self.on_update)

@@ -17,8 +17,7 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
 * a request the store did not take is refused with the "could not save" text (in a
   language of ours), and leaves everything as it was: the table in memory and in the
   store, and what the chat shows (drawn again, as stored).  What the bot does in
-  steps that each stand leaves the steps taken: /forgetme's seats handed over (it
-  says so), a chat's language switch of the tables switched before the failure (asked
+  steps that each stand leaves the steps taken: a chat's language switch of the tables switched before the failure (asked
   again, it switches the rest), a chat's tables closed before the failure (the adapter hears
   `StoreError` and tries again: then all close);
 * with every write failing, no game move, join, computer seat or start is answered
@@ -75,11 +74,6 @@ from .test_fuzz_service import (
 
 #: What a request the store did not take is answered, in each language of ours.
 NOT_SAVED = {t(lang, "refuse.not_saved") for lang in ("en", "de")}
-#: /forgetme's answers when some of his seats were handed over (stored), and then the
-#: store failed: at another of his tables, or deleting his data.
-FORGET_PARTLY = {
-    t(lang, k) for lang in ("en", "de") for k in ("forget.some_seats", "forget.partly")
-}
 #: Verbs that always write: with every write failing, never "done".
 WRITING = frozenset({"a", "j", "ai", "st"})
 #: The core's line for a change the store did not take (the one error expected).
@@ -529,8 +523,6 @@ class FailingStore(ChatSessions):
         alone) changes nothing; `all_failed`: every write failed."""
         if out.code == "not_saved":
             assert not out.ok, out
-            if out.text in FORGET_PARTLY:
-                return  # some seats handed over (stored), then the store failed
             assert out.text in NOT_SAVED, out
             if before is None:
                 return

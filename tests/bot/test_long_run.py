@@ -19,7 +19,7 @@ import pytest
 
 from bot import results as R
 from bot.payload import table_verb
-from bot.service import ChatRef, TableService, TableUpdate, UserRef
+from bot.service import ChatRef, TableService, UserRef
 from bot.store import Op, Store
 
 from .fakechat import CHAT, Bot, Player, open_table, play_out, users
@@ -111,35 +111,28 @@ async def test_a_table_closed_while_its_platform_is_away_is_forgotten(bot: Bot) 
     assert kept(bot.svc, tid) == []
 
 
-class EndsOtherTable:
-    """A listener that, while /forgetme stores the first of a player's tables, has
-    his other table end (its other player resigns there)."""
-
-    def __init__(self, first: str, resign: Callable[[], Awaitable[object]]) -> None:
-        self.first = first
-        self.resign: Callable[[], Awaitable[object]] | None = resign
-
-    async def table_update(self, update: TableUpdate) -> None:
-        if update.table_id == self.first and self.resign is not None:
-            resign, self.resign = self.resign, None
-            await resign()
-
-
 async def test_forget_me_adds_nothing_to_a_table_that_ended_meanwhile(bot: Bot) -> None:
-    """/forgetme walks the player's tables one after another; one that ends while an
-    earlier one is being stored is over: its log ends with its last move, and no
-    update says it changed after it finished."""
+    """/forgetme takes the locks of the player's tables one after another; one that
+    ends while he waits for an earlier one (a press is being stored there) is over:
+    its log ends with its last move, and no update says it changed after it
+    finished."""
     anna, bert, cilli = (bot.player(u) for u in users(3))
     first = await open_table(bot, "zweier", [anna, bert])
     second = await open_table(bot, "zweier", [anna, cilli], chat=OTHER)
-    assert list(bot.svc.tables) == [first, second]  # /forgetme's order
-    bot.svc.listeners.insert(0, EndsOtherTable(first, lambda: bot.svc.resign(OTHER, cilli.user)))
-    assert (await bot.svc.forget(anna.user)).ok
+    assert sorted(bot.svc.tables) == [first, second]  # /forgetme's order
+    async with bot.svc.lock(first):  # a press at the first table, being stored
+        forget = asyncio.ensure_future(bot.svc.forget(anna.user))
+        for _ in range(5):
+            await asyncio.sleep(0)  # /forgetme now waits for the first table
+        assert not forget.done()
+        assert (await bot.svc.resign(OTHER, cilli.user)).ok
+    assert (await forget).ok
     assert second not in bot.svc.tables
     log = await bot.store.table_log(second)  # type: ignore[union-attr]
     assert log[-1]["k"] == "resign"
     assert bot.fc.kinds(second)[-1] == "finished"
     assert kept(bot.svc, second) == []
+    assert bot.svc.tables[first].seat_of(anna.key) is None
 
 
 async def test_a_closed_table_forgets_where_it_was_shown(bot: Bot) -> None:

@@ -36,6 +36,7 @@ from .fakechat import (
     open_table,
     play_out,
     seeds,
+    stored_mentions,
     to_move,
     users,
 )
@@ -274,6 +275,39 @@ async def test_a_joined_player_is_named_on_the_board_wherever_the_bot_was_killed
         finally:
             await killed.stop()
     assert seated == 1  # the last copy: he joined
+
+
+async def test_forgetme_is_all_done_or_not_done_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """/forgetme gave up Bert's seats table by table, then deleted his data: a bot
+    killed in between came back with his match played on by the computer (or his
+    seat in a lobby gone) and everything of him still stored, while he had no
+    answer.  Now it is all of it or nothing, and nothing is safe to ask again."""
+    other = ChatRef("tg", "-1002", "Other group")
+    bot = await make_bot().start()
+    anna, bert = (bot.player(u) for u in users(2))
+    match = await open_table(bot, "zweier", [anna, bert])
+    lobby = (await bot.svc.create_table(other, anna.user, "dreier")).table_id
+    assert lobby is not None
+    assert (await bot.svc.act(bert.user, f"{lobby}:{bot.svc.tables[lobby].version}:j", other)).ok
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
+    assert (await bot.svc.forget(bert.user)).ok
+    await bot.stop()
+    assert copies.taken
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            tables = killed.svc.tables
+            seated = [tid for tid in (match, lobby) if tables[tid].seat_of(bert.key) is not None]
+            if seated:
+                assert seated == [match, lobby], f"after commit {n}: seated at {seated} only"
+                assert await killed.db.player(bert.key) is not None, f"after commit {n}"
+            else:
+                assert await stored_mentions(killed.db, bert.key) == [], f"after commit {n}"
+        finally:
+            await killed.stop()
+    assert not seated  # the last copy: he is forgotten
 
 
 async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:

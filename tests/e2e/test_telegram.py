@@ -924,8 +924,8 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
 ) -> None:
     """Berti deletes his data mid-deal: the computer plays his seat, and his hand
     message says so without buttons, not "Your turn." with buttons that no longer
-    answer to him.  So too when the database fails after his seat went to the
-    computer: he is told his seat is given up and to send /forgetme again."""
+    answer to him.  When the database fails, nothing of it is done: he is told to try
+    again, and keeps his seat and his live hand."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await started_match(rig, fake, presses=2)
@@ -938,18 +938,23 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
             async def failing(*args: object, **kwargs: object) -> None:
                 raise StoreError("disk full")
 
-            monkeypatch.setattr(R, "forget_player", failing)
+            monkeypatch.setattr(R, "forget_ops", failing)
         question = await asked(fake, berti, berti.private_chat, "/forgetme")
+        shown = (hand.text, hand.buttons())
         answer = await press(fake, berti, question, "Delete my data")
-        if store_fails:
-            assert answer.show_alert and "Your seats are given up" in (answer.text or ""), answer
-        else:
-            await fake.wait_for(
-                lambda: question.text.startswith("Your data is deleted") or None,
-                what="the question to become the answer",
-            )
         table = rig.table(table_id)
-        assert table is not None and table.seat_of(f"tg:{berti.id}") is None
+        assert table is not None
+        if store_fails:
+            assert answer.show_alert and "did not go through" in (answer.text or ""), answer
+            await rig.adapter.outbox.drain()
+            assert table.seat_of(f"tg:{berti.id}") is not None
+            assert (hand.text, hand.buttons()) == shown
+            return
+        await fake.wait_for(
+            lambda: question.text.startswith("Your data is deleted") or None,
+            what="the question to become the answer",
+        )
+        assert table.seat_of(f"tg:{berti.id}") is None
         await fake.wait_for(
             lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
             what="the hand to say he left",
