@@ -7,7 +7,9 @@ reader's own language where we speak it, else in his chat's or table's.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Sequence
 
 from .i18n import norm_lang, supported_lang, t
 from .payload import parsed as parsed_payload
@@ -15,8 +17,8 @@ from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
 from .settings import ChatSettings, SettingError, chat_language, kept_unread, setting_key
-from .store import Op, player_op
-from .table import Table
+from .store import Op, chat_settings_op, player_op
+from .table import Entry, Table
 from .views import setting_line
 
 
@@ -47,14 +49,14 @@ class Preferences(ServiceShape):
             except SettingError as e:
                 return refuse(lang, "bad_setting", error=e.text(lang))
             speaks = chat_language(updated, chat.lang)
+            setting = chat_settings_op(chat.key, kept_unread(updated.to_json(), stored))
             if speaks != chat_language(current, chat.lang):
-                # the chat's tables speak its language: the running ones switch now
-                # too, before the setting is stored — a table whose switch the store
-                # does not take leaves the setting as it was, so asking again (as
-                # "not saved" says) switches it, not finding the chat switched already
-                for table in self.tables_in(chat.key):
-                    await self._speak(table, speaks)
-            await self.store.save_chat_settings(chat.key, kept_unread(updated.to_json(), stored))
+                # the chat's tables speak its language: the running ones switch with
+                # the setting, in its transaction — a kill leaves none of them
+                # switched, or all of them and the chat
+                await self._speak(self.tables_in(chat.key), speaks, [setting])
+            else:
+                await self.store.write(ops=[setting])
         # what is now in force, as /settings shows it ("ai_level = heuristic" for
         # "Heuristic", "turn_timeout = 90 s", "preset.dreier = default (standard)")
         found = setting_line(
@@ -127,13 +129,21 @@ class Preferences(ServiceShape):
         if table is None or table.seat_of(user.key) is None:
             return refuse(norm_lang(user.speaks), "no_table")  # in the asker's language
         lang = norm_lang(lang)
-        await self._speak(table, lang)
+        await self._speak([table], lang)
         return Outcome(True, table_id=table.id)
 
-    async def _speak(self, table: Table, lang: str) -> None:
-        """Make a table speak `lang` from its next message on (a `lang` log entry)."""
-        async with self.lock(table.id):
-            if self.tables.get(table.id) is not table or table.settings.get("lang") == lang:
-                return
-            await self._commit(table, [{"k": "lang", "lang": lang}])
-            await self._redraw(table)
+    async def _speak(self, tables: list[Table], lang: str, ops: Sequence[Op] = ()) -> None:
+        """Make tables speak `lang` from their next message on (a `lang` log entry
+        each), stored in one transaction with `ops`."""
+        tables = sorted(tables, key=lambda tb: tb.id)  # as `_move_chat` takes them
+        async with contextlib.AsyncExitStack() as held:
+            for table in tables:
+                await held.enter_async_context(self.lock(table.id))
+            changes: list[tuple[Table, list[Entry]]] = [
+                (table, [{"k": "lang", "lang": lang}])
+                for table in tables
+                if self.tables.get(table.id) is table and table.settings.get("lang") != lang
+            ]
+            await self._commit_tables(changes, ops=ops)
+            for table, _ in changes:
+                await self._redraw(table)

@@ -24,6 +24,17 @@ def player_op(key: str, name: str, lang: str | None) -> Op:
     )
 
 
+def chat_settings_op(chat: str, settings: dict[str, Any]) -> Op:
+    """A chat's settings: stored with the change of its tables a setting makes (its
+    language), or a bot killed in between leaves them speaking two."""
+    return (
+        "INSERT INTO chats (key, settings, updated) VALUES (?, ?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET settings=excluded.settings, "
+        "updated=excluded.updated",
+        (chat, json.dumps(settings, sort_keys=True), time.time()),
+    )
+
+
 class Chats(Database):
     """The queries of players and chats (a mixin of `Store`)."""
 
@@ -41,16 +52,7 @@ class Chats(Database):
         return json.loads(r[0]) if r else {}
 
     async def save_chat_settings(self, chat: str, settings: dict[str, Any]) -> None:
-        await self.write(
-            ops=[
-                (
-                    "INSERT INTO chats (key, settings, updated) VALUES (?, ?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET settings=excluded.settings, "
-                    "updated=excluded.updated",
-                    (chat, json.dumps(settings, sort_keys=True), time.time()),
-                )
-            ]
-        )
+        await self.write(ops=[chat_settings_op(chat, settings)])
 
     async def move_chat(self, old: str, new: str) -> None:
         """Give everything of chat key `old` to `new`, in one transaction: its tables

@@ -16,10 +16,10 @@ What must hold, besides everything `test_fuzz_service` checks after each step:
 
 * a request the store did not take is refused with the "could not save" text (in a
   language of ours), and leaves everything as it was: the table in memory and in the
-  store, and what the chat shows (drawn again, as stored).  What the bot does in
-  steps that each stand leaves the steps taken: a chat's language switch of the tables switched before the failure (asked
-  again, it switches the rest), a chat's tables closed before the failure (the adapter hears
-  `StoreError` and tries again: then all close);
+  store, and what the chat shows (drawn again, as stored); a chat's language switch
+  asked again switches the chat and all its tables.  What the bot does in steps that
+  each stand leaves the steps taken: a chat's tables closed before the failure (the
+  adapter hears `StoreError` and tries again: then all close);
 * with every write failing, no game move, join, computer seat or start is answered
   "done";
 * nothing is announced before it is stored: every update the chat is told of names
@@ -526,17 +526,15 @@ class FailingStore(ChatSessions):
             assert out.text in NOT_SAVED, out
             if before is None:
                 return
-            if what == "setting language" and not all_failed:
-                return  # table by table: see `switch_again`
             after = self.run(self.before())
             assert after == before, f"{what} by {user.key} was not saved, but changed things"
         elif out.ok and all_failed and what.split()[-1] in WRITING:
             raise AssertionError(f"{what} by {user.key} was answered done: {out}")
 
     def switch_again(self, request: Callable[[], Awaitable[Outcome | None]]) -> None:
-        """A chat's language switch the store did not take (its tables switch one by
-        one, before the setting is stored: those switched before the failure stay
-        so) is asked for again: the chat and every table of it speak the language."""
+        """A chat's language switch the store did not take (its tables and its
+        setting are one write: none of it stands) is asked for again: the chat and
+        every table of it speak the language."""
         chat, lang = self.switches[request]
         out = self.run(request())
         self.run(self.settle())

@@ -310,6 +310,31 @@ async def test_forgetme_is_all_done_or_not_done_wherever_the_bot_was_killed(
     assert not seated  # the last copy: he is forgotten
 
 
+async def test_a_chats_language_switch_is_whole_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """A chat's language switch stored its tables' one by one, then the chat's
+    setting: a bot killed in between came back with one table in German, the other
+    and every table opened next in English, and the admin without an answer."""
+    bot = await make_bot().start()
+    anna, bert = users(2)
+    opened = [(await bot.svc.create_table(CHAT, u, "zweier")).table_id for u in (anna, bert)]
+    tables = [tid for tid in opened if tid is not None]
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
+    assert (await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)).ok
+    await bot.stop()
+    assert copies.taken and len(tables) == 2
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            chat = (await killed.svc.settings(CHAT)).language or "en"
+            speak = [killed.svc.tables[tid].settings.get("lang") for tid in tables]
+            assert speak == [chat, chat], f"after commit {n}: chat {chat}, tables {speak}"
+        finally:
+            await killed.stop()
+    assert chat == "de"  # the last copy: switched
+
+
 async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:
     """A press whose caller is cancelled (an adapter's handler timed out) is stored,
     announced, and the computer's next move is scheduled — the table never stalls."""

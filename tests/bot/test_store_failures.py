@@ -451,21 +451,21 @@ async def test_a_new_table_the_store_does_not_take_leaves_nothing_open(
 async def test_a_language_switch_the_store_does_not_take_is_refused_and_can_be_asked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An admin switches the chat's language; the first of its two tables switches,
-    the second's change cannot be stored.  He is told it was not saved (an answer,
-    not an exception the adapter reports as a crash), and asking again switches the
-    chat and both its tables (not finding the chat switched already, the second table
-    left speaking the old language for good)."""
+    """An admin switches the chat's language; the change of its two tables and of its
+    setting cannot be stored.  He is told it was not saved (an answer, not an
+    exception the adapter reports as a crash), no table speaks the new language
+    alone, and asking again switches the chat and both its tables."""
     bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
     try:
         anna, bert = users(2)
         opened = [(await bot.svc.create_table(CHAT, u, "zweier")).table_id for u in (anna, bert)]
         tables = [tid for tid in opened if tid is not None]
         assert len(tables) == 2
-        _fail_once(monkeypatch, bot.svc.store, "append", at=2)
+        _fail_once(monkeypatch, bot.svc.store, "append")
         out = await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)
         assert not out.ok and out.code == "not_saved", out
         assert (await bot.svc.settings(CHAT)).language != "de"
+        assert [bot.svc.tables[tid].settings.get("lang") for tid in tables] == ["en", "en"]
         again = await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)
         assert again.ok, again
         assert (await bot.svc.settings(CHAT)).language == "de"
