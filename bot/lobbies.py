@@ -8,7 +8,6 @@ Then its players join, change seats, seat or remove computers, and the host star
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from typing import Any
 
@@ -17,12 +16,11 @@ from engine.games import GAME_MODULES, UnknownGame, game
 from engine.protocol import GameSpec
 
 from .i18n import game_name, norm_lang, option_error, preset_name, preset_named, t, typed
-from .payload import Payload, table_verb
+from .payload import Payload
 from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
 from .settings import ChatSettings, chat_language, rule_options, shown_value
-from .store import StoreError
 from .table import Entry, Status, Table, seat_count
 
 # the service's log lines keep its name, whichever of its modules writes them
@@ -261,18 +259,7 @@ class Lobbies(ServiceShape):
                     # link to the private chat again, as on Join
                     seated = refuse(lang, "already_seated")
                     return dataclasses.replace(seated, table_id=waiting.id)
-                joined = await self._act(user, table_verb(waiting.id, waiting.version, "j"), chat)
-                # then his old seat as seen from where its host sits now, if free:
-                # Bauern's partners sit together again, whoever presses first
-                was, now = old.seat_of(waiting.host), waiting.seat_of(waiting.host)
-                if joined.ok and was is not None and now is not None:
-                    seat = (now + mine - was) % waiting.players
-                    if waiting.seat_of(user.key) != seat and waiting.seats[seat] is None:
-                        sit = table_verb(waiting.id, waiting.version, "s", seat)
-                        # the join is stored and stands: a sit that is not is no failure
-                        with contextlib.suppress(StoreError):
-                            await self._act(user, sit, chat)
-                return joined
+                return await self._rematch_join(waiting, old, user, lang)
             # the match's own options, every one of them: a chat's defaults changed
             # since must not change the rules (or the seats) of its rematch
             options = dict(old.options_json)
@@ -281,6 +268,29 @@ class Lobbies(ServiceShape):
             )
             # the adapter shows the new lobby, as after /new
             return dataclasses.replace(opened, code="rematch") if opened.ok else opened
+
+    async def _rematch_join(self, table: Table, old: Table, user: UserRef, lang: str) -> Outcome:
+        """A player of `old` joins its rematch `table`: in his old seat as seen from
+        where its host sits now, if free (Bauern's partners sit together again,
+        whoever presses first), else in the first free one.  One change: a join and
+        then a move, a kill in between left him in the wrong seat, unanswered."""
+        async with self.lock(table.id):  # as `_act` takes a press
+            if self.tables.get(table.id) is not table:
+                return refuse(lang, "unknown_table")
+            if table.unsaved:
+                return refuse(lang, "not_saved")
+            seat = None
+            mine, was, now = (
+                old.seat_of(user.key),
+                old.seat_of(table.host),
+                table.seat_of(table.host),
+            )
+            if mine is not None and was is not None and now is not None:
+                seat = (now + mine - was) % table.players
+                if table.seats[seat] is not None:
+                    seat = None
+            p = Payload(table.id, table.version, "j")
+            return await self._join(table, user, p, lang, at=seat)
 
     async def _join(
         self, table: Table, user: UserRef, p: Payload, lang: str, at: int | None = None

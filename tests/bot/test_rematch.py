@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from bot.payload import decode, table_verb
 from bot.service import ChatRef
 from bot.store import StoreError
-from bot.table import Entry
 
 from .fakechat import (
     CHAT,
@@ -213,9 +211,10 @@ async def test_partners_sit_together_after_the_rematchs_host_changed(bot: Bot) -
     assert new.side(seat["Bert"]) == new.side(seat["Done"]), seat
 
 
-async def test_a_rematch_join_stands_when_the_seat_change_cannot_be_stored(bot: Bot) -> None:
-    """Cilli's press joins the rematch (stored); moving her to her old seat cannot be
-    stored (the disk is full).  She is seated, and told so, not "try again"."""
+async def test_a_rematch_join_the_store_does_not_take_can_be_pressed_again(bot: Bot) -> None:
+    """Cilli's press would seat her across from Anna, but the disk is full: she is told
+    it did not go through and is seated nowhere (not in some other seat); pressed
+    again, she sits across from Anna."""
     (anna, _, cilli, _), payload = await _finished_bauern_of_four(bot)
     opened = await bot.svc.act(anna.user, payload, CHAT)
     assert opened.ok, opened
@@ -223,12 +222,13 @@ async def test_a_rematch_join_stands_when_the_seat_change_cannot_be_stored(bot: 
     assert bot.store is not None
     append = bot.store.append
 
-    async def full(table_id: str, first_version: int, entries: Sequence[Entry], **kw: Any) -> None:
-        if entries and entries[0].get("k") == "sit":
-            raise StoreError("cannot write to the database: database or disk is full")
-        await append(table_id, first_version, entries, **kw)
+    async def full(*args: Any, **kw: Any) -> None:
+        raise StoreError("cannot write to the database: database or disk is full")
 
     bot.store.append = full  # type: ignore[method-assign]
     out = await bot.svc.act(cilli.user, payload, CHAT)
     bot.store.append = append  # type: ignore[method-assign]
-    assert out.ok and new.seat_of(cilli.key) is not None, out
+    assert not out.ok and out.code == "not_saved", out
+    assert new.seat_of(cilli.key) is None
+    assert (await bot.svc.act(cilli.user, payload, CHAT)).ok
+    assert new.seat_of(cilli.key) == 2

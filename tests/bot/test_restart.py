@@ -41,6 +41,7 @@ from .fakechat import (
     users,
 )
 from .policies import ai_for, policy_for
+from .test_rematch import _finished_bauern_of_four
 
 
 async def _durable(path: Path, table_id: str) -> dict[str, Any]:
@@ -333,6 +334,31 @@ async def test_a_chats_language_switch_is_whole_wherever_the_bot_was_killed(
         finally:
             await killed.stop()
     assert chat == "de"  # the last copy: switched
+
+
+async def test_a_rematch_join_is_in_his_old_seat_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """A rematch press stored the join in the first free seat, then the move to his
+    old seat as seen from the host: a bot killed in between came back with Cilli
+    beside Anna instead of across from her (Bauern's partners split), unanswered."""
+    bot = await make_bot().start()
+    (anna, _, cilli, _), payload = await _finished_bauern_of_four(bot)
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok and opened.table_id is not None, opened
+    tid = opened.table_id
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
+    assert (await bot.svc.act(cilli.user, payload, CHAT)).ok
+    await bot.stop()
+    assert copies.taken
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            seat = killed.svc.tables[tid].seat_of(cilli.key)
+            assert seat in (None, 2), f"after commit {n}: Cilli in seat {seat}"
+        finally:
+            await killed.stop()
+    assert seat == 2  # the last copy: she joined, across from Anna
 
 
 async def test_cancelled_press_still_completes(make_bot: Callable[..., Bot]) -> None:
