@@ -171,7 +171,6 @@ class Lobbies(ServiceShape):
         settings: ChatSettings,
         rematch: Table | None = None,
     ) -> Outcome:
-        await self.remember(host)
         create: Entry = {
             "k": "create",
             "chat": chat.key,
@@ -208,8 +207,11 @@ class Lobbies(ServiceShape):
                     entries.append({"k": "ai", "seat": seat, "name": s.name, "level": level})
         # the host is seated in the transaction that stores the table: no empty lobby
         # can stay behind a failed write or a crash (nobody could close it but an
-        # admin, and its host was never told of it)
-        table_id = await self.store.create_table(chat.key, game_id, create, entries)
+        # admin, and its host was never told of it); his name and language go with
+        # it, as with a join's seat
+        table_id = await self.store.create_table(
+            chat.key, game_id, create, entries, [self.player_op(host)]
+        )
         table = Table(table_id, create)
         for e in entries:
             table.apply(e)

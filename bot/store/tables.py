@@ -65,26 +65,33 @@ class Tables(Database):
         game: str,
         create_entry: dict[str, Any],
         entries: Sequence[dict[str, Any]] = (),
+        ops: Iterable[Op] = (),
     ) -> str:
         """Store a new lobby: its first log entry and `entries` (versions 2, 3, ...),
-        in one transaction; returns its new short id.
+        in one transaction with `ops`; returns its new short id.
 
         `entries` seat its host: stored apart, a bot killed in between would come
         back with a lobby nobody sits at, which its host never heard of.  Ids are 7
         random base-36 characters (short enough for button payloads); the primary
         key catches the rare collision and we draw again.
         """
+        ops = list(ops)
         for _ in range(10):
             table_id = self._table_ids()
             try:
-                await self._insert_table(table_id, chat, game, [create_entry, *entries])
+                await self._insert_table(table_id, chat, game, [create_entry, *entries], ops)
             except sqlite3.IntegrityError:
                 continue
             return table_id
         raise StoreError("could not find a free table id")
 
     async def _insert_table(
-        self, table_id: str, chat: str, game: str, entries: list[dict[str, Any]]
+        self,
+        table_id: str,
+        chat: str,
+        game: str,
+        entries: list[dict[str, Any]],
+        ops: list[Op],
     ) -> None:
         now = time.time()
         await self.write(
@@ -101,6 +108,7 @@ class Tables(Database):
                     )
                     for version, entry in enumerate(entries, 1)
                 ),
+                *ops,
             ]
         )
 

@@ -252,6 +252,29 @@ async def test_a_new_table_comes_back_with_its_host_wherever_the_bot_was_killed(
     assert tid in tables  # the last copy: /new was stored
 
 
+async def test_a_new_table_stores_its_hosts_name_with_it_wherever_the_bot_was_killed(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """/new stored its host's name and language, then the table: a bot killed in
+    between kept the name of one who never got a table, nor an answer.  Now the name
+    comes with the table, or nothing of him is stored."""
+    bot = await make_bot().start()
+    copies = CommitCopies(bot.db, tmp_path)  # after each commit
+    a = users(1)[0]
+    tid = (await bot.svc.create_table(CHAT, a, "dreier")).table_id
+    await bot.stop()
+    assert copies.taken
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            opened = tid in killed.svc.tables
+            named = await killed.db.player(a.key) is not None
+            assert opened == named, f"after commit {n}: table {opened}, name {named}"
+        finally:
+            await killed.stop()
+    assert opened  # the last copy: /new was stored
+
+
 async def test_a_joined_player_is_named_on_the_board_wherever_the_bot_was_killed(
     make_bot: Callable[..., Bot], tmp_path: Path
 ) -> None:
