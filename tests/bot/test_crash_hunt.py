@@ -9,8 +9,8 @@ store's writer copies the database (SQLite's backup, right after a ``COMMIT``, o
 the writer's thread) at randomly chosen commits: each copy is the file a kill at that
 moment leaves, whatever the loop was doing then (a computer thinking, a press half
 handled, a change waiting in the writer's queue).  Between two writes of one request
-(a table's creation and its host's seat, /forgetme's seats and its deletion) is a
-commit like any other.
+is a commit like any other: what one request stores must not lean on a second
+(/new, a join, /forgetme, a chat's language and a rematch's join are each one).
 
 For each copy a new bot starts, as if after a while down (none, an hour, two), and
 must bring back what users were told:
