@@ -23,8 +23,6 @@ from .service_shape import ServiceShape
 from .settings import ChatSettings, chat_language, rule_options, shown_value
 from .table import Entry, Status, Table, seat_count
 
-# the service's log lines keep its name, whichever of its modules writes them
-
 
 def computer_name(table: Table) -> str:
     """ "Computer n" with the lowest n no seat is called: names must tell the seats
