@@ -13,7 +13,7 @@ import hashlib
 import random
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -346,6 +346,19 @@ async def play_out(
                 await asyncio.wait_for(chat.changed.wait(), 0.5)
 
 
+#: For random sessions (tests/bot/test_fuzz_*.py, test_crash_hunt.py): nothing fires on
+#: its own but a computer's move; the clock stands still at `STILL_NOW` and a turn is
+#: an hour long, so a session fires reminders, time-outs and expiries itself.
+STILL_NOW = 1_700_000_000.0
+STILL_TIMINGS = Timings(
+    turn_timeout=3600.0,
+    reminder_before=10.0,
+    missed_turns_limit=2,
+    ai_delay=0.0,
+    lobby_expiry=3600.0,
+)
+
+
 @dataclass
 class Bot:
     """A service on a store, with a fake chat attached; restartable on the same file."""
@@ -605,3 +618,16 @@ async def stored_mentions(store: Store, key: str) -> list[str]:
         if n:
             found.append(f"{n} in {name}")
     return found
+
+
+async def restarts(bot: Bot, copies: CommitCopies) -> AsyncIterator[tuple[int, Bot]]:
+    """A bot started on each copy `copies` took, oldest first, with `bot`'s timings:
+    what a restart after a kill -9 at that commit finds.  Each is stopped before the
+    next starts."""
+    assert copies.taken
+    for n, path, _ in copies.taken:
+        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
+        try:
+            yield n, killed
+        finally:
+            await killed.stop()

@@ -48,12 +48,12 @@ from typing import Any
 import pytest
 
 from bot.payload import decode as decode_payload
-from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
+from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.store import Op, Store, TableChange
 from bot.table import Status, Table
 from engine.games import available
 
-from .fakechat import Bot, CommitCopies, Player, Seeds, ids, inline_ai
+from .fakechat import STILL_NOW, STILL_TIMINGS, Bot, CommitCopies, Player, Seeds, ids, inline_ai
 
 SESSIONS = int(os.environ.get("CRASH_HUNT_SESSIONS", "2"))
 KILLS = int(os.environ.get("CRASH_HUNT_KILLS", "3"))
@@ -63,16 +63,6 @@ STEPS = int(os.environ.get("CRASH_HUNT_STEPS", "25"))
 #: points is long, and its end counts as any other.
 PATIENCE = 40
 
-#: The clock stands still and turns are an hour long: nothing fires on its own but a
-#: computer's move; the session fires time-outs itself.
-NOW = 1_700_000_000.0
-TIMINGS = Timings(
-    turn_timeout=3600.0,
-    reminder_before=10.0,
-    missed_turns_limit=2,
-    ai_delay=0.0,
-    lobby_expiry=3600.0,
-)
 CHATS = [ChatRef("tg", "-1001", "Stammtisch"), ChatRef("tg", "-1002", "Hinterzimmer")]
 PEOPLE = [UserRef("tg", str(100 + i), n) for i, n in enumerate(["Anna", "Bert", "Cilli", "Done"])]
 OURS = ("bot", "engine", "tests")
@@ -193,11 +183,11 @@ class Recorder:
 
 
 def make_bot(
-    path: Path, seed_source: Seeds, level: str, table_ids: str = "t", now: float = NOW
+    path: Path, seed_source: Seeds, level: str, table_ids: str = "t", now: float = STILL_NOW
 ) -> Bot:
     return Bot(
         path,
-        TIMINGS,
+        STILL_TIMINGS,
         seed_source,
         ids(table_ids),
         clock=lambda: now,
@@ -441,7 +431,7 @@ async def check_restart(
     where = f"seed {seed}, killed after commit {commit}"
     TALLY["restarts"] += 1
     rng = random.Random(where)
-    now = NOW + rng.choice([0.0, 0.0, 3595.0, 7200.0])  # how long the bot was down
+    now = STILL_NOW + rng.choice([0.0, 0.0, 3595.0, 7200.0])  # how long the bot was down
     # a seed drawn again after the kill is a fresh one, as `secrets` would draw
     bot = make_bot(path, Seeds(f"after{commit}-"), level, f"r{depth}", now)
     await bot.start(serve=False)

@@ -74,7 +74,7 @@ from hypothesis.stateful import (
 import engine.ai
 from bot.i18n import norm_lang, t
 from bot.payload import decode as decode_payload
-from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
+from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
 from bot.table import Status, Table
 from bot.views import Button, HandView, Message
 from engine import protocol as P
@@ -83,7 +83,18 @@ from engine.ai.strong import StrongPlayer
 from engine.games import available, game
 from engine.record import replay_record
 
-from .fakechat import Bot, FakeChat, Player, Posted, Seeds, ids, snapshot, stored_mentions
+from .fakechat import (
+    STILL_NOW,
+    STILL_TIMINGS,
+    Bot,
+    FakeChat,
+    Player,
+    Posted,
+    Seeds,
+    ids,
+    snapshot,
+    stored_mentions,
+)
 from .test_leaks import Watch, _label_cards_in, _public_cards
 
 _T = TypeVar("_T")
@@ -143,16 +154,6 @@ LEVELS = ["random", "heuristic", "strong"]
 #: default budget thinks some 40 ms a move; this one some 2 ms).
 STRONG_BUDGET = Budget(playouts=8, worlds=2, seconds=1.0)
 
-#: Nothing fires on its own but a computer's move: the clock stands still and a turn
-#: is an hour long; the steps fire reminders, time-outs and expiries themselves.
-NOW = 1_700_000_000.0
-TIMINGS = Timings(
-    turn_timeout=3600.0,
-    reminder_before=10.0,
-    missed_turns_limit=2,
-    ai_delay=0.0,
-    lobby_expiry=3600.0,
-)
 
 #: Buttons bound to one seat: nobody else may press them to any effect.
 SEAT_BOUND = frozenset({"a", "pg", "dp", "gv", "rs"})
@@ -259,10 +260,10 @@ class ChatSessions(RuleBasedStateMachine):
     async def _start(self) -> Bot:
         bot = Bot(
             self.dir / "bot.sqlite3",
-            TIMINGS,
+            STILL_TIMINGS,
             self.seeds,
             self.table_ids,
-            clock=lambda: NOW,
+            clock=lambda: STILL_NOW,
             ai_level=LEVELS[0],
             ai_runner=None,
             langs=dict(LANGS),

@@ -35,6 +35,7 @@ from .fakechat import (
     inline_ai,
     open_table,
     play_out,
+    restarts,
     seeds,
     stored_mentions,
     to_move,
@@ -241,14 +242,9 @@ async def test_a_new_table_comes_back_with_its_host_wherever_the_bot_was_killed(
     a = users(1)[0]
     tid = (await bot.svc.create_table(CHAT, a, "dreier")).table_id
     await bot.stop()
-    assert copies.taken
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            tables = killed.svc.tables
-            assert tid not in tables or tables[tid].seat_of(a.key) == 0, f"after commit {n}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        tables = killed.svc.tables
+        assert tid not in tables or tables[tid].seat_of(a.key) == 0, f"after commit {n}"
     assert tid in tables  # the last copy: /new was stored
 
 
@@ -263,15 +259,10 @@ async def test_a_new_table_stores_its_hosts_name_with_it_wherever_the_bot_was_ki
     a = users(1)[0]
     tid = (await bot.svc.create_table(CHAT, a, "dreier")).table_id
     await bot.stop()
-    assert copies.taken
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            opened = tid in killed.svc.tables
-            named = await killed.db.player(a.key) is not None
-            assert opened == named, f"after commit {n}: table {opened}, name {named}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        opened = tid in killed.svc.tables
+        named = await killed.db.player(a.key) is not None
+        assert opened == named, f"after commit {n}: table {opened}, name {named}"
     assert opened  # the last copy: /new was stored
 
 
@@ -288,16 +279,11 @@ async def test_a_joined_player_is_named_on_the_board_wherever_the_bot_was_killed
     copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
     assert (await bot.svc.act(bert, f"{tid}:{bot.svc.tables[tid].version}:j", CHAT)).ok
     await bot.stop()
-    assert copies.taken
     seated = None
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            seated = killed.svc.tables[tid].seat_of(bert.key)
-            if seated is not None:
-                assert await killed.db.player(bert.key) == ("Bert", None), f"after commit {n}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        seated = killed.svc.tables[tid].seat_of(bert.key)
+        if seated is not None:
+            assert await killed.db.player(bert.key) == ("Bert", None), f"after commit {n}"
     assert seated == 1  # the last copy: he joined
 
 
@@ -318,19 +304,14 @@ async def test_forgetme_is_all_done_or_not_done_wherever_the_bot_was_killed(
     copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
     assert (await bot.svc.forget(bert.user)).ok
     await bot.stop()
-    assert copies.taken
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            tables = killed.svc.tables
-            seated = [tid for tid in (match, lobby) if tables[tid].seat_of(bert.key) is not None]
-            if seated:
-                assert seated == [match, lobby], f"after commit {n}: seated at {seated} only"
-                assert await killed.db.player(bert.key) is not None, f"after commit {n}"
-            else:
-                assert await stored_mentions(killed.db, bert.key) == [], f"after commit {n}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        tables = killed.svc.tables
+        seated = [tid for tid in (match, lobby) if tables[tid].seat_of(bert.key) is not None]
+        if seated:
+            assert seated == [match, lobby], f"after commit {n}: seated at {seated} only"
+            assert await killed.db.player(bert.key) is not None, f"after commit {n}"
+        else:
+            assert await stored_mentions(killed.db, bert.key) == [], f"after commit {n}"
     assert not seated  # the last copy: he is forgotten
 
 
@@ -348,14 +329,10 @@ async def test_a_chats_language_switch_is_whole_wherever_the_bot_was_killed(
     assert (await bot.svc.update_setting(CHAT, anna, "language", "de", is_admin=True)).ok
     await bot.stop()
     assert copies.taken and len(tables) == 2
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            chat = (await killed.svc.settings(CHAT)).language or "en"
-            speak = [killed.svc.tables[tid].settings.get("lang") for tid in tables]
-            assert speak == [chat, chat], f"after commit {n}: chat {chat}, tables {speak}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        chat = (await killed.svc.settings(CHAT)).language or "en"
+        speak = [killed.svc.tables[tid].settings.get("lang") for tid in tables]
+        assert speak == [chat, chat], f"after commit {n}: chat {chat}, tables {speak}"
     assert chat == "de"  # the last copy: switched
 
 
@@ -373,14 +350,9 @@ async def test_a_rematch_join_is_in_his_old_seat_wherever_the_bot_was_killed(
     copies = CommitCopies(bot.db, tmp_path)  # after each commit from here
     assert (await bot.svc.act(cilli.user, payload, CHAT)).ok
     await bot.stop()
-    assert copies.taken
-    for n, path, _ in copies.taken:
-        killed = await Bot(path, bot.timings, seeds(), ids("r")).start()
-        try:
-            seat = killed.svc.tables[tid].seat_of(cilli.key)
-            assert seat in (None, 2), f"after commit {n}: Cilli in seat {seat}"
-        finally:
-            await killed.stop()
+    async for n, killed in restarts(bot, copies):
+        seat = killed.svc.tables[tid].seat_of(cilli.key)
+        assert seat in (None, 2), f"after commit {n}: Cilli in seat {seat}"
     assert seat == 2  # the last copy: she joined, across from Anna
 
 
