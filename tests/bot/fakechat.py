@@ -359,6 +359,22 @@ STILL_TIMINGS = Timings(
 )
 
 
+def busy(svc: TableService) -> bool:
+    """Something is under way without a press: a change, a computer to move, a table
+    to close (a random session waits until none is)."""
+    if svc._tasks or svc._work:
+        return True
+    for table in svc.tables.values():
+        if table.unsaved or table.abandoned() is not None:
+            return True
+        seat = table.to_act()  # None unless the table is playing
+        if seat is not None:
+            s = table.seats[seat]
+            if s is None or not s.human_playing:
+                return True
+    return False
+
+
 @dataclass
 class Bot:
     """A service on a store, with a fake chat attached; restartable on the same file."""

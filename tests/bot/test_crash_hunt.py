@@ -53,7 +53,17 @@ from bot.store import Op, Store, TableChange
 from bot.table import Status, Table
 from engine.games import available
 
-from .fakechat import STILL_NOW, STILL_TIMINGS, Bot, CommitCopies, Player, Seeds, ids, inline_ai
+from .fakechat import (
+    STILL_NOW,
+    STILL_TIMINGS,
+    Bot,
+    CommitCopies,
+    Player,
+    Seeds,
+    busy,
+    ids,
+    inline_ai,
+)
 
 SESSIONS = int(os.environ.get("CRASH_HUNT_SESSIONS", "2"))
 KILLS = int(os.environ.get("CRASH_HUNT_KILLS", "3"))
@@ -194,22 +204,6 @@ def make_bot(
         ai_level=level,
         ai_runner=inline_ai,
     )
-
-
-def busy(svc: TableService) -> bool:
-    """Something is under way without a press: a change, a computer to move, a table
-    to close."""
-    if svc._tasks or svc._work:
-        return True
-    for table in svc.tables.values():
-        if table.unsaved or table.abandoned() is not None:
-            return True
-        seat = table.to_act()
-        if seat is not None and table.status == Status.PLAYING:
-            s = table.seats[seat]
-            if s is None or not s.human_playing:
-                return True
-    return False
 
 
 async def settle(svc: TableService) -> None:

@@ -91,6 +91,7 @@ from .fakechat import (
     Player,
     Posted,
     Seeds,
+    busy,
     ids,
     snapshot,
     stored_mentions,
@@ -352,22 +353,6 @@ class ChatSessions(RuleBasedStateMachine):
     def fc(self) -> FakeChat:
         return self.bot.fc
 
-    def busy(self, bot: Bot) -> bool:
-        """Something is under way without a press: a change, a computer to move, a
-        table to close."""
-        svc = bot.svc
-        if svc._tasks or svc._work:
-            return True
-        for table in svc.tables.values():
-            if table.unsaved or table.abandoned() is not None:
-                return True
-            seat = table.to_act()
-            if seat is not None:
-                s = table.seats[seat]
-                if s is None or not s.human_playing:
-                    return True
-        return False
-
     async def settle(self, bot: Bot | None = None) -> None:
         """Let the core run until it waits for a person (bounded: a stall fails)."""
         bot = bot or self.bot
@@ -376,7 +361,7 @@ class ChatSessions(RuleBasedStateMachine):
         quiet = 0
         while quiet < 3:
             await asyncio.sleep(0 if quiet else 0.001)
-            quiet = 0 if self.busy(bot) else quiet + 1
+            quiet = 0 if busy(bot.svc) else quiet + 1
             if loop.time() > end:
                 raise AssertionError(f"the core did not settle: {bot.fc.describe()}")
 
