@@ -24,13 +24,14 @@ import discord.http
 from pydantic import SecretStr
 
 from adapters.discord import DiscordAdapter
+from adapters.discord.ids import PLATFORM
 from bot.config import Config
 from bot.i18n import LANGUAGES, card_label
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from bot.service import TableService, TableUpdate, Timings
 from bot.store import Store
-from bot.table import DealLog, Table
+from bot.table import DealLog, Status, Table
 from engine import protocol as P
 from engine.actions import Pass
 from engine.actions import decode as decode_action
@@ -306,9 +307,12 @@ class World:
         return await self.start_bot(**options)
 
     def settled(self) -> bool:
-        """The core reported every change and the adapter sent all it queued."""
+        """The core reported every change, the adapter sent all it queued, and it
+        knows where each table it is opening plays."""
         bot = self.bot
-        return bot is None or (bot.recorder.caught_up() and bot.adapter.idle())
+        return bot is None or (
+            bot.recorder.caught_up() and bot.adapter.idle() and not _opening(bot)
+        )
 
     async def settle(self, timeout: float = 5.0) -> None:
         await self.fake.wait_for(
@@ -454,6 +458,25 @@ class World:
         if user.dms_closed and tables:
             return ("show", user, tables[-1])
         return None
+
+
+def _opening(bot: Bot) -> bool:
+    """A press or command is still opening a table the adapter does not place yet.
+
+    Discord shows the lobby (and a player may press on it) once it has the bot's
+    answer to `/schnapsen new` or "Rematch"; the bot learns where the table plays
+    only when that answer comes back to it, and drops the table's changes until
+    then (`DiscordAdapter.opened`).  On a loaded machine that answer comes back late
+    (one cut as too slow is sent again, and its id asked for): a test that pressed
+    Join and Start meanwhile had the start dropped, and saw no table message and no
+    hand.  Once no press or command is being handled, nothing more places a table."""
+    adapter = bot.adapter
+    return adapter._handling > 0 and any(
+        t.platform == PLATFORM
+        and t.status in (Status.LOBBY, Status.PLAYING)
+        and t.id not in adapter._channels
+        for t in bot.service.tables.values()
+    )
 
 
 async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
