@@ -150,7 +150,6 @@ class Both:
         try:
             return await asyncio.wait_for(task, app.SHUTDOWN_GRACE + 5)
         finally:
-            self.world.answers_cut += bot.adapter.answers_cut
             self.world.bot, self.rig, self.task = None, None, None
 
     async def restart(self) -> None:
