@@ -37,18 +37,7 @@ class Listener(AdapterShape):
         if kind == "lobby":
             add(table_id, Op("edit", "lobby"))
         elif kind == "started":
-            lobby = self.service.lobby(table_id)
-            if lobby is not None and "lobby" in self._refs.get(table_id, {}):
-                add(table_id, Op("final", "lobby", self._started_lobby(table_id, lobby.message)))
-            add(table_id, Op("post", "table"))
-            self._turn_pings.new_hands(table_id)
-            for user in humans:
-                self._dm_closed.pop(user, None)  # one new try each deal, never a loop
-                add(table_id, Op("final", f"hand:{user}"))
-                add(table_id, Op("post", f"hand:{user}"))
-                self._ring(table_id, user, new=True)
-                if (table_id, user) in self._live:
-                    add(table_id, Op("edit", f"live:{user}"))
+            self._started(table_id, humans)
         elif kind in ("action", "replaced"):
             add(table_id, Op("edit", "table"))
             for user in humans:
@@ -164,6 +153,23 @@ class Listener(AdapterShape):
         lang = self._table_lang(table_id)
         expiry = self.service.timings.lobby_expiry
         return Message(started_lobby_text(lobby.text, lang, expiry))
+
+    def _started(self, table_id: str, humans: list[str]) -> None:
+        """The match began: the lobby keeps who sat down, the table and each
+        player's hand are posted."""
+        add = self._add
+        lobby = self.service.lobby(table_id)
+        if lobby is not None and "lobby" in self._refs.get(table_id, {}):
+            add(table_id, Op("final", "lobby", self._started_lobby(table_id, lobby.message)))
+        add(table_id, Op("post", "table"))
+        self._turn_pings.new_hands(table_id)
+        for user in humans:
+            self._dm_closed.pop(user, None)  # one new try each deal, never a loop
+            add(table_id, Op("final", f"hand:{user}"))
+            add(table_id, Op("post", f"hand:{user}"))
+            self._ring(table_id, user, new=True)
+            if (table_id, user) in self._live:
+                add(table_id, Op("edit", f"live:{user}"))
 
     def _table_lang(self, table_id: str) -> str | None:
         table = self.service.tables.get(table_id)

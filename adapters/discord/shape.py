@@ -127,6 +127,8 @@ class AdapterShape:
 
         def _table_lang(self, table_id: str) -> str | None: ...
 
+        def _started(self, table_id: str, humans: list[str]) -> None: ...
+
         # --- `hands` -------------------------------------------------------------------
 
         def _with_hand(

@@ -86,6 +86,10 @@ class Tables(Answering):
             log.warning("table %s: lobby not shown as the reply (%s); posting it", table_id, e)
             message_id = None
         self._plays_in(table_id, channel_id)
+        # heard from here on; a start stored before, unheard (people saw the lobby and
+        # pressed Join and Start while the reply's answer was on its way)
+        now = self.service.tables.get(table_id)
+        unheard_start = now is not None and now.status == Status.PLAYING and not now.unsaved
         self._refs.setdefault(table_id, {})
         if message_id is not None:
             # known in memory before the first await: a join shown meanwhile edits
@@ -102,7 +106,10 @@ class Tables(Answering):
             self._add(table_id, Op("final", "lobby"))
             self._add(table_id, Op("close"))
             return
-        self._add(table_id, Op("edit", "lobby"))
+        if unheard_start:  # shown now: the table and hands as they stand
+            self._started(table_id, self.service.seat_users(table_id))
+        else:
+            self._add(table_id, Op("edit", "lobby"))
 
     def tables_by_channel(
         self, chat: ChatRef, channel_id: int | None

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 import adapters.discord.adapter as adapter_module
+from bot.ports import ChatRef, UserRef
 from bot.store import StoreError
+from bot.table import Status
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 
 
@@ -85,6 +87,40 @@ async def test_a_table_aborted_while_its_lobby_is_sent_leaves_nothing(tmp_path: 
 
         assert kept_of(world, table_id) == []
         assert await bot.store.message_refs(table_id) == {}
+
+
+async def test_a_table_started_while_its_lobby_is_sent_is_shown_when_it_arrives(
+    tmp_path: Path,
+) -> None:
+    """Join and Start go through while the reply to /schnapsen new is on its way (a
+    slow answer: the lobby is there for people, not yet for the bot): the start was
+    not shown (the adapter did not know the table yet), so the table and the hands
+    come once the reply is through, instead of never."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        guild = world.channel.guild
+        assert guild is not None
+        chat = ChatRef("dc", str(guild.id))
+        reply = world.fake.hold("POST", INTERACTION_CALLBACK)
+        asked = await world.fake.slash(anna, world.channel, "schnapsen new", game="zweier")
+        await reply.wait_held()
+        [table_id] = list(world.service.tables)
+        for who, verb in ((bert, "j"), (anna, "st")):
+            person = UserRef("dc", str(who.id), who.username)
+            version = world.service.tables[table_id].version
+            assert (await world.service.act(person, f"{table_id}:{version}:{verb}", chat)).ok
+        assert world.service.tables[table_id].status == Status.PLAYING
+        reply.release()
+        await asked
+        await world.fake.wait_for(
+            lambda: (
+                bool(world.table_messages(table_id))
+                and all(world.hand_message(u, table_id) for u in (anna, bert))
+            ),
+            description="the table and both hands",
+        )
+        await world.settle()
 
 
 async def test_with_few_users_kept_players_still_get_their_hands_in_their_language(
