@@ -35,7 +35,7 @@ from .store import Op, Store
 from .table import Status, Table
 
 if TYPE_CHECKING:
-    from .service import TableService
+    from .service_shape import ServiceShape
 
 _MODEL = PlackettLuce()
 
@@ -128,7 +128,7 @@ def _ahead(i: int, lost: list[bool], scores: list[int], teams: list[int]) -> int
     )
 
 
-async def result_ops(service: TableService, table: Table, status_before: Status) -> list[Op]:
+async def result_ops(service: ServiceShape, table: Table, status_before: Status) -> list[Op]:
     """SQL for a match the entries just applied finished (nothing otherwise).
 
     Contracts are written with the match, not deal by deal: a match aborted after a
@@ -258,7 +258,7 @@ def _seat_moved_itself(table: Table, seat: int) -> bool:
     return s is not None and s.user is not None and s.ai is None and s.missed == 0
 
 
-async def _finish_ops(service: TableService, table: Table, now: float) -> list[Op]:
+async def _finish_ops(service: ServiceShape, table: Table, now: float) -> list[Op]:
     ops: list[Op] = [_record_op(table, now), *await _contract_ops(service.store, table)]
     rows = standings(table)
     sides = _rated_sides(rows)

@@ -6,13 +6,13 @@ timers, AI seats, durability and results.  Its one entry point for button presse
 `act(user, payload)`.
 
 `TableService` is put together from mixins, one module per group of use cases, all
-sharing the state and the commit this module holds: `bot.lobbies` (opening a table,
-its lobby, a rematch), `bot.closing` (votes, aborts, resigning), `bot.forgetting`
-(/forgetme), `bot.preferences` (/settings, the language of answers), `bot.clocks`
-(timers, the computer's turns, platforms out of reach) and `bot.queries` (what
-adapters draw).  What they share, the state this class sets up and the methods one part
-calls on another, is declared once in `bot.service_shape`, a base of every mixin, so
-mypy checks each part against it.
+sharing the state this module holds: `bot.lobbies` (opening a table, its lobby, a
+rematch), `bot.closing` (votes, aborts, resigning), `bot.forgetting` (/forgetme),
+`bot.preferences` (/settings, the language of answers), `bot.clocks` (timers, the
+computer's turns, platforms out of reach), `bot.queries` (what adapters draw) and
+`bot.commits` (storing a change). What they share, the state this class sets up and the
+methods one part calls on another, is declared once in `bot.service_shape`, a base of
+every mixin, so mypy checks each part against it.
 
 How a change happens (under the table's lock): decide the log entries, apply them to
 the in-memory table, commit them to the store (with the table's new version), and only
@@ -28,20 +28,19 @@ import dataclasses
 import functools
 import logging
 import secrets
-import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from engine import protocol as P
 from engine.errors import IllegalAction
 from engine.events import Event, redact_all
 
-from . import results as R
 from .ai_seats import choose_action
 from .ai_workers import think_in_thread
-from .clocks import Clocks, Timers
+from .clocks import Clocks
 from .closing import Closing
+from .commits import Commits
 from .forgetting import Forgetting
 from .i18n import norm_lang, supported_lang, t
 from .lobbies import Lobbies
@@ -52,7 +51,7 @@ from .ports import ChatRef, Listener, Outcome, TableUpdate, Timings, UserRef
 from .preferences import Preferences
 from .queries import TableQueries, explain
 from .refusals import refuse
-from .store import Op, Store, StoreError, TableChange
+from .store import Store, StoreError
 from .table import Entry, Status, Table
 from .views import ResultView, deal_result_view, hand_view, menu_valid
 
@@ -62,11 +61,8 @@ __all__ = ["ChatRef", "Listener", "Outcome", "TableService", "TableUpdate", "Tim
 
 _R = TypeVar("_R")
 
-#: Seconds after a change that could not be stored before the table's timers try again.
-RETRY_AFTER_FAILED_WRITE = 1.0
 
-
-class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueries):
+class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueries, Commits):
     def __init__(
         self,
         store: Store,
@@ -401,183 +397,6 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
             log.info("moved %d open table(s) from chat %s to %s", len(moved), old, new)
         return moved
 
-    # --- the heart: committing changes ------------------------------------------------
-
-    async def _commit(
-        self,
-        table: Table,
-        entries: list[Entry],
-        then: Callable[[Table], list[Entry]] | None = None,
-        *,
-        ops: Sequence[Op] = (),
-    ) -> tuple[Event, ...]:
-        """Apply entries in memory, then make them durable; rebuild on failure.
-
-        `then` may add follow-up entries after seeing the applied state (the next
-        deal's seed when a deal ended); they are applied and stored in the same
-        transaction, so a crash can never leave a scored deal without its successor.
-        `ops`: more statements of the same change, stored in that transaction too.
-        """
-        [events] = await self._commit_tables([(table, entries)], then, ops=ops)
-        return events
-
-    async def _commit_tables(
-        self,
-        changes: Sequence[tuple[Table, list[Entry]]],
-        then: Callable[[Table], list[Entry]] | None = None,
-        *,
-        ops: Sequence[Op] = (),
-    ) -> list[tuple[Event, ...]]:
-        """`_commit` for one request that changes several tables (its caller holds
-        their locks): all are stored in one transaction, or none is and each is
-        rebuilt, so a kill or a failing disk never leaves the request half done.
-        With no table to change, `ops` alone are stored."""
-        if not changes:
-            await self.store.write(ops=ops)
-            return []
-        for table, _ in changes:
-            if table.unsaved:  # a failed write's table not read back yet: nothing to build on
-                raise StoreError(f"table {table.id} is not read back from the store yet")
-        staged: list[TableChange] = []
-        out: list[tuple[Event, ...]] = []
-        try:
-            for table, _ in changes:
-                table.unsaved = True
-            statuses = [table.status for table, _ in changes]
-            for table, entries in changes:
-                first = table.version + 1
-                turn_before = _turn_key(table)
-                events: list[Event] = []
-                entries = list(entries)
-                for e in entries:
-                    events.extend(table.apply(e))
-                if then is not None:
-                    more = then(table)
-                    for e in more:
-                        events.extend(table.apply(e))
-                    entries.extend(more)
-                if table.deadline is None or _turn_key(table) != turn_before:
-                    # a new turn gets a new deadline; a vote or a seat change elsewhere
-                    # does not give the player to act more time
-                    table.deadline = self._deadline(table)
-                staged.append(
-                    TableChange(table.id, first, entries, str(table.status), table.deadline)
-                )
-                out.append(tuple(events))
-            # A finished match reads its players' ratings and writes new ones: matches
-            # sharing a player go one at a time, each durable before the next reads,
-            # or two matches of one player ending at once would lose an update.
-            players = [
-                p
-                for (table, _), before in zip(changes, statuses, strict=True)
-                if before != Status.FINISHED and table.status == Status.FINISHED
-                for p in table.humans()
-            ]
-            async with self._player_locks.hold(players):
-                results = [
-                    op
-                    for (table, _), before in zip(changes, statuses, strict=True)
-                    for op in await R.result_ops(self, table, before)
-                ]
-                c, *also = staged
-                await self.store.append(
-                    c.table_id,
-                    c.first_version,
-                    c.entries,
-                    status=c.status,
-                    deadline=c.deadline,
-                    ops=[*ops, *results],
-                    also=also,
-                )
-            for table, _ in changes:
-                table.unsaved = False
-                # Every change re-arms the table's timers: they are keyed to its
-                # version, so a timer of an older version (a join, a vote since)
-                # would do nothing.
-                if table.status in (Status.LOBBY, Status.PLAYING):
-                    self._arm(table)
-                else:
-                    self._cancel_timers(table.id)
-        except Exception as e:
-            # the database, not a bug (a full disk, another program's lock): one line
-            known = isinstance(e, StoreError)
-            log.error(
-                "could not store a change of table %s (%s); reloading it",
-                ", ".join(table.id for table, _ in changes),
-                e if known else type(e).__name__,
-                exc_info=not known,
-            )
-            for table, _ in changes:
-                if await self._reload(table.id):
-                    # what was drawn outside the lock meanwhile was skipped: draw the
-                    # table as stored
-                    kind = "lobby" if table.status == Status.LOBBY else "action"
-                    await self._notify(table, kind)
-            raise
-        except asyncio.CancelledError:
-            # cancelled while the write was under way (a stop): whether it went in,
-            # only the store can say; read the table back rather than leave it unsaved
-            for table, _ in changes:
-                if table.unsaved and not self._closed:
-                    self._spawn(self._reload_later(table.id), f"reload {table.id}")
-            raise
-        return out
-
-    async def _reload(self, table_id: str) -> bool:
-        """After a change that could not be stored: the table as stored (memory is
-        never ahead of the disk), with its turn's deadline, and its timers armed
-        again after a pause.  A computer's move, a timeout or an expiry whose change
-        failed is tried again then, instead of the table stalling until a restart;
-        the pause keeps a failing disk from being hammered.
-
-        If the store cannot even be read, the table stays as it is, unsaved (nothing
-        drawn from it, no change built on it: a press is told it was not saved), and
-        the reading is tried again after the pause.  False then."""
-        try:
-            table = await self._load(table_id)
-            row = await self.store.table_row(table_id)
-        except (StoreError, sqlite3.Error, OSError) as e:
-            log.error(
-                "could not read table %s back from the store (%s); trying again",
-                table_id,
-                type(e).__name__,
-            )
-            self._spawn(self._reload_later(table_id), f"reload {table_id}")
-            return False
-        except Exception as e:  # its log no longer replays (a bug): as at a start
-            log.error("table %s cannot be rebuilt from its log (%s)", table_id, type(e).__name__)
-            self.tables.pop(table_id, None)
-            self._cancel_timers(table_id)
-            return False
-        table.deadline = row.deadline if row is not None else None
-        current = self.tables.get(table_id)
-        if current is not None:
-            current.reset_to(table)  # those waiting for its lock hold this object
-            table = current
-        else:  # pragma: no cover - a failed change keeps its table open
-            self.tables[table_id] = table
-
-        def retry() -> None:
-            if self.tables.get(table_id) is table:
-                self._arm(table)
-
-        timers = self._timers.setdefault(table_id, Timers())  # those armed still count
-        loop = asyncio.get_running_loop()
-        timers.handles.append(loop.call_later(RETRY_AFTER_FAILED_WRITE, retry))
-        return True
-
-    async def _reload_later(self, table_id: str) -> None:
-        """`_reload` once more, after the pause, for a table the store could not
-        give back; then it is drawn as stored."""
-        await asyncio.sleep(RETRY_AFTER_FAILED_WRITE)
-        async with self.lock(table_id):
-            table = self.tables.get(table_id)
-            if self._closed or table is None or not table.unsaved:
-                return
-            if await self._reload(table_id):
-                kind = "lobby" if table.status == Status.LOBBY else "action"
-                await self._notify(table, kind)
-
     async def _play(self, table: Table, entries: list[Entry], kind: str = "action") -> None:
         """Commit game entries (dealing the next deal when one ends), notify, re-arm."""
         deals_before = len(table.deal_points)
@@ -672,14 +491,6 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         legal = table.deal.legal()
         rng_seed = f"{table.id}:{table.version}"
         return functools.partial(choose_action, level, view, legal, rng_seed), legal
-
-
-def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
-    """What makes a new turn: a deal, an action, the seat to act, who plays it."""
-    seat = table.to_act()
-    s = table.seats[seat] if seat is not None else None
-    actions = len(table.deal_log.actions) if table.deal_log is not None else -1
-    return (len(table.deals), actions, seat, s is not None and s.human_playing)
 
 
 _TABLE_VERBS: dict[

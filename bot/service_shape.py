@@ -1,11 +1,11 @@
 """What the parts of `TableService` share, declared once.
 
-`TableService` (`bot.service`) is put together from mixins, one module per group of
-use cases (`bot.lobbies`, `bot.closing`, `bot.forgetting`, `bot.preferences`,
-`bot.clocks`, `bot.queries`), which use the state the service holds and call each
-other's methods.  Each mixin subclasses `ServiceShape`, so mypy checks every part
-against this one declaration: an attribute used with the wrong type, a call to a method
-no part has, and a real method that does not fit its stub here are errors.
+`TableService` (`bot.service`) is put together from mixins, one module per group of use
+cases (`bot.lobbies`, `bot.closing`, `bot.forgetting`, `bot.preferences`, `bot.clocks`,
+`bot.queries`, `bot.commits`), which use the state the service holds and call each
+other's methods. Each mixin subclasses `ServiceShape`, so mypy checks every part against
+this one declaration: an attribute used with the wrong type, a call to a method no part
+has, and a real method that does not fit its stub here are errors.
 
 Nothing here exists at runtime but the (empty) class: the attributes are annotations
 only (`TableService.__init__` sets them) and the stubs are under `TYPE_CHECKING`, so
@@ -46,6 +46,7 @@ class ServiceShape:
     _held: set[str]
     _moved: dict[str, str]
     _people: KeyedLocks[str]
+    _player_locks: KeyedLocks[str]
     _rematch_locks: KeyedLocks[str]
     _seed_source: Callable[[], str]
     _settings_lock: asyncio.Lock
@@ -69,24 +70,9 @@ class ServiceShape:
 
         async def _closed_table(self, table: Table, kind: str) -> None: ...
 
-        async def _commit(
-            self,
-            table: Table,
-            entries: list[Entry],
-            then: Callable[[Table], list[Entry]] | None = None,
-            *,
-            ops: Sequence[Op] = (),
-        ) -> tuple[Event, ...]: ...
-
-        async def _commit_tables(
-            self,
-            changes: Sequence[tuple[Table, list[Entry]]],
-            then: Callable[[Table], list[Entry]] | None = None,
-            *,
-            ops: Sequence[Op] = (),
-        ) -> list[tuple[Event, ...]]: ...
-
         def _forget_table(self, table: Table) -> None: ...
+
+        async def _load(self, table_id: str) -> Table: ...
 
         async def _notify(
             self,
@@ -114,8 +100,30 @@ class ServiceShape:
 
         def tables_in(self, chat: str) -> list[Table]: ...
 
+        # bot.commits
+        async def _commit(
+            self,
+            table: Table,
+            entries: list[Entry],
+            then: Callable[[Table], list[Entry]] | None = None,
+            *,
+            ops: Sequence[Op] = (),
+        ) -> tuple[Event, ...]: ...
+
+        async def _commit_tables(
+            self,
+            changes: Sequence[tuple[Table, list[Entry]]],
+            then: Callable[[Table], list[Entry]] | None = None,
+            *,
+            ops: Sequence[Op] = (),
+        ) -> list[tuple[Event, ...]]: ...
+
         # bot.clocks
         def _arm(self, table: Table) -> None: ...
+
+        def _cancel_timers(self, table_id: str) -> None: ...
+
+        def _deadline(self, table: Table) -> float | None: ...
 
         # bot.closing
         async def _close_if_abandoned(self, table: Table) -> None: ...

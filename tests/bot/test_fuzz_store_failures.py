@@ -49,7 +49,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, precondition, rule
 
-import bot.service
+import bot.commits
 from bot.i18n import t
 from bot.service import Outcome, TableUpdate, UserRef
 from bot.store import StoreError
@@ -120,7 +120,7 @@ class FailingStore(ChatSessions):
         # (`_reload`): here only when a step says so (`retry_failed`), as the
         # machine fires every timer, so that a session does not depend on how long a
         # step takes
-        self._retry = mock.patch.object(bot.service, "RETRY_AFTER_FAILED_WRITE", 3600.0)
+        self._retry = mock.patch.object(bot.commits, "RETRY_AFTER_FAILED_WRITE", 3600.0)
         self._retry.start()
         try:
             super().__init__()
