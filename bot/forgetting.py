@@ -11,8 +11,6 @@ meanwhile would keep his name.
 
 from __future__ import annotations
 
-import contextlib
-
 from . import results as R
 from .i18n import norm_lang, t
 from .lobbies import computer_name, left_behind
@@ -44,14 +42,8 @@ class Forgetting(ServiceShape):
 
     async def _forget_now(self, user: UserRef) -> Outcome:
         lang = norm_lang(user.speaks)
-        # sorted, as every holder of several tables' locks takes them (`_move_chat`)
-        mine = sorted(
-            (tb for tb in self.tables.values() if tb.seat_of(user.key) is not None),
-            key=lambda tb: tb.id,
-        )
-        async with contextlib.AsyncExitStack() as held:
-            for table in mine:
-                await held.enter_async_context(self.lock(table.id))
+        seated = [tb for tb in self.tables.values() if tb.seat_of(user.key) is not None]
+        async with self.locked(seated) as mine:
             changes: list[tuple[Table, list[Entry]]] = []
             for table in mine:
                 seat = table.seat_of(user.key)

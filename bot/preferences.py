@@ -7,7 +7,6 @@ reader's own language where we speak it, else in his chat's or table's.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Sequence
 
@@ -135,10 +134,7 @@ class Preferences(ServiceShape):
     async def _speak(self, tables: list[Table], lang: str, ops: Sequence[Op] = ()) -> None:
         """Make tables speak `lang` from their next message on (a `lang` log entry
         each), stored in one transaction with `ops`."""
-        tables = sorted(tables, key=lambda tb: tb.id)  # as `_move_chat` takes them
-        async with contextlib.AsyncExitStack() as held:
-            for table in tables:
-                await held.enter_async_context(self.lock(table.id))
+        async with self.locked(tables) as tables:
             changes: list[tuple[Table, list[Entry]]] = [
                 (table, [{"k": "lang", "lang": lang}])
                 for table in tables

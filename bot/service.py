@@ -29,7 +29,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from engine import protocol as P
@@ -209,6 +209,16 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
                 self._locks[table_id] = lk
         return lk
 
+    @contextlib.asynccontextmanager
+    async def locked(self, tables: Iterable[Table]) -> AsyncIterator[list[Table]]:
+        """Hold several tables' locks, taken in one order (by id), as every holder of
+        several takes them, so that two cannot deadlock; the tables in that order."""
+        ordered = sorted(tables, key=lambda tb: tb.id)
+        async with contextlib.AsyncExitStack() as held:
+            for tb in ordered:
+                await held.enter_async_context(self.lock(tb.id))
+            yield ordered
+
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         task.set_name(name)
@@ -382,10 +392,7 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         while True:
             # The tables' locks keep their commits out while the key changes: a
             # finished match writes its results and chat rating under the key it reads.
-            async with self._settings_lock, contextlib.AsyncExitStack() as held:
-                now = sorted(self.tables_in(old), key=lambda tb: tb.id)
-                for tb in now:
-                    await held.enter_async_context(self.lock(tb.id))
+            async with self._settings_lock, self.locked(self.tables_in(old)) as now:
                 await self.store.move_chat(old, new)
                 for tb in now:
                     tb.chat = new

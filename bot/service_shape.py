@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Awaitable, Callable, Coroutine, Sequence
+    import contextlib
+    from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 
     from engine.events import Event
 
@@ -95,6 +96,10 @@ class ServiceShape:
         async def _to_completion(self, coro: Coroutine[Any, Any, _R]) -> _R: ...
 
         def lock(self, table_id: str) -> asyncio.Lock: ...
+
+        def locked(
+            self, tables: Iterable[Table]
+        ) -> contextlib.AbstractAsyncContextManager[list[Table]]: ...
 
         def table_of(self, chat: str, user: str) -> Table | None: ...
 
