@@ -164,6 +164,8 @@ class DiscordAdapter(Listener, Tables, Users, Presses, Hands, Pings, OutboxWorke
             await asyncio.wait({connect, stopped}, return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
         finally:
+            if self._handling:
+                log.info("stopping: %d presses or commands being answered", self._handling)
             with contextlib.suppress(TimeoutError):  # presses in flight finish first
                 await asyncio.wait_for(self._handled.wait(), DRAIN_TIMEOUT / 2)
             with contextlib.suppress(ValueError):

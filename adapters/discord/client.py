@@ -65,6 +65,15 @@ class _Tree(app_commands.CommandTree[Any]):
         adapter: DiscordAdapter = self.client.schnapsen
         return adapter.first_delivery(interaction)
 
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        """Every command, with its answer and an error's, counts as being handled: a
+        stop waits for it as for a press.  Closed under it, the answer's next request
+        met a closed connection: no answer, and an ERROR at a normal shutdown.
+        (discord.py's one call around a command and its error handler.)"""
+        adapter: DiscordAdapter = self.client.schnapsen
+        async with adapter.handling():
+            await super()._call(interaction)
+
 
 class SchnapsenClient(_Hooks, discord.Client):
     async def on_ready(self) -> None:

@@ -80,12 +80,6 @@ def install(tree: app_commands.CommandTree[Any], adapter: DiscordAdapter) -> Non
     async def new(
         interaction: discord.Interaction[Any], game: str, preset: str | None = None
     ) -> None:
-        async with adapter.handling():
-            await open_table(interaction, game, preset)
-
-    async def open_table(
-        interaction: discord.Interaction[Any], game: str, preset: str | None
-    ) -> None:
         user = await adapter.who(interaction)
         if missing := adapter.missing_permissions(interaction):
             # said before any table exists: one opened here would close at its first

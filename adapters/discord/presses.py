@@ -189,5 +189,8 @@ class Presses(Answering):
             return
         if not self.first_delivery(interaction):
             return
-        with contextlib.suppress(discord.HTTPException, NotAnswered):
-            await self.reply(interaction, text((await self.who(interaction)).speaks, "not_here"))
+        async with self.handling():
+            with contextlib.suppress(discord.HTTPException, NotAnswered):
+                await self.reply(
+                    interaction, text((await self.who(interaction)).speaks, "not_here")
+                )

@@ -614,6 +614,36 @@ async def test_a_command_discord_cannot_be_answered_for_is_one_warning(
         assert board.content.startswith("No rated games")
 
 
+async def test_a_stop_lets_a_command_answer_on_its_way_arrive(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot is stopped (a deploy) while it answers /leaderboard: its "thinking…"
+    is on its way, the board is still to follow.  The stop waits for the answer, as
+    for a press, so the user gets his board.  Closed under it, the board met a closed
+    connection: no answer, and an ERROR with a traceback at a normal shutdown."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ack_budget=0)  # deferred first: two requests to answer
+        reply = world.fake.hold("POST", INTERACTION_CALLBACK)
+        asked = await world.fake.slash(world["anna"], world.channel, "leaderboard")
+        await reply.wait_held()
+        client = world.adapter.client
+        stopping = asyncio.create_task(world.stop_bot())
+        # the answer goes on once the stop waits for it, or (not waiting) has closed
+        await world.fake.wait_for(
+            lambda: (
+                client.is_closed()
+                or any("being answered" in r.getMessage() for r in caplog.records)
+            ),
+            description="the stop under way",
+        )
+        reply.release()
+        await stopping
+        board = await asked
+        assert board.content.startswith("No rated games")
+        assert adapter_lines(caplog) == []
+
+
 async def test_a_command_the_bot_fails_on_is_answered(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
