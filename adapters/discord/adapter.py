@@ -135,7 +135,8 @@ class DiscordAdapter(Listener, Tables, Users, Presses, Hands, Pings, OutboxWorke
         self._closers = set()
         self._down = set()
         self.answers_cut = 0  # see `Answering`
-        #: Called each time the last queued message has gone out (tests wait on it).
+        #: Called each time the last queued message has gone out, or the last press or
+        #: command being handled was answered, with nothing queued (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []
         #: Ids of the interactions handled, oldest first (`first_delivery`).
         self._delivered: Recent[int, None] = Recent(SEEN_INTERACTIONS)
@@ -238,6 +239,7 @@ class DiscordAdapter(Listener, Tables, Users, Presses, Hands, Pings, OutboxWorke
             self._handling -= 1
             if self._handling == 0:
                 self._handled.set()
+                self._if_idle()
 
     def idle(self) -> bool:
         """Nothing queued or being sent, no table being closed (for tests, a clean stop)."""

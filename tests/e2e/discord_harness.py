@@ -24,14 +24,13 @@ import discord.http
 from pydantic import SecretStr
 
 from adapters.discord import DiscordAdapter
-from adapters.discord.ids import PLATFORM
 from bot.config import Config
 from bot.i18n import LANGUAGES, card_label
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from bot.service import TableService, TableUpdate, Timings
 from bot.store import Store
-from bot.table import DealLog, Status, Table
+from bot.table import DealLog, Table
 from engine import protocol as P
 from engine.actions import Pass
 from engine.actions import decode as decode_action
@@ -314,11 +313,11 @@ class World:
         return await self.start_bot(**options)
 
     def settled(self) -> bool:
-        """The core reported every change, the adapter sent all it queued, and it
-        knows where each table it is opening plays."""
+        """The core reported every change, the adapter sent all it queued, and it has
+        the answers to every press and command (`_answering`)."""
         bot = self.bot
         return bot is None or (
-            bot.recorder.caught_up() and bot.adapter.idle() and not _opening(bot)
+            bot.recorder.caught_up() and bot.adapter.idle() and not _answering(bot)
         )
 
     async def settle(self, timeout: float = 5.0) -> None:
@@ -467,23 +466,17 @@ class World:
         return None
 
 
-def _opening(bot: Bot) -> bool:
-    """A press or command is still opening a table the adapter does not place yet.
+def _answering(bot: Bot) -> bool:
+    """A press or command is still being answered.
 
-    Discord shows the lobby (and a player may press on it) once it has the bot's
-    answer to `/schnapsen new` or "Rematch"; the bot learns where the table plays
-    only when that answer comes back to it, and drops the table's changes until
-    then (`DiscordAdapter.opened`).  On a loaded machine that answer comes back late
-    (one cut as too slow is sent again, and its id asked for): a test that pressed
-    Join and Start meanwhile had the start dropped, and saw no table message and no
-    hand.  Once no press or command is being handled, nothing more places a table."""
-    adapter = bot.adapter
-    return adapter._handling > 0 and any(
-        t.platform == PLATFORM
-        and t.status in (Status.LOBBY, Status.PLAYING)
-        and t.id not in adapter._channels
-        for t in bot.service.tables.values()
-    )
+    Discord shows an answer (the lobby, a hand) and a player may press on it once it
+    has the bot's answer; the bot goes on only when that answer comes back to it.
+    On a loaded machine it comes back late (one cut as too slow is sent again, and
+    its id asked for): a test that went on meanwhile found the bot not yet knowing
+    where a table it opened plays (a start it then dropped: no table message, no
+    hand), an ephemeral hand not yet following the game, or a request of the bot
+    without its answer."""
+    return bot.adapter._handling > 0
 
 
 async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
