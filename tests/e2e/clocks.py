@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+from adapters.discord import DiscordAdapter
+from adapters.discord.outbox import Op
 from bot.service import TableService
 
 
@@ -78,3 +80,15 @@ def ticking(service: TableService, table_id: str) -> bool:
         and timers is not None
         and any(not h.cancelled() for h in timers.handles)
     )
+
+
+def end_live(adapter: DiscordAdapter, table_id: str, key: str) -> None:
+    """The ephemeral hand of the person `key` stops following the game now, as when
+    its timer ends (`live_ttl`, 14 minutes): its last edit says so, then it is left
+    alone.  A short `live_ttl` instead would race the interaction's token, which
+    outlives it by less than a late answer on a loaded machine."""
+    live = adapter._live[(table_id, key)]
+    assert live.timer is not None
+    live.timer.cancel()
+    live.expires = 0.0  # the last edit is due: the token still lasts
+    adapter._add(table_id, Op("edit", f"live:{key}"))

@@ -935,6 +935,12 @@ class FakeInteraction:
     def token_expired(self) -> bool:
         return self.fake._now() >= self.token_deadline
 
+    def expire_token(self) -> None:
+        """Its token runs out now (15 minutes after the interaction on Discord): from
+        then on every edit or followup through it is refused with 401 / 50027."""
+        self.token_deadline = self.fake._now()
+        self.fake._changed()
+
     @property
     def responses(self) -> list[FakeMessage]:
         """The original response (if it is a message of its own) and the followups."""
