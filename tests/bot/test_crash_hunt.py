@@ -40,7 +40,7 @@ import asyncio
 import logging
 import os
 import random
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
-from bot.store import Op, Store, TableChange
+from bot.store import Store, TableChange
 from bot.table import Status, Table
 from engine.games import available
 
@@ -149,25 +149,9 @@ class Recorder:
         self.copies = CommitCopies(store, self.dir, pick, lambda: list(self.told))
         append = store.append
 
-        async def append_and_print(
-            table_id: str,
-            first_version: int,
-            entries: Sequence[dict[str, Any]],
-            *,
-            status: str,
-            deadline: float | None,
-            ops: Iterable[Op] = (),
-            also: Sequence[TableChange] = (),
-        ) -> None:
-            await append(
-                table_id,
-                first_version,
-                entries,
-                status=status,
-                deadline=deadline,
-                ops=ops,
-                also=also,
-            )
+        async def append_and_print(table_id: str, *args: Any, **kwargs: Any) -> None:
+            await append(table_id, *args, **kwargs)
+            also: Sequence[TableChange] = kwargs.get("also", ())
             for tid in (table_id, *(c.table_id for c in also)):
                 table = svc.tables.get(tid)
                 if table is not None:
