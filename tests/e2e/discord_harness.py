@@ -36,16 +36,12 @@ from engine.actions import Pass
 from engine.actions import decode as decode_action
 from engine.cards import CARDS, Card
 from tests.bot.fakechat import Seeds
-from tests.e2e.fakes.discord_api import (
-    ErrorLogGuard,
-    FakeChannel,
-    FakeDiscord,
-    FakeGuild,
-    FakeInteraction,
-    FakeMessage,
-    FakeUser,
-    Limits,
-)
+from tests.e2e.fakes.discord.discordpy import ErrorLogGuard
+from tests.e2e.fakes.discord.entities import FakeChannel, FakeGuild, FakeUser
+from tests.e2e.fakes.discord.interaction import FakeInteraction
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Limits
+from tests.e2e.fakes.discord.server import FakeDiscord
 
 INTERACTION_CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 #: Loggers whose ERROR records fail a test: discord.py's, the adapter's, the core's.

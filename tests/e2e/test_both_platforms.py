@@ -34,7 +34,7 @@ from bot.i18n import LANGUAGES, card_label
 from engine import protocol as P
 from engine.cards import CARDS
 from tests.e2e.discord_harness import Bot, TableRecorder, World, deal_states, discord_world
-from tests.e2e.fakes.discord_api import FakeUser as DiscordUser
+from tests.e2e.fakes.discord.entities import FakeUser as DiscordUser
 from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, Limits, LogErrorGuard
 from tests.e2e.telegram_harness import (
     GUARDED,

@@ -36,7 +36,10 @@ from tests.e2e.discord_harness import (
     is_current,
     secret_cards,
 )
-from tests.e2e.fakes.discord_api import FakeDiscord, FakeMessage, FakeUser, Limits, MessageFlag
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Limits, MessageFlag
+from tests.e2e.fakes.discord.server import FakeDiscord
 
 MANAGE_GUILD = 1 << 5
 

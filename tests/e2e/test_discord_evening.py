@@ -13,7 +13,7 @@ from adapters.discord.texts import text
 from bot.service import Timings
 from tests.e2e.clocks import run_out
 from tests.e2e.discord_harness import discord_world, is_current
-from tests.e2e.fakes.discord_api import Limits
+from tests.e2e.fakes.discord.protocol import Limits
 from tests.e2e.test_discord import current_ids, start_zweier, table_message
 
 LIVE_ENDED = text("en", "live_ended", show_hand="Show my hand")

@@ -28,7 +28,10 @@ from bot.store import StoreError
 from engine.cards import CARDS
 from tests.e2e.clocks import held, long_turns, remind, run_out
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
-from tests.e2e.fakes.discord_api import FakeInteraction, FakeMessage, FakeUser, Permission
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.interaction import FakeInteraction
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 
 MESSAGES = "/channels/{channel_id}/messages"

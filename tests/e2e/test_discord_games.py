@@ -13,7 +13,8 @@ import pytest
 
 from engine.games import available
 from tests.e2e.discord_harness import World, assert_closed_cleanly, discord_world
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
 
 
 async def seat_everyone(

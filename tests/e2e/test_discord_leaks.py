@@ -23,14 +23,12 @@ from bot.payload import decode as decode_payload
 from bot.payload import table_verb
 from engine.cards import CARDS
 from tests.e2e.discord_harness import World, discord_world
-from tests.e2e.fakes.discord_api import (
-    RESET,
-    FakeInteraction,
-    FakeMessage,
-    FakeUser,
-    InteractionKind,
-    _forge_button,
-)
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.failures import RESET
+from tests.e2e.fakes.discord.interaction import FakeInteraction
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import InteractionKind
+from tests.e2e.fakes.discord.simulated_users import _forge_button
 
 BUTTON = 2
 

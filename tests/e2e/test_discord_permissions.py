@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.discord_harness import World, discord_world
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Limits, Permission
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Limits, Permission
 
 
 async def new_table(world: World, user: FakeUser, where: Any = None) -> FakeMessage:

@@ -14,7 +14,9 @@ from typing import Any
 from bot.i18n import t
 from bot.payload import decode as decode_payload
 from tests.e2e.discord_harness import World, discord_world, is_current
-from tests.e2e.fakes.discord_api import FakeMessage, FakeUser, Limits
+from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Limits
 
 
 async def next_press(world: World, table_id: str) -> tuple[FakeUser, FakeMessage]:

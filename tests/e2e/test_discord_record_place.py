@@ -13,7 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from tests.e2e.discord_harness import World, discord_world
-from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
+from tests.e2e.fakes.discord.entities import FakeChannel, FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.e2e.test_discord import start_zweier
 from tests.e2e.test_discord_records import finished_zweier, record, record_file
 

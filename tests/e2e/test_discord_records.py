@@ -18,7 +18,8 @@ from tests.e2e.discord_harness import (
     discord_world,
     secret_cards,
 )
-from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
+from tests.e2e.fakes.discord.entities import FakeChannel, FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.e2e.test_discord import start_zweier
 
 

@@ -20,7 +20,8 @@ from engine.actions import PlayCard
 from engine.actions import decode as decode_action
 from tests.e2e.clocks import remind, reminded, run_out
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
-from tests.e2e.fakes.discord_api import FakeChannel, FakeMessage, FakeUser
+from tests.e2e.fakes.discord.entities import FakeChannel, FakeUser
+from tests.e2e.fakes.discord.messages import FakeMessage
 
 
 def pings(world: World, user: FakeUser, table_id: str) -> list[FakeMessage]:

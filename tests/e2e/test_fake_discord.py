@@ -23,18 +23,12 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.e2e.fakes.discord_api import (
-    ErrorLogGuard,
-    FakeChannel,
-    FakeDiscord,
-    FakeGuild,
-    FakeMessage,
-    FakeUser,
-    InteractionFailed,
-    Limits,
-    MessageFlag,
-    running_client,
-)
+from tests.e2e.fakes.discord.discordpy import ErrorLogGuard, running_client
+from tests.e2e.fakes.discord.entities import FakeChannel, FakeGuild, FakeUser
+from tests.e2e.fakes.discord.errors import InteractionFailed
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.fakes.discord.protocol import Limits, MessageFlag
+from tests.e2e.fakes.discord.server import FakeDiscord
 
 TABLE = 42
 
