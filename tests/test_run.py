@@ -818,7 +818,7 @@ async def test_the_real_telegram_adapter_at_debug_never_logs_its_token(tmp_path:
     secret half is too short to look like a Telegram token, so the redaction of the
     configured secret is what is tested, not the pattern.
     """
-    from tests.e2e.fakes.telegram_api import FakeTelegram
+    from tests.e2e.fakes.telegram.server import FakeTelegram
 
     token = "7000000002:not-a-real-token-42"
     async with FakeTelegram(token=token) as fake:

@@ -31,16 +31,13 @@ from engine import protocol as P
 from engine.cards import CARDS, Card
 from engine.views import SeatView
 from tests.bot.fakechat import Seeds
-from tests.e2e.fakes.telegram_api import (
-    Button,
-    CallbackAnswer,
-    FakeChat,
-    FakeMessage,
-    FakeTelegram,
-    FakeUser,
-    Limits,
-    LogErrorGuard,
-)
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.keyboards import Button
+from tests.e2e.fakes.telegram.messages import CallbackAnswer, FakeMessage
+from tests.e2e.fakes.telegram.protocol import Limits
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 
 #: Loggers whose ERROR records fail a test: the library, our adapter and the core.
 GUARDED = ("telegram", "adapters", "bot")

@@ -35,7 +35,10 @@ from engine import protocol as P
 from engine.cards import CARDS
 from tests.e2e.discord_harness import Bot, TableRecorder, World, deal_states, discord_world
 from tests.e2e.fakes.discord.entities import FakeUser as DiscordUser
-from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, Limits, LogErrorGuard
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.protocol import Limits
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     GUARDED,
     Players,

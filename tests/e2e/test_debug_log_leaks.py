@@ -25,7 +25,7 @@ from bot import app
 from bot.config import Config
 from tests.bot.test_leaks import Watch
 from tests.e2e.discord_harness import discord_world
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     config_for,
     fake,

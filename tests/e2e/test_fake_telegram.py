@@ -41,7 +41,7 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.e2e.fakes.telegram_api import (
+from tests.e2e.fakes.telegram.errors import (
     BUTTON_DATA_INVALID,
     CANT_INITIATE,
     CAPTION_TOO_LONG,
@@ -56,14 +56,12 @@ from tests.e2e.fakes.telegram_api import (
     THREAD_NOT_FOUND,
     TOPIC_CLOSED,
     WRONG_FILE_ID,
-    Button,
-    FakeTelegram,
-    Limits,
-    LogErrorGuard,
-    RateLimits,
-    Upload,
-    polling,
 )
+from tests.e2e.fakes.telegram.keyboards import Button
+from tests.e2e.fakes.telegram.messages import Upload
+from tests.e2e.fakes.telegram.protocol import Limits, RateLimits
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard, polling
+from tests.e2e.fakes.telegram.server import FakeTelegram
 
 App = Application[Any, Any, Any, Any, Any, Any]
 SECRET = "s3cret-Token_1"

@@ -15,7 +15,9 @@ from bot.service import Timings
 from bot.table import Table
 from tests.e2e.clocks import held, remind, run_out, ticking
 from tests.e2e.discord_harness import discord_world
-from tests.e2e.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     Players,
     Rig,

@@ -24,15 +24,11 @@ from bot.payload import decode as decode_payload
 from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.clocks import remind, run_out
-from tests.e2e.fakes.telegram_api import (
-    BOT_USERNAME,
-    FakeMessage,
-    FakeTelegram,
-    FakeUser,
-    Limits,
-    RateLimits,
-    _bad_request,
-)
+from tests.e2e.fakes.telegram.errors import _bad_request
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.protocol import BOT_USERNAME, Limits, RateLimits
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     asked,
     config_for,

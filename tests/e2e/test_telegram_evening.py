@@ -14,7 +14,11 @@ from telegram import Update
 
 from bot.i18n import cards_text
 from engine import protocol as P
-from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.protocol import BOT_USERNAME
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     Players,
     confirmed,

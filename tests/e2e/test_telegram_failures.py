@@ -26,17 +26,13 @@ from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
 from engine.__main__ import verify_text
 from tests.e2e.clocks import remind, run_out
-from tests.e2e.fakes.telegram_api import (
-    BOT_USERNAME,
-    CHAT_NOT_FOUND,
-    CHAT_RESTRICTED,
-    CHAT_WRITE_FORBIDDEN,
-    FakeChat,
-    FakeMessage,
-    FakeTelegram,
-    FakeUser,
-    LogErrorGuard,
-)
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.errors import CHAT_NOT_FOUND, CHAT_RESTRICTED, CHAT_WRITE_FORBIDDEN
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.protocol import BOT_USERNAME
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     Rig,
     config_for,

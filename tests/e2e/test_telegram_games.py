@@ -10,7 +10,9 @@ from pathlib import Path
 
 from adapters.telegram.adapter import _PADDING, ROW_WIDTH, phone_rows
 from bot.views import Button
-from tests.e2e.fakes.telegram_api import FakeChat, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     Rig,
     deal_over,

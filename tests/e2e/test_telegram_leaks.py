@@ -27,7 +27,10 @@ from engine import protocol as P
 from engine.cards import CARDS, Card
 from tests.bot.test_leaks import _cards_in
 from tests.e2e.discord_harness import deal_states
-from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     fake,
     hand_message,

@@ -9,7 +9,7 @@ from pathlib import Path
 from adapters.telegram.content import MAX_TEXT, units
 from bot.boards import leaderboard_text
 from engine.games import available
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import fake, log_guard, make_players, start_rig, stop_rig
 
 __all__ = ["fake", "log_guard"]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
 from bot.payload import decode as decode_payload
-from tests.e2e.fakes.telegram_api import FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     fake,
     log_guard,

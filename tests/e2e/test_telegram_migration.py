@@ -18,7 +18,10 @@ from telegram.error import ChatMigrated
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
 from adapters.telegram.content import Btn
-from tests.e2e.fakes.telegram_api import GROUP_UPGRADED, FakeChat, FakeMessage, FakeTelegram
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.errors import GROUP_UPGRADED
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     Rig,
     config_for,

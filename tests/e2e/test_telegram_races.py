@@ -17,7 +17,10 @@ import pytest
 from bot.i18n import t
 from bot.payload import decode as decode_payload
 from bot.table import Status
-from tests.e2e.fakes.telegram_api import BOT_USERNAME, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.protocol import BOT_USERNAME
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     confirmed,
     deal_over,

@@ -14,7 +14,7 @@ import pytest
 
 from adapters.telegram.content import Attachment, Content
 from engine.__main__ import verify_text
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     fake,
     finished_match,

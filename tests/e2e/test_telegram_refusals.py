@@ -16,10 +16,8 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef
-from tests.e2e.fakes.telegram_api import (
-    BOT_USERNAME,
-    FakeTelegram,
-)
+from tests.e2e.fakes.telegram.protocol import BOT_USERNAME
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     fake,
     lobby_with_a_stranger,

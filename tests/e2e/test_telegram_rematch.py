@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fakes.telegram_api import FakeTelegram
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     confirmed,
     fake,

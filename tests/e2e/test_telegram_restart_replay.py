@@ -23,13 +23,10 @@ import pytest
 from telegram.ext import Updater
 from telegram.request import HTTPXRequest
 
-from tests.e2e.fakes.telegram_api import (
-    DEFAULT_TOKEN,
-    FakeChat,
-    FakeTelegram,
-    Limits,
-    LogErrorGuard,
-)
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.protocol import DEFAULT_TOKEN, Limits
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
+from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     fake,
     hand_message,

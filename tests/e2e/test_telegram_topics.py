@@ -15,7 +15,10 @@ import pytest
 
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
-from tests.e2e.fakes.telegram_api import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.messages import FakeMessage
+from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     Players,
     Rig,
