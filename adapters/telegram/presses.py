@@ -32,7 +32,7 @@ from bot.payload import SELF, Payload, parsed
 from bot.service import ChatRef, Outcome, UserRef
 from bot.table import Status
 
-from .commands import AdminUnknowable
+from .commands.gates import AdminUnknowable
 from .content import Content, Handle
 from .errors import refuses
 from .layout import sentences_within
