@@ -57,7 +57,7 @@ from bot.table import Status, Table
 from bot.views import Button
 
 from .fakechat import Bot, Player, snapshot
-from .test_fuzz_service import (
+from .sessions import (
     ADMIN,
     BY_KEY,
     CHAT_OF,
@@ -66,11 +66,11 @@ from .test_fuzz_service import (
     PEOPLE,
     SETTINGS,
     STRANGERS,
-    ChatSessions,
     buttons,
     long_sessions,
     verb,
 )
+from .test_fuzz_service import ChatSessions
 
 #: What a request the store did not take is answered, in each language of ours.
 NOT_SAVED = {t(lang, "refuse.not_saved") for lang in ("en", "de")}
