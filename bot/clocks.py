@@ -43,10 +43,13 @@ class Clocks(ServiceShape):
         platform that waited since the restart (or a person's turn since `hold`).  The downtime is not the
         player's: a turn that ran out, or nearly, while the bot was down or the
         platform unreachable gets the reminder's time from now, stored, and the
-        reminder goes out at once."""
+        reminder goes out at once.  First the ends the last run stored and never
+        showed (a deal's result, a closed table's last messages) are told
+        (`bot.telling`)."""
         if listener not in self.listeners:
             self.listeners.append(listener)
         self._held.discard(platform)
+        await self._tell_closed(platform)  # ends a kill kept from the chat, first
         for table_id in sorted(self._waiting.pop(platform, ())):
             table = self.tables.get(table_id)
             if table is None:
@@ -54,6 +57,7 @@ class Clocks(ServiceShape):
             async with self.lock(table_id):
                 if self.tables.get(table_id) is not table:
                     continue
+                await self._tell_deal_ends(table)
                 grace = self._after_downtime(table)
                 if grace is not None:
                     try:

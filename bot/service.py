@@ -9,8 +9,9 @@ timers, AI seats, durability and results.  Its one entry point for button presse
 sharing the state this module holds: `bot.lobbies` (opening a table, its lobby, a
 rematch), `bot.closing` (votes, aborts, resigning), `bot.forgetting` (/forgetme),
 `bot.preferences` (/settings, the language of answers), `bot.clocks` (timers, the
-computer's turns, platforms out of reach), `bot.queries` (what adapters draw) and
-`bot.commits` (storing a change). What they share, the state this class sets up and the
+computer's turns, platforms out of reach), `bot.telling` (ends a kill kept from the
+chat, told after the restart), `bot.queries` (what adapters draw) and `bot.commits`
+(storing a change). What they share, the state this class sets up and the
 methods one part calls on another, is declared once in `bot.service_shape`, a base of
 every mixin, so mypy checks each part against it.
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import logging
 import secrets
@@ -53,7 +53,8 @@ from .queries import TableQueries, explain
 from .refusals import refuse
 from .store import Store, StoreError
 from .table import Entry, Status, Table
-from .views import ResultView, deal_result_view, hand_view, menu_valid
+from .telling import Telling
+from .views import ResultView, hand_view, menu_valid
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,9 @@ __all__ = ["ChatRef", "Listener", "Outcome", "TableService", "TableUpdate", "Tim
 _R = TypeVar("_R")
 
 
-class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueries, Commits):
+class TableService(
+    Lobbies, Closing, Forgetting, Preferences, Clocks, Telling, TableQueries, Commits
+):
     def __init__(
         self,
         store: Store,
@@ -100,15 +103,23 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         self._waiting = {}
         #: Platforms out of reach (`hold`): their persons' turns wait until `listen`.
         self._held = set()
+        #: Table id -> its ends stored but not known to be shown, told at `listen`
+        #: (`bot.telling`).
+        self._untold = {}
+        #: Closed tables whose end waits for `listen` to be told: adapters restore
+        #: their messages with those of the open tables.
+        self.untold_closed = {}
 
     # --- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every open table from its log and re-arm its timers."""
+        """Rebuild every open table from its log and re-arm its timers; find the
+        ends (a deal's, a table's close) the last run stored and never showed."""
         await self.store.drop_refs_of_closed_tables()
         for row in await self.store.open_tables():
             try:
-                table = Table.from_log(row.id, await self.store.table_log(row.id))
+                log_entries = await self.store.table_log(row.id)
+                table, ends = self._replay(row.id, log_entries, row.told)
             except IllegalAction as e:
                 # a move the rules refuse (a damaged file, a rule changed under a
                 # running match): no restart of this bot will ever rebuild it
@@ -126,6 +137,8 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
                 continue
             table.deadline = row.deadline
             self.tables[table.id] = table
+            if ends:
+                self._untold[table.id] = ends
             # Every table waits until its platform serves again (`listen`): a person's
             # clock, or a reminder would go to nobody and the time run out; and what
             # needs no one (a computer's move, a lobby's expiry, closing a table its
@@ -134,6 +147,7 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
             # its people left (the bot stopped before it could close it): the chat
             # is told when `listen` arms it and it closes.
             self._wait_for_platform(table)
+        await self._restore_untold()
         log.info("table service started with %d open table(s)", len(self.tables))
 
     async def _unrestorable(self, table_id: str, version: int, error: Exception) -> None:
@@ -411,10 +425,9 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
 
         def next_deal(tb: Table) -> list[Entry]:
             if len(tb.deal_points) > deals_before or tb.status == Status.FINISHED:
-                result[0] = deal_result_view(tb, self._style(tb))
-                if result[0] is not None:
-                    # the hands as this deal left them, before the next is dealt
-                    result[0] = dataclasses.replace(result[0], hands=self._final_hands(tb))
+                # the hands as this deal left them, before the next is dealt (a
+                # restart draws a result it never showed the same way: `_replay`)
+                result[0] = self._end_result(tb)
             if tb.status == Status.PLAYING and (tb.deal is None or result[0] is not None):
                 return [{"k": "deal", "seed": self._seed_source()}]
             return []
@@ -470,10 +483,11 @@ class TableService(Lobbies, Closing, Forgetting, Preferences, Clocks, TableQueri
         *,
         user: str | None = None,
         result: ResultView | None = None,
+        version: int | None = None,
     ) -> None:
-        update = TableUpdate(
-            table.id, table.chat, table.platform, table.version, kind, events, user, result
-        )
+        """`version`: of an end told again after a restart (the table moved on since)."""
+        at = table.version if version is None else version
+        update = TableUpdate(table.id, table.chat, table.platform, at, kind, events, user, result)
         for listener in list(self.listeners):
             try:
                 await listener.table_update(update)

@@ -2,8 +2,8 @@
 
 `TableService` (`bot.service`) is put together from mixins, one module per group of use
 cases (`bot.lobbies`, `bot.closing`, `bot.forgetting`, `bot.preferences`, `bot.clocks`,
-`bot.queries`, `bot.commits`), which use the state the service holds and call each
-other's methods. Each mixin subclasses `ServiceShape`, so mypy checks every part against
+`bot.telling`, `bot.queries`, `bot.commits`), which use the state the service holds and
+call each other's methods. Each mixin subclasses `ServiceShape`, so mypy checks every part against
 this one declaration: an attribute used with the wrong type, a call to a method no part
 has, and a real method that does not fit its stub here are errors.
 
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from .settings import ChatSettings
     from .store import Op, Store
     from .table import Entry, Table
-    from .views import LobbyView, ResultView
+    from .telling import End
+    from .views import LobbyView, Message, ResultView, Style
 
 _R = TypeVar("_R")
 
@@ -52,12 +53,14 @@ class ServiceShape:
     _seed_source: Callable[[], str]
     _settings_lock: asyncio.Lock
     _timers: dict[str, Timers]
+    _untold: dict[str, list[End]]
     _waiting: dict[str, set[str]]
     ai_level: str
     listeners: list[Listener]
     store: Store
     tables: dict[str, Table]
     timings: Timings
+    untold_closed: dict[str, Table]
 
     if TYPE_CHECKING:  # methods one part calls on another (defined in the part named)
         # bot.service
@@ -83,6 +86,7 @@ class ServiceShape:
             *,
             user: str | None = None,
             result: ResultView | None = None,
+            version: int | None = None,
         ) -> None: ...
 
         async def _outcome(self, user: UserRef, coro: Coroutine[Any, Any, Outcome]) -> Outcome: ...
@@ -142,5 +146,14 @@ class ServiceShape:
 
         async def settings(self, chat: ChatRef) -> ChatSettings: ...
 
+        # bot.telling
+        async def _tell_closed(self, platform: str) -> None: ...
+
+        async def _tell_deal_ends(self, table: Table) -> None: ...
+
         # bot.queries
+        def _style(self, table: Table, user: UserRef | None = None) -> Style: ...
+
+        def _final_hands(self, table: Table) -> tuple[tuple[str, str, Message], ...]: ...
+
         def lobby(self, table_id: str, lang: str | None = None) -> LobbyView | None: ...

@@ -72,6 +72,8 @@ class Listener(AdapterShape):
                     add(table_id, Op("final", f"hand:{user}", Message(f"{shown}\n{over}")))
             if update.result is not None:
                 add(table_id, Op("note", message=update.result.message))
+            # shown: a restart need not show it again
+            add(table_id, Op("told", version=update.version))
         elif kind in ("finished", "aborted"):
             self._closing(table_id, update, humans)
         elif kind == "reminder" and update.user is not None:
@@ -146,7 +148,7 @@ class Listener(AdapterShape):
                         message=Message(t(lang, "result.aborted", table=table_id, reason=why)),
                     ),
                 )
-        add(table_id, Op("close"))
+        add(table_id, Op("close", version=update.version))
 
     def _started_lobby(self, table_id: str, lobby: Message) -> Message:
         """The lobby's last words: who sat down, and that the game is on."""

@@ -48,13 +48,18 @@ class Op:
     run (the newest state); ``final`` shows a message computed when it was queued (the
     table may be gone by then) and forgets the slot; ``note`` posts text in the channel,
     ``tell`` sends it to the slot's player by DM; ``ping`` replies to his DM hand that
-    it is his turn, ``unping`` deletes that reply."""
+    it is his turn, ``unping`` deletes that reply.  ``told`` (a deal's end) and
+    ``close`` (a table's) tell the core that what came before was sent: a restart
+    need not show that end again (`TableService.delivered`)."""
 
-    kind: Literal["edit", "post", "final", "note", "tell", "close", "ping", "unping", "remind"]
+    kind: Literal[
+        "edit", "post", "final", "note", "tell", "close", "ping", "unping", "remind", "told"
+    ]
     slot: str = ""
     message: Message | None = None
     mentions: tuple[int, ...] = ()
     #: A reminder's table version: it is for that turn only, not sent once he moved.
+    #: An end's (``told``, ``close``): the version of its update.
     version: int | None = None
     #: Sent with a post: Discord makes a message once per nonce, however often tried.
     nonce: int = field(default_factory=lambda: secrets.randbits(63))
@@ -113,7 +118,7 @@ class OutboxWorker(AdapterShape):
         and notes keep their place in the conversation."""
         while box.ops:
             chains: dict[str, list[Op]] = {}
-            while box.ops and box.ops[0].kind not in ("note", "close"):
+            while box.ops and box.ops[0].kind not in ("note", "close", "told"):
                 op = box.ops.popleft()
                 chains.setdefault(op.slot, []).append(op)
             if chains:
@@ -160,7 +165,12 @@ class OutboxWorker(AdapterShape):
             return  # the channel is gone: the table is being closed
         if op.kind == "close":
             await self._hands_sent(table_id)
+            if op.version is not None:
+                await self.service.delivered(table_id, op.version)
             await self._forget(table_id)
+        elif op.kind == "told":
+            if op.version is not None:
+                await self.service.delivered(table_id, op.version)
         elif op.kind == "note":
             await self._send_note(table_id, op)
         elif op.kind == "tell":

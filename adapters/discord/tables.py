@@ -29,8 +29,11 @@ class Tables(Answering):
 
     async def _restore(self) -> None:
         """Pick up open tables: where their messages are, and show their current state
-        (a change may have been stored just before the last stop, never shown)."""
-        for table_id, table in list(self.service.tables.items()):
+        (a change may have been stored just before the last stop, never shown); and
+        where closed tables whose end the last run stored and never showed are (the
+        core tells it at `listen`, and their messages are drawn from that)."""
+        tables = [*self.service.tables.items(), *self.service.untold_closed.items()]
+        for table_id, table in tables:
             if table.platform != PLATFORM:
                 continue
             refs = await self.service.store.message_refs(table_id)
@@ -41,7 +44,7 @@ class Tables(Answering):
                 )
                 continue
             self._plays_in(table_id, int(channel))
-            for user in self.service.seat_users(table_id):
+            for user in table.humans():
                 known = None if user in self._langs else await self.service.store.player(user)
                 if known is not None and known[1]:
                     self._langs[user] = known[1]  # hands in each player's language
@@ -57,6 +60,12 @@ class Tables(Answering):
                     slots[slot] = parsed
                     if slot.startswith("hand:"):
                         self._dm_channels[slot[5:]] = parsed[0]
+            if table.status not in (Status.LOBBY, Status.PLAYING):
+                continue  # its end draws its last pictures
+            if self.service.ends_untold(table_id):
+                # a deal's result goes on its messages first; the next deal's are
+                # posted after it, as after any deal's end
+                continue
             if table.status == Status.LOBBY:
                 self._add(table_id, Op("edit", "lobby"))
             else:
@@ -103,8 +112,9 @@ class Tables(Answering):
         if table is None or (table.status not in (Status.LOBBY, Status.PLAYING) and not closing):
             # closed meanwhile (aborted, expired): its updates were ignored, so no
             # close comes; its lobby loses its buttons, and nothing of it stays
+            row = await self.service.store.table_row(table_id)
             self._add(table_id, Op("final", "lobby"))
-            self._add(table_id, Op("close"))
+            self._add(table_id, Op("close", version=row.version if row is not None else None))
             return
         if unheard_start:  # shown now: the table and hands as they stand
             self._started(table_id, self.service.seat_users(table_id))
@@ -131,15 +141,15 @@ class Tables(Answering):
         """Where a table's messages go; a table in a DM (whose chat is the channel
         itself, `chat`) shows its hands in that channel too."""
         self._channels[table_id] = channel_id
-        table = self.service.tables.get(table_id)
+        table = self.service.tables.get(table_id) or self.service.untold_closed.get(table_id)
         if table is not None and table.chat == ChatRef(PLATFORM, str(channel_id)).key:
             self._in_dm.add(table_id)
 
     async def _forget(self, table_id: str) -> None:
         """Drop all a closed table left here.  Memory goes first: a database that
         fails must not keep it for the bot's lifetime.  The core forgot the table's
-        refs as it closed it; this drops those a post racing the close stored after
-        (what it cannot drop, the next start does)."""
+        refs when told its close went out (`delivered`); this drops those a post
+        racing the close stored after (what it cannot drop, the next start does)."""
         self._channels.pop(table_id, None)
         self._in_dm.discard(table_id)
         self._refs.pop(table_id, None)

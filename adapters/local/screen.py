@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from bot.i18n import TEXTS, card_label, t
 from bot.service import TableUpdate
+from bot.telling import TOLD_KINDS
 from bot.views import Button, HandView, ResultView, SeatLine, Style, TableView
 from engine.cards import Card
 
 from .choices import plays_card
+from .refs import PLATFORM
 from .shape import TableShape
 from .texts import say
 from .words import _verb
@@ -62,8 +64,24 @@ class Screen(TableShape):
     # --- the listener (called by the core under the table's lock: print, never block) ---
 
     async def table_update(self, update: TableUpdate) -> None:
-        if update.table_id != self.table_id:
+        if update.platform != PLATFORM:
             return
+        watched = update.table_id == self.table_id
+        if watched:
+            self._on_update(update)
+        elif update.kind == "finished" and update.result is not None and self.table_id is None:
+            # a match the last run ended, and a kill kept from the screen: its result
+            self.write("")
+            self.write(update.result.message.text)
+        if update.kind in TOLD_KINDS:
+            # printed (a table not at the screen has nothing more to show): a
+            # restart need not tell it again
+            await self.service.delivered(update.table_id, update.version)
+        if watched and update.kind in ("finished", "aborted"):
+            # only now: the session goes on (or stops the bot) once it is set
+            self._over.set()
+
+    def _on_update(self, update: TableUpdate) -> None:
         kind = update.kind
         if kind in ("action", "deal_end", "finished"):
             # before the board, which ends with his prompt when it is his turn again
@@ -81,7 +99,6 @@ class Screen(TableShape):
             self.buttons = []
             if update.result is not None:
                 self._show_result(update.result)
-            self._over.set()
         elif kind == "aborted":
             self.buttons = []
             table = self.service.tables.get(update.table_id)
@@ -91,7 +108,6 @@ class Screen(TableShape):
             else:
                 self.say("aborted")
             self._aborted = True
-            self._over.set()
         elif kind == "reminder" and update.user == self.user.key:
             seconds = self.service.seconds_left(update.table_id)
             self.write(t(self.lang, "remind.turn", name=self.user.name, seconds=seconds))

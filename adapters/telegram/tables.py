@@ -57,13 +57,17 @@ class TableMessages(AdapterShape):
     ping messages, and their references in the store (see the module's docstring)."""
 
     async def _restore(self) -> None:
-        """Reattach to the messages of open tables and show their current state."""
+        """Reattach to the messages of open tables and show their current state; and
+        to those of closed tables whose end the last run stored and never showed
+        (the core tells it at `listen`)."""
         store = self.service.store
-        for row in await store.open_tables():
-            if not row.chat.startswith(PLATFORM + ":"):
+        closed = [(tb.id, tb.chat) for tb in self.service.untold_closed.values()]
+        rows = [(row.id, row.chat) for row in await store.open_tables()]
+        for table_id, chat in [*rows, *closed]:
+            if not chat.startswith(PLATFORM + ":"):
                 continue
-            refs = await store.message_refs(row.id)
-            st = self._state(row.id, row.chat)
+            refs = await store.message_refs(table_id)
+            st = self._state(table_id, chat)
             topic = refs.pop(TOPIC, "").partition("/")[2]
             if topic.isdigit():
                 st.thread = int(topic)
@@ -73,7 +77,7 @@ class TableMessages(AdapterShape):
                     continue
                 # the topic is the group's: a hand in a private chat has none
                 thread = None if slot.startswith(("hand:", PING)) else st.thread
-                handle = Handle(int(chat_id), row.id, slot, int(message_id), thread=thread)
+                handle = Handle(int(chat_id), table_id, slot, int(message_id), thread=thread)
                 if slot.startswith(PING):
                     # a ping the last run left: whose turn it rang is not known any
                     # more, and the reminder comes anyway; it goes
@@ -85,13 +89,15 @@ class TableMessages(AdapterShape):
                     st.table = handle
                 elif slot.startswith("hand:"):
                     st.hands[slot[5:]] = handle
-            self._refresh(row.id)
+            self._refresh(table_id)
 
     def _refresh(self, table_id: str) -> None:
-        """Edit a table's messages to its current state (after a restart)."""
+        """Edit a table's messages to its current state (after a restart).  Not while
+        a deal's end waits to be told: its result goes on those messages first, and
+        the next deal's are posted anew after it."""
         table = self.service.tables.get(table_id)
         st = self.states.get(table_id)
-        if table is None or st is None:
+        if table is None or st is None or self.service.ends_untold(table_id):
             return
         if table.status == Status.LOBBY:
             self._show_lobby(table_id, st)
@@ -153,7 +159,9 @@ class TableMessages(AdapterShape):
                 summary = match_summary_text(table, self.service.style_for(tid))
                 self._to_group(st, Content(summary))
             if kind == "finished":
-                self._close(tid, st)
+                self._close(tid, st, u.version)
+            else:
+                self._confirm(tid, st, u.version)
         elif kind == "aborted":
             lang = self._table_lang(tid)
             table = self.service.tables.get(tid)
@@ -178,7 +186,7 @@ class TableMessages(AdapterShape):
             else:
                 text = t(lang, "result.aborted", table=tid, reason=t(lang, f"abort.{reason}"))
                 self._to_group(st, Content(text))
-            self._close(tid, st)
+            self._close(tid, st, u.version)
         elif kind == "reminder" and u.user is not None:
             self._remind(tid, st, u.user)
         elif kind == "replaced" and u.user is not None:
@@ -211,19 +219,38 @@ class TableMessages(AdapterShape):
         for user in list(st.pings):
             self._unping(st, user)
         for user, handle in st.hands.items():
-            if handle.latest is None:
-                self.outbox.freeze(handle)
-                continue
             lang = self.langs.get(user) or self._table_lang(table_id)
             final = result.hand_of(user, norm_lang(lang)) if result is not None else None
-            # without it, the title alone says which table it was
             if final is not None and key == "hand_match_over":
                 self.outbox.edit(handle, Content(final.text))  # it ends saying so itself
                 continue
-            shown = final.text if final is not None else handle.latest.text.split("\n", 1)[0]
+            if final is not None:
+                shown = final.text
+            elif handle.latest is not None:
+                # without it, the title alone says which table it was
+                shown = handle.latest.text.split("\n", 1)[0]
+            else:  # a message of the last run, not drawn by this one
+                self.outbox.freeze(handle)
+                continue
             self.outbox.edit(handle, Content(f"{shown}\n{tt(lang, key, **values)}"))
 
-    def _close(self, table_id: str, st: TableState) -> None:
+    def _confirm(self, table_id: str, st: TableState, version: int) -> None:
+        """Tell the core, once what an end shows went out, that it need not be told
+        again after a restart (`TableService.delivered`): when every chat it was
+        queued in, the group and each hand's private chat, got past it."""
+        service = self.service
+        chats = {st.chat_id, *(hand.chat_id for hand in st.hands.values())}
+        left = set(chats)
+        for chat_id in chats:
+
+            async def sent(chat_id: int = chat_id) -> None:
+                left.discard(chat_id)
+                if not left:
+                    await service.delivered(table_id, version)
+
+            self.outbox.call(chat_id, sent)
+
+    def _close(self, table_id: str, st: TableState, version: int) -> None:
         for question in st.questions:
             self.outbox.freeze(question)
         self.states.pop(table_id, None)
@@ -237,12 +264,8 @@ class TableMessages(AdapterShape):
                 for tb in self.service.tables.values()
             ):
                 self.unreachable.discard(user_id(user))
-        store = self.service.store
-
-        async def drop() -> None:
-            await store.drop_message_refs(table_id)
-
-        self.outbox.call(st.chat_id, drop)
+        # its message refs go with it, once its last messages went out
+        self._confirm(table_id, st, version)
 
     def _state(self, table_id: str, chat: str) -> TableState:
         st = self.states.get(table_id)

@@ -48,16 +48,41 @@ class AdapterBookkeeping(Database):
         await self.write(ops=[_drop_refs(table_id)])
 
     async def drop_refs_of_closed_tables(self) -> None:
-        """Forget message references of tables that are not open: one an adapter
-        stored after its table closed (a post that raced the end), or kept by a
-        version of the bot that left them to the adapters."""
+        """Forget message references of tables that are closed and whose close was
+        delivered (`set_told`): one an adapter stored after that (a post that raced
+        the end), or kept by a version of the bot that left them to the adapters.  A
+        close not delivered yet keeps them: the restart shows it on those messages."""
         await self.write(
             ops=[
                 (
-                    "DELETE FROM message_refs WHERE table_id NOT IN"
-                    " (SELECT id FROM tables WHERE status IN ('lobby', 'playing'))",
+                    "DELETE FROM message_refs WHERE table_id NOT IN (SELECT t.id FROM tables t"
+                    " LEFT JOIN table_told k ON k.table_id = t.id"
+                    " WHERE t.status IN ('lobby', 'playing') OR COALESCE(k.version, 0) < t.version)",
                     (),
                 )
+            ]
+        )
+
+    async def set_told(self, table_id: str, version: int) -> None:
+        """An adapter delivered a table's end up to `version` (a deal's result, its
+        close): a restart need not tell it again.  A closed table told to its end
+        forgets where it was shown, in the same transaction: nothing is drawn there
+        any more.  One write per deal and per close, never per card."""
+        await self.write(
+            ops=[
+                (
+                    "INSERT INTO table_told (table_id, version)"
+                    " SELECT id, MIN(?, version) FROM tables WHERE id = ?"
+                    " ON CONFLICT(table_id) DO UPDATE"
+                    " SET version = MAX(table_told.version, excluded.version)",
+                    (version, table_id),
+                ),
+                (
+                    "DELETE FROM message_refs WHERE table_id = ? AND EXISTS (SELECT 1 FROM"
+                    " tables t JOIN table_told k ON k.table_id = t.id WHERE t.id = ?"
+                    " AND t.status IN ('finished', 'aborted') AND k.version >= t.version)",
+                    (table_id, table_id),
+                ),
             ]
         )
 

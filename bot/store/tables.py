@@ -27,6 +27,9 @@ class TableRow:
     status: str
     version: int
     deadline: float | None
+    #: The newest version whose end (a deal's result, the close) its chat was shown
+    #: (`set_told`): a start tells again the ends after it.
+    told: int = 0
 
 
 @dataclass(frozen=True)
@@ -139,11 +142,9 @@ class Tables(Database):
             ]
             last = c.first_version + len(c.entries) - 1
             table_rows.append((c.status, last, c.deadline, now, c.table_id))
-            if c.status in CLOSED:
-                # Where adapters showed a table is read again only for an open one (a
-                # restart): a closed table forgets it with the change that closes it, so
-                # no crash, shutdown or lost adapter queue can leave its rows for ever.
-                ops.append(_drop_refs(c.table_id))
+            # A closed table keeps where adapters showed it until they delivered its
+            # last messages (`set_told`): a kill before that leaves what a restart
+            # needs to show its end there.
         await self.write(log_rows=rows, table_rows=table_rows, ops=ops)
 
     async def close_unrestorable(self, table_id: str, version: int) -> None:
@@ -153,7 +154,15 @@ class Tables(Database):
         buttons answer that the table is closed."""
         now = time.time()
         await self.write(
-            table_rows=[("aborted", version, None, now, table_id)], ops=[_drop_refs(table_id)]
+            table_rows=[("aborted", version, None, now, table_id)],
+            # nothing of it can be drawn any more: no end to tell
+            ops=[
+                _drop_refs(table_id),
+                (
+                    "INSERT OR REPLACE INTO table_told (table_id, version) VALUES (?, ?)",
+                    (table_id, version),
+                ),
+            ],
         )
 
     async def set_deadline(self, table_id: str, deadline: float | None) -> None:
@@ -169,15 +178,21 @@ class Tables(Database):
 
     async def open_tables(self) -> list[TableRow]:
         async with self.ro.execute(
-            "SELECT id, chat, game, status, version, deadline FROM tables "
-            "WHERE status IN ('lobby', 'playing') ORDER BY created"
+            f"SELECT {_ROW} FROM tables WHERE status IN ('lobby', 'playing') ORDER BY created"
+        ) as cur:
+            return [TableRow(*r) for r in await cur.fetchall()]
+
+    async def closed_untold(self) -> list[TableRow]:
+        """Closed tables whose close no adapter confirmed it delivered (`set_told`):
+        the bot stopped between storing it and showing it."""
+        async with self.ro.execute(
+            f"SELECT {_ROW} FROM tables WHERE status IN ('finished', 'aborted')"
+            f" AND {_TOLD} < version ORDER BY updated"
         ) as cur:
             return [TableRow(*r) for r in await cur.fetchall()]
 
     async def table_row(self, table_id: str) -> TableRow | None:
-        async with self.ro.execute(
-            "SELECT id, chat, game, status, version, deadline FROM tables WHERE id=?", (table_id,)
-        ) as cur:
+        async with self.ro.execute(f"SELECT {_ROW} FROM tables WHERE id=?", (table_id,)) as cur:
             r = await cur.fetchone()
         return TableRow(*r) if r else None
 
@@ -248,6 +263,11 @@ class Tables(Database):
             ]
         )
 
+
+#: How far a table's ends were told (`set_told`), for a query of `tables`.
+_TOLD = "COALESCE((SELECT k.version FROM table_told k WHERE k.table_id = tables.id), 0)"
+#: The columns of a `TableRow`, in its order.
+_ROW = f"id, chat, game, status, version, deadline, {_TOLD}"
 
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 

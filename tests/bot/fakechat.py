@@ -23,6 +23,7 @@ from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, Timings, UserRef
 from bot.store import Store
 from bot.table import Table
+from bot.telling import TOLD_KINDS
 from bot.views import Button, HandView, LobbyView, Message, TableView
 
 #: Chooses a game action code for `seat` of `table` among `codes` (those on the buttons),
@@ -100,6 +101,9 @@ class FakeChat:
     #: Called with every update, under the table's lock, after it was rendered.
     on_update: list[Callable[[TableUpdate], None]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Whether it confirms an end shown (`TableService.delivered`), as an adapter
+    #: does once its outbox sent it; False: a chat whose sending a kill cut short.
+    confirms: bool = True
 
     async def table_update(self, update: TableUpdate) -> None:
         self.updates.append(update)
@@ -131,6 +135,8 @@ class FakeChat:
                 del self.hands[key]
         for check in self.on_update:
             check(update)
+        if self.confirms and update.kind in TOLD_KINDS:
+            await svc.delivered(tid, update.version)  # shown at once: nothing queued
         self.changed.set()
 
     def resync(self) -> None:
@@ -392,6 +398,8 @@ class Bot:
     store: Store | None = None
     service: TableService | None = None
     chat: FakeChat | None = None
+    #: The chat's `FakeChat.confirms`.
+    confirms: bool = True
 
     async def start(self, *, serve: bool = True) -> Bot:
         """`serve=False`: the platform is out of reach after the start (no `listen`
@@ -409,7 +417,7 @@ class Bot:
             seed_source=self.seed_source,
             **kw,
         )
-        self.chat = FakeChat(self.service, self.langs)
+        self.chat = FakeChat(self.service, self.langs, confirms=self.confirms)
         self.service.listeners.append(self.chat)
         await self.service.start()
         self.chat.resync()

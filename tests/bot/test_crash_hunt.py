@@ -20,6 +20,9 @@ must bring back what users were told:
   its host);
 * every person seated is stored under his name (boards and records name him);
 * every change announced, or answered as done, before the kill is stored;
+* every end stored before the kill (a deal's result, a match's end, a closed table)
+  that its chat was not shown yet is shown once its platform serves, once, as the
+  uninterrupted session showed it;
 * once its platform serves, every open table moves on (a person's turn has its
   clock, with at least the reminder's time; a lobby its expiry; a computer its
   move), and no error is logged;
@@ -37,9 +40,11 @@ the first session.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import random
+from collections import Counter
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,8 +54,9 @@ import pytest
 
 from bot.payload import decode as decode_payload
 from bot.service import ChatRef, Outcome, TableService, TableUpdate, UserRef
-from bot.store import Store, TableChange
+from bot.store import CLOSED, Store, TableChange
 from bot.table import Status, Table
+from bot.telling import TOLD_KINDS
 from engine.games import available
 
 from .fakechat import (
@@ -77,8 +83,8 @@ CHATS = [ChatRef("tg", "-1001", "Stammtisch"), ChatRef("tg", "-1002", "Hinterzim
 PEOPLE = [UserRef("tg", str(100 + i), n) for i, n in enumerate(["Anna", "Bert", "Cilli", "Done"])]
 OURS = ("bot", "engine", "tests")
 #: What the hunt checked, for a local run's report: restarts, tables brought back,
-#: announcements and answers looked up.
-TALLY = {"restarts": 0, "tables": 0, "told": 0}
+#: announcements and answers looked up, ends stored but not shown before the kill.
+TALLY = {"restarts": 0, "tables": 0, "told": 0, "unshown": 0}
 
 
 class _Errors(logging.Handler):
@@ -120,6 +126,9 @@ def fingerprint(svc: TableService, table: Table) -> tuple[object, ...]:
 #: What users had been told when a copy was taken: (table id, version, what) of each
 #: announcement and each request answered "done".
 Told = list[tuple[str, int, str]]
+#: The ends a session showed (a deal's result, a match's end, a close), by (table id,
+#: version, kind), without their events (no adapter reads them).
+Ends = dict[tuple[str, int, str], TableUpdate]
 
 
 @dataclass
@@ -134,7 +143,11 @@ class Recorder:
     odds: float
     told: Told = field(default_factory=list)
     prints: dict[tuple[str, int], tuple[object, ...]] = field(default_factory=dict)
+    ends: Ends = field(default_factory=dict)
     copies: CommitCopies | None = None
+    #: Changes being stored that score a deal or close a table: a kill right after
+    #: one, before the chat is shown it, is aimed at more often.
+    ending: int = 0
 
     def __post_init__(self) -> None:
         store, svc = self.bot.db, self.bot.svc
@@ -142,7 +155,8 @@ class Recorder:
         def pick(n: int, change: bool) -> bool:
             # a write that is not a table's change (a new table, a deletion, a
             # player's name) is most often one of several a request makes
-            return self.rng.random() < (self.odds if change else 0.5)
+            odds = (0.3 if self.ending else self.odds) if change else 0.5
+            return self.rng.random() < odds
 
         # what was told so far was told of commits up to this one: the next cannot be
         # made while the writer's thread copies
@@ -150,7 +164,14 @@ class Recorder:
         append = store.append
 
         async def append_and_print(table_id: str, *args: Any, **kwargs: Any) -> None:
-            await append(table_id, *args, **kwargs)
+            entries: Sequence[dict[str, Any]] = args[1]
+            # a deal's end deals the next one in its change
+            ends = kwargs["status"] in CLOSED or any(e["k"] == "deal" for e in entries)
+            self.ending += ends
+            try:
+                await append(table_id, *args, **kwargs)
+            finally:
+                self.ending -= ends
             also: Sequence[TableChange] = kwargs.get("also", ())
             for tid in (table_id, *(c.table_id for c in also)):
                 table = svc.tables.get(tid)
@@ -163,6 +184,8 @@ class Recorder:
     def on_update(self, update: TableUpdate) -> None:
         if update.kind != "reminder":
             self.told.append((update.table_id, update.version, update.kind))
+        if update.kind in TOLD_KINDS:
+            self.ends[(update.table_id, update.version, update.kind)] = _end(update)
         table = self.bot.svc.tables.get(update.table_id)
         if table is not None and not table.unsaved:
             # a new lobby is stored whole, not through `append`
@@ -174,6 +197,10 @@ class Recorder:
             table = svc.tables.get(out.table_id)
             if table is not None and not table.unsaved:
                 self.told.append((out.table_id, table.version, out.code or "ok"))
+
+
+def _end(update: TableUpdate) -> TableUpdate:
+    return dataclasses.replace(update, events=())
 
 
 def make_bot(
@@ -397,6 +424,7 @@ class Session:
 async def check_restart(
     kill: tuple[int, Path, Told],
     prints: dict[tuple[str, int], tuple[object, ...]],
+    ends: Ends,
     seed: str,
     level: str,
     errors: _Errors,
@@ -436,8 +464,27 @@ async def check_restart(
             row = await bot.db.table_row(tid)
             if row is None or row.version < version:
                 problems.append(f"{where}: {kind} of {tid} v{version} was told but is not stored")
+        stored: Ends = {}  # the session's ends the kill kept
+        for (tid, version, kind), end in ends.items():
+            row = await bot.db.table_row(tid)
+            if row is not None and row.version >= version:
+                stored[(tid, version, kind)] = end
         await bot.serve()
         await settle(svc)
+        retold = [_end(u) for u in bot.fc.updates if u.kind in TOLD_KINDS]
+        times = Counter((u.table_id, u.version, u.kind) for u in retold)
+        problems += [f"{where}: {k} was shown {n} times" for k, n in times.items() if n > 1]
+        shown = set(told)
+        for tid, version, kind in stored:
+            if (tid, version, kind) in shown:
+                continue
+            TALLY["unshown"] += 1
+            if not times[(tid, version, kind)]:
+                problems.append(f"{where}: {kind} of {tid} v{version} is stored, never shown")
+        for u in retold:
+            was = stored.get((u.table_id, u.version, u.kind))
+            if was is not None and u != was:
+                problems.append(f"{where}: {u.kind} of {u.table_id} v{u.version} shown otherwise")
         for tid, table in svc.tables.items():
             timers = svc._timers.get(tid)
             armed = {h._args[1:] for h in (timers.handles if timers else []) if not h.cancelled()}
@@ -454,6 +501,8 @@ async def check_restart(
         if again is not None:
             for table in svc.tables.values():  # as the platform's return left them
                 again.prints[(table.id, table.version)] = fingerprint(svc, table)
+            # shown before the next kill: before the last, or again at this restart
+            again.told += [*told, *((u.table_id, u.version, u.kind) for u in retold)]
         await Session(bot, rng, again).play_out()
         problems += await ledger_problems(bot.db, where)
     finally:
@@ -463,7 +512,10 @@ async def check_restart(
     if again is not None and again.copies is not None and again.copies.taken:
         later = rng.choice(again.copies.taken)
         seen = {**prints, **again.prints}
-        problems += await check_restart(later, seen, f"{seed}/{commit}", level, errors, depth + 1)
+        branch = {**stored, **again.ends}  # the ends of this run, not the first's after the kill
+        problems += await check_restart(
+            later, seen, branch, f"{seed}/{commit}", level, errors, depth + 1
+        )
     return problems
 
 
@@ -514,7 +566,9 @@ async def hunt(seed: int, dir: Path, kills: int) -> list[str]:
         taken = record.copies.taken
         picked = random.Random(f"picked{seed}").sample(taken, min(kills, len(taken)))
         for kill in sorted(picked, key=lambda k: k[0]):
-            problems += await check_restart(kill, record.prints, str(seed), level, errors)
+            problems += await check_restart(
+                kill, record.prints, record.ends, str(seed), level, errors
+            )
         return problems
     finally:
         logging.getLogger().removeHandler(errors)

@@ -1,0 +1,110 @@
+"""A kill -9 after the change that scores a deal or ends a match, before its chat was
+shown it: the restart shows it, as the uninterrupted run did, until a chat confirms it.
+
+Before, the result was stored and counted on the leaderboard, and never shown: no
+match summary, no Rematch button, a table message whose buttons only got refusals; a
+deal's result was skipped and the next deal drawn over it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.service import TableUpdate
+from bot.telling import TOLD_KINDS
+
+from .fakechat import Bot, CommitCopies, ids, open_table, play_out, seeds, users
+
+
+def _killed_after(copies: CommitCopies, table_id: str, status: str, version: int) -> Path:
+    """The copy of the store right after the commit that left the table at `status`
+    and `version`: what a kill -9 before its chat was shown the change leaves."""
+    for _, path, _ in copies.taken:
+        conn = sqlite3.connect(path)
+        try:
+            row = conn.execute(
+                "SELECT status, version FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        finally:
+            conn.close()
+        if row == (status, version):
+            return path
+    raise AssertionError(f"no copy has table {table_id} {status} at version {version}")
+
+
+async def _ends_after_restart(
+    bot: Bot, path: Path, table_id: str, *, confirms: bool
+) -> list[TableUpdate]:
+    """What a bot started on `path` tells its chat of the table once it serves
+    (without the events, which no adapter reads)."""
+    again = Bot(path, bot.timings, seeds("after"), ids("r"), confirms=confirms)
+    await again.start()
+    try:
+        return [
+            dataclasses.replace(u, events=()) for u in again.fc.updates if u.table_id == table_id
+        ]
+    finally:
+        await again.stop()
+
+
+async def _played_match(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> tuple[Bot, str, CommitCopies, list[TableUpdate]]:
+    """Anna and Bert play a Zweier match to its end, the store copied after every
+    commit; the ends their chat was told."""
+    bot = await make_bot().start()
+    copies = CommitCopies(bot.db, tmp_path)
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    await play_out(bot.fc, tid, players)
+    ends = [
+        dataclasses.replace(u, events=())
+        for u in bot.fc.updates
+        if u.table_id == tid and u.kind in TOLD_KINDS
+    ]
+    await bot.stop()
+    return bot, tid, copies, ends
+
+
+async def test_a_match_end_a_kill_kept_from_the_chat_is_shown_after_the_restart(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    finished = ends[-1]
+    assert finished.kind == "finished" and finished.result is not None
+    # the kill: right after the commit that ended the match, before the chat had it
+    killed = _killed_after(copies, tid, "finished", finished.version)
+    for _ in range(2):  # told again at each start until a chat confirms it
+        assert await _ends_after_restart(bot, killed, tid, confirms=False) == [finished]
+    assert await _ends_after_restart(bot, killed, tid, confirms=True) == [finished]
+    assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
+    conn = sqlite3.connect(killed)
+    try:
+        counted = conn.execute("SELECT COUNT(*) FROM games WHERE table_id = ?", (tid,)).fetchone()
+        ratings = conn.execute("SELECT DISTINCT games FROM ratings").fetchall()
+        refs = conn.execute(
+            "SELECT COUNT(*) FROM message_refs WHERE table_id = ?", (tid,)
+        ).fetchone()
+    finally:
+        conn.close()
+    assert counted == (1,) and ratings == [(1,)]  # the match counts once
+    assert refs == (0,)
+
+
+async def test_a_deal_end_a_kill_kept_from_the_chat_is_shown_before_the_next_deal(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    first = ends[0]
+    assert first.kind == "deal_end" and first.result is not None and first.result.deal_no == 1
+    killed = _killed_after(copies, tid, "playing", first.version)
+    for _ in range(2):
+        told = await _ends_after_restart(bot, killed, tid, confirms=False)
+        # its result, then the next deal drawn anew, as after any deal's end
+        assert told[0] == first and [u.kind for u in told] == ["deal_end", "started"]
+    told = await _ends_after_restart(bot, killed, tid, confirms=True)
+    assert told[0] == first and [u.kind for u in told] == ["deal_end", "started"]
+    assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
