@@ -1,16 +1,20 @@
-"""Telegram updates that come twice, or late: after a hard kill, and out of order.
+"""Telegram updates that come twice, or late: after a hard kill, and out of order; and
+what a hard kill kept from the chats.
 
 python-telegram-bot confirms the updates of one poll with the ``offset`` of the next
 (or at a clean stop); a webhook delivery counts once its answer is out.  A bot killed
 (SIGKILL, power loss) in between gets them again after the restart.  Here a real bot
 process handles a batch whose confirming poll is still on its way (`Hold.drop`: it
 never arrives), is killed, and a new bot starts on the same database.  A webhook may
-also bring an update after newer ones (`FakeTelegram.deliver_late`).
+also bring an update after newer ones (`FakeTelegram.deliver_late`).  A bot killed
+while the end of a match was stored but its messages still on their way shows it
+after the restart.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
@@ -23,11 +27,16 @@ import pytest
 from telegram.ext import Updater
 from telegram.request import HTTPXRequest
 
+from bot.payload import PayloadError
+from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram.chats import FakeChat
+from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.protocol import DEFAULT_TOKEN, Limits
 from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
+from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
+    asked,
     fake,
     hand_message,
     log_guard,
@@ -110,6 +119,91 @@ async def _until_lobbies_kept(db: Path, count: int) -> None:
 
 def _texts(chat: FakeChat) -> list[str]:
     return [m.text for m in chat.bot_messages()]
+
+
+def _buttons_of(message: FakeMessage, table_id: str) -> list[str]:
+    """The labels of the message's buttons for `table_id`."""
+    out = []
+    for button in message.buttons():
+        with contextlib.suppress(PayloadError):
+            if decode_payload(button.data).table == table_id:
+                out.append(button.text)
+    return out
+
+
+async def test_a_match_end_a_hard_kill_kept_from_the_chat_is_shown_after_the_restart(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti resigns; the match is stored as ended and counted, and the bot is killed
+    while its last messages are on their way (the group's and the hands' edits held).
+    Before, the restart showed nothing: no summary, no Rematch, the table message and
+    the hands with buttons that only got refusals.  Now the restart shows the end
+    once, as the run that was killed would have, and not again at the next start."""
+    db = tmp_path / "bot.sqlite3"
+    players = make_players(fake, ["Anna", "Berti"])
+    anna, berti = players.users
+    group = players.group
+    proc = await _bot_process(fake, tmp_path)
+    try:
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Host:", timeout=20)
+        [table_id] = {decode_payload(b.data).table for b in lobby.buttons()}
+        assert not (await press(fake, berti, lobby, "Join")).show_alert
+        await fake.wait_for(lambda: "Berti" in lobby.text, what="Berti in the lobby")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        hands = []
+        for user in (anna, berti):
+
+            def dealt(user: FakeUser = user) -> FakeMessage | None:
+                return hand_message(user, table_id)
+
+            hands.append(await fake.wait_for(dealt, what="a hand", timeout=10))
+        board = await fake.wait_for(
+            lambda: next(
+                (m for m in group.bot_messages() if m is not lobby and _buttons_of(m, table_id)),
+                None,
+            ),
+            what="the table message",
+        )
+        question = await asked(fake, berti, group, "/resign")
+        held = [
+            fake.hold("editMessageText", chat=c)
+            for c in (group, *(u.private_chat for u in (anna, berti)))
+        ]
+        [confirm] = question.buttons()
+        assert not (await press(fake, berti, question, confirm.text)).show_alert
+        await _until(
+            lambda: (
+                _rows(db, f"SELECT status FROM tables WHERE id = '{table_id}'") == [("finished",)]
+            ),
+            lambda: "the match was never stored as ended",
+        )
+        for hold in held:
+            await hold.wait_held()
+    finally:
+        await _kill(proc)
+    # as the kill left them: the table's buttons, his cards for the one to play
+    assert _buttons_of(board, table_id) and any(_buttons_of(h, table_id) for h in hands)
+    assert not any("Berti resigned." in text for text in _texts(group))
+    for hold in held:
+        hold.drop()
+
+    rig = await start_rig(fake, db)
+    try:
+        summary = await fake.wait_for_message(group, after=question, contains="Berti resigned.")
+        assert [b.text for b in summary.buttons()] == ["Rematch"]
+        await rig.adapter.outbox.drain()
+    finally:
+        await stop_rig(rig)
+    assert not _buttons_of(board, table_id)  # the table as it was left, without buttons
+    for hand in hands:
+        assert not hand.buttons() and "over" in hand.text
+    rig = await start_rig(fake, db)  # once shown, it is not shown again
+    await stop_rig(rig)
+    shown = [text for text in _texts(group) if "Berti resigned." in text]
+    assert len(shown) == 1
+    assert _rows(db, f"SELECT COUNT(*) FROM games WHERE table_id = '{table_id}'") == [(1,)]
+    assert _rows(db, f"SELECT slot FROM message_refs WHERE table_id = '{table_id}'") == []
 
 
 async def test_a_hard_kill_neither_repeats_nor_loses_what_users_did(
