@@ -109,7 +109,11 @@ async def test_the_terminal_shows_no_computer_s_card(
             term.typed = None
             if "Choose a game" in screen:
                 return game_id
-            if len(re.findall(r"^Deal \d+ over:", term.text, re.M)) >= 2 or prompts > 400:
+            # two deals, and on until a typed card was refused: a quick deal (the
+            # computer closes the talon at once) asks for only a card or two, which
+            # the rotation may find in his hand
+            deals = len(re.findall(r"^Deal \d+ over:", term.text, re.M))
+            if (deals >= 2 and "is not in your hand" in term.text) or prompts > 400:
                 return "q"
             if "Match over" in screen:  # one deal may end a match (a Dreier contract of 24+)
                 return "m"
@@ -122,7 +126,7 @@ async def test_the_terminal_shows_no_computer_s_card(
         term = CheckedTerminal(answer, observer)
         table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
         await asyncio.wait_for(table.run(), 60)
-    # cards were typed and refused (the screen kept: this failed once under stress, unexplained)
+    # cards were typed and refused
     assert "is not in your hand" in term.text, term.text[-4000:]
     assert term.checked > 20
     assert not term.problems, "\n".join(term.problems[:10])
