@@ -500,18 +500,21 @@ async def _stopped_while_waiting(service: TableService, waiting_for: str) -> str
     """Run the table until it shows `waiting_for` and waits for a line, then stop it
     (Ctrl-C or SIGTERM); what it printed."""
     stop = asyncio.Event()
+    asked = asyncio.Event()
     never: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
     async def readline() -> str | None:
+        # waited for instead of a pause: a loaded machine may print the question late
+        asked.set()
         return await never
 
     out = io.StringIO()
     table = LocalTable(service, stop, readline=readline, out=out, user=USER)
     task = asyncio.create_task(table.run())
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(asked.wait(), 30)
     assert waiting_for in out.getvalue()
     stop.set()
-    await asyncio.wait_for(task, 2)
+    await asyncio.wait_for(task, 30)
     assert table not in service.listeners
     return out.getvalue()
 
