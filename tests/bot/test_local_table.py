@@ -26,8 +26,9 @@ from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
 from adapters.local.wrap import columns, wrap
 from bot.i18n import card_label, game_name
+from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
-from bot.service import TableService, Timings, UserRef
+from bot.service import ChatRef, TableService, Timings, UserRef
 from bot.store import Store
 from bot.table import Table
 from engine.cards import CARDS, Card
@@ -545,18 +546,33 @@ def test_a_single_choice_is_not_a_range(lang: str) -> None:
 
 
 async def test_updates_of_other_tables_are_not_shown(service: TableService) -> None:
-    other = UserRef("tg", "1", "Anna")
-    from bot.service import ChatRef
+    """Another chat's match starts and ends while his waits for his choice: none of
+    it is printed, and his match goes on (its end is not taken for his)."""
+    anna = UserRef("tg", "1", "Anna")
+    her_chat = ChatRef("tg", "-1")
+    lines = ["zweier"]
 
-    stop = asyncio.Event()
+    async def readline() -> str | None:
+        if lines:
+            return lines.pop(0)
+        # at his first choice: Anna opens a table, a computer joins, she starts
+        # and resigns
+        opened = await service.create_table(her_chat, anna, "zweier")
+        assert opened.ok and opened.table_id is not None
+        for verb in ("ai", "st"):
+            lobby = service.lobby(opened.table_id)
+            assert lobby is not None
+            version = decode(lobby.message.all_buttons()[0].payload).version
+            assert (await service.act(anna, table_verb(opened.table_id, version, verb))).ok
+        assert (await service.resign(her_chat, anna)).ok
+        return "q"
+
     term = Terminal(script())
-    table = LocalTable(service, stop, readline=term.next_line, out=term, user=USER, keyboard=True)
-    task = asyncio.create_task(table.run())
-    await asyncio.sleep(0.05)
-    await service.create_table(ChatRef("tg", "-1"), other, "zweier")
-    stop.set()
-    await asyncio.wait_for(task, 2)
+    table = LocalTable(service, asyncio.Event(), readline=readline, out=term, user=USER)
+    await asyncio.wait_for(table.run(), 30)
     assert "Anna" not in term.text
+    assert "Match over" not in term.text
+    assert term.text.rstrip().endswith("your game is kept; run the bot again to continue it.")
 
 
 def test_local_user_from_the_environment() -> None:
