@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -699,3 +700,24 @@ async def test_an_upload_over_the_size_limit_is_refused(world: World, bot: Throw
     assert interaction.payload["attachment_size_limit"] == len(EXPORT) - 1
     reply = await interaction
     assert reply.content == "Too big to send" and reply.attachments == []
+
+
+async def test_a_dropped_request_is_never_carried_out(world: World, bot: ThrowawayBot) -> None:
+    """A held request that is dropped (the bot was killed while it was on its way)
+    changes nothing and gets no answer; the next one passes."""
+    fake = world.fake
+    channel = bot.get_partial_messageable(world.table.id)
+    sent = await channel.send("Table open")
+    path = f"/channels/{world.table.id}/messages/{sent.id}"
+    hold = fake.hold("PATCH", path)
+    edit = asyncio.create_task(sent.edit(content="Table closed"))
+    await hold.wait_held()
+    hold.drop()
+    with pytest.raises((aiohttp.ClientError, OSError)):
+        await edit
+    [message] = fake.channel_messages(world.table)
+    assert message.content == "Table open" and message.history == []
+
+    await sent.edit(content="Table closed")
+    assert message.content == "Table closed"
+    assert [r.status for r in fake.requests_to("PATCH", path)] == [0, 200]

@@ -80,6 +80,7 @@ class Hold:
     waiting: int = 0  # requests held right now
     held: int = 0  # requests held so far
     gate: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    dropped: bool = False  # the held requests never reached Discord (`drop`)
 
     def release(self) -> None:
         """Let the held requests (and any later ones) through."""
@@ -87,6 +88,13 @@ class Hold:
             self.fake._holds.remove(self)
         self.gate.set()
         self.fake._changed()
+
+    def drop(self) -> None:
+        """The held requests never reach Discord: none is carried out, their
+        connections are cut (later requests pass).  A bot killed while its message
+        was on its way: the edit or post it had begun never happens."""
+        self.dropped = True
+        self.release()
 
     async def wait_held(self, count: int = 1, timeout: float = 5.0) -> None:
         await self.fake.wait_for(

@@ -178,6 +178,10 @@ class RestServer(ChannelRoutes, CommandRoutes, InteractionRoutes, FailureInjecti
                 await hold.gate.wait()
             finally:
                 hold.waiting -= 1
+            if hold.dropped:
+                if request.transport is not None:
+                    request.transport.abort()  # never arrived: no answer either
+                raise _Abandoned
         injected = self._take_injected(request.method, route.template, record.path)
         if injected is not None:
             return self._too_many_requests(route, params, injected.retry_after, injected.is_global)
