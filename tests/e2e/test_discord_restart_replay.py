@@ -1,0 +1,152 @@
+"""What a hard kill kept from Discord: a real bot process killed (SIGKILL) while the
+end of a match was stored and counted but its messages were still on their way shows
+that end after the restart, once.
+
+discord.py has no base-URL setting, so the bot process is ``python -m bot`` run with
+discord.py pointed at the fake first (as `FakeDiscord.patched` does in this process).
+The messages on their way are held by the fake and dropped at the kill (`Hold.drop`):
+they never reach Discord, as with a real kill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from bot.i18n import t
+from tests.e2e.discord_harness import World, discord_world
+from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.test_run import PYTHON, ROOT, START_WAIT, clean_env
+
+#: ``python -m bot`` with discord.py pointed at the fake (its REST base, its gateway).
+BOT_ON_THE_FAKE = """
+import runpy, sys
+import discord.gateway, discord.http, yarl
+
+discord.http.Route.BASE = sys.argv[1]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+del sys.argv[1:]
+runpy.run_module("bot", run_name="__main__", alter_sys=True)
+"""
+
+
+async def _bot_process(world: World, tmp_path: Path) -> asyncio.subprocess.Process:
+    """A real bot on ``world.db``, connecting to the world's fake Discord."""
+    fake = world.fake
+    env = clean_env(tmp_path, DISCORD_TOKEN=fake.token, DATABASE_PATH=str(world.db))
+    return await asyncio.create_subprocess_exec(
+        PYTHON,
+        "-c",
+        BOT_ON_THE_FAKE,
+        fake.api_base,
+        fake.gateway_url,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+async def _kill(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        os.kill(proc.pid, signal.SIGKILL)
+        await proc.wait()
+
+
+def _rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Rows of `sql` in the bot's store, read beside the running bot."""
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+async def _until_stored(db: Path, sql: str, *args: Any, want: list[tuple[Any, ...]]) -> None:
+    """Wait until the running bot's store answers `sql` with `want` (a bot process
+    tells the fake nothing of its store: polled)."""
+    for _ in range(400):
+        if _rows(db, sql, *args) == want:
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"{sql} {args}: {_rows(db, sql, *args)}, not {want}")
+
+
+def _summaries(world: World) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if "bert resigned." in m.content]
+
+
+async def _board(world: World, anna_wins: str) -> str:
+    """/leaderboard as Anna reads it: her row."""
+    board = await world.slash(world["anna"], "leaderboard")
+    [row] = [line for line in board.content.splitlines() if " anna " in line]
+    assert anna_wins in row, board.content
+    return row
+
+
+async def test_a_match_end_a_hard_kill_kept_from_discord_is_shown_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """Bert resigns; the match is stored as ended and counted, and the bot is killed
+    while its last messages are on their way (the table message's edit, which the
+    summary waits behind, and the hands' edits).  Before, the restart showed nothing:
+    no summary, no Rematch, a table message and hands whose buttons only got
+    refusals.  Now the restart shows the end once, as the killed run would have, and
+    a further start shows nothing again."""
+    async with discord_world(tmp_path) as world:
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        proc = await _bot_process(world, tmp_path)
+        try:
+            await fake.wait_for(lambda: fake.sessions, timeout=START_WAIT, description="the bot")
+            table_id, lobby = await world.open_table(anna, "zweier")
+            await world.click(bert, lobby, "Join")
+            await fake.wait_for(lambda: "bert" in lobby.content, description="bert seated")
+            await world.click(anna, lobby, "Start")
+            [board] = await fake.wait_for(
+                lambda: world.table_messages(table_id), description="the table message"
+            )
+
+            def dealt() -> list[FakeMessage] | None:
+                hands = [world.hand_message(user, table_id) for user in (anna, bert)]
+                return [h for h in hands if h is not None] if all(hands) else None
+
+            hands = await fake.wait_for(dealt, description="the hands")
+            held = [
+                fake.hold("PATCH", f"/channels/{m.channel.id}/messages/{m.id}")
+                for m in (board, *hands)
+            ]
+            await world.resign(bert)
+            await _until_stored(
+                world.db, "SELECT status FROM tables WHERE id = ?", table_id, want=[("finished",)]
+            )
+            for hold in held:
+                await hold.wait_held()
+        finally:
+            await _kill(proc)
+        # as the kill left them: the table's buttons, no summary
+        assert board.buttons and not _summaries(world)
+        for hold in held:
+            hold.drop()
+
+        await world.start_bot()
+        [summary] = await fake.wait_for(lambda: _summaries(world), description="the summary")
+        assert [b.label for b in summary.buttons] == ["Rematch"]
+        await world.settle()
+        assert board.buttons == []  # the table as it was left, without buttons
+        for hand, lang in zip(hands, ("en", "de"), strict=True):  # no hand waits for a move
+            assert hand.buttons == [] and hand.content.endswith(t(lang, "hand.match_over"))
+        await _board(world, "1/1 won")
+        await world.restart()  # once shown, it is not shown again
+        await world.settle()
+        assert len(_summaries(world)) == 1
+        await _board(world, "1/1 won")  # counted once
+        assert _rows(world.db, "SELECT slot FROM message_refs WHERE table_id = ?", table_id) == []
+        errors = (await proc.stderr.read()).decode() if proc.stderr else ""
+        assert "Traceback" not in errors, errors
