@@ -73,7 +73,7 @@ class Listener(AdapterShape):
             if update.result is not None:
                 add(table_id, Op("note", message=update.result.message))
             # shown: a restart need not show it again
-            add(table_id, Op("told", version=update.version))
+            self._told(table_id, humans, update.version)
         elif kind in ("finished", "aborted"):
             self._closing(table_id, update, humans)
         elif kind == "reminder" and update.user is not None:

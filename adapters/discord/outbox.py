@@ -48,9 +48,10 @@ class Op:
     run (the newest state); ``final`` shows a message computed when it was queued (the
     table may be gone by then) and forgets the slot; ``note`` posts text in the channel,
     ``tell`` sends it to the slot's player by DM; ``ping`` replies to his DM hand that
-    it is his turn, ``unping`` deletes that reply.  ``told`` (a deal's end) and
-    ``close`` (a table's) tell the core that what came before was sent: a restart
-    need not show that end again (`TableService.delivered`)."""
+    it is his turn, ``unping`` deletes that reply.  ``told`` (a deal's end, one in
+    each queue it was shown through: `_told`) and ``close`` (a table's) tell the core
+    that what came before was sent: a restart need not show that end again
+    (`TableService.delivered`)."""
 
     kind: Literal[
         "edit", "post", "final", "note", "tell", "close", "ping", "unping", "remind", "told"
@@ -63,6 +64,8 @@ class Op:
     version: int | None = None
     #: Sent with a post: Discord makes a message once per nonce, however often tried.
     nonce: int = field(default_factory=lambda: secrets.randbits(63))
+    #: A ``told``'s queues (by slot) not past their ``told`` yet, shared by them all.
+    waiting: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -132,6 +135,17 @@ class OutboxWorker(AdapterShape):
         for op in ops:
             await self._attempt(table_id, op)
 
+    def _told(self, table_id: str, users: list[str], version: int) -> None:
+        """Tell the core a deal's end went out once every queue that shows it got past
+        it: the channel's (the table, the result) and each player's hand's (his hand
+        as the deal left it).  Confirmed after the channel's alone, a kill while a
+        slow DM was still on its way left that hand unshown for good: the restart
+        drew the next deal over it."""
+        slots = ["", *(f"hand:{user}" for user in users)]
+        waiting = set(slots)
+        for slot in slots:
+            self._add(table_id, Op("told", slot, version=version, waiting=waiting))
+
     async def _attempt(self, table_id: str, op: Op) -> None:
         """One op, tried again after a 5xx or a network error (an edit renders the
         newest state then; a post keeps its nonce, so it is never made twice) — a few
@@ -169,7 +183,8 @@ class OutboxWorker(AdapterShape):
                 await self.service.delivered(table_id, op.version)
             await self._forget(table_id)
         elif op.kind == "told":
-            if op.version is not None:
+            op.waiting.discard(op.slot)
+            if not op.waiting and op.version is not None:
                 await self.service.delivered(table_id, op.version)
         elif op.kind == "note":
             await self._send_note(table_id, op)

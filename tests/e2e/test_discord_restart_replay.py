@@ -1,6 +1,6 @@
 """What a hard kill kept from Discord: a real bot process killed (SIGKILL) while the
-end of a match was stored and counted but its messages were still on their way shows
-that end after the restart, once.
+end of a match, or of a deal, was stored and counted but its messages were still on
+their way shows that end after the restart, once.
 
 discord.py has no base-URL setting, so the bot process is ``python -m bot`` run with
 discord.py pointed at the fake first (as `FakeDiscord.patched` does in this process).
@@ -18,7 +18,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from adapters.discord.texts import text
 from bot.i18n import t
+from bot.payload import decode as decode_payload
+from bot.table import Table
+from engine import protocol as P
+from engine.actions import Action
+from engine.actions import decode as decode_action
 from tests.e2e.discord_harness import World, discord_world
 from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.test_run import PYTHON, ROOT, START_WAIT, clean_env
@@ -150,3 +156,99 @@ async def test_a_match_end_a_hard_kill_kept_from_discord_is_shown_after_the_rest
         assert _rows(world.db, "SELECT slot FROM message_refs WHERE table_id = ?", table_id) == []
         errors = (await proc.stderr.read()).decode() if proc.stderr else ""
         assert "Traceback" not in errors, errors
+
+
+def _ending(table: Table) -> tuple[int, Action] | None:
+    """The seat to act and a move of his that ends the deal, if he has one."""
+    state = table.deal
+    seat = table.to_act()
+    if state is None or seat is None or (turn := P.to_act(state)) is None:
+        return None
+    for action in P.legal_actions(state):
+        after, _ = P.apply(state, turn, action)
+        if P.result(after) is not None:
+            return seat, action
+    return None
+
+
+def _button(message: FakeMessage, table: Table, action: Action) -> str:
+    """The custom_id of the hand's button for `action`."""
+    for button in message.buttons:
+        payload = decode_payload((button.custom_id or "").removeprefix("s:"))
+        if (
+            payload.verb == "a"
+            and payload.arg is not None
+            and table.deal is not None
+            and decode_action(payload.arg, table.deal.contracts) == action
+        ):
+            return button.custom_id or ""
+    raise AssertionError(f"no button for {action} in {message.content!r}")
+
+
+async def test_a_deal_end_a_hard_kill_kept_from_the_hands_is_shown_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """The last card of a deal: the channel got the deal's result and the next deal's
+    table, but the players' DM hands (a queue of their own each) were still on their
+    way with the hand as the deal left it when the bot was killed.  Before, the end
+    counted as shown once the channel's queue sent it: the restart drew the next
+    deal's hand over the old message, and "Deal 1 is over" never came.  Now the old
+    hand shows how the deal left it, and the next deal's hand comes as a new
+    message."""
+    async with discord_world(tmp_path) as world:
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        await world.start_bot()
+        table_id = await world.start_match(anna, bert)
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: _ending(table) is not None)
+        ending = _ending(table)
+        assert ending is not None and len(table.deals) == 1
+        seat, action = ending
+        await world.stop_bot()
+        # the bot process's moves are not known here: its messages are checked for
+        # hidden cards by no stale picture of the table (the restart's are again)
+        del fake.tables[table_id]
+        sitting = table.seats[seat]
+        assert sitting is not None
+        presser = anna if sitting.user == f"dc:{anna.id}" else bert
+        hands = [world.hand_message(user, table_id) for user in (anna, bert)]
+        paths = [f"/channels/{h.channel.id}/messages/{h.id}" for h in hands if h is not None]
+        assert len(paths) == 2
+
+        def edited(path: str) -> int:
+            return sum(r.status == 200 for r in fake.requests_to("PATCH", path))
+
+        redrawn = [edited(path) + 1 for path in paths]
+
+        proc = await _bot_process(world, tmp_path)
+        try:
+            await fake.wait_for(lambda: fake.sessions, timeout=START_WAIT, description="the bot")
+            # the start redraws the hands as they stand: the deal's last move comes after
+            await fake.wait_for(
+                lambda: all(edited(path) >= n for path, n in zip(paths, redrawn, strict=True)),
+                timeout=START_WAIT,
+                description="the hands redrawn after the start",
+            )
+            held = [fake.hold("PATCH", path) for path in paths]
+            hand = world.hand_message(presser, table_id)
+            assert hand is not None
+            await world.click(presser, hand, _button(hand, table, action))
+            # the channel's queue went on to the next deal
+            await fake.wait_for(
+                lambda: len(world.table_messages(table_id)) == 2, description="deal 2's table"
+            )
+            for hold in held:
+                await hold.wait_held()
+        finally:
+            await _kill(proc)
+        for hold in held:
+            hold.drop()
+
+        await world.start_bot()
+        await world.settle()
+        for user, lang, old in zip((anna, bert), ("en", "de"), hands, strict=True):
+            assert old is not None and old.buttons == []
+            assert old.content.endswith(text(lang, "hand_deal_over", deal=1)), old.content
+            assert world.hand_message(user, table_id) is not old  # deal 2's, a new message
+        assert len(world.service.tables[table_id].deal_points) == 1
