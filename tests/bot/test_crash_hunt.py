@@ -22,7 +22,8 @@ must bring back what users were told:
 * every change announced, or answered as done, before the kill is stored;
 * every end stored before the kill (a deal's result, a match's end, a closed table)
   that its chat was not shown yet is shown once its platform serves, once, as the
-  uninterrupted session showed it;
+  uninterrupted session showed it; and nothing else is told again: no end its chat
+  confirmed, nothing the session never showed as an end;
 * once its platform serves, every open table moves on (a person's turn has its
   clock, with at least the reminder's time; a lobby its expiry; a computer its
   move), and no error is logged;
@@ -465,6 +466,10 @@ async def check_restart(
             if row is None or row.version < version:
                 problems.append(f"{where}: {kind} of {tid} v{version} was told but is not stored")
         stored: Ends = {}  # the session's ends the kill kept
+        # the version each table had at the kill: an end up to it is one told again
+        kept = {tid: v for tid, v in await bot.db.fetchall("SELECT id, version FROM tables")}
+        # how far each table's chat confirmed its ends: none of those is told again
+        confirmed = dict(await bot.db.fetchall("SELECT table_id, version FROM table_told"))
         for (tid, version, kind), end in ends.items():
             row = await bot.db.table_row(tid)
             if row is not None and row.version >= version:
@@ -483,7 +488,12 @@ async def check_restart(
                 problems.append(f"{where}: {kind} of {tid} v{version} is stored, never shown")
         for u in retold:
             was = stored.get((u.table_id, u.version, u.kind))
-            if was is not None and u != was:
+            if was is None and u.version <= kept.get(u.table_id, 0):
+                # told again, yet never an end (a redeal, a close nobody was told of)
+                problems.append(f"{where}: {u.kind} of {u.table_id} v{u.version} never was")
+            elif u.version <= confirmed.get(u.table_id, 0):
+                problems.append(f"{where}: {u.kind} of {u.table_id} v{u.version} shown again")
+            elif was is not None and u != was:
                 problems.append(f"{where}: {u.kind} of {u.table_id} v{u.version} shown otherwise")
         for tid, table in svc.tables.items():
             timers = svc._timers.get(tid)
