@@ -8,7 +8,7 @@ lock) only prints and never blocks.
 
 from __future__ import annotations
 
-from bot.i18n import TEXTS, card_label, t
+from bot.i18n import TEXTS, card_label, game_name, t
 from bot.service import TableUpdate
 from bot.telling import TOLD_KINDS
 from bot.views import Button, HandView, ResultView, SeatLine, Style, TableView
@@ -70,9 +70,7 @@ class Screen(TableShape):
         if watched:
             self._on_update(update)
         elif update.kind == "finished" and update.result is not None and self.table_id is None:
-            # a match the last run ended, and a kill kept from the screen: its result
-            self.write("")
-            self.write(update.result.message.text)
+            self._ended_meanwhile(update.table_id, update.result)
         if update.kind in TOLD_KINDS:
             # printed (a table not at the screen has nothing more to show): a
             # restart need not tell it again
@@ -80,6 +78,17 @@ class Screen(TableShape):
         if watched and update.kind in ("finished", "aborted"):
             # only now: the session goes on (or stops the bot) once it is set
             self._over.set()
+
+    def _ended_meanwhile(self, table_id: str, result: ResultView) -> None:
+        """A match of his the last run ended, and a kill kept from the screen: its
+        result before the menu, saying which match it was (a bare "Deal 5 over" there
+        reads like a fault).  Not a match he did not sit at: not his to see."""
+        table = self.service.tables.get(table_id)
+        if table is None or table.seat_of(self.user.key) is None:
+            return
+        self.write("")
+        self.say("ended_meanwhile", game=game_name(table.game, self.lang), table=table_id)
+        self.write(result.message.text)
 
     def _on_update(self, update: TableUpdate) -> None:
         kind = update.kind

@@ -153,7 +153,10 @@ class Session(TableShape):
                     seat = table.seat_of(self.user.key)
                     held = table.seats[seat] if seat is not None else None
                     self.say("playing_as", name=held.name if held else self.user.name)
-                    self.show(full=True)
+                    if not self.service.ends_untold(table.id):
+                        # else a deal's result a kill kept from the screen comes
+                        # first, then this deal (`listen` tells both)
+                        self.show(full=True)
                     # his turn's clock starts now, with a reminder if it ran out
                     await self.service.listen(self, PLATFORM)
                     return table.id

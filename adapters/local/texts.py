@@ -37,6 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "abandoned": "The unfinished game is closed.",
         "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
         "computer had taken your seat when your turns ran out, and nobody was left playing.",
+        "ended_meanwhile": "Your game {game} (table {table}) ended as the bot stopped:",
         "presets": "Presets: {presets}.",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
@@ -127,6 +128,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "
         "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
         "niemand spielte mehr.",
+        "ended_meanwhile": "Deine Partie {game} (Tisch {table}) endete, als der Bot anhielt:",
         "presets": "Vorlagen: {presets}.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German

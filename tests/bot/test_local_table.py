@@ -9,11 +9,13 @@ moves at once (ai_delay 0) at the "random" level, so whole matches take a moment
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import io
 import os
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -28,11 +30,14 @@ from adapters.local.wrap import columns, wrap
 from bot.i18n import card_label, game_name
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
-from bot.service import ChatRef, TableService, Timings, UserRef
+from bot.service import ChatRef, TableService, TableUpdate, Timings, UserRef
 from bot.store import Store
 from bot.table import Table
+from bot.telling import TOLD_KINDS
 from engine.cards import CARDS, Card
 from engine.games import available
+
+from .fakechat import CommitCopies
 
 LOCAL_TIMINGS = Timings(
     turn_timeout=3600.0, reminder_before=20.0, missed_turns_limit=3, ai_delay=0.0
@@ -573,6 +578,106 @@ async def test_updates_of_other_tables_are_not_shown(service: TableService) -> N
     assert "Anna" not in term.text
     assert "Match over" not in term.text
     assert term.text.rstrip().endswith("your game is kept; run the bot again to continue it.")
+
+
+class _Ends:
+    """A listener beside the terminal: the ends the core tells (a deal's, a match's)."""
+
+    def __init__(self) -> None:
+        self.seen: list[TableUpdate] = []
+
+    async def table_update(self, update: TableUpdate) -> None:
+        if update.kind in TOLD_KINDS:
+            self.seen.append(update)
+
+
+async def _killed_after(
+    db: Path, copies_dir: Path, run: Callable[[TableService], Awaitable[object]], kind: str
+) -> Path:
+    """`run` on a started core, the database copied after every commit: the copy a
+    kill -9 leaves right after the first `kind` end was stored, before the screen
+    printed it."""
+    async with running_service(db) as service:
+        copies = CommitCopies(service.store, copies_dir)
+        ends = _Ends()
+        service.listeners.append(ends)
+        await run(service)
+    end = next(u for u in ends.seen if u.kind == kind)
+    for _, path, _ in copies.taken:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            row = conn.execute("SELECT version FROM tables WHERE id = ?", (end.table_id,))
+            if row.fetchone() == (end.version,):
+                return path
+    raise AssertionError(f"no copy has the {kind} of {end.table_id}")
+
+
+def _to_the_end(quit_at: str) -> Answer:
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "zweier"
+        return "q" if quit_at in screen else "1"
+
+    return answer
+
+
+async def test_a_deal_result_a_kill_kept_from_the_screen_comes_before_the_next_deal(
+    db: Path, tmp_path: Path
+) -> None:
+    """Killed right after his move scored deal 1 (and dealt deal 2), before it was
+    printed: resumed, the terminal showed deal 2 with his hand, then deal 1's result
+    under it, then deal 2 again.  Now deal 1's result comes first, then deal 2."""
+    killed = await _killed_after(
+        db, tmp_path, lambda svc: play(svc, _to_the_end("Deal 1 over")), "deal_end"
+    )
+    async with running_service(killed) as service:
+        out = (await play(service, script("", "q"))).text
+    before = out[: out.index("Deal 1 over:")]
+    assert "Deal 2 — " not in before and "Your hand at table" not in before
+    assert "Deal 2 — " in out
+
+
+async def test_a_match_end_a_kill_kept_from_the_screen_is_told_before_the_menu(
+    db: Path, tmp_path: Path
+) -> None:
+    """Killed right after the move that ended his match, before it was printed: the
+    next start prints its result before the menu, saying which match it was, not a
+    bare "Deal 5 over" out of nowhere; and not again at the start after."""
+    killed = await _killed_after(
+        db, tmp_path, lambda svc: play(svc, _to_the_end("Match over")), "finished"
+    )
+    async with running_service(killed) as service:
+        [(table_id, game)] = await service.store.fetchall("SELECT id, game FROM tables")
+        out = (await play(service, script("q"))).text
+    said = f"Your game {game_name(game, 'en')} (table {table_id}) ended as the bot stopped:"
+    assert said in out
+    assert "Game over!" in out.split(said, 1)[1].split("Choose a game")[0]
+    async with running_service(killed) as service:
+        out = (await play(service, script("q"))).text
+    assert "Game over!" not in out
+
+
+async def test_a_match_end_of_another_player_is_not_told_at_this_terminal(
+    db: Path, tmp_path: Path
+) -> None:
+    """Anna's match at the terminal's chat ended just before a kill: the next start
+    does not print her result to him (not his match, and out of nowhere for him)."""
+    anna = UserRef("local", "anna", "Anna", "en")
+
+    async def her_match(service: TableService) -> None:
+        opened = await service.create_table(CHAT, anna, "zweier")
+        assert opened.ok and opened.table_id is not None
+        for verb in ("ai", "st"):
+            lobby = service.lobby(opened.table_id)
+            assert lobby is not None
+            version = decode(lobby.message.all_buttons()[0].payload).version
+            assert (await service.act(anna, table_verb(opened.table_id, version, verb))).ok
+        assert (await service.resign(CHAT, anna)).ok
+
+    killed = await _killed_after(db, tmp_path, her_match, "finished")
+    async with running_service(killed) as service:
+        out = (await play(service, script("q"))).text
+    assert "Anna" not in out
+    assert "Game over!" not in out
 
 
 def test_local_user_from_the_environment() -> None:
