@@ -108,3 +108,26 @@ async def test_a_deal_end_a_kill_kept_from_the_chat_is_shown_before_the_next_dea
     told = await _ends_after_restart(bot, killed, tid, confirms=True)
     assert told[0] == first and [u.kind for u in told] == ["deal_end", "started"]
     assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
+
+
+async def test_ends_of_a_database_from_before_the_told_marks_are_not_told_again(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """A database the previous version wrote (schema 8: no marks of what its chats
+    were shown), its last commit a finished match or a scored deal: after the upgrade
+    the bot tells none of it again.  That version showed those ends long ago (or lost
+    them for good): a restart must not post old results and summaries in every chat."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    for end in (ends[0], ends[-1]):
+        status = "finished" if end.kind == "finished" else "playing"
+        old = tmp_path / f"old-{end.kind}.sqlite3"
+        old.write_bytes(_killed_after(copies, tid, status, end.version).read_bytes())
+        conn = sqlite3.connect(old)
+        try:
+            conn.execute("DROP TABLE table_told")
+            conn.execute("PRAGMA user_version=8")
+            conn.commit()
+        finally:
+            conn.close()
+        told = await _ends_after_restart(bot, old, tid, confirms=True)
+        assert [u for u in told if u.kind in TOLD_KINDS] == []
