@@ -20,6 +20,7 @@ import signal
 import sqlite3
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
+    Players,
     asked,
     fake,
     hand_message,
@@ -131,14 +133,21 @@ def _buttons_of(message: FakeMessage, table_id: str) -> list[str]:
     return out
 
 
-async def test_a_match_end_a_hard_kill_kept_from_the_chat_is_shown_after_the_restart(
-    fake: FakeTelegram, tmp_path: Path
-) -> None:
-    """Berti resigns; the match is stored as ended and counted, and the bot is killed
-    while its last messages are on their way (the group's and the hands' edits held).
-    Before, the restart showed nothing: no summary, no Rematch, the table message and
-    the hands with buttons that only got refusals.  Now the restart shows the end
-    once, as the run that was killed would have, and not again at the next start."""
+@dataclass
+class _KilledEnd:
+    """A match whose end a kill kept from the chats: Berti resigned, the end was
+    stored and counted, and the bot was killed while its last messages (the group's
+    and the hands' edits) were held on their way."""
+
+    db: Path
+    table_id: str
+    players: Players
+    question: FakeMessage  # the /resign question, the last message before the end
+    board: FakeMessage
+    hands: list[FakeMessage]
+
+
+async def _killed_as_the_end_went_out(fake: FakeTelegram, tmp_path: Path) -> _KilledEnd:
     db = tmp_path / "bot.sqlite3"
     players = make_players(fake, ["Anna", "Berti"])
     anna, berti = players.users
@@ -187,23 +196,75 @@ async def test_a_match_end_a_hard_kill_kept_from_the_chat_is_shown_after_the_res
     assert not any("Berti resigned." in text for text in _texts(group))
     for hold in held:
         hold.drop()
+    return _KilledEnd(db, table_id, players, question, board, hands)
 
-    rig = await start_rig(fake, db)
+
+async def test_a_match_end_a_hard_kill_kept_from_the_chat_is_shown_after_the_restart(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Before, the restart showed nothing of the end a kill kept from the chats: no
+    summary, no Rematch, the table message and the hands with buttons that only got
+    refusals.  Now the restart shows the end once, as the run that was killed would
+    have, its Rematch works, and it is not shown again at the next start."""
+    k = await _killed_as_the_end_went_out(fake, tmp_path)
+    anna, berti = k.players.users
+    group = k.players.group
+    rig = await start_rig(fake, k.db)
     try:
-        summary = await fake.wait_for_message(group, after=question, contains="Berti resigned.")
+        summary = await fake.wait_for_message(group, after=k.question, contains="Berti resigned.")
         assert [b.text for b in summary.buttons()] == ["Rematch"]
+        # its Rematch works as the killed run's would have: a lobby, him in it once
+        assert not (await press(fake, berti, summary, "Rematch")).show_alert
+        rematch = await fake.wait_for_message(group, after=summary, contains="A rematch of")
+        assert (await press(fake, berti, summary, "Rematch")).show_alert  # seated already
+        assert not (await press(fake, anna, summary, "Rematch")).show_alert
+        await fake.wait_for(lambda: "Anna" in rematch.text, what="Anna in the rematch")
         await rig.adapter.outbox.drain()
     finally:
         await stop_rig(rig)
-    assert not _buttons_of(board, table_id)  # the table as it was left, without buttons
-    for hand in hands:
+    assert not _buttons_of(k.board, k.table_id)  # the table as it was left, without buttons
+    for hand in k.hands:
         assert not hand.buttons() and "over" in hand.text
-    rig = await start_rig(fake, db)  # once shown, it is not shown again
+    rig = await start_rig(fake, k.db)  # once shown, it is not shown again
     await stop_rig(rig)
     shown = [text for text in _texts(group) if "Berti resigned." in text]
     assert len(shown) == 1
-    assert _rows(db, f"SELECT COUNT(*) FROM games WHERE table_id = '{table_id}'") == [(1,)]
-    assert _rows(db, f"SELECT slot FROM message_refs WHERE table_id = '{table_id}'") == []
+    assert _rows(k.db, f"SELECT COUNT(*) FROM games WHERE table_id = '{k.table_id}'") == [(1,)]
+    assert _rows(k.db, f"SELECT slot FROM message_refs WHERE table_id = '{k.table_id}'") == []
+
+
+async def test_an_end_whose_group_removed_the_bot_meanwhile_is_tried_once(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The group removed the bot while it was down: the end the kill kept from it
+    meets one refusal at the restart, the players' hands are settled all the same,
+    and the next start tries the dead group no more (an end never confirmed would
+    spend requests on it at every start, for ever)."""
+    k = await _killed_as_the_end_went_out(fake, tmp_path)
+    anna, _ = k.players.users
+    group = k.players.group
+    fake.set_bot_status(group, "kicked", by=anna, announce=False)
+    since = len(fake.calls)
+    rig = await start_rig(fake, k.db)
+    try:
+        await fake.wait_for(
+            lambda: all("over" in hand.text for hand in k.hands), what="the hands settled"
+        )
+        await rig.adapter.outbox.drain()
+    finally:
+        await stop_rig(rig)
+    assert _to(fake, group, since) == [("editMessageText", 403)]
+    assert _rows(k.db, f"SELECT slot FROM message_refs WHERE table_id = '{k.table_id}'") == []
+    since = len(fake.calls)
+    rig = await start_rig(fake, k.db)
+    await stop_rig(rig)
+    assert _to(fake, group, since) == []
+    assert all(not _to(fake, user.private_chat, since) for user in k.players.users)
+
+
+def _to(fake: FakeTelegram, chat: FakeChat, since: int) -> list[tuple[str, int]]:
+    """Requests to `chat` since call `since`: method and status."""
+    return [(c.method, c.status) for c in fake.calls[since:] if c.params.get("chat_id") == chat.id]
 
 
 async def test_a_hard_kill_neither_repeats_nor_loses_what_users_did(
