@@ -1,8 +1,9 @@
 """What the parts of `TelegramAdapter` share: its state, and the methods one part calls
 on another.
 
-The adapter is built from mixins (`Commands`, `Presses`, `GroupMembership`,
-`Migration`, `TableMessages`) over the state `TelegramAdapter.__init__` sets up.
+The adapter is built from mixins (`Serving`, `Handling`, `Commands`, `Presses`,
+`GroupMembership`, `Migration`, `TableMessages`, `Hands`, `Ends`, `Restore`) over
+the state `TelegramAdapter.__init__` sets up.
 `AdapterShape` is the one declaration of that state and of those calls: every part
 subclasses it, so `mypy --strict` checks each part's use against it, and each real
 method against its stub.  It adds nothing at run time: the attributes are bare
@@ -20,18 +21,21 @@ if TYPE_CHECKING:
     from collections.abc import Coroutine
     from typing import Any
 
-    from telegram import MaybeInaccessibleMessage
+    from aiohttp import web
+    from telegram import CallbackQuery, MaybeInaccessibleMessage, Update
     from telegram import Message as TgMessage
     from telegram import User as TgUser
     from telegram.ext import Application
 
     from adapters.recent import Recent
     from bot.locks import KeyedLocks
-    from bot.service import ChatRef, TableService, UserRef
+    from bot.service import ChatRef, TableService, TableUpdate, UserRef
     from bot.turn_pings import TurnPings
-    from bot.views import HandView
+    from bot.views import HandView, ResultView
 
+    from .content import Content
     from .outbox import Outbox
+    from .reach import PollRequest, Reach
     from .tables import TableState
     from .updates import HandledUpdates
 
@@ -49,6 +53,12 @@ class AdapterShape:
     turn_pings: TurnPings
     answer_budget: float
     greet_after: float
+    poll_timeout: float
+    webhook_url: str | None
+    webhook_secret: str | None
+    webhook_listen: str
+    webhook_port: int
+    reach: Reach
     states: dict[str, TableState]
     langs: Recent[str, str]
     reachable: Recent[int, bool]
@@ -61,6 +71,10 @@ class AdapterShape:
     _opening_locks: KeyedLocks[tuple[str, str]]
     _moves: dict[int, tuple[int, asyncio.Task[None] | None]]
     _greetings: set[asyncio.Task[None]]
+    _background: set[asyncio.Task[None]]
+    _polls: PollRequest | None
+    _webhook: web.AppRunner | None
+    _prober: asyncio.Task[None] | None
 
     if TYPE_CHECKING:  # one part calls these on another; never defined at run time
         # adapter (`TelegramAdapter`)
@@ -76,6 +90,15 @@ class AdapterShape:
         def _help(self, lang: str | None, *, in_group: bool) -> str: ...
 
         # presses (`Presses`)
+        async def _answer(
+            self,
+            query: CallbackQuery,
+            text: str | None = None,
+            *,
+            alert: bool = False,
+            url: str | None = None,
+            late: bool = True,
+        ) -> None: ...
         def _opening_in(
             self, chat: ChatRef, user: UserRef, message: TgMessage
         ) -> contextlib.AbstractAsyncContextManager[None]: ...
@@ -84,14 +107,23 @@ class AdapterShape:
         # membership (`GroupMembership`)
         def _on_refused(self, chat_id: int) -> None: ...
         def _lets_in(self, uid: int, update_id: int) -> None: ...
+        def _regain(self, chat_id: int) -> None: ...
 
         # migration (`Migration`)
         def _moved_here(self, chat_id: int) -> bool: ...
+        async def _moving(self, update: Update) -> None: ...
 
         # tables (`TableMessages`)
-        def _refresh(self, table_id: str) -> None: ...
+        async def table_update(self, update: TableUpdate) -> None: ...
         def _state(self, table_id: str, chat: str) -> TableState: ...
+        def _to_group(self, st: TableState, content: Content) -> None: ...
         def _show_lobby(self, table_id: str, st: TableState) -> None: ...
+        def _show_table(self, table_id: str, st: TableState) -> None: ...
+        def _unreachable(self, user: str) -> bool: ...
+        def _table_lang(self, table_id: str) -> str: ...
+        def _seat_name(self, table_id: str, user: str) -> str: ...
+
+        # hands (`Hands`)
         def _show_hand(
             self,
             table_id: str,
@@ -103,5 +135,20 @@ class AdapterShape:
         ) -> None: ...
         def _unping(self, st: TableState, user: str) -> None: ...
         def _warn(self, table_id: str, st: TableState, user: str) -> None: ...
-        def _unreachable(self, user: str) -> bool: ...
-        def _table_lang(self, table_id: str) -> str: ...
+        def _remind(self, table_id: str, st: TableState, user: str) -> None: ...
+
+        # ends (`Ends`)
+        def _settle(
+            self,
+            table_id: str,
+            st: TableState,
+            key: str,
+            result: ResultView | None,
+            **values: Any,
+        ) -> None: ...
+        def _confirm(self, table_id: str, st: TableState, version: int) -> None: ...
+        def _close(self, table_id: str, st: TableState, version: int) -> None: ...
+
+        # restore (`Restore`)
+        async def _restore(self) -> None: ...
+        def _refresh(self, table_id: str) -> None: ...

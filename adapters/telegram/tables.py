@@ -12,19 +12,19 @@ Where things are shown
   ``topic``, so a restart keeps to it).  Without a topic: the General topic.
 
 `TableMessages` is the core's listener half of `TelegramAdapter`: called under the
-table lock, it only queues on the outbox.
+table lock, it only queues on the outbox.  It holds which messages show each table
+(`TableState`), what each kind of update draws, and the group's messages; the hands
+and turn pings are `hands`, a deal's or a table's end `ends`, and the messages found
+again after a restart `restore`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.i18n import norm_lang, t
 from bot.service import TableUpdate
-from bot.table import Status
-from bot.turn_pings import SLOT as PING
-from bot.views import HandView, ResultView, match_summary_text, started_lobby_text
+from bot.views import match_summary_text, started_lobby_text
 
 from .content import Content, Handle
 from .layout import content_of
@@ -53,58 +53,8 @@ class TableState:
 
 
 class TableMessages(AdapterShape):
-    """`TelegramAdapter`'s table messages: the listener, the lobby, table, hand and
-    ping messages, and their references in the store (see the module's docstring)."""
-
-    async def _restore(self) -> None:
-        """Reattach to the messages of open tables and show their current state; and
-        to those of closed tables whose end the last run stored and never showed
-        (the core tells it at `listen`)."""
-        store = self.service.store
-        closed = [(tb.id, tb.chat) for tb in self.service.untold_closed.values()]
-        rows = [(row.id, row.chat) for row in await store.open_tables()]
-        for table_id, chat in [*rows, *closed]:
-            if not chat.startswith(PLATFORM + ":"):
-                continue
-            refs = await store.message_refs(table_id)
-            st = self._state(table_id, chat)
-            topic = refs.pop(TOPIC, "").partition("/")[2]
-            if topic.isdigit():
-                st.thread = int(topic)
-            for slot, ref in refs.items():
-                chat_id, _, message_id = ref.partition("/")
-                if not message_id.isdigit():
-                    continue
-                # the topic is the group's: a hand in a private chat has none
-                thread = None if slot.startswith(("hand:", PING)) else st.thread
-                handle = Handle(int(chat_id), table_id, slot, int(message_id), thread=thread)
-                if slot.startswith(PING):
-                    # a ping the last run left: whose turn it rang is not known any
-                    # more, and the reminder comes anyway; it goes
-                    st.pings[slot[len(PING) :]] = handle
-                    self._unping(st, slot[len(PING) :])
-                elif slot == "lobby":
-                    st.lobby = handle
-                elif slot == "table":
-                    st.table = handle
-                elif slot.startswith("hand:"):
-                    st.hands[slot[5:]] = handle
-            self._refresh(table_id)
-
-    def _refresh(self, table_id: str) -> None:
-        """Edit a table's messages to its current state (after a restart).  Not while
-        a deal's end waits to be told: its result goes on those messages first, and
-        the next deal's are posted anew after it."""
-        table = self.service.tables.get(table_id)
-        st = self.states.get(table_id)
-        if table is None or st is None or self.service.ends_untold(table_id):
-            return
-        if table.status == Status.LOBBY:
-            self._show_lobby(table_id, st)
-        elif table.status == Status.PLAYING:
-            self._show_table(table_id, st)
-            for user in self.service.seat_users(table_id):
-                self._show_hand(table_id, st, user)
+    """`TelegramAdapter`'s table messages: the listener, the lobby and table messages,
+    and the table's forum topic kept in the store (see the module's docstring)."""
 
     async def table_update(self, update: TableUpdate) -> None:
         if update.platform != PLATFORM:
@@ -202,71 +152,6 @@ class TableMessages(AdapterShape):
             name = self._seat_name(tid, u.user)
             self._to_group(st, Content(t(self._table_lang(tid), "remind.back", name=name)))
 
-    def _settle(
-        self,
-        table_id: str,
-        st: TableState,
-        key: str,
-        result: ResultView | None,
-        **values: Any,
-    ) -> None:
-        """The hand messages of a deal that ended show the hand as the deal left it
-        (`result.hands`: the cards still held, what one was shown) and say that it is
-        over, instead of the last "Your turn." (without its buttons) or "Waiting for
-        ...", which nothing would ever change: the move that ended the deal brings no
-        hand of its own, and after the last deal no new hand comes below.  A turn ping
-        waiting for a move goes: the move was the deal's end."""
-        for user in list(st.pings):
-            self._unping(st, user)
-        for user, handle in st.hands.items():
-            lang = self.langs.get(user) or self._table_lang(table_id)
-            final = result.hand_of(user, norm_lang(lang)) if result is not None else None
-            if final is not None and key == "hand_match_over":
-                self.outbox.edit(handle, Content(final.text))  # it ends saying so itself
-                continue
-            if final is not None:
-                shown = final.text
-            elif handle.latest is not None:
-                # without it, the title alone says which table it was
-                shown = handle.latest.text.split("\n", 1)[0]
-            else:  # a message of the last run, not drawn by this one
-                self.outbox.freeze(handle)
-                continue
-            self.outbox.edit(handle, Content(f"{shown}\n{tt(lang, key, **values)}"))
-
-    def _confirm(self, table_id: str, st: TableState, version: int) -> None:
-        """Tell the core, once what an end shows went out, that it need not be told
-        again after a restart (`TableService.delivered`): when every chat it was
-        queued in, the group and each hand's private chat, got past it."""
-        service = self.service
-        chats = {st.chat_id, *(hand.chat_id for hand in st.hands.values())}
-        left = set(chats)
-        for chat_id in chats:
-
-            async def sent(chat_id: int = chat_id) -> None:
-                left.discard(chat_id)
-                if not left:
-                    await service.delivered(table_id, version)
-
-            self.outbox.call(chat_id, sent)
-
-    def _close(self, table_id: str, st: TableState, version: int) -> None:
-        for question in st.questions:
-            self.outbox.freeze(question)
-        self.states.pop(table_id, None)
-        self.turn_pings.forget(table_id)
-        self._lobby_locks.pop(table_id, None)
-        # `unreachable` gates the Start of tables he sits at; with none left it may
-        # forget him: a join greets him first, and a refusal puts him back.
-        for user in self.service.seat_users(table_id):
-            if not any(
-                tb.id != table_id and tb.platform == PLATFORM and tb.seat_of(user) is not None
-                for tb in self.service.tables.values()
-            ):
-                self.unreachable.discard(user_id(user))
-        # its message refs go with it, once its last messages went out
-        self._confirm(table_id, st, version)
-
     def _state(self, table_id: str, chat: str) -> TableState:
         st = self.states.get(table_id)
         if st is None:
@@ -322,101 +207,6 @@ class TableMessages(AdapterShape):
             self.outbox.post(st.table, content)
         else:
             self.outbox.edit(st.table, content)
-
-    def _show_hand(
-        self,
-        table_id: str,
-        st: TableState,
-        user: str,
-        view: HandView | None = None,
-        *,
-        asked: bool = False,
-    ) -> None:
-        """Post or edit `user`'s private hand message (never anywhere else); `asked`:
-        the user wants to see it ("Show my hand"), so it is checked even if nothing
-        changed — he may have deleted it, and then it is posted anew."""
-        uid = user_id(user)
-        if view is None:
-            view = self.service.hand(table_id, user, self.langs.get(user))
-        if view is None:
-            return
-        handle = st.hands.get(user)
-        if uid in self.unreachable or (handle is not None and handle.dead):
-            self._warn(table_id, st, user)
-            return
-        content = content_of(view.message)
-        if handle is None:
-            handle = st.hands[user] = Handle(uid, table_id, f"hand:{user}")
-            self.outbox.post(handle, content)  # a new message: Telegram rings for it
-        else:
-            self.outbox.edit(handle, content, force=asked)
-        mine = self.service.his_turn(table_id, user)
-        self._turn_ping(table_id, st, user, mine, posted=handle.message_id is None)
-
-    def _turn_ping(
-        self, table_id: str, st: TableState, user: str, your_turn: bool, *, posted: bool
-    ) -> None:
-        """A turn that comes after a wait rings (`bot.turn_pings`): a short reply to
-        the hand message, deleted once he has moved, so his private chat keeps the
-        hands and not a "your turn" for every trick."""
-        said = self.turn_pings.shown((table_id, user), your_turn, new=posted)
-        if said is not None:
-            self._unping(st, user)
-        if said == "ping":
-            lang = self.langs.get(user) or self._table_lang(table_id)
-            text = self.turn_pings.text(lang, table_id, self.service.seconds_left(table_id))
-            self._ping(table_id, st, user, text)
-
-    def _ping(self, table_id: str, st: TableState, user: str, text: str) -> None:
-        """His one notice of this turn, a reply to his hand, in place of one still
-        standing; its ref is stored (`on_posted`) until it is deleted, so a restart
-        deletes one the last run left."""
-        self._unping(st, user)
-        ping = st.pings[user] = Handle(user_id(user), table_id, PING + user)
-        self.outbox.post(ping, Content(text), reply_to=st.hands.get(user))
-
-    def _unping(self, st: TableState, user: str) -> None:
-        ping = st.pings.pop(user, None)
-        if ping is None:
-            return
-        self.outbox.delete(ping)
-        store, table_id, slot = self.service.store, ping.table_id, PING + user
-
-        async def forget() -> None:
-            await store.drop_message_ref(table_id, slot)
-
-        self.outbox.call(ping.chat_id, forget)
-
-    def _warn(self, table_id: str, st: TableState, user: str) -> None:
-        """Tell the group (once per table) that `user` must open the private chat."""
-        if user in st.warned:
-            return
-        st.warned.add(user)
-        text = tt(
-            self._table_lang(table_id),
-            "deliver_hand",
-            name=self._seat_name(table_id, user),
-            link=self.deep_link(table_id),
-        )
-        self._to_group(st, Content(text))
-
-    def _remind(self, table_id: str, st: TableState, user: str) -> None:
-        lang = self.langs.get(user) or self._table_lang(table_id)
-        text = t(
-            lang,
-            "remind.turn",
-            name=self._seat_name(table_id, user),
-            seconds=self.service.seconds_left(table_id),
-        )
-        uid = user_id(user)
-        if uid in self.unreachable:
-            self._to_group(st, Content(text))
-        else:
-            # a reply to his hand message: it says which table (he may sit at tables
-            # in two groups) and a tap leads to the buttons.  It stands in for his
-            # ping (one notice a turn) and goes the same way once he has moved, so
-            # the chat keeps no "20 s left" of turns long over.
-            self._ping(table_id, st, user, text)
 
     def _unreachable(self, user: str) -> bool:
         return user.startswith(PLATFORM + ":") and user_id(user) in self.unreachable

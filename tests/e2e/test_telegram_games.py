@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adapters.telegram.adapter import _PADDING, ROW_WIDTH, phone_rows
+from adapters.telegram.layout import _PADDING, ROW_WIDTH, phone_rows
 from bot.views import Button
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.server import FakeTelegram
