@@ -550,6 +550,19 @@ def test_a_single_choice_is_not_a_range(lang: str) -> None:
     assert "from 1 to 3" in say("en", "no_such_action", n=4, max=3)
 
 
+async def _her_match_resigned(service: TableService, chat: ChatRef, her: UserRef) -> None:
+    """She opens a Zweier table in `chat`, a computer joins, she starts and resigns:
+    a match of someone else's that ends while the terminal's player waits."""
+    opened = await service.create_table(chat, her, "zweier")
+    assert opened.ok and opened.table_id is not None
+    for verb in ("ai", "st"):
+        lobby = service.lobby(opened.table_id)
+        assert lobby is not None
+        version = decode(lobby.message.all_buttons()[0].payload).version
+        assert (await service.act(her, table_verb(opened.table_id, version, verb))).ok
+    assert (await service.resign(chat, her)).ok
+
+
 async def test_updates_of_other_tables_are_not_shown(service: TableService) -> None:
     """Another chat's match starts and ends while his waits for his choice: none of
     it is printed, and his match goes on (its end is not taken for his)."""
@@ -560,16 +573,8 @@ async def test_updates_of_other_tables_are_not_shown(service: TableService) -> N
     async def readline() -> str | None:
         if lines:
             return lines.pop(0)
-        # at his first choice: Anna opens a table, a computer joins, she starts
-        # and resigns
-        opened = await service.create_table(her_chat, anna, "zweier")
-        assert opened.ok and opened.table_id is not None
-        for verb in ("ai", "st"):
-            lobby = service.lobby(opened.table_id)
-            assert lobby is not None
-            version = decode(lobby.message.all_buttons()[0].payload).version
-            assert (await service.act(anna, table_verb(opened.table_id, version, verb))).ok
-        assert (await service.resign(her_chat, anna)).ok
+        # at his first choice: Anna plays a match elsewhere and resigns it
+        await _her_match_resigned(service, her_chat, anna)
         return "q"
 
     term = Terminal(script())
@@ -664,14 +669,7 @@ async def test_a_match_end_of_another_player_is_not_told_at_this_terminal(
     anna = UserRef("local", "anna", "Anna", "en")
 
     async def her_match(service: TableService) -> None:
-        opened = await service.create_table(CHAT, anna, "zweier")
-        assert opened.ok and opened.table_id is not None
-        for verb in ("ai", "st"):
-            lobby = service.lobby(opened.table_id)
-            assert lobby is not None
-            version = decode(lobby.message.all_buttons()[0].payload).version
-            assert (await service.act(anna, table_verb(opened.table_id, version, verb))).ok
-        assert (await service.resign(CHAT, anna)).ok
+        await _her_match_resigned(service, CHAT, anna)
 
     killed = await _killed_after(db, tmp_path, her_match, "finished")
     async with running_service(killed) as service:

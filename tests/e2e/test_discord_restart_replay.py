@@ -11,8 +11,6 @@ they never reach Discord, as with a real kill.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -27,6 +25,7 @@ from engine.actions import Action
 from engine.actions import decode as decode_action
 from tests.e2e.discord_harness import World, discord_world
 from tests.e2e.fakes.discord.messages import FakeMessage
+from tests.e2e.processes import sigkill
 from tests.test_run import PYTHON, ROOT, START_WAIT, clean_env
 
 #: ``python -m bot`` with discord.py pointed at the fake (its REST base, its gateway).
@@ -57,12 +56,6 @@ async def _bot_process(world: World, tmp_path: Path) -> asyncio.subprocess.Proce
         env=env,
         cwd=ROOT,
     )
-
-
-async def _kill(proc: asyncio.subprocess.Process) -> None:
-    if proc.returncode is None:
-        os.kill(proc.pid, signal.SIGKILL)
-        await proc.wait()
 
 
 def _rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -135,7 +128,7 @@ async def test_a_match_end_a_hard_kill_kept_from_discord_is_shown_after_the_rest
             for hold in held:
                 await hold.wait_held()
         finally:
-            await _kill(proc)
+            await sigkill(proc)
         # as the kill left them: the table's buttons, no summary
         assert board.buttons and not _summaries(world)
         for hold in held:
@@ -241,7 +234,7 @@ async def test_a_deal_end_a_hard_kill_kept_from_the_hands_is_shown_after_the_res
             for hold in held:
                 await hold.wait_held()
         finally:
-            await _kill(proc)
+            await sigkill(proc)
         for hold in held:
             hold.drop()
 

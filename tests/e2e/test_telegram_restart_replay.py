@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -36,6 +34,7 @@ from tests.e2e.fakes.telegram.protocol import DEFAULT_TOKEN, Limits
 from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
+from tests.e2e.processes import sigkill
 from tests.e2e.telegram_harness import (
     Players,
     asked,
@@ -67,12 +66,6 @@ async def _bot_process(fake: FakeTelegram, tmp_path: Path) -> asyncio.subprocess
         env=env,
         cwd=tmp_path,
     )
-
-
-async def _kill(proc: asyncio.subprocess.Process) -> None:
-    if proc.returncode is None:
-        os.kill(proc.pid, signal.SIGKILL)
-        await proc.wait()
 
 
 def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -190,7 +183,7 @@ async def _killed_as_the_end_went_out(fake: FakeTelegram, tmp_path: Path) -> _Ki
         for hold in held:
             await hold.wait_held()
     finally:
-        await _kill(proc)
+        await sigkill(proc)
     # as the kill left them: the table's buttons, his cards for the one to play
     assert _buttons_of(board, table_id) and any(_buttons_of(h, table_id) for h in hands)
     assert not any("Berti resigned." in text for text in _texts(group))
@@ -303,7 +296,7 @@ async def test_a_hard_kill_neither_repeats_nor_loses_what_users_did(
         await _until_lobbies_kept(db, 2)
         seen = {u.id: _texts(u.private_chat) for u in (anna, berti, carl)}
     finally:
-        await _kill(proc)
+        await sigkill(proc)
     assert fake.pending_update_count == 3  # never confirmed: Telegram sends them again
     polls.drop()
     admin_check.drop()
