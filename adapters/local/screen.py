@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.i18n import TEXTS, card_label, game_name, t
 from bot.service import TableUpdate
+from bot.table import Status
 from bot.telling import TOLD_KINDS
 from bot.views import Button, HandView, ResultView, SeatLine, Style, TableView
 from engine.cards import Card
@@ -69,7 +70,7 @@ class Screen(TableShape):
         watched = update.table_id == self.table_id
         if watched:
             self._on_update(update)
-        elif update.kind == "finished" and update.result is not None and self.table_id is None:
+        elif update.kind in ("finished", "aborted") and self.table_id is None:
             self._ended_meanwhile(update.table_id, update.result)
         if update.kind in TOLD_KINDS:
             # printed (a table not at the screen has nothing more to show): a
@@ -79,16 +80,25 @@ class Screen(TableShape):
             # only now: the session goes on (or stops the bot) once it is set
             self._over.set()
 
-    def _ended_meanwhile(self, table_id: str, result: ResultView) -> None:
-        """A match of his the last run ended, and a kill kept from the screen: its
-        result before the menu, saying which match it was (a bare "Deal 5 over" there
-        reads like a fault).  Not a match he did not sit at: not his to see."""
+    def _ended_meanwhile(self, table_id: str, result: ResultView | None) -> None:
+        """A match of his the last run ended or closed, and a kill kept it from the
+        screen: its result, or why it closed, before the menu, saying which match it
+        was (a bare "Deal 5 over" there reads like a fault, and a match that is just
+        gone from the resume question like a lost game).  Not a match he did not sit
+        at: not his to see.  (Only a told-again end comes here: his live ones come
+        while he watches the table, or before he listens, at the resume question.)"""
         table = self.service.tables.get(table_id)
         if table is None or table.seat_of(self.user.key) is None:
             return
+        game = game_name(table.game, self.lang)
         self.write("")
-        self.say("ended_meanwhile", game=game_name(table.game, self.lang), table=table_id)
-        self.write(result.message.text)
+        if table.status == Status.FINISHED and result is not None:
+            self.say("ended_meanwhile", game=game, table=table_id)
+            self.write(result.message.text)
+        elif table.status == Status.ABORTED:
+            reason = _abort_reason(table.abort_reason, self.lang)
+            key = "closed_meanwhile_why" if reason else "closed_meanwhile"
+            self.say(key, game=game, table=table_id, reason=reason)
 
     def _on_update(self, update: TableUpdate) -> None:
         kind = update.kind
@@ -111,11 +121,8 @@ class Screen(TableShape):
         elif kind == "aborted":
             self.buttons = []
             table = self.service.tables.get(update.table_id)
-            reason = table.abort_reason if table is not None else None
-            if reason is not None and f"abort.{reason}" in TEXTS["en"]:
-                self.say("aborted_why", reason=t(self.lang, f"abort.{reason}"))
-            else:
-                self.say("aborted")
+            reason = _abort_reason(table.abort_reason if table is not None else None, self.lang)
+            self.say("aborted_why" if reason else "aborted", reason=reason)
             self._aborted = True
         elif kind == "reminder" and update.user == self.user.key:
             seconds = self.service.seconds_left(update.table_id)
@@ -273,6 +280,13 @@ class Screen(TableShape):
     def _reprompt(self) -> None:
         if self.buttons:
             self.prompt()
+
+
+def _abort_reason(reason: str | None, lang: str) -> str:
+    """Why a table closed, in words ("" for a reason without any)."""
+    if reason is not None and f"abort.{reason}" in TEXTS["en"]:
+        return t(lang, f"abort.{reason}")
+    return ""
 
 
 def _plain(line: str) -> str:

@@ -16,7 +16,7 @@ from bot.i18n import game_name, game_named, preset_named, t, typed
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
 from bot.rules_text import rules_summary
-from bot.table import Status
+from bot.table import Status, Table
 from bot.views import LobbyView
 from engine.games import game as game_spec
 
@@ -130,6 +130,7 @@ class Session(TableShape):
             # he had walked away and the bot stopped before it closed the table:
             # it is closed now, and he is told instead of asked to go on
             self.say("resume_closed", game=game_name(table.game, self.lang), table=table.id)
+            await self._told_here(table)
             table = None
         if table is not None and table.status == Status.PLAYING:
             # nothing of this platform moves while he is asked (after a start every
@@ -171,6 +172,7 @@ class Session(TableShape):
                 if answer in _NEW or by_name:
                     await self.service.abort(self.chat, self.user)
                     self.say("abandoned")
+                    await self._told_here(table)
                     typed = None if answer in _NEW else line
                     break
                 self.say("resume_bad")
@@ -204,6 +206,14 @@ class Session(TableShape):
         self._last_rules = (preset, options)
         self._start_watching(outcome.table_id)
         return await self._fill_and_start(outcome.table_id)
+
+    async def _told_here(self, table: Table) -> None:
+        """A table of his closed at the resume question, and he was told so there:
+        not listening yet (`listen` comes after the question), the terminal heard no
+        `aborted` to confirm, so the next start would tell him again that it closed
+        "as the bot stopped"."""
+        if table.id not in self.service.tables:
+            await self.service.delivered(table.id, table.version)
 
     async def _speak_my_language(self) -> None:
         """Make the terminal's chat speak the user's language before a table opens.

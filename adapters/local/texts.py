@@ -38,6 +38,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
         "computer had taken your seat when your turns ran out, and nobody was left playing.",
         "ended_meanwhile": "Your game {game} (table {table}) ended as the bot stopped:",
+        "closed_meanwhile": "Your game {game} (table {table}) was closed, without a result, "
+        "as the bot stopped.",
+        "closed_meanwhile_why": "Your game {game} (table {table}) was closed, without a result, "
+        "as the bot stopped: {reason}.",
         "presets": "Presets: {presets}.",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
@@ -129,6 +133,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
         "niemand spielte mehr.",
         "ended_meanwhile": "Deine Partie {game} (Tisch {table}) endete, als der Bot anhielt:",
+        "closed_meanwhile": "Deine Partie {game} (Tisch {table}) wurde ohne Ergebnis "
+        "geschlossen, als der Bot anhielt.",
+        "closed_meanwhile_why": "Deine Partie {game} (Tisch {table}) wurde ohne Ergebnis "
+        "geschlossen, als der Bot anhielt: {reason}.",
         "presets": "Vorlagen: {presets}.",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German

@@ -394,6 +394,10 @@ async def test_a_game_its_player_walked_away_from_is_closed_after_a_restart(db: 
         said = " ".join(term.text.split())  # as wrapped to the terminal's width
         assert f"(table {table_id}) is closed: the computer had taken your seat" in said
 
+    async with running_service(db) as service:  # told once: not again at the next start
+        out = (await play(service, script("q"))).text
+        assert table_id not in out
+
 
 async def _play_slowly(
     service: TableService,
@@ -597,12 +601,16 @@ class _Ends:
 
 
 async def _killed_after(
-    db: Path, copies_dir: Path, run: Callable[[TableService], Awaitable[object]], kind: str
+    db: Path,
+    copies_dir: Path,
+    run: Callable[[TableService], Awaitable[object]],
+    kind: str,
+    timings: Timings = LOCAL_TIMINGS,
 ) -> Path:
     """`run` on a started core, the database copied after every commit: the copy a
     kill -9 leaves right after the first `kind` end was stored, before the screen
     printed it."""
-    async with running_service(db) as service:
+    async with running_service(db, timings=timings) as service:
         copies = CommitCopies(service.store, copies_dir)
         ends = _Ends()
         service.listeners.append(ends)
@@ -676,6 +684,48 @@ async def test_a_match_end_of_another_player_is_not_told_at_this_terminal(
         out = (await play(service, script("q"))).text
     assert "Anna" not in out
     assert "Game over!" not in out
+
+
+async def test_a_close_a_kill_kept_from_the_screen_is_told_before_the_menu(
+    db: Path, tmp_path: Path
+) -> None:
+    """His turns ran out and his table closed as walked away, and a kill kept that
+    from the screen: the next start said nothing of it (his game just gone, not even
+    offered to go on).  Now it says before the menu which game closed and why, as
+    the live screen would have; and not again at the start after."""
+    timings = Timings(turn_timeout=0.2, reminder_before=0.1, missed_turns_limit=2, ai_delay=0.0)
+
+    async def walk_away(service: TableService) -> None:
+        term = AwayTerminal(script())
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(table.run(), 30)
+
+    killed = await _killed_after(db, tmp_path, walk_away, "aborted", timings)
+    async with running_service(killed) as service:
+        [(table_id, game)] = await service.store.fetchall("SELECT id, game FROM tables")
+        out = " ".join((await play(service, script("q"))).text.split())
+    said = (
+        f"Your game {game_name(game, 'en')} (table {table_id}) was closed, without a result,"
+        " as the bot stopped: every player walked away"
+    )
+    assert said in out
+    assert out.index(said) < out.index("Choose a game")
+    async with running_service(killed) as service:
+        out = (await play(service, script("q"))).text
+    assert "was closed" not in out and table_id not in out
+
+
+async def test_a_game_abandoned_at_the_resume_question_is_not_told_again(db: Path) -> None:
+    """He abandoned his unfinished game at the resume question and was told so
+    there: the next start does not tell him it closed as the bot stopped."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+    async with running_service(db) as service:
+        out = (await play(service, script("n", "q"))).text
+    assert "The unfinished game is closed." in out
+    async with running_service(db) as service:
+        out = (await play(service, script("q"))).text
+    assert "was closed" not in out and "is still open" not in out
 
 
 def test_local_user_from_the_environment() -> None:
