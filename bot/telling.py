@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import Counter
 from dataclasses import dataclass
 
 from .service_shape import ServiceShape
@@ -28,6 +29,14 @@ log = logging.getLogger("bot.service")
 
 #: The update kinds an adapter confirms with `delivered` once it showed them.
 TOLD_KINDS = frozenset({"deal_end", "finished", "aborted"})
+
+#: How long a closed table's untold end is kept for its platform to serve again, in
+#: seconds: a week, the longest a turn or a lobby may be set to wait
+#: (`bot.config.WEEK`).  A platform silent for longer has most likely had its token
+#: removed for good, and a summary a week late tells its chat of a match it has long
+#: forgotten; kept, the table would be rebuilt and its message refs held at every
+#: start for ever.
+UNTOLD_KEPT = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -95,8 +104,16 @@ class Telling(ServiceShape):
 
     async def _restore_untold(self) -> None:
         """At start: the closed tables whose end no adapter confirmed, rebuilt, to be
-        told when their platform serves (`_tell_closed`)."""
+        told when their platform serves (`_tell_closed`); those that waited longer
+        than `UNTOLD_KEPT` given up.  Then one line for the operator: an end kept
+        for a platform that no longer serves is otherwise kept silently."""
+        given_up: Counter[str] = Counter()
+        oldest = self._clock() - UNTOLD_KEPT
         for row in await self.store.closed_untold():
+            if row.updated < oldest:
+                await self.delivered(row.id, row.version)  # told no more, its refs gone
+                given_up[_platform(row.chat)] += 1
+                continue
             try:
                 table, ends = self._replay(row.id, await self.store.table_log(row.id), row.told)
             except Exception as e:
@@ -110,6 +127,19 @@ class Telling(ServiceShape):
                 continue
             self.untold_closed[table.id] = table
             self._untold[table.id] = ends
+        if given_up:
+            log.info(
+                "ends of closed tables not told within %d days, given up: %s",
+                UNTOLD_KEPT // 86400,
+                _per_platform(given_up),
+            )
+        waiting: Counter[str] = Counter()
+        for table_id, ends in self._untold.items():
+            held = self.tables.get(table_id) or self.untold_closed.get(table_id)
+            if held is not None:
+                waiting[held.platform] += len(ends)
+        if waiting:
+            log.info("ends to tell when their platform serves: %s", _per_platform(waiting))
 
     async def _tell_closed(self, platform: str) -> None:
         """Tell the ends of `platform`'s closed tables that no adapter confirmed, as
@@ -140,3 +170,12 @@ class Telling(ServiceShape):
             await self._notify(table, end.kind, result=end.result, version=end.version)
         if ends:
             await self._notify(table, "started")
+
+
+def _platform(chat: str) -> str:
+    """The platform of a chat key (`ChatRef.key`: ``platform:id``)."""
+    return chat.split(":", 1)[0]
+
+
+def _per_platform(counts: Counter[str]) -> str:
+    return ", ".join(f"{platform} {n}" for platform, n in sorted(counts.items()))

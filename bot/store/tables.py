@@ -30,6 +30,8 @@ class TableRow:
     #: The newest version whose end (a deal's result, the close) its chat was shown
     #: (`set_told`): a start tells again the ends after it.
     told: int = 0
+    #: When it last changed (for a closed table: when it closed), wall time.
+    updated: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -267,7 +269,7 @@ class Tables(Database):
 #: How far a table's ends were told (`set_told`), for a query of `tables`.
 _TOLD = "COALESCE((SELECT k.version FROM table_told k WHERE k.table_id = tables.id), 0)"
 #: The columns of a `TableRow`, in its order.
-_ROW = f"id, chat, game, status, version, deadline, {_TOLD}"
+_ROW = f"id, chat, game, status, version, deadline, {_TOLD}, updated"
 
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 

@@ -9,9 +9,13 @@ deal's result was skipped and the next deal drawn over it.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from bot.service import TableUpdate
 from bot.telling import TOLD_KINDS
@@ -131,3 +135,78 @@ async def test_ends_of_a_database_from_before_the_told_marks_are_not_told_again(
             conn.close()
         told = await _ends_after_restart(bot, old, tid, confirms=True)
         assert [u for u in told if u.kind in TOLD_KINDS] == []
+
+
+def _refs(path: Path, table_id: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM message_refs WHERE table_id = ?", (table_id,)
+        ).fetchone()
+    finally:
+        conn.close()
+    return int(row[0])
+
+
+async def test_a_start_says_how_many_ends_wait_for_their_platform(
+    make_bot: Callable[..., Bot], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A platform that does not serve (its token removed) kept its untold ends, their
+    tables and message refs, at every start without a word to the operator: a start
+    now says how many wait, per platform, and nothing of whose they are."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    killed = _killed_after(copies, tid, "finished", ends[-1].version)
+    again = Bot(killed, bot.timings, seeds("after"), ids("r"))
+    caplog.set_level(logging.INFO, logger="bot")
+    await again.start(serve=False)  # the platform does not come back
+    try:
+        lines = [r.getMessage() for r in caplog.records]
+        assert "ends to tell when their platform serves: tg 1" in lines
+        said = "\n".join(lines)
+        assert not any(u.name in said for u in users(2))
+    finally:
+        await again.stop()
+
+
+async def test_an_end_untold_for_over_a_week_is_given_up(
+    make_bot: Callable[..., Bot], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An end its platform never took (the bot run a week without that platform):
+    it was rebuilt, and its message refs kept, at every start for ever.  Within a
+    week it is told when the platform serves; after that it is given up, its refs
+    dropped, with one line for the operator."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    killed = _killed_after(copies, tid, "finished", ends[-1].version)
+    conn = sqlite3.connect(killed)
+    try:
+        conn.execute(
+            "INSERT INTO message_refs (table_id, slot, ref, updated) VALUES (?, 'table', '1', 0)",
+            (tid,),
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+    async def told_at(days: float) -> list[str]:
+        later = time.time() + days * 24 * 3600
+        # told, but never confirmed (its platform fails it): left to the next start
+        again = Bot(
+            killed, bot.timings, seeds("after"), ids("r"), clock=lambda: later, confirms=False
+        )
+        await again.start()
+        try:
+            assert again.chat is not None
+            return [u.kind for u in again.chat.updates if u.table_id == tid]
+        finally:
+            await again.stop()
+
+    assert await told_at(6) == ["finished"]
+    assert _refs(killed, tid) == 1
+    caplog.set_level(logging.INFO, logger="bot")
+    assert await told_at(8) == []
+    assert _refs(killed, tid) == 0
+    given_up = [r.getMessage() for r in caplog.records if "given up" in r.getMessage()]
+    assert given_up == ["ends of closed tables not told within 7 days, given up: tg 1"]
+    caplog.clear()
+    assert await told_at(9) == []
+    assert not [r for r in caplog.records if "given up" in r.getMessage()]
