@@ -7,14 +7,16 @@ python-telegram-bot confirms the updates of one poll with the ``offset`` of the 
 process handles a batch whose confirming poll is still on its way (`Hold.drop`: it
 never arrives), is killed, and a new bot starts on the same database.  A webhook may
 also bring an update after newer ones (`FakeTelegram.deliver_late`).  A bot killed
-while the end of a match was stored but its messages still on their way shows it
-after the restart.
+while the end of a match, or a deal's result, was stored but its messages still on
+their way shows it after the restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import json
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -28,6 +30,7 @@ from telegram.request import HTTPXRequest
 
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
+from bot.table import Table
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.protocol import DEFAULT_TOKEN, Limits
@@ -126,6 +129,36 @@ def _buttons_of(message: FakeMessage, table_id: str) -> list[str]:
     return out
 
 
+async def _match_started(
+    fake: FakeTelegram, players: Players
+) -> tuple[str, FakeMessage, list[FakeMessage]]:
+    """Anna opens a Zweier match in the group, Berti joins, she starts it: its id,
+    the table message and their hands."""
+    anna, berti = players.users
+    group = players.group
+    anna.send(group, "/new zweier")
+    lobby = await fake.wait_for_message(group, contains="Host:", timeout=20)
+    [table_id] = {decode_payload(b.data).table for b in lobby.buttons()}
+    assert not (await press(fake, berti, lobby, "Join")).show_alert
+    await fake.wait_for(lambda: "Berti" in lobby.text, what="Berti in the lobby")
+    assert not (await press(fake, anna, lobby, "Start")).show_alert
+    hands = []
+    for user in (anna, berti):
+
+        def dealt(user: FakeUser = user) -> FakeMessage | None:
+            return hand_message(user, table_id)
+
+        hands.append(await fake.wait_for(dealt, what="a hand", timeout=10))
+    board = await fake.wait_for(
+        lambda: next(
+            (m for m in group.bot_messages() if m is not lobby and _buttons_of(m, table_id)),
+            None,
+        ),
+        what="the table message",
+    )
+    return table_id, board, hands
+
+
 @dataclass
 class _KilledEnd:
     """A match whose end a kill kept from the chats: Berti resigned, the end was
@@ -147,26 +180,7 @@ async def _killed_as_the_end_went_out(fake: FakeTelegram, tmp_path: Path) -> _Ki
     group = players.group
     proc = await _bot_process(fake, tmp_path)
     try:
-        anna.send(group, "/new zweier")
-        lobby = await fake.wait_for_message(group, contains="Host:", timeout=20)
-        [table_id] = {decode_payload(b.data).table for b in lobby.buttons()}
-        assert not (await press(fake, berti, lobby, "Join")).show_alert
-        await fake.wait_for(lambda: "Berti" in lobby.text, what="Berti in the lobby")
-        assert not (await press(fake, anna, lobby, "Start")).show_alert
-        hands = []
-        for user in (anna, berti):
-
-            def dealt(user: FakeUser = user) -> FakeMessage | None:
-                return hand_message(user, table_id)
-
-            hands.append(await fake.wait_for(dealt, what="a hand", timeout=10))
-        board = await fake.wait_for(
-            lambda: next(
-                (m for m in group.bot_messages() if m is not lobby and _buttons_of(m, table_id)),
-                None,
-            ),
-            what="the table message",
-        )
+        table_id, board, hands = await _match_started(fake, players)
         question = await asked(fake, berti, group, "/resign")
         held = [
             fake.hold("editMessageText", chat=c)
@@ -253,6 +267,143 @@ async def test_an_end_whose_group_removed_the_bot_meanwhile_is_tried_once(
     await stop_rig(rig)
     assert _to(fake, group, since) == []
     assert all(not _to(fake, user.private_chat, since) for user in k.players.users)
+
+
+def _stored(db: Path, table_id: str) -> Table:
+    """The table as the bot's store holds it (read beside the running bot)."""
+    rows = _rows(db, f"SELECT entry FROM table_log WHERE table_id = '{table_id}' ORDER BY version")
+    return Table.from_log(table_id, [json.loads(r[0]) for r in rows])
+
+
+def _scores(table: Table, seat: int, code: int) -> bool:
+    """Whether `seat` playing `code` ends the deal (on a copy of the table)."""
+    after = copy.deepcopy(table)
+    after.apply({"k": "act", "seat": seat, "code": code, "by": "p"})
+    return len(after.deal_points) > len(table.deal_points)
+
+
+def _moves(user: FakeUser, table_id: str, version: int) -> list[tuple[FakeMessage, int]]:
+    """The game moves his hand offers at `version`: its message and each move's code."""
+    message = hand_message(user, table_id)
+    if message is None:
+        return []
+    out = []
+    for button in message.buttons():
+        with contextlib.suppress(PayloadError):
+            p = decode_payload(button.data)
+            if p.table == table_id and p.version == version and p.is_game_action:
+                assert p.arg is not None
+                out.append((message, p.arg))
+    return out
+
+
+async def _to_act(fake: FakeTelegram, db: Path, table_id: str, players: Players) -> _Turn:
+    """Whose turn it is, once his hand offers the moves of the table's stored version."""
+    table = _stored(db, table_id)
+    seat = table.to_act()
+    assert seat is not None
+    user = next(u for u in players.users if table.seat_of(f"tg:{u.id}") == seat)
+    moves = await fake.wait_for(  # his hand's edits keep Telegram's pace: one a second
+        lambda: _moves(user, table_id, table.version),
+        timeout=20,
+        what=f"{user.first_name}'s moves of v{table.version}",
+    )
+    return _Turn(table, seat, user, moves)
+
+
+@dataclass
+class _Turn:
+    table: Table
+    seat: int
+    user: FakeUser
+    moves: list[tuple[FakeMessage, int]]
+
+    def data(self, code: int) -> str:
+        return f"{self.table.id}:{self.table.version}:a{code}"
+
+
+async def _up_to_the_deals_last_move(
+    fake: FakeTelegram, db: Path, table_id: str, players: Players
+) -> tuple[FakeUser, FakeMessage, str]:
+    """Play deal 1 on (the first move offered) until a move would end it: whose it
+    is, his hand and the move's button, not pressed."""
+    for _ in range(60):  # a Zweier deal has 20 cards to play, and a few other moves
+        turn = await _to_act(fake, db, table_id, players)
+        for message, code in turn.moves:
+            if _scores(turn.table, turn.seat, code):
+                return turn.user, message, turn.data(code)
+        message, code = turn.moves[0]
+        assert not (await press(fake, turn.user, message, turn.data(code))).show_alert
+        version = turn.table.version
+        await _until(
+            lambda: _stored(db, table_id).version > version,  # noqa: B023 (awaited here)
+            lambda: "the move was never stored",
+        )
+    raise AssertionError("deal 1 never came to an end")
+
+
+async def test_a_deal_result_a_hard_kill_kept_from_the_group_comes_before_the_next_deal(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A card ended deal 1 (and dealt deal 2), and the bot was killed while the
+    result's messages were on their way.  After the restart the group gets deal 1's
+    result, once, before deal 2's table, and the hands are deal 2's, their buttons
+    live: the match goes on as the killed run would have gone on."""
+    db = tmp_path / "bot.sqlite3"
+    players = make_players(fake, ["Anna", "Berti"])
+    group = players.group
+    chats = (group, *(u.private_chat for u in players.users))
+    proc = await _bot_process(fake, tmp_path)
+    try:
+        table_id, board, _ = await _match_started(fake, players)
+        user, hand, last = await _up_to_the_deals_last_move(fake, db, table_id, players)
+        held = [fake.hold(m, chat=c) for m in ("editMessageText", "sendMessage") for c in chats]
+        assert not (await press(fake, user, hand, last)).show_alert
+        await _until(
+            lambda: len(_stored(db, table_id).deals) == 2, lambda: "deal 2 was never dealt"
+        )
+        # the group's table message, edited to the deal's end (its pace: 20 a minute)
+        await held[0].wait_held(timeout=30)
+    finally:
+        await sigkill(proc)
+    for hold in held:
+        hold.drop()
+    assert not any("Deal 1 over" in text for text in _texts(group))
+    before = max(m.message_id for m in group.bot_messages())
+
+    rig = await start_rig(fake, db)
+    try:
+        result = await fake.wait_for_message(group, after=before, contains="Deal 1 over")
+        deal_2 = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in group.bot_messages()
+                    if "Deal 2 — " in m.text and _buttons_of(m, table_id)
+                ),
+                None,
+            ),
+            what="deal 2's table",
+        )
+        assert result.message_id < deal_2.message_id
+        for user in players.users:  # deal 1's hands say it is over, without buttons
+            await fake.wait_for_message(user.private_chat, contains="Deal 1 is over")
+        turn = await _to_act(fake, db, table_id, players)  # deal 2's hand, its moves live
+        assert len(turn.table.deals) == 2
+        version = turn.table.version
+        hand, code = turn.moves[0]
+        assert not (await press(fake, turn.user, hand, turn.data(code))).show_alert
+        await fake.wait_for(
+            lambda: (tb := rig.table(table_id)) is not None and tb.version > version,
+            what="the move of deal 2 played",
+        )
+        await rig.adapter.outbox.drain()
+    finally:
+        await stop_rig(rig)
+    assert not _buttons_of(board, table_id)  # deal 1's table, as it ended
+    rig = await start_rig(fake, db)  # once shown, it is not shown again
+    await stop_rig(rig)
+    assert sum("Deal 1 over" in text for text in _texts(group)) == 1
 
 
 def _to(fake: FakeTelegram, chat: FakeChat, since: int) -> list[tuple[str, int]]:
