@@ -445,7 +445,8 @@ async def test_flood_control_429_is_honoured(
 
 
 async def test_real_rate_limits(fake: FakeTelegram, tmp_path: Path) -> None:
-    """With Telegram's limits and the adapter's default pace: no 429, edits coalesced."""
+    """With Telegram's limits and the adapter's default pace: no 429, and changes made
+    while the group's edit is on its way are coalesced into the next one."""
     fake.limits = replace(fake.limits, rate=RateLimits())
     from adapters.telegram import Throttle
 
@@ -454,7 +455,12 @@ async def test_real_rate_limits(fake: FakeTelegram, tmp_path: Path) -> None:
         players = make_players(fake, ["Anna", "Berti"])
         table_id, lobby = await open_table(rig, players, "/new zweier")
         assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        # the group's table edits wait on their way while the six moves are made (a
+        # pace of one message a second would do the same, were the players quicker
+        # than the answers of a loaded machine)
+        slow = fake.hold("editMessageText", chat=players.group)
         presses = await play(rig, table_id, players.users, until=lambda: False, limit=6)
+        slow.release()
         assert await rig.adapter.outbox.drain(10)
         assert not [c for c in fake.calls if c.status == 429]
         view = rig.service.table(table_id)
