@@ -144,9 +144,9 @@ class Tables(Database):
             ]
             last = c.first_version + len(c.entries) - 1
             table_rows.append((c.status, last, c.deadline, now, c.table_id))
-            # A closed table keeps where adapters showed it until they delivered its
-            # last messages (`set_told`): a kill before that leaves what a restart
-            # needs to show its end there.
+        # A change that closes a table leaves its message refs: they go when adapters
+        # delivered its last messages (`set_told`), so a kill before that leaves what
+        # a restart needs to show its end there.
         await self.write(log_rows=rows, table_rows=table_rows, ops=ops)
 
     async def close_unrestorable(self, table_id: str, version: int) -> None:
