@@ -1,0 +1,185 @@
+"""Thousand rules of RULES.md §1/§5 that no scenario record or pinned test showed:
+found by auditing the engine against the contract, each on a hand-built deal played
+through the public protocol (or, for the match, hand-made deal results)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import protocol as P
+from engine.actions import Action, Bid, Give, Pass, PlayCard, Raise
+from engine.cards import Card, index_of
+from engine.record import replay_record
+from engine.results import DealResult
+from engine.tausend import TausendDeal, TausendMatch, TausendOptions, start_deal
+
+
+def _play(seat: int, card: str, marriage: bool = False) -> dict[str, Any]:
+    return {"seat": seat, "do": "play", "card": card, **({"marriage": True} if marriage else {})}
+
+
+#: Dealer 0; forehand 1 declares at 100 and gives JC to 2 and 9D to 0.  After his
+#: Hearts marriage seat 2 wins a trick and declares Spades: Hearts are plain again.
+#:  T1 1 AH  2 9S  0 TH -> 1: 21;   T2 1 KH* (100, trumps H)  2 JS  0 JH -> 1: 8
+#:  T3 1 AC  2 TC  0 9D (no C, no trump) -> 1: 21;   T4 1 9C  2 JC  0 JD -> 2: 4
+#:  T5 2 KS* (40, trumps S)  0 QD  1 QH: the old trump no longer wins -> 2: 10
+#:  T6 2 QS 0 KD 1 KC -> 2: 11;  T7 2 AS 0 AD 1 9H -> 2: 22;  T8 2 TS 0 TD 1 QC -> 2: 23
+#:  Declarer 50 + 100 = 150 >= 100: +100.  Seat 2: 70 + his marriage 40 = 110.
+#:  Seat 0: no trick, a bolt.
+TWO_MARRIAGES: dict[str, Any] = {
+    "dealer": 0,
+    "hands": [
+        ["TH", "JH", "AD", "TD", "KD", "QD", "JD"],
+        ["AH", "KH", "QH", "9H", "AC", "9C", "9D"],
+        ["KS", "QS", "AS", "TS", "JS", "9S", "TC"],
+    ],
+    "talon": ["KC", "QC", "JC"],
+    "actions": [
+        {"seat": 1, "do": "bid", "value": 100},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "give", "card": "JC", "to": 2},
+        {"seat": 1, "do": "give", "card": "9D", "to": 0},
+        {"seat": 1, "do": "raise", "value": 100},
+        *(_play(1, "AH"), _play(2, "9S"), _play(0, "TH")),
+        *(_play(1, "KH", True), _play(2, "JS"), _play(0, "JH")),
+        *(_play(1, "AC"), _play(2, "TC"), _play(0, "9D")),
+        *(_play(1, "9C"), _play(2, "JC"), _play(0, "JD")),
+        *(_play(2, "KS", True), _play(0, "QD"), _play(1, "QH")),
+        *(_play(2, "QS"), _play(0, "KD"), _play(1, "KC")),
+        *(_play(2, "AS"), _play(0, "AD"), _play(1, "9H")),
+        *(_play(2, "TS"), _play(0, "TD"), _play(1, "QC")),
+    ],
+}
+
+
+def _replay(deal: dict[str, Any]) -> tuple[int, Any]:
+    return replay_record({"game": "tausend", "deals": [deal]})
+
+
+def test_a_later_marriage_replaces_the_trumps_and_an_opponents_marriage_counts() -> None:
+    """RULES.md §5 Play: a marriage makes its suit trumps *replacing any earlier trump*
+    (QH no longer takes KS's trick; had Hearts stayed trumps seat 1 would lead the
+    sixth trick and the record would be refused there), and any player with a trick
+    may declare one: seat 2's Spades 40 counts in his rounded score (70 + 40 = 110)."""
+    code, answer = _replay(TWO_MARRIAGES)
+    assert code == 0, answer
+    assert answer["scores"] == [0, 100, 110]
+    assert answer["bolts"] == [1, 0, 0]
+
+
+def test_an_action_after_the_last_trick_is_deal_over() -> None:
+    """RULES.md §1 Ending a deal: an action after the deal's end is refused with
+    `deal_over` (a Thousand deal ends with its last trick)."""
+    late = {**TWO_MARRIAGES, "actions": [*TWO_MARRIAGES["actions"], _play(1, "AH")]}
+    code, answer = _replay(late)
+    assert code == 1, answer
+    assert (answer["action"], answer["error"]) == (len(TWO_MARRIAGES["actions"]), "deal_over")
+
+
+def _cards(text: str) -> list[int]:
+    return [index_of(c) for c in text.split()]
+
+
+def test_a_player_who_must_trump_need_not_beat_the_trump_in_the_trick() -> None:
+    """RULES.md §1/§5: Thousand is "follow suit, else trump, else any" with no duty to
+    beat -- also when the trick already holds a trump: seat 1, void in Spades, may
+    play any Club, under-trumping seat 0's TC with QC or 9C, not only over-trump with
+    AC (which Stichzwang would demand).  TC then takes the trick over the led AS."""
+    state: TausendDeal = start_deal(
+        TausendOptions(),
+        0,
+        hands=[
+            _cards("JC TC KH QH JH 9H TD"),
+            _cards("AH TH AC KC QC 9C KD"),
+            _cards("AD AS TS KS QS JS 9S"),
+        ],
+        talon=_cards("QD JD 9D"),
+    )
+    c = Card.from_id
+    moves: list[tuple[int, Action]] = [
+        (1, Bid(value=100)),
+        (2, Pass()),
+        (0, Pass()),
+        (1, Give(c("9D"), 2)),
+        (1, Give(c("JD"), 0)),
+        (1, Raise(100)),
+        # T1: AH wins;  T2: the Clubs marriage, trumps C;  T3: seat 2's AD takes KD.
+        *((1, PlayCard(c("AH"))), (2, PlayCard(c("9S"))), (0, PlayCard(c("9H")))),
+        *((1, PlayCard(c("KC"), True)), (2, PlayCard(c("JS"))), (0, PlayCard(c("JC")))),
+        *((1, PlayCard(c("KD"))), (2, PlayCard(c("AD"))), (0, PlayCard(c("JD")))),
+        (2, PlayCard(c("AS"))),
+    ]
+    for seat, action in moves:
+        state, _ = P.apply(state, seat, action)
+    assert set(P.legal_actions(state)) == {PlayCard(c("TC"))}  # void in Spades: trump
+    state, _ = P.apply(state, 0, PlayCard(c("TC")))
+    assert set(P.legal_actions(state)) == {PlayCard(c(x)) for x in ("AC", "QC", "9C")}
+    state, _ = P.apply(state, 1, PlayCard(c("9C")))
+    view = P.view(state, None)
+    assert view.last_trick_winner == 0 and P.to_act(state) == 0
+
+
+# --- the match ---------------------------------------------------------------------------
+
+
+def _result(points: tuple[int, ...], declarer: int, value: int, made: bool) -> DealResult:
+    return DealResult(
+        points=points,
+        winners=(declarer,),
+        reason="made" if made else "failed",
+        contract="bid",
+        declarer=declarer,
+        details=(
+            ("value", value),
+            ("made", made),
+            ("golden", False),
+            ("bolts", (0,) * len(points)),
+        ),
+    )
+
+
+def _sitting(match: TausendMatch, *seats: int) -> None:
+    for s in seats:
+        match.scores[s] = 880
+        match.on_barrel[s] = True
+        match.climbed.append(s)
+
+
+@pytest.mark.parametrize("fine", [120, 125])
+def test_the_barrel_fine_option_sets_the_push_off_and_the_crowding(fine: int) -> None:
+    """RULES.md §5 Barrel: a second player reaching 880 pushes the first off, and two
+    reaching it together both drop back, each by the barrel fine -- 120, or 125 with
+    `tausend.barrel_fine` (every value of the option must work)."""
+    m = TausendMatch(TausendOptions(barrel_fine=fine), 0)
+    m.scores = [0, 860, 100]
+    _sitting(m, 0)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((0, 150, 5), 1, 150, True))
+    assert m.scores == [880 - fine, 880, 105]
+    assert (m.on_barrel, m.falls) == ([False, True, False], [1, 0, 0])
+
+    m = TausendMatch(TausendOptions(barrel_fine=fine), 0)
+    m.scores = [870, 860, 100]
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((20, 150, 5), 1, 150, True))
+    assert m.scores == [880 - fine, 880 - fine, 105]
+    assert m.on_barrel == [False, False, False]
+
+
+def test_with_four_players_a_third_climber_pushes_the_earliest_sitter_off() -> None:
+    """RULES.md §5 Barrel: with 4 players two may sit on the barrel; the next to reach
+    880 pushes the first of them off (880 - 120), the later sitter stays."""
+    m = TausendMatch(TausendOptions(players=4), 0)
+    m.scores = [0, 0, 860, 100]
+    _sitting(m, 1, 0)  # seat 1 climbed first
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 0  # seat 0 sits out this deal
+    m.add_result(spec, _result((0, 5, 150, 20), 2, 150, True))
+    assert m.scores == [880, 760, 880, 120]
+    assert m.on_barrel == [True, False, True, False]
+    assert m.climbed == [0, 2]
