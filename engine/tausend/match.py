@@ -183,7 +183,9 @@ class TausendMatch(Match):
                         self.scores[s] = BARREL_AT - fine
                         self.notes.append((s, "barrel_attempts"))
                         self._fall(s)
-            self._climb(fine)
+        # The winning deal too: a loser reaching 880 in it is fixed there (RULES.md §5),
+        # and the final scores rank the losers.
+        self._climb(fine)
         return tuple(self.scores[s] - before[s] for s in range(n))
 
     def _climb(self, fine: int) -> None:
@@ -191,7 +193,9 @@ class TausendMatch(Match):
         at once than there is room for all drop back by the fine; a climber pushes the
         earliest sitter off when the barrel is full (RULES.md §5)."""
         new = [
-            s for s in range(self.players) if not self.on_barrel[s] and self.scores[s] >= BARREL_AT
+            s
+            for s in range(self.players)
+            if not self.on_barrel[s] and self.scores[s] >= BARREL_AT and s != self.winner
         ]
         if not new:
             return

@@ -148,6 +148,22 @@ def _sitting(match: TausendMatch, *seats: int) -> None:
         match.climbed.append(s)
 
 
+def test_a_player_reaching_880_in_the_winning_deal_is_fixed_at_880() -> None:
+    """RULES.md §5 Barrel: a player reaching 880 is fixed at 880 -- in the deal that
+    wins the game too.  Seat 0 makes 190 on the barrel (1000); seat 1, at 870, takes
+    20: his final score is 880, not 890 (the losers are ranked by it)."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [0, 870, 300]
+    _sitting(m, 0)
+    spec = m.next_deal()
+    assert spec is not None
+    change = m.add_result(spec, _result((190, 20, 5), 0, 190, True))
+    assert m.finished and m.winner == 0
+    assert m.scores == [1000, 880, 305]
+    assert change == (120, 10, 5)
+    assert m.bummerl == [0, 1, 1]
+
+
 @pytest.mark.parametrize("fine", [120, 125])
 def test_the_barrel_fine_option_sets_the_push_off_and_the_crowding(fine: int) -> None:
     """RULES.md §5 Barrel: a second player reaching 880 pushes the first off, and two
