@@ -15,8 +15,10 @@ import pytest
 from engine import actions as A
 from engine import protocol as P
 from engine import zweier
-from engine.cards import CARDS, index_of
+from engine.cards import CARDS, Suit, index_of
+from engine.errors import IllegalAction
 from engine.record import replay_record
+from engine.results import DealResult
 
 #: The deal most zweier scenario records use: trumps are Spades (AS face up).
 HANDS = [["JH", "JD", "QD", "KD", "TD"], ["AH", "TH", "KH", "QH", "AC"]]
@@ -198,3 +200,111 @@ def test_who_drew_the_face_up_trump_stays_known() -> None:
     assert dict(P.view(state, 0).extra)["closed_by"] is None
     assert P.view(state, 0).trump_card is None  # the talon is gone
     assert (1, CARDS[index_of("AS")]) in P.view(state, 0).known
+
+
+def _play(seat: int, card: str, marriage: bool = False) -> tuple[int, A.Action]:
+    return seat, A.PlayCard(CARDS[index_of(card)], marriage=marriage)
+
+
+#: Seat 1 (forehand) holds both trump marriage cards and the hearts one (trumps Spades).
+MARRIAGES = (
+    [["JH", "JD", "QD", "KD", "TD"], ["AH", "KS", "QS", "KH", "QH"]],
+    ["AD", "TC", "KC", "QC", "JC", "TH", "TS", "JS", "AC", "AS"],
+)
+
+
+def test_a_trump_marriage_counts_40_and_a_plain_one_20() -> None:
+    """RULES.md §1 marriage: 20, 40 in trumps.  T1 1:AH 0:JD -> s1 13; s1 leads QS
+    declaring 40 -> 53 (his partner card KS shown), 0:JH -> s1 58;
+    s1 leads KH declaring 20 -> 78, out at once; s0 has no trick: 3 game points."""
+    hands, talon = MARRIAGES
+    state = _state_after([_play(1, "AH"), _play(0, "JD"), _play(1, "QS", True)], hands, talon)
+    view = P.view(state, 0)
+    assert view.points == (0, 53)
+    assert view.marriages == ((1, Suit.SPADES, 40),)
+    assert (1, CARDS[index_of("KS")]) in view.known  # the marriage is shown
+    state, _ = P.apply(state, 0, A.PlayCard(CARDS[index_of("JH")]))
+    state, _ = P.apply(state, 1, A.PlayCard(CARDS[index_of("KH")], marriage=True))
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.card_points) == ((0, 3), (0, 78))
+
+
+def test_a_marriage_declared_before_a_trick_waits() -> None:
+    """RULES.md §1 marriage: points count once the side has a trick.  Forehand leads
+    QH declaring 20 at the first trick: nobody's points move, the 20 waits; T1 0:JD
+    -> s1 5 + 20 = 25."""
+    hands, talon = MARRIAGES
+    state = _state_after([_play(1, "QH", True)], hands, talon)
+    view = P.view(state, 0)
+    assert view.points == (0, 0)
+    assert dict(view.extra)["pending_marriage_points"] == (0, 20)
+    state, _ = P.apply(state, 0, A.PlayCard(CARDS[index_of("JD")]))
+    assert P.view(state, 0).points == (0, 25)
+
+
+# Nobody claims (auto_claim off); seat 1 passes 66 at T7 (74) without claiming and
+# takes the last trick: 95 to 25, seat 0 with two tricks.
+#  T1 1:TH 0:KD 14  T2 1:AH 0:JD 13  T3 1:AC 0:TD 21  T4 1:KH 0:JH 6 -> s1 54
+#  T5 1:QH 0:TS -> s0 13  T6 0:JS 1:KS -> s1 60  T7 1:AD 0:QD -> 74  T8 1:AS 0:QS -> 88
+#  T9 1:JC 0:TC -> s0 25  T10 0:QC 1:KC -> s1 95.
+LAST_TRICK_OUT = (
+    "1:TH 0:KD 1:AH 0:JD 1:AC 0:TD 1:KH 0:JH 1:QH 0:TS 0:JS 1:KS 1:AD 0:QD 1:AS 0:QS "
+    "1:JC 0:TC 0:QC 1:KC"
+)
+
+
+def test_stichzwang_once_the_talon_is_used_up_without_closing() -> None:
+    """RULES.md §2: no duty to follow until the talon is closed *or empty*.  Nobody
+    closed; after T5 seat 1 drew the face-up AS and the talon is gone.  Seat 0 leads
+    the JS: seat 1 (AD KC JC KS AS) must follow and head it with KS or AS; AD is refused.
+    T1 1:TH 0:KD  T2 1:AH 0:JD  T3 1:AC 0:TD  T4 1:KH 0:JH (s1 draws AD KC JC KS)
+    T5 1:QH 0:TS -> s0, who draws JS; s1 takes the AS."""
+    plays = [_play(int(p["seat"]), p["card"]) for p in _plays(LAST_TRICK_OUT)[:10]]
+    state = _state_after(plays)
+    assert P.view(state, None).talon_size == 0
+    assert dict(P.view(state, 0).extra)["closed_by"] is None
+    state, _ = P.apply(state, 0, A.PlayCard(CARDS[index_of("JS")]))
+    played = {a.card.id for a in P.legal_actions(state) if isinstance(a, A.PlayCard)}
+    assert played == {"KS", "AS"}
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, 1, A.PlayCard(CARDS[index_of("AD")]))
+    assert refused.value.code == "must_follow_suit"
+
+
+def test_no_exchange_once_the_talon_is_closed() -> None:
+    """RULES.md §2: the trump Jack is exchanged only while the talon is open.  Seat 1
+    holds the JS (AS face up) and closes first: the exchange is refused."""
+    hands = [["JH", "JD", "AD", "KD", "TD"], ["QD", "TH", "KH", "QH", "JS"]]
+    talon = ["AH", "TC", "KC", "QC", "JC", "TS", "KS", "QS", "AC", "AS"]
+    actions = [{"seat": 1, "do": "close"}, {"seat": 1, "do": "exchange"}]
+    deal = {"dealer": 0, "hands": hands, "talon": talon, "actions": actions}
+    record: dict[str, Any] = {"game": "zweier", "deals": [deal]}
+    code, answer = replay_record(record)
+    assert code == 1 and isinstance(answer, dict)
+    assert (answer["action"], answer["error"]) == (1, "exchange_not_allowed")
+
+
+def test_last_trick_winner_with_66_unclaimed_is_scored_as_out() -> None:
+    """docs/rules/zweier.md (claims off): after the last trick its winner's claim is
+    made for him when he has 66, so he scores by the loser's count (25: 2 game
+    points), not the 1 point of the last-trick rule, which is for nobody at 66."""
+    answer = _replay(_plays(LAST_TRICK_OUT), {"auto_claim": False})
+    assert answer["deals"][0]["points"] == [0, 2]
+
+
+def test_the_match_ends_at_exactly_7_game_points() -> None:
+    """RULES.md §2: a Bummerl is 7 game points.  3 + 3 + 1 ends the match at once;
+    the loser has a game point, so one Bummerl."""
+    match = zweier.new_match(zweier.options(), 0)
+    for points in ((3, 0), (0, 1), (3, 0)):
+        spec = match.next_deal()
+        assert spec is not None
+        winner = 0 if points[0] else 1
+        match.add_result(spec, DealResult(points=points, winners=(winner,), reason="reached_66"))
+    assert not match.finished and match.scores == [6, 1]
+    spec = match.next_deal()
+    assert spec is not None
+    match.add_result(spec, DealResult(points=(1, 0), winners=(0,), reason="last_trick"))
+    assert match.finished and match.next_deal() is None
+    assert match.summary() == {"scores": [7, 1], "bummerl": [0, 1], "finished": True}
