@@ -417,12 +417,14 @@ class ZweierDeal(DealCore, own_lists=("hands", "points", "mpoints", "tricks", "w
         return "action_not_allowed", f"{type(action).__name__} is not an action of {GAME_ID}"
 
     def view(self, seat: int | None) -> SeatView:
-        other_known: tuple[tuple[int, Any], ...] = ()
-        if seat is not None:
-            opp = 1 - seat
-            other_known = tuple(
-                (opp, CARDS[c]) for c in cards_of(self.shown[opp] & self.hands[opp])
-            )
+        # Cards both players saw go into a hand (a marriage's partner, the trump taken
+        # by the exchange or drawn last) are public: the channel's view lists them too.
+        other_known = tuple(
+            (o, CARDS[c])
+            for o in (0, 1)
+            if o != seat
+            for c in cards_of(self.shown[o] & self.hands[o])
+        )
         last: tuple[tuple[int, Any], ...] = ()
         lw = None
         if self.last[0] >= 0:
