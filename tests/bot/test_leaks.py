@@ -10,6 +10,7 @@ ends.  A private hand message may show only what that seat's view shows.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -71,6 +72,17 @@ def _shown_by(event: Event) -> set[Card]:
         return {event.card}
     if isinstance(event, TalonTaken) and event.shown and event.cards:
         return set(event.cards)
+    return set()
+
+
+def _cards_named(obj: object) -> set[Card]:
+    """Every Card inside an event (its fields, tuples, a result's details)."""
+    if isinstance(obj, Card):
+        return {obj}
+    if isinstance(obj, tuple | list):
+        return {c for x in obj for c in _cards_named(x)}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {c for f in dataclasses.fields(obj) for c in _cards_named(getattr(obj, f.name))}
     return set()
 
 
@@ -176,15 +188,20 @@ class Watch:
             hidden = self.hidden(table, events)
             assert table.deal_log is not None
             seed = table.deal_log.seed
+        # The result of the deal that ended may name the cards its end turned up
+        # (Thousand for two: the face-down stock); the same cards of the next deal,
+        # dealt anew, are no concern of that message.
+        turned_up = {c for i in ended for c in _cards_named(update.events[i])}
         # what the group chat got in this update
         for post in chat_posts[self.seen_posts :]:
             labels = " | ".join(b.label for b in post.message.all_buttons())
-            self.check_text(f"public {post.kind}", post.message.text + "\n" + labels, hidden, seed)
+            secret = hidden - turned_up if post.kind in ("deal_end", "finished") else hidden
+            self.check_text(f"public {post.kind}", post.message.text + "\n" + labels, secret, seed)
         self.seen_posts = len(chat_posts)
         self.check_text(f"events of {update.kind}", repr(events), hidden, seed)
         self.check_text(f"all events of {update.kind}", repr(update.events), set(), seed)
         if update.result is not None:
-            self.check_text("result", update.result.message.text, hidden, seed)
+            self.check_text("result", update.result.message.text, hidden - turned_up, seed)
         # each private hand message shows only what that seat may know
         if table is not None and self._running(table) and update.kind in ("started", "action"):
             assert table.deal is not None
@@ -235,6 +252,45 @@ GAMES = available()
 async def test_nothing_public_shows_a_hidden_card(
     make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, game_id: str, suits: str
 ) -> None:
+    await _watch_a_match(make_bot, monkeypatch, game_id, suits=suits)
+
+
+#: Tables whose rules change who sees what (RULES.md §3-§5): Thousand for two (a
+#: second stock and three cards laid face down) and four (a dealer sitting out), blind
+#: bidding, the golden round; Dreier's Plauderer hand laid open and the Carinthian
+#: talon; Bauern's Bettler with the partner playing.  Every seat is a person, so every
+#: seat's hand message is checked.
+VARIANTS = [
+    ("tausend", {"tausend.players": 2, "tausend.blind_bid": True}, 2),
+    ("tausend", {"tausend.players": 4, "tausend.golden_round": True}, 4),
+    ("dreier", {"dreier.plauderer": True, "dreier.carinthian": True}, 3),
+    ("dreier", {"dreier.plauderer": True, "dreier.caller_first": True}, 3),
+    ("bauern", {"bauern.bettler_partner_plays": True}, 4),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options", "people"), VARIANTS)
+async def test_no_variant_shows_a_hidden_card(
+    make_bot: Callable[..., Bot],
+    monkeypatch: pytest.MonkeyPatch,
+    game_id: str,
+    options: dict[str, object],
+    people: int,
+) -> None:
+    await _watch_a_match(make_bot, monkeypatch, game_id, options=options, people=people)
+
+
+async def _watch_a_match(
+    make_bot: Callable[..., Bot],
+    monkeypatch: pytest.MonkeyPatch,
+    game_id: str,
+    *,
+    suits: str = "french",
+    options: dict[str, object] | None = None,
+    people: int = 2,
+) -> None:
+    """A whole match played through the bot, every post, event, hand and log line
+    watched for a hidden card or the running deal's seed."""
     root = logging.getLogger()
     old_level = root.level
     watch = Watch()
@@ -252,8 +308,8 @@ async def test_nothing_public_shows_a_hidden_card(
         if suits != "french":
             host = users(1)[0]
             assert (await bot.svc.update_setting(CHAT, host, "suits", suits, is_admin=True)).ok
-        players = [bot.player(u, policy_for(game_id)) for u in users(2)]
-        tid = await open_table(bot, game_id, players)
+        players = [bot.player(u, policy_for(game_id)) for u in users(people)]
+        tid = await open_table(bot, game_id, players, options=options)
         # a forged press naming every card: its refusal text is checked as well
         table = bot.svc.tables[tid]
         for pl in players:
