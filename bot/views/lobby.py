@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import i18n
 from ..i18n import game_name, level_name, t
+from ..option_names import option_name
 from ..payload import table_verb
 from ..settings import preset_options, shown_value
 from ..table import Status, Table
@@ -91,12 +92,13 @@ def lobby_view(table: Table, style: Style, lobby_minutes: int | None = None) -> 
 
 def _rules_in_force(table: Table, lg: str) -> str:
     """The lobby's rules: the preset, and each option that differs from what the preset
-    (or the standard rules) sets, from the chat's settings or the host's `name=value`;
-    "" for the standard rules.  A preset's name alone would hide those."""
+    (or the standard rules) sets, from the chat's settings or the host's `name=value`,
+    by its name in words (the ids are for admins); "" for the standard rules.  A
+    preset's name alone would hide those."""
     preset = table.preset
     base = preset_options(table.game, preset)
     changed = [
-        f"{k.removeprefix(table.game + '.')} {shown_value(v, lg)}"
+        f"{option_name(k, lg)} {shown_value(v, lg)}"
         for k, v in table.options_json.items()
         if base.get(k) != v
     ]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n import action_label, card_label
+from bot.option_names import OPTION_NAME
 from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
@@ -184,6 +185,7 @@ def test_every_rule_option_is_described_for_players(lang: str) -> None:
         spec = game(game_id)
         options = options_to_json(spec.parse_options({}), game_id)
         assert set(options) <= set(OPTION_TEXT[lang]), game_id
+        assert set(options) <= set(OPTION_NAME[lang]), game_id  # the lobby's words
         text = rules_summary(game_id, lang, options)
         for key in options:
             assert key not in text, (game_id, key)

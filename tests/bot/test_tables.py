@@ -987,7 +987,8 @@ async def test_dreier_cut_ritual_shows_middlehand_cutting_or_knocking(bot: Bot) 
 
 async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot) -> None:
     """The lobby's "Rules:" line is the rules in force: the preset, and each option
-    the chat or the host set apart from it, so a preset's name never hides one."""
+    the chat or the host set apart from it, so a preset's name never hides one; an
+    option by its name in the chat's words, not the id admins type."""
     host = users(4)
     await bot.svc.update_setting(CHAT, host[0], "zweier.auto_claim", "off", is_admin=True)
 
@@ -1001,9 +1002,9 @@ async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot)
         assert lobby is not None
         return [ln for ln in lobby.message.text.splitlines() if ln.startswith("Rules:")]
 
-    assert await rules(0, "zweier", None, None) == ["Rules: standard + auto_claim off"]
+    assert await rules(0, "zweier", None, None) == ["Rules: standard + automatic claims off"]
     assert await rules(1, "zweier", "manual_claims", {"auto_claim": True}) == [
-        "Rules: claims by hand (manual_claims) + auto_claim on"
+        "Rules: claims by hand (manual_claims) + automatic claims on"
     ]
     assert await rules(2, "dreier", "all_contracts", None) == [
         "Rules: all contracts (all_contracts)"

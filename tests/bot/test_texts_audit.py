@@ -14,7 +14,7 @@ import pytest
 from adapters.discord import texts as discord_texts
 from adapters.local import texts as local_texts
 from adapters.telegram import texts as telegram_texts
-from bot import i18n, rules_text
+from bot import i18n, option_names, rules_text
 from bot.i18n import SUIT_STYLES
 from engine.games import available
 
@@ -144,6 +144,7 @@ CATALOGS: dict[str, Mapping[str, Mapping[str, str]]] = {
     "games": i18n.GAME_NAMES,
     "rules": rules_text.SUMMARY,
     "options": rules_text.OPTION_TEXT,
+    "option_names": option_names.OPTION_NAME,
     "contract_list": rules_text.CONTRACT_TEXT,
 }
 
