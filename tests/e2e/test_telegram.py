@@ -893,7 +893,7 @@ async def test_new_takes_one_preset_and_options_however_spaced(
         assert rig.service.tables == {}
         anna.send(players.group, "/new Dreier All_Contracts Dreier.Assenbettler = off")
         lobby = await fake.wait_for_message(players.group, contains="Host:")
-        assert "Rules: all contracts (all_contracts) + assenbettler off" in lobby.text
+        assert "Rules: all contracts (all_contracts) + Assenbettler off" in lobby.text
         [table] = rig.service.tables.values()
         assert table.options_json["dreier.assenbettler"] is False
         assert table.options_json["dreier.zehnergang"] is True  # from the preset
