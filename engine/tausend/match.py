@@ -175,6 +175,13 @@ class TausendMatch(Match):
         if self.winner is not None:
             self.finished = True
             self.bummerl = [0 if s == self.winner else 1 for s in range(n)]
+            # A loser reaching 880 in the winning deal is fixed there too (RULES.md §5):
+            # the final scores rank the losers.  Nobody climbs, so nobody is crowded or
+            # pushed off: the barrel's room is for attempts that will not be played.
+            for s in range(n):
+                if s != self.winner and not self.on_barrel[s] and self.scores[s] >= BARREL_AT:
+                    self.scores[s] = BARREL_AT
+                    note((s, "barrel_climbed"))
         else:
             for s in sitters:
                 if self.on_barrel[s] and s != sitting_out:
@@ -183,9 +190,7 @@ class TausendMatch(Match):
                         self.scores[s] = BARREL_AT - fine
                         self.notes.append((s, "barrel_attempts"))
                         self._fall(s)
-        # The winning deal too: a loser reaching 880 in it is fixed there (RULES.md §5),
-        # and the final scores rank the losers.
-        self._climb(fine)
+            self._climb(fine)
         return tuple(self.scores[s] - before[s] for s in range(n))
 
     def _climb(self, fine: int) -> None:
@@ -193,9 +198,7 @@ class TausendMatch(Match):
         at once than there is room for all drop back by the fine; a climber pushes the
         earliest sitter off when the barrel is full (RULES.md §5)."""
         new = [
-            s
-            for s in range(self.players)
-            if not self.on_barrel[s] and self.scores[s] >= BARREL_AT and s != self.winner
+            s for s in range(self.players) if not self.on_barrel[s] and self.scores[s] >= BARREL_AT
         ]
         if not new:
             return

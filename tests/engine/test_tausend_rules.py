@@ -164,6 +164,32 @@ def test_a_player_reaching_880_in_the_winning_deal_is_fixed_at_880() -> None:
     assert m.bummerl == [0, 1, 1]
 
 
+def test_the_winning_deal_crowds_nobody_and_pushes_nobody_off() -> None:
+    """RULES.md §5 Barrel: crowding and pushing off make room on the barrel for the
+    attempts to come; after the deal that wins the game none come.  Three players:
+    two losers reaching 880 together are fixed at 880, not dropped to 760.  Four:
+    seat 2 sits on the barrel when seat 1 wins from it and seats 0 and 3 reach 880;
+    seat 2 keeps his 880 (not 760, nor 0 at a third fall)."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [0, 870, 875]
+    _sitting(m, 0)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((130, 20, 10), 0, 130, True))
+    assert m.finished and m.scores == [1000, 880, 880]
+    assert m.notes == [(0, "barrel_won"), (1, "barrel_climbed"), (2, "barrel_climbed")]
+
+    m = TausendMatch(TausendOptions(players=4), 0)
+    m.scores = [870, 0, 0, 860]
+    _sitting(m, 2, 1)  # seat 2 climbed first
+    m.falls[2] = 2
+    spec = m.next_deal()
+    assert spec is not None and spec.dealer == 0  # seat 0 sits out and scores the stock
+    m.add_result(spec, _result((15, 130, 5, 20), 1, 130, True))
+    assert m.finished and m.scores == [880, 1000, 880, 880]
+    assert ("barrel_pushed_off" not in {w for _, w in m.notes}) and m.falls[2] == 2
+
+
 @pytest.mark.parametrize("fine", [120, 125])
 def test_the_barrel_fine_option_sets_the_push_off_and_the_crowding(fine: int) -> None:
     """RULES.md §5 Barrel: a second player reaching 880 pushes the first off, and two
