@@ -313,12 +313,6 @@ async def test_an_option_plays_a_whole_match_through_buttons(
                 seen.problems.append(f"checking {update.kind} failed: {e!r}")
 
         def judge(update: TableUpdate) -> None:
-            if update.kind == "deal_end":
-                # a deal's result may show its cards (the deal is over: a two-player
-                # Thousand's laid-away ones too); the next deal, already dealt, is
-                # what the watch guards, and the result does not belong to it
-                watch.seen_posts = len(bot.fc.channel)
-                update = dataclasses.replace(update, result=None)
             watch.on_update(bot.fc.channel, update)
             table = bot.svc.tables.get(tid)
             if table is None or update.table_id != tid:
