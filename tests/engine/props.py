@@ -18,6 +18,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from hypothesis import strategies as st
+
 from engine import protocol as P
 from engine.actions import Action
 from engine.cards import CARDS, POINTS, Card, cards_of
@@ -161,3 +163,16 @@ def _check_replay(
     assert isinstance(answer, dict)
     if res.reason != "redeal":
         assert answer["deals"][0]["points"] == list(res.points)
+
+
+def every_option(cls: type[Any], **fixed: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A game's rule options with every field drawn from its values (a switch on or
+    off, a choice among its ``choices``), so an option added to the game later is
+    played by the property tests without anyone listing it; `fixed` draws a field
+    otherwise."""
+    draw: dict[str, st.SearchStrategy[Any]] = {}
+    for f in dataclasses.fields(cls):
+        choices = f.metadata.get("choices")
+        assert choices or f.type in ("bool", bool), f"{cls.__name__}.{f.name}: no values"
+        draw[f.name] = st.sampled_from(choices) if choices else st.booleans()
+    return st.builds(cls, **(draw | fixed))

@@ -21,20 +21,12 @@ from engine.cards import DECK20, DECK20_MASK, Card, Suit, cards_of, index_of, ma
 from engine.tricks import NO_TRUMP, Order
 
 from .ai_helpers import assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
+from .props import every_option
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
 
-OPTIONS = st.builds(
-    BauernOptions,
-    auto_claim=st.booleans(),
-    bettler=st.booleans(),
-    bettler_partner_plays=st.booleans(),
-    bettler_points=st.sampled_from((4, 5)),
-    kontra_beats_bettler=st.booleans(),
-    assbettler=st.booleans(),
-    zehnergang=st.booleans(),
-)
+OPTIONS = every_option(BauernOptions)
 
 
 def _deal(opts: BauernOptions, seed: bytes, dealer: int) -> BauernDeal:

@@ -33,23 +33,12 @@ from engine.dreier.rules import BIDDING, DISCARD, PLAY, TRUMP
 from engine.tricks import Order
 
 from .ai_helpers import LEVELS, assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
+from .props import every_option
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=8, worlds=2)
 
-OPTIONS = st.builds(
-    dreier.DreierOptions,
-    auto_claim=st.booleans(),
-    without_talon=st.booleans(),
-    raise_after_talon=st.booleans(),
-    caller_first=st.booleans(),
-    carinthian=st.booleans(),
-    assenbettler=st.booleans(),
-    assbettler=st.booleans(),
-    plauderer=st.booleans(),
-    zehnergang=st.booleans(),
-    bauernloch=st.booleans(),
-)
+OPTIONS = every_option(dreier.DreierOptions)
 
 
 def _deal(seed: bytes, dealer: int, opts: dreier.DreierOptions | None = None) -> DreierDeal:

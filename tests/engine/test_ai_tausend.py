@@ -37,16 +37,12 @@ from engine.tausend.state import Setup
 from engine.views import SeatView
 
 from .ai_helpers import assert_solver_is_minimax, play_out_mixed, sampled_worlds, scaled
+from .props import every_option
 
 #: Small budgets keep the suite fast; the logic is the same at any size.
 TINY = Budget(playouts=6, worlds=2)
 
-OPTIONS = st.builds(
-    TausendOptions,
-    players=st.sampled_from((2, 3, 3, 4)),
-    golden_round=st.booleans(),
-    blind_bid=st.booleans(),
-)
+OPTIONS = every_option(TausendOptions, players=st.sampled_from((2, 3, 3, 4)))
 
 
 def _deal(

@@ -23,18 +23,9 @@ from engine.cards import CARDS, POINTS, cards_of, index_of
 from engine.events import HandShown, TrumpChosen
 from engine.protocol import DealCore
 
-from .props import check_random_deal
+from .props import check_random_deal, every_option
 
-OPTIONS = st.builds(
-    BauernOptions,
-    auto_claim=st.booleans(),
-    bettler=st.booleans(),
-    bettler_partner_plays=st.booleans(),
-    bettler_points=st.sampled_from((4, 5)),
-    kontra_beats_bettler=st.booleans(),
-    assbettler=st.booleans(),
-    zehnergang=st.booleans(),
-)
+OPTIONS = every_option(BauernOptions)
 
 
 @given(

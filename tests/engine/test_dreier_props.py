@@ -18,23 +18,9 @@ from engine.actions import Action, Bid, Claim, Discard, Pass
 from engine.cards import DECK20_MASK
 from engine.dreier.deal import DreierDeal
 
-from .props import _check_locations, _check_points, check_random_deal
+from .props import _check_locations, _check_points, check_random_deal, every_option
 
-OPTIONS = st.builds(
-    dreier.DreierOptions,
-    auto_claim=st.booleans(),
-    without_talon=st.booleans(),
-    raise_after_talon=st.booleans(),
-    caller_first=st.booleans(),
-    carinthian=st.booleans(),
-    count_down=st.booleans(),
-    cut_ritual=st.booleans(),
-    assenbettler=st.booleans(),
-    assbettler=st.booleans(),
-    plauderer=st.booleans(),
-    zehnergang=st.booleans(),
-    bauernloch=st.booleans(),
-)
+OPTIONS = every_option(dreier.DreierOptions)
 
 
 @given(

@@ -34,6 +34,8 @@ from engine.actions import (
 from engine.cards import CARDS, Card, Rank, cards_of
 from engine.protocol import DealCore, GameSpec
 
+from .props import every_option
+
 
 def _partner(card: Card) -> Card:
     """The other half of a marriage led with `card`."""
@@ -236,41 +238,10 @@ def _golden_first(opts: tausend.TausendOptions, dealer: int, **kw: Any) -> DealC
 TAUSEND_FIRST = dataclasses.replace(tausend.GAME, start_deal=_golden_first)
 
 GAMES: dict[str, tuple[GameSpec, Any]] = {
-    "zweier": (
-        zweier.GAME,
-        st.builds(zweier.ZweierOptions, auto_claim=st.booleans()),
-    ),
-    "dreier": (
-        dreier.GAME,
-        st.builds(
-            dreier.DreierOptions,
-            auto_claim=st.booleans(),
-            without_talon=st.booleans(),
-            raise_after_talon=st.booleans(),
-            caller_first=st.booleans(),
-            carinthian=st.booleans(),
-            plauderer=st.just(True),
-            assbettler=st.booleans(),
-        ),
-    ),
-    "bauern": (
-        bauern.GAME,
-        st.builds(
-            bauern.BauernOptions,
-            auto_claim=st.booleans(),
-            bettler_partner_plays=st.booleans(),
-            kontra_beats_bettler=st.booleans(),
-        ),
-    ),
-    "tausend": (
-        TAUSEND_FIRST,
-        st.builds(
-            tausend.TausendOptions,
-            players=st.sampled_from((2, 3, 4)),
-            golden_round=st.booleans(),
-            blind_bid=st.booleans(),
-        ),
-    ),
+    "zweier": (zweier.GAME, every_option(zweier.ZweierOptions)),
+    "dreier": (dreier.GAME, every_option(dreier.DreierOptions, plauderer=st.just(True))),
+    "bauern": (bauern.GAME, every_option(bauern.BauernOptions)),
+    "tausend": (TAUSEND_FIRST, every_option(tausend.TausendOptions)),
 }
 
 

@@ -19,15 +19,9 @@ from engine import tausend
 from engine.protocol import DealCore, GameSpec
 from engine.tausend import TausendOptions
 
-from .props import check_random_deal
+from .props import check_random_deal, every_option
 
-OPTIONS = st.builds(
-    TausendOptions,
-    players=st.sampled_from((2, 3, 4)),
-    golden_round=st.booleans(),
-    blind_bid=st.booleans(),
-    barrel_fine=st.sampled_from((120, 125)),
-)
+OPTIONS = every_option(TausendOptions)
 
 
 def _first_deal(opts: TausendOptions, dealer: int, **kw: Any) -> DealCore:

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from engine import zweier
 from engine.protocol import DealCore
 
-from .props import check_random_deal
+from .props import check_random_deal, every_option
 
-OPTIONS = st.builds(zweier.ZweierOptions, auto_claim=st.booleans(), schneider=st.booleans())
+OPTIONS = every_option(zweier.ZweierOptions)
 
 
 def _upcard(state: DealCore) -> tuple[int, ...]:
