@@ -438,11 +438,21 @@ async def test_what_happens_while_telegram_is_out_of_reach_arrives_in_order(
         # so on a busy machine the last edit may follow the drain)
         # (the group's edits are throttled to one in 3 s, more on a loaded machine)
         def as_it_stands() -> bool:
+            shown_text, view_text = shown_and_view()
+            return shown_text == view_text
+
+        def shown_and_view() -> tuple[str, str]:
             view = rig.service.table(table_id, "en")
             assert view is not None
-            return table_messages(group, table_id)[-1].text == view.message.text
+            return table_messages(group, table_id)[-1].text, view.message.text
 
-        await fake.wait_for(lambda: as_it_stands() or None, 20, what="the table as it stands")
+        try:
+            await fake.wait_for(lambda: as_it_stands() or None, 20, what="the table as it stands")
+        except TimeoutError as e:
+            shown_text, view_text = shown_and_view()
+            raise AssertionError(
+                f"{e}\nthe group's table:\n{shown_text}\nthe table as it stands:\n{view_text}"
+            ) from e
         assert rig.adapter.outbox.stats.failed == 0  # nothing given up
 
         version = table.version
