@@ -137,7 +137,14 @@ class Outbox(Sending):
         await self._pace(chat)
 
     def _pending_op(self, chat: ChatQueue, handle: Handle) -> Op | None:
-        """A queued (or taken but not yet sent) op whose content may still change."""
+        """The op whose content may still change: the last one queued for `handle`,
+        else the one taken but not being sent.  A queued one goes first: it runs
+        after the taken one (queued while that was on its way, which now waits to be
+        tried again), so the newest content given to the taken one would be shown,
+        then overwritten by the older content queued behind it."""
+        for op in reversed(chat.ops):
+            if op.handle is handle and op.kind in ("post", "edit", "strip"):
+                return op
         if (
             chat.current is not None
             and chat.current.handle is handle
@@ -145,7 +152,4 @@ class Outbox(Sending):
             and chat.current.kind in ("post", "edit", "strip")
         ):
             return chat.current
-        for op in reversed(chat.ops):
-            if op.handle is handle and op.kind in ("post", "edit", "strip"):
-                return op
         return None

@@ -742,6 +742,47 @@ async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> Non
         await outbox.close()
 
 
+async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest_text(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram cuts an edit on its way (an outage) while the next edit of the same
+    message waits behind it; a third edit comes while the cut one waits to be tried
+    again.  The message ends showing the third, not the second: after an outage the
+    group's table (and a player's hand, buttons and all) showed a move behind until
+    the next move."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+    from adapters.telegram.ops import ChatQueue
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        handle = Handle(group.id, "t1", None)
+        outbox.post(handle, Content("move 0"))
+        assert await outbox.drain(5)
+        held = fake.hold("editMessageText", chat=group)
+        outbox.edit(handle, Content("move 1"))
+        await held.wait_held()
+        outbox.edit(handle, Content("move 2"))  # the first is on its way: this waits
+
+        # the retry of the cut edit waits for its slot in the pace until we say
+        waiting, go_on = asyncio.Event(), asyncio.Event()
+        pace = outbox._pace
+
+        async def held_pace(chat: ChatQueue) -> None:
+            waiting.set()
+            await go_on.wait()
+            await pace(chat)
+
+        monkeypatch.setattr(outbox, "_pace", held_pace)
+        held.drop()  # cut on its way: tried again
+        await asyncio.wait_for(waiting.wait(), 5)
+        outbox.edit(handle, Content("move 3"))
+        go_on.set()
+        assert await outbox.drain(5)
+        assert group.bot_messages()[-1].text == "move 3"
+        await outbox.close()
+
+
 async def test_an_abort_vote_leaves_the_hand_buttons_working(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
