@@ -10,7 +10,6 @@ ends.  A private hand message may show only what that seat's view shows.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -43,6 +42,7 @@ from engine.events import (
 from engine.games import available
 from engine.views import SeatView
 
+from ..engine.props import cards_in
 from .fakechat import CHAT, Bot, Posted, open_table, play_out, users
 from .policies import ai_for, policy_for
 
@@ -72,17 +72,6 @@ def _shown_by(event: Event) -> set[Card]:
         return {event.card}
     if isinstance(event, TalonTaken) and event.shown and event.cards:
         return set(event.cards)
-    return set()
-
-
-def _cards_named(obj: object) -> set[Card]:
-    """Every Card inside an event (its fields, tuples, a result's details)."""
-    if isinstance(obj, Card):
-        return {obj}
-    if isinstance(obj, tuple | list):
-        return {c for x in obj for c in _cards_named(x)}
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {c for f in dataclasses.fields(obj) for c in _cards_named(getattr(obj, f.name))}
     return set()
 
 
@@ -191,7 +180,7 @@ class Watch:
         # The result of the deal that ended may name the cards its end turned up
         # (Thousand for two: the face-down stock); the same cards of the next deal,
         # dealt anew, are no concern of that message.
-        turned_up = {c for i in ended for c in _cards_named(update.events[i])}
+        turned_up = {c for i in ended for c in cards_in(update.events[i])}
         # what the group chat got in this update
         for post in chat_posts[self.seen_posts :]:
             labels = " | ".join(b.label for b in post.message.all_buttons())
