@@ -18,7 +18,6 @@ import dataclasses
 import random
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -38,18 +37,11 @@ from engine.games import available, game
 from engine.options import option_id
 from engine.views import SeatView
 
+from ..engine.props import option_values
 from .fakechat import CHAT, Bot, Player, button, play_out, seeds, users
 from .policies import ai_for, finisher, heuristic
 from .test_leaks import Watch, _label_cards_in
 from .test_texts_audit import PLACEHOLDER, foreign_words
-
-
-def _values(field: dataclasses.Field[Any], default: object) -> list[object]:
-    """The values of an option other than its default: a switch flipped, each other
-    choice of a narrowed one."""
-    if isinstance(default, bool):
-        return [not default]
-    return [c for c in field.metadata.get("choices", ()) if c != default]
 
 
 def _single_options() -> list[tuple[str, dict[str, object]]]:
@@ -58,7 +50,8 @@ def _single_options() -> list[tuple[str, dict[str, object]]]:
         standard = game(game_id).parse_options({})
         for f in dataclasses.fields(standard):
             default = getattr(standard, f.name)
-            values = _values(f, default)
+            # the values other than the default: a switch flipped, each other choice
+            values = [v for v in option_values(f) if v != default]
             assert values, f"{game_id}.{f.name}: which values to play?"
             out += [(game_id, {option_id(game_id, f.name): v}) for v in values]
     return out

@@ -165,6 +165,16 @@ def _check_replay(
         assert answer["deals"][0]["points"] == list(res.points)
 
 
+def option_values(f: dataclasses.Field[Any]) -> tuple[Any, ...]:
+    """Every value a rule option may take: a switch off and on, a narrowed one each
+    of its ``choices`` (engine.options reads the same metadata)."""
+    choices = f.metadata.get("choices")
+    if choices:
+        return tuple(choices)
+    assert f.type in ("bool", bool), f"option {f.name}: which values?"
+    return (False, True)
+
+
 def every_option(cls: type[Any], **fixed: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     """A game's rule options with every field drawn from its values (a switch on or
     off, a choice among its ``choices``), so an option added to the game later is
@@ -172,7 +182,6 @@ def every_option(cls: type[Any], **fixed: st.SearchStrategy[Any]) -> st.SearchSt
     otherwise."""
     draw: dict[str, st.SearchStrategy[Any]] = {}
     for f in dataclasses.fields(cls):
-        choices = f.metadata.get("choices")
-        assert choices or f.type in ("bool", bool), f"{cls.__name__}.{f.name}: no values"
-        draw[f.name] = st.sampled_from(choices) if choices else st.booleans()
+        values = option_values(f)
+        draw[f.name] = st.booleans() if values == (False, True) else st.sampled_from(values)
     return st.builds(cls, **(draw | fixed))
