@@ -49,10 +49,12 @@ class Preferences(ServiceShape):
                 return refuse(lang, "bad_setting", error=e.text(lang))
             speaks = chat_language(updated, chat.lang)
             setting = chat_settings_op(chat.key, kept_unread(updated.to_json(), stored))
-            if speaks != chat_language(current, chat.lang):
+            if setting_key(key) == "language" or speaks != chat_language(current, chat.lang):
                 # the chat's tables speak its language: the running ones switch with
                 # the setting, in its transaction — a kill leaves none of them
-                # switched, or all of them and the chat
+                # switched, or all of them and the chat.  Set to the language the
+                # chat already speaks, it still reaches a table that speaks another
+                # (opened before a Discord server's locale changed)
                 await self._speak(self.tables_in(chat.key), speaks, [setting])
             else:
                 await self.store.write(ops=[setting])

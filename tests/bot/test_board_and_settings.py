@@ -527,6 +527,32 @@ async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot)
     assert out.text == "Saved: language = de"  # the one that reaches them
 
 
+async def test_an_admin_setting_the_language_his_chat_already_has_switches_its_open_tables(
+    bot: Bot,
+) -> None:
+    """A Discord server whose language changed (its locale: "en" then "de") while a
+    match ran in English: the admin sets the language to German, which the chat
+    already speaks by its locale, and expects the running table to speak it too, not
+    to go on in English until it ends."""
+    a, b = (bot.player(u) for u in users(2, platform="dc"))
+    english = ChatRef("dc", "5001", "Wirtshaus", lang="en")
+    tid = await open_table(bot, "zweier", [a, b], chat=english)
+    table = bot.svc.tables[tid]
+    assert table.settings["lang"] == "en"
+    german = dataclasses.replace(english, lang="de")
+    out = await bot.svc.update_setting(german, a.user, "language", "de", is_admin=True)
+    assert out.ok, out
+    assert table.settings["lang"] == "de"
+    shown, german_view, english_view = (
+        bot.fc.channel[-1].message,
+        bot.svc.table(tid, "de"),
+        bot.svc.table(tid, "en"),
+    )
+    assert german_view is not None and english_view is not None
+    assert shown == german_view.message != english_view.message  # redrawn in German
+    assert (await bot.db.table_log(tid))[-1] == {"k": "lang", "lang": "de"}  # and stored
+
+
 async def test_default_and_its_german_word_reset_and_an_option_is_found_without_its_game(
     bot: Bot,
 ) -> None:
