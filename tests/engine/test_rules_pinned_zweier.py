@@ -308,3 +308,77 @@ def test_the_match_ends_at_exactly_7_game_points() -> None:
     match.add_result(spec, DealResult(points=(1, 0), winners=(0,), reason="last_trick"))
     assert match.finished and match.next_deal() is None
     assert match.summary() == {"scores": [7, 1], "bummerl": [0, 1], "finished": True}
+
+
+def _script(script: str) -> list[tuple[int, A.Action]]:
+    """ "1:QD 0:close 0:AS" -> (seat, action) pairs; ``*`` declares the marriage."""
+    out: list[tuple[int, A.Action]] = []
+    for item in script.split():
+        seat, what = item.split(":")
+        if what == "close":
+            out.append((int(seat), A.CloseTalon()))
+        else:
+            out.append(_play(int(seat), what.rstrip("*"), what.endswith("*")))
+    return out
+
+
+def _cards_offered(state: P.DealCore) -> set[str]:
+    return {a.card.id for a in P.legal_actions(state) if isinstance(a, A.PlayCard)}
+
+
+def test_stichzwang_and_no_second_close_after_the_dealer_closes() -> None:
+    """RULES.md §2 closing: "From then on Stichzwang applies" -- whichever seat closed,
+    seat 0 (the dealer) included -- and the talon, once closed, is not closed again.
+    CLOSED_AT_33: seat 0 closes after T2 with the talon still open and leads the AS;
+    seat 1 (QH AC JC TS KS) must follow with a spade.  Then seat 0 leads QC declaring
+    20: seat 1 (QH AC JC KS) must head the Queen, so only the AC."""
+    hands, talon, script = CLOSED_AT_33
+    steps = _script(script)
+    state = _state_after(steps[:5], hands, talon)  # ... 0:close
+    assert P.view(state, None).talon_size > 2  # closed, not used up
+    assert A.CloseTalon() not in P.legal_actions(state)
+    state = _state_after(steps[:6], hands, talon)  # 0:AS
+    assert _cards_offered(state) == {"TS", "KS"}
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, 1, A.PlayCard(CARDS[index_of("QH")]))
+    assert refused.value.code == "must_follow_suit"
+    state = _state_after(steps[:8], hands, talon)  # 1:TS, 0:QC*
+    assert _cards_offered(state) == {"AC"}
+    assert A.CloseTalon() not in P.legal_actions(_state_after(steps[:9], hands, talon))
+
+
+@pytest.mark.parametrize("card", ["KS", "QS"])
+def test_leading_either_card_of_the_trump_marriage_declares_40(card: str) -> None:
+    """RULES.md §1 marriage: declared by leading "the K or Q while holding the other";
+    the trump marriage is 40 whichever of the two is led.  T1 1:AH 0:JD -> s1 13, then
+    s1 leads the King or the Queen of Spades (trumps) declaring: 13 + 40 = 53."""
+    hands, talon = MARRIAGES
+    state = _state_after([_play(1, "AH"), _play(0, "JD"), _play(1, card, True)], hands, talon)
+    view = P.view(state, 0)
+    assert view.marriages == ((1, Suit.SPADES, 40),)
+    assert view.points == (0, 53)
+    partner = "QS" if card == "KS" else "KS"
+    assert (1, CARDS[index_of(partner)]) in view.known
+
+
+def test_the_talon_count_includes_the_face_up_trump() -> None:
+    """RULES.md §2: the talon is the 9 face-down cards with the turned-up trump under
+    them ("face-up card included" when counting it).  With the AH turned up the table
+    shows 10 cards, 8 after the first trick's two draws."""
+    hands = [["JH", "JD", "QD", "KD", "TD"], ["AS", "TH", "KH", "QH", "AC"]]
+    talon = ["AD", "TC", "KC", "QC", "JC", "TS", "KS", "QS", "JS", "AH"]
+    state = _state_after([], hands, talon)
+    assert P.view(state, None).talon_size == 10
+    assert P.view(state, None).trump_card == CARDS[index_of("AH")]
+    state = _state_after([_play(1, "AC"), _play(0, "JH")], hands, talon)
+    assert P.view(state, 0).talon_size == 8
+
+
+def test_no_duty_to_trump_before_closing_with_the_trump_ace_face_up() -> None:
+    """RULES.md §2: "Until the talon is closed or empty: no duty to follow or beat" --
+    whichever card lies face up, the AH (card 0) too.  Seat 1 leads the AC; seat 0
+    (JH JD QD KD TD) has no Club and holds the trump JH, yet may play any card."""
+    hands = [["JH", "JD", "QD", "KD", "TD"], ["AS", "TH", "KH", "QH", "AC"]]
+    talon = ["AD", "TC", "KC", "QC", "JC", "TS", "KS", "QS", "JS", "AH"]
+    state = _state_after([_play(1, "AC")], hands, talon)
+    assert _cards_offered(state) == {"JH", "JD", "QD", "KD", "TD"}
