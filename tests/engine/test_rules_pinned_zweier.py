@@ -17,6 +17,7 @@ from engine import protocol as P
 from engine import zweier
 from engine.cards import CARDS, Suit, index_of
 from engine.errors import IllegalAction
+from engine.events import CardDrawn, Claimed, redact_all
 from engine.record import replay_record
 from engine.results import DealResult
 
@@ -322,6 +323,17 @@ def _script(script: str) -> list[tuple[int, A.Action]]:
     return out
 
 
+def _record_actions(script: str) -> list[dict[str, Any]]:
+    """ "1:QD 0:close 0:AS" -> record actions for `_replay`."""
+    out: list[dict[str, Any]] = []
+    for item in script.split():
+        if item.endswith(":close"):
+            out.append({"seat": int(item[0]), "do": "close"})
+        else:
+            out.extend(_plays(item))
+    return out
+
+
 def _cards_offered(state: P.DealCore) -> set[str]:
     return {a.card.id for a in P.legal_actions(state) if isinstance(a, A.PlayCard)}
 
@@ -382,3 +394,121 @@ def test_no_duty_to_trump_before_closing_with_the_trump_ace_face_up() -> None:
     talon = ["AD", "TC", "KC", "QC", "JC", "TS", "KS", "QS", "JS", "AH"]
     state = _state_after([_play(1, "AC")], hands, talon)
     assert _cards_offered(state) == {"JH", "JD", "QD", "KD", "TD"}
+
+
+def test_a_dealer_who_closes_and_takes_the_last_trick_with_65_loses_2() -> None:
+    """RULES.md §2 closed talon: "If he fails, the opponent gets 2 game points" -- also
+    when the closer is the dealer (seat 0) and takes the last trick himself; the last
+    trick's 1 point is for deals nobody closed.  Trumps Hearts (JH face up); seat 0
+    closes after T2, seat 1 then has a trick; seat 0 ends on 65 with the last trick."""
+    hands = [["QH", "AD", "TC", "KH", "QS"], ["QD", "JD", "KS", "JS", "TH"]]
+    talon = ["TS", "AH", "JC", "AS", "AC", "KD", "TD", "KC", "QC", "JH"]
+    steps = _script("1:TH 0:KH 1:QD 0:AD 0:close 0:QH 1:TS 0:JC 1:AS 0:QS 1:KS 1:JD 0:AH 0:TC 1:JS")
+    state = _state_after(steps, hands, talon)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.card_points[0]) == ((0, 2), 65)
+    assert P.view(state, None).last_trick_winner == 0
+
+
+def test_a_closer_reaching_exactly_66_with_the_last_trick_wins_without_claiming() -> None:
+    """RULES.md §2 closed talon, claims off: "the closer must reach 66" -- exactly 66
+    with the last trick is enough (docs/rules/zweier.md: the last trick's winner's
+    claim is made for him), scaled by the opponent at closing: 21 points and two
+    tricks, so 2 game points.  Trumps Spades (AS face up); seat 0 closes after T3."""
+    hands = [["JS", "KD", "JH", "QD", "AC"], ["TC", "JC", "KC", "JD", "AH"]]
+    talon = ["KS", "TS", "QH", "TH", "AD", "QS", "KH", "QC", "TD", "AS"]
+    script = (
+        "1:KC 0:KD 1:TC 0:QD 1:AH 0:JS 0:close 0:TH 1:QH 0:TS 1:KS 0:JH 1:QS 1:JD 0:AD 0:AC 1:JC"
+    )
+    answer = _replay(_record_actions(script), {"auto_claim": False}, hands, talon)
+    assert answer["deals"][0]["points"] == [2, 0]
+
+
+def test_a_wrong_claim_with_one_trick_costs_the_minimum_of_2() -> None:
+    """RULES.md §1 claims: a wrong claim gives the other side "the points the claim
+    would have won (at least 2 in `zweier`, 3 if the claimer had no trick)".  Trumps
+    Clubs (AC face up); seat 0 claims with one trick and 5 points against 34 and three
+    tricks: the claim would have won 1, so seat 1 gets 2 -- not 3, seat 0 has a trick.
+    T1 1:TD 0:KS -> s1 14   T2 1:QH 0:JD -> s1 19   T3 1:KD 0:AS -> s1 34
+    T4 1:JC 0:QC -> s0 5."""
+    hands = [["QC", "KH", "JD", "KS", "TH"], ["QH", "TD", "KD", "QD", "KC"]]
+    talon = ["JC", "AS", "QS", "JS", "TC", "AD", "JH", "TS", "AH", "AC"]
+    actions = [*_plays("1:TD 0:KS 1:QH 0:JD 1:KD 0:AS 1:JC 0:QC"), {"seat": 0, "do": "claim"}]
+    answer = _replay(actions, {"auto_claim": False}, hands, talon)
+    assert answer["deals"][0]["points"] == [0, 2]
+
+
+def test_a_right_claim_is_told_with_its_game_points() -> None:
+    """RULES.md §1 claims (auto_claim off): the table hears that the claim was right
+    and what it won -- EXACTLY_66 then `claim`: right, 1 game point (the loser has 40)."""
+    state: P.DealCore = zweier.start_deal(
+        zweier.options({"auto_claim": False}),
+        0,
+        hands=[[index_of(c) for c in h] for h in HANDS],
+        talon=[index_of(c) for c in TALON],
+    )
+    for act in EXACTLY_66:
+        state, _ = P.apply(state, act["seat"], A.PlayCard(CARDS[index_of(act["card"])]))
+    state, events = P.apply(state, 1, A.Claim())
+    assert Claimed(1, True, 1) in events
+
+
+def test_the_table_sees_the_last_trick_and_who_took_it() -> None:
+    """RULES.md §1: "Winner of a trick leads to the next" -- the table shows the trick
+    just taken, who led what, and who took it.  T1 1:AC 0:JH -> seat 1."""
+    state = _state_after([_play(1, "AC"), _play(0, "JH")])
+    view = P.view(state, None)
+    played = ((1, CARDS[index_of("AC")]), (0, CARDS[index_of("JH")]))
+    assert (view.last_trick, view.last_trick_winner) == (played, 1)
+    assert view.tricks == (played,)
+
+
+def test_only_the_face_up_trump_is_drawn_in_sight_of_the_table() -> None:
+    """RULES.md §2: after each trick its winner draws first, then the other -- both
+    face down, except the last card, the turned-up trump, which everyone sees taken.
+    T1 1:AC 0:JH: seat 1 draws AD, seat 0 TC, and the group sees neither card."""
+    state = _state_after([_play(1, "AC")])
+    _, events = P.apply(state, 0, A.PlayCard(CARDS[index_of("JH")]))
+    drawn = [e for e in redact_all(events, None) if isinstance(e, CardDrawn)]
+    assert drawn == [CardDrawn(1, None), CardDrawn(0, None)]
+    plays = [_play(int(p["seat"]), p["card"]) for p in _plays(LAST_TRICK_OUT)[:9]]
+    state = _state_after(plays)
+    _, events = P.apply(state, 0, A.PlayCard(CARDS[index_of("TS")]))  # T5: s0 draws JS
+    drawn = [e for e in redact_all(events, None) if isinstance(e, CardDrawn)]
+    assert drawn == [CardDrawn(0, None), CardDrawn(1, CARDS[index_of("AS")], True)]
+
+
+def test_an_opponent_reaching_66_after_a_close_ends_it_as_the_closer_failing() -> None:
+    """RULES.md §2 closed talon: "the closer must reach 66"; the opponent reaching it
+    first is the closer failing, and the result says so (the table tells the players
+    why the deal ended), not a plain 66.  The deal of
+    test_closer_loses_when_the_opponent_without_a_trick_reaches_66."""
+    steps = [(1, A.CloseTalon()), *_script("1:JH 0:TH 0:KH* 1:JD 0:AC 1:QD 0:AH 1:KD")]
+    state = _state_after(steps, [HANDS[1], HANDS[0]])
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((3, 0), "closer_failed")
+
+
+def test_the_opponent_of_a_dealer_who_closed_reaching_66_is_the_closer_failing() -> None:
+    """RULES.md §2 closed talon, the closer being the dealer (seat 0): seat 0 closes
+    after T3, when seat 1 has two tricks; seat 1 then reaches 66 first (75): the closer
+    failed, seat 1 gets 2 game points.  Trumps Spades (TS face up)."""
+    hands = [["KC", "KH", "KD", "AS", "TH"], ["QS", "QH", "QD", "JH", "KS"]]
+    talon = ["AD", "AH", "JD", "JC", "TD", "TC", "QC", "JS", "AC", "TS"]
+    steps = _script("1:QS* 0:KC 1:QD 0:AH 1:AD 0:AS 0:close 0:KD 1:JD 0:TD 1:KS")
+    state = _state_after(steps, hands, talon)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((0, 2), "closer_failed")
+
+
+def test_an_automatic_66_is_no_claim() -> None:
+    """RULES.md §1: with auto_claim the engine ends the deal at 66 by itself -- the
+    result says 66 was reached, and no player is told of a claim he did not make."""
+    state = _state_after([_play(int(a["seat"]), a["card"]) for a in EXACTLY_66[:-1]])
+    state, events = P.apply(state, 1, A.PlayCard(CARDS[index_of(EXACTLY_66[-1]["card"])]))
+    result = P.result(state)
+    assert result is not None and result.reason == "reached_66"
+    assert not [e for e in events if isinstance(e, Claimed)]
