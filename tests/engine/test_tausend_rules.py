@@ -225,3 +225,43 @@ def test_with_four_players_a_third_climber_pushes_the_earliest_sitter_off() -> N
     assert m.scores == [880, 760, 880, 120]
     assert m.on_barrel == [True, False, True, False]
     assert m.climbed == [0, 2]
+
+
+def test_the_winning_deal_ends_the_match_and_tells_of_a_loser_at_exactly_880() -> None:
+    """RULES.md §5 Barrel: only the declarer on the barrel who makes a bid above 120
+    wins the game -- the match is over, no deal follows; a loser who reaches exactly
+    880 in that deal is fixed there and told so (the table explains every score's
+    move).  Seat 0 makes 150 from the barrel; seat 1 goes from 860 to 880."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [0, 860, 300]
+    _sitting(m, 0)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((150, 20, 5), 0, 150, True))
+    assert m.finished and m.scores == [1000, 880, 305]
+    assert m.notes == [(0, "barrel_won"), (1, "barrel_climbed")]
+    assert m.next_deal() is None
+
+
+def test_a_sitter_is_told_of_each_deal_on_the_barrel_and_of_the_third() -> None:
+    """RULES.md §5 Barrel: a player on the barrel is fixed at 880 -- another's
+    contract scores him nothing -- and "He has three deals; failing them: -120 (back
+    to 760)".  Each deal's notes tell only that deal's moves of the scores: seat 0
+    sits on the barrel; deal 1 he takes 20 (frozen), deal 2 nothing happens to him,
+    deal 3 is his third and he drops to 760."""
+    m = TausendMatch(TausendOptions(), 0)
+    m.scores = [880, 0, 0]
+    _sitting(m, 0)
+    deals = [
+        ((20, 120, 10), [(0, "barrel_frozen")], [880, 120, 10]),
+        ((0, 5, 100), [], [880, 125, 110]),
+        ((0, -100, 30), [(0, "barrel_attempts")], [760, 25, 140]),
+    ]
+    for k, (points, notes, scores) in enumerate(deals):
+        spec = m.next_deal()
+        assert spec is not None and spec.deal_no == k
+        declarer = max(range(3), key=lambda s: abs(points[s]))
+        value = abs(points[declarer])
+        m.add_result(spec, _result(points, declarer, value, points[declarer] > 0))
+        assert (m.notes, m.scores) == (notes, scores)
+    assert m.on_barrel == [False, False, False] and m.falls == [1, 0, 0]
