@@ -409,6 +409,9 @@ def test_a_dealer_who_closes_and_takes_the_last_trick_with_65_loses_2() -> None:
     assert result is not None
     assert (result.points, result.card_points[0]) == ((0, 2), 65)
     assert P.view(state, None).last_trick_winner == 0
+    # the result says who closed (the table's explanation of the score) and the tricks
+    assert result.detail("closed_by") == 0
+    assert result.tricks == (5, 2)
 
 
 def test_a_closer_reaching_exactly_66_with_the_last_trick_wins_without_claiming() -> None:
@@ -512,3 +515,4 @@ def test_an_automatic_66_is_no_claim() -> None:
     result = P.result(state)
     assert result is not None and result.reason == "reached_66"
     assert not [e for e in events if isinstance(e, Claimed)]
+    assert P.legal_actions(state) == ()  # §1 "Ending a deal": nothing more to play
