@@ -14,6 +14,7 @@ from engine.actions import action_from_json
 from engine.bauern import BauernOptions
 from engine.cards import CARDS, DECK20, Suit, index_of
 from engine.errors import IllegalAction
+from engine.events import Claimed, Event
 from engine.record import replay_record
 
 #: The deal of the scenario records kontra-beats-bettler / error-bettler-after-kontra.
@@ -86,10 +87,12 @@ def test_declare_and_go_out_leads_the_card_named() -> None:
         who, card = text.split(":")
         script.append((int(who), A.PlayCard(CARDS[index_of(card)])))
     script.append((0, A.PlayCard(CARDS[index_of("QC")], marriage=True, claim=True)))
+    events: tuple[Event, ...] = ()
     for seat, action in script:
-        state, _ = P.apply(state, seat, action)
+        state, events = P.apply(state, seat, action)
     result = P.result(state)
     assert result is not None and result.points == (3, 0, 3, 0)
+    assert Claimed(0, True, 3) in events  # the table is told the claim was right
     assert P.view(state, None).trick == ((0, CARDS[index_of("QC")]),)
 
 
@@ -144,10 +147,12 @@ def test_a_deal_won_on_a_marriage_is_over_at_once(deal: str) -> None:
     state: P.DealCore = bauern.start_deal(
         BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
     )
+    events: tuple[Event, ...] = ()
     for act in actions:
-        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
     result = P.result(state)
     assert result is not None and result.points == points
+    assert not [e for e in events if isinstance(e, Claimed)]  # auto_claim: nobody claimed
     assert P.to_act(state) is None
     with pytest.raises(IllegalAction) as refused:
         P.apply(state, 3, A.PlayCard(CARDS[index_of("QS")]))
@@ -193,3 +198,111 @@ def test_a_sitting_out_partner_in_seat_0_is_not_asked_to_redouble() -> None:
     deal = answer["deals"][0]
     assert (deal["contract"], deal["declarer"], deal["multiplier"]) == ("bettler", 2, 2)
     assert (deal["open"], deal["to_act"]) == (True, 2)
+
+
+def _normal_game(
+    hands: list[list[str]], dealer: int, trump: str, plays: str, auto_claim: bool = True
+) -> P.DealCore:
+    """Forehand names `trump` and plays the normal game, nobody bids or doubles, then
+    the cards of `plays` ("2:QD* 3:AH ... 2:claim"; ``*`` declares the marriage)."""
+    fh = (dealer + 1) % 4
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(auto_claim=auto_claim),
+        dealer,
+        hands=[[index_of(c) for c in h] for h in hands],
+    )
+    script: list[tuple[int, A.Action]] = [
+        (fh, A.ChooseTrump(Suit.parse(trump))),
+        (fh, A.Bid("normal")),
+        *(((fh + k) % 4, A.Pass()) for k in (1, 2, 3)),
+        *(((fh + k) % 4, A.Pass()) for k in (1, 3)),  # no Kontra from either opponent
+    ]
+    for item in plays.split():
+        who, card = item.split(":")
+        if card == "claim":
+            script.append((int(who), A.Claim()))
+        else:
+            script.append((int(who), A.PlayCard(CARDS[index_of(card[:2])], card.endswith("*"))))
+    for seat, action in script:
+        state, _ = P.apply(state, seat, action)
+    return state
+
+
+def test_partners_points_and_a_marriage_made_good_by_the_partner_add_up() -> None:
+    """RULES.md §1: "In dreier and bauern the partners' points are added up", and a
+    marriage counts "once that side has won at least one trick" -- the partner's trick
+    too.  Dealer 1; forehand seat 2 names Hearts and leads QD declaring 20 (it waits);
+    T1 -> seat 3 (AH).  T2 3:QS* (20, counts) -> seat 0 (KH): now seat 2's 20 counts
+    though seat 2 never takes a trick.  T3 -> seat 1 (QH): team 1 has 22 + 46 = 68,
+    out; team 0 has 19 + 20 = 39 >= 33, so 1 game point (2 if the 20 were lost)."""
+    hands = [
+        ["KH", "TD", "AC", "AD", "KC"],
+        ["JC", "JH", "TC", "QH", "JD"],
+        ["TS", "TH", "KD", "QD", "QC"],
+        ["JS", "AS", "KS", "AH", "QS"],
+    ]
+    plays = "2:QD* 3:AH 0:TD 1:JD 3:QS* 0:KH 1:JH 2:TS 0:AD 1:QH 2:KD 3:KS"
+    after_t2 = " ".join(plays.split()[:8])
+    view = P.view(_normal_game(hands, 1, "H", after_t2), None)
+    assert (view.tricks_won, view.points) == ((1, 0, 0, 1), (19, 0, 20, 46))
+    assert dict(view.extra)["pending_marriage_points"] == (0, 0, 0, 0)
+    state = _normal_game(hands, 1, "H", plays)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((0, 1, 0, 1), "reached_66")
+    assert result.card_points == (19, 22, 20, 46)
+    assert result.detail("team_points") == (39, 68)
+
+
+def test_a_marriage_waits_while_only_the_other_team_has_a_trick() -> None:
+    """RULES.md §1 marriage: the points count once *that side* has a trick -- an
+    opponent's trick does not make them count.  Dealer 1; forehand seat 2 names
+    Diamonds and leads KD declaring 40; seat 1 takes T1 with the AD: seat 2's 40 still
+    waits."""
+    hands = [
+        ["KC", "TD", "TH", "JH", "AH"],
+        ["TC", "AS", "JC", "AD", "KS"],
+        ["KD", "QS", "JS", "TS", "QD"],
+        ["JD", "QC", "QH", "KH", "AC"],
+    ]
+    state = _normal_game(hands, 1, "D", "2:KD* 3:JD 0:TD 1:AD")
+    view = P.view(state, None)
+    assert view.tricks_won == (0, 1, 0, 0)
+    assert view.points == (0, 27, 0, 0)
+    assert dict(view.extra)["pending_marriage_points"] == (0, 0, 40, 0)
+
+
+def test_a_claim_with_exactly_66_is_right() -> None:
+    """RULES.md §4 "Claim 'enough' as in zweier" and §1: a team at exactly 66 claims
+    rightly.  Dealer 3; forehand seat 0 names Diamonds, leads KD declaring 40 (it
+    waits); seat 2 takes T1 with the TD: 26 + the 40 = 66; seat 2 claims: right, and
+    the other team has no trick: 3 game points."""
+    hands = [
+        ["KD", "QS", "QD", "AS", "KC"],
+        ["QH", "TS", "JS", "AH", "JD"],
+        ["AD", "JC", "QC", "TD", "AC"],
+        ["TC", "KS", "TH", "JH", "KH"],
+    ]
+    state = _normal_game(hands, 3, "D", "0:KD* 1:JD 2:TD 3:TC 2:claim", auto_claim=False)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((3, 0, 3, 0), "reached_66")
+    assert result.detail("team_points") == (66, 0)
+
+
+def test_a_wrong_claim_by_the_second_team_scores_for_the_first() -> None:
+    """RULES.md §4 claims: "wrong claim: opponents win the value" -- for a claim by
+    team 1 (seats 1 and 3) too.  Dealer 3, Hearts trumps; T1 -> seat 2 (JH), T2 ->
+    seat 1 (KH); seat 1 claims with his team's 22: wrong.  The claim would have won 2
+    (team 0 has 19, under 33), so seats 0 and 2 score 2."""
+    hands = [
+        ["QS", "QH", "QD", "AH", "JD"],
+        ["KC", "KH", "KD", "JC", "TD"],
+        ["TS", "JH", "KS", "TC", "QC"],
+        ["AS", "TH", "AD", "JS", "AC"],
+    ]
+    plays = "0:JD 1:KD 2:JH 3:AD 2:KS 3:AS 0:QS 1:KH 1:claim"
+    state = _normal_game(hands, 3, "H", plays, auto_claim=False)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((2, 0, 2, 0), "wrong_claim")
