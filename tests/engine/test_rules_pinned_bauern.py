@@ -250,6 +250,7 @@ def test_partners_points_and_a_marriage_made_good_by_the_partner_add_up() -> Non
     result = P.result(state)
     assert result is not None
     assert (result.points, result.reason) == ((0, 1, 0, 1), "reached_66")
+    assert result.winners == (1, 3)
     assert result.card_points == (19, 22, 20, 46)
     assert result.detail("team_points") == (39, 68)
 
@@ -288,6 +289,7 @@ def test_a_claim_with_exactly_66_is_right() -> None:
     assert result is not None
     assert (result.points, result.reason) == ((3, 0, 3, 0), "reached_66")
     assert result.detail("team_points") == (66, 0)
+    assert P.view(state, None).phase == "over"
 
 
 def test_a_wrong_claim_by_the_second_team_scores_for_the_first() -> None:
@@ -306,3 +308,4 @@ def test_a_wrong_claim_by_the_second_team_scores_for_the_first() -> None:
     result = P.result(state)
     assert result is not None
     assert (result.points, result.reason) == ((2, 0, 2, 0), "wrong_claim")
+    assert result.winners == (0, 2)

@@ -120,6 +120,24 @@ def test_tie_break_dealer_is_the_next_seat_when_the_rotation_dealer_is_out() -> 
     assert tie.dealer == 0
 
 
+@pytest.mark.parametrize("out", [0, 1, 2])
+def test_the_player_out_of_the_tie_break_scores_nothing_in_it(out: int) -> None:
+    """RULES.md §3 Score / §6 tie-break: the two tied for lowest play the zweier deal;
+    the third player is out of it, so its points are 0 for him whichever seat he is,
+    and its loser takes the Bummerl.  `out` reaches 24, the two others tie at 0; deal
+    seat 0 wins the tie-break with 3."""
+    m = dreier.new_match(dreier.DreierOptions(), first_dealer=0)
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result(tuple(24 if s == out else 0 for s in range(3))))
+    tie = m.next_deal()
+    assert tie is not None and tie.game == "zweier" and out not in tie.seats
+    assert tie.deal_no == 1  # the match's second deal (the records number its deals)
+    points = m.add_result(tie, _result((3, 0), winners=(0,)))
+    assert points[out] == 0 and points[tie.seats[0]] == 3 and points[tie.seats[1]] == 0
+    assert m.bummerl == [2 if s == tie.seats[1] else 0 for s in range(3)]
+
+
 @pytest.mark.parametrize("winner", [0, 1, 2])
 def test_retourschneider_for_every_winner(winner: int) -> None:
     """RULES.md §3 Score: if the two others stood at 23 each and the winner came from

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine import protocol as P
-from engine.actions import Action, Bid, Give, Pass, PlayCard, Raise
+from engine.actions import Action, Bid, Give, Pass, PlayCard, Raise, action_from_json
 from engine.cards import Card, index_of
 from engine.record import replay_record
 from engine.results import DealResult
@@ -265,3 +265,27 @@ def test_a_sitter_is_told_of_each_deal_on_the_barrel_and_of_the_third() -> None:
         m.add_result(spec, _result(points, declarer, value, points[declarer] > 0))
         assert (m.notes, m.scores) == (notes, scores)
     assert m.on_barrel == [False, False, False] and m.falls == [1, 0, 0]
+
+
+def test_a_failed_contract_is_won_by_the_opponents() -> None:
+    """RULES.md §5 Score: "declarer with >= bid (tricks + marriages) scores +bid, else
+    -bid"; the others score their own points.  The deal of TWO_MARRIAGES, but seat 1
+    raises to 160 (he holds the Hearts marriage): his 150 fall short, he scores -160
+    and the deal is won by seats 0 and 2."""
+    deal = dict(TWO_MARRIAGES)
+    deal["actions"] = [
+        {"seat": 1, "do": "raise", "value": 160} if a["do"] == "raise" else a
+        for a in TWO_MARRIAGES["actions"]
+    ]
+    state = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in deal["hands"]],
+        talon=[index_of(c) for c in deal["talon"]],
+    )
+    for a in deal["actions"]:
+        state, _ = P.apply(state, a["seat"], action_from_json(a))
+    result = P.result(state)
+    assert result is not None
+    assert (result.reason, sorted(result.winners)) == ("failed", [0, 2])
+    assert result.points == (0, -160, 110)
