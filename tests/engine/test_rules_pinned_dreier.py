@@ -10,7 +10,7 @@ import pytest
 from engine import dreier
 from engine import protocol as P
 from engine.actions import action_from_json
-from engine.cards import index_of
+from engine.cards import Suit, index_of
 from engine.events import Claimed
 from engine.record import replay_record
 from engine.results import DealResult
@@ -414,3 +414,41 @@ def test_a_manual_call_is_announced_right_or_wrong(tricks: int, right: bool) -> 
     result = P.result(state)
     assert result is not None
     assert result.points == ((6, 0, 6) if right else (0, 6, 0))
+
+
+@pytest.mark.parametrize("card", ["KS", "QS"])
+def test_a_plain_marriage_counts_20_whichever_card_is_led(card: str) -> None:
+    """RULES.md §1 marriage: K+Q of one suit, 20 ("Zwanziger"; 40 only in trumps),
+    declared by leading the K or the Q.  Dealer 0; forehand seat 1 names Hearts, plays
+    the normal game and keeps his cards (he lays the talon's KC QC away).  T1 1:AH
+    2:JH 0:JC -> seat 1, 15; then he leads the King or the Queen of Spades declaring:
+    15 + 20 = 35."""
+    hands = [
+        ["JS", "TS", "AS", "QD", "JD", "JC"],
+        ["AH", "KS", "QS", "TH", "AC", "TC"],
+        ["JH", "QH", "KH", "AD", "TD", "KD"],
+    ]
+    actions: list[dict[str, Any]] = [
+        {"seat": 1, "do": "trump", "suit": "H"},
+        {"seat": 1, "do": "bid", "contract": "normal"},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "discard", "cards": ["KC", "QC"]},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "play", "card": "AH"},
+        {"seat": 2, "do": "play", "card": "JH"},
+        {"seat": 0, "do": "play", "card": "JC"},
+        {"seat": 1, "do": "play", "card": card, "marriage": True},
+    ]
+    state: P.DealCore = dreier.start_deal(
+        dreier.DreierOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in ("KC", "QC")],
+    )
+    for act in actions:
+        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    view = P.view(state, None)
+    assert view.marriages == ((1, Suit.SPADES, 20),)
+    assert view.points[1] == 35
