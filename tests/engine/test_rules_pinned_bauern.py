@@ -246,6 +246,8 @@ def test_partners_points_and_a_marriage_made_good_by_the_partner_add_up() -> Non
     view = P.view(_normal_game(hands, 1, "H", after_t2), None)
     assert (view.tricks_won, view.points) == ((1, 0, 0, 1), (19, 0, 20, 46))
     assert dict(view.extra)["pending_marriage_points"] == (0, 0, 0, 0)
+    # each marriage's other card was shown: seat 2 led the QD (KD), seat 3 the QS (KS)
+    assert {(2, CARDS[index_of("KD")]), (3, CARDS[index_of("KS")])} <= set(view.known)
     state = _normal_game(hands, 1, "H", plays)
     result = P.result(state)
     assert result is not None

@@ -10,8 +10,8 @@ import pytest
 from engine import dreier
 from engine import protocol as P
 from engine.actions import action_from_json
-from engine.cards import Suit, index_of
-from engine.events import Claimed
+from engine.cards import CARDS, Suit, index_of
+from engine.events import Claimed, MarriageDeclared
 from engine.record import replay_record
 from engine.results import DealResult
 
@@ -452,3 +452,47 @@ def test_a_plain_marriage_counts_20_whichever_card_is_led(card: str) -> None:
     view = P.view(state, None)
     assert view.marriages == ((1, Suit.SPADES, 20),)
     assert view.points[1] == 35
+    partner = "QS" if card == "KS" else "KS"
+    assert (1, CARDS[index_of(partner)]) in view.known  # the other card is shown
+
+
+def test_defenders_reaching_exactly_66_with_a_marriage_win_at_once() -> None:
+    """RULES.md §1 auto-claim: a side is out "straight after a marriage is declared if
+    that side already has a trick", at exactly 66 too; the led card's trick is not
+    played out.  Dealer 0; seat 1 names Diamonds and plays the normal game; he leads
+    KC declaring 20 without a trick (it waits: the table is told so); T1 -> seat 2
+    (AD), the defenders have 26; seat 2 leads QD declaring 40: 66, out.  The declarer
+    has no trick: 3 game points to each defender."""
+    hands = [
+        ["AC", "JD", "TC", "JS", "TH", "KH"],
+        ["QS", "TD", "KC", "QH", "QC", "JH"],
+        ["AS", "KD", "AH", "QD", "KS", "AD"],
+    ]
+    actions: list[dict[str, Any]] = [
+        {"seat": 1, "do": "trump", "suit": "D"},
+        {"seat": 1, "do": "bid", "contract": "normal"},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "discard", "cards": ["TD", "QS"]},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "play", "card": "KC", "marriage": True},
+        {"seat": 2, "do": "play", "card": "AD"},
+        {"seat": 0, "do": "play", "card": "AC"},
+        {"seat": 2, "do": "play", "card": "QD", "marriage": True},
+    ]
+    state: P.DealCore = dreier.start_deal(
+        dreier.DreierOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in ("TS", "JC")],
+    )
+    for k, act in enumerate(actions):
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+        if k == 7:
+            assert MarriageDeclared(1, Suit.CLUBS, 20, False, CARDS[index_of("QC")]) in events
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((3, 0, 3), "reached_66")
+    assert result.detail("side_points") == (0, 66)
+    assert P.view(state, None).trick == ((2, CARDS[index_of("QD")]),)
