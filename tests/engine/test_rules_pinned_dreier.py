@@ -495,5 +495,7 @@ def test_defenders_reaching_exactly_66_with_a_marriage_win_at_once() -> None:
     assert result is not None
     assert (result.points, result.reason) == ((3, 0, 3), "reached_66")
     assert result.detail("side_points") == (0, 66)
+    # per seat: the declarer's waiting 20 counts for nobody, seat 2 has 26 + 40
+    assert (result.card_points, result.tricks) == ((0, 0, 66), (0, 0, 1))
     assert P.view(state, None).trick == ((2, CARDS[index_of("QD")]),)
     assert P.to_act(state) is None  # §1 "Ending a deal": nobody plays to the QD
