@@ -499,3 +499,43 @@ def test_defenders_reaching_exactly_66_with_a_marriage_win_at_once() -> None:
     assert (result.card_points, result.tricks) == ((0, 0, 66), (0, 0, 1))
     assert P.view(state, None).trick == ((2, CARDS[index_of("QD")]),)
     assert P.to_act(state) is None  # §1 "Ending a deal": nobody plays to the QD
+
+
+def test_a_schnapser_reaching_exactly_66_with_a_marriage_is_won_at_once() -> None:
+    """RULES.md §3 Schnapser: the declarer "wins the moment his tricks plus his
+    marriages reach 66" -- exactly 66 too, and the deal is over then.  Dealer 0;
+    forehand seat 1 names Hearts and plays the Schnapser (he lays the talon's QS JS
+    away).  T1 1:AH 2:JH 0:TC -> 23; T2 1:TH 2:AD 0:JC -> 46; he leads KC declaring 20:
+    66, won: 6 game points."""
+    hands = [
+        ["AC", "TC", "JC", "AS", "TS", "KS"],
+        ["AH", "TH", "KH", "QH", "KC", "QC"],
+        ["JH", "AD", "TD", "KD", "QD", "JD"],
+    ]
+    actions: list[dict[str, Any]] = [
+        {"seat": 1, "do": "trump", "suit": "H"},
+        {"seat": 1, "do": "bid", "contract": "schnapser"},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        {"seat": 1, "do": "discard", "cards": ["QS", "JS"]},
+        {"seat": 2, "do": "pass"},
+        {"seat": 0, "do": "pass"},
+        *(
+            {"seat": int(p[0]), "do": "play", "card": p[2:]}
+            for p in ["1:AH", "2:JH", "0:TC", "1:TH", "2:AD", "0:JC"]
+        ),
+        {"seat": 1, "do": "play", "card": "KC", "marriage": True},
+    ]
+    state: P.DealCore = dreier.start_deal(
+        dreier.DreierOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in ("QS", "JS")],
+    )
+    for act in actions:
+        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((0, 6, 0), "reached_66")
+    assert result.detail("side_points") == (66, 0)
+    assert P.to_act(state) is None
