@@ -311,3 +311,34 @@ def test_a_wrong_claim_by_the_second_team_scores_for_the_first() -> None:
     assert result is not None
     assert (result.points, result.reason) == ((2, 0, 2, 0), "wrong_claim")
     assert result.winners == (0, 2)
+
+
+def test_a_schnapser_reaching_exactly_66_with_a_marriage_is_won_at_once() -> None:
+    """RULES.md §4 Schnapser: "reaching 66 before the third trick wins at once" --
+    exactly 66 on a marriage too, for a declarer of team 0.  Dealer 3; forehand seat 0
+    names Hearts and plays the Schnapser; T1 0:AH 1:JH 2:AD 3:QD -> 27; T2 0:TH 1:QH
+    2:JD 3:KD -> 46; he leads KC declaring 20: 66, won: 6 to seats 0 and 2."""
+    hands = [
+        ["AH", "TH", "KH", "KC", "QC"],
+        ["JH", "QH", "AC", "TC", "JC"],
+        ["AD", "JD", "TD", "AS", "TS"],
+        ["QD", "KD", "KS", "QS", "JS"],
+    ]
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+    )
+    script: list[tuple[int, A.Action]] = [
+        (0, A.ChooseTrump(Suit.HEARTS)),
+        (0, A.Bid("schnapser")),
+        *((s, A.Pass()) for s in (1, 2, 3, 1, 3)),
+    ]
+    for item in ["0:AH", "1:JH", "2:AD", "3:QD", "0:TH", "1:QH", "2:JD", "3:KD"]:
+        who, card = item.split(":")
+        script.append((int(who), A.PlayCard(CARDS[index_of(card)])))
+    script.append((0, A.PlayCard(CARDS[index_of("KC")], marriage=True)))
+    for seat, action in script:
+        state, _ = P.apply(state, seat, action)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((6, 0, 6, 0), "reached_66")
+    assert P.to_act(state) is None
