@@ -342,3 +342,48 @@ def test_a_schnapser_reaching_exactly_66_with_a_marriage_is_won_at_once() -> Non
     assert result is not None
     assert (result.points, result.reason) == ((6, 0, 6, 0), "reached_66")
     assert P.to_act(state) is None
+
+
+def _refusal(hands: list[list[str]], trump: str, plays: str) -> tuple[int, Any]:
+    """Replay forehand's normal game (dealer 3, nobody bids or doubles) and `plays`."""
+    actions: list[dict[str, Any]] = [
+        {"seat": 0, "do": "trump", "suit": trump},
+        {"seat": 0, "do": "bid", "contract": "normal"},
+        *({"seat": s, "do": "pass"} for s in (1, 2, 3, 1, 3)),
+    ]
+    for item in plays.split():
+        who, card = item.split(":")
+        actions.append({"seat": int(who), "do": "play", "card": card})
+    return replay_record(
+        {"game": "bauern", "deals": [{"dealer": 3, "hands": hands, "actions": actions}]}
+    )
+
+
+def test_the_third_card_must_head_the_highest_card_of_the_suit_so_far() -> None:
+    """RULES.md §1 rule 1: head the trick "higher than every card of that suit in the
+    trick" -- not only the card led.  Spades trumps; 0:JD 1:KD: seat 2 (QD TD ...) must
+    beat the King with the TD; the QD, which beats only the led Jack, is refused."""
+    hands = [
+        ["JD", "AS", "TS", "KS", "QS"],
+        ["KD", "AH", "TH", "KH", "QH"],
+        ["QD", "TD", "AC", "TC", "KC"],
+        ["AD", "JH", "QC", "JC", "JS"],
+    ]
+    code, answer = _refusal(hands, "S", "0:JD 1:KD 2:QD")
+    assert code == 1 and answer["error"] == "must_beat", answer
+
+
+def test_the_fourth_card_must_beat_the_trump_even_after_a_higher_card_of_the_suit_led() -> None:
+    """RULES.md §1 rule 2: "if the trick already holds a trump, beat the highest trump if
+    you can" -- whatever card of the led suit came after it.  The deal of the scenario
+    record error-must-overtrump, Hearts trumps: 0:KC 1:QH (trumps) 2:AC (any Club will
+    do once the trick holds a trump); seat 3, void in Clubs, must beat the QH: his JH
+    is refused."""
+    hands = [
+        ["KH", "KC", "JC", "AS", "TS"],
+        ["QH", "AD", "TD", "KD", "QD"],
+        ["AC", "QC", "TC", "KS", "QS"],
+        ["JH", "TH", "AH", "JD", "JS"],
+    ]
+    code, answer = _refusal(hands, "H", "0:KC 1:QH 2:AC 3:JH")
+    assert code == 1 and answer["error"] == "must_beat", answer
