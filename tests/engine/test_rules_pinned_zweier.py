@@ -516,3 +516,15 @@ def test_an_automatic_66_is_no_claim() -> None:
     assert result is not None and result.reason == "reached_66"
     assert not [e for e in events if isinstance(e, Claimed)]
     assert P.legal_actions(state) == ()  # §1 "Ending a deal": nothing more to play
+
+
+def test_the_second_seat_winning_the_match_gives_the_first_the_bummerl() -> None:
+    """RULES.md §2: a Bummerl is 7 game points -- the loser takes it whichever seat
+    wins; seat 1 reaches 7 (3 + 3 + 1) while seat 0 has 2: seat 0 gets one Bummerl."""
+    match = zweier.new_match(zweier.options(), 0)
+    for points in ((0, 3), (2, 0), (0, 3), (0, 1)):
+        spec = match.next_deal()
+        assert spec is not None
+        winner = 0 if points[0] else 1
+        match.add_result(spec, DealResult(points=points, winners=(winner,), reason="reached_66"))
+    assert match.summary() == {"scores": [2, 7], "bummerl": [1, 0], "finished": True}
