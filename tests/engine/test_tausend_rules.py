@@ -202,6 +202,7 @@ def test_the_barrel_fine_option_sets_the_push_off_and_the_crowding(fine: int) ->
     assert spec is not None
     m.add_result(spec, _result((0, 150, 5), 1, 150, True))
     assert m.scores == [880 - fine, 880, 105]
+    assert m.notes == [(1, "barrel_climbed"), (0, "barrel_pushed_off")]
     assert (m.on_barrel, m.falls) == ([False, True, False], [1, 0, 0])
 
     m = TausendMatch(TausendOptions(barrel_fine=fine), 0)
@@ -210,6 +211,7 @@ def test_the_barrel_fine_option_sets_the_push_off_and_the_crowding(fine: int) ->
     assert spec is not None
     m.add_result(spec, _result((20, 150, 5), 1, 150, True))
     assert m.scores == [880 - fine, 880 - fine, 105]
+    assert m.notes == [(0, "barrel_crowded"), (1, "barrel_crowded")]
     assert m.on_barrel == [False, False, False]
 
 
@@ -289,3 +291,19 @@ def test_a_failed_contract_is_won_by_the_opponents() -> None:
     assert result is not None
     assert (result.reason, sorted(result.winners)) == ("failed", [0, 2])
     assert result.points == (0, -160, 110)
+
+
+@pytest.mark.parametrize(("falls", "score"), [(0, 750), (2, 0)])
+def test_failing_a_bid_on_the_barrel_and_the_third_fall_are_told(falls: int, score: int) -> None:
+    """RULES.md §5 Barrel: "failing such a bid puts him at 880 - bid"; "Falling off the
+    barrel for the third time resets that player to 0".  Seat 0 on the barrel bids 130
+    and fails: 750, or 0 if it is his third fall -- and the table is told which."""
+    m = TausendMatch(TausendOptions(), 0)
+    _sitting(m, 0)
+    m.falls[0] = falls
+    spec = m.next_deal()
+    assert spec is not None
+    m.add_result(spec, _result((-130, 60, 40), 0, 130, False))
+    assert m.scores[0] == score and not m.on_barrel[0]
+    reset = [(0, "barrel_reset")] if falls == 2 else []
+    assert m.notes == [(0, "barrel_failed"), *reset]
