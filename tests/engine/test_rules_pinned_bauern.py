@@ -387,3 +387,41 @@ def test_the_fourth_card_must_beat_the_trump_even_after_a_higher_card_of_the_sui
     ]
     code, answer = _refusal(hands, "H", "0:KC 1:QH 2:AC 3:JH")
     assert code == 1 and answer["error"] == "must_beat", answer
+
+
+@pytest.mark.parametrize(
+    ("first", "points", "reason"),
+    [("JH", (4, 0, 4, 0), "no_trick"), ("AH", (0, 4, 0, 4), "took_trick")],
+)
+def test_a_bettler_of_forehands_team_is_scored_for_the_right_team(
+    first: str, points: tuple[int, ...], reason: str
+) -> None:
+    """RULES.md §4 Bettler: the declarer must lose all tricks (4 points); his team wins
+    or the other does -- here a declarer of team 0.  Forehand seat 0 bids Bettler with
+    JH JD JC JS QS: no card of his can take a trick, whatever is played, and his team
+    scores 4; with the AH instead of the JH he leads it, takes the trick and team 1
+    scores 4."""
+    hands = [
+        [first, "JD", "JC", "JS", "QS"],
+        ["AH" if first == "JH" else "JH", "TH", "KH", "QH", "AD"],
+        ["TD", "KD", "QD", "AC", "TC"],
+        ["KC", "QC", "AS", "TS", "KS"],
+    ]
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+    )
+    script: list[tuple[int, A.Action]] = [
+        (0, A.ChooseTrump(Suit.HEARTS)),
+        (0, A.Bid("bettler")),
+        *((s, A.Pass()) for s in (1, 2, 3, 1, 3)),
+    ]
+    for seat, action in script:
+        state, _ = P.apply(state, seat, action)
+    while P.result(state) is None:  # the first legal card each turn
+        to_act = P.to_act(state)
+        assert to_act is not None
+        state, _ = P.apply(state, to_act, P.legal_actions(state)[0])
+    result = P.result(state)
+    assert result is not None
+    assert (result.contract, result.declarer) == ("bettler", 0)
+    assert (result.points, result.reason) == (points, reason)
