@@ -1,0 +1,92 @@
+"""Edges of the core that mutation testing found no test looking at: what a user reads
+on the board (its length, its scope, its pages), on a real SQLite file."""
+
+from __future__ import annotations
+
+from bot.boards import leaderboard_text
+from bot.service import UserRef
+
+from .fakechat import CHAT, Bot, open_table
+
+
+def _people(n: int) -> list[UserRef]:
+    return [UserRef("tg", str(500 + i), f"P{i:02}", "en") for i in range(n)]
+
+
+async def _conceded(bot: Bot, winner: UserRef, loser: UserRef) -> None:
+    await open_table(bot, "zweier", [bot.player(winner), bot.player(loser)])
+    assert (await bot.svc.resign(CHAT, loser)).ok
+
+
+def _names(text: str) -> list[str]:
+    """The board's rows as "place. name", its other lines as they are."""
+    return [line.split(" —")[0] for line in text.splitlines()[1:]]
+
+
+# --- the leaderboard -------------------------------------------------------------------
+
+
+async def test_a_board_shows_ten_places_and_the_rest_on_the_next_page(bot: Bot) -> None:
+    """/leaderboard without a page shows the top ten (not nine, not eleven), and the
+    group's eleventh and twelfth are on page 2."""
+    people = _people(12)
+    for winner, loser in zip(people[::2], people[1::2], strict=True):
+        await _conceded(bot, winner, loser)
+    store = bot.store
+    assert store is not None
+    first = _names(await leaderboard_text(store, CHAT.key, "en", games=["zweier"]))
+    assert first[0] == "Places 1–10 of 12 (ask with a page number for the others)."
+    assert len(first) == 11 and all(". P" in row for row in first[1:])
+    second = _names(await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=2))
+    assert second == ["Places 11–12 of 12 (ask with a page number for the others).", *second[1:]]
+    assert len(second) == 3
+    # the two pages together are the whole board, each player once
+    assert sorted(row.split(". ")[1] for row in first[1:] + second[1:]) == [p.name for p in people]
+
+
+async def test_the_board_title_says_whose_games_it_counts(bot: Bot) -> None:
+    """A chat's board says "this chat" (Telegram leaves `servers` unset), Discord's
+    says "this server", the global one "everywhere": a player comparing boards must
+    know which one he reads."""
+    anna, bert = _people(2)
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    title = "Leaderboard — Schnapsen (2 players) ({})"
+    chat = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
+    server = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], servers=True)
+    everywhere = await leaderboard_text(store, "global", "en", games=["zweier"], servers=True)
+    assert chat.splitlines()[0] == title.format("this chat")
+    assert server.splitlines()[0] == title.format("this server")
+    assert everywhere.splitlines()[0] == title.format("everywhere")
+
+
+async def test_a_page_typed_as_zero_or_huge_is_read_as_the_nearest_page(bot: Bot) -> None:
+    """Telegram passes the number typed after /leaderboard as it is: "0" shows the
+    first page, and a 20-digit page (beyond SQLite's integers) says the page is empty
+    rather than failing."""
+    anna, bert = _people(2)
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    first = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
+    assert await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=0) == first
+    assert await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=-3) == first
+    huge = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=10**20)
+    assert huge.splitlines()[1:] == ["No players on this page."], huge
+
+
+async def test_a_page_past_the_end_is_not_told_that_nobody_played(bot: Bot) -> None:
+    """Page 2 of a board with two players has nobody on it, but the chat did play:
+    "No players on this page", not "No rated games yet" — for one game and for every
+    game alike; a chat that never played is told so on any page."""
+    anna, bert = _people(2)
+    store = bot.store
+    assert store is not None
+    nobody = "No rated games yet: only matches against other people count."
+    assert await leaderboard_text(store, CHAT.key, "en") == nobody
+    assert await leaderboard_text(store, CHAT.key, "en", page=2) == nobody
+    await _conceded(bot, anna, bert)
+    one = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=2)
+    assert one.splitlines()[1:] == ["No players on this page."], one
+    assert await leaderboard_text(store, CHAT.key, "en", page=2) == "No players on this page."
