@@ -90,3 +90,27 @@ async def test_a_page_past_the_end_is_not_told_that_nobody_played(bot: Bot) -> N
     one = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], page=2)
     assert one.splitlines()[1:] == ["No players on this page."], one
     assert await leaderboard_text(store, CHAT.key, "en", page=2) == "No players on this page."
+
+
+async def test_a_board_that_fits_one_page_has_no_page_line(bot: Bot) -> None:
+    """Four players on a board of four rows: there is no other page to ask for, so
+    no "Places 1–4 of 4" line sends anyone looking for one."""
+    people = _people(4)
+    for winner, loser in zip(people[::2], people[1::2], strict=True):
+        await _conceded(bot, winner, loser)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], rows=4)
+    assert [row.split(". ")[0] for row in _names(text)] == ["1", "1", "3", "3"], text
+
+
+async def test_of_two_games_asked_for_only_the_played_one_is_shown(bot: Bot) -> None:
+    """`/leaderboard zweier dreier` in a chat that only played Zweierschnapsen shows
+    that board alone, as the board of every game leaves out the unplayed ones."""
+    anna, bert = _people(2)
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier", "dreier"])
+    assert text.count("Leaderboard — ") == 1 and "Schnapsen (2 players)" in text, text
+    assert "No rated games yet" not in text
