@@ -3,8 +3,11 @@ on the board (its length, its scope, its pages), on a real SQLite file."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.boards import leaderboard_text
 from bot.service import UserRef
+from bot.settings import ChatSettings, SettingError
 
 from .fakechat import CHAT, Bot, open_table
 
@@ -114,3 +117,17 @@ async def test_of_two_games_asked_for_only_the_played_one_is_shown(bot: Bot) -> 
     text = await leaderboard_text(store, CHAT.key, "en", games=["zweier", "dreier"])
     assert text.count("Leaderboard — ") == 1 and "Schnapsen (2 players)" in text, text
     assert "No rated games yet" not in text
+
+
+# --- /settings -------------------------------------------------------------------------
+
+
+def test_the_turn_timeout_takes_both_ends_of_its_range_and_nothing_beyond() -> None:
+    """The refusal says "from 10 to 3600": an admin who types exactly 10 or 3600 gets
+    it, 9 and 3601 are refused with that text."""
+    for seconds in (10, 3600):
+        assert ChatSettings().with_value("turn_timeout", str(seconds)).turn_timeout == seconds
+    for typed in ("9", "3601"):
+        with pytest.raises(SettingError) as refused:
+            ChatSettings().with_value("turn_timeout", typed)
+        assert "from 10 to 3600, or default" in str(refused.value)
