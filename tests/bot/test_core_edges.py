@@ -6,19 +6,21 @@ from __future__ import annotations
 import pytest
 
 from bot.boards import leaderboard_text
-from bot.service import UserRef
+from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings, SettingError
 
 from .fakechat import CHAT, Bot, open_table
+
+OTHER = ChatRef("tg", "-1002", "Nebenan")
 
 
 def _people(n: int) -> list[UserRef]:
     return [UserRef("tg", str(500 + i), f"P{i:02}", "en") for i in range(n)]
 
 
-async def _conceded(bot: Bot, winner: UserRef, loser: UserRef) -> None:
-    await open_table(bot, "zweier", [bot.player(winner), bot.player(loser)])
-    assert (await bot.svc.resign(CHAT, loser)).ok
+async def _conceded(bot: Bot, winner: UserRef, loser: UserRef, chat: ChatRef = CHAT) -> None:
+    await open_table(bot, "zweier", [bot.player(winner), bot.player(loser)], chat=chat)
+    assert (await bot.svc.resign(chat, loser)).ok
 
 
 def _names(text: str) -> list[str]:
@@ -117,6 +119,84 @@ async def test_of_two_games_asked_for_only_the_played_one_is_shown(bot: Bot) -> 
     text = await leaderboard_text(store, CHAT.key, "en", games=["zweier", "dreier"])
     assert text.count("Leaderboard — ") == 1 and "Schnapsen (2 players)" in text, text
     assert "No rated games yet" not in text
+
+
+async def test_a_page_past_the_end_still_shows_the_askers_own_place(bot: Bot) -> None:
+    """Anna asks for page 2 of a board whose two players fit on page 1: the page is
+    empty, and says so, before her own place after the "…"."""
+    anna, bert = _people(2)
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"], player=anna.key, page=2)
+    assert _names(text) == ["No players on this page.", "…", "1. P00"], text
+    text = await leaderboard_text(
+        store, CHAT.key, "en", games=["zweier"], player=anna.key, rows=2, page=2
+    )
+    assert _names(text) == ["No players on this page.", "…", "1. P00"], text
+
+
+async def test_the_asker_just_above_a_later_page_is_set_apart_from_it(bot: Bot) -> None:
+    """Page 2 (places 3–4) asked by the one in the second row: his row is not one of
+    the page's, so it comes after them and the "…", not at their head."""
+    anna, bert, cilli, done = _people(4)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, cilli, done)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(
+        store, CHAT.key, "en", games=["zweier"], player=cilli.key, rows=2, page=2
+    )
+    assert _names(text) == [
+        "Places 3–4 of 4 (ask with a page number for the others).",
+        "3. P01",
+        "3. P03",
+        "…",
+        "1. P02",
+    ], text
+
+
+async def test_a_chats_page_count_is_of_its_own_players(bot: Bot) -> None:
+    """Twelve players here and four in another chat: this chat's board says "of 12",
+    the global one "of 16"."""
+    people = _people(16)
+    here, there = people[:12], people[12:]
+    for winner, loser in zip(here[::2], here[1::2], strict=True):
+        await _conceded(bot, winner, loser)
+    for winner, loser in zip(there[::2], there[1::2], strict=True):
+        await _conceded(bot, winner, loser, chat=OTHER)
+    store = bot.store
+    assert store is not None
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
+    assert "Places 1–10 of 12 " in text, text
+    text = await leaderboard_text(store, "global", "en", games=["zweier"])
+    assert "Places 1–10 of 16 " in text, text
+
+
+async def test_equal_ratings_list_the_one_with_more_games_first(bot: Bot) -> None:
+    """Two players whose ratings are equal share a place; the one who played more
+    rated matches is listed first, whatever their names."""
+    store = bot.store
+    assert store is not None
+    rows = [("tg:1", "Zed", 5), ("tg:2", "Amy", 2), ("tg:3", "Max", 9)]
+    await store.write(
+        ops=[
+            *[
+                ("INSERT INTO players (key, name, lang, updated) VALUES (?, ?, 'en', 0)", (k, n))
+                for k, n, _ in rows
+            ],
+            *[
+                (
+                    "INSERT INTO ratings (scope, game, player, mu, sigma, games)"
+                    " VALUES (?, 'zweier', ?, 25.0, 8.0, ?)",
+                    (CHAT.key, k, games),
+                )
+                for k, _, games in rows
+            ],
+        ]
+    )
+    text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
+    assert _names(text) == ["1. Max", "1. Zed", "1. Amy"], text
 
 
 # --- /settings -------------------------------------------------------------------------
