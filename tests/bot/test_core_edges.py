@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.boards import leaderboard_text
+from bot import results as R
+from bot.boards import _shown, leaderboard_text, stats_text
 from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings, SettingError
 
@@ -197,6 +198,59 @@ async def test_equal_ratings_list_the_one_with_more_games_first(bot: Bot) -> Non
     )
     text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
     assert _names(text) == ["1. Max", "1. Zed", "1. Amy"], text
+
+
+# --- /stats ----------------------------------------------------------------------------
+
+
+async def test_stats_of_one_who_never_played_say_so(bot: Bot) -> None:
+    store = bot.store
+    assert store is not None
+    assert await stats_text(store, "tg:404", "Nobody", CHAT.key, "en") == (
+        "Nobody has no finished games yet."
+    )
+
+
+async def test_stats_show_the_rating_the_board_shows_for_the_chat_asked_about(bot: Bot) -> None:
+    """Anna won here and lost in another chat: /stats here shows this chat's rating,
+    the one on this chat's board, and /stats global the global board's."""
+    anna, bert, cilli = _people(3)
+    await _conceded(bot, anna, bert)
+    await _conceded(bot, cilli, anna, chat=OTHER)
+    store = bot.store
+    assert store is not None
+    for scope in (CHAT.key, "global"):
+        [row] = [e for e in await R.leaderboard(store, "zweier", scope) if e.player == anna.key]
+        stats = await stats_text(store, anna.key, "P00", scope, "en")
+        assert stats.endswith(f"rating {_shown(row.rating)}"), (scope, stats)
+    here = await stats_text(store, anna.key, "P00", CHAT.key, "en")
+    everywhere = await stats_text(store, anna.key, "P00", "global", "en")
+    assert here.split("rating ")[1] != everywhere.split("rating ")[1]
+
+
+async def test_stats_count_the_contracts_made_and_failed(bot: Bot) -> None:
+    """Three contracts declared, two of them made: "contracts 2/3 made"."""
+    store = bot.store
+    assert store is not None
+    await store.write(
+        ops=[
+            (
+                "INSERT INTO results (table_id, chat, game, player, seat, won, bummerl,"
+                " schneider, score, at) VALUES ('t1', ?, 'dreier', 'tg:1', 0, 1, 0, 0, 7, 0)",
+                (CHAT.key,),
+            ),
+            *[
+                (
+                    "INSERT INTO contracts (table_id, deal, chat, game, player, contract, made)"
+                    " VALUES ('t1', ?, ?, 'dreier', 'tg:1', 'normal', ?)",
+                    (deal, CHAT.key, made),
+                )
+                for deal, made in ((0, 1), (1, 0), (2, 1))
+            ],
+        ]
+    )
+    stats = await stats_text(store, "tg:1", "Zed", CHAT.key, "en")
+    assert "contracts 2/3 made" in stats, stats
 
 
 # --- /settings -------------------------------------------------------------------------
