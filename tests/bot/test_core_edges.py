@@ -228,6 +228,19 @@ async def test_stats_show_the_rating_the_board_shows_for_the_chat_asked_about(bo
     assert here.split("rating ")[1] != everywhere.split("rating ")[1]
 
 
+async def test_stats_count_the_bummerl_and_the_schneider_received(bot: Bot) -> None:
+    """Bert conceded at nil: the Bummerl he took is a Schneider (two of them), and
+    his /stats says so."""
+    anna, bert = _people(2)
+    await _conceded(bot, anna, bert)
+    store = bot.store
+    assert store is not None
+    stats = await stats_text(store, bert.key, "P01", CHAT.key, "en")
+    assert "1 played, 0 won, 2 Bummerl received, 1 lost with Schneider" in stats, stats
+    stats = await stats_text(store, anna.key, "P00", CHAT.key, "en")
+    assert "1 played, 1 won, 0 Bummerl received, 0 lost with Schneider" in stats, stats
+
+
 async def test_stats_count_the_contracts_made_and_failed(bot: Bot) -> None:
     """Three contracts declared, two of them made: "contracts 2/3 made"."""
     store = bot.store
