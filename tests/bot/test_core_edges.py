@@ -278,3 +278,11 @@ def test_the_turn_timeout_takes_both_ends_of_its_range_and_nothing_beyond() -> N
         with pytest.raises(SettingError) as refused:
             ChatSettings().with_value("turn_timeout", typed)
         assert "from 10 to 3600, or default" in str(refused.value)
+
+
+def test_a_preset_key_with_a_word_too_many_names_no_game() -> None:
+    """`/settings preset.dreier.x standard` is a typo, not Dreier's preset: the admin
+    is told which games there are, and nothing is set."""
+    with pytest.raises(SettingError) as refused:
+        ChatSettings().with_value("preset.dreier.x", "standard")
+    assert refused.value.code == "game"
