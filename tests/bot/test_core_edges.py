@@ -11,6 +11,8 @@ from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings, SettingError
 
 from .fakechat import CHAT, Bot, open_table
+from .policies import heuristic
+from .test_expert_views import play_until
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
 
@@ -198,6 +200,32 @@ async def test_equal_ratings_list_the_one_with_more_games_first(bot: Bot) -> Non
     )
     text = await leaderboard_text(store, CHAT.key, "en", games=["zweier"])
     assert _names(text) == ["1. Max", "1. Zed", "1. Amy"], text
+
+
+# --- who is credited ------------------------------------------------------------------
+
+
+async def test_a_thousand_resignation_with_the_stayers_apart_has_one_winner(bot: Bot) -> None:
+    """Cilli resigns a Thousand once Anna and Bert stand at different scores: the one
+    ahead wins, the one behind loses, placed between the winner and Cilli — not two
+    winners because both stayed."""
+    anna, bert, cilli = (bot.player(u, heuristic) for u in _people(3))
+    tid = await open_table(bot, "tausend", [anna, bert, cilli])
+    table = bot.svc.tables[tid]
+    seat = {p.key: table.seat_of(p.key) for p in (anna.user, bert.user)}
+
+    def apart() -> bool:
+        assert table.match is not None
+        scores = table.match.summary()["scores"]
+        return bool(table.deal_points) and len({scores[s] for s in seat.values()}) == 2
+
+    await play_until(bot, tid, [anna, bert, cilli], apart)
+    assert tid in bot.svc.tables, "the match ended before the stayers' scores differed"
+    assert (await bot.svc.resign(CHAT, cilli.user)).ok
+    rows = {r.player: r for r in R.standings(table)}
+    ahead, behind = sorted((rows[anna.key], rows[bert.key]), key=lambda r: -r.score)
+    assert (ahead.won, behind.won, rows[cilli.key].won) == (True, False, False), rows
+    assert (ahead.place, behind.place, rows[cilli.key].place) == (0, 1, 2), rows
 
 
 # --- /stats ----------------------------------------------------------------------------
