@@ -96,43 +96,10 @@ def test_declare_and_go_out_leads_the_card_named() -> None:
     assert P.view(state, None).trick == ((0, CARDS[index_of("QC")]),)
 
 
-#: (hands, actions, points) of two deals won by a marriage declared on the lead: the
-#: scenario records kontraschnapser-won-on-marriage (seat 1 declares the 40 with 27)
-#: and normal-marriage-claim-two-points (seat 2 declares the 40 with his team's 26).
-WON_ON_A_MARRIAGE = {
-    "kontraschnapser": (
-        [
-            ["JH", "KD", "QD", "JD", "JC"],
-            ["AH", "TH", "KH", "QH", "AD"],
-            ["TD", "AC", "TC", "KC", "QC"],
-            ["AS", "TS", "KS", "QS", "JS"],
-        ],
-        "1:kontraschnapser 2:- 3:- 0:- 0:- 2:- 0:KD 1:AD 2:TD 3:JS 1:KH*",
-        (0, 12, 0, 12),
-    ),
-    "normal": (
-        [
-            ["JD", "AH", "TC", "TD", "AS"],
-            ["AD", "JC", "TH", "KC", "TS"],
-            ["QD", "AC", "KH", "QH", "JH"],
-            ["KD", "QC", "KS", "QS", "JS"],
-        ],
-        "1:- 2:- 3:- 1:- 3:- 0:JD 1:AD 2:QD 3:KD 1:JC 2:AC 3:QC 0:TC 2:KH*",
-        (2, 0, 2, 0),
-    ),
-}
-
-
-@pytest.mark.parametrize("deal", list(WON_ON_A_MARRIAGE), ids=list(WON_ON_A_MARRIAGE))
-def test_a_deal_won_on_a_marriage_is_over_at_once(deal: str) -> None:
-    """RULES.md §1 "Ending a deal" / auto-claim and §4: a side that reaches 66 with a
-    marriage declared on the lead wins at once; the led card's trick is not played
-    out, nobody is to act any more and a further card is refused with deal_over."""
-    hands, script, points = WON_ON_A_MARRIAGE[deal]
-    actions: list[dict[str, Any]] = [
-        {"seat": 0, "do": "trump", "suit": "H"},
-        {"seat": 0, "do": "bid", "contract": "normal"},
-    ]
+def _scripted(hands: list[list[str]], script: str) -> tuple[P.DealCore, tuple[Event, ...]]:
+    """Dealer 3; forehand seat 0 names Hearts, then `script` ("0:normal 1:- 0:KD 1:KH*":
+    a lower-case word is a bid, ``-`` a pass, ``*`` declares the marriage)."""
+    actions: list[dict[str, Any]] = [{"seat": 0, "do": "trump", "suit": "H"}]
     for item in script.split():
         seat, what = item.split(":")
         if what == "-":
@@ -150,6 +117,43 @@ def test_a_deal_won_on_a_marriage_is_over_at_once(deal: str) -> None:
     events: tuple[Event, ...] = ()
     for act in actions:
         state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+    return state, events
+
+
+#: (hands, actions, points) of two deals won by a marriage declared on the lead: the
+#: scenario records kontraschnapser-won-on-marriage (seat 1 declares the 40 with 27)
+#: and normal-marriage-claim-two-points (seat 2 declares the 40 with his team's 26).
+WON_ON_A_MARRIAGE = {
+    "kontraschnapser": (
+        [
+            ["JH", "KD", "QD", "JD", "JC"],
+            ["AH", "TH", "KH", "QH", "AD"],
+            ["TD", "AC", "TC", "KC", "QC"],
+            ["AS", "TS", "KS", "QS", "JS"],
+        ],
+        "0:normal 1:kontraschnapser 2:- 3:- 0:- 0:- 2:- 0:KD 1:AD 2:TD 3:JS 1:KH*",
+        (0, 12, 0, 12),
+    ),
+    "normal": (
+        [
+            ["JD", "AH", "TC", "TD", "AS"],
+            ["AD", "JC", "TH", "KC", "TS"],
+            ["QD", "AC", "KH", "QH", "JH"],
+            ["KD", "QC", "KS", "QS", "JS"],
+        ],
+        "0:normal 1:- 2:- 3:- 1:- 3:- 0:JD 1:AD 2:QD 3:KD 1:JC 2:AC 3:QC 0:TC 2:KH*",
+        (2, 0, 2, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("deal", list(WON_ON_A_MARRIAGE), ids=list(WON_ON_A_MARRIAGE))
+def test_a_deal_won_on_a_marriage_is_over_at_once(deal: str) -> None:
+    """RULES.md §1 "Ending a deal" / auto-claim and §4: a side that reaches 66 with a
+    marriage declared on the lead wins at once; the led card's trick is not played
+    out, nobody is to act any more and a further card is refused with deal_over."""
+    hands, script, points = WON_ON_A_MARRIAGE[deal]
+    state, events = _scripted(hands, script)
     result = P.result(state)
     assert result is not None and result.points == points
     assert not [e for e in events if isinstance(e, Claimed)]  # auto_claim: nobody claimed
@@ -157,6 +161,70 @@ def test_a_deal_won_on_a_marriage_is_over_at_once(deal: str) -> None:
     with pytest.raises(IllegalAction) as refused:
         P.apply(state, 3, A.PlayCard(CARDS[index_of("QS")]))
     assert refused.value.code == "deal_over"
+
+
+#: (hands, actions, points, tricks) of deals won by a trick (no marriage declared),
+#: Hearts trumps, found by random playouts and checked by hand:
+WON_ON_A_TRICK = {
+    # T1 0:AC -> s0 20   T2 3:AD -> s3 28   T3 0:TH -> s0 40   T4 0:QH (trumps) -> 66
+    # exactly, with a trick still to play; team 1 has 28 < 33: 2 game points.
+    "normal-exactly-66": (
+        [
+            ["QH", "TH", "AC", "AH", "KD"],
+            ["KS", "KC", "QS", "TD", "AS"],
+            ["QD", "JH", "JS", "JC", "TC"],
+            ["JD", "QC", "KH", "TS", "AD"],
+        ],
+        "0:normal 1:- 2:- 3:- 1:- 3:- "
+        "0:AC 1:KC 2:JC 3:QC 0:KD 1:TD 2:QD 3:AD 3:KH 0:TH 1:KS 2:JH 0:QH 1:AS 2:TC 3:JD",
+        (2, 0, 2, 0),
+        (3, 0, 0, 1),
+    ),
+    # Schnapser of seat 0: T1 25, T2 39, T3 (the last that may) 66 exactly; he holds
+    # the 40 but never declares it.
+    "schnapser-exactly-66": (
+        [
+            ["JD", "QH", "KH", "JS", "AH"],
+            ["JC", "KD", "QC", "QS", "AD"],
+            ["TH", "TD", "KC", "KS", "TC"],
+            ["JH", "AS", "QD", "AC", "TS"],
+        ],
+        "0:schnapser 1:- 2:- 3:- 1:- 3:- "
+        "0:AH 1:JC 2:TH 3:JH 0:KH 1:QC 2:KC 3:QD 0:QH 1:KD 2:TC 3:TS",
+        (6, 0, 6, 0),
+        (3, 0, 0, 0),
+    ),
+    # Kontraschnapser of seat 1 (team 1): T1 1:QH trumps the AC -> 27, T2 1:AH -> 60,
+    # T3 1:TH -> 88: won by the third trick, for seats 1 and 3.
+    "kontraschnapser-of-team-1": (
+        [
+            ["JH", "AC", "TC", "KC", "QC"],
+            ["AH", "TH", "KH", "QH", "AD"],
+            ["JC", "TD", "KD", "QD", "JD"],
+            ["AS", "TS", "KS", "QS", "JS"],
+        ],
+        "0:normal 1:kontraschnapser 2:- 3:- 0:- 0:- 2:- "
+        "0:AC 1:QH 2:JC 3:AS 1:AH 2:TD 3:TS 0:JH 1:TH 2:KD 3:KS 0:TC",
+        (0, 12, 0, 12),
+        (0, 3, 0, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("deal", list(WON_ON_A_TRICK), ids=list(WON_ON_A_TRICK))
+def test_a_deal_won_on_a_trick_is_over_at_once(deal: str) -> None:
+    """RULES.md §1 auto-claim: "the engine claims for a side the moment its card points
+    plus counting marriages reach 66: after each completed trick" -- exactly 66 too,
+    and not only on the last trick (which would be worth 1); §4 Schnapser and
+    Kontraschnapser: "reaching 66 before the third trick wins at once", for the
+    declarer's team whichever team that is."""
+    hands, script, points, tricks = WON_ON_A_TRICK[deal]
+    state, _ = _scripted(hands, script)
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == (points, "reached_66")
+    assert result.tricks == tricks
+    assert P.to_act(state) is None
 
 
 def test_the_aufschlag_card_is_public() -> None:
@@ -226,6 +294,23 @@ def _normal_game(
     for seat, action in script:
         state, _ = P.apply(state, seat, action)
     return state
+
+
+def test_the_king_of_spades_declares_the_spades_marriage() -> None:
+    """RULES.md §1 marriage: the trump marriage is 40 ("Vierziger") -- also when it is
+    the King of Spades that is led (it must not be read as a Club).  Forehand seat 0
+    names Spades and leads the KS declaring: 40, waiting for his team's first trick."""
+    hands = [
+        ["KS", "QS", "AH", "AD", "AC"],
+        ["TH", "TD", "TC", "TS", "AS"],
+        ["KH", "KD", "KC", "QH", "QD"],
+        ["QC", "JH", "JD", "JC", "JS"],
+    ]
+    state = _normal_game(hands, 3, "S", "0:KS*")
+    view = P.view(state, None)
+    assert view.marriages == ((0, Suit.SPADES, 40),)
+    assert dict(view.extra)["pending_marriage_points"] == (40, 0, 0, 0)
+    assert (0, CARDS[index_of("QS")]) in view.known
 
 
 def test_partners_points_and_a_marriage_made_good_by_the_partner_add_up() -> None:
@@ -387,6 +472,48 @@ def test_the_fourth_card_must_beat_the_trump_even_after_a_higher_card_of_the_sui
     ]
     code, answer = _refusal(hands, "H", "0:KC 1:QH 2:AC 3:JH")
     assert code == 1 and answer["error"] == "must_beat", answer
+
+
+def _two_trumps(second: str, third: str, fourth: list[str]) -> list[list[str]]:
+    """Hands for a second trick 0:JC (Hearts trumps) that seats 1, 2 and 3, all void in
+    Clubs after T1 0:AC 1:TC 2:KC 3:QC, must trump: seat 1 with `second`, seat 2 with
+    `third`; seat 3 holds the trumps `fourth`; seat 0 holds the JH."""
+    return [
+        ["JH", "AC", "JC", "AD", "AS"],
+        [second, "TC", "TD", "KD", "QD"],
+        [third, "KC", "JD", "TS", "KS"],
+        [*fourth, "QC", "QS", "JS"],
+    ]
+
+
+@pytest.mark.parametrize(("second", "third"), [("TH", "QH"), ("QH", "TH")])
+def test_the_fourth_card_must_beat_the_higher_of_two_trumps(second: str, third: str) -> None:
+    """RULES.md §1 rule 2: "if the trick already holds a trump, beat the highest trump
+    if you can" -- with two trumps in the trick, the Ten, whether it came first (the
+    Queen under it) or second (over-trumping the Queen).  T2 0:JC, seats 1 and 2 trump
+    with the TH and QH: seat 3 (AH KH) must beat the TH: the KH, which beats only the
+    QH, is refused; the AH is taken."""
+    hands = _two_trumps(second, third, ["AH", "KH"])
+    trick = f"0:AC 1:TC 2:KC 3:QC 0:JC 1:{second} 2:{third}"
+    code, answer = _refusal(hands, "H", f"{trick} 3:KH")
+    assert code == 1 and answer["error"] == "must_beat", answer
+    state = _normal_game(hands, 3, "H", f"{trick} 3:AH")
+    assert P.view(state, None).tricks_won == (1, 0, 0, 1)
+
+
+def test_after_the_trump_ace_any_lower_trump_will_do() -> None:
+    """RULES.md §1 rule 2: "beat the highest trump if you can, else still play a (lower)
+    trump"; "a trick goes to the highest trump in it".  T2 0:JC 1:AH 2:KH: nobody can
+    beat the AH, so seat 3 may play his QH as well as his TH, and the AH takes the
+    trick (not the KH played after it)."""
+    hands = _two_trumps("AH", "KH", ["TH", "QH"])
+    state = _normal_game(hands, 3, "H", "0:AC 1:TC 2:KC 3:QC 0:JC 1:AH 2:KH")
+    offered = {a.card.id for a in P.legal_actions(state) if isinstance(a, A.PlayCard)}
+    assert offered == {"TH", "QH"}
+    state, _ = P.apply(state, 3, A.PlayCard(CARDS[index_of("QH")]))
+    view = P.view(state, None)
+    assert view.tricks_won == (1, 1, 0, 0)
+    assert view.points == (28, 20, 0, 0)
 
 
 @pytest.mark.parametrize(
