@@ -84,6 +84,28 @@ def test_exactly_66_ends_the_deal_automatically() -> None:
     assert "open" not in answer["deals"][0]
 
 
+# Seat 1 reaches exactly 66 with a marriage (found by random playouts, checked by
+# hand; trumps Spades, the AS face up; the trick's winner draws first):
+#  T1 1:KC 0:KD -> s1 8    T2 1:TC 0:QD -> s1 21   T3 1:AH 0:JS -> s0 13 (trumps)
+#  T4 0:TH 1:JC -> s0 25   T5 0:AC 1:JD -> s0 38 (s1 draws the face-up AS)
+#  T6 0:JH 1:QH -> s1 26 (must head), then 1:KS* declares 40 holding the QS: 66.
+MARRIAGE_66 = (
+    [["JS", "KD", "JH", "QD", "AC"], ["TC", "JC", "KC", "JD", "AH"]],
+    ["KS", "TS", "QH", "TH", "AD", "QS", "KH", "QC", "TD", "AS"],
+    "1:KC 0:KD 1:TC 0:QD 1:AH 0:JS 0:TH 1:JC 0:AC 1:JD 0:JH 1:QH 1:KS*",
+)
+
+
+def test_a_marriage_reaching_exactly_66_ends_the_deal_automatically() -> None:
+    """RULES.md §1 auto-claim: the engine claims "straight after a marriage is declared
+    if that side already has a trick" once it reaches 66 -- exactly 66 too; the led
+    KS's trick is not played out.  The loser has 38 >= 33: 1 game point."""
+    hands, talon, plays = MARRIAGE_66
+    deal = _replay(_plays(plays), hands=hands, talon=talon)["deals"][0]
+    assert deal["points"] == [0, 1]
+    assert "open" not in deal
+
+
 def test_closer_loses_when_the_opponent_without_a_trick_reaches_66() -> None:
     """RULES.md §2 closed talon: if the closer fails, the opponent gets 2 game points,
     3 if he had no trick when the talon was closed -- also when the opponent ends the
