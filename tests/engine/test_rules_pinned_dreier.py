@@ -324,6 +324,26 @@ def test_normal_game_scale_by_the_losing_sides_points_and_tricks(
     assert answer["deals"][0]["points"] == points
 
 
+def test_the_result_counts_each_seats_own_tricks() -> None:
+    """RULES.md §3 Play: the scale asks whether a side has a trick ("no trick: 3"), so
+    the result keeps each seat's own count (`DealResult.tricks`, per seat) -- the
+    declarer's not swapped with a defender's.  The deal each-defender-one-trick ends
+    after T4: seat 0 took T1, declarer 1 T2 and T4, seat 2 T3."""
+    hands, talon, script, _ = EACH_DEFENDER_ONE_TRICK
+    state: P.DealCore = dreier.start_deal(
+        dreier.DreierOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in talon],
+    )
+    for act in _script(script):
+        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    result = P.result(state)
+    assert result is not None
+    assert (result.winners, result.reason) == ((1,), "reached_66")
+    assert result.tricks == (1, 2, 1)
+
+
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 def test_the_dealer_may_not_repeat_middlehands_bid(dealer: int) -> None:
     """RULES.md §3 Bidding: priority is forehand > middlehand > dealer -- the dealer
