@@ -46,6 +46,10 @@ from tests.e2e.fakes.discord.server import FakeDiscord
 INTERACTION_CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 #: Loggers whose ERROR records fail a test: discord.py's, the adapter's, the core's.
 GUARDED_LOGGERS = ("discord", "adapters", "bot")
+#: Seconds `World.play` waits for the next turn: a hang's bound, not a pace.  A turn
+#: may wait for a computer's move, and a bot's first one starts its worker process
+#: (spawned, at low priority): 3.4-6.4 s beside a CPU hog on a busy 2-core machine.
+TURN_WAIT = 30.0
 
 
 # --------------------------------------------------------------------------- hidden cards
@@ -407,7 +411,7 @@ class World:
                 return self.next_move(table_id)
 
             step, user, message = await self.fake.wait_for(
-                next_step, description=f"a turn at table {table_id}"
+                next_step, timeout=TURN_WAIT, description=f"a turn at table {table_id}"
             )
             if step == "done":
                 return presses

@@ -41,6 +41,11 @@ from tests.e2e.fakes.telegram.users import FakeUser
 
 #: Loggers whose ERROR records fail a test: the library, our adapter and the core.
 GUARDED = ("telegram", "adapters", "bot")
+#: Seconds `play` waits for the next turn, and for the table to move on after a
+#: press: a hang's bound, not a pace.  A turn may wait for a computer's move, and a
+#: bot's first one starts its worker process (spawned, at low priority): 3.4-6.4 s
+#: beside a CPU hog on a busy 2-core machine.
+TURN_WAIT = 30.0
 
 _CARD_BY_LABEL = {card_label(c, lang): c for lang in LANGUAGES for c in CARDS}
 _CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
@@ -460,7 +465,7 @@ async def play(
     while not until() and presses != limit:
         assert presses < max_presses, "the game did not end"
         found = await fake.wait_for(
-            lambda: pick() or until(), timeout=10, what=_stuck(rig, table_id, users)
+            lambda: pick() or until(), timeout=TURN_WAIT, what=_stuck(rig, table_id, users)
         )
         if found is True:
             break
@@ -482,7 +487,7 @@ async def play(
             tb = rig.table(table_id)
             return tb is None or tb.version != version or len(message.revisions) > n
 
-        await fake.wait_for(moved, timeout=10, what="the table to move on")
+        await fake.wait_for(moved, timeout=TURN_WAIT, what="the table to move on")
     return presses
 
 
