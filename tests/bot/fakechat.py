@@ -310,24 +310,40 @@ def run_out(service: TableService, table_id: str, player: Player) -> bool:
     return True
 
 
+#: Seconds a table may stand still (no move, nothing told) before `play_out` calls
+#: it stuck: a hang's bound, not the match's.  A whole match had one (60 s): a
+#: Thousand match takes 14 s on a loaded machine and over 60 s on a starved one.
+STALL = 30.0
+#: Changes (moves, messages) a match may make before `play_out` calls it endless: a
+#: whole Thousand match makes up to 2,400.
+MATCH_STEPS = 20_000
+
+
 async def play_out(
     chat: FakeChat,
     table_id: str,
     players: list[Player],
     *,
-    timeout: float = 60.0,
     after_press: Callable[[Outcome], Awaitable[None]] | None = None,
     walkers: list[Player] | None = None,
 ) -> None:
     """Let the players take their turns (AI seats move on their own) until the table
     is gone from the service (finished or aborted).  The turns of `walkers`, who
-    never press, run out at once (`run_out`)."""
+    never press, run out at once (`run_out`).  Bounded in steps, not in time: it
+    fails when the table stands still for `STALL` seconds or runs on for
+    `MATCH_STEPS` changes, however slowly the machine plays it."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
     svc = chat.service
+    steps = 0
+    seen: tuple[int, int] | None = None
+    still_since = loop.time()
     while table_id in svc.tables:
-        if loop.time() > end:
-            raise AssertionError("the game did not finish in time")
+        now = (svc.tables[table_id].version, len(chat.updates))
+        if now != seen:
+            seen, still_since, steps = now, loop.time(), steps + 1
+        assert steps <= MATCH_STEPS, f"the match did not end in {MATCH_STEPS} steps"
+        if loop.time() - still_since > STALL:
+            raise AssertionError(f"the table stood still for {STALL:g} s: {chat.describe()}")
         pressed = False
         for pl in players:
             out = await pl.take_turn(table_id)

@@ -126,7 +126,7 @@ async def test_a_table_plays_out_with_its_computers_in_workers(
     try:
         human = bot.player(users(1)[0])
         tid = await open_table(bot, "dreier", [human])
-        await play_out(bot.fc, tid, [human], timeout=30)
+        await play_out(bot.fc, tid, [human])
         assert bot.fc.kinds(tid)[-1] == "finished"
         assert workers.pids()  # they thought in worker processes ...
         assert failures(caplog) == []  # ... every time, never falling back to random play
@@ -180,7 +180,7 @@ async def test_a_worker_killed_while_thinking_does_not_stall_the_table(
     try:
         human = bot.player(users(1)[0])
         tid = await open_table(bot, "zweier", [human])
-        await play_out(bot.fc, tid, [human], timeout=30)
+        await play_out(bot.fc, tid, [human])
         assert bot.fc.kinds(tid)[-1] == "finished"
         assert len(killed) == 2 and await gone(killed)
         assert failures(caplog) == []  # the computer decided every move itself

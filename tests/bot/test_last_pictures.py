@@ -272,7 +272,7 @@ async def test_thousands_rounding_is_said_where_it_changes_a_score(bot: Bot) -> 
     says nothing."""
     players = [bot.player(u) for u in users(3)]
     tid = await open_table(bot, "tausend", players)
-    playing = asyncio.create_task(play_out(bot.fc, tid, players, timeout=120))
+    playing = asyncio.create_task(play_out(bot.fc, tid, players))
 
     def ends() -> list[TableUpdate]:
         return [u for u in bot.fc.updates if u.kind == "deal_end" and u.table_id == tid]

@@ -305,7 +305,7 @@ async def _watch_a_match(
             out = await pl.press(Button("x", f"{tid}:{table.version}:h"))
             hv = out.hand
             assert hv is not None and hv.user == pl.key
-        await play_out(fc, tid, players, timeout=60)
+        await play_out(fc, tid, players)
         assert fc.kinds(tid)[-1] == "finished"
     finally:
         root.removeHandler(handler)

@@ -41,7 +41,7 @@ async def test_whole_match_lobby_to_leaderboard(
         ai_seats = [s for s in table.seats if s is not None and s.user is None]
         assert len(ai_seats) == table.players - 2
 
-        await play_out(bot.fc, tid, humans, timeout=60)
+        await play_out(bot.fc, tid, humans)
 
         kinds = bot.fc.kinds(tid)
         assert kinds[0] == "lobby" and kinds[-1] == "finished"
@@ -102,7 +102,7 @@ async def test_whole_match_with_threaded_ai(make_bot: Callable[..., Bot]) -> Non
     try:
         humans = [bot.player(users(1)[0])]
         tid = await open_table(bot, "zweier", humans)
-        await play_out(bot.fc, tid, humans, timeout=30)
+        await play_out(bot.fc, tid, humans)
         assert bot.fc.kinds(tid)[-1] == "finished"
     finally:
         await bot.stop()
@@ -115,7 +115,7 @@ async def test_two_matches_update_ratings_in_order(make_bot: Callable[..., Bot])
         humans = [bot.player(u) for u in users(2)]
         for _ in range(2):
             tid = await open_table(bot, "zweier", humans)
-            await play_out(bot.fc, tid, humans, timeout=30)
+            await play_out(bot.fc, tid, humans)
         board = await R.leaderboard(bot.store, "zweier", "global")  # type: ignore[arg-type]
         assert sorted(e.games for e in board) == [2, 2]
         got = await bot.store.fetchall("SELECT games FROM ratings WHERE scope='global'")  # type: ignore[union-attr]

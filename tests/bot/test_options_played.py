@@ -380,7 +380,7 @@ async def test_an_option_plays_a_whole_match_through_buttons(
             assert table.version == before
             seen.foreign_refused += 1
 
-        await play_out(bot.fc, tid, list[Player](sitting), timeout=60, after_press=foreign_press)
+        await play_out(bot.fc, tid, list[Player](sitting), after_press=foreign_press)
         kinds = bot.fc.kinds(tid)
         assert kinds[-1] == "finished" and "aborted" not in kinds, kinds[-5:]
         final = bot.fc.channel[-1]

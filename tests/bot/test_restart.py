@@ -90,7 +90,7 @@ async def _reference(path: Path, game_id: str, monkeypatch: pytest.MonkeyPatch) 
         _patch_ai(monkeypatch, game_id, bot)
         humans = [bot.player(u, policy_for(game_id)) for u in users(2)]
         tid = await open_table(bot, game_id, humans)
-        await play_out(bot.fc, tid, humans, timeout=60)
+        await play_out(bot.fc, tid, humans)
         return tid
     finally:
         await bot.stop()

@@ -74,7 +74,7 @@ async def test_when_one_of_each_bauern_pair_walks_away_both_sides_lose(
         anna, bert, cilli, done = (bot.player(u) for u in users(4))
         finals = _finals(bot)
         tid = await open_table(bot, "bauern", [anna, bert, cilli, done])
-        await play_out(bot.fc, tid, [cilli, done], timeout=120, walkers=[anna, bert])
+        await play_out(bot.fc, tid, [cilli, done], walkers=[anna, bert])
         assert bot.fc.kinds(tid)[-1] == "finished"
         [final] = finals
         assert "so their side loses): Anna, Bert" in final
@@ -128,7 +128,7 @@ async def test_a_partner_who_walked_away_loses_the_match_for_his_side(
         for _ in range(5):  # matches, until the cards give the Bummerl to the computers
             tid = await open_bauern_partners(bot, anna, bert)
             table = bot.svc.tables[tid]
-            await play_out(bot.fc, tid, [bert], timeout=120, walkers=[anna])
+            await play_out(bot.fc, tid, [bert], walkers=[anna])
             assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
             if table.match.summary()["bummerl"][1]:
                 break
@@ -162,7 +162,7 @@ async def test_two_friends_who_both_beat_the_computer_gain_no_rating(
         anna, bert = (bot.player(u, heuristic) for u in users(2))
         for _ in range(10):  # matches, until the computer takes the Bummerl
             tid = await open_table(bot, "dreier", [anna, bert])
-            await play_out(bot.fc, tid, [anna, bert], timeout=120)
+            await play_out(bot.fc, tid, [anna, bert])
             if await _results(bot, tid) == {anna.key: (1, 0), bert.key: (1, 0)}:
                 break
         else:
@@ -272,7 +272,7 @@ async def test_stats_do_not_credit_contracts_the_computer_declared_for_one(
         for _ in range(5):  # matches, until the computer declared in Anna's seat
             tid = await open_table(bot, "dreier", [anna, bert, cilli])
             table = bot.svc.tables[tid]
-            await play_out(bot.fc, tid, [bert, cilli], timeout=120, walkers=[anna])
+            await play_out(bot.fc, tid, [bert, cilli], walkers=[anna])
             assert table.match is not None and bot.fc.kinds(tid)[-1] == "finished"
             declared = [
                 table.deals[k].spec.seats[r.declarer]
@@ -398,7 +398,7 @@ async def test_forgetme_in_the_middle_of_a_match_is_leaving_it(bot: Bot) -> None
             await p.take_turn(tid)
     assert (await bot.svc.forget(bert.user)).ok
     table = bot.svc.tables[tid]
-    await play_out(bot.fc, tid, [anna], timeout=60)
+    await play_out(bot.fc, tid, [anna])
     assert table.status == Status.FINISHED
     [row] = [r for r in R.standings(table) if r.player == anna.key]
     assert row.won and row.bummerl == 0, R.standings(table)

@@ -1052,7 +1052,7 @@ async def test_a_kontra_a_later_bid_wiped_is_neither_listed_nor_counted(bot: Bot
     bot.fc.on_update.append(look)
     players = [bot.player(u, _prefer("F:bettler", "O:double", "O:gang", "pass")) for u in users(4)]
     tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
-    await play_out(bot.fc, tid, players, timeout=60)
+    await play_out(bot.fc, tid, players)
     names = ["Kontra", "Rekontra", "Subkontra"]
     gang = next(i for i, text in enumerate(seen) if "Contract: Gang" in text)
     assert any("Kontra: " in text for text in seen[:gang])  # said in the auction, then wiped
@@ -1078,7 +1078,7 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
     )
     players = [bot.player(u, _prefer("bettler", "double", "pass")) for u in users(4)]
     tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
-    await play_out(bot.fc, tid, players, timeout=60)
+    await play_out(bot.fc, tid, players)
     contracts = {ln for text in seen for ln in text.splitlines() if ln.startswith("Contract:")}
     assert any("Normal game (1–3) (the Bettler fell to a Kontra) by" in ln for ln in contracts)
     assert not any("raised from" in ln for ln in contracts)
@@ -1108,7 +1108,7 @@ async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_t
     bot.fc.on_update.append(look)
     players = [bot.player(u, _prefer("bettler", "double", "pass")) for u in users(4)]
     tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
-    await play_out(bot.fc, tid, players, timeout=60)
+    await play_out(bot.fc, tid, players)
     after = [line for kontra, line in highs if kontra]
     assert after, "no hand was shown a bid after the Kontra"
     for line in after:
@@ -1130,7 +1130,7 @@ async def test_the_last_table_and_the_summary_name_the_same_bummerl(bot: Bot, ga
     people = users(4 if game == "bauern" else 3)
     players = [bot.player(u) for u in people]
     tid = await open_table(bot, game, players)
-    await play_out(bot.fc, tid, players, timeout=120)
+    await play_out(bot.fc, tid, players)
     [final] = finals
     assert final.table is not None
     on_table = [ln for ln in final.table.message.text.splitlines() if ln.startswith("Bummerl:")]

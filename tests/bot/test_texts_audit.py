@@ -66,7 +66,7 @@ async def _match_texts(bot: Bot, game_id: str, lang: str, monkeypatch: pytest.Mo
     rules = await humans[0].press(button(bot.fc.lobbies[tid].message, "ru"))
     assert rules.ok and rules.text
     await humans[0].press(button(bot.fc.lobbies[tid].message, "st"))
-    await play_out(bot.fc, tid, humans, timeout=60)
+    await play_out(bot.fc, tid, humans)
     assert bot.fc.kinds(tid)[-1] == "finished"
     messages = [p.message for p in bot.fc.channel] + [h.message for h in bot.fc.hand_history]
     parts = [rules.text]
