@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+#: Seconds between looks at a `wait_for` predicate the fake was not told changed: one
+#: over the bot's own state (its guild cache, the core) changes without a request,
+#: and such a wait slept to its deadline, passing on its last look only.
+RECHECK = 0.25
 
 
 class FakeDiscordState:
@@ -125,9 +129,10 @@ class FakeDiscordState:
         """Wait until ``predicate()`` is truthy and return its value.
 
         Re-evaluated on every state change of the fake (requests, gateway events,
-        deadlines passing), never by polling. This is a condition variable; it is not
-        an :class:`asyncio.Condition` because changes are announced from synchronous
-        code (timers, handlers mid-way) where a Condition's lock cannot be taken.
+        deadlines passing), and every `RECHECK` seconds for a change outside it. This
+        is a condition variable; it is not an :class:`asyncio.Condition` because
+        changes are announced from synchronous code (timers, handlers mid-way) where a
+        Condition's lock cannot be taken.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -142,7 +147,7 @@ class FakeDiscordState:
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.append(waiter)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, remaining)
+                await asyncio.wait_for(waiter, min(remaining, RECHECK))
 
     def _now(self) -> float:
         return time.monotonic()

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 
 _T = TypeVar("_T")
+#: Seconds between looks at a `wait_for` predicate the fake was not told changed: one
+#: over the bot's own state (the core's held platforms) changes without a request,
+#: and such a wait slept to its deadline, passing on its last look only.
+RECHECK = 0.25
 
 
 class FakeTelegramState:
@@ -141,7 +145,7 @@ class FakeTelegramState:
         """Wait until ``predicate()`` is truthy and return its value.
 
         Re-evaluated on every state change (a request, a simulated user's action, a log
-        error); never sleeps blindly. Raises ``TimeoutError`` with recent calls for context,
+        error), and every `RECHECK` seconds for a change outside the fake. Raises ``TimeoutError`` with recent calls for context,
         or ``AssertionError`` as soon as an attached ``LogErrorGuard`` sees an ERROR.
         """
         loop = asyncio.get_running_loop()
@@ -157,7 +161,7 @@ class FakeTelegramState:
             if remaining <= 0:
                 raise TimeoutError(self._timeout_report(what or repr(predicate), timeout))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining)
+                await asyncio.wait_for(changed.wait(), min(remaining, RECHECK))
 
     def _timeout_report(self, what: str, timeout: float) -> str:
         recent = "\n".join(
