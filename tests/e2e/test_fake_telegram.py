@@ -230,9 +230,11 @@ async def test_handler_crash_fails_fast_instead_of_timing_out(
 
     began = time.monotonic()
     forged = alice.press_data(table, "boom")
+    # at once, not at the wait's end: a bound far from the work's milliseconds and
+    # from the deadline alike, so a slow machine meets neither
     with pytest.raises(AssertionError, match="boom: a handler bug"):
-        await fake.wait_answer(forged, timeout=5)
-    assert time.monotonic() - began < 2
+        await fake.wait_answer(forged, timeout=60)
+    assert time.monotonic() - began < 30
     assert len(log_guard.take()) == 1  # seen; the fixture's final check now passes
 
 
