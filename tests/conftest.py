@@ -28,4 +28,14 @@ settings.register_profile(
 settings.register_profile(
     "dev", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+# Opt-in, never in `make test`: far more and longer sessions, for a hunt of hours
+# (`HYPOTHESIS_PROFILE=deep`, with `--hypothesis-seed=N` for a draw of its own; see
+# docs/bot.md, "Tests and load").
+settings.register_profile(
+    "deep",
+    max_examples=3000,
+    stateful_step_count=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

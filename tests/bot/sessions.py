@@ -427,12 +427,13 @@ class SessionMachine(RuleBasedStateMachine):
 
 def long_sessions(share: int) -> settings:
     """The profile loaded (tests/conftest.py: "ci" in CI, "dev" locally) with a
-    `share`-th of its examples, each a long session."""
+    `share`-th of its examples, each a long session (longer if the profile's steps are
+    more: the "deep" one's)."""
     profile = settings()
     return settings(
         profile,
         max_examples=max(2, profile.max_examples // share),
-        stateful_step_count=60,
+        stateful_step_count=max(60, profile.stateful_step_count),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
