@@ -134,7 +134,7 @@ class DiscordAdapter(Listener, Tables, Users, Presses, Hands, Pings, OutboxWorke
         self._lost = set()
         self._closers = set()
         self._down = set()
-        self.answers_cut = 0  # see `Answering`
+        self.answers_cut = Recent(SEEN_INTERACTIONS)  # see `Answering`
         #: Called each time the last queued message has gone out, or the last press or
         #: command being handled was answered, with nothing queued (tests wait on it).
         self.idle_callbacks: list[Callable[[], None]] = []

@@ -126,7 +126,7 @@ class Answering(AdapterShape):
                 error: Exception = e
             except (aiohttp.ClientError, OSError, TimeoutError) as e:
                 if isinstance(e, TimeoutError):
-                    self.answers_cut += 1
+                    self.answers_cut[interaction.id] = None
                 error = e
             delay = next(delays, None)
             if delay is None or time.time() + delay >= deadline:

@@ -41,9 +41,11 @@ class AdapterShape:
     client: AnyClient
     #: Seconds the core may take before a press or command is deferred.
     ack_budget: float
-    #: First answers cut after `ACK_TRY` and tried again: a slow answer may still
-    #: have reached Discord, and then the retry meets 40060 (counted for the tests).
-    answers_cut: int
+    #: Interactions whose first answer was cut after `ACK_TRY` and tried again: a slow
+    #: answer may still have reached Discord, and then the retry meets 40060 (kept by
+    #: id so that a test tells that refusal from an interaction answered twice; the
+    #: last ones only, as for deliveries).
+    answers_cut: Recent[int, None]
     #: How long an ephemeral hand is followed (its interaction token's life).
     live_ttl: float
     #: Seconds between the tries of a message Discord failed to take.

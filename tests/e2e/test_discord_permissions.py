@@ -26,10 +26,6 @@ async def new_table(world: World, user: FakeUser, where: Any = None) -> FakeMess
     return await world.slash(user, "schnapsen new", where=where, game="zweier")
 
 
-def refused_requests(world: World) -> list[tuple[str, str, int | None]]:
-    return [(r.method, r.path, r.code) for r in world.fake.requests if r.status >= 400]
-
-
 @pytest.mark.parametrize(
     ("denied", "english", "german"),
     [
@@ -65,7 +61,7 @@ async def test_no_table_opens_where_the_bot_may_not_show_it(
         assert world.service.tables == {}
         assert fake.channel_messages(world.channel) == []
         assert fake.dms(anna) == [] and fake.dms(bert) == []
-        assert refused_requests(world) == []
+        assert world.refused_requests() == []
 
         fake.allow_bot(world.channel, denied)
         table_id = await world.start_match(anna, bert)
@@ -110,7 +106,7 @@ async def test_in_a_thread_the_right_to_post_in_threads_decides(tmp_path: Path) 
         table_id = await world.start_match(anna, bert, where=thread)
         assert table_id in world.service.tables
         assert any(table_id in m.content for m in fake.channel_messages(thread))
-        assert refused_requests(world) == []
+        assert world.refused_requests() == []
 
 
 async def test_a_slow_settings_read_is_deferred_within_the_deadline(tmp_path: Path) -> None:
@@ -132,4 +128,4 @@ async def test_a_slow_settings_read_is_deferred_within_the_deadline(tmp_path: Pa
         answer = await asked  # the "thinking…" filled in
         assert answer.ephemeral_for is world.moderator
         assert "language = default (en)" in answer.content
-        assert not asked.failed and asked.rejections == []
+        assert not asked.failed and world.refusals(asked) == []

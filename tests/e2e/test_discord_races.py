@@ -64,7 +64,7 @@ async def test_an_interaction_delivered_twice_counts_once(tmp_path: Path) -> Non
         assert len(table.deal_log.actions) == played + 1
         interactions = (opened, added, pressed)
         assert [len(i.responses) for i in interactions] == [1, 0, 0]
-        assert all(i.rejections == [] for i in interactions)
+        assert all(world.refusals(i) == [] for i in interactions)
 
 
 async def test_a_press_that_reached_the_bot_late_is_deferred_within_what_is_left_of_its_window(
