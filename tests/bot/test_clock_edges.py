@@ -4,6 +4,7 @@ clock is the test's (`now`); turns are long, so nothing fires on its own meanwhi
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Callable
 
@@ -68,5 +69,31 @@ async def test_a_held_turn_keeps_no_timer_of_before_the_outage(
         await bot.svc.listen(bot.fc, "tg")
         assert all(h.cancelled() for h in before)
         assert len(bot.svc._timers[tid].handles) == 2
+    finally:
+        await bot.stop()
+
+
+async def test_a_restored_turn_without_a_stored_deadline_gets_a_whole_turn(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A person's turn whose row has no deadline (written by a bot of before the
+    deadline column, or by hand) is armed from the restart: a whole turn, reminded
+    before its end, not a time-out that plays for him the moment the bot is back."""
+    now = [1_000_000.0]
+    bot = await make_bot(clock=lambda: now[0]).start()
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b])
+    await bot.db.set_deadline(tid, None)
+    await bot.stop()
+    bot = await make_bot(clock=lambda: now[0]).start()
+    try:
+        assert bot.svc.tables[tid].deadline is None
+        loop = asyncio.get_running_loop()
+        left = sorted(h.when() - loop.time() for h in bot.svc._timers[tid].handles)
+        turn, before = FAST.turn_timeout, FAST.reminder_before
+        assert left == [
+            pytest.approx(turn - before, abs=1.0),  # the reminder
+            pytest.approx(turn, abs=1.0),  # the time-out
+        ]
     finally:
         await bot.stop()
