@@ -47,14 +47,14 @@ class Preferences(ServiceShape):
                 updated = current.with_value(key, value)
             except SettingError as e:
                 return refuse(lang, "bad_setting", error=e.text(lang))
-            speaks = chat_language(updated, chat.lang)
             setting = chat_settings_op(chat.key, kept_unread(updated.to_json(), stored))
-            if setting_key(key) == "language" or speaks != chat_language(current, chat.lang):
+            if setting_key(key) == "language":  # the one setting that moves the language
                 # the chat's tables speak its language: the running ones switch with
                 # the setting, in its transaction — a kill leaves none of them
                 # switched, or all of them and the chat.  Set to the language the
                 # chat already speaks, it still reaches a table that speaks another
                 # (opened before a Discord server's locale changed)
+                speaks = chat_language(updated, chat.lang)
                 await self._speak(self.tables_in(chat.key), speaks, [setting])
             else:
                 await self.store.write(ops=[setting])
