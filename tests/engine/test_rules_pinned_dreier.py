@@ -3,6 +3,7 @@ mutation audit: each test names the rule it pins."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -37,6 +38,27 @@ def _replay(dealer: int, actions: list[tuple[str, dict[str, Any]]]) -> tuple[int
 
 def _result(points: tuple[int, ...], winners: tuple[int, ...] = ()) -> DealResult:
     return DealResult(points=points, winners=winners, reason="made")
+
+
+def _played(
+    hands: list[list[str]],
+    talon: Sequence[str],
+    actions: list[dict[str, Any]],
+    options: dreier.DreierOptions | None = None,
+) -> tuple[P.DealCore, list[tuple[Any, ...]]]:
+    """Dealer 0's deal of these cards played through `actions` (as a record writes
+    them): the state after, and each action's events."""
+    state: P.DealCore = dreier.start_deal(
+        options or dreier.DreierOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in talon],
+    )
+    told = []
+    for act in actions:
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+        told.append(events)
+    return state, told
 
 
 TRUMP_H = ("fh", {"do": "trump", "suit": "H"})
@@ -330,14 +352,7 @@ def test_the_result_counts_each_seats_own_tricks() -> None:
     declarer's not swapped with a defender's.  The deal each-defender-one-trick ends
     after T4: seat 0 took T1, declarer 1 T2 and T4, seat 2 T3."""
     hands, talon, script, _ = EACH_DEFENDER_ONE_TRICK
-    state: P.DealCore = dreier.start_deal(
-        dreier.DreierOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in talon],
-    )
-    for act in _script(script):
-        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    state, _ = _played(hands, talon, _script(script))
     result = P.result(state)
     assert result is not None
     assert (result.winners, result.reason) == ((1,), "reached_66")
@@ -419,16 +434,9 @@ def test_a_manual_call_is_announced_right_or_wrong(tricks: int, right: bool) -> 
     value is 3 game points either way (the declarer's side has no trick), doubled: 6."""
     plays = 3 * tricks
     actions = [*EXACTLY_66_ACTIONS[: 7 + plays], {"seat": 0, "do": "claim"}]
-    state: P.DealCore = dreier.start_deal(
-        dreier.options({"auto_claim": False}),
-        0,
-        hands=[[index_of(c) for c in h] for h in EXACTLY_66_HANDS],
-        talon=[index_of("KS"), index_of("AS")],
-    )
-    events: tuple[Any, ...] = ()
-    for act in actions:
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
-    assert [(e.seat, e.correct, e.points) for e in events if isinstance(e, Claimed)] == [
+    options = dreier.options({"auto_claim": False})
+    state, told = _played(EXACTLY_66_HANDS, ("KS", "AS"), actions, options)
+    assert [(e.seat, e.correct, e.points) for e in told[-1] if isinstance(e, Claimed)] == [
         (0, right, 6)
     ]
     result = P.result(state)
@@ -448,27 +456,8 @@ def test_a_plain_marriage_counts_20_whichever_card_is_led(card: str) -> None:
         ["AH", "KS", "QS", "TH", "AC", "TC"],
         ["JH", "QH", "KH", "AD", "TD", "KD"],
     ]
-    actions: list[dict[str, Any]] = [
-        {"seat": 1, "do": "trump", "suit": "H"},
-        {"seat": 1, "do": "bid", "contract": "normal"},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        {"seat": 1, "do": "discard", "cards": ["KC", "QC"]},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        {"seat": 1, "do": "play", "card": "AH"},
-        {"seat": 2, "do": "play", "card": "JH"},
-        {"seat": 0, "do": "play", "card": "JC"},
-        {"seat": 1, "do": "play", "card": card, "marriage": True},
-    ]
-    state: P.DealCore = dreier.start_deal(
-        dreier.DreierOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in ("KC", "QC")],
-    )
-    for act in actions:
-        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    script = f"1:trump=H 1:bid=normal 2:- 0:- 1:discard=KC,QC 2:- 0:- 1:AH 2:JH 0:JC 1:{card}*"
+    state, _ = _played(hands, ("KC", "QC"), _script(script))
     view = P.view(state, None)
     assert view.marriages == ((1, Suit.SPADES, 20),)
     assert view.points[1] == 35
@@ -488,29 +477,9 @@ def test_defenders_reaching_exactly_66_with_a_marriage_win_at_once() -> None:
         ["QS", "TD", "KC", "QH", "QC", "JH"],
         ["AS", "KD", "AH", "QD", "KS", "AD"],
     ]
-    actions: list[dict[str, Any]] = [
-        {"seat": 1, "do": "trump", "suit": "D"},
-        {"seat": 1, "do": "bid", "contract": "normal"},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        {"seat": 1, "do": "discard", "cards": ["TD", "QS"]},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        {"seat": 1, "do": "play", "card": "KC", "marriage": True},
-        {"seat": 2, "do": "play", "card": "AD"},
-        {"seat": 0, "do": "play", "card": "AC"},
-        {"seat": 2, "do": "play", "card": "QD", "marriage": True},
-    ]
-    state: P.DealCore = dreier.start_deal(
-        dreier.DreierOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in ("TS", "JC")],
-    )
-    for k, act in enumerate(actions):
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
-        if k == 7:
-            assert MarriageDeclared(1, Suit.CLUBS, 20, False, CARDS[index_of("QC")]) in events
+    script = "1:trump=D 1:bid=normal 2:- 0:- 1:discard=TD,QS 2:- 0:- 1:KC* 2:AD 0:AC 2:QD*"
+    state, told = _played(hands, ("TS", "JC"), _script(script))
+    assert MarriageDeclared(1, Suit.CLUBS, 20, False, CARDS[index_of("QC")]) in told[7]
     result = P.result(state)
     assert result is not None
     assert (result.points, result.reason) == ((3, 0, 3), "reached_66")
@@ -532,28 +501,11 @@ def test_a_schnapser_reaching_exactly_66_with_a_marriage_is_won_at_once() -> Non
         ["AH", "TH", "KH", "QH", "KC", "QC"],
         ["JH", "AD", "TD", "KD", "QD", "JD"],
     ]
-    actions: list[dict[str, Any]] = [
-        {"seat": 1, "do": "trump", "suit": "H"},
-        {"seat": 1, "do": "bid", "contract": "schnapser"},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        {"seat": 1, "do": "discard", "cards": ["QS", "JS"]},
-        {"seat": 2, "do": "pass"},
-        {"seat": 0, "do": "pass"},
-        *(
-            {"seat": int(p[0]), "do": "play", "card": p[2:]}
-            for p in ["1:AH", "2:JH", "0:TC", "1:TH", "2:AD", "0:JC"]
-        ),
-        {"seat": 1, "do": "play", "card": "KC", "marriage": True},
-    ]
-    state: P.DealCore = dreier.start_deal(
-        dreier.DreierOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in ("QS", "JS")],
+    script = (
+        "1:trump=H 1:bid=schnapser 2:- 0:- 1:discard=QS,JS 2:- 0:- "
+        "1:AH 2:JH 0:TC 1:TH 2:AD 0:JC 1:KC*"
     )
-    for act in actions:
-        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    state, _ = _played(hands, ("QS", "JS"), _script(script))
     result = P.result(state)
     assert result is not None
     assert (result.points, result.reason) == ((0, 6, 0), "reached_66")

@@ -173,13 +173,7 @@ def test_closer_scale_uses_the_opponents_points_at_closing(
     points and tricks when the talon was closed: 1 game point if they were 33 or more,
     2 if under 33 (the opponent took further points after closing in both deals)."""
     hands, talon, script = deal
-    actions: list[dict[str, Any]] = []
-    for item in script.split():
-        if item.endswith(":close"):
-            actions.append({"seat": int(item[0]), "do": "close"})
-        else:
-            actions.extend(_plays(item))
-    answer = _replay(actions, hands=hands, talon=talon)
+    answer = _replay(_record_actions(script), hands=hands, talon=talon)
     assert answer["deals"][0]["points"] == [game_points, 0]
 
 
