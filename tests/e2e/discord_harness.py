@@ -224,6 +224,10 @@ class World:
     #: Every Discord adapter made while this world ran: those of `start_bot`, and
     #: those `bot.app` makes itself.
     adapters: list[DiscordAdapter] = field(default_factory=list)
+    #: Files in which bot processes of this world (``python -m bot``, whose adapters
+    #: are not in `adapters`) note the interactions whose answer they cut: one id a
+    #: line, written at the cut, so that a process killed later has told them.
+    cut_notes: list[Path] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     seed: Seeds = field(default_factory=lambda: Seeds("deal "))
 
@@ -235,7 +239,10 @@ class World:
         """The interactions whose first answer the bots of this world cut as too slow
         and sent again: on a loaded machine Discord may have taken the first try, and
         refuses the next one (40060)."""
-        return {i for adapter in self.adapters for i in adapter.answers_cut}
+        noted = {
+            int(i) for note in self.cut_notes if note.exists() for i in note.read_text().split()
+        }
+        return noted | {i for adapter in self.adapters for i in adapter.answers_cut}
 
     def refusals(self, interaction: FakeInteraction) -> list[int]:
         """The codes Discord refused the bot's requests about `interaction` with, less

@@ -28,13 +28,31 @@ from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.e2e.processes import sigkill
 from tests.test_run import PYTHON, ROOT, START_WAIT, clean_env
 
-#: ``python -m bot`` with discord.py pointed at the fake (its REST base, its gateway).
+#: ``python -m bot`` with discord.py pointed at the fake (its REST base, its gateway),
+#: its adapter noting each answer it cuts in a file (`World.cut_notes`): the fake
+#: refuses the re-sent one (40060) as it would an interaction answered twice.
 BOT_ON_THE_FAKE = """
 import runpy, sys
 import discord.gateway, discord.http, yarl
+from adapters.discord.adapter import DiscordAdapter
+from adapters.recent import Recent
 
 discord.http.Route.BASE = sys.argv[1]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+notes = open(sys.argv[3], "a", buffering=1)
+
+class Noted(Recent):
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        notes.write(f"{key}\\n")
+
+made = DiscordAdapter.__init__
+
+def noting(self, *args, **kwargs):
+    made(self, *args, **kwargs)
+    self.answers_cut = Noted(self.answers_cut.cap)
+
+DiscordAdapter.__init__ = noting
 del sys.argv[1:]
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
@@ -44,12 +62,15 @@ async def _bot_process(world: World, tmp_path: Path) -> asyncio.subprocess.Proce
     """A real bot on ``world.db``, connecting to the world's fake Discord."""
     fake = world.fake
     env = clean_env(tmp_path, DISCORD_TOKEN=fake.token, DATABASE_PATH=str(world.db))
+    notes = tmp_path / f"cuts-{len(world.cut_notes)}"
+    world.cut_notes.append(notes)
     return await asyncio.create_subprocess_exec(
         PYTHON,
         "-c",
         BOT_ON_THE_FAKE,
         fake.api_base,
         fake.gateway_url,
+        str(notes),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
