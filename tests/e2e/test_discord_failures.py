@@ -511,15 +511,23 @@ async def test_a_press_whose_answer_discord_refuses_is_answered_again(tmp_path: 
     """Discord answers 503 to the first two answers of a press (discord.py would try
     again only after 1 s and then 3 s, past Discord's 3 seconds): the adapter tries
     again sooner, the player does not see "This interaction failed", and the move is
-    made once."""
+    made once.  The third try is the one Discord takes; on a loaded machine its answer
+    may come back after the adapter stopped waiting for it (it is then still on its
+    way here), which the player does not see: what counts is that Discord took it and
+    no try followed it."""
     async with discord_world(tmp_path) as world:
         press, table_id, made_once = await press_against_503s(world, times=2)
         await press.wait_acknowledged()
         await world.settle()
 
         assert press.callback_type == 6  # acknowledged: the change shows in the messages
-        answers = world.fake.requests_to("POST", INTERACTION_CALLBACK)
-        assert [r.status for r in answers][-3:] == [503, 503, 200]
+        tries = [
+            r
+            for r in world.fake.requests_to("POST", INTERACTION_CALLBACK)
+            if str(press.id) in r.path
+        ]
+        assert [r.status for r in tries[:2]] == [503, 503] and len(tries) == 3
+        assert press.rejections == []  # answered once
         assert made_once()
         assert world.next_move(table_id) is not None
 
