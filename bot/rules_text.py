@@ -320,12 +320,15 @@ def rules_summary(
     *,
     contracts: bool = True,
     standard: bool = False,
+    changed: str | None = None,
 ) -> str:
     """A game's rules in short, its contracts and the table's options.  `contracts`
     False leaves the contract list out, for an overview of every game that must fit
     one message (Discord takes 2,000 characters); `standard`, without a table's
     options: the game's options as the standard rules set them (a game asked for by
-    name), each with the name a host or an admin types."""
+    name), each with the name a host or an admin types.  `changed`: how the reader
+    changes them, where a chat's way (a table's options, /settings) is none of his
+    (the terminal has no settings)."""
     lg = norm_lang(lang)
     key = game
     players = (options or {}).get(f"{game}.players")
@@ -344,11 +347,18 @@ def rules_summary(
             lines.append(f"• {what}: {shown_value(value, lg)}")
     elif standard:
         rules = options_to_json(game_spec(game).parse_options({}), game)
-        lines.append(
-            "Options, as the standard rules set them (a table's options or the settings here change them):"
+        if changed is None:
+            changed = (
+                "a table's options or the settings here change them"
+                if lg == "en"
+                else "Tisch-Optionen oder die Einstellungen hier ändern sie"
+            )
+        standard_rules = (
+            "Options, as the standard rules set them"
             if lg == "en"
-            else "Optionen, wie die Standardregeln sie setzen (Tisch-Optionen oder die Einstellungen hier ändern sie):"
+            else "Optionen, wie die Standardregeln sie setzen"
         )
+        lines.append(f"{standard_rules} ({changed}):")
         for key, value in sorted(rules.items()):
             what = described.get(key) or OPTION_TEXT["en"].get(key, key)
             lines.append(f"• {what} ({key.removeprefix(game + '.')}): {shown_value(value, lg)}")

@@ -274,7 +274,8 @@ class Session(TableShape):
                 continue
             if text in _RULES:
                 for gid in self.games:
-                    self.write(rules_summary(gid, self.lang, standard=True) + "\n")
+                    changed = say(self.lang, "options_changed", game=gid)
+                    self.write(rules_summary(gid, self.lang, standard=True, changed=changed) + "\n")
                 continue
             if text == "":
                 return self._last_game, *self._last_rules

@@ -43,6 +43,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "closed_meanwhile_why": "Your game {game} (table {table}) was closed, without a result, "
         "as the bot stopped: {reason}.",
         "presets": "Presets: {presets}.",
+        # the menu's rules: the terminal has no settings, a table's rules are typed
+        "options_changed": "others go after the game's name: {game} name=value",
         "created": "{game}: you and {n} computer players. Starting…",
         "created.one": "{game}: you and {n} computer player. Starting…",
         "playing_as": "The table calls you {name}.",
@@ -138,6 +140,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "closed_meanwhile_why": "Deine Partie {game} (Tisch {table}) wurde ohne Ergebnis "
         "geschlossen, als der Bot anhielt: {reason}.",
         "presets": "Vorlagen: {presets}.",
+        "options_changed": "andere nach dem Spielnamen: {game} Name=Wert",
         "created": "{game}: du und {n} Computer-Spieler. Los geht's…",
         "created.one": "{game}: du und {n} Computer-Spieler. Los geht's…",  # same in German
         "playing_as": "Am Tisch heißt du {name}.",

@@ -1716,6 +1716,23 @@ async def test_the_menus_rules_name_each_games_presets(service: TableService) ->
     assert "Presets: golden round (golden)" in out
 
 
+@pytest.mark.parametrize(("lang", "settings"), [("en", "settings"), ("de", "Einstellungen")])
+async def test_the_menus_rules_say_how_to_change_an_option_here(
+    service: TableService, lang: str, settings: str
+) -> None:
+    """The terminal has no settings to change the standard options: its rules say
+    to type them after the game's name, as its menu takes them, and send nobody
+    looking for settings there are none of."""
+    user = UserRef("local", "me", "Tester", lang)
+    term = Terminal(script("r", "q"))
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=user)
+    await asyncio.wait_for(table.run(), 60)
+    out = term.text
+    assert settings not in out
+    example = "dreier name=value" if lang == "en" else "dreier Name=Wert"
+    assert re.search(rf"^Optio.*\(.*{example}\):$", out, re.M), out
+
+
 class ClosedPipe(Terminal):
     """A screen nobody reads after a while (`| head -3`): writes fail then."""
 
