@@ -161,7 +161,7 @@ def named(text: str, labels: list[str]) -> list[int]:
 
     The closest kind of match wins: the whole label ("Normal game (1–3)"), then its
     name without the points ("gang", "normal game"), then the first words of a name
-    ("plauderer without", "close"), never a word inside one ("the" would close the
+    ("plauderer no", "close"), never a word inside one ("the" would close the
     talon).  More than one index: the typed words fit several, for him to pick.
     """
     typed = _words(text)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import protocol as P
-from engine.actions import DISCARD, PASS, Bid, Discard, Give, PlayCard, decode
-from engine.cards import CARDS
+from engine.actions import DISCARD, PASS, Action, Bid, Discard, Give, PlayCard, decode
+from engine.cards import CARDS, Suit
 from engine.views import SeatView
 
 from ..i18n import action_label, card_label, cards_text, t
@@ -48,12 +48,9 @@ def _action_buttons(
 
     def button(code: int) -> Button:
         action = decode(code, contracts)
-        label = action_label(
-            action, lg, style.suits, deal_names, deal_game(table), level, trump=sv.trump
+        label = choice_label(
+            action, lg, style.suits, deal_names, deal_game(table), level, sv.trump, worth
         )
-        if isinstance(action, Bid) and action.contract:
-            # what it wins: a bid is chosen by its value, which else only /rules says
-            label += _worth(worth, action.contract, action.without_talon)
         return Button(label, game_action(table.id, v, code))
 
     discards = [c for c in codes if c >= DISCARD]
@@ -94,6 +91,24 @@ def _action_buttons(
         buttons = chunk
     lay.add_row(buttons)
     return lay.done()
+
+
+def choice_label(
+    action: Action,
+    lg: str,
+    suits: str,
+    names: tuple[str, ...],
+    game: str,
+    level: int,
+    trump: Suit | None,
+    worth: dict[str, str],
+) -> str:
+    """The label of a choice's button: the action, and what a contract bid wins."""
+    label = action_label(action, lg, suits, names, game, level, trump=trump)
+    if isinstance(action, Bid) and action.contract:
+        # what it wins: a bid is chosen by its value, which else only /rules says
+        label += _worth(worth, action.contract, action.without_talon)
+    return label
 
 
 def _page_starts(codes: Sequence[int]) -> list[int]:

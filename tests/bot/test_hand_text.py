@@ -164,16 +164,15 @@ def test_german_words_for_german_readers() -> None:
     assert action_label(queen, "de", game="zweier") == "D♣ + Zwanziger/Vierziger"
     # with manual claims a marriage may be declared and claimed in one press
     out = PlayCard(Card.parse("QC")[0], marriage=True, claim=True)
-    assert action_label(out, "de", game="zweier") == "D♣ + Zwanziger/Vierziger und aus (66)"
-    assert action_label(out, "en", game="bauern") == "Q♣ + marriage, and claim 66"
+    assert action_label(out, "de", game="zweier") == "D♣ + 20/40 und aus (66)"
+    assert action_label(out, "en", game="bauern") == "Q♣ + marriage, claim 66"
     # with the trump known the button says which marriage it is
     clubs, hearts = queen.card.suit, Card.parse("QH")[0].suit
     assert action_label(queen, "de", game="zweier", trump=clubs) == "D♣ + Vierziger"
     assert action_label(queen, "de", game="dreier", trump=hearts) == "D♣ + Zwanziger"
     assert action_label(queen, "en", game="bauern", trump=hearts) == "Q♣ + marriage (20)"
-    assert action_label(out, "en", game="zweier", trump=clubs) == (
-        "Q♣ + marriage in trumps (40), and claim 66"
-    )
+    assert action_label(out, "en", game="zweier", trump=clubs) == "Q♣ + marriage 40, claim 66"
+    assert action_label(queen, "en", game="zweier", trump=clubs) == "Q♣ + trump marriage (40)"
     assert action_label(queen, "de", game="tausend", trump=hearts) == "D♣ + Paar ansagen (60)"
 
 
@@ -319,7 +318,7 @@ async def test_a_bid_without_the_talon_to_beat_says_how_bids_rank(bot: Bot) -> N
         if len(seen) == 2:
             break
     assert set(seen) == {True, False}, seen
-    assert "Bids rank by contract: “without the talon” beats only" in seen[True]
+    assert "Bids rank by contract: “no talon” beats only" in seen[True]
     assert "Bids rank by contract" not in seen[False]
 
 
