@@ -31,15 +31,30 @@ class _InjectedRateLimit:
 
 
 @dataclass
-class _InjectedFailure:
+class InjectedFailure:
+    """A Discord outage on one route (`FakeDiscord.server_error`)."""
+
     method: str
     route: str
     remaining: int
     status: int
     processed: bool
 
+    def end(self) -> None:
+        """The outage is over: the requests it has not failed yet pass.  For an outage
+        that lasts until the bot gave up, however many tries that took."""
+        self.remaining = 0
 
-_Injected = TypeVar("_Injected", _InjectedRateLimit, _InjectedFailure)
+
+@dataclass
+class _InjectedSlowness:
+    method: str
+    route: str
+    remaining: int
+    seconds: float
+
+
+_Injected = TypeVar("_Injected", _InjectedRateLimit, InjectedFailure, _InjectedSlowness)
 
 
 def _take(queue: list[_Injected], method: str, template: str, path: str) -> _Injected | None:
@@ -133,14 +148,25 @@ class FailureInjection(FakeDiscordState):
 
     def server_error(
         self, method: str, route: str, *, status: int = 503, times: int = 1, processed: bool = False
-    ) -> None:
+    ) -> InjectedFailure:
         """Answer the next ``times`` requests to ``route`` with ``status`` (a 5xx), as a
         Discord outage does.  ``processed``: the request takes effect all the same and
         only the answer is lost (a gateway timeout behind which the message was sent).
-        discord.py sleeps 1 s before retrying a 500, 502 or 504 itself; a 503 it raises.
+        discord.py sleeps before retrying a 500, 502 or 504 itself and raises a 503 at
+        once, except on the webhook routes that answer interactions (the callback,
+        followups, edits of the original): there it sleeps 1 s, then 3 s, and tries any
+        5xx again.
         ``status=RESET``: no answer at all, the connection is cut (the bot's aiohttp
         raises a connection error, which discord.py does not turn into its own)."""
-        self._failures.append(_InjectedFailure(method.upper(), route, times, status, processed))
+        failure = InjectedFailure(method.upper(), route, times, status, processed)
+        self._failures.append(failure)
+        return failure
+
+    def slow(self, method: str, route: str, *, seconds: float, times: int = 1) -> None:
+        """Answer the next ``times`` requests to ``route`` that take effect ``seconds``
+        late: Discord carries each out at once, its answer is slow on the way back (a
+        bot that stops waiting for it has been answered all the same)."""
+        self._slow.append(_InjectedSlowness(method.upper(), route, times, seconds))
 
     def hold(self, method: str, route: str) -> Hold:
         """Hold the bot's next requests to ``route`` (a template as discord.py spells
@@ -183,5 +209,8 @@ class FailureInjection(FakeDiscordState):
     def _take_injected(self, method: str, template: str, path: str) -> _InjectedRateLimit | None:
         return _take(self._injected, method, template, path)
 
-    def _take_failure(self, method: str, template: str, path: str) -> _InjectedFailure | None:
+    def _take_failure(self, method: str, template: str, path: str) -> InjectedFailure | None:
         return _take(self._failures, method, template, path)
+
+    def _take_slowness(self, method: str, template: str, path: str) -> _InjectedSlowness | None:
+        return _take(self._slow, method, template, path)

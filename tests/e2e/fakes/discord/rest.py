@@ -210,6 +210,9 @@ class RestServer(ChannelRoutes, CommandRoutes, InteractionRoutes, FailureInjecti
         response: web.Response = await route.handler(call)
         if failure is not None:  # it took effect; only the answer is lost
             return _server_error(failure.status)
+        slowness = self._take_slowness(request.method, route.template, record.path)
+        if slowness is not None:  # it took effect; its answer is on its way
+            await asyncio.sleep(slowness.seconds)
         response.headers.update(headers)
         return response
 

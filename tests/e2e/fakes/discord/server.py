@@ -20,7 +20,8 @@ enforces the platform rules that shape the bot's design (see /work/shared/PLATFO
 * rate limits: sane ``X-RateLimit-*`` headers on every answer, and
   :meth:`FakeDiscord.rate_limit` makes the next K requests to a route answer 429;
 * outages and lost access: :meth:`FakeDiscord.server_error` (5xx, optionally after the
-  request took effect), :meth:`FakeDiscord.deny_bot` (a channel overwrite: 50001 /
+  request took effect), :meth:`FakeDiscord.slow` (taken at once, answered late),
+  :meth:`FakeDiscord.deny_bot` (a channel overwrite: 50001 /
   50013, and the interactions' ``app_permissions`` say so; ``allow_bot`` lifts it),
   :meth:`FakeDiscord.delete_channel` (10003 and CHANNEL_DELETE),
   :meth:`FakeDiscord.remove_bot` and :meth:`FakeDiscord.guild_outage` (GUILD_DELETE

@@ -20,7 +20,13 @@ from tests.e2e.fakes.discord.wire import _Snowflakes
 if TYPE_CHECKING:
     from tests.e2e.fakes.discord.calls import RecordedRequest, _Route
     from tests.e2e.fakes.discord.entities import FakeChannel, FakeGuild
-    from tests.e2e.fakes.discord.failures import Hold, _Bucket, _InjectedFailure, _InjectedRateLimit
+    from tests.e2e.fakes.discord.failures import (
+        Hold,
+        InjectedFailure,
+        _Bucket,
+        _InjectedRateLimit,
+        _InjectedSlowness,
+    )
     from tests.e2e.fakes.discord.gateway import _GatewayConnection, _GatewaySession
     from tests.e2e.fakes.discord.interaction import FakeInteraction
     from tests.e2e.fakes.discord.messages import FakeMessage
@@ -81,7 +87,8 @@ class FakeDiscordState:
         self._stalled: dict[int, list[tuple[_GatewayConnection, Json]]] = {}
         self._buckets: dict[tuple[str, tuple[str, ...]], _Bucket] = {}
         self._injected: list[_InjectedRateLimit] = []
-        self._failures: list[_InjectedFailure] = []
+        self._failures: list[InjectedFailure] = []
+        self._slow: list[_InjectedSlowness] = []
         self._holds: list[Hold] = []
         self._old_edits: dict[int, list[float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
