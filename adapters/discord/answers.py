@@ -43,8 +43,9 @@ ACK_BUDGET = 2.0
 #: leave unused (clocks and the network are not exact).
 ACK_WINDOW = 3.0
 ACK_MARGIN = 0.25
-#: Seconds one try of a first answer may take: less than the second discord.py waits
-#: before it tries a 5xx again itself, so our shorter pauses below decide instead.
+#: Seconds one try of a first answer may take (but the last, which waits out the
+#: window): less than the second discord.py waits before it tries a 5xx again itself,
+#: so our shorter pauses below decide instead.
 ACK_TRY = 0.6
 ACK_RETRY_DELAYS = (0.1, 0.25)
 
@@ -105,12 +106,21 @@ class Answering(AdapterShape):
         cut mid-way may have been acknowledged without its content), so `again` then
         shows it once more as an edit of that answer.  `NotAnswered` when no try got
         through."""
-        deadline = interaction.created_at.timestamp() + ACK_WINDOW - ACK_MARGIN
+        window_end = interaction.created_at.timestamp() + ACK_WINDOW
+        deadline = window_end - ACK_MARGIN
         delays = iter(ACK_RETRY_DELAYS)
+        delay = next(delays, None)
         retried = False
         while True:
+            # a try is cut short only so that another can follow it: the last one (none
+            # could follow it once cut) waits out the window, since a slow answer may
+            # be Discord's yes, and cut it would be a false "could not answer" and a
+            # hand drawn again for nothing
+            cut_at = ACK_TRY
+            if delay is None or time.time() + ACK_TRY + delay >= deadline:
+                cut_at = max(ACK_TRY, window_end - time.time())
             try:
-                async with asyncio.timeout(ACK_TRY):
+                async with asyncio.timeout(cut_at):
                     return await send()
             except discord.HTTPException as e:
                 if retried and e.code == ALREADY_ACKNOWLEDGED:
@@ -128,11 +138,11 @@ class Answering(AdapterShape):
                 if isinstance(e, TimeoutError):
                     self.answers_cut[interaction.id] = None
                 error = e
-            delay = next(delays, None)
             if delay is None or time.time() + delay >= deadline:
                 raise NotAnswered(f"{type(error).__name__}: {error}") from error
             retried = True
             await asyncio.sleep(delay)
+            delay = next(delays, None)
 
     async def reply(
         self,
