@@ -30,17 +30,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "  h         this help\n"
         "  q         quit\n"
         "Once a game is on, h tells how to play your cards.",
-        "resume": "Your unfinished game {game} (table {table}) is still open.\n"
+        "resume": "Your unfinished game {game} at table {table} is still open.\n"
         "Enter: continue it · n: abandon it and start a new one (or type the new game's "
         "name) · q: quit",
         "resume_bad": "Type Enter to continue, n (or a game's name) for a new game, or q to quit.",
         "abandoned": "The unfinished game is closed.",
-        "resume_closed": "Your unfinished game {game} (table {table}) is closed: the "
+        "resume_closed": "Your unfinished game {game} at table {table} is closed: the "
         "computer had taken your seat when your turns ran out, and nobody was left playing.",
-        "ended_meanwhile": "Your game {game} (table {table}) ended as the bot stopped:",
-        "closed_meanwhile": "Your game {game} (table {table}) was closed, without a result, "
+        "ended_meanwhile": "Your game {game} at table {table} ended as the bot stopped:",
+        "closed_meanwhile": "Your game {game} at table {table} was closed, without a result, "
         "as the bot stopped.",
-        "closed_meanwhile_why": "Your game {game} (table {table}) was closed, without a result, "
+        "closed_meanwhile_why": "Your game {game} at table {table} was closed, without a result, "
         "as the bot stopped: {reason}.",
         "presets": "Presets: {presets}.",
         # the menu's rules: the terminal has no settings, a table's rules are typed
@@ -125,19 +125,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "  h, hilfe  diese Hilfe\n"
         "  q, ende   beenden\n"
         "Während einer Partie erklärt h, wie man Karten spielt.",
-        "resume": "Deine unfertige Partie {game} (Tisch {table}) ist noch offen.\n"
+        "resume": "Deine unfertige Partie {game} am Tisch {table} ist noch offen.\n"
         "Enter: weiterspielen · n: verwerfen und neu beginnen (oder den Namen des neuen "
         "Spiels eingeben) · q: Ende",
         "resume_bad": "Enter zum Weiterspielen, n (oder der Name eines Spiels) für eine neue "
         "Partie, q zum Beenden.",
         "abandoned": "Die unfertige Partie ist geschlossen.",
-        "resume_closed": "Deine unfertige Partie {game} (Tisch {table}) ist geschlossen: Der "
+        "resume_closed": "Deine unfertige Partie {game} am Tisch {table} ist geschlossen: Der "
         "Computer hatte deinen Platz übernommen, als deine Züge abgelaufen waren, und "
         "niemand spielte mehr.",
-        "ended_meanwhile": "Deine Partie {game} (Tisch {table}) endete, als der Bot anhielt:",
-        "closed_meanwhile": "Deine Partie {game} (Tisch {table}) wurde ohne Ergebnis "
+        "ended_meanwhile": "Deine Partie {game} am Tisch {table} endete, als der Bot anhielt:",
+        "closed_meanwhile": "Deine Partie {game} am Tisch {table} wurde ohne Ergebnis "
         "geschlossen, als der Bot anhielt.",
-        "closed_meanwhile_why": "Deine Partie {game} (Tisch {table}) wurde ohne Ergebnis "
+        "closed_meanwhile_why": "Deine Partie {game} am Tisch {table} wurde ohne Ergebnis "
         "geschlossen, als der Bot anhielt: {reason}.",
         "presets": "Vorlagen: {presets}.",
         "options_changed": "andere nach dem Spielnamen: {game} Name=Wert",

@@ -344,7 +344,7 @@ async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> No
     async with running_service(db) as service:  # the bot restarts on the same file
         assert table_id in service.tables
         again = await play(service, script("", "1", "q"))
-        assert f"(table {table_id}) is still open" in again.text
+        assert f"at table {table_id} is still open" in again.text
         assert again.text.count("Your choices:") >= 1
         assert "Choose a game" not in again.text
 
@@ -392,7 +392,7 @@ async def test_a_game_its_player_walked_away_from_is_closed_after_a_restart(db: 
         assert [e for e in log if e["k"] == "act"] == acts  # no computer played on
         assert "is still open" not in term.text and "Choose a game" in term.text
         said = " ".join(term.text.split())  # as wrapped to the terminal's width
-        assert f"(table {table_id}) is closed: the computer had taken your seat" in said
+        assert f"at table {table_id} is closed: the computer had taken your seat" in said
 
     async with running_service(db) as service:  # told once: not again at the next start
         out = (await play(service, script("q"))).text
@@ -661,7 +661,7 @@ async def test_a_match_end_a_kill_kept_from_the_screen_is_told_before_the_menu(
     async with running_service(killed) as service:
         [(table_id, game)] = await service.store.fetchall("SELECT id, game FROM tables")
         out = (await play(service, script("q"))).text
-    said = f"Your game {game_name(game, 'en')} (table {table_id}) ended as the bot stopped:"
+    said = f"Your game {game_name(game, 'en')} at table {table_id} ended as the bot stopped:"
     assert said in out
     assert "Game over!" in out.split(said, 1)[1].split("Choose a game")[0]
     async with running_service(killed) as service:
@@ -705,7 +705,7 @@ async def test_a_close_a_kill_kept_from_the_screen_is_told_before_the_menu(
         [(table_id, game)] = await service.store.fetchall("SELECT id, game FROM tables")
         out = " ".join((await play(service, script("q"))).text.split())
     said = (
-        f"Your game {game_name(game, 'en')} (table {table_id}) was closed, without a result,"
+        f"Your game {game_name(game, 'en')} at table {table_id} was closed, without a result,"
         " as the bot stopped: every player walked away"
     )
     assert said in out
