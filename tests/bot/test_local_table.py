@@ -309,6 +309,24 @@ async def test_clear_errors_for_bad_input(service: TableService) -> None:
     assert out.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
 
 
+@pytest.mark.parametrize("typed", ["s", ""])
+async def test_s_or_a_blank_line_shows_table_and_hand_again(
+    service: TableService, typed: str
+) -> None:
+    """The help in a game names both: Enter is what a player tries first."""
+    screens: list[str] = []
+
+    def answer(screen: str) -> str:
+        screens.append(screen)
+        return ["zweier", "h", typed][len(screens) - 1] if len(screens) <= 3 else "q"
+
+    await play(service, answer)
+    assert "  s, Enter  show the table and your hand again" in screens[2]  # what h said
+    shown = screens[3]  # what the typed line brought
+    assert "Your hand at table" in shown
+    assert "Unknown command" not in shown
+
+
 async def test_digits_other_than_ascii_are_unknown_input(service: TableService) -> None:
     """`str.isdigit` holds for "²" (which `int` refuses) and "٣" (which it reads as 3)."""
     term = await play(service, script("²", "zweier", "²", "٣", "１", "1", "q"))
