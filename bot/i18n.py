@@ -295,9 +295,10 @@ def typed(word: str) -> str:
     return word if len(word) <= TYPED_MAX else word[: TYPED_MAX - 1] + "…"
 
 
-def option_error(lang: str | None, error: OptionError) -> str:
+def option_error(lang: str | None, error: OptionError, table_of: str | None = None) -> str:
     """An engine's refusal of a rule option in the reader's language (the engine's
-    own text is English; its code and values say the same)."""
+    own text is English; its code and values say the same); `table_of` the game of
+    a table being opened, whose options are named without its prefix."""
     key = f"option.{error.code}"
     if key not in TEXTS["en"]:
         return str(error)
@@ -305,6 +306,12 @@ def option_error(lang: str | None, error: OptionError) -> str:
         k: typed(v) if k in ("key", "value") and isinstance(v, str) else v
         for k, v in error.values.items()
     }
+    key_id = values.get("key")
+    if table_of is not None and error.code != "unknown" and isinstance(key_id, str):
+        # the engine names the option by its id ("tausend.players"); a host opening
+        # a table types "players=5", as the lobby shows it (an admin's setting keeps
+        # the prefix, as he typed it)
+        values["key"] = key_id.removeprefix(f"{table_of}.")
     if error.code == "unknown" and isinstance(known := values.get("known"), str):
         # as a host types them: "schneider", not "zweier.schneider" beside "auto_claim"
         game = f"{values.get('game')}."

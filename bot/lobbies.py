@@ -118,7 +118,7 @@ class Lobbies(ServiceShape):
         try:
             opts = spec.parse_options(raw)
         except OptionError as e:
-            return refuse(lang, "bad_options", error=option_error(lang, e))
+            return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
         if settings.rules == "fixed" and (named or options):
             # house rules: a table plays the chat's, whatever the host names; naming
             # the house preset again is the house rules (its options refine it then)
@@ -129,7 +129,7 @@ class Lobbies(ServiceShape):
                 try:
                     opts = spec.parse_options(raw)
                 except OptionError as e:
-                    return refuse(lang, "bad_options", error=option_error(lang, e))
+                    return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
             if opts != spec.parse_options(base):
                 # what the house rules are, and the way to play them: on Discord the
                 # members cannot see /settings, so "see the settings" would not do

@@ -388,5 +388,5 @@ def asked_rules(game_id: str, words: list[str], options: dict[str, str], lang: s
     try:
         chosen = spec.parse_options(raw)
     except OptionError as e:
-        return t(lang, "refuse.bad_options", error=option_error(lang, e))
+        return t(lang, "refuse.bad_options", error=option_error(lang, e, game_id))
     return rules_summary(game_id, lang, options_to_json(chosen, game_id))

@@ -349,6 +349,24 @@ def _mover(table: Table, players: list[Player]) -> tuple[int, Player]:
     return seat, mover
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "said"),
+    [
+        ("tausend", {"players": "5"}, "players must be one of 2, 3, 4, not 5"),
+        ("dreier", {"dreier.assenbettler": "maybe"}, "assenbettler is on or off, not maybe"),
+    ],
+)
+async def test_a_bad_options_value_is_named_as_the_host_types_it(
+    bot: Bot, game: str, options: dict[str, str], said: str
+) -> None:
+    """Not by the engine's id with its game's prefix ("tausend.players")."""
+    anna = bot.player(users(1)[0])
+    out = await bot.svc.create_table(CHAT, anna.user, game, options=options)
+    assert not out.ok and out.text is not None, out
+    assert out.text.endswith(said), out.text
+    assert f"{game}." not in out.text, out.text
+
+
 async def test_a_pasted_page_is_not_echoed_back_whole(bot: Bot) -> None:
     """A game, preset or option name thousands of characters long: the answer names
     its start and still ends with what there is to choose from (a message holds 4,096
