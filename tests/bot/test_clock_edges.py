@@ -1,6 +1,7 @@
 """Edges of the turn clocks that mutation testing found no test looking at: how long a
-player gets once his platform is back, and which timers a held turn keeps.  The bot's
-clock is the test's (`now`); turns are long, so nothing fires on its own meanwhile."""
+player gets once his platform is back, which timers a held turn keeps, and a
+computer's move the table outran while it thought.  The bot's clock is the test's
+(`now`); turns are long, so nothing fires on its own meanwhile."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from .conftest import FAST
-from .fakechat import Bot, open_table, users
+from .conftest import FAST, WALK
+from .fakechat import CHAT, Bot, Player, button, open_table, users
+from .test_board_and_settings import _walked_away
 
 
 async def _held_past_deadline(bot: Bot, now: list[float]) -> str:
@@ -95,5 +97,93 @@ async def test_a_restored_turn_without_a_stored_deadline_gets_a_whole_turn(
             pytest.approx(turn - before, abs=1.0),  # the reminder
             pytest.approx(turn, abs=1.0),  # the time-out
         ]
+    finally:
+        await bot.stop()
+
+
+class _HeldAI:
+    """An `ai_runner` that decides at once until `hold` is set, then holds each
+    decision until `gate` is: the test changes the table while the computer thinks."""
+
+    def __init__(self) -> None:
+        self.hold = False
+        self.thinking = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def __call__(self, choose: Callable[[], int]) -> int:
+        if self.hold:
+            self.thinking.set()
+            await self.gate.wait()
+        return choose()
+
+
+async def _computer_thinking(bot: Bot, held: _HeldAI) -> tuple[str, Player, Player]:
+    """A Zweier table Bert walked away from, the computer thinking over his seat's
+    turn until the test lets it: the id, Anna, Bert."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await _walked_away(bot, bert, anna)
+    held.hold = True
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while not held.thinking.is_set():  # Anna plays until the computer is to move
+        assert loop.time() < end, bot.fc.describe()
+        await anna.take_turn(tid)
+        await asyncio.sleep(0.02)
+    assert bot.svc.tables[tid].to_act() == bot.svc.tables[tid].seat_of(bert.key)
+    return tid, anna, bert
+
+
+async def test_a_computer_move_thought_out_before_the_seat_was_taken_back_is_dropped(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert walked away and the computer plays his seat.  While it thinks over his
+    turn he takes the seat back: the move it then comes up with is of the table as it
+    was, and is dropped.  The turn is his, he plays it himself, and the game goes on
+    (played anyway, the computer would move for a person who is back, under his name)."""
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    try:
+        tid, _, bert = await _computer_thinking(bot, held)
+        table = bot.svc.tables[tid]
+        seat = table.seat_of(bert.key)
+        version = table.version
+
+        assert (await bert.press(button(bot.fc.tables[tid].message, "tb"))).ok
+        held.gate.set()
+        await bot.fc.wait(lambda: not bot.svc._tasks)  # the computer's move is through
+
+        log = await bot.db.table_log(tid)
+        assert log[-1]["k"] == "back"  # and no move of the computer after it
+        assert bot.svc.tables.get(tid) is table and table.version == version + 1
+        s = table.seats[seat]  # type: ignore[index]
+        assert s is not None and s.ai is None and table.to_act() == seat
+        out = await bert.take_turn(tid)
+        assert out is not None and out.ok, out
+        last = (await bot.db.table_log(tid))[-1]
+        assert (last["k"], last["seat"], last["by"]) == ("act", seat, "p")  # his own
+    finally:
+        await bot.stop()
+
+
+async def test_a_computer_move_thought_out_before_the_match_ended_is_dropped(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna concedes while the computer thinks over Bert's seat: the match is over,
+    and the move it then comes up with is not played into the finished match's
+    record, nor is the end announced a second time."""
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    try:
+        tid, anna, _ = await _computer_thinking(bot, held)
+        assert (await bot.svc.resign(CHAT, anna.user)).ok
+        assert bot.fc.kinds(tid)[-1] == "finished"
+        told = len(bot.fc.updates)
+        held.gate.set()
+        await bot.fc.wait(lambda: not bot.svc._tasks)  # the computer's move is through
+
+        assert bot.fc.updates[told:] == []
+        assert (await bot.db.table_log(tid))[-1]["k"] == "resign"
+        row = await bot.db.table_row(tid)
+        assert row is not None and row.status == "finished"
     finally:
         await bot.stop()
