@@ -187,3 +187,30 @@ async def test_a_computer_move_thought_out_before_the_match_ended_is_dropped(
         assert row is not None and row.status == "finished"
     finally:
         await bot.stop()
+
+
+async def test_a_reminder_due_as_the_platform_goes_is_sent_once_when_it_is_back(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna's reminder is due the moment Telegram goes out of reach (its timer fired,
+    the reminder not yet sent): it is not sent into the outage, and once Telegram is
+    back she is reminded once, with the reminder's time to move, not twice."""
+    now = [1_000_000.0]
+    bot = await make_bot(clock=lambda: now[0]).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        table = bot.svc.tables[tid]
+        assert table.deadline is not None
+        now[0] = table.deadline - FAST.reminder_before + 1.0
+        bot.svc.hold("tg")
+        bot.svc._fire(tid, table.version, "remind")  # the reminder's timer, as it went
+        await bot.fc.wait(lambda: not bot.svc._tasks)
+        assert "reminder" not in bot.fc.kinds(tid)
+
+        await bot.svc.listen(bot.fc, "tg")
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid) and not bot.svc._tasks)
+        assert bot.fc.kinds(tid).count("reminder") == 1
+        assert bot.svc.seconds_left(tid) == FAST.reminder_before
+    finally:
+        await bot.stop()
