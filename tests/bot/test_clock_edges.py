@@ -41,7 +41,8 @@ async def test_a_turn_that_ran_out_while_held_gets_the_reminders_time(
     make_bot: Callable[..., Bot], turn: float, reminder_before: float, left: int
 ) -> None:
     """The outage is not the player's: back, he has as long as a reminder gives him
-    (what the reminder tells him), not a full turn and not an instant time-out."""
+    (what the reminder tells him), not a full turn and not an instant time-out.  He is
+    reminded at once, unless the bot sends no reminders."""
     now = [1_000_000.0]
     timings = dataclasses.replace(FAST, turn_timeout=turn, reminder_before=reminder_before)
     bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
@@ -50,6 +51,8 @@ async def test_a_turn_that_ran_out_while_held_gets_the_reminders_time(
         assert bot.svc.seconds_left(tid) == left
         row = await bot.db.table_row(tid)
         assert row is not None and row.deadline == pytest.approx(now[0] + left)
+        await bot.fc.wait(lambda: not bot.svc._tasks)
+        assert bot.fc.kinds(tid).count("reminder") == (1 if reminder_before else 0)
     finally:
         await bot.stop()
 
