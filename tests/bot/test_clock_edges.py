@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, button, open_table, users
+from .fakechat import CHAT, Bot, Player, busy, button, open_table, users
 from .test_board_and_settings import _walked_away
 
 
@@ -215,5 +215,45 @@ async def test_a_reminder_due_as_the_platform_goes_is_sent_once_when_it_is_back(
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid) and not bot.svc._tasks)
         assert bot.fc.kinds(tid).count("reminder") == 1
         assert bot.svc.seconds_left(tid) == FAST.reminder_before
+    finally:
+        await bot.stop()
+
+
+async def test_a_computers_turn_has_no_clock_that_runs_out_over_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Bert walked away; the bot stops while the computer is to move for him, and is
+    back an hour later.  That turn was never a person's: Bert is not reminded of it
+    (as of a turn that ran out while the bot was down), the computer just moves."""
+    now = [1_000_000.0]
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held, clock=lambda: now[0]).start()
+    tid, _, _ = await _computer_thinking(bot, held)
+    await bot.stop()
+    now[0] += 3600.0
+    bot = await make_bot(timings=WALK, clock=lambda: now[0]).start()
+    try:
+        await bot.fc.wait(lambda: not busy(bot.svc))  # the computer moved
+        assert "reminder" not in bot.fc.kinds(tid)
+        assert "action" in bot.fc.kinds(tid)
+    finally:
+        await bot.stop()
+
+
+async def test_no_clock_runs_at_a_closed_table_or_a_computers_turn(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """What a reminder or a turn ping says is left (`seconds_left`, read by the
+    adapters as they send it) is 0 when no person's clock runs, not an error: the
+    table closed meanwhile, or the computer is to move."""
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    try:
+        tid, anna, _ = await _computer_thinking(bot, held)
+        assert bot.svc.seconds_left(tid) == 0
+        assert (await bot.svc.resign(CHAT, anna.user)).ok
+        assert tid not in bot.svc.tables
+        assert bot.svc.seconds_left(tid) == 0
+        held.gate.set()
     finally:
         await bot.stop()
