@@ -257,3 +257,44 @@ async def test_no_clock_runs_at_a_closed_table_or_a_computers_turn(
         held.gate.set()
     finally:
         await bot.stop()
+
+
+async def test_a_reminder_timer_of_a_turn_already_played_reminds_nobody(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna's reminder timer fires as her move lands: the reminder is of a turn that
+    is over.  Nobody is reminded, least of all Bert, whose turn has only begun."""
+    bot = await make_bot().start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        table = bot.svc.tables[tid]
+        before, seat = table.version, table.to_act()
+        mover = a if table.seat_of(a.key) == seat else b
+        assert (await mover.press(mover.a_move(tid))).ok
+        assert table.to_act() != seat
+        bot.svc._fire(tid, before, "remind")  # the timer of the turn before
+        await bot.fc.wait(lambda: not bot.svc._tasks)
+        assert "reminder" not in bot.fc.kinds(tid)
+    finally:
+        await bot.stop()
+
+
+async def test_an_expired_lobby_stays_closed_after_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Nobody started Anna's lobby in time: it closes, and the chat is told.  That is
+    stored: a restart does not bring back a lobby the chat was told is gone."""
+    bot = await make_bot().start()
+    anna = bot.player(users(1)[0])
+    tid = await open_table(bot, "zweier", [anna], start=False)
+    bot.svc._fire(tid, bot.svc.tables[tid].version, "expire")  # its time is up
+    await bot.fc.wait(lambda: "aborted" in bot.fc.kinds(tid))
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        assert tid not in bot.svc.tables
+        row = await bot.db.table_row(tid)
+        assert row is not None and row.status == "aborted"
+    finally:
+        await bot.stop()
