@@ -269,7 +269,10 @@ def replay_parsed(rec: Record) -> ReplayState:
     opts = spec.parse_options(rec.options)
     if not rec.deals:
         return ReplayState(spec, spec.new_match(opts, 0), [])
-    match = spec.new_match(opts, rec.deals[0].dealer)
+    try:
+        match = spec.new_match(opts, rec.deals[0].dealer)
+    except ValueError as e:  # a first dealer who is no seat of the table: no record
+        raise RecordError(f"deals[0]: {e}") from None
     rs = ReplayState(spec, match, [])
     for i, d in enumerate(rec.deals):
         dspec = match.next_deal()

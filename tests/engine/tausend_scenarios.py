@@ -1098,6 +1098,12 @@ def seeded_records() -> dict[str, Json]:
                     "answer": {"ok": False, "deal": 0, "action": None, "error": "seed_mismatch"},
                 },
             )
+    s["not-a-record-dealer-not-a-seat"] = record(
+        "A first dealer who is no seat of the table (seats 0..2) makes the document no "
+        "record (exit 2, RULES.md §6), not a crash of the replay.",
+        [{"dealer": 3, "seed": seed, "actions": []}],
+        {"exit": 2, "message_contains": "the first dealer must be a seat 0..2, not 3"},
+    )
     return s
 
 
