@@ -70,6 +70,22 @@ def test_a_later_marriage_replaces_the_trumps_and_an_opponents_marriage_counts()
     assert answer["bolts"] == [1, 0, 0]
 
 
+def test_each_trick_counts_one_for_its_winner() -> None:
+    """The table shows how many tricks each took, and the result keeps it: in
+    TWO_MARRIAGES seat 1 takes tricks 1-3 and seat 2 tricks 4-8, seat 0 none."""
+    state = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in TWO_MARRIAGES["hands"]],
+        talon=[index_of(c) for c in TWO_MARRIAGES["talon"]],
+    )
+    for a in TWO_MARRIAGES["actions"]:
+        state, _ = P.apply(state, a["seat"], action_from_json(a))
+    result = P.result(state)
+    assert result is not None
+    assert P.view(state, 0).tricks_won == result.tricks == (0, 3, 5)
+
+
 def test_an_action_after_the_last_trick_is_deal_over() -> None:
     """RULES.md §1 Ending a deal: an action after the deal's end is refused with
     `deal_over` (a Thousand deal ends with its last trick)."""
