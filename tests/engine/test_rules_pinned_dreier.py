@@ -511,3 +511,83 @@ def test_a_schnapser_reaching_exactly_66_with_a_marriage_is_won_at_once() -> Non
     assert (result.points, result.reason) == ((0, 6, 0), "reached_66")
     assert result.detail("side_points") == (66, 0)
     assert P.to_act(state) is None
+
+
+#: Forehand 1 names Hearts; middlehand 2 holds one Heart (JH) and no Club; dealer 0's
+#: JC is below AC and (ace-low) below TC.
+TRUMP_TEST_HANDS = [
+    ["KC", "QC", "JC", "KS", "QS", "JS"],
+    ["AH", "TH", "AC", "TC", "KD", "QD"],
+    ["JH", "AD", "TD", "JD", "AS", "TS"],
+]
+
+
+@pytest.mark.parametrize(
+    ("before_play", "lead", "trumps", "lost"),
+    [
+        ("1:bid=schnapser 2:- 0:- 1:discard=KD,QD 2:- 0:-", "AC", True, True),
+        ("1:bid=bauernschnapser 2:- 0:- 1:discard=KD,QD 2:- 0:-", "AC", True, True),
+        ("1:bid=bauernloch 2:- 0:- 1:discard=KD,QD 2:- 0:-", "TC", True, True),
+        ("1:bid=zehnergang 2:- 0:- 1:discard=KD,QD 2:- 0:-", "TC", False, False),
+        (
+            "1:bid=normal 2:bid=kontrabauernschnapser 0:- 1:- 2:discard=AS,TS 1:- 0:-",
+            "AC",
+            True,
+            False,
+        ),
+    ],
+)
+def test_the_contract_table_says_whether_trumps_take_tricks(
+    before_play: str, lead: str, trumps: bool, lost: bool
+) -> None:
+    """RULES.md §3, the table's "trumps" column.  Forehand leads his top Club and
+    middlehand, void in Clubs, plays JH.  In Schnapser, Bauernschnapser and Bauernloch
+    Hearts are trumps: the JH takes the trick and forehand, who must win every trick,
+    has lost; in Kontrabauernschnapser the JH wins middlehand, the declarer, his first
+    trick.  Zehnergang has no trumps: the JH is only a discard and TC keeps the trick.
+    The table shows the trump suit only where there is one."""
+    script = f"1:trump=H {before_play} 1:{lead} 2:JH 0:JC"
+    options = dreier.DreierOptions(bauernloch=True, zehnergang=True)
+    state, _ = _played(TRUMP_TEST_HANDS, ["KH", "QH"], _script(script), options)
+    view = P.view(state, None)
+    assert view.trump == (Suit.HEARTS if trumps else None)
+    assert view.last_trick_winner == (2 if trumps else 1)
+    result = P.result(state)
+    if lost:
+        assert result is not None
+        assert (result.winners, result.reason) == ((0, 2), "lost_trick")
+    else:
+        assert result is None
+
+
+def test_herrenschnapser_is_played_with_the_trumps_the_declarer_holds() -> None:
+    """RULES.md §3: Herrenschnapser ("Trumpfringerl") is played with trumps -- the
+    five the declarer holds; the table shows them although no defender can trump."""
+    hands = [
+        ["KD", "QD", "JD", "AS", "TS", "KS"],
+        ["AH", "TH", "KH", "QH", "JH", "AC"],
+        ["TC", "KC", "QC", "JC", "AD", "TD"],
+    ]
+    script = "1:trump=H 1:bid=herrenschnapser 2:- 0:- 1:discard=QS,JS 2:- 0:-"
+    state, _ = _played(hands, ["QS", "JS"], _script(script))
+    assert P.to_act(state) == 1
+    assert P.view(state, None).trump == Suit.HEARTS
+
+
+def test_herrenschnapser_needs_all_five_trumps_not_any_full_suit() -> None:
+    """RULES.md §3: Herrenschnapser needs "all 5 trumps" when named; forehand's five
+    Clubs with Hearts trumps are a Farbenringerl's holding, not this one's
+    (contract_not_allowed)."""
+    hands = [
+        ["KD", "QD", "JD", "AS", "TS", "KS"],
+        ["AH", "AC", "TC", "KC", "QC", "JC"],
+        ["TH", "KH", "QH", "JH", "AD", "TD"],
+    ]
+    script = "1:trump=H 1:bid=herrenschnapser"
+    record = {
+        "game": "dreier",
+        "deals": [{"dealer": 0, "hands": hands, "talon": ["QS", "JS"], "actions": _script(script)}],
+    }
+    code, answer = replay_record(record)
+    assert isinstance(answer, dict), answer
+    assert code == 1 and answer["error"] == "contract_not_allowed", answer
