@@ -238,17 +238,64 @@ def test_the_aufschlag_card_is_public() -> None:
         assert (0, CARDS[index_of("AS")]) in P.view(state, seat).known
 
 
-def test_a_sitting_out_partner_in_seat_0_is_not_asked_to_redouble() -> None:
-    """RULES.md §4 / §6 doubling order: the Bettler's sitting-out partner does not
-    double -- also when he is seat 0.  Seat 2 plays Bettler, seat 1 says Kontra, seat 2
-    passes: doubling is over and seat 2 leads (seat 0 is not asked)."""
-    hands = [
+def test_only_an_opponent_of_forehand_may_kontra_over_his_partners_bettler() -> None:
+    """Option bauern.kontra_beats_bettler (RULES.md §4, docs/rules/bauern.md): the
+    Kontra over a Bettler of forehand's team is the opponents' -- seat 3 may say it,
+    forehand (seat 0), whose team holds the Bettler, may not."""
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(kontra_beats_bettler=True),
+        3,
+        hands=[[index_of(c) for c in h] for h in HANDS],
+    )
+    moves: list[tuple[int, A.Action]] = [
+        (0, A.ChooseTrump(Suit.HEARTS)),
+        (0, A.Bid("normal")),
+        (1, A.Pass()),
+        (2, A.Bid("bettler")),
+    ]
+    for seat, action in moves:
+        state, _ = P.apply(state, seat, action)
+    assert A.Double() in P.legal_actions(state)
+    state, _ = P.apply(state, 3, A.Pass())
+    assert P.to_act(state) == 0
+    assert A.Double() not in P.legal_actions(state)
+
+
+def test_middlehand_still_in_the_auction_may_kontra_over_a_bettler_of_forehands_team() -> None:
+    """Option bauern.kontra_beats_bettler (RULES.md §4): seat 1, forehand's opponent,
+    bids Bettler; forehand's partner (seat 2) outbids him with an Ass-Bettler: when
+    seat 1's turn comes round he may say the Kontra over it."""
+    hands = [list(h) for h in HANDS]
+    hands[0][4], hands[2][4] = hands[2][4], hands[0][4]  # seat 2 gets the AS it needs
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(kontra_beats_bettler=True, assbettler=True),
+        3,
+        hands=[[index_of(c) for c in h] for h in hands],
+    )
+    moves: list[tuple[int, A.Action]] = [
+        (0, A.ChooseTrump(Suit.HEARTS)),
+        (0, A.Bid("normal")),
+        (1, A.Bid("bettler")),
+        (2, A.Bid("assbettler")),
+        (3, A.Pass()),
+        (0, A.Pass()),
+    ]
+    for seat, action in moves:
+        state, _ = P.apply(state, seat, action)
+    assert P.to_act(state) == 1
+    assert A.Double() in P.legal_actions(state)
+
+
+#: Dealer 3: seat 2 plays Bettler, seat 1 says Kontra, seat 2 passes; seat 0, the
+#: Bettler's partner, sits out.
+SEAT_0_SITS_OUT: tuple[list[list[str]], list[dict[str, Any]]] = (
+    [
         ["TH", "KH", "QH", "TD", "AC"],
         ["AH", "JH", "QD", "JD", "JC"],
         ["TC", "KC", "QC", "KD", "AD"],
         ["AS", "TS", "KS", "QS", "JS"],
-    ]
-    actions: list[dict[str, Any]] = [
+    ],
+    [
         {"seat": 0, "do": "trump", "suit": "H"},
         {"seat": 0, "do": "bid", "contract": "normal"},
         {"seat": 1, "do": "pass"},
@@ -257,7 +304,15 @@ def test_a_sitting_out_partner_in_seat_0_is_not_asked_to_redouble() -> None:
         {"seat": 0, "do": "pass"},
         {"seat": 1, "do": "double"},
         {"seat": 2, "do": "pass"},
-    ]
+    ],
+)
+
+
+def test_a_sitting_out_partner_in_seat_0_is_not_asked_to_redouble() -> None:
+    """RULES.md §4 / §6 doubling order: the Bettler's sitting-out partner does not
+    double -- also when he is seat 0.  Seat 2 plays Bettler, seat 1 says Kontra, seat 2
+    passes: doubling is over and seat 2 leads (seat 0 is not asked)."""
+    hands, actions = SEAT_0_SITS_OUT
     code, answer = replay_record(
         {"game": "bauern", "deals": [{"dealer": 3, "hands": hands, "actions": actions}]}
     )
@@ -266,6 +321,23 @@ def test_a_sitting_out_partner_in_seat_0_is_not_asked_to_redouble() -> None:
     deal = answer["deals"][0]
     assert (deal["contract"], deal["declarer"], deal["multiplier"]) == ("bettler", 2, 2)
     assert (deal["open"], deal["to_act"]) == (True, 2)
+
+
+def test_the_result_names_seat_0_as_sitting_out() -> None:
+    """RULES.md §4: the Bettler's partner sits the deal out, and the result says who
+    -- seat 0 too, not "nobody".  The deal above: seat 2's AD takes the first trick
+    (seats 2, 3, 1 play) and his Bettler is lost."""
+    hands, actions = SEAT_0_SITS_OUT
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+    )
+    plays = [{"seat": s, "do": "play", "card": c} for s, c in ((2, "AD"), (3, "AS"), (1, "QD"))]
+    for act in [*actions, *plays]:
+        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    result = P.result(state)
+    assert result is not None
+    assert (result.reason, result.winners) == ("took_trick", (1, 3))
+    assert result.detail("sitting_out") == 0
 
 
 def _normal_game(
