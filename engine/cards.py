@@ -70,14 +70,6 @@ def card_index(suit: int, rank: int) -> int:
     return suit * SUIT_SPAN + rank
 
 
-def suit_of(card: int) -> int:
-    return card // SUIT_SPAN
-
-
-def rank_of(card: int) -> int:
-    return card % SUIT_SPAN
-
-
 #: Card points by card index.
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % SUIT_SPAN] for c in range(NCARDS))
 #: Bit mask of all cards of a suit (9 included).
