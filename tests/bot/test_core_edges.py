@@ -11,7 +11,7 @@ from bot.service import ChatRef, UserRef
 from bot.settings import ChatSettings, SettingError
 
 from .fakechat import CHAT, Bot, open_table
-from .policies import heuristic
+from .policies import finisher, heuristic
 from .test_expert_views import play_until
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
@@ -226,6 +226,55 @@ async def test_a_thousand_resignation_with_the_stayers_apart_has_one_winner(bot:
     ahead, behind = sorted((rows[anna.key], rows[bert.key]), key=lambda r: -r.score)
     assert (ahead.won, behind.won, rows[cilli.key].won) == (True, False, False), rows
     assert (ahead.place, behind.place, rows[cilli.key].place) == (0, 1, 2), rows
+
+
+async def test_a_dreier_resignation_from_the_middle_seat_leaves_both_others_winners(
+    bot: Bot,
+) -> None:
+    """Bert, between Anna and Cilli, resigns a Dreier once their scores differ: both
+    of them win (not only the one ahead: that is Thousand's rule), the channel names
+    them both, Bert alone loses and takes a Bummerl, and the stored results and the
+    board say the same."""
+    people = [bot.player(u, finisher) for u in _people(3)]
+    tid = await open_table(bot, "dreier", people)
+    table = bot.svc.tables[tid]
+    anna, bert, cilli = sorted(people, key=lambda p: table.seat_of(p.key) or 0)
+    assert [table.seat_of(p.key) for p in (anna, bert, cilli)] == [0, 1, 2]
+
+    def apart() -> bool:
+        assert table.match is not None
+        scores = table.match.summary()["scores"]
+        return bool(table.deal_points) and scores[0] != scores[2]
+
+    await play_until(bot, tid, people, apart)
+    assert tid in bot.svc.tables, "the match ended before the stayers' scores differed"
+    said = await bot.svc.resign(CHAT, bert.user)
+    assert said.text == "You resigned: you lose the match, and it counts on the leaderboard."
+    final = bot.fc.updates[-1]
+    assert final.result is not None and final.result.finished
+    text = final.result.message.text
+    assert f"{bert.user.name} resigned." in text, text
+    assert f"Winner: {anna.user.name}, {cilli.user.name}" in text, text
+    store = bot.store
+    assert store is not None
+    rows = await store.fetchall(
+        "SELECT seat, player, won, bummerl FROM results WHERE table_id = ? ORDER BY seat", (tid,)
+    )
+    assert [(s, p, w) for s, p, w, _ in rows] == [
+        (0, anna.key, 1),
+        (1, bert.key, 0),
+        (2, cilli.key, 1),
+    ]
+    assert [b > 0 for *_, b in rows] == [False, True, False], rows
+    rated = await store.fetchall("SELECT player FROM rated_results WHERE table_id = ?", (tid,))
+    assert sorted(r[0] for r in rated) == sorted(p.key for p in people)
+    board = await R.leaderboard(store, "dreier", CHAT.key)
+    assert board[-1].player == bert.key and {e.player for e in board[:2]} == {
+        anna.key,
+        cilli.key,
+    }
+    assert board[0].rating == board[1].rating > board[2].rating
+    assert (await bot.svc.resign(CHAT, anna.user)).code == "no_table"
 
 
 # --- /stats ----------------------------------------------------------------------------
