@@ -249,6 +249,7 @@ TEXTS: dict[str, str] = {
     "result.reason.all_tricks": "alle Stiche gemacht",
     "result.match": "Partie vorbei! {lines}",
     "result.deal_unfinished": "Runde {deal} wurde nicht zu Ende gespielt: die Partie endete mit einer Aufgabe.",
+    "result.deal_unfinished.closed": "Runde {deal} wurde nicht zu Ende gespielt: der Tisch wurde geschlossen.",
     "result.winner": "Gewonnen: {names}",
     "record.caption": (
         "Das Protokoll von Tisch {table} — {game}, beendet am {day}. Runden: {deals}.\n"

@@ -258,6 +258,7 @@ TEXTS: dict[str, str] = {
     "result.reason.all_tricks": "every trick taken",
     "result.match": "Game over! {lines}",
     "result.deal_unfinished": "Deal {deal} was not played out: the match ended with a resignation.",
+    "result.deal_unfinished.closed": "Deal {deal} was not played out: the table was closed.",
     "result.winner": "Winner: {names}",
     "record.caption": (
         "The record of table {table} — {game}, finished {day}. Deals: {deals}.\n"

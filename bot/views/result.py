@@ -38,13 +38,15 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
     if len(table.deal_points) < len(table.deals):
         if table.status != Status.FINISHED:
             return None  # the deal still runs: its seed stays secret
-        # A resignation ended the match in the middle of a deal: the deal scores
-        # nothing, and its seed is published like that of any deal that ended.
+        # A resignation, or a close that counts (`end`: others walked away), ended
+        # the match in the middle of a deal: the deal scores nothing, and its seed is
+        # published like that of any deal that ended.  Only a resignation is called one.
         k = len(table.deals)
         seed = table.deals[-1].seed
+        unfinished = "result.deal_unfinished" + ("" if table.resigned is not None else ".closed")
         text = "\n".join(
             [
-                t(lg, "result.deal_unfinished", deal=k),
+                t(lg, unfinished, deal=k),
                 t(lg, "table.seed", deal=k, seed=seed),
                 match_summary_text(table, style),
             ]

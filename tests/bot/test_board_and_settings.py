@@ -296,6 +296,35 @@ async def test_the_one_who_stayed_may_close_the_table_or_concede_it(
         await bot.stop()
 
 
+async def test_votes_that_carry_while_a_third_walked_away_end_the_match_counted(
+    bot: Bot,
+) -> None:
+    """Cilli walked away from a Dreier (the computer plays her seat); Anna and Bert,
+    still playing, vote to close it: the second vote carries, and the match ends
+    counted against Cilli, who left, as when a lone stayer closes it — not wiped off
+    the record as a plain abort would.  The result does not say anyone resigned."""
+    anna, bert, cilli = (bot.player(u) for u in users(3))
+    tid = await open_table(bot, "dreier", [anna, bert, cilli])
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(cilli.key)
+    await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+    first = await bot.svc.abort(CHAT, anna.user)
+    assert first.ok and first.code != "ended" and tid in bot.svc.tables, first
+    out = await bot.svc.abort(CHAT, bert.user)
+    assert out.ok and out.code == "ended" and "its match counts" in (out.text or ""), out
+    assert tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "finished"
+    final = bot.fc.updates[-1]
+    assert final.result is not None
+    text = final.result.message.text
+    # nobody resigned: the deal left open is said to end with the close
+    assert text.startswith("Deal 1 was not played out: the table was closed."), text
+    assert "Walked away (the computer finished for them, so their side loses): Cilli" in text
+    store = bot.store
+    assert store is not None
+    rows = await store.fetchall("SELECT player, won FROM results WHERE table_id = ?", (tid,))
+    assert dict(rows) == {anna.key: 1, bert.key: 1, cilli.key: 0}
+
+
 async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes(
     make_bot: Callable[..., Bot],
 ) -> None:
