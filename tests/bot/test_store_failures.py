@@ -330,6 +330,39 @@ async def test_a_computer_move_that_cannot_be_stored_is_made_once_the_database_i
         await bot.stop()
 
 
+async def test_a_write_the_database_rejects_costs_the_moves_committed_with_it_nothing(
+    tmp_path: Path,
+) -> None:
+    """Moves of several tables are committed together (group commit).  One the
+    database rejects (a version already stored: a stale write) fails alone, its
+    waiter told so; the moves queued beside it are stored, each once, as if it had
+    never been there."""
+    store = await Store(tmp_path / "bot.sqlite3", table_ids=ids()).open()
+    try:
+        t1 = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+        t2 = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+        moves: list[tuple[str, dict[str, Any]]] = [
+            (t1, {"k": "move", "n": 1}),
+            (t2, {"k": "move", "n": 2}),
+            (t2, {"k": "stale"}),
+        ]
+        got = await asyncio.gather(
+            *(
+                store.append(tid, 2, [entry], status="playing", deadline=None)
+                for tid, entry in moves
+            ),
+            return_exceptions=True,
+        )
+        assert got[:2] == [None, None] and isinstance(got[2], sqlite3.IntegrityError), got
+        assert await store.table_log(t1) == [{"k": "create"}, {"k": "move", "n": 1}]
+        assert await store.table_log(t2) == [{"k": "create"}, {"k": "move", "n": 2}]
+        for tid in (t1, t2):
+            row = await store.table_row(tid)
+            assert row is not None and (row.status, row.version) == ("playing", 2)
+    finally:
+        await store.close()
+
+
 async def test_a_second_exclusive_store_on_one_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     first = await Store(path, exclusive=True).open()
