@@ -878,6 +878,32 @@ async def test_a_table_opened_while_its_chat_moves_ends_up_in_the_new_chat(
     assert table is not None and table.id == tid
 
 
+async def test_a_table_whose_chat_moved_is_in_the_new_chat_after_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A Telegram group became a supergroup while a match ran there; after a restart
+    the table is rebuilt from its log in the supergroup, where /resign finds it, and
+    its result is counted on the supergroup's board — not in the old group, which
+    no longer exists."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    bot = await make_bot().start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        await bot.svc.move_chat(CHAT, new)
+    finally:
+        await bot.stop()
+    bot = await make_bot().start()
+    try:
+        assert bot.svc.tables[tid].chat == new.key
+        assert (await bot.svc.resign(new, b.user)).ok
+        board = await R.leaderboard(bot.store, "zweier", new.key)  # type: ignore[arg-type]
+        assert [e.player for e in board] == [a.key, b.key]
+        assert await R.leaderboard(bot.store, "zweier", CHAT.key) == []  # type: ignore[arg-type]
+    finally:
+        await bot.stop()
+
+
 async def test_a_chat_move_noticed_late_merges_the_leaderboard(bot: Bot) -> None:
     """Players rated in the old group and already in the supergroup (the bot learnt
     of the upgrade late) keep one rating each: the longer history's, with the games
