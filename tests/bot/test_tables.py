@@ -309,8 +309,11 @@ async def test_majority_vote_aborts(bot: Bot) -> None:
     tid = await open_table(bot, "dreier", [a, b, c])
     out = await bot.svc.abort(CHAT, b.user)
     assert out.ok and out.text is not None and "1/2" in out.text
+    version = bot.svc.tables[tid].version
     out = await bot.svc.abort(CHAT, b.user)  # voting twice counts once
-    assert tid in bot.svc.tables and "1/2" in (out.text or "")
+    assert out.ok and tid in bot.svc.tables and "1/2" in (out.text or "")
+    # and stores nothing: no new version, so nobody's buttons went stale meanwhile
+    assert bot.svc.tables[tid].version == version
     assert (
         await bot.svc.act(UserRef("tg", "5", "X"), table_verb(tid, 1, "ab"))
     ).code == "not_seated"
