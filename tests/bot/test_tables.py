@@ -907,6 +907,48 @@ async def test_a_table_whose_chat_moved_is_in_the_new_chat_after_a_restart(
         await bot.stop()
 
 
+async def test_a_chat_move_takes_that_chat_s_history_and_no_other_chat_s(bot: Bot) -> None:
+    """The group that became a supergroup takes its settings, finished matches (the
+    newest is what /record hands out there), their results and contracts along; the
+    bot's other chat keeps its own, and its open table's log still names it, so a
+    restart rebuilds that table where it is played."""
+    store = bot.store
+    assert store is not None
+    new = ChatRef("tg", "-1009", "Supergroup")
+    a, b, c, d = users(4)
+    for chat, (winner, loser) in ((CHAT, (a, b)), (OTHER_CHAT, (c, d))):
+        assert (await bot.svc.update_setting(chat, winner, "turn_timeout", "40", is_admin=True)).ok
+        await open_table(bot, "zweier", [bot.player(winner), bot.player(loser)], chat=chat)
+        assert (await bot.svc.resign(chat, loser)).ok
+    assert (await bot.svc.update_setting(OTHER_CHAT, c, "language", "de", is_admin=True)).ok
+    await store.write(
+        ops=[
+            (
+                "INSERT INTO contracts (table_id, deal, chat, game, player, contract, made)"
+                " VALUES (?, 1, ?, 'dreier', ?, 'normal', 1)",
+                (f"x{chat.key}", chat.key, a.key),
+            )
+            for chat in (CHAT, OTHER_CHAT)
+        ]
+    )
+    running = await open_table(bot, "zweier", [bot.player(users(5)[4])], chat=OTHER_CHAT)
+    before = {key: await store.finished_game(key) for key in (CHAT.key, OTHER_CHAT.key)}
+    settings = {key: await store.chat_settings(key) for key in (CHAT.key, OTHER_CHAT.key)}
+    assert settings[CHAT.key] != settings[OTHER_CHAT.key]
+    await bot.svc.move_chat(CHAT, new)
+    moved, was = await store.finished_game(new.key), before[CHAT.key]
+    assert moved is not None and was is not None and moved.table_id == was.table_id
+    assert await store.finished_game(CHAT.key) is None
+    assert await store.finished_game(OTHER_CHAT.key) == before[OTHER_CHAT.key]
+    assert await store.chat_settings(new.key) == settings[CHAT.key]
+    assert await store.chat_settings(OTHER_CHAT.key) == settings[OTHER_CHAT.key]
+    assert await store.chat_settings(CHAT.key) == {}
+    for table in ("results", "contracts"):
+        chats = await store.fetchall(f"SELECT DISTINCT chat FROM {table} ORDER BY chat")
+        assert chats == sorted([(OTHER_CHAT.key,), (new.key,)]), table
+    assert (await store.table_log(running))[0]["chat"] == OTHER_CHAT.key
+
+
 async def test_a_chat_move_noticed_late_merges_the_leaderboard(bot: Bot) -> None:
     """Players rated in the old group and already in the supergroup (the bot learnt
     of the upgrade late) keep one rating each: the longer history's, with the games
