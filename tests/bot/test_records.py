@@ -195,3 +195,20 @@ async def test_a_players_newest_match_may_be_one_closed_before_its_end(bot: Bot)
     assert stranger.file is None and stranger.text.startswith("You have no finished match"), (
         stranger.text
     )
+
+
+async def test_a_player_s_newest_match_is_found_behind_twenty_newer_ones_of_others(
+    bot: Bot,
+) -> None:
+    """Anna played one match; twenty newer ones of Cilli and Done fill the group's
+    history since.  Her /record still hands out her own match, not "you have none
+    here": the search runs over the matches she sat at, not the newest of the chat."""
+    a, b, c, d = users(4)
+    assert bot.store is not None
+    mine = await open_table(bot, "zweier", [bot.player(a), bot.player(b)])
+    assert (await bot.svc.resign(CHAT, b)).ok
+    for _ in range(20):
+        await open_table(bot, "zweier", [bot.player(c), bot.player(d)])
+        assert (await bot.svc.resign(CHAT, d)).ok
+    own = await record_reply(bot.store, CHAT.key, "en", player=a.key)
+    assert own.file is not None and mine in own.file.filename, own.text
