@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ import pytest
 from bot import results as R
 from bot.service import ChatRef, TableService, Timings
 from bot.store import Store, StoreError, migrations
+from bot.store.tables import _base36
 
 from .conftest import FAST
 from .fakechat import (
@@ -611,3 +613,21 @@ async def test_a_second_bot_given_a_symlink_to_the_database_is_refused(tmp_path:
             await Store(link, exclusive=True).open()
     finally:
         await first.close()
+
+
+async def test_a_table_id_the_store_draws_is_seven_lowercase_base36_characters(
+    tmp_path: Path,
+) -> None:
+    """Ids are shown in every table message and typed back (/abort, /record): seven
+    characters of 0-9 and a-z, as the button payloads' length budget assumes, and
+    each a number of its own (the tests elsewhere draw theirs from a counter)."""
+    store = await Store(tmp_path / "bot.sqlite3").open()
+    try:
+        drawn = [await store.create_table(CHAT.key, "zweier", {"k": "create"}) for _ in range(50)]
+    finally:
+        await store.close()
+    assert len(set(drawn)) == 50
+    assert all(re.fullmatch(r"[0-9a-z]{7}", tid) for tid in drawn), drawn
+    for n in (0, 35, 36, 123_456_789, 36**7 - 1):
+        assert int(_base36(n), 36) == n
+    assert _base36(36**7 - 1) == "zzzzzzz"
