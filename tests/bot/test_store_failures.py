@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -631,3 +632,31 @@ async def test_a_table_id_the_store_draws_is_seven_lowercase_base36_characters(
     for n in (0, 35, 36, 123_456_789, 36**7 - 1):
         assert int(_base36(n), 36) == n
     assert _base36(36**7 - 1) == "zzzzzzz"
+
+
+async def test_handled_updates_are_kept_per_source_within_their_window_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Telegram sends again the updates it was not told were received: those a bot
+    handled before a restart must read back as handled (or a press is applied twice),
+    for each bot token apart, the newest `keep` ids of each, and none older than
+    the platform keeps an update."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    try:
+        for update_id in (10, 11, 12, 13):
+            await store.mark_handled("tg:a", update_id, keep=2)
+        await store.mark_handled("tg:a", 12, keep=2)  # handled again: nothing changes
+        await store.mark_handled("tg:b", 5, keep=2)
+    finally:
+        await store.close()
+    store = await Store(path).open()
+    try:
+        assert await store.handled_updates("tg:a") == [12, 13]
+        assert await store.handled_updates("tg:b") == [5]
+        await store.forget_handled_updates(before=0)  # all stored since: none go
+        assert await store.handled_updates("tg:a") == [12, 13]
+        await store.forget_handled_updates(before=time.time() + 1)
+        assert await store.handled_updates("tg:a") == await store.handled_updates("tg:b") == []
+    finally:
+        await store.close()
