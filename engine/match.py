@@ -26,6 +26,13 @@ class DealSpec:
     context: tuple[tuple[str, Any], ...] = field(default=())
 
 
+def check_first_dealer(first_dealer: int, players: int) -> None:
+    """A first dealer who is no seat of the table: no match starts (a record that
+    names one is no record, not a dealer out of turn)."""
+    if not 0 <= first_dealer < players:
+        raise ValueError(f"the first dealer must be a seat 0..{players - 1}, not {first_dealer}")
+
+
 class Match(ABC):
     """A whole game: a sequence of deals and their scoring."""
 

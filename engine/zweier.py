@@ -34,7 +34,7 @@ from .events import (
     TrickTaken,
     TrumpExchanged,
 )
-from .match import DealSpec, Match
+from .match import DealSpec, Match, check_first_dealer
 from .options import options_to_json, parse_options
 from .protocol import DealCore, GameSpec
 from .results import DealResult
@@ -544,6 +544,7 @@ class ZweierMatch(Match):
     players = 2
 
     def __init__(self, options: ZweierOptions, first_dealer: int = 0) -> None:
+        check_first_dealer(first_dealer, self.players)
         super().__init__(options, first_dealer)
         self.scores = [0, 0]
         self.bummerl = [0, 0]

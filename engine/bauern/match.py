@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import DECK20
-from ..match import DealSpec, Match
+from ..match import DealSpec, Match, check_first_dealer
 from ..results import DealResult
 from ..shuffle import shuffled
 from .deal import BauernDeal
@@ -67,6 +67,7 @@ class BauernMatch(Match):
     players = 4
 
     def __init__(self, options: BauernOptions, first_dealer: int = 0) -> None:
+        check_first_dealer(first_dealer, self.players)
         super().__init__(options, first_dealer)
         self.team_scores = [0, 0]
         self.team_bummerl = [0, 0]

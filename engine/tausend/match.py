@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..match import DealSpec, Match
+from ..match import DealSpec, Match, check_first_dealer
 from ..results import DealResult
 from .deal import TausendDeal
 from .rules import (
@@ -55,8 +55,7 @@ class TausendMatch(Match):
 
     def __init__(self, options: TausendOptions, first_dealer: int = 0) -> None:
         n = options.players
-        if not 0 <= first_dealer < n:
-            raise ValueError(f"the first dealer must be a seat 0..{n - 1}, not {first_dealer}")
+        check_first_dealer(first_dealer, n)
         super().__init__(options, first_dealer)
         self.options: TausendOptions = options
         self.players = n
