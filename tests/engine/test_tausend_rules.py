@@ -73,14 +73,7 @@ def test_a_later_marriage_replaces_the_trumps_and_an_opponents_marriage_counts()
 def test_each_trick_counts_one_for_its_winner() -> None:
     """The table shows how many tricks each took, and the result keeps it: in
     TWO_MARRIAGES seat 1 takes tricks 1-3 and seat 2 tricks 4-8, seat 0 none."""
-    state = start_deal(
-        TausendOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in TWO_MARRIAGES["hands"]],
-        talon=[index_of(c) for c in TWO_MARRIAGES["talon"]],
-    )
-    for a in TWO_MARRIAGES["actions"]:
-        state, _ = P.apply(state, a["seat"], action_from_json(a))
+    state = _played(TWO_MARRIAGES)
     result = P.result(state)
     assert result is not None
     assert P.view(state, 0).tricks_won == result.tricks == (0, 3, 5)
@@ -93,6 +86,20 @@ def test_an_action_after_the_last_trick_is_deal_over() -> None:
     code, answer = _replay(late)
     assert code == 1, answer
     assert (answer["action"], answer["error"]) == (len(TWO_MARRIAGES["actions"]), "deal_over")
+
+
+def _played(deal: dict[str, Any]) -> TausendDeal:
+    """`deal` (hands, talon, actions as in a record) dealt by seat 0 and played
+    through the engine itself, not replayed."""
+    state = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in deal["hands"]],
+        talon=[index_of(c) for c in deal["talon"]],
+    )
+    for a in deal["actions"]:
+        state, _ = P.apply(state, a["seat"], action_from_json(a))
+    return state
 
 
 def _cards(text: str) -> list[int]:
@@ -295,15 +302,7 @@ def test_a_failed_contract_is_won_by_the_opponents() -> None:
         {"seat": 1, "do": "raise", "value": 160} if a["do"] == "raise" else a
         for a in TWO_MARRIAGES["actions"]
     ]
-    state = start_deal(
-        TausendOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in deal["hands"]],
-        talon=[index_of(c) for c in deal["talon"]],
-    )
-    for a in deal["actions"]:
-        state, _ = P.apply(state, a["seat"], action_from_json(a))
-    result = P.result(state)
+    result = P.result(_played(deal))
     assert result is not None
     assert (result.reason, sorted(result.winners)) == ("failed", [0, 2])
     assert result.points == (0, -160, 110)
