@@ -660,3 +660,54 @@ async def test_handled_updates_are_kept_per_source_within_their_window_across_a_
         assert await store.handled_updates("tg:a") == await store.handled_updates("tg:b") == []
     finally:
         await store.close()
+
+
+async def _queued_refs(store: Store, table_id: str, n: int) -> list[asyncio.Task[None]]:
+    """`n` writes queued behind each other, none committed yet when this returns."""
+    tasks = [
+        asyncio.create_task(store.set_message_ref(table_id, f"slot{i}", f"-1001/{i}"))
+        for i in range(n)
+    ]
+    await asyncio.sleep(0)  # each has queued its write and waits for the commit
+    return tasks
+
+
+async def test_writes_queued_at_a_shutdown_are_committed_before_the_store_closes(
+    tmp_path: Path,
+) -> None:
+    """A stop (SIGTERM, /shutdown) while presses wait for their commit: each is in the
+    file after the restart, as each player was told."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    tasks = await _queued_refs(store, table_id, 20)
+    await store.close()
+    await asyncio.gather(*tasks)  # every waiter was told it is stored
+    with pytest.raises(StoreError):
+        await store.set_message_ref(table_id, "late", "-1001/99")  # nobody would commit it
+    store = await Store(path).open()
+    try:
+        assert len(await store.message_refs(table_id)) == 20
+    finally:
+        await store.close()
+
+
+async def test_writes_cut_off_by_a_hard_stop_are_refused_and_those_said_stored_are(
+    tmp_path: Path,
+) -> None:
+    """Going down hard (`drain=False`) no waiter hangs, and what each was answered is
+    what the file holds after the restart."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    tasks = await _queued_refs(store, table_id, 20)
+    await store.close(drain=False)
+    answers = await asyncio.gather(*tasks, return_exceptions=True)
+    assert all(a is None or isinstance(a, StoreError) for a in answers), answers
+    stored = {f"slot{i}" for i, a in enumerate(answers) if a is None}
+    assert len(stored) < 20  # those still queued were not committed
+    store = await Store(path).open()
+    try:
+        assert set(await store.message_refs(table_id)) == stored
+    finally:
+        await store.close()
