@@ -711,3 +711,19 @@ async def test_writes_cut_off_by_a_hard_stop_are_refused_and_those_said_stored_a
         assert set(await store.message_refs(table_id)) == stored
     finally:
         await store.close()
+
+
+async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
+    tmp_path: Path,
+) -> None:
+    """The operator reads the hint to know what to fix: a folder that is fine must
+    not be named as the fault when the file itself is no database."""
+    path = tmp_path / "bot.sqlite3"
+    path.write_text("these are my notes, not a database\n")
+    with pytest.raises(StoreError) as refused:
+        await Store(path, exclusive=True).open()
+    message = str(refused.value)
+    assert str(path) in message and "not a database" in message, message
+    assert "folder" not in message and str(tmp_path) + ")" not in message, message
+    path.unlink()  # the refusal kept nothing of the file: a new one opens
+    await (await Store(path, exclusive=True).open()).close()
