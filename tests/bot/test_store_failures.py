@@ -723,7 +723,6 @@ async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
     with pytest.raises(StoreError) as refused:
         await Store(path, exclusive=True).open()
     message = str(refused.value)
-    assert str(path) in message and "not a database" in message, message
-    assert "folder" not in message and str(tmp_path) + ")" not in message, message
+    assert str(path) in message and message.endswith("file is not a database"), message
     path.unlink()  # the refusal kept nothing of the file: a new one opens
     await (await Store(path, exclusive=True).open()).close()
