@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -726,3 +729,34 @@ async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
     assert str(path) in message and message.endswith("file is not a database"), message
     path.unlink()  # the refusal kept nothing of the file: a new one opens
     await (await Store(path, exclusive=True).open()).close()
+
+
+#: A program that opens a store, writes, closes it and ends, the store still held (as
+#: a bot's service holds it until its process ends).
+_OPEN_AND_CLOSE = """
+import asyncio, sys
+from bot.store import Store
+
+async def main() -> Store:
+    store = await Store(sys.argv[1], exclusive=True).open()
+    await store.set_message_ref("t", "table", "-1001/7")
+    await store.close()
+    return store
+
+HELD = asyncio.run(main())
+print("closed", flush=True)
+"""
+
+
+def test_a_process_that_closed_its_store_ends(tmp_path: Path) -> None:
+    """A stop (SIGTERM, docker stop) ends the process once the store is closed: a
+    connection left open keeps a thread the interpreter waits for, for ever, and the
+    platform kills the bot instead (its clean-stop mark never written)."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", _OPEN_AND_CLOSE, str(tmp_path / "bot.sqlite3")],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=60,  # only a process that never ends waits this long
+    )
+    assert done.returncode == 0 and done.stdout == b"closed\n", done.stderr.decode()
