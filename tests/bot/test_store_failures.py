@@ -766,3 +766,26 @@ def test_a_process_that_closed_its_store_ends(tmp_path: Path) -> None:
         timeout=60,  # only a process that never ends waits this long
     )
     assert done.returncode == 0 and done.stdout == b"closed\n", done.stderr.decode()
+
+
+async def test_a_write_whose_waiter_gave_up_costs_the_writes_batched_with_it_nothing(
+    tmp_path: Path,
+) -> None:
+    """A press cancelled while its write waits (its handler timed out, its chat went
+    away) shares a commit with other tables' presses: those are still stored and
+    answered, and the store takes writes after it."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    try:
+        table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+        tasks = await _queued_refs(store, table_id, 3)
+        tasks[0].cancel()
+        await asyncio.gather(*tasks[1:])
+        await store.set_message_ref(table_id, "after", "-1001/99")
+    finally:
+        await store.close()
+    store = await Store(path).open()
+    try:
+        assert {"slot1", "slot2", "after"} <= set(await store.message_refs(table_id))
+    finally:
+        await store.close()
