@@ -29,17 +29,13 @@ async def test_a_tables_refs_change_one_slot_at_a_time_and_leave_other_tables_al
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         mine, other = await _table(store, "playing"), await _table(store, "playing")
         await store.set_message_ref(mine, "table", "-1001/7")
         await store.set_message_ref(mine, "ping", "-1001/8")
         await store.set_message_ref(other, "table", "-1001/9")
         await store.set_message_ref(mine, "table", "-1001/10")  # posted anew: replaces
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert await store.message_refs(mine) == {"table": "-1001/10", "ping": "-1001/8"}
         await store.drop_message_ref(mine, "ping")
         assert await store.message_refs(mine) == {"table": "-1001/10"}
@@ -51,27 +47,19 @@ async def test_a_tables_refs_change_one_slot_at_a_time_and_leave_other_tables_al
         await store.drop_message_refs(mine)
         assert await store.message_refs(mine) == {}
         assert await store.message_refs(other) == {"table": "-1001/9"}
-    finally:
-        await store.close()
 
 
 async def test_a_table_closed_unrestorable_forgets_only_its_own_refs(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         broken, other = await _table(store, "playing"), await _table(store, "playing")
         await store.set_message_ref(broken, "table", "-1001/7")
         await store.set_message_ref(other, "table", "-1001/9")
         await store.close_unrestorable(broken, 2)
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert await store.message_refs(broken) == {}
         assert await store.message_refs(other) == {"table": "-1001/9"}
         assert [r.id for r in await store.closed_untold()] == []
-    finally:
-        await store.close()
 
 
 async def test_a_close_told_to_its_end_forgets_its_refs_and_nothing_earlier_does(
@@ -80,47 +68,35 @@ async def test_a_close_told_to_its_end_forgets_its_refs_and_nothing_earlier_does
     """The refs of a closed table stay until its close was told (a restart shows the
     end on those messages); then they go, and only that table's."""
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         closed, playing = await _table(store, "finished"), await _table(store, "playing")
         await store.set_message_ref(closed, "table", "-1001/7")
         await store.set_message_ref(playing, "table", "-1001/9")
         await store.set_told(playing, 2)
         await store.set_told(closed, 1)  # an earlier end: the close is still to tell
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert [r.id for r in await store.closed_untold()] == [closed]
         assert await store.message_refs(closed) == {"table": "-1001/7"}
         await store.set_told(closed, 2)
         assert await store.closed_untold() == []
         assert await store.message_refs(closed) == {}
         assert await store.message_refs(playing) == {"table": "-1001/9"}
-    finally:
-        await store.close()
 
 
 async def test_a_told_mark_never_goes_back_nor_past_the_tables_version(tmp_path: Path) -> None:
     """An adapter confirming an older end late must not make a restart tell the newer
     one again; one confirming more than was stored must not hide an end to come."""
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         tid, other = await _table(store, "playing"), await _table(store, "playing")
         await store.set_told(tid, 2)
         await store.set_told(tid, 1)  # late
         assert (row := await store.table_row(tid)) is not None and row.told == 2
         await store.set_told(other, 9)  # beyond its version 2
         await store.append(other, 3, [{"k": "a"}, {"k": "b"}], status="finished", deadline=None)
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert (row := await store.table_row(tid)) is not None and row.told == 2
         assert [r.id for r in await store.closed_untold()] == [other]
-    finally:
-        await store.close()
 
 
 async def test_a_start_forgets_refs_of_closes_already_told_and_keeps_the_rest(
@@ -129,8 +105,7 @@ async def test_a_start_forgets_refs_of_closes_already_told_and_keeps_the_rest(
     """Refs stored after a close was told (a post that raced the end) go; a lobby's,
     a running table's and those of a close not told yet are what a restart edits."""
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         lobby, playing = await _table(store), await _table(store, "playing")
         told, untold = await _table(store, "finished"), await _table(store, "aborted")
         await store.set_told(told, 2)
@@ -138,12 +113,7 @@ async def test_a_start_forgets_refs_of_closes_already_told_and_keeps_the_rest(
         for tid in (lobby, playing, told, untold):
             await store.set_message_ref(tid, "table", f"-1001/{tid}")
         await store.drop_refs_of_closed_tables()
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert await store.message_refs(told) == {}
         for tid in (lobby, playing, untold):
             assert await store.message_refs(tid) == {"table": f"-1001/{tid}"}, tid
-    finally:
-        await store.close()
