@@ -416,12 +416,9 @@ async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
         db.execute(insert, ("aborted",))
         db.execute("PRAGMA user_version=2")
     db.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         rows = await store.fetchall("SELECT table_id FROM contracts")
         assert rows == [("done",)]
-    finally:
-        await store.close()
 
 
 def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: int = 1) -> None:
@@ -645,24 +642,18 @@ async def test_handled_updates_are_kept_per_source_within_their_window_across_a_
     for each bot token apart, the newest `keep` ids of each, and none older than
     the platform keeps an update."""
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         for update_id in (10, 11, 12, 13):
             await store.mark_handled("tg:a", update_id, keep=2)
         await store.mark_handled("tg:a", 12, keep=2)  # handled again: nothing changes
         await store.mark_handled("tg:b", 5, keep=2)
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert await store.handled_updates("tg:a") == [12, 13]
         assert await store.handled_updates("tg:b") == [5]
         await store.forget_handled_updates(before=0)  # all stored since: none go
         assert await store.handled_updates("tg:a") == [12, 13]
         await store.forget_handled_updates(before=time.time() + 1)
         assert await store.handled_updates("tg:a") == await store.handled_updates("tg:b") == []
-    finally:
-        await store.close()
 
 
 async def _queued_refs(store: Store, table_id: str, n: int) -> list[asyncio.Task[None]]:
@@ -694,11 +685,8 @@ async def test_writes_queued_at_a_shutdown_are_committed_before_the_store_closes
         await store.message_refs(table_id)
     with pytest.raises(StoreError):
         await store.schema_version()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert len(await store.message_refs(table_id)) == 20
-    finally:
-        await store.close()
 
 
 async def test_writes_cut_off_by_a_hard_stop_are_refused_and_those_said_stored_are(
@@ -715,11 +703,8 @@ async def test_writes_cut_off_by_a_hard_stop_are_refused_and_those_said_stored_a
     assert all(a is None or isinstance(a, StoreError) for a in answers), answers
     stored = {f"slot{i}" for i, a in enumerate(answers) if a is None}
     assert len(stored) < 20  # those still queued were not committed
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert set(await store.message_refs(table_id)) == stored
-    finally:
-        await store.close()
 
 
 async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
@@ -775,17 +760,11 @@ async def test_a_write_whose_waiter_gave_up_costs_the_writes_batched_with_it_not
     away) shares a commit with other tables' presses: those are still stored and
     answered, and the store takes writes after it."""
     path = tmp_path / "bot.sqlite3"
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
         tasks = await _queued_refs(store, table_id, 3)
         tasks[0].cancel()
         await asyncio.gather(*tasks[1:])
         await store.set_message_ref(table_id, "after", "-1001/99")
-    finally:
-        await store.close()
-    store = await Store(path).open()
-    try:
+    async with Store(path) as store:
         assert {"slot1", "slot2", "after"} <= set(await store.message_refs(table_id))
-    finally:
-        await store.close()
