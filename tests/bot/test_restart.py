@@ -628,3 +628,23 @@ async def test_a_log_entry_this_bot_does_not_know_leaves_the_table_open(
         finally:
             await bot.stop()
         assert "tried at the next start" in line and "KS" not in caplog.text
+
+
+async def test_a_table_of_a_lost_chat_stays_closed_after_a_restart(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The bot was removed from the group mid-match: its table closes, and stays
+    closed — back after a restart, the computer would play the absent players' turns
+    in a chat nobody can see and score a match nobody saw."""
+    bot = await make_bot().start()
+    anna, bert = users(2)
+    tid = await open_table(bot, "zweier", [bot.player(anna), bot.player(bert)])
+    assert await bot.svc.close_chat(CHAT, "group_lost") == [tid]
+    await bot.stop()
+    bot = await make_bot().start()
+    try:
+        assert tid not in bot.svc.tables
+        assert await bot.svc.close_chat(CHAT, "group_lost") == []
+    finally:
+        await bot.stop()
+    assert (await _durable(make_bot().path, tid))["status"] == "aborted"
