@@ -557,6 +557,9 @@ async def test_resign_in_the_lobby_is_refused(bot: Bot) -> None:
     before = await snapshot(bot, tid)
     out = await bot.svc.resign(CHAT, a.user)
     assert out.code == "resign_in_lobby" and "press Leave" in (out.text or "")
+    # typed, it is refused at once: no "Resign?" question whose button only refuses
+    asked = await bot.svc.resign(CHAT, a.user, ask=True)
+    assert asked.code == "resign_in_lobby" and asked.confirm is None
     assert await snapshot(bot, tid) == before
 
 
