@@ -927,3 +927,30 @@ async def test_only_a_player_at_the_table_changes_its_language_and_a_refusal_is_
     assert bot.svc.tables[tid].settings.get("lang") != "de"
     done = await bot.svc.set_table_language(tid, anna.user, "de")
     assert done.ok and bot.svc.tables[tid].settings.get("lang") == "de"
+
+
+def test_settings_words_are_read_however_they_were_typed() -> None:
+    """An admin types `/settings` words as they come to mind (Telegram: words; Discord:
+    a key field and a value field): each form must name the same key and value, or a
+    change lands on the wrong setting or is refused as unknown."""
+    forms: list[tuple[list[str], list[str]]] = [
+        ([], []),
+        (["turn_timeout", "90"], ["turn_timeout", "90"]),
+        (["turn_timeout=90"], ["turn_timeout", "90"]),
+        (["turn_timeout", "=", "90"], ["turn_timeout", "90"]),
+        (["turn_timeout="], ["turn_timeout"]),  # nothing after "=": the setting is looked up
+        (["turn_timeout=", "90"], ["turn_timeout", "90"]),  # Discord: "=" in the key field
+        (["dreier", "plauderer", "on"], ["dreier.plauderer", "on"]),
+        (["Dreier", "plauderer", "=", "on"], ["dreier.plauderer", "on"]),
+        (["dreier", "plauderer=on"], ["dreier.plauderer", "on"]),
+        (["dreier", "Plauderer"], ["dreier.plauderer"]),
+        (["dreier.plauderer", "on"], ["dreier.plauderer", "on"]),
+        (["1000", "players", "3"], ["tausend.players", "3"]),
+        (["dreier"], ["dreier"]),
+    ]
+    for words, read in forms:
+        assert setting_words(words) == read, words
+        assert setting_words(words, change=True) == read, words
+    # a word that is an option and a preset too: looked up, the option; changed, the preset
+    assert setting_words(["dreier", "carinthian"]) == ["dreier.carinthian"]
+    assert setting_words(["dreier", "carinthian"], change=True) == ["preset.dreier", "carinthian"]
