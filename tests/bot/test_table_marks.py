@@ -1,0 +1,49 @@
+"""What the channel's table message says about each seat and side while a match
+runs: whose turn it is, and each Bauern team's own score.  (Gaps a mutation run of
+`bot.views.table` found: a marker on every seat, or one team's score shown for both,
+passed every test.)"""
+
+from __future__ import annotations
+
+from bot.views import scores_of
+
+from .fakechat import Bot, open_table, users
+from .policies import heuristic
+from .test_expert_views import play_until, table_text
+
+
+async def test_the_turn_marker_is_on_the_seat_to_act_only(bot: Bot) -> None:
+    """ "▶ Anna" in the score line is how the chat sees whose turn it is; on a seat
+    that is waiting it sends people looking at the wrong player."""
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    names = [p.user.name for p in players]
+    for _ in range(6):
+        table = bot.svc.tables[tid]
+        seat = table.to_act()
+        assert seat is not None
+        line = next(ln for ln in table_text(bot, tid).splitlines() if ln.startswith("Score"))
+        assert line.count("▶") == 1, line
+        assert f"▶ {names[seat]}" in line, line
+        assert all(f"▶ {n}" not in line for i, n in enumerate(names) if i != seat), line
+        mover = players[seat]
+        assert await mover.take_turn(tid) is not None
+
+
+async def test_each_bauern_team_shows_its_own_score(bot: Bot) -> None:
+    """After a deal one team has scored and the other has not: the table must not
+    show one team's score beside both."""
+    players = [bot.player(u, heuristic) for u in users(4)]
+    tid = await open_table(bot, "bauern", players)
+
+    def scored() -> bool:
+        table = bot.svc.tables[tid]
+        return len(set(scores_of(table)[0])) > 1
+
+    await play_until(bot, tid, players, scored)
+    assert tid in bot.svc.tables, "the match ended before its first score"
+    scores = scores_of(bot.svc.tables[tid])[0]
+    n = [p.user.name for p in players]
+    text = table_text(bot, tid)
+    expected = f"Team 1 ({n[0]} & {n[2]}): {scores[0]} · Team 2 ({n[1]} & {n[3]}): {scores[1]}"
+    assert expected in text.replace("▶ ", ""), (expected, text)
