@@ -5,7 +5,9 @@ passed every test.)"""
 
 from __future__ import annotations
 
+from bot.i18n import cards_text
 from bot.views import scores_of
+from engine.cards import Card
 
 from .fakechat import Bot, open_table, users
 from .policies import heuristic
@@ -47,3 +49,32 @@ async def test_each_bauern_team_shows_its_own_score(bot: Bot) -> None:
     text = table_text(bot, tid)
     expected = f"Team 1 ({n[0]} & {n[2]}): {scores[0]} · Team 2 ({n[1]} & {n[3]}): {scores[1]}"
     assert expected in text.replace("▶ ", ""), (expected, text)
+
+
+async def test_a_hand_names_who_holds_a_card_it_was_shown(bot: Bot) -> None:
+    """A marriage partner shown (or the face-up trump taken in an exchange) stays
+    known while held: "Bert holds: Q♥" must name the one who holds it, whichever seat
+    he sits in, not the reader or the first seat."""
+    people = 2
+    players = [bot.player(u, heuristic) for u in users(people)]
+    tid = await open_table(bot, "zweier", players)
+    names = [p.user.name for p in players]
+    holders: set[int] = set()
+    for _ in range(600):
+        table = bot.svc.tables.get(tid)
+        if table is None or holders == set(range(people)):
+            break
+        assert table.deal_log is not None
+        for pl in players:
+            hv = bot.svc.hand(tid, pl.key)
+            if hv is None or hv.view is None:
+                continue
+            known: dict[int, list[Card]] = {}
+            for s, c in hv.view.known:
+                known.setdefault(table.deal_log.spec.seats[s], []).append(c)
+            lines = [ln for ln in hv.message.text.splitlines() if " holds: " in ln]
+            expected = [f"{names[m]} holds: {cards_text(cs)}" for m, cs in known.items()]
+            assert sorted(lines) == sorted(expected), hv.message.text
+            holders |= set(known)
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert holders == set(range(people)), holders
