@@ -24,7 +24,9 @@ async def test_the_turn_marker_is_on_the_seat_to_act_only(bot: Bot) -> None:
         table = bot.svc.tables[tid]
         seat = table.to_act()
         assert seat is not None
-        line = next(ln for ln in table_text(bot, tid).splitlines() if ln.startswith("Score"))
+        lines = table_text(bot, tid).splitlines()
+        assert f"To act: {names[seat]}" in lines, lines
+        line = next(ln for ln in lines if ln.startswith("Score"))
         assert line.count("▶") == 1, line
         assert f"▶ {names[seat]}" in line, line
         assert all(f"▶ {n}" not in line for i, n in enumerate(names) if i != seat), line
