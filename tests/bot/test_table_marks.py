@@ -80,3 +80,26 @@ async def test_a_hand_names_who_holds_a_card_it_was_shown(bot: Bot) -> None:
             holders |= set(known)
         assert any([await p.take_turn(tid) is not None for p in players])
     assert holders == set(range(people)), holders
+
+
+async def test_the_last_trick_names_who_took_it(bot: Bot) -> None:
+    """ "Last trick: … → Anna" is how the chat follows who leads next and who is
+    scoring; it must name the taker whichever seat he sits in."""
+    players = [bot.player(u, heuristic) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    names = [p.user.name for p in players]
+    takers: set[int] = set()
+    for _ in range(200):
+        table = bot.svc.tables.get(tid)
+        if table is None or takers == {0, 1}:
+            break
+        tv = bot.svc.table(tid)
+        assert tv is not None and tv.public is not None and table.deal_log is not None
+        winner = tv.public.last_trick_winner
+        line = [ln for ln in tv.message.text.splitlines() if ln.startswith("Last trick: ")]
+        if winner is not None:
+            taker = table.deal_log.spec.seats[winner]
+            assert len(line) == 1 and line[0].endswith(f" → {names[taker]}"), line
+            takers.add(taker)
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert takers == {0, 1}, takers
