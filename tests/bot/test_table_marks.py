@@ -6,7 +6,7 @@ passed every test.)"""
 from __future__ import annotations
 
 from bot.i18n import cards_text
-from bot.views import scores_of
+from bot.views import Style, deal_result_view, scores_of
 from engine.cards import Card
 
 from .fakechat import Bot, open_table, users
@@ -30,6 +30,11 @@ async def test_the_turn_marker_is_on_the_seat_to_act_only(bot: Bot) -> None:
         assert line.count("▶") == 1, line
         assert f"▶ {names[seat]}" in line, line
         assert all(f"▶ {n}" not in line for i, n in enumerate(names) if i != seat), line
+        for i, pl in enumerate(players):  # and each hand, in its private chat
+            hv = pl.hand(tid)
+            assert hv is not None
+            said = "Your turn." if i == seat else f"Waiting for {names[seat]}."
+            assert said in hv.message.text.splitlines(), hv.message.text
         mover = players[seat]
         assert await mover.take_turn(tid) is not None
 
@@ -103,3 +108,16 @@ async def test_the_last_trick_names_who_took_it(bot: Bot) -> None:
             takers.add(taker)
         assert any([await p.take_turn(tid) is not None for p in players])
     assert takers == {0, 1}, takers
+
+
+async def test_a_running_deal_has_no_result_to_publish_its_seed(bot: Bot) -> None:
+    """The seed decides every card of the deal: a result view of the deal still
+    being played would hand the channel all hands.  Only the service's end-of-deal
+    path asks for one today, so the view itself must refuse."""
+    players = [bot.player(u, heuristic) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    for _ in range(3):
+        assert any([await p.take_turn(tid) is not None for p in players])
+    table = bot.svc.tables[tid]
+    assert table.deal_log is not None and table.deal is not None
+    assert deal_result_view(table, Style()) is None
