@@ -707,6 +707,25 @@ async def test_writes_cut_off_by_a_hard_stop_are_refused_and_those_said_stored_a
         assert set(await store.message_refs(table_id)) == stored
 
 
+async def test_a_write_being_committed_at_a_hard_stop_is_answered_not_left_waiting(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Going down hard while a batch is on the writer's thread (another program holds
+    the file, so it is being tried again): its waiter hears that it was not stored,
+    as the file shows after the restart, instead of waiting for ever."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path, busy_timeout=0.05, write_retry=600).open()
+    table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    with held(path), caplog.at_level(logging.WARNING, logger="bot.store"):
+        press = asyncio.create_task(store.set_message_ref(table_id, "table", "-1001/7"))
+        await _until_logged(caplog, "(database is locked); trying again", unless=press)
+        await store.close(drain=False)
+    with pytest.raises(StoreError):
+        await asyncio.wait_for(press, 60)  # only a waiter nobody answers waits this long
+    async with Store(path) as store:
+        assert await store.message_refs(table_id) == {}
+
+
 async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
     tmp_path: Path,
 ) -> None:
