@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -731,6 +732,21 @@ async def test_a_write_being_committed_at_a_hard_stop_is_answered_not_left_waiti
         await asyncio.wait_for(press, 60)  # only a waiter nobody answers waits this long
     async with Store(path) as store:
         assert await store.message_refs(table_id) == {}
+
+
+async def test_a_stopped_bots_database_file_alone_holds_every_write(tmp_path: Path) -> None:
+    """Only a running bot keeps its newest moves in the log beside the file (README,
+    Backups): once it has stopped, the file alone, copied without that log, holds
+    every write it was told is stored."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    await asyncio.gather(*await _queued_refs(store, table_id, 20))
+    await store.close()
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copyfile(path, copy)
+    async with Store(copy) as restored:
+        assert len(await restored.message_refs(table_id)) == 20
 
 
 async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
