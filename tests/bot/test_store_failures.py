@@ -337,21 +337,23 @@ async def test_a_computer_move_that_cannot_be_stored_is_made_once_the_database_i
         await bot.stop()
 
 
+@pytest.mark.parametrize("tables", [1, 2])
 async def test_a_write_the_database_rejects_costs_the_moves_committed_with_it_nothing(
-    tmp_path: Path,
+    tmp_path: Path, tables: int
 ) -> None:
     """Moves of several tables are committed together (group commit).  One the
     database rejects (a version already stored: a stale write) fails alone, its
     waiter told so; the moves queued beside it are stored, each once, as if it had
-    never been there."""
+    never been there, and the store takes the next move.  Beside one move or more:
+    a batch of two is as much a batch as a bigger one."""
     store = await Store(tmp_path / "bot.sqlite3", table_ids=ids()).open()
     try:
-        t1 = await store.create_table(CHAT.key, "zweier", {"k": "create"})
-        t2 = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+        tids = [
+            await store.create_table(CHAT.key, "zweier", {"k": "create"}) for _ in range(tables)
+        ]
         moves: list[tuple[str, dict[str, Any]]] = [
-            (t1, {"k": "move", "n": 1}),
-            (t2, {"k": "move", "n": 2}),
-            (t2, {"k": "stale"}),
+            *((tid, {"k": "move", "n": n}) for n, tid in enumerate(tids)),
+            (tids[-1], {"k": "stale"}),
         ]
         got = await asyncio.gather(
             *(
@@ -360,12 +362,14 @@ async def test_a_write_the_database_rejects_costs_the_moves_committed_with_it_no
             ),
             return_exceptions=True,
         )
-        assert got[:2] == [None, None] and isinstance(got[2], sqlite3.IntegrityError), got
-        assert await store.table_log(t1) == [{"k": "create"}, {"k": "move", "n": 1}]
-        assert await store.table_log(t2) == [{"k": "create"}, {"k": "move", "n": 2}]
-        for tid in (t1, t2):
+        assert got[:-1] == [None] * tables, got
+        assert isinstance(got[-1], sqlite3.IntegrityError), got
+        for n, tid in enumerate(tids):
+            assert await store.table_log(tid) == [{"k": "create"}, {"k": "move", "n": n}]
             row = await store.table_row(tid)
             assert row is not None and (row.status, row.version) == ("playing", 2)
+        await store.append(tids[0], 3, [{"k": "next"}], status="playing", deadline=None)
+        assert (await store.table_log(tids[0]))[-1] == {"k": "next"}
     finally:
         await store.close()
 
