@@ -738,6 +738,25 @@ async def test_a_write_being_committed_at_a_hard_stop_is_answered_not_left_waiti
         assert await store.message_refs(table_id) == {}
 
 
+async def test_a_press_arriving_while_the_store_closes_is_refused_not_left_waiting(
+    tmp_path: Path,
+) -> None:
+    """A press landing in the middle of a stop (the writer already told to end, the
+    store not yet closed) is refused with the store's error, which the adapters
+    answer, instead of being queued for a writer that will never take it."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store(path).open()
+    table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    closing = asyncio.create_task(store.close())
+    await asyncio.sleep(0)  # the stop has begun: the writer is ending
+    late = asyncio.create_task(store.set_message_ref(table_id, "late", "-1001/9"))
+    await closing
+    with pytest.raises(StoreError):
+        await asyncio.wait_for(late, 60)  # only a waiter nobody answers waits this long
+    async with Store(path) as store:
+        assert await store.message_refs(table_id) == {}
+
+
 async def test_a_stopped_bots_database_file_alone_holds_every_write(tmp_path: Path) -> None:
     """Only a running bot keeps its newest moves in the log beside the file (README,
     Backups): once it has stopped, the file alone, copied without that log, holds
