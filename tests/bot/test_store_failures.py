@@ -772,6 +772,18 @@ async def test_a_stopped_bots_database_file_alone_holds_every_write(tmp_path: Pa
         assert len(await restored.message_refs(table_id)) == 20
 
 
+async def test_a_first_start_creates_the_database_and_the_folders_it_is_in(
+    tmp_path: Path,
+) -> None:
+    """A first start (a fresh checkout, a new volume): the data folder, however deep,
+    need not exist yet; the bot makes it rather than refusing to start."""
+    path = tmp_path / "data" / "bot" / "bot.sqlite3"
+    async with Store(path, exclusive=True) as store:
+        table_id = await store.create_table(CHAT.key, "zweier", {"k": "create"})
+    async with Store(path) as store:
+        assert await store.table_log(table_id) == [{"k": "create"}]
+
+
 async def test_a_file_that_is_no_database_is_said_so_without_blaming_its_folder(
     tmp_path: Path,
 ) -> None:
