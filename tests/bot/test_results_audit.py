@@ -17,7 +17,8 @@ from bot.boards import leaderboard_text, stats_text
 from bot.store import Store
 from bot.table import Status, Table
 from bot.views import match_summary_text
-from engine.actions import Redeal, decode
+from engine.actions import Action, Bid, Discard, Give, Pass, Raise, Redeal, decode
+from engine.cards import Card
 from engine.match import Match
 
 from .conftest import WALK
@@ -340,6 +341,26 @@ async def test_a_thousand_redeal_is_no_failed_contract_in_stats(bot: Bot) -> Non
     # every deal played out is a contract its declarer made or failed; the redeal is not
     played = [j for j, r in enumerate(match.results) if r.reason in ("made", "failed")]
     assert sorted(d for (d,) in rows) == played and k not in played, (k, rows)
+
+
+def test_a_contract_is_credited_by_the_move_that_last_fixed_it() -> None:
+    """/stats credits a contract to a person only if he made its declaring move himself
+    (the computer may have made others of his moves after his time ran out).  That is
+    the move that last fixed the contract: a Thousand declarer's raise above his bid,
+    or a Dreier declarer's higher contract named with his discard.  Keeping the bid
+    (a raise to the same value, a discard naming nothing) leaves it his winning bid,
+    and a deal everybody passed was left to forehand by his pass."""
+    two = Card.parse("9H 9D")
+    Moves = list[tuple[int, Action]]
+    auction: Moves = [(0, Bid(value=100)), (1, Bid(value=110)), (2, Pass()), (0, Pass())]
+    gave: Moves = [(1, Give(two[0], 0)), (1, Give(two[1], 2))]
+    assert R._declaring_move([*auction, *gave, (1, Raise(110))], 1) == 1
+    assert R._declaring_move([*auction, *gave, (1, Raise(130))], 1) == 6
+    dreier: Moves = [(1, Pass()), (2, Bid(contract="normal")), (0, Pass()), (1, Pass())]
+    assert R._declaring_move([*dreier, (2, Discard(two))], 2) == 1
+    assert R._declaring_move([*dreier, (2, Discard(two, "schnapser"))], 2) == 4
+    all_passed: Moves = [(1, Pass()), (2, Pass()), (0, Pass()), (1, Discard(two))]
+    assert R._declaring_move(all_passed, 1) == 0
 
 
 async def test_stats_list_the_games_in_the_boards_order(bot: Bot) -> None:
