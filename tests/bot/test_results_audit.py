@@ -4,6 +4,7 @@ contracts /stats counts, and the order of its games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from openskill.models import PlackettLuce
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
+from bot.service import Timings
 from bot.store import Store
 from bot.table import Status, Table
 from bot.views import match_summary_text
@@ -30,6 +32,7 @@ from .fakechat import (
     open_bauern_partners,
     open_table,
     play_out,
+    run_out,
     seeds,
     users,
 )
@@ -296,6 +299,85 @@ async def test_stats_do_not_credit_contracts_the_computer_declared_for_one(
         ]
         rows = await store.fetchall("SELECT player FROM contracts WHERE table_id = ?", (tid,))
         assert sorted(p for (p,) in rows) == sorted(theirs)
+    finally:
+        await bot.stop()
+
+
+async def _deals_until(
+    bot: Bot, tid: str, deals: int, players: list[Player], walker: Player | None = None
+) -> None:
+    """The players press until `deals` deals of the match are scored; the turns of
+    `walker` run out at once (the computer moves for him)."""
+    table = bot.svc.tables[tid]
+    end = asyncio.get_running_loop().time() + 30  # a hang's bound, not the deal's
+    while tid in bot.svc.tables and len(table.deal_points) < deals:
+        assert asyncio.get_running_loop().time() < end, "the deal never ended"
+        if walker is None or not run_out(bot.svc, tid, walker):
+            for p in players:
+                # its turn at the table, not only on a hand message the computer overtook
+                if table.to_act() == table.seat_of(p.key) and await p.take_turn(tid):
+                    break
+        await asyncio.sleep(0.01)
+
+
+async def test_stats_do_not_credit_a_contract_the_computer_declared_before_one_came_back(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna's time runs out at each of her turns of a Dreier match's second deal: the
+    computer moves for her.  Then she presses herself again, and Bert resigns.  The
+    contract the computer declared in her seat is not hers although her seat looks
+    like hers at the end (who declared is what the log says, not how the seat ended);
+    every other contract counts for its declarer, made or failed as it went."""
+    patient = Timings(
+        turn_timeout=30.0,
+        reminder_before=10.0,
+        missed_turns_limit=100,  # the computer never takes her seat for good
+        ai_delay=0.0,
+        lobby_expiry=600.0,
+    )
+    bot = await make_bot(timings=patient, ai_level="heuristic").start()
+    try:
+        anna, bert, cilli = (bot.player(u, heuristic) for u in users(3))
+        for _ in range(10):  # matches, until the computer declared in Anna's second deal
+            tid = await open_table(bot, "dreier", [anna, bert, cilli])
+            table = bot.svc.tables[tid]
+            assert table.match is not None
+            await _deals_until(bot, tid, 1, [anna, bert, cilli])
+            if tid in bot.svc.tables:
+                await _deals_until(bot, tid, 2, [bert, cilli], walker=anna)
+            if tid not in bot.svc.tables:
+                continue  # a match over in its first deals
+            r = table.match.results[1]
+            seats = table.deals[1].spec.seats
+            if (
+                r.contract
+                and r.declarer is not None
+                and seats[r.declarer] == table.seat_of(anna.key)
+            ):
+                break
+            assert (await bot.svc.resign(CHAT, bert.user)).ok
+        else:
+            raise AssertionError("the computer never declared in Anna's second deal")
+        await _deals_until(bot, tid, 3, [anna, bert, cilli])  # she is back
+        seat = table.seats[table.seat_of(anna.key) or 0]
+        assert seat is not None and seat.missed == 0 and seat.ai is None
+        if tid in bot.svc.tables:  # else the match ended with that deal
+            assert (await bot.svc.resign(CHAT, bert.user)).ok
+        store = bot.store
+        assert store is not None
+        rows = await store.fetchall(
+            "SELECT deal, player, contract, made FROM contracts WHERE table_id = ?", (tid,)
+        )
+        owners = [table.seats[i] for i in range(3)]
+        expected = [
+            (k, owner.user, r.contract, int(r.declarer in r.winners))
+            for k, r in enumerate(table.match.results)
+            if k != 1
+            and r.contract is not None
+            and r.declarer is not None
+            and (owner := owners[table.deals[k].spec.seats[r.declarer]]) is not None
+        ]
+        assert sorted(rows) == sorted(expected), (rows, table.match.results)
     finally:
         await bot.stop()
 
