@@ -318,6 +318,28 @@ async def test_stats_count_the_bummerl_and_the_schneider_received(bot: Bot) -> N
     assert "1 played, 1 won, 0 Bummerl received, 0 lost with Schneider" in stats, stats
 
 
+async def test_a_bummerl_lost_with_points_is_no_schneider_in_stats(bot: Bot) -> None:
+    """Bert resigns once he has scored: the Bummerl he took is a single one, not a
+    Schneider (that is losing at nil), and his /stats says so."""
+    anna, bert = (bot.player(u, heuristic) for u in _people(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(bert.key)
+    assert table.match is not None and seat is not None
+    match = table.match
+
+    def bert_scored() -> bool:
+        return bool(match.summary()["scores"][seat])
+
+    await play_until(bot, tid, [anna, bert], bert_scored)
+    assert tid in bot.svc.tables and bert_scored()
+    assert (await bot.svc.resign(CHAT, bert.user)).ok
+    store = bot.store
+    assert store is not None
+    stats = await stats_text(store, bert.key, "P01", CHAT.key, "en")
+    assert "1 played, 0 won, 1 Bummerl received, 0 lost with Schneider" in stats, stats
+
+
 async def test_stats_count_the_contracts_made_and_failed(bot: Bot) -> None:
     """Three contracts declared, two of them made: "contracts 2/3 made"."""
     store = bot.store
