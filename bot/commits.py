@@ -159,7 +159,12 @@ class Commits(ServiceShape):
 
         If the store cannot even be read, the table stays as it is, unsaved (nothing
         drawn from it, no change built on it: a press is told it was not saved), and
-        the reading is tried again after the pause.  False then."""
+        the reading is tried again after the pause.  False then.
+
+        A table closed before the change came (a move that reached a resigned match,
+        refused by `Table.apply`) stays closed: False, nothing read back or drawn."""
+        if table_id not in self.tables:
+            return False
         try:
             table = await self._load(table_id)
             row = await self.store.table_row(table_id)
@@ -181,8 +186,8 @@ class Commits(ServiceShape):
         if current is not None:
             current.reset_to(table)  # those waiting for its lock hold this object
             table = current
-        else:  # pragma: no cover - a failed change keeps its table open
-            self.tables[table_id] = table
+        else:  # pragma: no cover - closed while it was read back: stays closed
+            return False
 
         def retry() -> None:
             if self.tables.get(table_id) is table:

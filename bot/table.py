@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import protocol as P
 from engine.actions import Action, action_to_json, decode
+from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import game as game_spec
 from engine.match import DealSpec, Match
@@ -323,6 +324,11 @@ class Table:
 
     def _on_act(self, e: Entry) -> tuple[Event, ...]:
         assert self.deal is not None and self.deal_log is not None and self.match is not None
+        if self.status != Status.PLAYING:
+            # resigned, closed or ended while the move was on its way: the service's
+            # checks drop such a move; should one slip through, the finished match's
+            # record must not grow a move after its end (the engine's "deal_over")
+            raise IllegalAction("deal_over", "the match is over")
         spec = self.deal_log.spec
         seat = spec.seats.index(e["seat"])
         action = decode(e["code"], self.deal.contracts)

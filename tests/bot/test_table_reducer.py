@@ -1,0 +1,40 @@
+"""The table's reducer (`Table.apply`) on its own: what it refuses, even when the
+service's checks before it were bypassed, and gaps mutation testing of `bot.table`
+found no test looking at.  A real store throughout; nothing waits on a timer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table import Table
+from engine.errors import IllegalAction
+
+from .fakechat import CHAT, Bot, open_table, users
+
+
+async def test_a_move_reaching_a_resigned_match_is_refused_by_the_table(bot: Bot) -> None:
+    """Anna resigns while Bert's move is on its way (the clocks' re-check would drop a
+    computer's; this is the reducer's own guard behind it).  The move is refused as a
+    stale one is, and the finished match keeps its record as it was at the
+    resignation: nothing stored after it, nothing drawn, and the closed table is not
+    read back as if open; a log with such a move never replays."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    table = bot.svc.tables[tid]
+    seat = table.to_act()
+    assert seat is not None
+    move = {"k": "act", "seat": seat, "code": table.legal_codes()[0], "by": "ai"}
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    stored = await bot.db.table_log(tid)
+    assert stored[-1]["k"] == "resign"
+
+    told = len(bot.fc.updates)
+    with pytest.raises(IllegalAction):
+        await bot.svc._commit(table, [move])
+    assert tid not in bot.svc.tables  # not read back as if still open
+    assert bot.fc.updates[told:] == []  # nor drawn again
+    assert await bot.db.table_log(tid) == stored
+    row = await bot.db.table_row(tid)
+    assert row is not None and row.status == "finished"
+    with pytest.raises(IllegalAction):
+        Table.from_log(tid, [*stored, move])
