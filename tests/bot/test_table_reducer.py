@@ -4,12 +4,16 @@ found no test looking at.  A real store throughout; nothing waits on a timer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bot.table import Table
 from engine.errors import IllegalAction
+from engine.record import replay_record
 
 from .fakechat import CHAT, Bot, open_table, users
+from .test_match import _heuristic_match
 
 
 async def test_a_move_reaching_a_resigned_match_is_refused_by_the_table(bot: Bot) -> None:
@@ -38,3 +42,23 @@ async def test_a_move_reaching_a_resigned_match_is_refused_by_the_table(bot: Bot
     assert row is not None and row.status == "finished"
     with pytest.raises(IllegalAction):
         Table.from_log(tid, [*stored, move])
+
+
+async def test_a_dreier_tie_break_is_recorded_as_the_two_player_deal_it_was(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The finished Dreier match's record names the tie-break deal's game and its two
+    seats, and no other deal's: the record a player downloads replays to the result
+    the chat showed (the same seeds as the tie-break test in test_match)."""
+    bot, tid, _ = await _heuristic_match(make_bot, "dreier", "tb15")
+    try:
+        found = await bot.db.finished_game(None, tid)
+        assert found is not None
+        deals = found.record["deals"]
+        games = [d.get("game") for d in deals]
+        assert games == [None] * (len(deals) - 1) + ["zweier"], games
+        assert len(deals[-1]["seats"]) == 2 and "seats" not in deals[0]
+        code, _ = replay_record(found.record)
+        assert code == 0
+    finally:
+        await bot.stop()
