@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from bot.i18n import game_name, game_named, preset_named, t, typed
 from bot.payload import decode, table_verb
@@ -243,19 +244,9 @@ class Session(TableShape):
         """The game, and a preset and rule options typed after it (`tausend
         players=4`, `dreier all_contracts`), as `/new` takes them in a chat.  `typed`:
         a game already typed (at the "continue it?" question), tried first."""
-        if typed is not None and (chosen := self._game_typed(typed)) is not None:
+        if typed is not None and (chosen := self._game_typed(typed)):
             return chosen
-        self.write("")
-        self.say("games")
-        for i, gid in enumerate(self.games):
-            self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
-        default = self.games.index(self._last_game) + 1
-        preset, options = self._last_rules
-        typed_rules = ([preset] if preset else []) + [
-            f"{k}={v}" for k, v in (options or {}).items()
-        ]
-        default_text = " ".join([str(default), game_name(self._last_game, self.lang), *typed_rules])
-        self.say("choose", default=default_text)
+        default_text = self._show_games()
         while True:
             self.prompt()
             line = await self._line()
@@ -279,12 +270,31 @@ class Session(TableShape):
                 continue
             if text == "":
                 return self._last_game, *self._last_rules
-            if (chosen := self._game_typed(line)) is not None:
+            chosen = self._game_typed(line)
+            if chosen:
                 return chosen
+            if chosen is False:
+                # as after a misspelt preset the core refused: the games again
+                default_text = self._show_games()
 
-    def _game_typed(self, line: str) -> _Choice | None:
+    def _show_games(self) -> str:
+        """List the games and ask for one; the choice Enter takes, as shown."""
+        self.write("")
+        self.say("games")
+        for i, gid in enumerate(self.games):
+            self.say("game_line", n=i + 1, name=game_name(gid, self.lang), id=gid)
+        default = self.games.index(self._last_game) + 1
+        preset, options = self._last_rules
+        typed_rules = ([preset] if preset else []) + [
+            f"{k}={v}" for k, v in (options or {}).items()
+        ]
+        default_text = " ".join([str(default), game_name(self._last_game, self.lang), *typed_rules])
+        self.say("choose", default=default_text)
+        return default_text
+
+    def _game_typed(self, line: str) -> _Choice | Literal[False] | None:
         """The game a line names, with the preset and options after it; None after
-        saying why it names none."""
+        saying why it names none, False after saying why its rules open no table."""
         text = line.strip().lower()
         matches = find_games(text, self.games)
         if len(matches) == 1:
@@ -298,7 +308,7 @@ class Session(TableShape):
             # the game is one; a word after it is what is wrong, said as the menu
             # says a misspelt preset (the core's refusal), not "there is no game"
             self.say("cannot_start", reason=_presets_wrong(found[0], words, self.lang))
-            return None
+            return False
         if matches:
             listed = ", ".join(
                 f"{self.games.index(g) + 1}) {game_name(g, self.lang)}" for g in matches

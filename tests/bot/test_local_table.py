@@ -1521,6 +1521,20 @@ async def test_a_game_is_opened_with_a_preset_or_options_typed_after_it(
     assert table.game == "tausend" and table.players == 4
 
 
+@pytest.mark.parametrize("typed", ["zweier foo", "zweier standard standard"])
+async def test_rules_refused_at_the_menu_show_the_games_again(
+    service: TableService, typed: str
+) -> None:
+    """Two presets after a game's name are refused as a misspelt one is: with why,
+    and the list of games again to choose from (it once only prompted again)."""
+    term = await play(service, script(typed, "dreier", "q"))
+    after = term.text.partition("Could not open the table:")[2]
+    assert "Games (type a number or a name):" in after, term.text
+    assert "Choose a game" in after
+    [table] = service.tables.values()
+    assert table.game == "dreier"
+
+
 async def test_resign_asks_then_ends_the_match(service: TableService) -> None:
     term = await play(service, script("zweier", "resign", "n", "aufgeben", "y", "q"))
     assert term.text.count("Resign this match? It counts as lost.") == 2
