@@ -203,10 +203,34 @@ async def test_an_end_untold_for_over_a_week_is_given_up(
     assert await told_at(6) == ["finished"]
     assert _refs(killed, tid) == 1
     caplog.set_level(logging.INFO, logger="bot")
-    assert await told_at(8) == []
+    assert await told_at(7.1) == []  # a week, not a day or an hour more
     assert _refs(killed, tid) == 0
     given_up = [r.getMessage() for r in caplog.records if "given up" in r.getMessage()]
     assert given_up == ["ends of closed tables not told within 7 days, given up: tg 1"]
     caplog.clear()
     assert await told_at(9) == []
     assert not [r for r in caplog.records if "given up" in r.getMessage()]
+
+
+async def test_a_deal_end_shows_each_person_his_own_last_cards(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """A deal's end carries each person's hand as the deal left it (`result.hands`),
+    which the adapters show in his hand message instead of the last "Your turn.";
+    and only his: nobody is given another's cards.  Told again after a kill, it is
+    the same."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    first = ends[0]
+    assert first.result is not None
+    held: dict[str, set[str]] = {}
+    for user in users(2):
+        hand = first.result.hand_of(user.key, "en")
+        assert hand is not None, user.name
+        assert hand.text.startswith(f"Your hand at table {tid}")
+        [cards] = [line for line in hand.text.splitlines() if line.startswith("Hand: ")]
+        held[user.key] = set(cards.removeprefix("Hand: ").split())
+    anna, bert = held.values()
+    assert anna and bert and not anna & bert
+    killed = _killed_after(copies, tid, "playing", first.version)
+    told = await _ends_after_restart(bot, killed, tid, confirms=True)
+    assert told[0] == first
