@@ -287,6 +287,24 @@ async def test_concurrent_claims_of_a_seat_in_one_chat(bot: Bot) -> None:
     assert len(seats) == 1
 
 
+async def test_a_join_while_his_own_table_is_being_opened_is_refused_with_why(bot: Bot) -> None:
+    """He opened a table and, before it was stored, pressed Join at another lobby of
+    the chat: one seat per chat refuses it, saying so (the table he is opening is in
+    no list yet, and the refusal must not look it up)."""
+    a, c = (bot.player(u) for u in users(2))
+    t1 = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert t1 is not None
+    # his opening waits after its claim, as it does behind his running /forgetme
+    async with bot.svc._people.hold([c.key]):
+        opening = asyncio.ensure_future(bot.svc.create_table(CHAT, c.user, "zweier"))
+        while (CHAT.key, c.key) not in bot.svc._claims:
+            await asyncio.sleep(0)
+        out = await c.press(button(bot.fc.lobbies[t1].message, "j"))
+    assert (await opening).ok
+    assert not out.ok and out.code == "seated_elsewhere", out
+    assert bot.svc.tables[t1].seat_of(c.key) is None
+
+
 # --- abort, votes, resign ---------------------------------------------------------------
 
 
