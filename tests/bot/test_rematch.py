@@ -54,6 +54,7 @@ async def test_a_rematch_opens_the_same_game_and_rules_with_its_computers(bot: B
     # pressed again: he sits there already, no second lobby
     again = await bot.svc.act(anna.user, payload, CHAT)
     assert not again.ok and again.code == "already_seated", again
+    assert again.table_id == new.id  # which table: Telegram links his hand chat again
     assert len([t for t in bot.svc.tables.values() if t.rematch_of == tid]) == 1
 
 
@@ -232,3 +233,52 @@ async def test_a_rematch_join_the_store_does_not_take_can_be_pressed_again(bot: 
     assert new.seat_of(cilli.key) is None
     assert (await bot.svc.act(cilli.user, payload, CHAT)).ok
     assert new.seat_of(cilli.key) == 2
+
+
+async def test_a_rematch_seats_everyone_as_they_sat_around_its_host(bot: Bot) -> None:
+    """Bert, who sat in seat 1, opens the rematch: whoever presses next takes his
+    old place as seen from Bert, so the order around the table is the match's."""
+    (anna, bert, cilli, done), payload = await _finished_bauern_of_four(bot)
+    for p in (bert, cilli, done, anna):
+        assert (await bot.svc.act(p.user, payload, CHAT)).ok
+    new = next(t for t in bot.svc.tables.values() if t.rematch_of is not None)
+    seat = {p.user.name: new.seat_of(p.key) for p in (anna, bert, cilli, done)}
+    assert seat == {"Bert": 0, "Cilli": 1, "Done": 2, "Anna": 3}, seat
+
+
+async def test_a_rematch_opened_from_a_later_seat_brings_back_every_computer(bot: Bot) -> None:
+    """Anna and Bert (seat 1) played Bauern with two computers.  Bert's rematch seats
+    both computers again, where they sat as seen from him, and Anna's join the seat
+    left: the lobby can start at once."""
+    anna, bert = (bot.player(u) for u in users(2))
+    payloads = _rematch_payloads(bot)
+    tid = (await bot.svc.create_table(CHAT, anna.user, "bauern")).table_id
+    assert tid is not None
+    assert (await bert.press(button(bot.fc.lobbies[tid].message, "j"))).ok
+    for _ in range(2):
+        assert (await anna.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    assert (await anna.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    [payload] = payloads
+    for p in (bert, anna):
+        assert (await bot.svc.act(p.user, payload, CHAT)).ok
+    new = next(t for t in bot.svc.tables.values() if t.rematch_of == tid)
+    names = [s.name if s is not None else None for s in new.seats]
+    assert names == ["Bert", "Computer 1", "Computer 2", "Anna"], names
+    assert bot.fc.lobbies[new.id].can_start
+
+
+async def test_a_rematch_is_no_join_of_another_lobby_open_in_the_chat(bot: Bot) -> None:
+    """Clara's lobby waits in the chat when Anna presses Rematch under her finished
+    match: a lobby of Anna's game opens, and Clara's stays as it was."""
+    anna, clara = (bot.player(u) for u in users(3)[::2])
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna])
+    await play_out(bot.fc, tid, [anna])
+    other = (await bot.svc.create_table(CHAT, clara.user, "dreier")).table_id
+    assert other is not None
+    [payload] = payloads
+    out = await bot.svc.act(anna.user, payload, CHAT)
+    assert out.ok and out.code == "rematch" and out.table_id != other, out
+    assert bot.svc.tables[out.table_id or ""].game == "zweier"
+    assert bot.svc.tables[other].seat_of(anna.key) is None
