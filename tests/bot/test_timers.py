@@ -300,6 +300,21 @@ async def test_lobby_expires_after_changes(make_bot: Callable[..., Bot]) -> None
         await bot.stop()
 
 
+async def test_a_lobby_nobody_touched_expires(make_bot: Callable[..., Bot]) -> None:
+    """A lobby opened and left alone closes after its time too, not only one a
+    change re-armed: else it would wait in its chat, and seat its host, for ever."""
+    timings = Timings(turn_timeout=30, reminder_before=10, ai_delay=0, lobby_expiry=0.3)
+    bot = await make_bot(timings=timings).start()
+    try:
+        a = bot.player(users(1)[0])
+        tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+        assert tid is not None
+        await bot.fc.wait(lambda: tid not in bot.svc.tables, timeout=30)
+        assert bot.fc.kinds(tid)[-1] == "aborted"
+    finally:
+        await bot.stop()
+
+
 async def test_turn_times_out_after_a_vote(make_bot: Callable[..., Bot]) -> None:
     """A vote to abort (a change that is not a move) neither stops the turn timer
     nor gives the player to act more time."""
