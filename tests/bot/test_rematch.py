@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.payload import decode, table_verb
-from bot.service import ChatRef
+from bot.service import ChatRef, UserRef
 from bot.store import StoreError
 
 from .fakechat import (
@@ -77,6 +77,11 @@ async def test_the_other_players_press_joins_the_rematch_and_strangers_are_refus
     elsewhere = await bot.svc.act(bert.user, payload, ChatRef("tg", "-1009", "Elsewhere"))
     assert not elsewhere.ok and elsewhere.code == "rematch_in_chat", elsewhere
     assert not [t for t in bot.svc.tables.values() if t.rematch_of == tid]
+    # the payload carried to another platform: that a table of its is there is not
+    # his to learn ("press it in its chat" would say so)
+    dora = UserRef("dc", "100", "Dora")
+    other = await bot.svc.act(dora, payload, ChatRef("dc", "7", "Discord server"))
+    assert not other.ok and other.code == "unknown_table", other
 
     opened = await bot.svc.act(anna.user, payload, CHAT)
     assert opened.ok and opened.code == "rematch", opened
@@ -282,3 +287,40 @@ async def test_a_rematch_is_no_join_of_another_lobby_open_in_the_chat(bot: Bot) 
     assert out.ok and out.code == "rematch" and out.table_id != other, out
     assert bot.svc.tables[out.table_id or ""].game == "zweier"
     assert bot.svc.tables[other].seat_of(anna.key) is None
+
+
+async def test_a_rematch_hosted_by_a_newcomer_still_seats_the_match_s_players(bot: Bot) -> None:
+    """Anna opens the rematch, Clara (who did not play) joins it, Anna leaves: Clara
+    hosts, and no old seat is reckoned from her.  Bert's Rematch still seats him, in
+    the seat that is free."""
+    anna, bert, clara = (bot.player(u) for u in users(3))
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna, bert])
+    await play_out(bot.fc, tid, [anna, bert])
+    [payload] = payloads
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok, opened
+    new = bot.svc.tables[opened.table_id or ""]
+    assert (await clara.press(button(bot.fc.lobbies[new.id].message, "j"))).ok
+    assert (await anna.press(button(bot.fc.lobbies[new.id].message, "l"))).ok
+    assert new.host == clara.key
+    joined = await bot.svc.act(bert.user, payload, CHAT)
+    assert joined.ok and joined.table_id == new.id, joined
+    assert {new.seat_of(bert.key), new.seat_of(clara.key)} == {0, 1}
+
+
+async def test_a_rematch_seat_taken_by_a_newcomer_leaves_the_player_another(bot: Bot) -> None:
+    """Anna, Bert and Cilli played Dreier; in Anna's rematch Clara took Bert's old
+    seat first.  Bert's Rematch seats him in the seat still free, not "seat taken"."""
+    anna, bert, cilli, clara = (bot.player(u) for u in users(4))
+    payloads = _rematch_payloads(bot)
+    await open_table(bot, "dreier", [anna, bert, cilli])
+    assert (await bot.svc.resign(CHAT, anna.user)).ok
+    [payload] = payloads
+    opened = await bot.svc.act(anna.user, payload, CHAT)
+    assert opened.ok, opened
+    new = bot.svc.tables[opened.table_id or ""]
+    assert (await clara.press(button(bot.fc.lobbies[new.id].message, "j"))).ok
+    assert new.seat_of(clara.key) == 1  # Bert's, as seen from Anna
+    joined = await bot.svc.act(bert.user, payload, CHAT)
+    assert joined.ok and new.seat_of(bert.key) == 2, joined
