@@ -148,6 +148,28 @@ async def test_computer_seats_keep_names_that_tell_them_apart(bot: Bot) -> None:
     assert {"Remove Computer 1", "Remove Computer 2"} <= labels
 
 
+async def test_a_computer_in_the_first_seat_goes_and_a_second_tap_is_answered(bot: Bot) -> None:
+    """At Bauern Anna moved to seat 2, so her computer sits in seat 0: its Remove removes it.
+    A second tap of the same button finds the seat empty and says so (not an
+    error, and nobody else's seat); so does a forged one past the last seat."""
+    a = bot.player(users(1)[0])
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "s2"))).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    table = bot.svc.tables[tid]
+    assert table.seats[0] is not None and table.seats[0].is_computer
+    remove = button(bot.fc.lobbies[tid].message, "rm0")
+    assert (await a.press(remove)).ok
+    assert table.seats[0] is None and table.seat_of(a.key) == 2
+    again = await a.press(remove)
+    assert not again.ok and again.code == "no_ai_seat", again
+    # a forged one past the last seat is answered alike
+    forged = await a.press(Button("x", table_verb(tid, table.version, "rm", 4)))
+    assert not forged.ok and forged.code == "no_ai_seat", forged
+    assert table.seat_of(a.key) == 2
+
+
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
