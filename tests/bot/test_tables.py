@@ -170,6 +170,18 @@ async def test_a_computer_in_the_first_seat_goes_and_a_second_tap_is_answered(bo
     assert table.seat_of(a.key) == 2
 
 
+async def test_a_free_first_seat_pressed_by_one_not_seated_seats_him_there(bot: Bot) -> None:
+    """At Bauern Anna moved to seat 2; Bert presses the free seat 0 (his team's
+    choice) and sits there, greeted as a join."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
+    assert tid is not None
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "s2"))).ok
+    out = await b.press(button(bot.fc.lobbies[tid].message, "s0"))
+    assert out.ok and out.code == "joined", out
+    assert bot.svc.tables[tid].seat_of(b.key) == 0
+
+
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
