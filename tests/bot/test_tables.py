@@ -172,7 +172,7 @@ async def test_a_computer_in_the_first_seat_goes_and_a_second_tap_is_answered(bo
 
 async def test_a_free_first_seat_pressed_by_one_not_seated_seats_him_there(bot: Bot) -> None:
     """At Bauern Anna moved to seat 2; Bert presses the free seat 0 (his team's
-    choice) and sits there, greeted as a join."""
+    choice) and sits there, greeted as a join; seated, he may move back to it."""
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
     assert tid is not None
@@ -180,6 +180,12 @@ async def test_a_free_first_seat_pressed_by_one_not_seated_seats_him_there(bot: 
     out = await b.press(button(bot.fc.lobbies[tid].message, "s0"))
     assert out.ok and out.code == "joined", out
     assert bot.svc.tables[tid].seat_of(b.key) == 0
+    # seated, he may move away and back to it; a forged seat past the last is taken
+    for to in (1, 0):
+        assert (await b.press(button(bot.fc.lobbies[tid].message, f"s{to}"))).ok
+        assert bot.svc.tables[tid].seat_of(b.key) == to
+    forged = await b.press(Button("x", table_verb(tid, bot.svc.tables[tid].version, "s", 4)))
+    assert not forged.ok and forged.code == "seat_taken", forged
 
 
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
