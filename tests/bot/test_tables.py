@@ -188,6 +188,26 @@ async def test_a_free_first_seat_pressed_by_one_not_seated_seats_him_there(bot: 
     assert not forged.ok and forged.code == "seat_taken", forged
 
 
+async def test_the_lobby_s_leave_and_join_do_nothing_once_the_match_runs(bot: Bot) -> None:
+    """The lobby's message keeps its buttons in the chat's history: its Leave, pressed
+    by a player once the match runs, must not empty his seat mid-deal, nor its Join
+    seat anyone; and Leave from one who never sat there changes nothing either."""
+    a, b, c = (bot.player(u) for u in users(3))
+    tid = (await bot.svc.create_table(CHAT, a.user, "zweier")).table_id
+    assert tid is not None
+    lobby = bot.fc.lobbies[tid].message
+    outsider = await c.press(button(lobby, "l"))
+    assert not outsider.ok and outsider.code == "not_seated", outsider
+    assert (await b.press(button(lobby, "j"))).ok
+    assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+    table = bot.svc.tables[tid]
+    left = await b.press(button(lobby, "l"))
+    assert not left.ok and left.code == "not_in_lobby", left
+    joined = await c.press(button(lobby, "j"))
+    assert not joined.ok and joined.code == "not_in_lobby", joined
+    assert [s.user if s else None for s in table.seats] == [a.key, b.key]
+
+
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
