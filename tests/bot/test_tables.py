@@ -208,6 +208,19 @@ async def test_the_lobby_s_leave_and_join_do_nothing_once_the_match_runs(bot: Bo
     assert [s.user if s else None for s in table.seats] == [a.key, b.key]
 
 
+async def test_a_double_tap_on_add_computer_seats_one(bot: Bot) -> None:
+    """Add computer tapped twice on the same lobby message (a slow chat): one
+    computer, not two taking the seat a friend was about to join."""
+    a = bot.player(users(1)[0])
+    tid = (await bot.svc.create_table(CHAT, a.user, "dreier")).table_id
+    assert tid is not None
+    add = button(bot.fc.lobbies[tid].message, "ai")
+    assert (await a.press(add)).ok
+    again = await a.press(add)
+    assert not again.ok and again.code == "stale", again
+    assert sum(1 for s in bot.svc.tables[tid].seats if s is not None and s.is_computer) == 1
+
+
 async def test_add_and_remove_computer_seats(bot: Bot) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = (await bot.svc.create_table(CHAT, a.user, "bauern")).table_id
