@@ -370,7 +370,9 @@ async def test_a_join_while_his_own_table_is_being_opened_is_refused_with_why(bo
     # his opening waits after its claim, as it does behind his running /forgetme
     async with bot.svc._people.hold([c.key]):
         opening = asyncio.ensure_future(bot.svc.create_table(CHAT, c.user, "zweier"))
-        while (CHAT.key, c.key) not in bot.svc._claims:
+        for _ in range(1000):  # until the opening holds his seat and waits
+            if (CHAT.key, c.key) in bot.svc._claims:
+                break
             await asyncio.sleep(0)
         out = await c.press(button(bot.fc.lobbies[t1].message, "j"))
     assert (await opening).ok
