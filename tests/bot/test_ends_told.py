@@ -20,7 +20,7 @@ import pytest
 from bot.service import TableUpdate
 from bot.telling import TOLD_KINDS
 
-from .fakechat import Bot, CommitCopies, ids, open_table, play_out, seeds, users
+from .fakechat import CHAT, Bot, CommitCopies, ids, open_table, play_out, seeds, users
 
 
 def _killed_after(copies: CommitCopies, table_id: str, status: str, version: int) -> Path:
@@ -234,3 +234,26 @@ async def test_a_deal_end_shows_each_person_his_own_last_cards(
     killed = _killed_after(copies, tid, "playing", first.version)
     told = await _ends_after_restart(bot, killed, tid, confirms=True)
     assert told[0] == first
+
+
+async def test_an_untold_end_waits_for_its_own_platform_then_frees_its_players(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """After the kill, Discord serves first: the Telegram table's summary waits for
+    Telegram (told to Discord's adapter it would be lost for good), and once told
+    the closed table is gone, so its players may open the next one in that chat."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    killed = _killed_after(copies, tid, "finished", ends[-1].version)
+    again = Bot(killed, bot.timings, seeds("after"), ids("r"))
+    await again.start(serve=False)
+    try:
+        assert again.service is not None and again.chat is not None
+        await again.service.listen(again.chat, "dc")
+        assert [u.kind for u in again.chat.updates if u.table_id == tid] == []
+        await again.serve()
+        assert [u.kind for u in again.chat.updates if u.table_id == tid] == ["finished"]
+        assert tid not in again.service.tables
+        anna = users(2)[0]
+        assert (await again.service.create_table(CHAT, anna, "zweier")).ok
+    finally:
+        await again.stop()
