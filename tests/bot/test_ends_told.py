@@ -257,3 +257,23 @@ async def test_an_untold_end_waits_for_its_own_platform_then_frees_its_players(
         assert (await again.service.create_table(CHAT, anna, "zweier")).ok
     finally:
         await again.stop()
+
+
+async def test_a_closing_a_kill_kept_from_the_chat_is_shown_after_the_restart(
+    make_bot: Callable[..., Bot], tmp_path: Path
+) -> None:
+    """Anna and Bert voted their match closed, and the bot was killed before the chat
+    was shown it: the restart says it closed (its message no longer offering moves
+    that only get refusals), once."""
+    bot = await make_bot().start()
+    copies = CommitCopies(bot.db, tmp_path)
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    for p in (anna, bert):
+        assert (await bot.svc.abort(CHAT, p.user)).ok
+    [closed] = [u for u in bot.fc.updates if u.table_id == tid and u.kind == "aborted"]
+    await bot.stop()
+    killed = _killed_after(copies, tid, "aborted", closed.version)
+    told = await _ends_after_restart(bot, killed, tid, confirms=True)
+    assert [(u.kind, u.version) for u in told] == [("aborted", closed.version)]
+    assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
