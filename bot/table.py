@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import protocol as P
-from engine.actions import Action, action_to_json, decode
+from engine.actions import Action, decode
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import game as game_spec
@@ -50,10 +50,6 @@ class Seat:
     # plays on as a computer's, but the match is his to have left, not the computer's
     # to win for him (`results.standings`)
     forgot: bool = False
-
-    @property
-    def is_ai(self) -> bool:
-        return self.ai is not None
 
     @property
     def human_playing(self) -> bool:
@@ -387,7 +383,3 @@ class Table:
                 s.name = e["name"]
                 s.ai = s.ai or e["level"]
                 s.forgot = self.status == Status.PLAYING
-
-    def action_json(self, code: int) -> dict[str, Any]:
-        assert self.deal is not None
-        return action_to_json(decode(code, self.deal.contracts))
