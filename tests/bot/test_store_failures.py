@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from bot import commits
 from bot import results as R
 from bot.service import ChatRef, TableService, Timings
 from bot.store import Store, StoreError, migrations
@@ -610,6 +611,35 @@ async def test_a_table_the_store_cannot_read_back_stays_open_and_comes_back(
         assert bot.svc.tables[tid].version == version == _stored_version(path, tid)
         out = await anna.take_turn(tid)
         assert out is not None and out.ok, out
+    finally:
+        await bot.stop()
+
+
+async def test_a_language_change_is_not_stored_on_top_of_a_move_that_was_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna's move could not be stored, nor her table read back, and before it is
+    tried again the admin switches the chat to German.  Stored on top, the switch
+    would leave a hole where her move was and the table would go on in memory with
+    that move made, one a restart forgets: the admin is told it was not saved, the
+    table stays as stored and Anna's press is still not taken."""
+    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 3600.0)  # no reload meanwhile
+    path = tmp_path / "bot.sqlite3"
+    bot = await _start(path, write_retry=0.1)
+    try:
+        anna, tid = await _anna_to_play(bot)
+        version = bot.svc.tables[tid].version
+        store = bot.svc.store
+        _fail_once(monkeypatch, store, "append")
+        _fail_once(monkeypatch, store, "table_log")
+        card = anna.a_move(tid)
+        refused = await anna.press(card)
+        assert not refused.ok and refused.code == "not_saved", refused
+        out = await bot.svc.update_setting(CHAT, anna.user, "language", "de", is_admin=True)
+        assert not out.ok and out.code == "not_saved", out
+        assert _stored_version(path, tid) == version
+        again = await anna.press(card)
+        assert not again.ok and again.code == "not_saved", again
     finally:
         await bot.stop()
 
