@@ -25,7 +25,7 @@ import pytest
 
 from bot import commits
 from bot import results as R
-from bot.service import ChatRef, TableService, Timings
+from bot.service import ChatRef, TableService, TableUpdate, Timings
 from bot.store import Store, StoreError, migrations
 from bot.store.tables import _base36
 
@@ -640,6 +640,45 @@ async def test_a_language_change_is_not_stored_on_top_of_a_move_that_was_not(
         assert _stored_version(path, tid) == version
         again = await anna.press(card)
         assert not again.ok and again.code == "not_saved", again
+    finally:
+        await bot.stop()
+
+
+async def test_a_lobby_edit_rendered_while_a_join_was_failing_is_drawn_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna's new lobby waits in the adapter's queue and is rendered while Bert's
+    join is being written: the table is not stored then, so it draws nothing.  The
+    join fails, and the lobby must be drawn as stored then, or the chat shows no
+    lobby for Bert to join until the next change."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.1)
+    try:
+        anna, bert = (bot.player(u) for u in users(2))
+        render = bot.fc.table_update
+        queued: list[TableUpdate] = []
+
+        async def queue(update: TableUpdate) -> None:
+            queued.append(update)
+
+        monkeypatch.setattr(bot.fc, "table_update", queue)
+        tid = (await bot.svc.create_table(CHAT, anna.user, "zweier")).table_id
+        assert tid is not None and queued
+        monkeypatch.setattr(bot.fc, "table_update", render)
+        lobby = bot.svc.lobby(tid)
+        assert lobby is not None
+        store = bot.svc.store
+
+        async def failing(*args: Any, **kwargs: Any) -> None:
+            for update in queued:  # sent now, while the join is not stored
+                await render(update)
+            assert tid not in bot.fc.lobbies  # nothing could be drawn
+            raise StoreError("cannot write to the database: database is locked")
+
+        monkeypatch.setattr(store, "append", failing)
+        out = await bert.press(button(lobby.message, "j"))
+        assert not out.ok and out.code == "not_saved", out
+        shown = bot.fc.lobbies[tid].message.text
+        assert "Anna" in shown and "Bert" not in shown, shown
     finally:
         await bot.stop()
 
