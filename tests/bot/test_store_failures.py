@@ -644,13 +644,16 @@ async def test_a_language_change_is_not_stored_on_top_of_a_move_that_was_not(
         await bot.stop()
 
 
+@pytest.mark.parametrize("read_back", ["at once", "after a failed try"])
 async def test_a_lobby_edit_rendered_while_a_join_was_failing_is_drawn_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_back: str
 ) -> None:
     """Anna's new lobby waits in the adapter's queue and is rendered while Bert's
     join is being written: the table is not stored then, so it draws nothing.  The
-    join fails, and the lobby must be drawn as stored then, or the chat shows no
-    lobby for Bert to join until the next change."""
+    join fails, and the lobby must be drawn as stored once it is read back (at once,
+    or after the pause when the store could not give it back at first), or the chat
+    shows no lobby for Bert to join until the next change."""
+    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
     bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.1)
     try:
         anna, bert = (bot.player(u) for u in users(2))
@@ -675,8 +678,11 @@ async def test_a_lobby_edit_rendered_while_a_join_was_failing_is_drawn_again(
             raise StoreError("cannot write to the database: database is locked")
 
         monkeypatch.setattr(store, "append", failing)
+        if read_back != "at once":
+            _fail_once(monkeypatch, store, "table_log")
         out = await bert.press(button(lobby.message, "j"))
         assert not out.ok and out.code == "not_saved", out
+        await bot.fc.wait(lambda: tid in bot.fc.lobbies)
         shown = bot.fc.lobbies[tid].message.text
         assert "Anna" in shown and "Bert" not in shown, shown
     finally:
