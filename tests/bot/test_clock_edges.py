@@ -298,3 +298,51 @@ async def test_an_expired_lobby_stays_closed_after_a_restart(
         assert row is not None and row.status == "aborted"
     finally:
         await bot.stop()
+
+
+async def _two_at_a_long_turn(
+    make_bot: Callable[..., Bot], now: list[float]
+) -> tuple[Bot, list[Player], str]:
+    """Anna and Bert at a Zweierschnapsen table with ten-minute turns on the test's
+    clock, one of them to act."""
+    timings = dataclasses.replace(FAST, turn_timeout=600.0, reminder_before=60.0)
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    assert bot.svc.seconds_left(tid) == 600
+    return bot, players, tid
+
+
+async def test_each_turn_gets_its_own_full_time(make_bot: Callable[..., Bot]) -> None:
+    """One who moves with a minute to spare does not pass his last minute on: the
+    next player's clock starts afresh, not at what was left of his."""
+    now = [1_000_000.0]
+    bot, players, tid = await _two_at_a_long_turn(make_bot, now)
+    try:
+        table = bot.svc.tables[tid]
+        mover = next(p for p in players if table.seat_of(p.key) == table.to_act())
+        now[0] += 540.0
+        out = await mover.take_turn(tid)
+        assert out is not None and out.ok, out
+        to_act = table.to_act()
+        assert to_act is not None and to_act != table.seat_of(mover.key)
+        assert bot.svc.seconds_left(tid) == 600
+    finally:
+        await bot.stop()
+
+
+async def test_a_language_change_gives_the_player_to_act_no_more_time(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The chat switched to German in the middle of a turn: the table is stored and
+    drawn again, but it is the same turn, and its clock runs on where it was."""
+    now = [1_000_000.0]
+    bot, players, tid = await _two_at_a_long_turn(make_bot, now)
+    try:
+        now[0] += 100.0
+        admin = players[0].user
+        assert (await bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True)).ok
+        assert bot.svc.tables[tid].settings["lang"] == "de"
+        assert bot.svc.seconds_left(tid) == 500
+    finally:
+        await bot.stop()
