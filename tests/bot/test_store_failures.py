@@ -28,6 +28,7 @@ from bot import results as R
 from bot.service import ChatRef, TableService, TableUpdate, Timings
 from bot.store import Store, StoreError, migrations
 from bot.store.tables import _base36
+from bot.table import Entry, Table
 
 from .conftest import FAST
 from .fakechat import (
@@ -685,6 +686,30 @@ async def test_a_lobby_edit_rendered_while_a_join_was_failing_is_drawn_again(
         await bot.fc.wait(lambda: tid in bot.fc.lobbies)
         shown = bot.fc.lobbies[tid].message.text
         assert "Anna" in shown and "Bert" not in shown, shown
+    finally:
+        await bot.stop()
+
+
+async def test_a_table_whose_log_no_longer_replays_after_a_failed_write_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed write, and the table's stored log no longer rebuilds it (a bug): the
+    table is closed as it would be at a start, so a press is told so, not told "not
+    saved, try again" for ever at a table that can never be saved again."""
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.1)
+    try:
+        anna, tid = await _anna_to_play(bot)
+        _fail_once(monkeypatch, bot.svc.store, "append")
+
+        def broken(cls: type[Table], table_id: str, entries: list[Entry]) -> Table:
+            raise ValueError("unknown table log entry")
+
+        monkeypatch.setattr(Table, "from_log", classmethod(broken))
+        card = anna.a_move(tid)
+        refused = await anna.press(card)
+        assert not refused.ok and refused.code == "not_saved", refused
+        again = await anna.press(card)
+        assert not again.ok and again.code == "unknown_table", again
     finally:
         await bot.stop()
 
