@@ -28,6 +28,16 @@ def _rematch_payloads(bot: Bot) -> list[str]:
     )
 
 
+async def _zweier_played_out(bot: Bot, anna: Player, bert: Player) -> tuple[str, str]:
+    """Anna and Bert played a Zweierschnapsen match out: the table and the Rematch
+    button its summary showed."""
+    payloads = _rematch_payloads(bot)
+    tid = await open_table(bot, "zweier", [anna, bert])
+    await play_out(bot.fc, tid, [anna, bert])
+    [payload] = payloads
+    return tid, payload
+
+
 async def test_a_rematch_opens_the_same_game_and_rules_with_its_computers(bot: Bot) -> None:
     """Anna played Zweierschnapsen against the computer with manual claims: the
     summary's Rematch opens a lobby of the same game with the same rules, hosted by
@@ -66,10 +76,7 @@ async def test_the_other_players_press_joins_the_rematch_and_strangers_are_refus
     table; a press sent from another chat, or for a match still running, opens
     nothing."""
     anna, bert, clara = (bot.player(u) for u in users(3))
-    payloads = _rematch_payloads(bot)
-    tid = await open_table(bot, "zweier", [anna, bert])
-    await play_out(bot.fc, tid, [anna, bert])
-    [payload] = payloads
+    tid, payload = await _zweier_played_out(bot, anna, bert)
 
     stranger = await bot.svc.act(clara.user, payload, CHAT)
     assert not stranger.ok and stranger.code == "rematch_players_only", stranger
@@ -294,10 +301,7 @@ async def test_a_rematch_hosted_by_a_newcomer_still_seats_the_match_s_players(bo
     hosts, and no old seat is reckoned from her.  Bert's Rematch still seats him, in
     the seat that is free."""
     anna, bert, clara = (bot.player(u) for u in users(3))
-    payloads = _rematch_payloads(bot)
-    tid = await open_table(bot, "zweier", [anna, bert])
-    await play_out(bot.fc, tid, [anna, bert])
-    [payload] = payloads
+    _, payload = await _zweier_played_out(bot, anna, bert)
     opened = await bot.svc.act(anna.user, payload, CHAT)
     assert opened.ok, opened
     new = bot.svc.tables[opened.table_id or ""]

@@ -29,6 +29,7 @@ from bot.service import ChatRef, TableService, TableUpdate, Timings
 from bot.store import Store, StoreError, migrations
 from bot.store.tables import _base36
 from bot.table import Entry, Table
+from bot.views.faces import Button
 
 from .conftest import FAST
 from .fakechat import (
@@ -452,6 +453,22 @@ def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: i
     monkeypatch.setattr(store, method, failing)
 
 
+async def _a_move_neither_stored_nor_read_back(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Player, str, int, Button]:
+    """Anna's move whose write fails, and so does reading her table back (a disk
+    error): her press is told it was not saved.  Anna, the table, its stored version
+    and the move she pressed."""
+    anna, tid = await _anna_to_play(bot)
+    version = bot.svc.tables[tid].version
+    _fail_once(monkeypatch, bot.svc.store, "append")
+    _fail_once(monkeypatch, bot.svc.store, "table_log")
+    card = anna.a_move(tid)
+    refused = await anna.press(card)
+    assert not refused.ok and refused.code == "not_saved", refused
+    return anna, tid, version, card
+
+
 async def test_a_join_the_store_does_not_take_stores_neither_seat_nor_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -597,14 +614,7 @@ async def test_a_table_the_store_cannot_read_back_stays_open_and_comes_back(
     path = tmp_path / "bot.sqlite3"
     bot = await _start(path, write_retry=0.1)
     try:
-        anna, tid = await _anna_to_play(bot)
-        version = bot.svc.tables[tid].version
-        store = bot.svc.store
-        _fail_once(monkeypatch, store, "append")
-        _fail_once(monkeypatch, store, "table_log")
-        card = anna.a_move(tid)
-        refused = await anna.press(card)
-        assert not refused.ok and refused.code == "not_saved", refused
+        anna, tid, version, card = await _a_move_neither_stored_nor_read_back(bot, monkeypatch)
         assert tid in bot.svc.tables
         again = await anna.press(card)
         assert not again.ok and again.code == "not_saved", again
@@ -628,14 +638,7 @@ async def test_a_language_change_is_not_stored_on_top_of_a_move_that_was_not(
     path = tmp_path / "bot.sqlite3"
     bot = await _start(path, write_retry=0.1)
     try:
-        anna, tid = await _anna_to_play(bot)
-        version = bot.svc.tables[tid].version
-        store = bot.svc.store
-        _fail_once(monkeypatch, store, "append")
-        _fail_once(monkeypatch, store, "table_log")
-        card = anna.a_move(tid)
-        refused = await anna.press(card)
-        assert not refused.ok and refused.code == "not_saved", refused
+        anna, tid, version, card = await _a_move_neither_stored_nor_read_back(bot, monkeypatch)
         out = await bot.svc.update_setting(CHAT, anna.user, "language", "de", is_admin=True)
         assert not out.ok and out.code == "not_saved", out
         assert _stored_version(path, tid) == version
