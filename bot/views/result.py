@@ -93,7 +93,7 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
         claimer = _wrong_claimer(res, log_)
         if claimer is not None:
             # who said "enough" too soon: the numbers are his opponents' win
-            text += " — " + t(lg, "result.wrong_claim_by", name=nm[log_.spec.seats[claimer]])
+            text += " — " + t(lg, "result.wrong_claim_by", name=nm[claimer])
         claimed = res.detail("redeal_by")
         if res.reason == "redeal" and isinstance(claimed, int):
             # Thousand: who claimed it and for which nines, not a bid without a value
@@ -167,7 +167,10 @@ def deal_result_view(table: Table, style: Style) -> ResultView | None:
 
 
 def _wrong_claimer(res: DealResult, log_: DealLog) -> int | None:
-    """The deal seat whose claim of 66 proved wrong (the deal's last move), or None."""
+    """The match seat whose claim of 66 proved wrong (the deal's last move), or None.
+
+    The log keeps each move under its match seat, not its deal seat: in a Dreier
+    tie-break the two differ, and reading one as the other named the wrong player."""
     if res.reason != "wrong_claim" or not log_.actions:
         return None
     seat, action = log_.actions[-1]

@@ -14,7 +14,21 @@ from bot.rules_text import contract_values, without_talon_value
 from bot.service import TableUpdate
 from bot.table import Table, seat_count
 from bot.views import Button, HandView
-from engine.actions import EXCHANGE, PASS, Action, Bid, CloseTalon, Double, ExchangeTrump, decode
+from bot.views.faces import Style
+from bot.views.result import deal_result_view
+from engine import protocol as P
+from engine.actions import (
+    EXCHANGE,
+    PASS,
+    Action,
+    Bid,
+    Claim,
+    CloseTalon,
+    Double,
+    ExchangeTrump,
+    decode,
+    encode,
+)
 from engine.games import available, game
 from engine.record import replay_record
 
@@ -129,13 +143,14 @@ async def _heuristic_match(
     game_id: str,
     seed_prefix: str,
     hands: list[tuple[str, str]] | None = None,
+    options: dict[str, str] | None = None,
 ) -> tuple[Bot, str, list[str]]:
     """A whole match of rule-based players dealt from `seed_prefix`'s seeds (chosen
     so that what a test looks for happens), and every text the table message showed
     (and into `hands`, every (user, text) of their hands).  The caller stops the bot."""
     bot = await make_bot(seed_source=seeds(seed_prefix)).start()
     players = [bot.player(u, heuristic) for u in users(seat_count(game(game_id), None))]
-    tid = await open_table(bot, game_id, players)
+    tid = await open_table(bot, game_id, players, options=options)
     shown = [bot.fc.tables[tid].message.text]
 
     def seen(_: object) -> None:
@@ -662,3 +677,42 @@ async def test_a_hand_says_what_its_bid_or_double_is_against(
             assert re.search(r"^Highest bid: .+ \([\d–]+\), by ", text, re.M), text
     finally:
         await bot.stop()
+
+
+async def test_a_wrong_claim_in_a_dreier_tie_break_names_the_player_who_made_it(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """In a tie-break, its two players sit in match seats that are not deal seats 0
+    and 1.  A claim of 66 made too soon there is named by the match seat that made
+    it: read as a deal seat, it named the other player, or crashed the deal's end
+    (the match could not be stored and stalled)."""
+    bot, tid, _ = await _heuristic_match(make_bot, "dreier", "tb15", options={"auto_claim": "off"})
+    try:
+        entries = await bot.store.table_log(tid)  # type: ignore[union-attr]
+    finally:
+        await bot.stop()
+    last_deal = max(i for i, e in enumerate(entries) if e["k"] == "deal")
+    table = Table.from_log(tid, entries[: last_deal + 1])
+    assert table.deal is not None and table.deal_log is not None
+    spec = table.deal_log.spec
+    assert spec.game == "zweier", "these seeds no longer end in a tie: find others"
+    claimer = None
+    while claimer is None:
+        deal_seat = P.to_act(table.deal)
+        assert deal_seat is not None, "the deal ended before anyone could claim wrongly"
+        legal = P.legal_actions(table.deal)
+        claims = [a for a in legal if isinstance(a, Claim) or getattr(a, "claim", False)]
+        action = claims[0] if claims else legal[0]
+        seat = spec.seats[deal_seat]
+        table.apply({"k": "act", "seat": seat, "code": encode(action, table.deal.contracts)})
+        if claims:
+            claimer = seat
+    res = P.result(table.deal)
+    assert res is not None and res.reason == "wrong_claim", res
+    view = deal_result_view(table, Style("en", "french", "table"))
+    assert view is not None
+    names = {s: table.seats[s].name for s in spec.seats}  # type: ignore[union-attr]
+    other = next(s for s in spec.seats if s != claimer)
+    said = f"{names[claimer]} claimed 66 without having it"
+    assert said in view.message.text, view.message.text
+    assert f"{names[other]} claimed 66" not in view.message.text
