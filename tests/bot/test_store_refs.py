@@ -25,15 +25,23 @@ async def _table(store: Store, status: str = "lobby") -> str:
     return table_id
 
 
+async def _shown(store: Store, status: str, message: str) -> str:
+    """A new table at `status` whose table message is `message` (chat/message id)."""
+    table_id = await _table(store, status)
+    await store.set_message_ref(table_id, "table", message)
+    return table_id
+
+
 async def test_a_tables_refs_change_one_slot_at_a_time_and_leave_other_tables_alone(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "bot.sqlite3"
     async with Store(path) as store:
-        mine, other = await _table(store, "playing"), await _table(store, "playing")
-        await store.set_message_ref(mine, "table", "-1001/7")
+        mine, other = (
+            await _shown(store, "playing", "-1001/7"),
+            await _shown(store, "playing", "-1001/9"),
+        )
         await store.set_message_ref(mine, "ping", "-1001/8")
-        await store.set_message_ref(other, "table", "-1001/9")
         await store.set_message_ref(mine, "table", "-1001/10")  # posted anew: replaces
     async with Store(path) as store:
         assert await store.message_refs(mine) == {"table": "-1001/10", "ping": "-1001/8"}
@@ -52,9 +60,10 @@ async def test_a_tables_refs_change_one_slot_at_a_time_and_leave_other_tables_al
 async def test_a_table_closed_unrestorable_forgets_only_its_own_refs(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
     async with Store(path) as store:
-        broken, other = await _table(store, "playing"), await _table(store, "playing")
-        await store.set_message_ref(broken, "table", "-1001/7")
-        await store.set_message_ref(other, "table", "-1001/9")
+        broken, other = (
+            await _shown(store, "playing", "-1001/7"),
+            await _shown(store, "playing", "-1001/9"),
+        )
         await store.close_unrestorable(broken, 2)
     async with Store(path) as store:
         assert await store.message_refs(broken) == {}
@@ -69,9 +78,8 @@ async def test_a_close_told_to_its_end_forgets_its_refs_and_nothing_earlier_does
     end on those messages); then they go, and only that table's."""
     path = tmp_path / "bot.sqlite3"
     async with Store(path) as store:
-        closed, playing = await _table(store, "finished"), await _table(store, "playing")
-        await store.set_message_ref(closed, "table", "-1001/7")
-        await store.set_message_ref(playing, "table", "-1001/9")
+        closed = await _shown(store, "finished", "-1001/7")
+        playing = await _shown(store, "playing", "-1001/9")
         await store.set_told(playing, 2)
         await store.set_told(closed, 1)  # an earlier end: the close is still to tell
     async with Store(path) as store:
