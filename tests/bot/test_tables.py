@@ -370,10 +370,9 @@ async def test_a_join_while_his_own_table_is_being_opened_is_refused_with_why(bo
     # his opening waits after its claim, as it does behind his running /forgetme
     async with bot.svc._people.hold([c.key]):
         opening = asyncio.ensure_future(bot.svc.create_table(CHAT, c.user, "zweier"))
-        for _ in range(1000):  # until the opening holds his seat and waits
-            if (CHAT.key, c.key) in bot.svc._claims:
-                break
-            await asyncio.sleep(0)
+        # until the opening holds his seat and waits (it reads the store first: on a
+        # loaded machine that takes longer than any fixed number of loop turns)
+        await bot.fc.wait(lambda: (CHAT.key, c.key) in bot.svc._claims)
         out = await c.press(button(bot.fc.lobbies[t1].message, "j"))
     assert (await opening).ok
     assert not out.ok and out.code == "seated_elsewhere", out
