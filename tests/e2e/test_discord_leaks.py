@@ -75,6 +75,34 @@ async def test_a_press_on_another_s_ephemeral_hand_does_not_write_into_it(
         assert world.fake.leaks == []
 
 
+async def test_a_move_forged_on_another_s_ephemeral_hand_does_not_write_into_it(
+    tmp_path: Path,
+) -> None:
+    """The player to act plays his own card through a press forged on the other
+    player's ephemeral hand: the move counts, but the ephemeral hand he pressed on is
+    not his to follow the game in — it must never show his cards."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id = await world.start_match(world["anna"], world["bert"])
+        step, actor, own = await world.fake.wait_for(
+            lambda: world.next_move(table_id), description="a player to act"
+        )
+        assert step == "press" and own.channel.is_dm
+        other = world["bert"] if actor is world["anna"] else world["anna"]
+        hand = await (await world.click(other, world.table_messages(table_id)[-1], "Show my hand"))
+        assert hand.ephemeral_for is other and "Hand:" in hand.content
+        card = next(
+            b.custom_id
+            for b in own.buttons
+            if b.custom_id and decode_payload(payload_of(b.custom_id)).verb == "a"
+        )
+        table = world.service.tables[table_id]
+        version = table.version
+        await forge(world, actor, hand, card)
+        assert table.version == version + 1  # his own card: the move counts
+        assert world.fake.hands_checked and world.fake.leaks == []
+
+
 async def test_a_press_on_another_s_dm_hand_shows_only_the_presser_s_own(
     tmp_path: Path,
 ) -> None:
