@@ -185,6 +185,10 @@ async def test_user_who_never_started_the_bot(
         assert answer.url == link and "press Start" in (answer.text or "")
         await fake.wait_for(lambda: link in lobby.text, what="the lobby naming Berti")
         assert "Berti" in lobby.text.split("⚠")[1]
+        # only Join brings the link: his other presses are answered as they are
+        answer = await press(fake, berti, lobby, "Start")
+        assert answer.show_alert and "Only the host (Anna)" in (answer.text or "")
+        assert answer.url is None
 
         # the table waits: Start is refused for the host only, as an alert
         answer = await press(fake, anna, lobby, "Start")
