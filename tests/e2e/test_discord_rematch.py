@@ -48,3 +48,32 @@ async def test_rematch_opens_a_lobby_in_the_channel_and_the_other_player_joins_i
         await world.settle()
         assert new.status.value == "playing"
         assert world.table_messages(new.id), "the rematch's table was not posted"
+
+
+async def test_where_only_admins_open_tables_a_moderator_s_rematch_opens(
+    tmp_path: Path,
+) -> None:
+    """With `starters admins` Rematch opens a table as /schnapsen new does: the
+    player who may manage the server opens it (Discord says so in the press), the
+    other player's press is refused in /new's words."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        moderator, bert = world.moderator, world["bert"]
+        table_id, _ = await start_zweier(world, moderator, bert)
+        saved = await world.slash(moderator, "settings", key="starters", value="admins")
+        assert saved.content.startswith("Saved: starters = admins")
+        question = await world.slash(moderator, "resign")
+        await world.click(moderator, question, "Resign")
+        await world.settle()
+        summary = world.fake.channel_messages(world.channel)[-1]
+        assert [b.label for b in summary.buttons] == ["Rematch"]
+
+        await world.click(bert, summary, "Rematch")
+        await world.settle()
+        refused = world.fake.ephemerals(bert)[-1]
+        assert refused.content == "Hier dürfen nur Admins Tische eröffnen."  # his client: de
+        assert not [t for t in world.service.tables.values() if t.rematch_of == table_id]
+        await world.click(moderator, summary, "Rematch")
+        await world.settle()
+        [new] = [t for t in world.service.tables.values() if t.rematch_of == table_id]
+        assert new.host == f"dc:{moderator.id}"
