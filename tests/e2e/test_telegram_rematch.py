@@ -104,6 +104,25 @@ async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
         await stop_rig(rig)
 
 
+async def test_where_anyone_opens_tables_a_rematch_does_not_ask_who_is_an_admin(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """In a group where anyone may open tables, Rematch opens at once: whether the
+    presser is an admin does not matter, so Telegram failing to say changes nothing."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake)
+        anna, berti = players.users
+        await confirmed(fake, berti, players.group, "/resign")
+        summary = await fake.wait_for_message(players.group, contains="Berti resigned.")
+        fake.fail_next("getChatMember", error_code=500)
+        answer = await press(fake, anna, summary, "Rematch")
+        assert not answer.show_alert, answer
+        await fake.wait_for_message(players.group, contains=f"A rematch of table {table_id}")
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_blocked_player_pressing_rematch_again_gets_the_link_again(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
