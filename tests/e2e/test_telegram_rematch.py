@@ -123,6 +123,28 @@ async def test_where_anyone_opens_tables_a_rematch_does_not_ask_who_is_an_admin(
         await stop_rig(rig)
 
 
+async def test_a_rematch_opened_after_a_restart_greets_its_host_privately(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot restarted after the match (it no longer knows who opened its private
+    chat): Anna's Rematch greets her privately, as /new would, which is how she (and
+    the lobby) learn whether her cards can reach her."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    try:
+        players, _ = await started_match(rig, fake)
+        anna, berti = players.users
+        await confirmed(fake, berti, players.group, "/resign")
+        summary = await fake.wait_for_message(players.group, contains="Berti resigned.")
+        await stop_rig(rig)
+        rig = await start_rig(fake, db)
+        assert not (await press(fake, anna, summary, "Rematch")).show_alert
+        [new] = [t for t in rig.service.tables.values() if t.rematch_of]
+        await fake.wait_for_message(anna.private_chat, contains=f"You joined table {new.id}.")
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_blocked_player_pressing_rematch_again_gets_the_link_again(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
