@@ -103,6 +103,26 @@ async def test_a_move_forged_on_another_s_ephemeral_hand_does_not_write_into_it(
         assert world.fake.hands_checked and world.fake.leaks == []
 
 
+async def test_a_card_forged_out_of_turn_is_refused_in_so_many_words(tmp_path: Path) -> None:
+    """The waiting player forges a card press on the table message: "It is not your
+    turn.", and nothing more (the pointer to where he plays is for "You already play
+    at another table" alone)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id = await world.start_match(world["anna"], world["bert"])
+        _, actor, _ = await world.fake.wait_for(
+            lambda: world.next_move(table_id), description="a player to act"
+        )
+        other = world["bert"] if actor is world["anna"] else world["anna"]
+        table = world.service.tables[table_id]
+        version = table.version
+        table_message = world.table_messages(table_id)[-1]
+        await forge(world, other, table_message, f"s:{table_id}:{version}:a0")
+        assert table.version == version
+        answer = world.fake.ephemerals(other)[-1]
+        assert answer.content in ("It is not your turn.", "Du bist nicht an der Reihe."), answer
+
+
 async def test_a_press_on_another_s_dm_hand_shows_only_the_presser_s_own(
     tmp_path: Path,
 ) -> None:
