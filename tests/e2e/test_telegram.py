@@ -323,6 +323,8 @@ async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path)
         await fake.wait_for_message(players.group, contains="Anna resigned.")
         await rig.adapter.outbox.drain()
         assert question.buttons() == [] and rig.table(table_id) is None
+        # the group's question keeps its words: "You resigned" was Anna's answer alone
+        assert question.text.startswith(f"Resign the match at table {table_id}?")
 
         typed = berti.send(players.group, "/forgetme")
         said = await fake.wait_for_message(players.group, after=typed)
