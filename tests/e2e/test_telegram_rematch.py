@@ -175,8 +175,10 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
     """Anna fixed her group's house rules after the match, so its Rematch is refused
     with the house rules named in full and the way to play them: more than the 200
     characters an alert holds.  The alert says where the rest is, and the private
-    chat has all of it, the way out at its end included."""
-    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    chat has all of it, the way out at its end included.  After a restart the bot
+    does not know she opened the private chat: the alert holds what fits, cut."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
     try:
         players, _ = await started_match(rig, fake)
         anna, berti = players.users
@@ -221,5 +223,10 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
         await rig.adapter.outbox.drain()  # anything more on its way is there too
         texts = [m.text for m in anna.private_chat.bot_messages()[before:]]
         assert texts == [whole[0].text], texts
+
+        await stop_rig(rig)
+        rig = await start_rig(fake, db)
+        answer = await press(fake, anna, summary, "Rematch")
+        assert answer.show_alert and answer.text == whole[0].text[:199] + "…", answer
     finally:
         await stop_rig(rig)
