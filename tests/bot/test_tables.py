@@ -986,13 +986,15 @@ async def test_a_table_whose_chat_moved_is_in_the_new_chat_after_a_restart(
     """A Telegram group became a supergroup while a match ran there; after a restart
     the table is rebuilt from its log in the supergroup, where /resign finds it, and
     its result is counted on the supergroup's board — not in the old group, which
-    no longer exists."""
+    no longer exists.  The move names the table it moved (the adapter posts the
+    messages of one it does not show yet in the supergroup), a second one none."""
     new = ChatRef("tg", "-1009", "Supergroup")
     bot = await make_bot().start()
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
-        await bot.svc.move_chat(CHAT, new)
+        assert await bot.svc.move_chat(CHAT, new) == [tid]
+        assert await bot.svc.move_chat(CHAT, new) == []
     finally:
         await bot.stop()
     bot = await make_bot().start()
