@@ -114,6 +114,18 @@ async def test_a_join_counts_only_from_the_table_s_chat(bot: Bot) -> None:
     assert joined.ok and bot.svc.tables[tid].humans() == [a.user.key, b.user.key]
 
 
+async def test_only_a_join_must_come_from_the_table_s_chat(bot: Bot) -> None:
+    """A Telegram player's hand is in his private chat: a card pressed there is
+    played, not refused as a Join from elsewhere."""
+    tid, players = await _zweier(bot)
+    pl, hv = _turn(bot, tid, players)
+    v0 = bot.svc.tables[tid].version
+    private = ChatRef("tg", pl.user.id, "")
+    out = await bot.svc.act(pl.user, _actions(hv)[0], private)
+    assert (out.ok, out.code) == (True, "ok"), out
+    assert bot.svc.tables[tid].version > v0
+
+
 async def test_press_by_someone_not_seated(bot: Bot) -> None:
     tid, players = await _zweier(bot)
     pl, hv = _turn(bot, tid, players)
