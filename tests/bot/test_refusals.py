@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import card_label
 from bot.payload import decode, game_action, table_verb
-from bot.service import ChatRef, UserRef
+from bot.service import ChatRef, Outcome, TableUpdate, UserRef
 from bot.table import Table
 from bot.views import HandView
 from engine import protocol as P
@@ -81,6 +81,25 @@ async def test_double_press_applies_once(bot: Bot) -> None:
     assert table.version == v0 + 1
     assert len(await bot.store.table_log(tid)) == log0 + 1  # type: ignore[union-attr]
     assert sum(len(d.actions) for d in table.deals) == 1
+
+
+async def test_a_card_pressed_as_the_other_resigns_is_refused_as_gone(bot: Bot) -> None:
+    """A card pressed while the other player's resignation ends the match (it waits
+    for the table meanwhile) is told the table is gone, and is not played."""
+    tid, players = await _zweier(bot)
+    pl, hv = _turn(bot, tid, players)
+    other = next(p for p in players if p is not pl)
+    presses: list[asyncio.Future[Outcome]] = []
+
+    def press_now(update: TableUpdate) -> None:
+        if update.kind == "finished":  # told under the table's lock, before it closes
+            presses.append(asyncio.ensure_future(bot.svc.act(pl.user, _actions(hv)[0])))
+
+    bot.fc.on_update.append(press_now)
+    assert (await bot.svc.resign(CHAT, other.user)).ok
+    [pressed] = await asyncio.gather(*presses)
+    assert (pressed.ok, pressed.code) == (False, "unknown_table"), pressed
+    assert not any(e["k"] == "act" for e in await bot.db.table_log(tid))
 
 
 async def test_concurrent_joins_for_the_last_seat(bot: Bot) -> None:
