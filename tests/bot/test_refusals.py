@@ -170,6 +170,18 @@ async def test_press_by_someone_not_seated(bot: Bot) -> None:
     assert await snapshot(bot, tid) == before
 
 
+async def test_a_card_pressed_at_a_lobby_is_refused_as_not_playing(bot: Bot) -> None:
+    """No card is dealt before the start: a card's payload sent to a lobby (forged,
+    the lobby shows none) is refused as such and changes nothing."""
+    host = bot.player(users(1)[0])
+    tid = (await bot.svc.create_table(CHAT, host.user, "zweier")).table_id
+    assert tid is not None
+    before = await snapshot(bot, tid)
+    out = await bot.svc.act(host.user, game_action(tid, bot.svc.tables[tid].version, 0))
+    assert (out.ok, out.code, out.text) == (False, "not_playing", "The game is not running.")
+    assert await snapshot(bot, tid) == before
+
+
 async def test_malformed_and_forged_payloads(bot: Bot) -> None:
     tid, players = await _zweier(bot)
     pl, hv = _turn(bot, tid, players)
