@@ -21,6 +21,7 @@ from .fakechat import (
     open_table,
     play_out,
     run_out,
+    to_move,
     until_discard_menu,
     users,
 )
@@ -71,6 +72,26 @@ async def _play_others(
             return until() or len(bot.fc.updates) != n
 
         await bot.fc.wait(moved, timeout=3)
+
+
+async def _replace(bot: Bot, tid: str, player: Player) -> None:
+    """His turns ran out: the computer takes his seat (as the clock does, at once)."""
+    table = bot.svc.tables[tid]
+    seat = table.seat_of(player.key)
+    async with bot.svc.lock(tid):
+        await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+        await bot.svc._notify(table, "replaced", user=player.key)
+
+
+def _table_text(bot: Bot, tid: str) -> str:
+    shown = bot.svc.table(tid)
+    assert shown is not None
+    return shown.message.text
+
+
+def _comebacks(bot: Bot, tid: str) -> list[str | None]:
+    """Whom the chat was told is back and plays his seat again, in order."""
+    return [u.user for u in bot.fc.updates if u.table_id == tid and u.kind == "back"]
 
 
 async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[..., Bot]) -> None:
@@ -450,9 +471,7 @@ async def test_a_replaced_player_picking_a_discard_takes_his_seat_back(
         table = bot.svc.tables[tid]
         seat = table.seat_of(player.key)
         assert seat is not None
-        async with bot.svc.lock(tid):  # his turns ran out: the computer takes the seat
-            await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
-            await bot.svc._notify(table, "replaced", user=player.key)
+        await _replace(bot, tid, player)
         hand = bot.svc.hand(tid, player.key)  # "The computer plays your seat now. ..."
         assert hand is not None and "Take my seat back" in hand.message.text
         pick = next(b for b in hand.message.all_buttons() if decode(b.payload).verb == "dp")
@@ -460,6 +479,7 @@ async def test_a_replaced_player_picking_a_discard_takes_his_seat_back(
         assert out.ok and out.hand is not None, out
         held = table.seats[seat]
         assert held is not None and held.ai is None, "the pick did not take the seat back"
+        assert _comebacks(bot, tid) == [player.key]  # the chat is told
         await asyncio.sleep(3 * timings.ai_delay)  # no computer discards for him
         assert table.to_act() == seat
         more = next(b for b in out.hand.message.all_buttons() if decode(b.payload).verb == "dp")
@@ -482,3 +502,36 @@ async def test_the_lobby_names_the_level_its_computers_play(bot: Bot) -> None:
     lobby = bot.svc.lobby(out.table_id)
     assert lobby is not None
     assert "2. Computer 1 (computer, level heuristic)" in lobby.message.text.splitlines()
+
+
+async def test_the_chat_is_told_when_a_replaced_player_plays_again(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The computer took his seat; he comes back by playing a card, and again with
+    "Take my seat back": each time the chat is told he is back, and at no other
+    move."""
+    # the computer thinks long: his presses come first
+    timings = dataclasses.replace(LONG, ai_delay=30.0)
+    bot = await make_bot(timings=timings).start()
+    try:
+        players = [bot.player(u) for u in users(2)]
+        tid = await open_table(bot, "zweier", players)
+        mover = to_move(bot.svc.tables[tid], players)
+        await _replace(bot, tid, mover)
+        hand = bot.svc.hand(tid, mover.key)  # drawn anew: the seat changed hands
+        assert hand is not None and hand.your_turn
+        card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
+        assert "(the computer plays)" in _table_text(bot, tid)
+        assert (await mover.press(card)).ok
+        assert _comebacks(bot, tid) == [mover.key]
+        assert "(the computer plays)" not in _table_text(bot, tid)  # his seat again
+        nxt = to_move(bot.svc.tables[tid], players)  # nobody came back here
+        assert (await nxt.press(nxt.a_move(tid))).ok
+        assert _comebacks(bot, tid) == [mover.key]
+        await _replace(bot, tid, mover)
+        shown = bot.svc.table(tid)
+        assert shown is not None
+        assert (await mover.press(button(shown.message, "tb"))).ok
+        assert _comebacks(bot, tid) == [mover.key, mover.key]
+    finally:
+        await bot.stop()
