@@ -10,11 +10,12 @@ a whole run, where one table at a time hides a query that touches every table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.store import Store
 
-from .fakechat import CHAT
+from .fakechat import CHAT, Bot, open_table, running, users
 
 
 async def _table(store: Store, status: str = "lobby") -> str:
@@ -125,3 +126,20 @@ async def test_a_start_forgets_refs_of_closes_already_told_and_keeps_the_rest(
         assert await store.message_refs(told) == {}
         for tid in (lobby, playing, untold):
             assert await store.message_refs(tid) == {"table": f"-1001/{tid}"}, tid
+
+
+async def test_a_restart_forgets_a_ref_stored_after_a_told_close(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A post that raced the end of a match stored its ref after the end was told:
+    the next start of the service forgets it, nothing is drawn there any more."""
+    bot = await make_bot().start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        assert (await bot.svc.resign(CHAT, b.user)).ok  # the chat confirms the end
+        await bot.db.set_message_ref(tid, "table", "-1001/77")
+    finally:
+        await bot.stop()
+    async with running(make_bot()) as bot:
+        assert await bot.db.message_refs(tid) == {}
