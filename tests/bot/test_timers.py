@@ -535,3 +535,30 @@ async def test_the_chat_is_told_when_a_replaced_player_plays_again(
         assert _comebacks(bot, tid) == [mover.key, mover.key]
     finally:
         await bot.stop()
+
+
+async def test_the_computer_plays_a_timed_out_turn_at_the_chat_s_level(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chat asked for the heuristic computer (the bot's own default is random):
+    a person's turn that ran out is played at that level, as its computer seats are."""
+    levels: list[str] = []
+
+    def recording(level: str, view: object, legal: list[int], seed: str) -> int:
+        levels.append(level)
+        return legal[0]
+
+    monkeypatch.setattr("bot.service.choose_action", recording)
+    bot = await make_bot(timings=LONG, ai_level="random").start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        assert (
+            await bot.svc.update_setting(CHAT, a.user, "ai_level", "heuristic", is_admin=True)
+        ).ok
+        tid = await open_table(bot, "zweier", [a, b])
+        absent = to_move(bot.svc.tables[tid], [a, b])
+        assert run_out(bot.svc, tid, absent)
+        await bot.fc.wait(lambda: bool(levels))
+        assert levels == ["heuristic"]
+    finally:
+        await bot.stop()
