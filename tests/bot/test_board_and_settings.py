@@ -552,8 +552,12 @@ async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot)
             " were opened with."
         ), out.text
     assert [(tb.settings, tb.options) for tb in tables] == before
+    english = bot.fc.lobbies[waiting].message.text
     out = await bot.svc.update_setting(CHAT, a.user, "language", "de", is_admin=True)
     assert out.text == "Saved: language = de"  # the one that reaches them
+    lobby = bot.svc.lobby(waiting)  # the lobby in the chat is drawn again, in German
+    assert lobby is not None and bot.fc.lobbies[waiting].message.text == lobby.message.text
+    assert lobby.message.text != english
 
 
 async def test_an_admin_setting_the_language_his_chat_already_has_switches_its_open_tables(
