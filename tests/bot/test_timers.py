@@ -480,6 +480,8 @@ async def test_a_replaced_player_picking_a_discard_takes_his_seat_back(
         held = table.seats[seat]
         assert held is not None and held.ai is None, "the pick did not take the seat back"
         assert _comebacks(bot, tid) == [player.key]  # the chat is told
+        # and its table message is drawn anew: its buttons carry the new version
+        assert [p.version for p in bot.fc.channel if p.table_id == tid][-1] == table.version
         await asyncio.sleep(3 * timings.ai_delay)  # no computer discards for him
         assert table.to_act() == seat
         more = next(b for b in out.hand.message.all_buttons() if decode(b.payload).verb == "dp")
@@ -533,6 +535,8 @@ async def test_the_chat_is_told_when_a_replaced_player_plays_again(
         assert shown is not None
         assert (await mover.press(button(shown.message, "tb"))).ok
         assert _comebacks(bot, tid) == [mover.key, mover.key]
+        table = bot.svc.tables[tid]  # its table message is drawn anew, for the new version
+        assert [p.version for p in bot.fc.channel if p.table_id == tid][-1] == table.version
     finally:
         await bot.stop()
 
