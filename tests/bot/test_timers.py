@@ -386,7 +386,8 @@ async def test_presses_are_answered_while_the_computer_thinks(
         # answered while the computer thinks: a press that waited for it would wait
         # for good
         out = await asyncio.wait_for(a.press(button(bot.fc.tables[tid].message, "h")), 10)
-        assert out.ok and out.hand is not None
+        # "hand": asked for (Telegram then posts it anew if he deleted it)
+        assert out.ok and out.code == "hand" and out.hand is not None
         assert bot.svc.tables[tid].version == version
         gated.gate.set()
         await bot.fc.wait(lambda: bot.svc.tables[tid].version > version, timeout=2)
