@@ -636,7 +636,17 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
         .with_value("dreier.assenbettler", "off")
     )
     shown = partial(settings_text, chat, "en", turn_timeout=60, ai_level="strong")
-    assert shown().splitlines()[-1] == "A game's preset and rule options: /settings dreier"
+    listed = shown().splitlines()
+    assert listed[0] == "Settings for this chat"  # a server is Discord's
+    assert listed[-1] == "A game's preset and rule options: /settings dreier"
+    # the bot's own timeout, with its unit, and what the setting does
+    timeout = "turn_timeout = default (60 s) — seconds for a move (10–3600); then the computer"
+    assert timeout + " plays it" in listed
+    assert (
+        "ai_level = default (strong) — how computer players play: random, heuristic or strong"
+        in listed
+    )
+    assert listed[1].startswith("language = default (en) — ")  # the chat's, else English
     game = shown(key="Dreier").splitlines()
     assert "preset.dreier = all_contracts" in game
     assert "dreier.assenbettler = off" in game  # set by the chat
@@ -651,16 +661,22 @@ def test_settings_name_every_rule_option_of_a_game_with_its_default() -> None:
         "There is no setting dreier.nonsense; dreier has these: preset.dreier, "
     )
     assert "dreier.plauderer" in nonsense and "turn_timeout" not in nonsense
+    listed = nonsense.split(": ", 1)[1].removesuffix(".").split(", ")
+    assert len(listed) == 1 + 12 and all(k.startswith(("preset.dreier", "dreier.")) for k in listed)
     assert shown(key="dreier.plauder") == (
         "There is no setting dreier.plauder. Did you mean dreier.plauderer?"
     )
     assert shown(key="turn_timout") == "There is no setting turn_timout. Did you mean turn_timeout?"
     assert shown(key="preset.dreierr").endswith("Did you mean preset.dreier?")
+    assert shown(key="preset.zweierr").endswith("Did you mean preset.zweier?")  # never set
     unknown = shown(key="x" * 500)
-    assert unknown.startswith("There is no setting " + "x" * 39 + "…. Settings: language, ")
+    assert unknown.startswith("There is no setting " + "x" * 39 + "…. Settings: language, suits, ")
     assert "e.g. dreier." in unknown
     assert shown(key="Plauderer") == (
         "There is no setting Plauderer; a game's rule option goes with its game: dreier.plauderer."
+    )
+    assert shown(key="auto_claim").endswith(
+        " goes with its game: zweier.auto_claim, dreier.auto_claim, bauern.auto_claim."
     )
     german = settings_text(chat, "de", turn_timeout=60, ai_level="strong", key="1000")
     assert "tausend.players = Standard (3)" in german.splitlines()
@@ -767,7 +783,9 @@ def test_a_games_rules_and_its_settings_name_what_can_be_chosen() -> None:
     assert "(plauderer)" not in rules_summary("dreier", "en")  # /rules of every game
     shown = settings_text(ChatSettings(), "de", turn_timeout=60, ai_level="strong", key="dreier")
     presets = shown.splitlines()[-1]
-    assert presets.startswith("Vorlagen zur Wahl (preset.dreier): Standard (standard), ")
+    assert presets.startswith(
+        "Vorlagen zur Wahl (preset.dreier): Standard (standard), alle Spiele (all_contracts), "
+    )
     assert "(carinthian)" in presets and "(manual_claims)" in presets, presets
 
 
