@@ -1,0 +1,229 @@
+"""What a deal's result says, checked deal by deal on tables built from their log in
+memory (no bot, no store): fast enough to read hundreds of results, so the rare ones
+come up too (a talon closed before the opponent took a trick, a tie-break).  Each
+expectation is taken from the play itself, not from the text under test."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import pytest
+
+from bot.table import Table
+from bot.views.faces import Style
+from bot.views.result import deal_result_view
+from engine import protocol as P
+from engine.actions import Claim, CloseTalon, Pass, PlayCard, decode
+from engine.results import DealResult
+
+from .fakechat import users
+
+
+def _table(game_id: str, n: int, options: dict[str, Any] | None = None) -> Table:
+    """A started table of `n` people (Anna, Bert, …), as its log makes it."""
+    table = Table(
+        "t1",
+        {
+            "k": "create",
+            "chat": "tg:-1",
+            "platform": "tg",
+            "game": game_id,
+            "host": users(1)[0].key,
+            "options": options or {},
+        },
+    )
+    for seat, user in enumerate(users(n)):
+        table.apply({"k": "join", "seat": seat, "user": user.key, "name": user.name})
+    table.apply({"k": "start", "dealer": 0})
+    return table
+
+
+def _deal(table: Table, k: int) -> None:
+    """Deal number `k`'s cards (each `k` its own seed)."""
+    table.apply({"k": "deal", "seed": hashlib.sha256(str(k).encode()).hexdigest()[:32]})
+
+
+def _move(table: Table, rng: random.Random, passing: bool = False) -> tuple[int, object]:
+    """A random legal move of the seat to act (`passing`: a pass where one may pass,
+    so that a normal game is played), applied; its match seat and action."""
+    assert table.deal is not None
+    seat = table.to_act()
+    assert seat is not None
+    codes = table.legal_codes()
+    passes = [c for c in codes if isinstance(decode(c, table.deal.contracts), Pass)]
+    code = rng.choice(passes if passing and passes else codes)
+    action = decode(code, table.deal.contracts)
+    table.apply({"k": "act", "seat": seat, "code": code})
+    return seat, action
+
+
+def _result(table: Table) -> tuple[DealResult, list[str]]:
+    assert table.deal is not None
+    res = P.result(table.deal)
+    view = deal_result_view(table, Style())
+    assert res is not None and view is not None
+    return res, view.message.text.splitlines()
+
+
+_ZWEIER_CASES = {
+    "margin",
+    "closed margin",
+    "wrong claim",
+    "closed by 0, no trick",
+    "closed by 1, no trick",
+    "closed by 0, points",
+    "closed by 1, points",
+}
+
+
+def test_a_zweier_result_says_who_closed_the_talon_and_counts_the_margin_from_then() -> None:
+    """A closed deal is scored from the closing (RULES.md §2): the result names the
+    closer and what his opponent had then (no trick, or his points), and a Schneider
+    or Schwarz is one "at the closing"; a deal played out names its margin as such.
+    A claim of 66 that proved wrong names the one who made it instead."""
+    seen: set[str] = set()
+    names = [u.name for u in users(2)]
+    for k in range(300):
+        table = _table("zweier", 2, {"auto_claim": k % 2 == 0})  # claims by hand, at times
+        _deal(table, k)
+        rng = random.Random(k)
+        closing: tuple[int, int, int] | None = None  # closer, other's points, tricks
+        last: tuple[int, object] = (0, None)
+        while not table.deal_points:
+            assert table.deal is not None
+            before = table.deal.view(None)
+            last = _move(table, rng)
+            if isinstance(last[1], CloseTalon):
+                other = 1 - last[0]
+                closing = (last[0], before.points[other], before.tricks_won[other])
+        res, lines = _result(table)
+        first = lines[0]
+        gained = max(res.points)
+        margin = {2: "Schneider", 3: "Schwarz"}.get(gained) if res.reason == "reached_66" else None
+        if margin is None:
+            assert "Schneider" not in first and "Schwarz" not in first, first
+        elif closing is not None:
+            assert first.endswith(f", {margin} at the closing)"), first
+            seen.add("closed margin")
+        else:
+            assert f"(66 reached, {margin}: the losing side" in first, first
+            seen.add("margin")
+        # every Zweier deal ends for its points, which the result names; only a
+        # tie-break has a Bummerl of its own to say
+        assert "Points: Anna: {} · Bert: {}".format(*res.card_points) in lines, lines
+        assert not any(x.startswith("Tie-break") for x in lines), lines
+        assert ("claimed 66 without having it" in first) == (res.reason == "wrong_claim")
+        seat, action = last
+        claimed = isinstance(action, Claim) or (isinstance(action, PlayCard) and action.claim)
+        if res.reason == "wrong_claim":
+            assert claimed
+            assert first.endswith(f"— {names[seat]} claimed 66 without having it"), first
+            seen.add("wrong claim")
+        said = [line for line in lines if "closed the talon" in line]
+        if closing is None or res.reason == "wrong_claim":
+            assert said == [], lines
+            continue
+        closer, points, tricks = closing
+        had = "no trick yet" if not tricks else f"{points} points"
+        assert said == [f"{names[closer]} closed the talon when {names[1 - closer]} had {had}."]
+        seen.add(f"closed by {closer}, " + ("no trick" if not tricks else "points"))
+        if seen == _ZWEIER_CASES:
+            break
+    assert seen == _ZWEIER_CASES
+
+
+def test_a_dreier_tie_break_result_names_its_two_players_and_the_bummerl_s_taker() -> None:
+    """Bert and Cilli tied for lowest play one deal of Zweierschnapsen: its result
+    gives the game points of those two only, under their names (their seats in the
+    deal are 0 and 1, in the match 1 and 2), and says who won it and who takes the
+    Bummerl."""
+    names = [u.name for u in users(3)]
+    for k in range(6):
+        table = _table("dreier", 3)
+        match: Any = table.match
+        match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
+        _deal(table, k)
+        assert table.deal_log is not None and table.deal_log.spec.seats == (1, 2)
+        rng = random.Random(k)
+        while not table.deal_points:
+            _move(table, rng)
+        res, lines = _result(table)
+        bert, cilli = res.points
+        assert lines[0].startswith(f"Deal 1 (the tie-break) over: Bert: {bert} · Cilli: {cilli} (")
+        assert "Points: Bert: {} · Cilli: {}".format(*res.card_points) in lines, lines
+        # Anna sits it out: she is named in the match's summary only
+        assert not any("Anna" in x for x in lines if not x.startswith(("Game over!", "Winner:")))
+        winner = 1 + res.winners[0]
+        loser = 3 - winner
+        said = f"Tie-break won by {names[winner]}: {names[loser]} takes the Bummerl."
+        assert said in lines, lines
+
+
+@pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
+def test_a_normal_game_won_by_schneider_or_schwarz_says_so(game_id: str, n: int) -> None:
+    """A normal game won by 66 is worth 1, 2 when the losing side has under 33 points
+    (Schneider), 3 when it has no trick (Schwarz): "+2" beside "66 reached" would
+    look like a miscount, so the result names the margin, and only then (here no one
+    doubles, and a Dreier game without the talon is worth one more, which is no margin)."""
+    seen: set[str | None] = set()
+    for k in range(60):
+        table = _table(game_id, n)
+        _deal(table, k)
+        rng = random.Random(k)
+        while not table.deal_points:
+            _move(table, rng, passing=True)
+        res, lines = _result(table)
+        if res.reason != "reached_66" or res.contract != "normal":
+            continue
+        losers = [s for s in range(n) if s not in res.winners]
+        if not sum(res.tricks[s] for s in losers):
+            margin: str | None = "Schwarz: the losing side without a trick"
+        elif sum(res.card_points[s] for s in losers) < 33:
+            margin = "Schneider: the losing side under 33"
+        else:
+            margin = None
+        said = lines[0].split(" (66 reached", 1)[1].split(")", 1)[0]
+        assert said == (f", {margin}" if margin else ""), lines[0]
+        seen.add(margin)
+    assert len(seen) > 1, seen
+
+
+def test_a_thousand_result_names_each_fine_and_the_barrel_and_what_is_rounded() -> None:
+    """Bert sits on the barrel, everyone has two bolts: a third costs 120, doubled in
+    the golden round (RULES.md §5), and the result says whose and how much; Bert's
+    points count for nothing there, so the line on rounding speaks of the others'
+    points only when one of theirs is no multiple of 5."""
+    names = [u.name for u in users(3)]
+    seen: set[str] = set()
+    for k in range(40):
+        golden = k % 2 == 0
+        table = _table("tausend", 3, {"tausend.golden_round": golden})
+        match: Any = table.match
+        match.scores[1], match.on_barrel[1], match.bolts = 880, True, [2, 2, 2]
+        match.climbed.append(1)
+        _deal(table, k)
+        rng = random.Random(k)
+        while not table.deal_points:
+            _move(table, rng, passing=True)
+        res, lines = _result(table)
+        if res.reason == "redeal":
+            continue
+        value = res.detail("value")
+        assert isinstance(value, int)
+        frozen = res.points[1] != 0 and not (res.declarer == 1 and value > 120)
+        said = "Bert is on the barrel: only a bid above 120 counts there."
+        assert (said in lines) == frozen, lines
+        bolts = res.detail("bolts")
+        assert isinstance(bolts, tuple)
+        for seat, n in enumerate(bolts):
+            fine = f"{names[seat]}: the third bolt, fined −{240 if golden else 120}."
+            assert (fine in lines) == (n > 0), lines
+            seen |= {f"fine{240 if golden else 120}"} if n else set()
+        counted = [s for s in range(3) if s != res.declarer and not (s == 1 and frozen)]
+        odd = any(res.card_points[s] % 5 for s in counted)
+        rounded = "The others score their points rounded to 5 (62 → 60, 63 → 65)."
+        assert (rounded in lines) == odd, lines
+        seen |= {f"frozen, rounded {odd}"} if frozen else set()
+    assert seen == {"fine120", "fine240", "frozen, rounded True", "frozen, rounded False"}, seen
