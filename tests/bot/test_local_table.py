@@ -32,7 +32,7 @@ from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
 from bot.service import ChatRef, TableService, TableUpdate, Timings, UserRef
 from bot.store import Store
-from bot.table import Table
+from bot.table import Status, Table
 from bot.telling import TOLD_KINDS
 from engine.cards import CARDS, Card
 from engine.games import available
@@ -415,6 +415,21 @@ async def test_a_game_its_player_walked_away_from_is_closed_after_a_restart(db: 
     async with running_service(db) as service:  # told once: not again at the next start
         out = (await play(service, script("q"))).text
         assert table_id not in out
+
+
+async def test_a_lobby_left_by_an_interrupted_start_is_filled_and_played(db: Path) -> None:
+    """The bot stopped after his table opened and before it started: the next start
+    seats the computers and plays it, instead of asking to continue a game that never
+    began (or opening the menu beside a table of his that nobody can start)."""
+    async with running_service(db) as service:
+        opened = await service.create_table(CHAT, USER, "dreier", is_admin=True)
+        assert opened.ok and opened.table_id is not None
+    async with running_service(db) as service:
+        term = await play(service, script("q"))
+        assert "is still open" not in term.text and "Choose a game" not in term.text
+        assert "Dreierschnapsen (3 players): you and 2 computer players" in term.text
+        assert "Your choices:" in term.text
+        assert service.tables[opened.table_id].status == Status.PLAYING
 
 
 async def _play_slowly(
