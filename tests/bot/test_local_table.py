@@ -1674,12 +1674,15 @@ async def test_a_game_named_at_the_resume_question_is_the_new_one(db: Path) -> N
     assert list(rows.values()) == ["dreier playing"]
 
 
-@pytest.mark.parametrize(("name", "game"), [("66", "zweier"), ("1000", "tausend")])
-async def test_a_game_named_by_digits_at_the_resume_question_is_the_new_one(
+@pytest.mark.parametrize(
+    ("name", "game"), [("66", "zweier"), ("1000", "tausend"), ("thou", "tausend")]
+)
+async def test_a_game_named_by_digits_or_its_first_letters_at_the_resume_question_is_new(
     db: Path, name: str, game: str
 ) -> None:
-    """ "66" and "1000" are games' names (the menu takes them): at the "continue it?"
-    question they open the new game as any other name does, not "type a game's name"."""
+    """ "66" and "1000" are games' names (the menu takes them), and so are the first
+    letters of one ("thou"): at the "continue it?" question they open the new game as
+    any other name does, not "type a game's name"."""
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
         [old] = service.tables
