@@ -1715,6 +1715,22 @@ async def test_words_after_a_game_named_at_the_resume_question_say_which_is_wron
     assert table.game == "dreier"
 
 
+async def test_a_bad_rule_after_a_game_named_at_the_resume_question_is_said_once(
+    db: Path,
+) -> None:
+    """ "zweier auto_claim=maybe" at the "continue it?" question names a game, so the
+    old one closes; the core refuses the rule, once, and the menu follows, as after
+    that line at the menu (not the same refusal again and again)."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        term = await play(service, script("zweier auto_claim=maybe", "q"))
+    said = " ".join(term.text.split())
+    refusal = "Could not open the table: Bad rule options: auto_claim is on or off, not maybe"
+    assert said.count(refusal) == 1
+    assert "Choose a game" in said
+    assert said.endswith("Bye.")
+
+
 async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_move(
     db: Path,
 ) -> None:
