@@ -1649,6 +1649,36 @@ async def test_a_contract_is_bid_by_its_name(service: TableService) -> None:
     assert f"Tester: {wanted}" in out, out
 
 
+async def test_words_that_begin_several_choices_ask_which_and_press_none(
+    service: TableService,
+) -> None:
+    """ "trumps" begins every suit the declarer may choose: the terminal lists those
+    choices with their numbers and asks again, and no trump is chosen for him."""
+    listed: list[str] = []
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "dreier"
+        if listed:
+            return "q"
+        if "Match over" in screen:  # the computers' contracts ended the match first
+            return "m"
+        choices = re.findall(r"(\d+)\) (Trumps: \S+ \w+)", screen)
+        if len(choices) < 2:
+            return "1"  # the lowest bid, then any card, until he names the trumps
+        listed.extend(f"{n}) {label}" for n, label in choices)
+        return "trumps"
+
+    out = (await play(service, answer)).text
+    assert listed, out
+    asked = f"'trumps' fits more than one choice: {' · '.join(listed)}. Type the number of one"
+    _, said, after = out.partition(asked)
+    assert said, out
+    # asked again, and nothing pressed: no table news before he quits
+    bye = "Bye — your game is kept; run the bot again to continue it.\n"
+    assert after == f", or more of its words.\n{PROMPT}{bye}"
+
+
 async def test_ctrl_d_at_the_resign_question_quits_and_keeps_the_match(
     service: TableService,
 ) -> None:
