@@ -350,7 +350,9 @@ async def test_pressing_when_nothing_to_choose_says_so(service: TableService) ->
     term = Terminal(script())
     table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
     await table.press(1)
-    assert "Nothing to choose now." in term.text
+    [ace] = Card.parse("AH")
+    await table.press_card(ace)  # a card typed by name: the same answer, nothing else
+    assert term.text == "Nothing to choose now.\n" * 2
 
 
 async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> None:
