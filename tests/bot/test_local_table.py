@@ -1359,14 +1359,21 @@ async def test_cards_to_discard_are_picked_by_name(service: TableService) -> Non
     """Dreierschnapsen's declarer discards two cards, picked one at a time: typing a
     card picks it, the second too; one picked already is no choice any more."""
     picked: list[str] = []
+    offered: list[str] = []
+    retyped = False
 
     def answer(screen: str) -> str:
+        nonlocal retyped
         if "Choose a game" in screen:
             return "dreier"
         if "Match over" in screen:
             return ""
-        offered = [c.removeprefix("Discard ").removesuffix("…") for c in choices(screen)]
-        if "Discard " in screen and "…" in screen and len(picked) < 2:
+        if "Discard " in screen and "…" in screen:
+            offered[:] = [c.removeprefix("Discard ").removesuffix("…") for c in choices(screen)]
+            if len(picked) == 1 and not retyped:
+                retyped = True
+                return letters(picked[0])  # the first card again, before the second
+        if offered and len(picked) < 2 and ("…" in screen or "pick another card" in screen):
             picked.append(offered[0])
             return letters(picked[-1])
         if len(picked) == 2 and "Pick again" in screen:
@@ -1381,6 +1388,8 @@ async def test_cards_to_discard_are_picked_by_name(service: TableService) -> Non
     # "or raise" where the two cards kept allow a raise, else the discard alone
     either = "|".join(re.escape(f"Discard {a} {b}") for a, b in ((first, second), (second, first)))
     assert re.search(rf"(?:{either})(?:: keep the contract or raise\.|\?)\n", out)
+    # one is picked: another card is asked for
+    assert f"{first} is picked already: pick another card, or type the number" in out
     # both are picked: the discard is confirmed by number, no card is left to pick
     assert f"{first} is picked already, and so are the others: type the number of a choice." in out
 
