@@ -346,13 +346,15 @@ async def test_a_very_long_number_is_unknown_input(service: TableService) -> Non
     assert term.text.rstrip().endswith("Bye.")
 
 
-async def test_pressing_when_nothing_to_choose_says_so(service: TableService) -> None:
+async def test_pressing_or_resigning_with_nothing_to_play_says_so(service: TableService) -> None:
     term = Terminal(script())
     table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
     await table.press(1)
     [ace] = Card.parse("AH")
     await table.press_card(ace)  # a card typed by name: the same answer, nothing else
     assert term.text == "Nothing to choose now.\n" * 2
+    assert await table.command("resign")  # no question asked, the session goes on
+    assert term.text.endswith("now.\nThere is no running match to resign.\n")
 
 
 async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> None:
