@@ -1549,12 +1549,15 @@ async def test_a_game_is_opened_with_a_preset_or_options_typed_after_it(
     assert table.game == "tausend" and table.players == 4
 
 
-@pytest.mark.parametrize("typed", ["zweier foo", "zweier standard standard"])
+@pytest.mark.parametrize(
+    "typed", ["zweier foo", "zweier standard standard", "zweier auto_claim=on=off"]
+)
 async def test_rules_refused_at_the_menu_show_the_games_again(
     service: TableService, typed: str
 ) -> None:
-    """Two presets after a game's name are refused as a misspelt one is: with why,
-    and the list of games again to choose from (it once only prompted again)."""
+    """Two presets after a game's name are refused as a misspelt one is, and so is
+    an option's value with an "=" in it: with why, and the list of games again to
+    choose from (it once only prompted again)."""
     term = await play(service, script(typed, "dreier", "q"))
     after = term.text.partition("Could not open the table:")[2]
     assert "Games (type a number or a name):" in after, term.text
