@@ -1571,6 +1571,7 @@ async def test_resign_asks_then_ends_the_match(service: TableService) -> None:
     assert term.text.count("Resign this match? It counts as lost.") == 2
     assert "You play on." in term.text
     assert "Match over." in term.text and "Tester resigned." in term.text
+    assert "✗" not in term.text  # the resignation is taken, no refusal said
     assert service.tables == {}
 
 
