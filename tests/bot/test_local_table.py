@@ -1429,6 +1429,43 @@ async def test_a_player_whose_turns_ran_out_is_told_why_the_table_closed(db: Pat
         assert row[0] == "aborted"
 
 
+async def test_a_match_played_out_after_a_closed_one_is_over_not_closed(
+    service: TableService,
+) -> None:
+    """His table is closed mid-match (as by /abort in a chat); "menu" there opens
+    the game menu, he opens the game again and plays it out: its end says "Match
+    over", not the "No result" of the closed one."""
+    closed = False
+    menus = 0
+
+    def answer(screen: str) -> str:
+        nonlocal closed, menus
+        if "Choose a game" in screen:
+            menus += 1
+            return "zweier"
+        if "Match over" in screen or "No result" in screen:
+            return "menu" if menus == 1 else "q"
+        if not closed:
+            closed = True
+            return "close"  # at his first choice: the table is closed (below)
+        return "1"
+
+    term = Terminal(answer)
+
+    async def readline() -> str | None:
+        line = await term.next_line()
+        if line == "close":
+            assert (await service.abort(CHAT, USER)).ok
+            return "s"
+        return line
+
+    table = LocalTable(service, asyncio.Event(), readline=readline, out=term, user=USER)
+    await asyncio.wait_for(table.run(), 60)
+    closed_said, _, after = term.text.partition("No result: the match was not played out.")
+    assert closed_said and "Game over!" in after
+    assert "No result" not in after and "Match over. Enter: the same game again" in after
+
+
 async def test_ctrl_d_at_the_first_menu_of_a_terminal_says_bye(service: TableService) -> None:
     """Ctrl-D on a keyboard ends the input too: "Bye.", not "no keyboard input"."""
     term = Terminal(script(None))
