@@ -518,7 +518,7 @@ async def test_end_of_input_before_anything_explains_the_chat_bot(
 
 async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> None:
     term = await play(service, script("zweier", None))
-    assert "your game is kept" in term.text
+    assert term.text.count("your game is kept") == 1  # the session ends: not asked again
     assert len(service.tables) == 1
     # Ctrl-D echoes no newline on a terminal: the goodbye goes on a line of its own.
     assert term.text.endswith(
@@ -1572,6 +1572,9 @@ async def test_lines_piped_beyond_the_match_end_are_not_read_as_moves(
     assert "Game over!" in term.text and "Match over. Enter: the same game again" in term.text
     assert "your game is kept" not in term.text
     assert term.text.count("Type Enter to play the same game again") == 1
+    assert "Nothing to choose" not in term.text  # no line pressed after the end
+    # the match's prompt and the one after the complaint: not one per line
+    assert term.text.partition("Match over.")[2].count(PROMPT) == 2
     assert term.text.rstrip().endswith("Bye.")
 
 
