@@ -189,22 +189,23 @@ async def test_each_deal_is_shown_as_it_ended_before_its_result(service: TableSe
 
 
 async def test_plays_another_match_after_the_end(service: TableService) -> None:
-    matches = 0
+    matches = wrong = 0
 
     def answer(screen: str) -> str:
-        nonlocal matches
+        nonlocal matches, wrong
         if "Choose a game" in screen:
             return ""  # the default: zweier, then the game played last
         if "Match over" in screen:
             matches += 1
             return "1" if matches == 1 else "q"
         if "Type Enter to play the same game again" in screen:
-            return ""  # after "1", which is neither: asked again
+            wrong += 1  # "1" is neither: asked again, each time at a keyboard
+            return "1" if wrong == 1 else ""
         return "1"
 
     term = await play(service, answer, timeout=120, keyboard=True)
     assert term.text.count("Game over!") == 2
-    assert term.text.count("Type Enter to play the same game again, m to choose another") == 1
+    assert term.text.count("Type Enter to play the same game again, m to choose another") == 2
     assert term.text.count("Choose a game") == 1  # Enter after a match: no menu between
     rows = await service.store.fetchall("SELECT game, status FROM tables")
     assert rows == [("zweier", "finished"), ("zweier", "finished")]
