@@ -1322,6 +1322,12 @@ async def test_a_card_that_cannot_be_played_now_is_refused(db: Path) -> None:
         ("🍃ober", "de", "german", "QS"),
         ("❤König", "de", "german", "KH"),
         ("❤King", "en", "german", "KH"),
+        # a suit's symbol after a rank letter, though the table prints the card
+        # otherwise ("10♠", or with German suits)
+        ("t♠", "en", "french", "TS"),
+        ("k♥", "en", "german", "KH"),
+        ("a♦", "en", "german", "AD"),
+        ("j♣", "en", "german", "JC"),
     ],
 )
 def test_a_card_typed_by_name(typed: str, lang: str, suits: str, card: str) -> None:
