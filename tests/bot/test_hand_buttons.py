@@ -1,7 +1,8 @@
 """A hand's buttons are the seat's legal moves: every one of them, no other, and only
 for the seat to act.  A card button for a card the seat does not hold would show
 another player's card in a private chat; a missing one leaves a legal move out of
-reach; buttons at a waiting seat invite a press that can only be refused."""
+reach; buttons at a waiting seat invite a press that can only be refused.  And they fit
+Discord's 5 rows of 5, which its adapter keeps to by leaving out whatever is beyond."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from engine.actions import PlayCard, decode
 
 from .fakechat import Bot, open_table, users
 from .policies import heuristic
+
+#: Discord's most rows of buttons in a message, and buttons in a row.
+DISCORD_ROWS = DISCORD_ROW = 5
 
 
 def _card(code: int, contracts: tuple[str, ...]) -> bool:
@@ -50,6 +54,9 @@ async def test_the_seat_to_act_is_offered_exactly_its_legal_moves(
                     assert not hv.message.buttons, hv.message.text
                     continue
                 seen["turns"] += 1
+                rows = hv.message.buttons
+                assert len(rows) <= DISCORD_ROWS, [len(r) for r in rows]
+                assert all(len(r) <= DISCORD_ROW for r in rows), [len(r) for r in rows]
                 assert all(p.table == tid and p.version == table.version for p in payloads)
                 assert len(codes) == len(set(codes)), codes
                 assert set(codes) <= legal, (codes, legal)
