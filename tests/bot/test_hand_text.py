@@ -11,8 +11,8 @@ from bot.option_names import OPTION_NAME
 from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
-from engine.actions import Double, PlayCard, Redeal
-from engine.cards import Card
+from engine.actions import DISCARD, GIVE, Double, PlayCard, Redeal
+from engine.cards import CARDS, Card
 from engine.games import available, game
 from engine.options import options_to_json
 
@@ -404,6 +404,47 @@ async def test_thousands_gift_is_a_card_then_who_gets_it(bot: Bot) -> None:
     labels = [b.label for b in hv.message.all_buttons()]
     assert len(labels) == 9 and all(x.endswith(f" to {others[1]}") for x in labels), labels
     assert f"Give {card} to" not in " ".join(labels)
+
+
+async def test_every_thousand_giver_picks_a_card_then_the_others_in_seating_order(
+    bot: Bot,
+) -> None:
+    """Whichever seat gives (and whatever he holds, the deck's first card too), his
+    first gift starts with his cards, beside them his other choice if he has one (a
+    redeal claimed for two 9s in the stock), and a card picked offers the two others
+    as they sit after him: the one to his left first, as around a card table."""
+    players = [bot.player(u) for u in users(3)]
+    tid = await open_table(bot, "tausend", players)
+    givers: set[int] = set()
+    first_card = False  # a giver held CARDS[0] (a menu state of 0 is "none picked")
+    redeal = False
+    for _ in range(5000):
+        if (givers == {0, 1, 2} and first_card and redeal) or tid not in bot.svc.tables:
+            break
+        giver = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
+        assert giver is not None
+        hv = giver.hand(tid)
+        assert hv is not None and hv.view is not None
+        buttons = hv.message.all_buttons()
+        picks = [b for b in buttons if decode(b.payload).verb == "gv"]
+        if hv.view.phase == "give" and picks:
+            g = players.index(giver)
+            givers.add(g)
+            first_card |= CARDS[0] in hv.view.hand
+            assert len(picks) == len(hv.view.hand), [b.label for b in buttons]
+            deal = bot.svc.tables[tid].deal
+            assert deal is not None
+            other = {c for c in deal.legal() if not GIVE <= c < DISCARD}
+            assert {decode(b.payload).arg for b in buttons if b not in picks} == other
+            redeal |= bool(other)
+            picked = await giver.press(picks[0])
+            assert picked.ok and picked.hand is not None, picked
+            card = picks[0].label.removeprefix("Give ").removesuffix("…")
+            others = [p.user.name for p in players[g + 1 :] + players[:g]]
+            labels = [b.label for b in picked.hand.message.all_buttons()]
+            assert labels == [f"Give {card} to {n}" for n in others] + ["↺ Pick again"]
+        await giver.take_turn(tid)
+    assert givers == {0, 1, 2} and first_card and redeal, (givers, first_card, redeal)
 
 
 async def test_dreiers_trump_choice_says_what_its_buttons_do(bot: Bot) -> None:
