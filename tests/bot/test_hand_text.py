@@ -68,31 +68,50 @@ async def test_thousand_for_two_names_its_own_step_on_the_table(
         await bot.stop()
 
 
+@pytest.mark.parametrize(
+    ("game_id", "options", "n", "picks"),
+    [("dreier", None, 3, 2), ("tausend", {"tausend.players": 2}, 2, 3)],
+)
 async def test_a_discard_offers_a_raise_only_where_there_is_one(
     make_bot: Callable[..., Bot],
+    game_id: str,
+    options: dict[str, object] | None,
+    n: int,
+    picks: int,
 ) -> None:
-    """Thousand for two lays 3 cards away and raises later, in a step of its own: once
-    the three are picked the hand asks to confirm them, not to "keep or raise"."""
+    """Once the cards are picked one by one (each step naming those picked so far),
+    the hand names them all and asks to keep the contract or raise it where a raise
+    is among the buttons (Dreier), else to confirm them: Thousand for two lays 3
+    cards away and raises later, in a step of its own, never "keep or raise".  "Pick
+    again" stays to the end."""
     bot = await make_bot().start()
     try:
-        found = await until_discard_menu(bot, "tausend", {"tausend.players": 2}, 2)
+        found = await until_discard_menu(bot, game_id, options, n)
         assert found is not None, "no discard came up in 20 tables"
         tid, declarer = found
         hv = declarer.hand(tid)
         assert hv is not None
         message = hv.message
-        for _ in range(3):
+        picked: list[str] = []
+        for _ in range(picks):
+            if picked:
+                assert f"(so far: {' '.join(picked)})." in message.text, message.text
             pick = next(
                 b
                 for b in message.all_buttons()
                 if (p := decode(b.payload)).verb == "dp" and p.arg  # a card, not "again"
             )
+            picked.append(pick.label.removeprefix("Discard ").removesuffix("…"))
             out = await declarer.press(pick)
             assert out.ok and out.hand is not None, out
             message = out.hand.message
+        choices = [b for b in message.all_buttons() if decode(b.payload).is_game_action]
+        assert game_id == "dreier" or len(choices) == 1, [b.label for b in choices]
+        ask = "Discard {}: keep the contract or raise." if len(choices) > 1 else "Discard {}?"
         asked = [x for x in message.text.splitlines() if x.startswith("Discard ")]
-        assert len(asked) == 1 and asked[0].endswith("?"), message.text
-        assert "raise" not in message.text
+        assert asked == [ask.format(" ".join(picked))], message.text
+        # a mis-tap among them can still be undone
+        assert message.all_buttons()[-1].label == "↺ Pick again", message.buttons
     finally:
         await bot.stop()
 
