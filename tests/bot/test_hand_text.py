@@ -116,6 +116,39 @@ async def test_a_discard_offers_a_raise_only_where_there_is_one(
         await bot.stop()
 
 
+async def test_a_thousand_discard_keeps_a_redeal_claim_beside_the_first_pick(
+    bot: Bot,
+) -> None:
+    """A declarer of Thousand for two with two 9s in the stock may claim a redeal
+    instead of laying cards away (RULES.md §5): the first screen of his discard
+    offers it beside the cards; once a card is picked, only cards and "Pick again"."""
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.players": 2})
+    firsts = redeals = 0
+    for _ in range(5000):
+        if redeals or tid not in bot.svc.tables:
+            break
+        mover = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
+        assert mover is not None
+        hv = mover.hand(tid)
+        assert hv is not None
+        picks = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "dp"]
+        if picks:
+            firsts += 1
+            deal = bot.svc.tables[tid].deal
+            assert deal is not None
+            other = {c for c in deal.legal() if c < DISCARD}
+            shown = {decode(b.payload).arg for b in hv.message.all_buttons() if b not in picks}
+            assert shown == other, (shown, other)
+            redeals += bool(other)
+            picked = await mover.press(picks[0])
+            assert picked.ok and picked.hand is not None
+            after = picked.hand.message.all_buttons()
+            assert {decode(b.payload).verb for b in after} == {"dp"}, [b.label for b in after]
+        await mover.take_turn(tid)
+    assert redeals, firsts
+
+
 async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
     make_bot: Callable[..., Bot],
 ) -> None:
