@@ -397,6 +397,27 @@ def busy(svc: TableService) -> bool:
     return False
 
 
+async def until_idle(
+    busy_now: Callable[[], bool], stalled: Callable[[], str], seconds: float = 20.0
+) -> None:
+    """Let the loop run until `busy_now()` is false three turns in a row (bounded: a
+    stall fails with what `stalled()` says).  Only a core still busy once the loop's
+    `seconds` are up has stalled: on a loaded machine the wait itself can outlast
+    them, and failing a core that is idle by then made a random session fail on one
+    run and pass on its replay."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    quiet = 0
+    while quiet < 3:
+        await asyncio.sleep(0 if quiet else 0.001)
+        if not busy_now():
+            quiet += 1
+        elif loop.time() < end:
+            quiet = 0
+        else:
+            raise AssertionError(f"the core did not settle: {stalled()}")
+
+
 @dataclass
 class Bot:
     """A service on a store, with a fake chat attached; restartable on the same file."""

@@ -45,6 +45,7 @@ from .fakechat import (
     busy,
     ids,
     snapshot,
+    until_idle,
 )
 from .test_leaks import Watch, _label_cards_in, _public_cards
 
@@ -307,14 +308,7 @@ class SessionMachine(RuleBasedStateMachine):
     async def settle(self, bot: Bot | None = None) -> None:
         """Let the core run until it waits for a person (bounded: a stall fails)."""
         bot = bot or self.bot
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 20
-        quiet = 0
-        while quiet < 3:
-            await asyncio.sleep(0 if quiet else 0.001)
-            quiet = 0 if busy(bot.svc) else quiet + 1
-            if loop.time() > end:
-                raise AssertionError(f"the core did not settle: {bot.fc.describe()}")
+        await until_idle(lambda: busy(bot.svc), bot.fc.describe)
 
     async def fire(self, table: Table, what: str) -> None:
         """A timer of the table's current version fires (on the loop, as it would)."""

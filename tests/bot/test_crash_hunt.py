@@ -70,6 +70,7 @@ from .fakechat import (
     busy,
     ids,
     inline_ai,
+    until_idle,
 )
 
 SESSIONS = int(os.environ.get("CRASH_HUNT_SESSIONS", "2"))
@@ -220,13 +221,9 @@ def make_bot(
 
 async def settle(svc: TableService) -> None:
     """Until the core waits for a person (bounded: a stall fails)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + 20
-    quiet = 0
-    while quiet < 3:
-        await asyncio.sleep(0 if quiet else 0.001)
-        quiet = 0 if busy(svc) else quiet + 1
-        assert loop.time() < end, "the core did not settle"
+    await until_idle(
+        lambda: busy(svc), lambda: " ".join(f"{t.id} v{t.version}" for t in svc.tables.values())
+    )
 
 
 class Session:

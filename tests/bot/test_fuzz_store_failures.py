@@ -56,7 +56,7 @@ from bot.store import StoreError
 from bot.table import Status, Table
 from bot.views import Button
 
-from .fakechat import Bot, Player, snapshot
+from .fakechat import Bot, Player, snapshot, until_idle
 from .sessions import (
     ADMIN,
     BY_KEY,
@@ -210,13 +210,7 @@ class FailingStore(ChatSessions):
         change), with the store as it is: `settle`, but not waiting for a computer
         whose move failed (it is tried again by `retry_failed`)."""
         svc = self.svc
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 20
-        quiet = 0
-        while quiet < 3:
-            await asyncio.sleep(0 if quiet else 0.001)
-            quiet = 0 if svc._tasks or svc._work else quiet + 1
-            assert loop.time() < end, f"the core did not settle: {self.fc.describe()}"
+        await until_idle(lambda: bool(svc._tasks or svc._work), self.fc.describe)
 
     def retry_failed(self) -> int:
         """Try again now every table whose change the store did not take (what
