@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
+    Players,
     confirmed,
     fake,
     log_guard,
@@ -20,6 +22,13 @@ from tests.e2e.telegram_harness import (
 from tests.e2e.test_telegram_topics import forum_players, open_in_topic
 
 __all__ = ["fake", "log_guard"]
+
+
+async def berti_resigns(fake: FakeTelegram, players: Players) -> FakeMessage:
+    """Berti resigns the running match in the group; the summary (its Rematch button)."""
+    berti = players.users[1]
+    await confirmed(fake, berti, players.group, "/resign")
+    return await fake.wait_for_message(players.group, contains="Berti resigned.")
 
 
 async def test_rematch_opens_in_the_matchs_topic_and_the_other_player_joins_it(
@@ -86,12 +95,11 @@ async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await started_match(rig, fake)
-        anna, berti = players.users
+        anna = players.users[0]
         group = players.group
         asked = anna.send(group, "/settings starters admins")
         await fake.wait_for_message(group, after=asked, contains="starters = admins")
-        await confirmed(fake, berti, group, "/resign")
-        summary = await fake.wait_for_message(group, contains="Berti resigned.")
+        summary = await berti_resigns(fake, players)
         fake.fail_next("getChatMember", error_code=status, description=description)
         answer = await press(fake, anna, summary, "Rematch")
         assert answer.show_alert and said in (answer.text or ""), answer
@@ -112,9 +120,8 @@ async def test_where_anyone_opens_tables_a_rematch_does_not_ask_who_is_an_admin(
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await started_match(rig, fake)
-        anna, berti = players.users
-        await confirmed(fake, berti, players.group, "/resign")
-        summary = await fake.wait_for_message(players.group, contains="Berti resigned.")
+        anna = players.users[0]
+        summary = await berti_resigns(fake, players)
         fake.fail_next("getChatMember", error_code=500)
         answer = await press(fake, anna, summary, "Rematch")
         assert not answer.show_alert, answer
@@ -133,9 +140,8 @@ async def test_a_rematch_opened_after_a_restart_greets_its_host_privately(
     rig = await start_rig(fake, db)
     try:
         players, _ = await started_match(rig, fake)
-        anna, berti = players.users
-        await confirmed(fake, berti, players.group, "/resign")
-        summary = await fake.wait_for_message(players.group, contains="Berti resigned.")
+        anna = players.users[0]
+        summary = await berti_resigns(fake, players)
         await stop_rig(rig)
         rig = await start_rig(fake, db)
         assert not (await press(fake, anna, summary, "Rematch")).show_alert
@@ -181,7 +187,7 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
     rig = await start_rig(fake, db)
     try:
         players, _ = await started_match(rig, fake)
-        anna, berti = players.users
+        anna = players.users[0]
         group = players.group
         for setting, saved in [
             ("zweier auto_claim off", "zweier.auto_claim = off"),
@@ -190,8 +196,7 @@ async def test_a_refusal_longer_than_an_alert_follows_whole_in_the_private_chat(
         ]:
             asked = anna.send(group, f"/settings {setting}")
             await fake.wait_for_message(group, after=asked, contains=saved)
-        await confirmed(fake, berti, group, "/resign")
-        summary = await fake.wait_for_message(group, contains="Berti resigned.")
+        summary = await berti_resigns(fake, players)
         before = len(anna.private_chat.bot_messages())
         answer = await press(fake, anna, summary, "Rematch")
         text = answer.text or ""
