@@ -189,6 +189,15 @@ class FakeChat:
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
 
 
+def to_act(players: list[Player], table_id: str) -> tuple[Player, HandView]:
+    """The one of `players` whose turn it is at the table, and his hand."""
+    for player in players:
+        hand = player.hand(table_id)
+        if hand is not None and hand.your_turn:
+            return player, hand
+    raise AssertionError(f"nobody of {[p.user.name for p in players]} is to act at {table_id}")
+
+
 def button(message: Message, payload_verb: str) -> Button:
     """The button of a message whose payload has this verb (e.g. ``"j"``, ``"st"``)."""
     for b in message.all_buttons():

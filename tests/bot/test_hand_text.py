@@ -16,7 +16,7 @@ from engine.cards import CARDS, Card
 from engine.games import available, game
 from engine.options import options_to_json
 
-from .fakechat import CHAT, Bot, open_table, until_discard_menu, users
+from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, users
 
 
 @pytest.mark.parametrize(
@@ -128,10 +128,7 @@ async def test_a_thousand_discard_keeps_a_redeal_claim_beside_the_first_pick(
     for _ in range(5000):
         if redeals or tid not in bot.svc.tables:
             break
-        mover = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
-        assert mover is not None
-        hv = mover.hand(tid)
-        assert hv is not None
+        mover, hv = to_act(players, tid)
         picks = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "dp"]
         if picks:
             firsts += 1
@@ -473,10 +470,8 @@ async def test_every_thousand_giver_picks_a_card_then_the_others_in_seating_orde
     for _ in range(5000):
         if (givers == {0, 1, 2} and first_card and redeal) or tid not in bot.svc.tables:
             break
-        giver = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
-        assert giver is not None
-        hv = giver.hand(tid)
-        assert hv is not None and hv.view is not None
+        giver, hv = to_act(players, tid)
+        assert hv.view is not None
         buttons = hv.message.all_buttons()
         picks = [b for b in buttons if decode(b.payload).verb == "gv"]
         if hv.view.phase == "give" and picks:

@@ -32,7 +32,7 @@ from engine.actions import (
 from engine.games import available, game
 from engine.record import replay_record
 
-from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, seeds, users
+from .fakechat import CHAT, Bot, inline_ai, open_table, play_out, seeds, to_act, users
 from .policies import ai_for, heuristic, policy_for
 
 GAMES = available()
@@ -439,10 +439,7 @@ async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     for _ in range(30):  # deals until someone may bid or raise over many values
         tid = await open_table(bot, "tausend", players)
         while tid in bot.svc.tables:
-            mover = next((p for p in players if (h := p.hand(tid)) and h.your_turn), None)
-            assert mover is not None
-            hv = mover.hand(tid)
-            assert hv is not None
+            mover, hv = to_act(players, tid)
             pages = [b for b in hv.message.all_buttons() if decode_payload(b.payload).verb == "pg"]
             if pages:
                 table = bot.svc.tables[tid]
