@@ -467,7 +467,9 @@ async def _play_slowly(
 async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path) -> None:
     """He quit on his turn and comes back after its time ran out: while "continue
     it?" waits for him, the computer does not play his card; once he continues, he
-    is reminded and has the reminder's time to play."""
+    is reminded and has the reminder's time to play.  The reminder comes while his
+    prompt waits: on a line of its own (not after the "> "), and the prompt again
+    below it, so the cursor is not left above the news."""
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))  # quit at his first choice
         table_id = next(iter(service.tables))
@@ -491,7 +493,9 @@ async def test_a_turn_does_not_run_out_while_the_resume_question_waits(db: Path)
         assert seat is not None and table.seats[seat].missed == 0  # type: ignore[union-attr]
         assert table.version == version  # no move was made for him
         after = term.text.split("is still open")[1]
-        assert "Tester, it is your turn" in after
+        assert re.search(rf"{PROMPT}\nTester, it is your turn \(\d+ s left\)\.\n{PROMPT}", after), (
+            after
+        )
 
 
 async def test_abandon_the_unfinished_game_for_a_new_one(db: Path) -> None:
