@@ -1923,6 +1923,35 @@ async def test_output_nobody_reads_ends_the_session_quietly(service: TableServic
     assert kept.status.value == "playing"
 
 
+class LineBuffered(Terminal):
+    """A terminal's stdout: text reaches the screen at a newline or a flush, so the
+    prompt, which ends no line, is seen (and answered) only once it is flushed."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(answer)
+        self.held: list[str] = []
+
+    def write(self, s: str) -> int:
+        self.held.append(s)
+        if "\n" in s:
+            self.flush()
+        return len(s)
+
+    def flush(self) -> None:
+        held, self.held = self.held, []
+        for s in held:
+            super().write(s)
+
+
+async def test_the_prompt_reaches_a_line_buffered_screen(service: TableService) -> None:
+    """At a real terminal the "> " waits in the buffer until flushed: unflushed, the
+    player sees no prompt and the game menu seems hung."""
+    term = LineBuffered(script("zweier", "q"))
+    table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+    await asyncio.wait_for(table.run(), 20)
+    assert term.prompts == 2 and "Your choices:" in term.text
+
+
 async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
