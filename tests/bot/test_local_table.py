@@ -1837,8 +1837,9 @@ async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_mo
 ) -> None:
     """ "s" typed in the moment a move is being stored (the table unsaved: nothing to
     draw from yet) printed nothing at all, not even a prompt, found by a random-input
-    hunt.  The whole table he asked for now comes with the next move."""
-    async with running_service(db) as service:
+    hunt.  The whole table he asked for now comes with the next move, and once: the
+    move after shows only the news and his hand."""
+    async with running_service(db, seed="5eed" * 8) as service:
         n = 0
         marks: list[int] = []
 
@@ -1862,7 +1863,7 @@ async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_mo
                 table.unsaved = True  # a move of the computer's being stored
                 moves.append(asyncio.get_running_loop().create_task(saved_then_moved(table.id)))
                 return "s"
-            return None
+            return "1" if n == 3 else None
 
         moves: list[asyncio.Task[None]] = []
         term = Terminal(answer)
@@ -1872,8 +1873,10 @@ async def test_the_table_asked_for_while_a_move_is_stored_comes_with_the_next_mo
         await asyncio.wait_for(local.run(), 30)
         await moves[0]
         [tid] = service.tables
-    after_s = term.text[marks[1] :]
+    after_s, after_next = term.text[marks[1] : marks[2]], term.text[marks[2] :]
     assert f"Schnapsen (2 players) — {tid}" in after_s, after_s
+    assert "Your choices:" in after_next, after_next
+    assert f"Schnapsen (2 players) — {tid}" not in after_next, after_next
 
 
 async def test_the_menus_rules_name_each_games_presets(service: TableService) -> None:
