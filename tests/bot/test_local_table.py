@@ -1980,8 +1980,8 @@ async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
 
 async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path) -> None:
     """Each of his turns used to print the whole table again (20 lines and more, the
-    trick just played scrolled away): now the table's news, a card he drew, and his
-    hand; the whole table once a deal, or on `s`."""
+    trick just played scrolled away): now the table's news, a card he drew (one he
+    did not hold before), and his hand; the whole table once a deal, or on `s`."""
     presses = 0
 
     def answer(screen: str) -> str:
@@ -1994,10 +1994,12 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path
     deals = len(re.findall(r"Deal \d+ over", out)) + 1
     assert 1 <= out.count("Deal fingerprint") <= deals, out
     assert out.count("Your choices:") >= 10
-    drawn = re.findall(r"New in your hand: (\S+)\n.*\nHand: ([^\n]+)", out)
+    drawn = list(re.finditer(r"New in your hand: (\S+)\n.*\nHand: ([^\n]+)", out))
     assert drawn, out  # the talon is drawn from after each of the first tricks
-    for card, hand in drawn:
-        assert card in hand.split(), (card, hand)
+    for m in drawn:
+        card, hand = m.groups()
+        before = re.findall(r"^Hand: ([^\n]+)", out[: m.start()], re.M)[-1]
+        assert card in hand.split() and card not in before.split(), (card, before, hand)
 
 
 async def test_enter_after_a_resumed_match_plays_its_rules_again(db: Path) -> None:
