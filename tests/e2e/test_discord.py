@@ -637,8 +637,10 @@ async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> Non
         assert reminder.deleted and not replaced.deleted
         message = table_message(world, table_id)
         assert "Take my seat back" in [b.label for b in message.buttons]
-        await world.click(late, message, "Take my seat back")
+        back_press = await world.click(late, message, "Take my seat back")
         await world.settle()
+        # his DMs are open: his hand is in his DM, not in a second, ephemeral copy
+        assert not world.fake.ephemerals(late) and not back_press.responses
         assert "Take my seat back" not in [b.label for b in table_message(world, table_id).buttons]
         # the channel that read he was replaced reads that he is back, without a ping
         back = await world.fake.wait_for(lambda: said("is back and plays the seat again"))
