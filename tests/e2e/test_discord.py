@@ -335,6 +335,24 @@ async def test_a_second_show_my_hand_retires_the_first(tmp_path: Path) -> None:
         assert note not in world.fake.messages[second.id].content
 
 
+async def test_an_ephemeral_hand_goes_quiet_when_its_table_closes(tmp_path: Path) -> None:
+    """Emil plays from "Show my hand".  When both players vote the table closed, the
+    hand he holds shows its last picture without buttons, not a "Your turn." with
+    cards to press that nothing would answer."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+        await world.settle()
+        assert hand.buttons and hand.ephemeral_for is emil
+        await world.slash(anna, "abort")
+        await world.slash(emil, "abort")
+        await world.settle()
+        assert table_id not in world.service.tables
+        assert hand.buttons == [] and "Hand: " in hand.content
+
+
 async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
     """An ephemeral hand follows the game until its time is up; its last edit says
     that it stopped, and once its token ran out nothing tries to edit it (401 /
