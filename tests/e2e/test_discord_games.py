@@ -125,3 +125,25 @@ async def test_thousand_deal_with_computer_players(tmp_path: Path) -> None:
         assert any("Deal 1 over" in m.content for m in world.fake.channel_messages(world.channel))
         assert len(world.fake.dms(anna)) == 2
         assert world.table_messages(table_id)[0].buttons == []
+
+
+async def test_with_closed_dms_a_vote_to_close_is_not_answered_with_the_hand(
+    tmp_path: Path,
+) -> None:
+    """Emil's DMs are closed, so "Take my seat back" answers with his hand; his press
+    on "Close the table too" does not: it is a vote, answered as anyone's."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert, clara, emil = (world[n] for n in ("anna", "bert", "clara", "emil"))
+        table_id, lobby = await world.open_table(anna, "bauern")
+        await seat_everyone(world, lobby, anna, [bert, clara, emil])
+        await world.slash(anna, "abort")
+        await world.settle()
+        table_message = world.table_messages(table_id)[-1]
+        vote = await world.click(emil, table_message, "Close the table too (1/3)")
+        await world.settle()
+        assert table_id in world.service.tables
+        [answer] = vote.responses
+        assert answer.ephemeral_for is emil
+        assert answer.content.startswith("Your vote to close the table is counted (2/3)")
+        assert not [m for m in world.fake.ephemerals(emil) if "Hand: " in m.content]
