@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.table import Table
+from bot.table import Status, Table
 from bot.views.faces import Style
 from bot.views.result import deal_result_view
 from engine import protocol as P
@@ -236,3 +236,87 @@ def test_a_thousand_result_names_each_fine_and_the_barrel_and_what_is_rounded(ba
     assert {"fine120", "fine240", "frozen, rounded True", "frozen, rounded False"} <= seen, seen
     if barrel == 2:
         assert {"frozen odd points not rounded", "the declarer's odd points not rounded"} <= seen
+
+
+def _play_out(table: Table, rng: random.Random, passing: bool = False) -> None:
+    """Random legal moves until the deal under way ends."""
+    k = len(table.deals)
+    while len(table.deal_points) < k:
+        _move(table, rng, passing)
+
+
+@pytest.mark.parametrize(
+    ("ending", "said"),
+    [
+        ({"k": "resign", "seat": 1}, "the match ended with a resignation"),
+        ({"k": "end"}, "the table was closed"),
+    ],
+)
+def test_a_deal_cut_short_by_the_match_s_end_says_so_and_only_then_gives_its_seed(
+    ending: dict[str, Any], said: str
+) -> None:
+    """While the second deal runs there is no result, so its seed stays secret; a
+    resignation or a closed table then ends the match in the middle of it: the result
+    says which, gives that deal's seed (not the first's), the match's summary and the
+    rematch button."""
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    rng = random.Random(0)
+    _play_out(table, rng)
+    _deal(table, 1)
+    for _ in range(3):
+        _move(table, rng)
+    assert deal_result_view(table, Style()) is None
+    table.apply(ending)
+    view = deal_result_view(table, Style())
+    assert view is not None
+    lines = view.message.text.splitlines()
+    assert lines[:2] == [
+        f"Deal 2 was not played out: {said}.",
+        f"Seed of deal 2: {table.deals[1].seed}",
+    ], lines
+    assert lines[2].startswith("Game over!"), lines
+    assert view.seed == table.deals[1].seed != table.deals[0].seed
+    assert view.rematch is not None and view.rematch.label == "Rematch"
+
+
+def test_each_deal_s_result_ends_with_its_seed_and_the_last_with_the_summary_and_rematch() -> None:
+    """A Zweier match played out deal by deal: every result names what each player
+    scored, and its line after the points gives that deal's seed; the match's summary and the "Rematch" button come only
+    under the result of the deal that ended it."""
+    anna, bert = (u.name for u in users(2))
+    table = _table("zweier", 2)
+    rng = random.Random(1)
+    over = False
+    k = 0
+    while not over:
+        k += 1
+        _deal(table, k)
+        _play_out(table, rng)
+        view = deal_result_view(table, Style())
+        assert view is not None
+        text = view.message.text
+        a, b = table.deal_points[-1]
+        assert text.startswith(f"Deal {k} over: {anna} {a:+d} · {bert} {b:+d} ("), text
+        seed = f"\nSeed of deal {k}: {table.deals[-1].seed}"
+        over = table.status == Status.FINISHED
+        assert text.endswith(seed) != over, text
+        assert (seed + "\nGame over! ") in text if over else "Game over!" not in text, text
+        assert (view.rematch is not None) == over, k
+        assert view.shown().buttons == (((view.rematch,),) if over else ()), k
+    assert k > 1
+
+
+def test_a_bauern_result_names_each_team_once_with_its_share() -> None:
+    """Partners share what a deal gave: the first line names the two teams, each with
+    its players and its points, not four seats ("+3 · +3" would read as 6)."""
+    a_, b_, c_, d_ = (u.name for u in users(4))
+    table = _table("bauern", 4)
+    _deal(table, 0)
+    _play_out(table, random.Random(0))
+    res, lines = _result(table)
+    a, b = res.points[0], res.points[1]
+    assert res.points[2:] == (a, b)
+    assert lines[0].startswith(
+        f"Deal 1 over: Team 1 ({a_} & {c_}) {a:+d} · Team 2 ({b_} & {d_}) {b:+d} ("
+    ), lines[0]
