@@ -15,7 +15,7 @@ from bot.table import Status, Table
 from bot.views.faces import Style
 from bot.views.result import deal_result_view
 from engine import protocol as P
-from engine.actions import Claim, CloseTalon, Pass, PlayCard, decode
+from engine.actions import Claim, CloseTalon, Double, Pass, PlayCard, decode
 from engine.results import DealResult
 
 from .fakechat import users
@@ -45,15 +45,21 @@ def _deal(table: Table, k: int) -> None:
     table.apply({"k": "deal", "seed": hashlib.sha256(str(k).encode()).hexdigest()[:32]})
 
 
-def _move(table: Table, rng: random.Random, passing: bool = False) -> tuple[int, object]:
+def _move(
+    table: Table, rng: random.Random, passing: bool = False, doubling: bool = False
+) -> tuple[int, object]:
     """A random legal move of the seat to act (`passing`: a pass where one may pass,
-    so that a normal game is played), applied; its match seat and action."""
+    so that a normal game is played; `doubling`: a Kontra or Re where one may double),
+    applied; its match seat and action."""
     assert table.deal is not None
     seat = table.to_act()
     assert seat is not None
     codes = table.legal_codes()
     passes = [c for c in codes if isinstance(decode(c, table.deal.contracts), Pass)]
-    code = rng.choice(passes if passing and passes else codes)
+    doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
+    if doubling and doubles:
+        passes = doubles
+    code = rng.choice(passes if (passing or doubling) and passes else codes)
     action = decode(code, table.deal.contracts)
     table.apply({"k": "act", "seat": seat, "code": code})
     return seat, action
@@ -161,22 +167,27 @@ def test_a_dreier_tie_break_result_names_its_two_players_and_the_bummerl_s_taker
         assert said in lines, lines
 
 
+@pytest.mark.parametrize("doubling", [False, True])
 @pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
-def test_a_normal_game_won_by_schneider_or_schwarz_says_so(game_id: str, n: int) -> None:
+def test_a_normal_game_won_by_schneider_or_schwarz_says_so(
+    game_id: str, n: int, doubling: bool
+) -> None:
     """A normal game won by 66 is worth 1, 2 when the losing side has under 33 points
     (Schneider), 3 when it has no trick (Schwarz): "+2" beside "66 reached" would
-    look like a miscount, so the result names the margin, and only then (here no one
-    doubles, and a Dreier game without the talon is worth one more, which is no margin)."""
+    look like a miscount, so the result names the margin, and only then.  A Dreier
+    game without the talon is worth one more, which is no margin; nor is a doubling:
+    "+16" for a doubled game (×8) is a Schneider, "+8" none."""
     seen: set[str | None] = set()
     for k in range(60):
         table = _table(game_id, n)
         _deal(table, k)
         rng = random.Random(k)
         while not table.deal_points:
-            _move(table, rng, passing=True)
+            _move(table, rng, passing=True, doubling=doubling)
         res, lines = _result(table)
         if res.reason != "reached_66" or res.contract != "normal":
             continue
+        assert (res.multiplier > 1) == doubling, lines[0]
         losers = [s for s in range(n) if s not in res.winners]
         if not sum(res.tricks[s] for s in losers):
             margin: str | None = "Schwarz: the losing side without a trick"
