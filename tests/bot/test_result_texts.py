@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import cards_text, contract_name
 from bot.table import Status, Table
 from bot.views.faces import Style
 from bot.views.result import deal_result_view
 from engine import protocol as P
-from engine.actions import Claim, CloseTalon, Double, Pass, PlayCard, decode
+from engine.actions import Claim, CloseTalon, Double, Pass, PlayCard, Redeal, decode
 from engine.results import DealResult
 
 from .fakechat import users
@@ -48,15 +49,16 @@ def _deal(table: Table, k: int) -> None:
 def _move(
     table: Table, rng: random.Random, passing: bool = False, doubling: bool = False
 ) -> tuple[int, object]:
-    """A random legal move of the seat to act (`passing`: a pass where one may pass,
-    so that a normal game is played; `doubling`: a Kontra or Re where one may double),
-    applied; its match seat and action."""
+    """A random legal move of the seat to act, applied; its match seat and action.
+    `passing`: a pass where one may pass, so that a normal game is played;
+    `doubling`: a Kontra or Re where one may double, and a redeal where one may ask."""
     assert table.deal is not None
     seat = table.to_act()
     assert seat is not None
     codes = table.legal_codes()
-    passes = [c for c in codes if isinstance(decode(c, table.deal.contracts), Pass)]
-    doubles = [c for c in codes if isinstance(decode(c, table.deal.contracts), Double)]
+    kinds = [type(decode(c, table.deal.contracts)) for c in codes]
+    doubles = [c for c, kind in zip(codes, kinds, strict=True) if kind in (Double, Redeal)]
+    passes = [c for c, kind in zip(codes, kinds, strict=True) if kind is Pass]
     if doubling and doubles:
         passes = doubles
     code = rng.choice(passes if (passing or doubling) and passes else codes)
@@ -331,3 +333,90 @@ def test_a_bauern_result_names_each_team_once_with_its_share() -> None:
     assert lines[0].startswith(
         f"Deal 1 over: Team 1 ({a_} & {c_}) {a:+d} · Team 2 ({b_} & {d_}) {b:+d} ("
     ), lines[0]
+
+
+_REDEAL_WHY = {
+    "four_nines": "four 9s in the hand",
+    "stock_nines": "two 9s in the stock",
+    "given_nine": "four 9s with the card given",
+}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "n", "options", "cases"),
+    [
+        ("dreier", 3, {}, {"contract", "without talon", "doubled", "three jacks"}),
+        ("bauern", 4, {}, {"contract", "doubled"}),
+        ("tausend", 3, {"tausend.blind_bid": True}, {"contract", "doubled", "redeal", "bolt"}),
+        ("tausend", 2, {"tausend.players": 2}, {"contract", "face-down stock", "redeal", "bolt"}),
+    ],
+)
+def test_a_result_names_the_contract_whose_it_was_and_the_thousand_extras(
+    game_id: str, n: int, options: dict[str, Any], cases: set[str]
+) -> None:
+    """The result is read alone, far below the bidding: after the reason it names the
+    contract (at Thousand with the bid's value), "without the talon" where so bid, the
+    declarer, and the doubling (Kontra, a blind bid) as "(×n)"; a Thousand redeal names
+    who claimed it and for which nines instead, a Dreier one (three jacks) nothing.  At Thousand each seat without a trick
+    is told of its bolt, and with two players the face-down stock's cards, points and
+    taker are listed, as nowhere else."""
+    names = [u.name for u in users(n)]
+    seen: set[str] = set()
+    for k in range(300):
+        table = _table(game_id, n, options)
+        _deal(table, k)
+        rng = random.Random(k)
+        while not table.deal_points:
+            _move(table, rng, passing=k % 3 == 0, doubling=k % 3 == 1)
+        res, lines = _result(table)
+        assert table.deal_log is not None
+        seats = table.deal_log.spec.seats
+        first = lines[0]
+        claimed = res.detail("redeal_by")
+        if res.reason == "redeal" and claimed is None:
+            # Dreier: three jacks, dealt again before any contract was made
+            assert first.endswith("(redeal)"), first
+            seen.add("three jacks")
+        elif res.reason == "redeal":
+            assert isinstance(claimed, int)
+            why = _REDEAL_WHY[str(res.detail("redeal_reason"))]
+            assert first.endswith(f"(redeal) — claimed by {names[seats[claimed]]}: {why}"), first
+            seen.add("redeal")
+        else:
+            assert res.contract is not None and res.declarer is not None
+            said = contract_name(res.contract, "en")
+            if game_id == "tausend":
+                said += f" {res.detail('value')}"
+            if res.detail("without_talon"):
+                said += " without the talon"
+                seen.add("without talon")
+            said += f" by {names[seats[res.declarer]]}"
+            if res.multiplier > 1:
+                said += f" (×{res.multiplier})"
+                seen.add("doubled")
+            assert first.endswith(f" — {said}"), (first, said)
+            seen.add("contract")
+        bolts = res.detail("bolts") or (0,) * n
+        assert isinstance(bolts, tuple)
+        for seat, b in enumerate(bolts):
+            bolt = [x for x in lines if x.startswith(f"{names[seat]} took no trick: ")]
+            assert bolt == ([f"{names[seat]} took no trick: a bolt."] if b else []), lines
+            seen |= {"bolt"} if b else set()
+        pile = res.detail("face_down_stock")
+        stock = [x for x in lines if x.startswith("Face-down stock")]
+        if n == 2 and res.reason != "redeal":
+            assert isinstance(pile, tuple) and len(pile) == 6
+            last = res.detail("last_trick")
+            assert isinstance(last, int)
+            cards = cards_text(pile, "en", Style().suits)
+            points = sum(c.points for c in pile)
+            assert stock == [
+                f"Face-down stock, laid-away cards included: {cards} — {points} points"
+                f" to {names[seats[last]]} (last trick)"
+            ], lines
+            seen.add("face-down stock")
+        else:
+            assert stock == [], lines
+        if seen == cases:
+            break
+    assert seen == cases
