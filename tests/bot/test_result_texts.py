@@ -270,8 +270,8 @@ def test_a_deal_cut_short_by_the_match_s_end_says_so_and_only_then_gives_its_see
 ) -> None:
     """While the second deal runs there is no result, so its seed stays secret; a
     resignation or a closed table then ends the match in the middle of it: the result
-    says which, gives that deal's seed (not the first's), the match's summary and the
-    rematch button."""
+    says which, gives that deal's seed (not the first's), the match's summary (for a
+    closed table: that the early end counts) and the rematch button."""
     table = _table("zweier", 2)
     _deal(table, 0)
     rng = random.Random(0)
@@ -289,6 +289,8 @@ def test_a_deal_cut_short_by_the_match_s_end_says_so_and_only_then_gives_its_see
         f"Seed of deal 2: {table.deals[1].seed}",
     ], lines
     assert lines[2].startswith("Game over!"), lines
+    counts = "Ended early: those still playing closed the table after the others walked away"
+    assert any(x.startswith(counts) for x in lines) == (ending["k"] == "end"), lines
     assert view.seed == table.deals[1].seed != table.deals[0].seed
     assert view.rematch is not None and view.rematch.label == "Rematch"
 
