@@ -98,11 +98,18 @@ class Users(AdapterShape):
             if f"hand:{user}" in slots and table is not None and not still_his(table_id):
                 note = self._hand_note(table_id, user, table, "hand.forgotten")
                 self._add(table_id, Op("final", f"hand:{user}", note))
+        for key in [k for k in self._live if k[1] == user]:
+            # so does the hand "Show my hand" gave him (closed DMs): its last edit says
+            # why, or it would show "Your turn." and cards that only get refused
+            table = self.service.tables.get(key[0])
+            if table is not None and not still_his(key[0]):
+                note = self._hand_note(key[0], user, table, "hand.forgotten")
+                self._add(key[0], Op("final", f"live:{user}", note))
+            else:
+                self._drop_live(key)
         self._langs.pop(user, None)
         self._dm_channels.pop(user, None)
         self._dm_closed.pop(user, None)
-        for key in [k for k in self._live if k[1] == user]:
-            self._drop_live(key)
 
     def _seated(self) -> set[str]:
         """The players at the tables shown here (`_Recent` keeps what it knows of them)."""

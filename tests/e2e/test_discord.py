@@ -353,6 +353,27 @@ async def test_an_ephemeral_hand_goes_quiet_when_its_table_closes(tmp_path: Path
         assert hand.buttons == [] and "Hand: " in hand.content
 
 
+async def test_a_forgetme_mid_match_quiets_the_ephemeral_hand_too(tmp_path: Path) -> None:
+    """Emil plays from "Show my hand" and deletes his data mid-match: the hand he holds
+    says the computer plays on, without buttons, as a DM hand does; not a "Your turn."
+    with cards to press that would only be refused."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+        await world.settle()
+        assert hand.buttons and hand.ephemeral_for is emil
+        await world.click(emil, await world.slash(emil, "forgetme"), "Delete my data")
+        await world.settle()
+        assert table_id in world.service.tables
+        assert world.service.tables[table_id].seat_of(f"dc:{emil.id}") is None
+        await world.fake.wait_for(
+            lambda: "Your data was deleted" in hand.content or None, description="the note"
+        )
+        assert hand.buttons == [] and "Hand: " not in hand.content
+
+
 async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
     """An ephemeral hand follows the game until its time is up; its last edit says
     that it stopped, and once its token ran out nothing tries to edit it (401 /
