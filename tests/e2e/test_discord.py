@@ -335,17 +335,25 @@ async def test_a_second_show_my_hand_retires_the_first(tmp_path: Path) -> None:
         assert note not in world.fake.messages[second.id].content
 
 
+async def emil_plays_from_show_my_hand(world: World) -> tuple[str, FakeMessage]:
+    """The bot started, Anna and Emil (closed DMs) at a Zweier match, and the hand
+    "Show my hand" gave Emil, live: the table and that hand."""
+    await world.start_bot()
+    anna, emil = world["anna"], world["emil"]
+    table_id, _ = await start_zweier(world, anna, emil)
+    hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+    await world.settle()
+    assert hand.buttons and hand.ephemeral_for is emil
+    return table_id, hand
+
+
 async def test_an_ephemeral_hand_goes_quiet_when_its_table_closes(tmp_path: Path) -> None:
     """Emil plays from "Show my hand".  When both players vote the table closed, the
     hand he holds shows its last picture without buttons, not a "Your turn." with
     cards to press that nothing would answer."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
         anna, emil = world["anna"], world["emil"]
-        table_id, _ = await start_zweier(world, anna, emil)
-        hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
-        await world.settle()
-        assert hand.buttons and hand.ephemeral_for is emil
+        table_id, hand = await emil_plays_from_show_my_hand(world)
         await world.slash(anna, "abort")
         await world.slash(emil, "abort")
         await world.settle()
@@ -358,12 +366,8 @@ async def test_a_forgetme_mid_match_quiets_the_ephemeral_hand_too(tmp_path: Path
     says the computer plays on, without buttons, as a DM hand does; not a "Your turn."
     with cards to press that would only be refused."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, emil = world["anna"], world["emil"]
-        table_id, _ = await start_zweier(world, anna, emil)
-        hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
-        await world.settle()
-        assert hand.buttons and hand.ephemeral_for is emil
+        emil = world["emil"]
+        table_id, hand = await emil_plays_from_show_my_hand(world)
         await world.click(emil, await world.slash(emil, "forgetme"), "Delete my data")
         await world.settle()
         assert table_id in world.service.tables
