@@ -189,13 +189,26 @@ class FakeChat:
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.05))
 
 
-def to_act(players: list[Player], table_id: str) -> tuple[Player, HandView]:
-    """The one of `players` whose turn it is at the table, and his hand."""
-    for player in players:
-        hand = player.hand(table_id)
-        if hand is not None and hand.your_turn:
-            return player, hand
-    raise AssertionError(f"nobody of {[p.user.name for p in players]} is to act at {table_id}")
+async def walks_away(bot: Bot, table_id: str, player: Player) -> None:
+    """His turns ran out: the computer takes his seat and the chat is told, as the
+    clock does it (at once, not after the timeouts)."""
+    table = bot.svc.tables[table_id]
+    seat = table.seat_of(player.key)
+    async with bot.svc.lock(table_id):
+        await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+        await bot.svc._notify(table, "replaced", user=player.key)
+
+
+def to_act(bot: Bot, table_id: str, players: list[Player]) -> tuple[Player, HandView]:
+    """The one of `players` whose turn it is at the table, and his hand, which says so
+    (a turn with no button would leave the table stuck)."""
+    table = bot.svc.tables[table_id]
+    seat = table.to_act()
+    assert seat is not None, f"nobody is to act at {table_id}"
+    player = next(p for p in players if table.seat_of(p.key) == seat)
+    hand = player.hand(table_id)
+    assert hand is not None and hand.your_turn, f"{player.key}'s hand does not show his turn"
+    return player, hand
 
 
 def button(message: Message, payload_verb: str) -> Button:

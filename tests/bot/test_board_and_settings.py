@@ -19,7 +19,7 @@ from bot.views import settings_text
 from engine.__main__ import verify_text
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, button, open_table, play_out, run_out, users
+from .fakechat import CHAT, Bot, Player, button, open_table, play_out, run_out, users, walks_away
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
 
@@ -305,9 +305,7 @@ async def test_votes_that_carry_while_a_third_walked_away_end_the_match_counted(
     the record as a plain abort would.  The result does not say anyone resigned."""
     anna, bert, cilli = (bot.player(u) for u in users(3))
     tid = await open_table(bot, "dreier", [anna, bert, cilli])
-    table = bot.svc.tables[tid]
-    seat = table.seat_of(cilli.key)
-    await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+    await walks_away(bot, tid, cilli)
     first = await bot.svc.abort(CHAT, anna.user)
     assert first.ok and first.code != "ended" and tid in bot.svc.tables, first
     out = await bot.svc.abort(CHAT, bert.user)

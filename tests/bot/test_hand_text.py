@@ -128,7 +128,7 @@ async def test_a_thousand_discard_keeps_a_redeal_claim_beside_the_first_pick(
     for _ in range(5000):
         if redeals or tid not in bot.svc.tables:
             break
-        mover, hv = to_act(players, tid)
+        mover, hv = to_act(bot, tid, players)
         picks = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "dp"]
         if picks:
             firsts += 1
@@ -470,7 +470,7 @@ async def test_every_thousand_giver_picks_a_card_then_the_others_in_seating_orde
     for _ in range(5000):
         if (givers == {0, 1, 2} and first_card and redeal) or tid not in bot.svc.tables:
             break
-        giver, hv = to_act(players, tid)
+        giver, hv = to_act(bot, tid, players)
         assert hv.view is not None
         buttons = hv.message.all_buttons()
         picks = [b for b in buttons if decode(b.payload).verb == "gv"]

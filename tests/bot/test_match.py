@@ -439,7 +439,7 @@ async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     for _ in range(30):  # deals until someone may bid or raise over many values
         tid = await open_table(bot, "tausend", players)
         while tid in bot.svc.tables:
-            mover, hv = to_act(players, tid)
+            mover, hv = to_act(bot, tid, players)
             pages = [b for b in hv.message.all_buttons() if decode_payload(b.payload).verb == "pg"]
             if pages:
                 table = bot.svc.tables[tid]

@@ -46,7 +46,7 @@ from engine.actions import (
 from engine.games import game
 from engine.options import options_to_json
 
-from .fakechat import CHAT, Bot, Player, button, seeds, users
+from .fakechat import CHAT, Bot, Player, button, seeds, to_act, users
 from .policies import finisher, heuristic
 from .test_options_played import Person, Seen, _open, _seat
 
@@ -75,15 +75,8 @@ async def _open_table(
 
 
 def _to_act(bot: Bot, tid: str, people: list[Player]) -> Player:
-    """The person whose turn it is; his hand says so (a turn with no button would
-    leave the table stuck)."""
-    table = bot.svc.tables[tid]
-    seat = table.to_act()
-    assert seat is not None, "nobody is to act"
-    person = next(p for p in people if table.seat_of(p.key) == seat)
-    hv = person.hand(tid)
-    assert hv is not None and hv.your_turn, f"{person.key}'s hand does not show his turn"
-    return person
+    """The person whose turn it is (his hand says so)."""
+    return to_act(bot, tid, people)[0]
 
 
 async def _offered(bot: Bot, tid: str, person: Player) -> list[tuple[str, Action]]:

@@ -36,6 +36,7 @@ from .fakechat import (
     snapshot,
     stored_mentions,
     users,
+    walks_away,
 )
 
 OTHER_CHAT = ChatRef("tg", "-1002", "Anderswo")
@@ -622,7 +623,7 @@ async def test_resigning_when_the_other_person_walked_away_is_not_said_to_count(
     tid = await open_table(bot, "zweier", [anna, bert])
     table = bot.svc.tables[tid]
     seat = table.seat_of(bert.key)
-    await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
+    await walks_away(bot, tid, bert)
     asked = await bot.svc.resign(CHAT, anna.user, ask=True)
     assert asked.text == f"Resign the match at table {tid}? You lose it.", asked.text
     await bot.svc._commit(table, [{"k": "back", "seat": seat}])

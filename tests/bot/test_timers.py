@@ -24,6 +24,7 @@ from .fakechat import (
     to_move,
     until_discard_menu,
     users,
+    walks_away,
 )
 
 TIMINGS = Timings(
@@ -72,15 +73,6 @@ async def _play_others(
             return until() or len(bot.fc.updates) != n
 
         await bot.fc.wait(moved, timeout=3)
-
-
-async def _replace(bot: Bot, tid: str, player: Player) -> None:
-    """His turns ran out: the computer takes his seat (as the clock does, at once)."""
-    table = bot.svc.tables[tid]
-    seat = table.seat_of(player.key)
-    async with bot.svc.lock(tid):
-        await bot.svc._commit(table, [{"k": "replace", "seat": seat, "level": "random"}])
-        await bot.svc._notify(table, "replaced", user=player.key)
 
 
 def _table_text(bot: Bot, tid: str) -> str:
@@ -472,7 +464,7 @@ async def test_a_replaced_player_picking_a_discard_takes_his_seat_back(
         table = bot.svc.tables[tid]
         seat = table.seat_of(player.key)
         assert seat is not None
-        await _replace(bot, tid, player)
+        await walks_away(bot, tid, player)
         hand = bot.svc.hand(tid, player.key)  # "The computer plays your seat now. ..."
         assert hand is not None and "Take my seat back" in hand.message.text
         pick = next(b for b in hand.message.all_buttons() if decode(b.payload).verb == "dp")
@@ -520,7 +512,7 @@ async def test_the_chat_is_told_when_a_replaced_player_plays_again(
         players = [bot.player(u) for u in users(2)]
         tid = await open_table(bot, "zweier", players)
         mover = to_move(bot.svc.tables[tid], players)
-        await _replace(bot, tid, mover)
+        await walks_away(bot, tid, mover)
         hand = bot.svc.hand(tid, mover.key)  # drawn anew: the seat changed hands
         assert hand is not None and hand.your_turn
         card = next(b for b in hand.message.all_buttons() if decode(b.payload).is_game_action)
@@ -531,7 +523,7 @@ async def test_the_chat_is_told_when_a_replaced_player_plays_again(
         nxt = to_move(bot.svc.tables[tid], players)  # nobody came back here
         assert (await nxt.press(nxt.a_move(tid))).ok
         assert _comebacks(bot, tid) == [mover.key]
-        await _replace(bot, tid, mover)
+        await walks_away(bot, tid, mover)
         shown = bot.svc.table(tid)
         assert shown is not None
         assert (await mover.press(button(shown.message, "tb"))).ok
