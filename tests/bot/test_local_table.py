@@ -26,7 +26,7 @@ from adapters.local import LineReader, LocalTable, local_user
 from adapters.local.choices import named, parse_card
 from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
-from adapters.local.wrap import columns, wrap
+from adapters.local.wrap import columns, fill, terminal_width, wrap
 from bot.i18n import card_label, game_name
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
@@ -957,6 +957,56 @@ def test_wrap_breaks_at_spaces_and_keeps_cards_and_numbers_whole() -> None:
     assert wrap(german, 11) == ["Hand:", "  🌰Ober", "  🔔Ass", "  🍃König", "  ❤Zehner"]
     assert wrap("  12) Give 10♥ to Computer 1", 20) == ["  12) Give 10♥ to", "      Computer 1"]
     assert wrap("short", 0) == ["short"]  # width unknown (a pipe): as it is
+
+
+@pytest.mark.parametrize(
+    ("line", "width"),
+    [
+        ("Tricks played: 1. A♥ 9♥ Q♥ → Anna; 2. K♣ A♣", 17),
+        ("Last trick: 10♥ J♣ J♥ → Computer 2", 22),
+        ("Score: You +12 · Anna -3", 11),
+    ],
+)
+def test_wrap_never_leaves_a_number_or_a_separator_alone(line: str, width: int) -> None:
+    """Where the break would fall after a trick's number ("1." ending a line) or
+    before a score, a seat's number or a separator ("→", "·" starting one), the
+    words around it move to the next line together."""
+    lines = wrap(line, width)
+    assert all(columns(part) <= width for part in lines), lines
+    assert " ".join(part.strip() for part in lines) == line
+    for part in lines:
+        assert not re.search(r"(?:^|\s)\d+[.)]$", part), lines
+        # (a card such as 9♥ may start a line: it is not a number)
+        assert not re.match(r" *(?:[·→]|[+-]?\d+[.;:)]?(?: |$))", part), lines
+    assert wrap(line, 0) == [line]  # width unknown (a pipe): as it is, however long
+
+
+def test_wrap_fills_lines_to_the_edge_and_never_indents_past_it() -> None:
+    """A line (or a row of choices) is full up to its last column; a choice's text
+    goes on under itself, unless that indent would leave half a narrow line or less
+    for the text: then continuation lines are indented by two, so none overflows."""
+    assert wrap("Hand: A♠ 10♠ K♥ Q♥ J♦", 12) == ["Hand: A♠ 10♠", "  K♥ Q♥ J♦"]
+    assert fill(["1) A♠", "2) 10♠"], 16) == ["  1) A♠   2) 10♠"]  # choices too
+    choice = "  12) Give 10♥ to Computer 1"
+    assert all(part.startswith("      ") for part in wrap(choice, 16)[1:])
+    help_line = "  <number>  choose that action (play a card, bid, close the talon)"
+    lines = wrap(help_line, 16)
+    assert len(lines) > 2 and all(columns(part) <= 16 for part in lines), lines
+
+
+def test_output_to_a_pipe_is_not_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No terminal on stdout and no $COLUMNS (`make run | tee log`): the width is
+    unknown, and lines are printed as they are, not one word a line, and a row of
+    choices stays one line, not one choice a line."""
+    monkeypatch.delenv("COLUMNS")
+
+    def no_terminal(fd: int = 1) -> os.terminal_size:
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", no_terminal)
+    assert terminal_width() == 0
+    choices = [f"{n:>2}) {card}" for n, card in enumerate(["A♠", "10♠", "K♥", "Q♥", "J♦"], 1)]
+    assert fill(choices, 0) == ["   1) A♠    2) 10♠    3) K♥    4) Q♥    5) J♦"]
 
 
 # --- reading lines without blocking the loop -----------------------------------------
