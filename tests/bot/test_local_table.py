@@ -2029,6 +2029,27 @@ async def test_a_hands_cards_wrap_as_one_run_on_a_narrow_screen(
         assert all(len(re.findall(r"\d+\)", line)) > 1 for line in block[:-1]), block
 
 
+async def test_a_choice_that_is_no_card_keeps_a_line_of_its_own(service: TableService) -> None:
+    """The cards of a hand run together (however many rows of five a chat needs),
+    but "Close the talon" after them stays on a line of its own, as in the chats'
+    row of its own, not appended to the cards as a sixth card would be."""
+    seen = ""
+
+    def answer(screen: str) -> str:
+        nonlocal seen
+        seen += screen
+        if "Choose a game" in screen:
+            return "zweier"
+        done = "Close the talon" in seen or "Match over" in screen or len(seen) > 1_000_000
+        return "q" if done else "1"
+
+    await play(service, answer)
+    block = seen[seen.rfind("Your choices:") :].partition(PROMPT)[0]
+    card = r"\d+\) (?:A|10|K|Q|J|9)[♠♥♦♣](?:\s|$)"
+    [close] = [line for line in block.splitlines() if "Close the talon" in line]
+    assert re.search(card, block) and not re.search(card, close), block
+
+
 async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path) -> None:
     """Each of his turns used to print the whole table again (20 lines and more, the
     trick just played scrolled away): now the table's news, a card he drew (one he
