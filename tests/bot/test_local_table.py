@@ -1226,7 +1226,8 @@ async def test_a_value_that_is_no_bid_now_is_refused_with_the_bids_allowed(
     tmp_path: Path,
 ) -> None:
     """A value off the steps of 5, or above what the hand allows, is refused with the
-    range of bids; a number typed where no value is a choice keeps the old refusal."""
+    range of bids (or the one bid left); a number typed where no value is a choice
+    keeps the old refusal."""
     async with running_service(tmp_path / "a.sqlite3", MARRIAGES) as service:
         out = (await play(service, script("tausend", "123", "405", "400", "250", "q"))).text
     for n in (123, 405):
@@ -1244,6 +1245,11 @@ async def test_a_value_that_is_no_bid_now_is_refused_with_the_bids_allowed(
         "There is no choice 125 and no bid 125: type a number from 1 to 5, "
         "or a bid from 105 to 120 in steps of 5." in out
     )
+    # won at 120, which his hand cannot top: the final bid has one value, said so
+    async with running_service(tmp_path / "c.sqlite3", NO_MARRIAGE) as service:
+        out = (await play(service, script("tausend", "120", "1", "1", "1", "125", "q"))).text
+    assert "Final bid — Tester to state it" in out
+    assert "There is no choice 125 and no bid 125: type 1, or the bid 120." in out
 
 
 async def test_cards_are_played_by_name(service: TableService) -> None:
