@@ -310,6 +310,27 @@ async def test_clear_errors_for_bad_input(service: TableService) -> None:
     assert out.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
 
 
+async def test_a_number_beyond_the_only_choice_is_told_to_type_1(service: TableService) -> None:
+    """Where his hand has one choice (a suit he must follow, the last trick), a
+    wrong number is answered with that: "type 1 (the only choice)", not "a number
+    from 1 to 1"."""
+    typed = False
+
+    def answer(screen: str) -> str:
+        nonlocal typed
+        if "Choose a game" in screen:
+            return "zweier auto_claim=off"  # every deal's last trick is played out
+        if typed or len(screen) > 1_000_000:
+            return "q"
+        if "Match over" in screen:
+            return ""
+        typed = len(choices(screen)) == 1
+        return "2" if typed else "1"
+
+    out = (await play(service, answer, timeout=120)).text
+    assert "There is no choice 2: type 1 (the only choice)." in out
+
+
 @pytest.mark.parametrize("typed", ["s", ""])
 async def test_s_or_a_blank_line_shows_table_and_hand_again(
     service: TableService, typed: str
