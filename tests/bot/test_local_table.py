@@ -2077,10 +2077,14 @@ async def test_a_choice_that_is_no_card_keeps_a_line_of_its_own(service: TableSe
     assert re.search(card, block) and not re.search(card, close), block
 
 
-async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path) -> None:
+@pytest.mark.parametrize("suits", ["french", "german"])
+async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(
+    db: Path, suits: str
+) -> None:
     """Each of his turns used to print the whole table again (20 lines and more, the
     trick just played scrolled away): now the table's news, a card he drew (one he
-    did not hold before), and his hand; the whole table once a deal, or on `s`."""
+    did not hold before, named as his hand names it: in German suits, 🌰Ober), and
+    his hand; the whole table once a deal, or on `s`."""
     presses = 0
 
     def answer(screen: str) -> str:
@@ -2089,6 +2093,7 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(db: Path
         return "zweier" if presses == 1 else ("1" if presses < 14 else "q")
 
     async with running_service(db, SCHNAPSEN) as service:  # nobody closes the talon
+        assert (await service.update_setting(CHAT, USER, "suits", suits, is_admin=True)).ok
         out = (await play(service, answer)).text
     deals = len(re.findall(r"Deal \d+ over", out)) + 1
     assert 1 <= out.count("Deal fingerprint") <= deals, out
