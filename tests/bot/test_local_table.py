@@ -2084,7 +2084,8 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(
     """Each of his turns used to print the whole table again (20 lines and more, the
     trick just played scrolled away): now the table's news, a card he drew (one he
     did not hold before, named as his hand names it: in German suits, 🌰Ober), and
-    his hand; the whole table once a deal, or on `s`."""
+    his hand; the whole table once a deal, or on `s`; and while the computer moves,
+    only the table's news."""
     presses = 0
 
     def answer(screen: str) -> str:
@@ -2098,6 +2099,9 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(
     deals = len(re.findall(r"Deal \d+ over", out)) + 1
     assert 1 <= out.count("Deal fingerprint") <= deals, out
     assert out.count("Your choices:") >= 10
+    # his hand comes with his choices (and once as a deal starts), not again after
+    # each move of the computer's
+    assert out.count("Your hand at table") <= out.count("Your choices:") + deals, out
     drawn = list(re.finditer(r"New in your hand: (\S+)\n.*\nHand: ([^\n]+)", out))
     assert drawn, out  # the talon is drawn from after each of the first tricks
     for m in drawn:
