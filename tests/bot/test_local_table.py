@@ -379,6 +379,32 @@ async def test_pressing_or_resigning_with_nothing_to_play_says_so(service: Table
     assert term.text.endswith("now.\nThere is no running match to resign.\n")
 
 
+async def test_a_number_typed_while_a_computer_bids_says_whom_to_wait_for(db: Path) -> None:
+    """At the keyboard, a number typed after his bid while the next computer is to
+    bid is answered with whose move it is, by the name of the seat to act."""
+    timings = dataclasses.replace(LOCAL_TIMINGS, ai_delay=1.0)  # the computer thinks
+    bids = 0
+
+    def answer(screen: str) -> str:
+        nonlocal bids
+        if "Choose a game" in screen:
+            return "tausend"
+        if "Bidding — Tester to bid" in screen and not bids:
+            bids += 1
+            term.lines.put_nowait("2")  # his bid, then at once one more line
+            return "1"
+        return "q"
+
+    term = Terminal(answer)
+    async with running_service(db, MARRIAGES, timings) as service:
+        table = LocalTable(
+            service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
+        )
+        await asyncio.wait_for(table.run(), 30)
+    assert "Bids: Computer 2: 100 · Tester: 105" in term.text
+    assert "Nothing to choose now — wait for Computer 1." in term.text
+
+
 async def test_quit_keeps_the_game_and_the_next_start_resumes_it(db: Path) -> None:
     async with running_service(db) as service:
         first = await play(service, script("zweier", "1", "q"))
