@@ -2128,6 +2128,9 @@ async def test_his_turn_shows_the_news_and_his_hand_not_the_whole_table(
     # his hand comes with his choices (and once as a deal starts), not again after
     # each move of the computer's
     assert out.count("Your hand at table") <= out.count("Your choices:") + deals, out
+    # the score line, whose "▶" marks the seat to act, is printed with the whole
+    # table, not again each time only its marker moved
+    assert sum("▶" in line for line in out.splitlines()) <= deals, out
     drawn = list(re.finditer(r"New in your hand: (\S+)\n.*\nHand: ([^\n]+)", out))
     assert drawn, out  # the talon is drawn from after each of the first tricks
     for m in drawn:
