@@ -1619,21 +1619,26 @@ async def test_a_script_piped_in_plays_each_line_when_its_turn_comes(
     assert text.rstrip().endswith("Bye — your game is kept; run the bot again to continue it.")
 
 
-async def test_a_turn_the_computer_played_for_him_says_so(db: Path) -> None:
+@pytest.mark.parametrize(("game", "seed"), [("zweier", None), ("tausend", MARRIAGES)])
+async def test_a_turn_the_computer_played_for_him_says_so(
+    db: Path, game: str, seed: str | None
+) -> None:
     """His time ran out: the card appears under his name, and a line says the
     computer played it, and how many more turns he may miss.  That news comes while
-    his prompt waits: below it, the table's lines right after (no blank line)."""
+    his prompt waits: below it, the table's lines right after (no blank line); and
+    once: not again with each computer's move after it (Thousand's bids)."""
     # his turns are long and the test runs out the first one at once: with 1 s turns
     # and his "q" 1.5 s in, a stall of 1.5 s more made three missed turns and the
     # table closed under the test
     quick = Timings(turn_timeout=30.0, reminder_before=0.0, missed_turns_limit=3, ai_delay=0)
-    async with running_service(db, timings=quick) as service:
+    async with running_service(db, seed, timings=quick) as service:
 
         async def time_runs_out(k: int) -> None:
             if k == 1:  # before his "q"
                 await _run_out_his_turn(service)
+                await asyncio.sleep(0.2)  # the computers' moves after his reach the screen
 
-        term = await _play_slowly(service, ["zweier", "q"], [0.0, 0.0], time_runs_out)
+        term = await _play_slowly(service, [game, "q"], [0.0, 0.0], time_runs_out)
         table = next(iter(service.tables.values()))
         seat = table.seat_of(USER.key)
         s = table.seats[seat] if seat is not None else None
