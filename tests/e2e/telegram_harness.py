@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from pydantic import SecretStr
+from telegram.request import HTTPXRequest
 
 from adapters.telegram import TelegramAdapter, Throttle, serve
 from bot.config import Config
@@ -46,6 +48,14 @@ GUARDED = ("telegram", "adapters", "bot")
 #: bot's first one starts its worker process (spawned, at low priority): 3.4-6.4 s
 #: beside a CPU hog on a busy 2-core machine.
 TURN_WAIT = 30.0
+#: Seconds the bot waits for an answer of the fake (PTB's own default: 5 s): a
+#: request `FakeTelegram.hold` keeps stays on its way until the test lets it go, and
+#: the test's steps in between (presses, each with its poll and answer) can take
+#: longer than 5 s on a loaded machine.  Given up on, the request would be one the
+#: bot timed out on, which the test did not mean (a greeting presumed sent, an edit
+#: tried again beside the one held).  Above `TURN_WAIT`, so a hang fails a test's
+#: own wait first.
+PATIENCE = 60.0
 
 _CARD_BY_LABEL = {card_label(c, lang): c for lang in LANGUAGES for c in CARDS}
 _CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
@@ -289,7 +299,20 @@ async def start_rig(
         task.result()
     assert waiter in done, "the adapter did not start"
     adapter = next(x for x in service.listeners if isinstance(x, TelegramAdapter))
+    _patient(adapter)
     return Rig(fake, db, service, store, adapter, stop, task, witness)
+
+
+def _patient(adapter: TelegramAdapter) -> None:
+    """The bot's requests (but its polls, which have their own timeout) wait up to
+    `PATIENCE` for the fake's answer."""
+    request = adapter.app.bot.request
+    assert isinstance(request, HTTPXRequest)
+    client = request._client  # read for each request: PTB's default is the client's
+    timeout = client.timeout
+    client.timeout = httpx.Timeout(
+        connect=timeout.connect, read=PATIENCE, write=timeout.write, pool=timeout.pool
+    )
 
 
 async def stop_rig(rig: Rig) -> None:
