@@ -476,12 +476,17 @@ async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_i
         long_turns(world.service, table_id)
         posts = f"/channels/{world.channel.id}/messages"
         fake.server_error("POST", posts, status=503, processed=True)
+        first_try = fake.hold("POST", posts)
         await world.click(anna, lobby, "Start")
+        await first_try.wait_held()
+        # the retry waits until the player has moved: held before the first try is
+        # answered, as the retry may come before a loaded machine's test goes on
+        retry = fake.hold("POST", posts)
+        first_try.release()
         await fake.wait_for(
             lambda: any(r.status == 503 for r in fake.requests_to("POST", posts)),
             description="the table message's post to be answered 503",
         )
-        retry = fake.hold("POST", posts)  # the retry waits until the player has moved
         [first] = world.table_messages(table_id)
         table = world.service.tables[table_id]
 
