@@ -730,7 +730,10 @@ async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> Non
 
     group = fake.create_group("Schnapsen")
     async with fake.make_bot() as bot:
-        outbox = Outbox(bot, throttle=Throttle(per_chat_burst=1), idle_after=0.05)
+        # a group's own pace (20 a minute) made fast: the worker idles out only once
+        # every pace of its chat has refilled, which that one takes 6 s to
+        pace = Throttle(per_chat_burst=1, per_group_per_minute=600.0)
+        outbox = Outbox(bot, throttle=pace, idle_after=0.05)
         handle = Handle(group.id, "t1", None)
         outbox.post(handle, Content("move 0"))
         for n in range(1, 10):
@@ -741,7 +744,15 @@ async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> Non
         assert [m.text for m in sent] == ["move 9", "result"]
         assert outbox.stats.requests == 2 and outbox.stats.coalesced == 9
         outbox.edit(handle, Content("move 9"))  # what it shows already: no request
-        await asyncio.sleep(0.1)  # the idle worker has ended by now
+
+        # its worker idles out: waited for, not slept on (it ends once the chat's
+        # 1/s pace has refilled, later on a loaded machine), or the edit below would
+        # go to the worker still there and test nothing
+        def ended() -> bool:
+            chat = outbox._chats.get(group.id)
+            return chat is None or chat.task is None or chat.task.done()
+
+        await fake.wait_for(ended, what="the idle worker to end")
         outbox.edit(handle, Content("final"))
         assert await outbox.drain(5)
         assert sent[0].text == "final" and outbox.stats.requests == 3
