@@ -170,7 +170,8 @@ class FakeChat:
                 f"timers_in={pending} tasks={len(svc._tasks)} work={len(svc._work)} "
                 f"hands_your_turn={hands} last={self.kinds(tid)[-3:]}"
             )
-        return "; ".join(out) or "no open table"
+        running = [f"{task.get_name()} at {waits_at(task)}" for task in [*svc._tasks, *svc._work]]
+        return "; ".join([*(out or ["no open table"]), *sorted(running)])
 
     def kinds(self, table_id: str) -> list[str]:
         return [u.kind for u in self.updates if u.table_id == table_id]
@@ -419,6 +420,19 @@ def busy(svc: TableService) -> bool:
     return False
 
 
+def waits_at(task: asyncio.Task[Any]) -> str:
+    """Where a pending task waits: its chain of awaits, outermost first, as
+    ``function:line`` (a lock, the store's writer, a computer's decision)."""
+    at = []
+    coro: Any = task.get_coro()
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            at.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " > ".join(at) or "(running)"
+
+
 async def until_idle(
     busy_now: Callable[[], bool], stalled: Callable[[], str], seconds: float = 20.0
 ) -> None:
@@ -426,18 +440,27 @@ async def until_idle(
     stall fails with what `stalled()` says).  Only a core still busy once the loop's
     `seconds` are up has stalled: on a loaded machine the wait itself can outlast
     them, and failing a core that is idle by then made a random session fail on one
-    run and pass on its replay."""
+    run and pass on its replay.  The failure says how often the loop looked and its
+    longest pause between two looks: a pause of seconds is a starved process or a
+    long computation on the loop, many looks a core waiting for what never comes."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    quiet = 0
+    start = last = loop.time()
+    end = start + seconds
+    quiet = looks = 0
+    longest = 0.0
     while quiet < 3:
         await asyncio.sleep(0 if quiet else 0.001)
+        now = loop.time()
+        longest, last, looks = max(longest, now - last), now, looks + 1
         if not busy_now():
             quiet += 1
-        elif loop.time() < end:
+        elif now < end:
             quiet = 0
         else:
-            raise AssertionError(f"the core did not settle: {stalled()}")
+            raise AssertionError(
+                f"the core did not settle in {now - start:.1f} s ({looks} looks, the "
+                f"longest pause {longest:.1f} s): {stalled()}"
+            )
 
 
 @dataclass
