@@ -128,12 +128,7 @@ class CommandSteps(SessionMachine):
     @precondition(lambda self: any(f in self.ended for f in self.chat_of))
     @rule(data=st.data())
     def rematch(self, data: st.DataObject) -> None:
-        rematches = [
-            (u.table_id, u.result.rematch)
-            for fc in [*self.old_chats, self.fc]
-            for u in fc.updates
-            if u.kind == "finished" and u.result is not None and u.result.rematch is not None
-        ]
+        rematches = self.rematches()
         if not rematches:
             return
         tid, b = data.draw(st.sampled_from(rematches), label="button")

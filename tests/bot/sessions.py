@@ -50,6 +50,7 @@ from .fakechat import (
 from .test_leaks import Watch, _label_cards_in, _public_cards
 
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound=tuple[Any, ...])
 
 GAMES = available()
 #: Telegram's people.
@@ -407,19 +408,41 @@ class SessionMachine(RuleBasedStateMachine):
         return out
 
     def old_buttons(self) -> list[tuple[str, str | None, Button]]:
-        """Every button any chat was ever shown: (table, whose hand or None, button)."""
+        """Every button any chat was ever shown: (table, whose hand or None, button),
+        table by table (`by_table`)."""
         out: list[tuple[str, str | None, Button]] = []
         for fc in [*self.old_chats, self.fc]:
             for post in fc.channel:
                 out += [(post.table_id, None, b) for b in buttons(post.message)]
             for hv in fc.hand_history:
                 out += [(hv.table_id, hv.user, b) for b in buttons(hv.message)]
-        return out
+        return by_table(out)
+
+    def rematches(self) -> list[tuple[str, Button]]:
+        """The Rematch button of every match that finished: (table, button), table by
+        table (`by_table`)."""
+        return by_table(
+            [
+                (u.table_id, u.result.rematch)
+                for fc in [*self.old_chats, self.fc]
+                for u in fc.updates
+                if u.kind == "finished" and u.result is not None and u.result.rematch is not None
+            ]
+        )
 
     @invariant()
     def check_no_error_logged(self) -> None:
         bad = [f"{r.name}: {r.getMessage()}" for r in self.errors.records]
         assert not bad, "\n".join(bad)
+
+
+def by_table(shown: list[_S]) -> list[_S]:
+    """What the chats showed (table id first), table by table, each table's in the
+    order it was shown.  Two tables that move at the same time (presses at once, the
+    computers of several tables) post in an order the store's threads decide; a step
+    drawing from the list in the order of the posts would press another button when
+    hypothesis runs the same session again."""
+    return sorted(shown, key=lambda item: item[0])
 
 
 def long_sessions(share: int) -> settings:

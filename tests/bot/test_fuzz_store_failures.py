@@ -439,13 +439,10 @@ class FailingStore(ChatSessions):
                 out["chat lost"].append(("chat lost", admin, self.chat_lost_request(chat)))
         for user in EVERYONE:
             out["/forgetme"].append(("/forgetme", user, self.forget_request(user)))
-        for fc in [*self.old_chats, self.fc]:
-            for update in fc.updates:
-                result = update.result
-                if update.kind == "finished" and result is not None and result.rematch is not None:
-                    chat = CHAT_OF[self.chat_of[update.table_id]]
-                    for p in PEOPLE[chat.platform]:
-                        pressed("rematch", p, result.rematch, chat)
+        for tid, rematch in self.rematches():
+            chat = CHAT_OF[self.chat_of[tid]]
+            for p in PEOPLE[chat.platform]:
+                pressed("rematch", p, rematch, chat)
         return out
 
     def timer(self, table: Table, what: str) -> Callable[[], Awaitable[None]]:
