@@ -337,6 +337,53 @@ def test_a_bauern_result_names_each_team_once_with_its_share() -> None:
     ), lines[0]
 
 
+@pytest.mark.parametrize(
+    ("game_id", "n", "options"),
+    [
+        ("dreier", 3, {}),
+        ("bauern", 4, {}),
+        ("tausend", 3, {}),
+        ("tausend", 4, {"tausend.players": 4}),
+    ],
+)
+def test_a_deal_s_points_are_named_by_the_sides_that_score_them(
+    game_id: str, n: int, options: dict[str, Any]
+) -> None:
+    """A result's "Points:" adds up what a side scores together, so that nobody must
+    add to check "66 reached": Bauern's partners as their team ("Anna & Cilli: 70"),
+    Dreier's declarer against the two others together; at Thousand, where each plays
+    for himself, every seat alone, with four the dealer too (who sits out with the
+    stock's points), not as if partners."""
+    names = [u.name for u in users(n)]
+    seen = 0
+    for k in range(200):
+        table = _table(game_id, n, options)
+        _deal(table, k)
+        _play_out(table, random.Random(k), passing=k % 2 == 0)
+        res, lines = _result(table)
+        said = [x for x in lines if x.startswith("Points: ")]
+        if not said:
+            continue
+        assert table.deal_log is not None
+        seats, points = table.deal_log.spec.seats, res.card_points
+        if game_id == "bauern":
+            sides: list[tuple[int, ...]] = [(0, 2), (1, 3)]
+        elif game_id == "dreier" and res.declarer is not None:
+            sides = [(res.declarer,), tuple(s for s in range(3) if s != res.declarer)]
+        else:
+            sides = [(s,) for s in range(len(points))]
+        assert len(points) == n, points
+        parts = [
+            " & ".join(names[seats[s]] for s in side) + f": {sum(points[s] for s in side)}"
+            for side in sides
+        ]
+        assert said == ["Points: " + " · ".join(parts)], lines
+        seen += 1
+        if seen == 5:
+            break
+    assert seen == 5, seen
+
+
 _REDEAL_WHY = {
     "four_nines": "four 9s in the hand",
     "stock_nines": "two 9s in the stock",
