@@ -15,6 +15,7 @@ from bot.i18n import cards_text, contract_name
 from bot.table import Status, Table
 from bot.views.faces import Style
 from bot.views.result import deal_result_view
+from bot.views.table import table_view
 from engine import protocol as P
 from engine.actions import Claim, CloseTalon, Double, Pass, PlayCard, Redeal, decode
 from engine.results import DealResult
@@ -382,6 +383,58 @@ def test_a_deal_s_points_are_named_by_the_sides_that_score_them(
         if seen == 5:
             break
     assert seen == 5, seen
+
+
+_TARGETS = {"zweier": 7, "dreier": 24, "bauern": 24, "tausend": 1000}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "n"), [("zweier", 2), ("dreier", 3), ("bauern", 4), ("tausend", 3)]
+)
+def test_the_score_says_where_the_match_ends_and_its_end_who_has_bummerl_and_who_won(
+    game_id: str, n: int
+) -> None:
+    """The table's score line names the points that end the match ("to 7", "to 24",
+    Thousand's "to 1000"), or "Game over!" comes without warning; each player (Bauern:
+    each team, once) has his own number after it.  The match's last result then sums
+    it up the same way, with who took the Bummerl (two at nil: a Schneider) and who
+    won: those without one.  Thousand, which random play never ends, is read after
+    its first deal."""
+    names = [u.name for u in users(n)]
+    sides = [(0, 2), (1, 3)] if game_id == "bauern" else [(s,) for s in range(n)]
+    who = [" & ".join(names[s] for s in side) for side in sides]
+    team = [f"Team {i + 1} ({x})" for i, x in enumerate(who)] if game_id == "bauern" else who
+    for m in range(2):
+        table = _table(game_id, n)
+        rng = random.Random(m)
+        for k in range(100):
+            _deal(table, k)
+            _play_out(table, rng, passing=True)
+            assert table.match is not None
+            scores = table.match.summary()["scores"]
+            said = f"Score (to {_TARGETS[game_id]}): " + " · ".join(
+                f"{team[i]}: {scores[side[0]]}" for i, side in enumerate(sides)
+            )
+            picture = table_view(table, Style()).message.text.splitlines()
+            assert said.replace("Score", "Score after this deal") in picture, picture
+            if table.status == Status.FINISHED or game_id == "tausend":
+                break
+        if game_id == "tausend":
+            continue
+        assert table.status == Status.FINISHED and table.match is not None
+        _, lines = _result(table)
+        bummerl = [table.match.summary()["bummerl"][side[0]] for side in sides]
+        took = [
+            f"{name}: {b}" + (" (Schneider)" if b == 2 else "")
+            for name, b in zip(who, bummerl, strict=True)
+            if b
+        ]
+        won = [names[s] for side, b in zip(sides, bummerl, strict=True) if not b for s in side]
+        assert lines[-3:] == [
+            f"Game over! {said}",
+            "Bummerl: " + " · ".join(took),
+            "Winner: " + ", ".join(sorted(won, key=names.index)),
+        ], lines
 
 
 _REDEAL_WHY = {
