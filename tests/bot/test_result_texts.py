@@ -437,6 +437,39 @@ def test_the_score_says_where_the_match_ends_and_its_end_who_has_bummerl_and_who
         ], lines
 
 
+@pytest.mark.parametrize("everyone", [False, True])
+def test_a_match_the_computer_finished_names_who_walked_away_unless_everyone_did(
+    everyone: bool,
+) -> None:
+    """One who walked away (the computer took his seat and finished) loses, and the
+    summary says so, naming him, above a winner the scores alone would not explain.
+    When the last person walked away too, nobody is left playing: the scores decide,
+    so nobody is named as having walked away and the winner is the one ahead."""
+    names = [u.name for u in users(2)]
+    table = _table("zweier", 2)
+    for seat in (0, 1) if everyone else (0,):
+        table.apply({"k": "replace", "seat": seat, "level": "random"})
+    rng = random.Random(0)
+    for k in range(100):
+        _deal(table, k)
+        _play_out(table, rng)
+        if table.status == Status.FINISHED:
+            break
+    assert table.match is not None
+    scores = table.match.summary()["scores"]
+    _, lines = _result(table)
+    walked = [x for x in lines if x.startswith("Walked away")]
+    winner = lines[-1]
+    if everyone:
+        assert walked == [], lines
+        assert winner == f"Winner: {names[scores.index(max(scores))]}", lines
+    else:
+        assert walked == [
+            f"Walked away (the computer finished for them, so their side loses): {names[0]}"
+        ]
+        assert winner == f"Winner: {names[1]}", lines
+
+
 _REDEAL_WHY = {
     "four_nines": "four 9s in the hand",
     "stock_nines": "two 9s in the stock",
