@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from openskill.models import PlackettLuce
 
 from bot import results as R
@@ -464,12 +465,15 @@ async def test_stats_list_the_games_in_the_boards_order(bot: Bot) -> None:
     ], text
 
 
+@pytest.mark.parametrize("walked", [True, False])
 async def test_a_thousand_won_by_the_computer_for_one_who_walked_away_is_not_his(
-    bot: Bot,
+    bot: Bot, walked: bool
 ) -> None:
     """Anna walked away at Thousand and the computer in her seat reached 1000.  The
     results count her side as lost (`standings`); the summary must say the same,
-    not "Anna reaches 1000 and wins" above a Winner line naming the others."""
+    not "Anna reaches 1000 and wins" above a Winner line naming the others.  Had
+    she played it herself, the line naming her is the whole verdict: no Winner line
+    repeats it."""
     anna, bert = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "tausend", [anna, bert])
     table = bot.svc.tables[tid]
@@ -477,12 +481,17 @@ async def test_a_thousand_won_by_the_computer_for_one_who_walked_away_is_not_his
     assert seat is not None and table.match is not None
     s = table.seats[seat]
     assert s is not None
-    s.ai = "strong"  # she walked away
+    if walked:
+        s.ai = "strong"  # she walked away
     match: Any = table.match
     match.scores[seat] = 1000
     match.winner, match.finished = seat, True
     table.status = Status.FINISHED
     text = match_summary_text(table, bot.svc.style_for(tid))
+    if not walked:
+        assert "Anna reaches 1000 and wins." in text.splitlines(), text
+        assert not any(x.startswith("Winner") for x in text.splitlines()), text
+        return
     assert "Anna reaches 1000 and wins." not in text, text
     assert "Anna's seat reaches 1000, played by the computer" in text, text
     won = [st.seat for st in R.standings(table) if st.won]
