@@ -470,6 +470,23 @@ def test_a_match_the_computer_finished_names_who_walked_away_unless_everyone_did
         assert winner == f"Winner: {names[1]}", lines
 
 
+@pytest.mark.parametrize(("game_id", "n"), [("zweier", 2), ("tausend", 3)])
+def test_a_resigned_match_s_last_picture_names_a_bummerl_only_where_there_are_some(
+    game_id: str, n: int
+) -> None:
+    """Bert resigns after the first deal: the table's last picture gives him the
+    Bummerl of the match he conceded, but not at Thousand, which has none (one
+    player reaches 1000); a Bummerl there would be a word of another game."""
+    table = _table(game_id, n)
+    _deal(table, 0)
+    _play_out(table, random.Random(0))
+    table.apply({"k": "resign", "seat": 1})
+    assert table.status == Status.FINISHED
+    picture = table_view(table, Style()).message.text.splitlines()
+    said = [x for x in picture if x.startswith("Bummerl")]
+    assert said == ([] if game_id == "tausend" else [f"Bummerl: {users(n)[1].name}: 1"]), picture
+
+
 _REDEAL_WHY = {
     "four_nines": "four 9s in the hand",
     "stock_nines": "two 9s in the stock",
