@@ -289,7 +289,10 @@ async def test_choose_seat_for_bauern_teams(bot: Bot) -> None:
     assert (await b.press(button(bot.fc.lobbies[tid].message, "j"))).ok  # seat 1: team 2
     lobby = bot.fc.lobbies[tid]
     assert [s.team if s else None for s in lobby.seats] == [1, 2, None, None]
-    assert "Team 1" in lobby.message.text and "Team 2" in lobby.message.text
+    # every seat, taken or free, says its team: partners sit across, 1 2 1 2
+    lines = lobby.message.text.splitlines()
+    teams = [x.rsplit(" · ", 1)[-1] for x in lines if x[:2] in ("1.", "2.", "3.", "4.")]
+    assert teams == ["Team 1", "Team 2", "Team 1", "Team 2"], lobby.message.text
     # b wants to play with a: seat 3 (index 2) is a's partner
     assert (await b.press(button(lobby.message, "s2"))).ok
     table = bot.svc.tables[tid]
