@@ -170,6 +170,36 @@ def test_a_dreier_tie_break_result_names_its_two_players_and_the_bummerl_s_taker
         assert said in lines, lines
 
 
+def test_a_dreier_tie_break_picture_names_who_led_the_trick_and_who_is_to_act() -> None:
+    """Bert and Cilli, tied for lowest, play the tie-break: the table's picture shows
+    the card led to a trick under the name of the one who led it, and the turn line
+    names the one to act.  Their seats in the deal are 0 and 1, their match seats 1 and
+    2: read unmapped, Bert's lead would show as Anna's and Cilli's as Bert's."""
+    names = [u.name for u in users(3)]
+    style = Style()
+    led: set[str] = set()
+    for k in range(4):
+        table = _table("dreier", 3)
+        match: Any = table.match
+        match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
+        _deal(table, k)
+        rng = random.Random(k)
+        while not table.deal_points:
+            seat, action = _move(table, rng)
+            assert table.deal is not None
+            picture = table_view(table, style).message.text.splitlines()
+            to_act = table.to_act()
+            if not table.deal_points:
+                assert to_act is not None and f"To act: {names[to_act]}" in picture, picture
+            if not isinstance(action, PlayCard) or len(table.deal.view(None).trick) != 1:
+                continue
+            card = cards_text([action.card], "en", style.suits)
+            trick = [x for x in picture if x.startswith("Trick:")]
+            assert trick == [f"Trick: {names[seat]} {card}"], picture
+            led.add(names[seat])
+    assert led == {"Bert", "Cilli"}
+
+
 @pytest.mark.parametrize("doubling", [False, True])
 @pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
 def test_a_normal_game_won_by_schneider_or_schwarz_says_so(
