@@ -467,6 +467,31 @@ def test_the_score_says_where_the_match_ends_and_its_end_who_has_bummerl_and_who
         ], lines
 
 
+def test_a_winner_from_nil_past_two_at_23_gives_each_of_them_a_retourschneider() -> None:
+    """RULES.md §3 Score: Anna and Cilli stand at 23, Bert at 0; a deal that brings
+    Bert to 24 while they score nothing gives each of them 4 Bummerl, a
+    Retourschneider, and the match's summary and the table's last picture say so by
+    name: "4" alone would read as four matches lost."""
+    for k in range(300):
+        table = _table("dreier", 3)
+        match: Any = table.match
+        match.scores = [23, 0, 23]
+        _deal(table, k)
+        rng = random.Random(k)
+        while not table.deal_points:
+            _move(table, rng, doubling=True)
+        res, lines = _result(table)
+        anna, bert, cilli = res.points
+        if not (bert >= 24 and anna == cilli == 0):
+            continue
+        said = "Bummerl: Anna: 4 (Retourschneider) · Cilli: 4 (Retourschneider)"
+        assert lines[-2:] == [said, "Winner: Bert"], lines
+        picture = table_view(table, Style()).message.text.splitlines()
+        assert [x for x in picture if x.startswith("Bummerl")] == [said], picture
+        return
+    pytest.fail("no deal of 300 brought Bert from 0 to 24 alone")
+
+
 @pytest.mark.parametrize("everyone", [False, True])
 def test_a_match_the_computer_finished_names_who_walked_away_unless_everyone_did(
     everyone: bool,
