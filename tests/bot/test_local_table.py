@@ -37,7 +37,7 @@ from bot.telling import TOLD_KINDS
 from engine.cards import CARDS, Card
 from engine.games import available
 
-from .fakechat import CommitCopies
+from .fakechat import CommitCopies, busy, until_idle
 
 LOCAL_TIMINGS = Timings(
     turn_timeout=3600.0, reminder_before=20.0, missed_turns_limit=3, ai_delay=0.0
@@ -1636,7 +1636,8 @@ async def test_a_turn_the_computer_played_for_him_says_so(
         async def time_runs_out(k: int) -> None:
             if k == 1:  # before his "q"
                 await _run_out_his_turn(service)
-                await asyncio.sleep(0.2)  # the computers' moves after his reach the screen
+                # the computers' moves after his reach the screen (his turn again)
+                await until_idle(lambda: busy(service), lambda: "the computers did not move")
 
         term = await _play_slowly(service, [game, "q"], [0.0, 0.0], time_runs_out)
         table = next(iter(service.tables.values()))
