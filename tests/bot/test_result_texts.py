@@ -143,6 +143,17 @@ def test_a_zweier_result_says_who_closed_the_talon_and_counts_the_margin_from_th
     assert seen == _ZWEIER_CASES
 
 
+def _tie_break(k: int) -> Table:
+    """A Dreier match Anna won with 24, Bert and Cilli tied at 9 for the Bummerl: its
+    tie-break, a deal of two (deal seats 0 and 1, match seats 1 and 2), dealt as the
+    `k`-th."""
+    table = _table("dreier", 3)
+    match: Any = table.match
+    match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
+    _deal(table, k)
+    return table
+
+
 def test_a_dreier_tie_break_result_names_its_two_players_and_the_bummerl_s_taker() -> None:
     """Bert and Cilli tied for lowest play one deal of Zweierschnapsen: its result
     gives the game points of those two only, under their names (their seats in the
@@ -150,10 +161,7 @@ def test_a_dreier_tie_break_result_names_its_two_players_and_the_bummerl_s_taker
     Bummerl."""
     names = [u.name for u in users(3)]
     for k in range(6):
-        table = _table("dreier", 3)
-        match: Any = table.match
-        match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
-        _deal(table, k)
+        table = _tie_break(k)
         assert table.deal_log is not None and table.deal_log.spec.seats == (1, 2)
         rng = random.Random(k)
         while not table.deal_points:
@@ -179,10 +187,7 @@ def test_a_dreier_tie_break_picture_names_who_led_the_trick_and_who_is_to_act() 
     style = Style()
     led: set[str] = set()
     for k in range(4):
-        table = _table("dreier", 3)
-        match: Any = table.match
-        match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
-        _deal(table, k)
+        table = _tie_break(k)
         rng = random.Random(k)
         while not table.deal_points:
             seat, action = _move(table, rng)
