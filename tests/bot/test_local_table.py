@@ -35,6 +35,8 @@ from bot.store import Store
 from bot.table import Status, Table
 from bot.telling import TOLD_KINDS
 from engine.cards import CARDS, Card
+from engine.dreier.match import DreierMatch
+from engine.dreier.options import DreierOptions
 from engine.games import available
 
 from .fakechat import CommitCopies, busy, until_idle
@@ -2224,3 +2226,70 @@ async def test_cards_looked_at_after_a_blind_bid_are_not_news(service: TableServ
     out = (await play(service, answer)).text
     assert looked, out
     assert "New in your hand" not in out
+
+
+def tie_break_at_once(monkeypatch: pytest.MonkeyPatch, tied: tuple[int, int]) -> None:
+    """Dreier matches opened with ``count_down=on`` begin at their tie-break: the
+    match seats `tied` (Tester sits in 0) stand at 9 each, the third at 24, so the
+    match's one deal is the Schnapsen deal of those two that decides who takes the
+    Bummerl (RULES.md §3 "Score").  A match of random computers seldom ends tied;
+    every other Dreier match is dealt as usual."""
+    init = DreierMatch.__init__
+
+    def tied_at_once(self: DreierMatch, options: DreierOptions, first_dealer: int = 0) -> None:
+        init(self, options, first_dealer)
+        if options.count_down:
+            self.scores = [9 if seat in tied else 24 for seat in range(3)]
+            self.tie_break, self.tie_bummerl = tied, 1
+
+    monkeypatch.setattr(DreierMatch, "__init__", tied_at_once)
+
+
+async def test_a_tie_break_he_sits_out_says_who_plays_and_the_next_match_deals_him_in(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Computer 1 and Computer 2, tied for the Bummerl, play the tie-break; Tester's
+    seat has no cards that deal (its hand has no view).  The screen shows the table
+    and says he sits it out, as the deal begins and again on "s"; a number he types
+    is answered with whom to wait for; he is asked nothing until the match is over,
+    and the next match deals him cards and asks for his choice.  (Reading the cards
+    of a hand without a view stopped his hand from being shown at all.)"""
+    tie_break_at_once(monkeypatch, (1, 2))
+    timings = dataclasses.replace(LOCAL_TIMINGS, ai_delay=0.05)
+    asked: list[str] = []
+
+    def answer(screen: str) -> str:
+        asked.append(screen)
+        if len(asked) == 1:
+            # typed after the game, while the computers play: no prompt asks for them
+            for typed in ("1", "s"):
+                asyncio.get_running_loop().call_soon(term.lines.put_nowait, typed)
+            return "dreier count_down=on"
+        return {2: "m", 3: "dreier"}.get(len(asked), "q")
+
+    term = Terminal(answer)
+    async with running_service(db, timings=timings) as service:
+        local = LocalTable(
+            service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
+        )
+        await asyncio.wait_for(local.run(), 60)
+    tie_break, over, next_match = asked[1], asked[2], asked[3]
+    assert "Tie-break: Computer 1 against Computer 2" in tie_break, tie_break
+    # his hand, twice: as the deal began and on "s"
+    sitting_out = re.findall(
+        r"^Your hand at table \w+ — .*\nTie-break: .*\nYou sit out", tie_break, re.M
+    )
+    assert len(sitting_out) == 2, tie_break
+    assert re.search(r"^Nothing to choose now — wait for Computer [12]\.$", tie_break, re.M), (
+        tie_break
+    )
+    assert "Hand:" not in tie_break and "Your choices:" not in tie_break
+    assert re.search(
+        r"^Tie-break won by Computer [12]: Computer [12] takes the Bummerl\.$", tie_break, re.M
+    )
+    assert tie_break.endswith(
+        "Match over. Enter: the same game again · m: choose another · q: quit\n> "
+    )
+    assert "Choose a game" in over
+    assert "Tie-break" not in next_match and "Your choices:" in next_match, next_match
+    assert re.search(r"^Hand: (?:10|[AKQJ])[♠♥♦♣]", next_match, re.M), next_match
