@@ -28,7 +28,7 @@ from engine.cards import CARDS, Card
 from engine.events import DealEnded
 
 from .test_leaks import Watch, _cards_in
-from .test_local_table import USER, Answer, Terminal, running_service
+from .test_local_table import USER, Answer, Terminal, running_service, tie_break_at_once
 
 
 class Observer:
@@ -128,5 +128,48 @@ async def test_the_terminal_shows_no_computer_s_card(
         await asyncio.wait_for(table.run(), 60)
     # cards were typed and refused
     assert "is not in your hand" in term.text, term.text[-4000:]
+    assert term.checked > 20
+    assert not term.problems, "\n".join(term.problems[:10])
+
+
+@pytest.mark.parametrize("tied", [(1, 2), (0, 1)], ids=["sits_out", "plays"])
+async def test_a_dreier_tie_break_shows_him_no_tied_player_s_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tied: tuple[int, int]
+) -> None:
+    """The tie-break deal of two (RULES.md §3 "Score"), which Tester sits out or
+    plays against Computer 1: nothing printed names a card of theirs before it is
+    played, nor does a card he types and is refused (his seat has no hand to check
+    it against when he sits out)."""
+    tie_break_at_once(monkeypatch, tied)
+    async with running_service(tmp_path / "local.sqlite3") as service:
+        observer = Observer(service)
+        service.listeners.append(observer)
+        prompts = 0
+
+        def answer(screen: str) -> str:
+            nonlocal prompts
+            prompts += 1
+            term.typed = None
+            if "Choose a game" in screen:
+                if tied == (1, 2):  # no prompt until the end: typed meanwhile
+                    for c in CARDS:
+                        asyncio.get_running_loop().call_soon(
+                            term.lines.put_nowait, card_label(c, "en")
+                        )
+                return "dreier count_down=on"
+            if "Match over" in screen or prompts > 200:
+                return "q"
+            if prompts % 2:
+                term.typed = CARDS[prompts // 2 % len(CARDS)]
+                return card_label(term.typed, "en")
+            return "1"
+
+        term = CheckedTerminal(answer, observer)
+        table = LocalTable(
+            service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
+        )
+        await asyncio.wait_for(table.run(), 60)
+    assert "Tie-break won by" in term.text, term.text[-4000:]
+    assert ("Your choices:" in term.text) == (0 in tied)  # asked to play only in his deal
     assert term.checked > 20
     assert not term.problems, "\n".join(term.problems[:10])
