@@ -256,6 +256,7 @@ async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
         players = [bot.player(u) for u in users(n)]
         tid = await open_table(bot, "tausend", players, options={"tausend.players": n})
         seen: list[tuple[str, bool]] = []  # (phase, stock shown on the table or a hand)
+        on_table: set[str] = set()  # phases whose channel picture itself shows it
 
         def watch(u: TableUpdate) -> None:
             table = bot.svc.tables.get(tid)
@@ -264,7 +265,10 @@ async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
             texts = [bot.fc.tables[tid].message.text]
             texts += [hv.message.text for (t, _), hv in bot.fc.hands.items() if t == tid]
             shown = any("Stock: " in text for text in texts)
-            seen.append((table.deal.view(None).phase, shown))
+            phase = table.deal.view(None).phase
+            seen.append((phase, shown))
+            if "Stock: " in texts[0]:
+                on_table.add(phase)
 
         bot.fc.on_update.append(watch)
         table = bot.svc.tables[tid]
@@ -272,6 +276,8 @@ async def test_thousand_shows_the_stock_only_while_the_declarer_deals_with_it(
             assert any([await p.take_turn(tid) is not None for p in players])
         with_stock = {phase for phase, shown in seen if shown}
         assert with_stock == {"give" if n == 3 else "discard"}, seen
+        # turned up for all: the group sees it too, not only the declarer's hand
+        assert on_table == with_stock, (on_table, seen)
         assert ("play", False) in seen
     finally:
         await bot.stop()
