@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.i18n import action_label, card_label
+from bot.i18n import action_label, card_label, cards_text
 from bot.option_names import OPTION_NAME
 from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
@@ -47,6 +47,28 @@ async def test_declarer_is_reminded_what_he_laid_away(
             if table_id == tid and key != declarer.key:
                 assert "laid away" not in other.message.text
         assert "laid away" not in bot.fc.tables[tid].message.text
+    finally:
+        await bot.stop()
+
+
+async def test_the_dreier_declarer_alone_sees_the_talon_he_took(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Choosing what to lay away, the declarer looks at the talon he took: his hand
+    lists its cards; no other hand does, and neither does the table."""
+    bot = await make_bot().start()
+    try:
+        found = await until_discard_menu(bot, "dreier", None, 3)
+        assert found is not None, "no discard came up in 20 tables"
+        tid, declarer = found
+        hv = declarer.hand(tid)
+        assert hv is not None and hv.view is not None and hv.view.talon_cards
+        line = f"Talon: {cards_text(hv.view.talon_cards)}"
+        assert line in hv.message.text.splitlines(), hv.message.text
+        others = [v for (t, key), v in bot.fc.hands.items() if t == tid and key != declarer.key]
+        assert len(others) == 2
+        for text in [bot.fc.tables[tid].message.text, *(v.message.text for v in others)]:
+            assert line not in text.splitlines(), text
     finally:
         await bot.stop()
 
