@@ -431,6 +431,23 @@ async def test_thousand_for_two_says_where_the_face_down_cards_go(bot: Bot) -> N
     assert phases.get("play") and all(line in text for text in phases["play"])
 
 
+@pytest.mark.parametrize(("game_id", "people"), [("zweier", 2), ("tausend", 3)])
+async def test_no_other_table_claims_face_down_cards(bot: Bot, game_id: str, people: int) -> None:
+    """Only Thousand for two has a second stock and cards laid face down: a Zweier
+    table or a Thousand for three saying so would send players counting cards that
+    are not there."""
+    players = [bot.player(u, heuristic) for u in users(people)]
+    tid = await open_table(bot, game_id, players)
+    played = 0
+    while tid in bot.svc.tables and played < 12:
+        table = bot.svc.tables[tid]
+        assert table.deal is not None
+        played += table.deal.view(None).phase == "play"
+        assert "Face down:" not in bot.fc.tables[tid].message.text
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert played >= 12, "the play was never reached"
+
+
 async def test_every_thousand_bid_value_has_a_button(bot: Bot) -> None:
     """Any multiple of 5 may be bid (RULES.md §5): when the values do not fit one
     message, "More" pages lead to every one of them and "Back" to the page before;
