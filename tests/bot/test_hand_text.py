@@ -11,12 +11,13 @@ from bot.option_names import OPTION_NAME
 from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
-from engine.actions import DISCARD, GIVE, Double, PlayCard, Redeal
+from engine.actions import DISCARD, GIVE, Bid, Double, Pass, PlayCard, Redeal
 from engine.cards import CARDS, Card
 from engine.games import available, game
 from engine.options import options_to_json
 
 from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, users
+from .test_expert_views import prefer
 
 
 @pytest.mark.parametrize(
@@ -168,14 +169,17 @@ async def test_a_thousand_discard_keeps_a_redeal_claim_beside_the_first_pick(
     assert redeals, firsts
 
 
+@pytest.mark.parametrize("giver", [0, 2])
 async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
-    make_bot: Callable[..., Bot],
+    make_bot: Callable[..., Bot], giver: int
 ) -> None:
     """Only the receiver learns the card the declarer handed him: his hand message
-    names it and the giver; the other defender's message and the table's do not."""
+    names it and the giver, whichever seat the giver sits in (the first one too); the
+    other defender's message and the table's do not."""
     bot = await make_bot().start()
     try:
-        players = [bot.player(u) for u in users(3)]
+        bids, passes = prefer(lambda a: isinstance(a, Bid)), prefer(lambda a: a == Pass())
+        players = [bot.player(u, bids if i == giver else passes) for i, u in enumerate(users(3))]
         tid = await open_table(bot, "tausend", players)
         gave: dict[str, Card] = {}
         while len(gave) < 2:
@@ -189,6 +193,7 @@ async def test_thousand_receiver_is_told_which_card_the_declarer_gave(
             if len(gave) < 2:
                 assert any([await p.take_turn(tid) is not None for p in players])
         declarer = next(p for p in players if p.key not in gave)
+        assert declarer is players[giver]
         for pl in players:
             hv = pl.hand(tid)
             assert hv is not None
