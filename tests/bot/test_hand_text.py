@@ -350,6 +350,28 @@ async def test_a_zweier_hand_shows_the_face_up_trump_and_the_talon(bot: Bot) -> 
             assert line in hand.message.text.splitlines(), hand.message.text
 
 
+async def test_a_hand_shows_the_trick_on_the_table(bot: Bot) -> None:
+    """Whoever answers a lead decides from his hand (on Telegram the table is in
+    another chat): it shows the card led and who led it, and no trick line before a
+    card is down."""
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    for pl in players:
+        hand = pl.hand(tid)
+        assert hand is not None
+        assert not any(x.startswith("Trick: ") for x in hand.message.text.splitlines())
+    table = bot.svc.tables[tid]
+    assert table.deal is not None and table.deal_log is not None
+    while not table.deal.view(None).trick:  # (an exchange or a close is no lead)
+        assert any([await p.take_turn(tid) is not None for p in players])
+    [(seat, card)] = table.deal.view(None).trick
+    line = f"Trick: {players[table.deal_log.spec.seats[seat]].user.name} {card_label(card)}"
+    for pl in players:
+        hand = pl.hand(tid)
+        assert hand is not None
+        assert line in hand.message.text.splitlines(), hand.message.text
+
+
 async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot) -> None:
     """Once Dreier's bidding is over, a hand says what the deal is played for (and
     its doubling) while he waits too, not only on his turn: on Telegram the group's
