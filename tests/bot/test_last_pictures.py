@@ -19,7 +19,16 @@ from bot.service import ChatRef, TableUpdate
 from bot.views import HandView, LobbyView
 from engine.games import available
 
-from .fakechat import CHAT, Bot, Player, open_bauern_partners, open_table, play_out, users
+from .fakechat import (
+    CHAT,
+    Bot,
+    Player,
+    button,
+    open_bauern_partners,
+    open_table,
+    play_out,
+    users,
+)
 from .policies import heuristic
 
 
@@ -89,11 +98,8 @@ async def test_a_table_closed_mid_match_says_so_in_every_hand(bot: Bot) -> None:
         assert hand.message.text.endswith("Dieser Tisch wurde geschlossen.")
 
 
-async def test_a_lobby_closed_before_the_start_no_longer_invites_anyone(bot: Bot) -> None:
-    a, b = (bot.player(u) for u in users(2))
-    tid = await open_table(bot, "zweier", [a, b], start=False)
-    before = bot.fc.lobbies[tid].message.text
-    assert "the host can start" in before and "The lobby closes" in before
+def _last_lobby(bot: Bot, tid: str) -> list[LobbyView]:
+    """The lobby as the core renders it when the table's "aborted" update comes."""
     seen: list[LobbyView] = []
 
     def watch(update: TableUpdate) -> None:
@@ -103,12 +109,35 @@ async def test_a_lobby_closed_before_the_start_no_longer_invites_anyone(bot: Bot
             seen.append(lobby)
 
     bot.fc.on_update.append(watch)
+    return seen
+
+
+async def test_a_lobby_closed_before_the_start_no_longer_invites_anyone(bot: Bot) -> None:
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b], start=False)
+    before = bot.fc.lobbies[tid].message.text
+    assert "the host can start" in before and "The lobby closes" in before
+    seen = _last_lobby(bot, tid)
     assert (await bot.svc.abort(CHAT, a.user)).ok
     (lobby,) = seen
     text = lobby.message.text
     assert "This table was closed." in text and "Anna" in text and "Bert" in text
     assert "host can start" not in text and "The lobby closes" not in text
     assert not lobby.message.buttons and not lobby.can_start
+
+
+async def test_a_lobby_everyone_left_names_no_host(bot: Bot) -> None:
+    """Bert leaves, then Anna, the host: the lobby closes with both seats free, and
+    its last picture has nobody to name as host (a dash), not "None"."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b], start=False)
+    seen = _last_lobby(bot, tid)
+    for pl in (b, a):
+        assert (await pl.press(button(bot.fc.lobbies[tid].message, "l"))).ok
+    (lobby,) = seen
+    lines = lobby.message.text.splitlines()
+    assert "Host: —" in lines and "1. (free)" in lines and "2. (free)" in lines, lines
+    assert "This table was closed." in lines and not lobby.message.buttons
 
 
 async def test_a_hand_names_the_chat_its_table_is_in(bot: Bot) -> None:
