@@ -293,6 +293,9 @@ async def test_choose_seat_for_bauern_teams(bot: Bot) -> None:
     lines = lobby.message.text.splitlines()
     teams = [x.rsplit(" · ", 1)[-1] for x in lines if x[:2] in ("1.", "2.", "3.", "4.")]
     assert teams == ["Team 1", "Team 2", "Team 1", "Team 2"], lobby.message.text
+    # each seat's button is named as its line numbers it: "Sit in seat 3" sits at 3.
+    sits = [button(lobby.message, f"s{i}").label for i in range(4)]
+    assert sits == [f"Sit in seat {n}" for n in (1, 2, 3, 4)], sits
     # b wants to play with a: seat 3 (index 2) is a's partner
     assert (await b.press(button(lobby.message, "s2"))).ok
     table = bot.svc.tables[tid]
