@@ -274,6 +274,13 @@ async def test_bauern_kontra_beats_bettler_offers_the_kontra_over_a_bettler(
         assert hand is not None
         fell = t("en", "table.fell_to_kontra", contract=contract_name("bettler", "en"))
         assert fell in hand.message.text, hand.message.text
+        doubled = f"Kontra: {dealer.user.name}"
+        assert doubled in bot.fc.tables[tid].message.text.splitlines()
+        # he bids on: the Gang wipes the Kontra, which the table no longer shows
+        await _do(bot, tid, people, _is(Bid, contract="gang"))
+        lines = bot.fc.tables[tid].message.text.splitlines()
+        bids = next(x for x in lines if x.startswith("Bids: "))
+        assert bids.endswith(f"{bidder.user.name}: Gang") and doubled not in lines, lines
 
 
 async def _bauern_bettler(bot: Bot, options: dict[str, object]) -> tuple[str, list[Player]]:
