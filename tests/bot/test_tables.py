@@ -1168,7 +1168,7 @@ async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot)
     """The lobby's "Rules:" line is the rules in force: the preset, and each option
     the chat or the host set apart from it, so a preset's name never hides one; an
     option by its name in the chat's words, not the id admins type."""
-    host = users(4)
+    host = users(5)
     await bot.svc.update_setting(CHAT, host[0], "zweier.auto_claim", "off", is_admin=True)
 
     async def rules(
@@ -1189,6 +1189,11 @@ async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot)
         "Rules: all contracts (all_contracts)"
     ]
     assert await rules(3, "zweier", None, None) == []  # the standard rules: no line
+    # two set apart: both named, one after the other
+    two: dict[str, object] = {"auto_claim": False, "zweier.schneider": False}
+    assert await rules(4, "zweier", None, two) == [
+        "Rules: standard + automatic claims off, Schneider off"
+    ]
 
 
 def _prefer(*tokens: str) -> Policy:
