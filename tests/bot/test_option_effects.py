@@ -283,6 +283,24 @@ async def test_bauern_kontra_beats_bettler_offers_the_kontra_over_a_bettler(
         assert bids.endswith(f"{bidder.user.name}: Gang") and doubled not in lines, lines
 
 
+async def test_bauern_kontra_over_a_bettler_leaves_forehand_his_own_normal_game(
+    bot: Bot,
+) -> None:
+    """Cilli's Bettler falls to Done's Kontra and then all pass: Anna (forehand) plays
+    the normal game she bid, doubled.  The contract line names it as she bid it: the
+    Bettler that fell was Cilli's, not hers."""
+    tid, people = await _bauern_bidding(bot, {"bauern.kontra_beats_bettler": True})
+    await _do(bot, tid, people, _is(Pass))
+    await _do(bot, tid, people, _is(Bid, contract="bettler"))
+    await _do(bot, tid, people, _is(Double))
+    while not any(
+        isinstance(a, PlayCard) for _, a in await _offered(bot, tid, _to_act(bot, tid, people))
+    ):
+        await _do(bot, tid, people, _is(Pass))
+    lines = bot.fc.tables[tid].message.text.splitlines()
+    assert "Contract: Normal game (1–3) by Anna (×2)" in lines, lines
+
+
 async def _bauern_bettler(bot: Bot, options: dict[str, object]) -> tuple[str, list[Player]]:
     """A Bauern table where forehand's left bid a Bettler, all passed and nobody
     doubled: the declarer (forehand's left) is to lead."""
