@@ -534,6 +534,28 @@ async def test_the_chat_is_told_when_a_replaced_player_plays_again(
         await bot.stop()
 
 
+async def test_take_back_pressed_by_one_who_plays_names_everyone_away(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna and Bert walked away from a Dreier table; Cilli, still playing, presses
+    the table's "Take my seat back": she is told whose button it is, both of them."""
+    bot = await make_bot(timings=dataclasses.replace(LONG, ai_delay=30.0)).start()
+    try:
+        anna, bert, cilli = (bot.player(u) for u in users(3))
+        tid = await open_table(bot, "dreier", [anna, bert, cilli])
+        for player in (anna, bert):
+            await walks_away(bot, tid, player)
+        shown = bot.svc.table(tid)
+        assert shown is not None
+        out = await cilli.press(button(shown.message, "tb"))
+        assert out.code == "not_replaced_others", out
+        assert out.text == (
+            "Your seat is not played by the computer: this button is for Anna, Bert."
+        )
+    finally:
+        await bot.stop()
+
+
 async def test_the_computer_plays_a_timed_out_turn_at_the_chat_s_level(
     make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
