@@ -83,6 +83,7 @@ async def test_zweier_match_by_buttons(fake: FakeTelegram, tmp_path: Path) -> No
         assert lobby.buttons() == []
         assert "the host can start" not in lobby.text and "within 15 minutes" not in lobby.text
         assert lobby.text.endswith("The game has already started.") and "Berti" in lobby.text
+        assert "2. Berti" in lobby.text.splitlines(), lobby.text  # each seat on its line
         # one private hand message per deal and player, edited as the deal went on
         for user in players.users:
             hands = [m for m in user.private_chat.bot_messages() if m.text.startswith("Your hand")]
