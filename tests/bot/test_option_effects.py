@@ -229,6 +229,17 @@ async def test_dreier_carinthian_plays_the_normal_game_without_the_talon(
     assert {type(a) for _, a in offered} == {Double, Pass}, offered
 
 
+async def test_a_dreier_declarer_who_bid_twice_plays_his_last_bid_as_bid(bot: Bot) -> None:
+    """Cilli opens with the normal game, Anna bids a Bettler, Bert passes, Cilli bids
+    a Schnapser over it and Anna passes: Cilli's contract is the Schnapser she bid
+    last, not one "raised from" anything (her first bid was only outbid)."""
+    tid, people = await _dreier_bidding(bot, {})
+    for want in ("normal", "bettler", None, "schnapser", None):
+        await _do(bot, tid, people, _is(Pass) if want is None else _is(Bid, contract=want))
+    lines = bot.fc.tables[tid].message.text.splitlines()
+    assert "Contract: Schnapser (6) by Cilli" in lines, lines
+
+
 @pytest.mark.parametrize("on", [True, False])
 @pytest.mark.parametrize("key", ["dreier.count_down", "dreier.cut_ritual"])
 async def test_dreier_count_down_and_cut_ritual_show_on_the_table(
