@@ -304,12 +304,25 @@ async def test_bauern_kontra_over_a_bettler_leaves_forehand_his_own_normal_game(
     await _do(bot, tid, people, _is(Pass))
     await _do(bot, tid, people, _is(Bid, contract="bettler"))
     await _do(bot, tid, people, _is(Double))
-    while not any(
-        isinstance(a, PlayCard) for _, a in await _offered(bot, tid, _to_act(bot, tid, people))
-    ):
-        await _do(bot, tid, people, _is(Pass))
+    await _pass_until_play(bot, tid, people)
     lines = bot.fc.tables[tid].message.text.splitlines()
     assert "Contract: Normal game (1–3) by Anna (×2)" in lines, lines
+
+
+async def test_bauern_kontra_over_forehand_s_own_bettler_says_it_fell(bot: Bot) -> None:
+    """Anna (forehand) takes Bert's Bettler over herself (she has the priority), and
+    Bert's Kontra makes it fall: she plays the normal game, doubled, and the contract
+    line says that her Bettler fell to a Kontra (not that she raised from it)."""
+    tid, people = await _bauern_bidding(bot, {"bauern.kontra_beats_bettler": True})
+    await _do(bot, tid, people, _is(Bid, contract="bettler"))  # Bert
+    await _do(bot, tid, people, _is(Pass))  # Cilli
+    await _do(bot, tid, people, _is(Pass))  # Done
+    await _do(bot, tid, people, _is(Bid, contract="bettler"))  # Anna
+    await _do(bot, tid, people, _is(Double))  # Bert
+    await _pass_until_play(bot, tid, people)
+    lines = bot.fc.tables[tid].message.text.splitlines()
+    fell = "Contract: Normal game (1–3) (the Bettler fell to a Kontra) by Anna (×2)"
+    assert fell in lines, lines
 
 
 async def _bauern_bettler(bot: Bot, options: dict[str, object]) -> tuple[str, list[Player]]:
@@ -319,11 +332,16 @@ async def _bauern_bettler(bot: Bot, options: dict[str, object]) -> tuple[str, li
     await _do(bot, tid, people, _is(Bid, contract="bettler"))
     for _ in range(3):
         await _do(bot, tid, people, _is(Pass))
+    await _pass_until_play(bot, tid, people)  # no Kontra
+    return tid, people
+
+
+async def _pass_until_play(bot: Bot, tid: str, people: list[Player]) -> None:
+    """Everyone passes (no bid, no double) until the one to act may play a card."""
     while not any(
         isinstance(a, PlayCard) for _, a in await _offered(bot, tid, _to_act(bot, tid, people))
     ):
-        await _do(bot, tid, people, _is(Pass))  # no Kontra
-    return tid, people
+        await _do(bot, tid, people, _is(Pass))
 
 
 @pytest.mark.parametrize("partner_plays", [True, False])
