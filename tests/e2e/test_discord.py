@@ -378,6 +378,35 @@ async def test_a_forgetme_mid_match_quiets_the_ephemeral_hand_too(tmp_path: Path
         assert hand.buttons == [] and "Hand: " not in hand.content
 
 
+async def test_a_press_on_an_ephemeral_hand_that_fell_behind_brings_it_up_to_date(
+    tmp_path: Path,
+) -> None:
+    """Emil plays from "Show my hand"; the hand stops following the game and the game
+    moves on (Anna votes to close).  A button he presses on it is out of date: the hand
+    he pressed on is brought up to date in place, with buttons that count, not left
+    behind with a refusal beside it whose every button would be refused too."""
+    async with discord_world(tmp_path) as world:
+        anna, emil = world["anna"], world["emil"]
+        table_id, hand = await emil_plays_from_show_my_hand(world)
+        end_live(world.adapter, table_id, f"dc:{emil.id}")
+        ended = text("en", "live_ended", show_hand="Show my hand")
+        await world.fake.wait_for(
+            lambda: hand.content.endswith(ended), description="the hand's last edit"
+        )
+        await world.slash(anna, "abort")  # a vote: a new version, the hand's buttons go stale
+        await world.settle()
+        assert hand.buttons and current_ids(world, table_id, hand) == []
+        answers = len(world.fake.ephemerals(emil))
+
+        stale = hand.buttons[0].custom_id
+        assert stale is not None
+        await world.click(emil, hand, stale)
+        await world.settle()
+        assert len(current_ids(world, table_id, hand)) == len(hand.buttons) > 0
+        assert "Hand: " in hand.content and ended not in hand.content
+        assert len(world.fake.ephemerals(emil)) == answers  # no "out of date" beside it
+
+
 async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
     """An ephemeral hand follows the game until its time is up; its last edit says
     that it stopped, and once its token ran out nothing tries to edit it (401 /
