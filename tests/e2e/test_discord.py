@@ -407,6 +407,30 @@ async def test_a_press_on_an_ephemeral_hand_that_fell_behind_brings_it_up_to_dat
         assert len(world.fake.ephemerals(emil)) == answers  # no "out of date" beside it
 
 
+async def test_a_card_pressed_on_an_ephemeral_hand_after_the_computer_played_is_too_late(
+    tmp_path: Path,
+) -> None:
+    """Emil plays from "Show my hand"; his time runs out and the computer plays for
+    him, and his press of a card on the hand as he saw it comes after that: he is told
+    it was too late, not silently shown the hand as it now is."""
+    async with discord_world(tmp_path) as world:
+        emil = world["emil"]
+        table_id, hand = await emil_plays_from_show_my_hand(world)
+        [card, *_] = current_ids(world, table_id, hand)
+        version = world.service.tables[table_id].version
+        assert run_out(world.service, table_id, f"dc:{emil.id}")
+        await world.fake.wait_for(
+            lambda: world.service.tables[table_id].version > version or None,
+            description="the computer's move for Emil",
+        )
+        await world.settle()
+
+        late = await world.fake.click(emil, hand, card, forged=True)  # as he saw it
+        await late.wait_acknowledged()
+        await world.settle()
+        assert [r.content for r in late.responses] == [t("en", "refuse.too_late")]
+
+
 async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -> None:
     """An ephemeral hand follows the game until its time is up; its last edit says
     that it stopped, and once its token ran out nothing tries to edit it (401 /
