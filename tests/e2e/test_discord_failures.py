@@ -22,7 +22,7 @@ import pytest
 from adapters.discord import render
 from adapters.discord.texts import text
 from bot import results as R
-from bot.i18n import LANGUAGES, card_label
+from bot.i18n import LANGUAGES, card_label, t
 from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
@@ -32,7 +32,7 @@ from tests.e2e.fakes.discord.entities import FakeUser
 from tests.e2e.fakes.discord.failures import RESET, InjectedFailure
 from tests.e2e.fakes.discord.interaction import FakeInteraction
 from tests.e2e.fakes.discord.messages import FakeMessage
-from tests.e2e.fakes.discord.protocol import Permission
+from tests.e2e.fakes.discord.protocol import Limits, Permission
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -460,6 +460,42 @@ async def test_server_errors_are_tried_again_and_lose_nothing(
         over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
         assert len(over) == 1
         assert adapter_lines(caplog) == []  # retried quietly
+
+
+@pytest.mark.parametrize("answered", [True, False])
+async def test_a_hand_whose_edit_was_given_up_is_redrawn_when_its_old_button_is_pressed(
+    tmp_path: Path, answered: bool
+) -> None:
+    """Discord answers 503 to every try of the edit that gives the player to act his
+    new buttons (a close vote moved the table on), so his DM hand keeps the old ones.
+    Pressing one is refused as out of date (or, when the press reached the bot too
+    late to be answered, he saw "This interaction failed"), and his hand is drawn
+    again: he plays on, instead of pressing buttons that are all refused until his
+    time runs out (only his own move would change the table)."""
+    late = None if answered else Limits(ack_deadline=1.5)  # pressed 2 s before it came
+    async with discord_world(tmp_path, limits=late) as world:
+        await world.start_bot(retry_delays=(0.05,))
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        long_turns(world.service, table_id)
+        user, hand = await next_press(world, table_id)
+        [card, *_] = current_ids(world, table_id, hand)
+        world.fake.server_error(
+            "PATCH", f"/channels/{hand.channel.id}/messages/{hand.id}", status=503, times=2
+        )
+        await world.slash(bert if user is anna else anna, "abort")  # a vote: a new version
+        await world.settle()
+        assert current_ids(world, table_id, hand) == []  # his hand's edit was given up
+
+        pressed = await world.fake.click(user, hand, card, late=0.0 if answered else 2.0)
+        if answered:
+            await pressed.wait_acknowledged()
+        else:
+            await world.fake.wait_for(lambda: pressed.rejections, description="no answer")
+        await world.settle()
+        refusal = [t(user.locale, "refuse.stale")] if answered else []
+        assert [r.content for r in pressed.responses] == refusal
+        assert current_ids(world, table_id, hand)  # drawn again: he can play on
 
 
 async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_is_now(
