@@ -18,7 +18,7 @@ import discord
 import pytest
 from pydantic import SecretStr
 
-from adapters.discord import serve
+from adapters.discord import render, serve
 from adapters.discord.texts import text
 from bot import app
 from bot import results as R
@@ -456,6 +456,32 @@ async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -
         # the old ephemeral was left alone once its token ran out: no 401 / 50027
         assert [r for r in world.fake.requests if r.code == 50027] == []
         assert first.ephemeral_for is emil
+
+
+async def test_an_ephemeral_hand_played_from_outlives_the_token_it_was_shown_with(
+    tmp_path: Path,
+) -> None:
+    """Emil plays a card from the hand "Show my hand" gave him: from then on the hand
+    follows the game through that press's token, so when the token of "Show my hand"
+    runs out (15 minutes on Discord) his hand still shows the table as it is."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, emil = world["anna"], world["emil"]
+        table_id, _ = await start_zweier(world, anna, emil)
+        shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
+        hand = await shown
+        await world.settle()
+        await world.click(emil, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        shown.expire_token()
+
+        user, own = await next_press(world, table_id)
+        assert user is anna
+        await world.click(anna, own, current_ids(world, table_id, own)[0])
+        await world.settle()
+        now = world.service.hand(table_id, f"dc:{emil.id}")
+        assert now is not None and hand.content == render.content(now.message)
+        assert [r for r in world.fake.requests if r.code == 50027] == []
 
 
 async def test_restart_mid_deal_old_buttons_still_work(tmp_path: Path) -> None:
