@@ -699,6 +699,12 @@ async def test_a_slow_core_is_deferred_within_the_deadline(tmp_path: Path) -> No
         press = await world.fake.click(user, dm, current_ids(world, table_id, dm)[0])
         assert await press.wait_acknowledged() == 6
         await world.settle()
+        # a question's button, deferred: the question still becomes the answer
+        question = await world.slash(anna, "resign")
+        resigned = await world.fake.click(anna, question, "Resign")
+        assert await resigned.wait_acknowledged() == 6
+        await world.settle()
+        assert question.content.startswith("You resigned: ") and not question.buttons
         assert not any(i.failed for i in world.fake.interactions)
 
 
