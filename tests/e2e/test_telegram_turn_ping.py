@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.e2e.clocks import reminded
 from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     fake,
     hand_message,
+    joined,
     log_guard,
     play,
+    press,
     start_rig,
     started_match,
     stop_rig,
@@ -134,5 +137,51 @@ async def test_a_reminder_goes_once_the_turn_it_reminded_of_is_over(
         await play(rig, table_id, players.users, until=lambda: False, limit=1)
         await rig.adapter.outbox.drain()
         await fake.wait_for(lambda: reminder.deleted or None, what="the reminder deleted")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_pings_and_reminders_speak_the_player_s_language_else_the_table_s(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The group's tables speak German.  Berti's app is English: the pings of his turns
+    and a reminder that stands in for one, in his private chat, are English (as his
+    hand is).  Anna's app names no language: hers are German, the table's."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", ping_after=0.0)
+    try:
+        anna = fake.create_user("Anna", username="anna", started=True, language_code=None)
+        berti = fake.create_user("Berti", username="berti", started=True)
+        group = fake.create_group("Schnapsen", members=[anna, berti], creator=anna)
+        anna.send(group, "/settings language de")
+        await fake.wait_for_message(group, contains="language = de")
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Gastgeber")
+        assert not (await press(fake, berti, lobby, "Mitspielen")).show_alert
+        await fake.wait_for(joined(berti, lobby), what="Berti in the lobby")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        table_id = next(iter(rig.service.tables))
+        said = {anna: f"Du bist dran am Tisch {table_id}", berti: f"Your turn at table {table_id}"}
+
+        def rung(user: FakeUser) -> list[FakeMessage]:
+            return [m for m in user.private_chat.messages if m.from_bot and m.reply_to]
+
+        for _ in range(12):
+            await rig.adapter.outbox.drain()
+            if rung(anna) and rung(berti):
+                break
+            await play(rig, table_id, [anna, berti], until=lambda: False, limit=1)
+        for user, words in said.items():
+            assert rung(user) and all(m.text.startswith(words) for m in rung(user))
+        reminders: dict[str, str] = {}  # whose: its words
+        for _ in range(8):
+            assert await reminded(rig.service, table_id)
+            await rig.adapter.outbox.drain()
+            [reminder] = [m for u in said for m in rung(u) if not m.deleted]
+            reminders[reminder.text.split(",")[0]] = reminder.text
+            if len(reminders) == 2:
+                break
+            await play(rig, table_id, [anna, berti], until=lambda: False, limit=1)
+        assert reminders["Anna"].startswith("Anna, du bist dran"), reminders
+        assert reminders["Berti"].startswith("Berti, it is your turn"), reminders
     finally:
         await stop_rig(rig)
