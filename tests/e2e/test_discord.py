@@ -407,6 +407,34 @@ async def test_a_press_on_an_ephemeral_hand_that_fell_behind_brings_it_up_to_dat
         assert len(world.fake.ephemerals(emil)) == answers  # no "out of date" beside it
 
 
+async def test_a_card_played_from_an_ephemeral_hand_that_stopped_following_restarts_it(
+    tmp_path: Path,
+) -> None:
+    """Emil's hand from "Show my hand" has stopped following the game (its time is up,
+    its buttons still count).  He plays a card from it: the hand shows the table after
+    his move and follows the game again, not its old picture with the note that it
+    stopped."""
+    async with discord_world(tmp_path) as world:
+        anna, emil = world["anna"], world["emil"]
+        table_id, hand = await emil_plays_from_show_my_hand(world)
+        end_live(world.adapter, table_id, f"dc:{emil.id}")
+        ended = text("en", "live_ended", show_hand="Show my hand")
+        await world.fake.wait_for(
+            lambda: hand.content.endswith(ended), description="the hand's last edit"
+        )
+        await world.click(emil, hand, current_ids(world, table_id, hand)[0])
+        await world.settle()
+        now = world.service.hand(table_id, f"dc:{emil.id}")
+        assert now is not None and hand.content == render.content(now.message)
+
+        user, own = await next_press(world, table_id)  # and on, as the game goes
+        assert user is anna
+        await world.click(anna, own, current_ids(world, table_id, own)[0])
+        await world.settle()
+        now = world.service.hand(table_id, f"dc:{emil.id}")
+        assert now is not None and hand.content == render.content(now.message)
+
+
 async def test_a_card_pressed_on_an_ephemeral_hand_after_the_computer_played_is_too_late(
     tmp_path: Path,
 ) -> None:
