@@ -769,3 +769,35 @@ async def test_a_command_the_bot_fails_on_is_answered(
         faults.append("injected fault")
         answer = await world.slash(francois, "leaderboard")
         assert answer.content == text("de", "failed"), answer.content
+
+
+async def test_a_press_the_bot_fails_on_is_answered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault while handling a button press (injected: the core's act raises once):
+    the presser is told, privately, instead of "This interaction failed"; the log has
+    one ERROR with the traceback; pressing again works."""
+    async with discord_world(tmp_path) as world:
+        assert world.guard is not None
+        world.guard.allow("injected fault")
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        act = world.service.act
+        faults = ["injected fault"]
+
+        async def failing_once(*args: Any, **kwargs: Any) -> Any:
+            if faults:
+                raise RuntimeError(faults.pop())
+            return await act(*args, **kwargs)
+
+        monkeypatch.setattr(world.service, "act", failing_once)
+        caplog.set_level(logging.INFO)
+        message = world.table_messages(table_id)[-1]
+        answer = await (await world.fake.click(anna, message, "Show my hand"))
+        assert answer.content == "Something went wrong; please try again."
+        assert answer.ephemeral_for is anna
+        faulted = [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR]
+        assert len(faulted) == 1 and "a press" in faulted[0].getMessage()
+        hand = await (await world.fake.click(anna, message, "Show my hand"))
+        assert hand.content.startswith(f"Your hand at table {table_id}")
