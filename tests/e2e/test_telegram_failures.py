@@ -236,6 +236,9 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
         link = f"https://t.me/{BOT}?start={table_id}"
         note = await fake.wait_for_message(group, contains=link)
         assert note.text.startswith(f"{blocker.first_name}, I cannot send you your cards")
+        # known not to be reached now: a reminder of his turn is said in the group
+        assert remind(rig.service, table_id)
+        await fake.wait_for_message(group, contains=f"{blocker.first_name}, it is your turn")
         # his turn runs out (fired again if the table changed meanwhile: a timer fired
         # at an older version is dropped, as a real one is)
         end = asyncio.get_running_loop().time() + 10
