@@ -347,6 +347,17 @@ async def emil_plays_from_show_my_hand(world: World) -> tuple[str, FakeMessage]:
     return table_id, hand
 
 
+async def stop_following(world: World, table_id: str, user: FakeUser, hand: FakeMessage) -> str:
+    """`user`'s ephemeral hand stops following the game now (`end_live`); once its
+    last edit says so, that note."""
+    end_live(world.adapter, table_id, f"dc:{user.id}")
+    ended = text("en", "live_ended", show_hand="Show my hand")
+    await world.fake.wait_for(
+        lambda: hand.content.endswith(ended), description="the hand's last edit"
+    )
+    return ended
+
+
 async def test_an_ephemeral_hand_goes_quiet_when_its_table_closes(tmp_path: Path) -> None:
     """Emil plays from "Show my hand".  When both players vote the table closed, the
     hand he holds shows its last picture without buttons, not a "Your turn." with
@@ -388,11 +399,7 @@ async def test_a_press_on_an_ephemeral_hand_that_fell_behind_brings_it_up_to_dat
     async with discord_world(tmp_path) as world:
         anna, emil = world["anna"], world["emil"]
         table_id, hand = await emil_plays_from_show_my_hand(world)
-        end_live(world.adapter, table_id, f"dc:{emil.id}")
-        ended = text("en", "live_ended", show_hand="Show my hand")
-        await world.fake.wait_for(
-            lambda: hand.content.endswith(ended), description="the hand's last edit"
-        )
+        ended = await stop_following(world, table_id, emil, hand)
         await world.slash(anna, "abort")  # a vote: a new version, the hand's buttons go stale
         await world.settle()
         assert hand.buttons and current_ids(world, table_id, hand) == []
@@ -417,11 +424,7 @@ async def test_a_card_played_from_an_ephemeral_hand_that_stopped_following_resta
     async with discord_world(tmp_path) as world:
         anna, emil = world["anna"], world["emil"]
         table_id, hand = await emil_plays_from_show_my_hand(world)
-        end_live(world.adapter, table_id, f"dc:{emil.id}")
-        ended = text("en", "live_ended", show_hand="Show my hand")
-        await world.fake.wait_for(
-            lambda: hand.content.endswith(ended), description="the hand's last edit"
-        )
+        await stop_following(world, table_id, emil, hand)
         await world.click(emil, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
         now = world.service.hand(table_id, f"dc:{emil.id}")
@@ -471,11 +474,7 @@ async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -
         shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
         first = await shown
         await world.settle()
-        end_live(world.adapter, table_id, f"dc:{emil.id}")
-        ended = text("en", "live_ended", show_hand="Show my hand")
-        await world.fake.wait_for(
-            lambda: first.content.endswith(ended), description="the hand's last edit"
-        )
+        await stop_following(world, table_id, emil, first)
         shown.expire_token()
 
         table = world.service.tables[table_id]
