@@ -462,17 +462,18 @@ async def test_server_errors_are_tried_again_and_lose_nothing(
         assert adapter_lines(caplog) == []  # retried quietly
 
 
-@pytest.mark.parametrize("answered", [True, False])
+@pytest.mark.parametrize("answer", ["given", "too_late", "refused"])
 async def test_a_hand_whose_edit_was_given_up_is_redrawn_when_its_old_button_is_pressed(
-    tmp_path: Path, answered: bool
+    tmp_path: Path, answer: str
 ) -> None:
     """Discord answers 503 to every try of the edit that gives the player to act his
     new buttons (a close vote moved the table on), so his DM hand keeps the old ones.
     Pressing one is refused as out of date (or, when the press reached the bot too
-    late to be answered, he saw "This interaction failed"), and his hand is drawn
-    again: he plays on, instead of pressing buttons that are all refused until his
-    time runs out (only his own move would change the table)."""
-    late = None if answered else Limits(ack_deadline=1.5)  # pressed 2 s before it came
+    late to be answered or Discord refused every answer, he saw "This interaction
+    failed"), and his hand is drawn again: he plays on, instead of pressing buttons
+    that are all refused until his time runs out (only his own move would change the
+    table)."""
+    late = Limits(ack_deadline=1.5) if answer == "too_late" else None  # pressed 2 s before
     async with discord_world(tmp_path, limits=late) as world:
         await world.start_bot(retry_delays=(0.05,))
         anna, bert = world["anna"], world["bert"]
@@ -487,15 +488,19 @@ async def test_a_hand_whose_edit_was_given_up_is_redrawn_when_its_old_button_is_
         await world.settle()
         assert current_ids(world, table_id, hand) == []  # his hand's edit was given up
 
-        pressed = await world.fake.click(user, hand, card, late=0.0 if answered else 2.0)
-        if answered:
+        if answer == "refused":
+            world.fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=50)
+        pressed = await world.fake.click(user, hand, card, late=2.0 if late else 0.0)
+        if answer == "given":
             await pressed.wait_acknowledged()
         else:
-            await world.fake.wait_for(lambda: pressed.rejections, description="no answer")
+            await world.fake.wait_for(lambda: pressed.failed, description="no answer")
         await world.settle()
-        refusal = [t(user.locale, "refuse.stale")] if answered else []
+        refusal = [t(user.locale, "refuse.stale")] if answer == "given" else []
         assert [r.content for r in pressed.responses] == refusal
-        assert current_ids(world, table_id, hand)  # drawn again: he can play on
+        await world.fake.wait_for(  # drawn again: he can play on
+            lambda: current_ids(world, table_id, hand) or None, description="his hand redrawn"
+        )
 
 
 async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_is_now(
