@@ -372,12 +372,13 @@ async def test_a_hand_shows_the_trick_on_the_table(bot: Bot) -> None:
         assert line in hand.message.text.splitlines(), hand.message.text
 
 
-async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot) -> None:
-    """Once Dreier's bidding is over, a hand says what the deal is played for (and
-    its doubling) while he waits too, not only on his turn: on Telegram the group's
-    table is in another chat."""
-    players = [bot.player(u) for u in users(3)]
-    tid = await open_table(bot, "dreier", players)
+@pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
+async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot, game_id: str, n: int) -> None:
+    """Once Dreier's or Bauern's bidding is over, a hand says what the deal is played
+    for (and its doubling) while he waits too, not only on his turn: on Telegram the
+    group's table is in another chat."""
+    players = [bot.player(u) for u in users(n)]
+    tid = await open_table(bot, game_id, players)
     for _ in range(200):
         waiting = [
             hv
