@@ -352,24 +352,26 @@ async def test_a_zweier_hand_shows_the_face_up_trump_and_the_talon(bot: Bot) -> 
 
 async def test_a_hand_shows_the_trick_on_the_table(bot: Bot) -> None:
     """Whoever answers a lead decides from his hand (on Telegram the table is in
-    another chat): it shows the card led and who led it, and no trick line before a
-    card is down."""
+    another chat): it shows the card led and who led it, as the channel's table does,
+    and neither shows a trick line before a card is down."""
     players = [bot.player(u) for u in users(2)]
     tid = await open_table(bot, "zweier", players)
-    for pl in players:
-        hand = pl.hand(tid)
-        assert hand is not None
-        assert not any(x.startswith("Trick: ") for x in hand.message.text.splitlines())
+    texts = [bot.fc.tables[tid].message.text]  # the channel's table, and each hand
+    texts += [hand.message.text for pl in players if (hand := pl.hand(tid)) is not None]
+    assert len(texts) == 3
+    for text in texts:
+        assert not any(x.startswith("Trick: ") for x in text.splitlines()), text
     table = bot.svc.tables[tid]
     assert table.deal is not None and table.deal_log is not None
     while not table.deal.view(None).trick:  # (an exchange or a close is no lead)
         assert any([await p.take_turn(tid) is not None for p in players])
     [(seat, card)] = table.deal.view(None).trick
     line = f"Trick: {players[table.deal_log.spec.seats[seat]].user.name} {card_label(card)}"
-    for pl in players:
-        hand = pl.hand(tid)
-        assert hand is not None
-        assert line in hand.message.text.splitlines(), hand.message.text
+    texts = [bot.fc.tables[tid].message.text]
+    texts += [hand.message.text for pl in players if (hand := pl.hand(tid)) is not None]
+    assert len(texts) == 3
+    for text in texts:
+        assert line in text.splitlines(), text
 
 
 @pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
