@@ -133,6 +133,10 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
             assert "Press “Take my seat back” to play again yourself." in hv.message.text
         else:
             assert "Choose one of your actions, or “Take my seat back”" in hv.message.text
+        # the other player, who is here, is told nothing of the kind
+        mine = bot.svc.hand(tid, present.key)
+        assert mine is not None and "The computer plays" not in mine.message.text
+        assert not any(decode(b.payload).verb == "tb" for b in mine.message.all_buttons())
         take_back = button(tv.message, "tb")
         # the computer now plays that seat without waiting for a timeout
         moves = sum(1 for e in log if e["k"] == "act" and e["seat"] == seat)
@@ -161,6 +165,9 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         s = bot.svc.tables[tid].seats[seat]
         assert s is not None and s.ai is None and s.missed == 0
         assert (await absent.press(take_back)).code == "not_replaced"
+        back = bot.svc.hand(tid, absent.key)  # his hand is his own again
+        assert back is not None and "The computer plays" not in back.message.text
+        assert not any(decode(b.payload).verb == "tb" for b in back.message.all_buttons())
         assert not any(
             decode(b.payload).verb == "tb" for b in bot.fc.tables[tid].message.all_buttons()
         )
