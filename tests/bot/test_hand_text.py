@@ -69,7 +69,7 @@ async def test_the_dreier_declarer_alone_sees_the_talon_he_took(
         others = [v for (t, key), v in bot.fc.hands.items() if t == tid and key != declarer.key]
         assert len(others) == 2
         for text in [bot.fc.tables[tid].message.text, *(v.message.text for v in others)]:
-            assert line not in text.splitlines(), text
+            assert not any(x.startswith("Talon: ") for x in text.splitlines()), text
     finally:
         await bot.stop()
 
