@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from adapters.local import LocalTable
-from adapters.local.terminal import CHAT
+from adapters.local.terminal import CHAT, PROMPT
 from bot.i18n import card_label
 from bot.service import TableService, TableUpdate
 from bot.table import Table
@@ -67,14 +67,17 @@ class Observer:
 class CheckedTerminal(Terminal):
     """The screen, checking every line as it is printed."""
 
-    def __init__(self, answer: Answer, observer: Observer) -> None:
+    def __init__(self, answer: Answer, service: TableService) -> None:
         super().__init__(answer)
-        self.observer = observer
+        self.observer = Observer(service)
+        service.listeners.append(self.observer)
         self.typed: Card | None = None
         self.problems: list[str] = []
         self.checked = 0
 
     def write(self, s: str) -> int:
+        if s == PROMPT:
+            self.typed = None  # what he types next is asked for now
         own, hidden = self.observer.allowed_and_hidden()
         if self.typed is not None:
             own = own | {self.typed}  # he named it himself
@@ -83,6 +86,19 @@ class CheckedTerminal(Terminal):
         if leaked:
             self.problems.append(f"{sorted(map(str, leaked))} in {s!r}")
         return super().write(s)
+
+    def card_or_first(self) -> str:
+        """At every other prompt a card he may or may not hold (every card in turn),
+        else the first choice."""
+        if self.prompts % 2:
+            self.typed = CARDS[self.prompts // 2 % len(CARDS)]
+            return card_label(self.typed, "en")
+        return "1"
+
+    def assert_clean(self) -> None:
+        """Lines were checked while cards were hidden, and none named one."""
+        assert self.checked > 20
+        assert not self.problems, "\n".join(self.problems[:10])
 
 
 @pytest.mark.parametrize(
@@ -99,37 +115,26 @@ async def test_the_terminal_shows_no_computer_s_card(
         for key, value in settings.items():
             if value is not None:
                 assert (await service.update_setting(CHAT, USER, key, value, is_admin=True)).ok
-        observer = Observer(service)
-        service.listeners.append(observer)
-        prompts = 0
 
         def answer(screen: str) -> str:
-            nonlocal prompts
-            prompts += 1
-            term.typed = None
             if "Choose a game" in screen:
                 return game_id
             # two deals, and on until a typed card was refused: a quick deal (the
             # computer closes the talon at once) asks for only a card or two, which
             # the rotation may find in his hand
             deals = len(re.findall(r"^Deal \d+ over:", term.text, re.M))
-            if (deals >= 2 and "is not in your hand" in term.text) or prompts > 400:
+            if (deals >= 2 and "is not in your hand" in term.text) or term.prompts > 400:
                 return "q"
             if "Match over" in screen:  # one deal may end a match (a Dreier contract of 24+)
                 return "m"
-            if prompts % 2:
-                # a card he may or may not hold: every card in turn
-                term.typed = CARDS[prompts // 2 % len(CARDS)]
-                return card_label(term.typed, "en")
-            return "1"
+            return term.card_or_first()
 
-        term = CheckedTerminal(answer, observer)
+        term = CheckedTerminal(answer, service)
         table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
         await asyncio.wait_for(table.run(), 60)
     # cards were typed and refused
     assert "is not in your hand" in term.text, term.text[-4000:]
-    assert term.checked > 20
-    assert not term.problems, "\n".join(term.problems[:10])
+    term.assert_clean()
 
 
 @pytest.mark.parametrize("tied", [(1, 2), (0, 1)], ids=["sits_out", "plays"])
@@ -142,14 +147,8 @@ async def test_a_dreier_tie_break_shows_him_no_tied_player_s_card(
     it against when he sits out)."""
     tie_break_at_once(monkeypatch, tied)
     async with running_service(tmp_path / "local.sqlite3") as service:
-        observer = Observer(service)
-        service.listeners.append(observer)
-        prompts = 0
 
         def answer(screen: str) -> str:
-            nonlocal prompts
-            prompts += 1
-            term.typed = None
             if "Choose a game" in screen:
                 if tied == (1, 2):  # no prompt until the end: typed meanwhile
                     for c in CARDS:
@@ -157,19 +156,15 @@ async def test_a_dreier_tie_break_shows_him_no_tied_player_s_card(
                             term.lines.put_nowait, card_label(c, "en")
                         )
                 return "dreier count_down=on"
-            if "Match over" in screen or prompts > 200:
+            if "Match over" in screen or term.prompts > 200:
                 return "q"
-            if prompts % 2:
-                term.typed = CARDS[prompts // 2 % len(CARDS)]
-                return card_label(term.typed, "en")
-            return "1"
+            return term.card_or_first()
 
-        term = CheckedTerminal(answer, observer)
+        term = CheckedTerminal(answer, service)
         table = LocalTable(
             service, asyncio.Event(), readline=term.next_line, out=term, user=USER, keyboard=True
         )
         await asyncio.wait_for(table.run(), 60)
     assert "Tie-break won by" in term.text, term.text[-4000:]
     assert ("Your choices:" in term.text) == (0 in tied)  # asked to play only in his deal
-    assert term.checked > 20
-    assert not term.problems, "\n".join(term.problems[:10])
+    term.assert_clean()
