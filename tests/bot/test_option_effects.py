@@ -41,6 +41,7 @@ from engine.actions import (
     Look,
     Pass,
     PlayCard,
+    Raise,
     decode,
 )
 from engine.games import game
@@ -549,3 +550,38 @@ async def test_tausend_players_seats_and_deals_that_many(bot: Bot, players: int)
     # two: nine cards each and two stocks; four: the dealer sits out
     want = {2: [9, 9], 3: [7, 7, 7], 4: [0, 7, 7, 7]}[players]
     assert sorted(held.values()) == want, held
+
+
+@pytest.mark.parametrize(
+    ("bids", "plays", "said"),
+    [
+        ((100, None, None), 130, "Bid 130 (raised from 100)"),
+        ((100, 110, None, 120, None), 130, "Bid 130 (raised from 120)"),
+        ((100, 110, None, 120, None), 120, "Bid 120"),
+    ],
+)
+async def test_tausend_a_raise_after_the_gifts_shows_what_the_declarer_bid(
+    bot: Bot, bids: tuple[int | None, ...], plays: int, said: str
+) -> None:
+    """Cilli wins the auction (with 100 outright, or with 120 over Anna's 110 after
+    her own 100) and gives Anna and Bert a card each; then she raises to 130, or
+    keeps her 120.  The table's contract is what she plays, "raised from" the last
+    bid the auction heard from her (not her first), and no raise when she kept it."""
+    tid, people = await _open_table(bot, "tausend", {})
+    for value in bids:
+        await _do(bot, tid, people, _is(Pass) if value is None else _is(Bid, value=value))
+    declarer = _to_act(bot, tid, people)
+
+    def raise_to(table: Table, seat: int, codes: list[int]) -> int:
+        assert table.deal is not None
+        actions = {decode(c, table.deal.contracts): c for c in codes}
+        return actions.get(Raise(plays), codes[0])  # else her first gift
+
+    def playing() -> bool:
+        deal = bot.svc.tables[tid].deal
+        assert deal is not None
+        return any(isinstance(decode(c, deal.contracts), PlayCard) for c in deal.legal())
+
+    await _play(bot, tid, people, raise_to, playing)
+    lines = bot.fc.tables[tid].message.text.splitlines()
+    assert f"Contract: {said} by {declarer.user.name}" in lines, lines
