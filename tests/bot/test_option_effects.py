@@ -326,6 +326,27 @@ async def test_bauern_kontra_over_forehand_s_own_bettler_says_it_fell(bot: Bot) 
     assert fell in lines, lines
 
 
+async def test_bauern_bids_line_holds_the_auction_not_the_kontra_round(bot: Bot) -> None:
+    """Anna's normal game stands after three passes; in the Kontra round that follows
+    Bert passes, Done says Kontra and the rest pass.  The table's "Bids:" line is the
+    auction's four bids as they were when it ended: the Kontra round's passes are not
+    bids, and its Kontra has its own line."""
+    tid, people = await _bauern_bidding(bot, {})
+    for _ in range(3):
+        await _do(bot, tid, people, _is(Pass))
+    auction = "Bids: " + " · ".join(
+        f"{p.user.name}: {b}"
+        for p, b in zip(people, ["Normal game", "Pass", "Pass", "Pass"], strict=True)
+    )
+    assert auction in bot.fc.tables[tid].message.text.splitlines()
+    await _do(bot, tid, people, _is(Pass))  # Bert: no Kontra
+    await _do(bot, tid, people, _is(Double))  # Done: Kontra
+    await _pass_until_play(bot, tid, people)
+    lines = bot.fc.tables[tid].message.text.splitlines()
+    bids = [x for x in lines if x.startswith("Bids: ")]
+    assert bids == [auction] and f"Kontra: {people[3].user.name}" in lines, lines
+
+
 async def _bauern_bettler(bot: Bot, options: dict[str, object]) -> tuple[str, list[Player]]:
     """A Bauern table where forehand's left bid a Bettler, all passed and nobody
     doubled: the declarer (forehand's left) is to lead."""
