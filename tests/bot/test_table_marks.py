@@ -5,7 +5,7 @@ passed every test.)"""
 
 from __future__ import annotations
 
-from bot.i18n import cards_text
+from bot.i18n import card_label, cards_text
 from bot.views import Style, deal_result_view, scores_of
 from engine.cards import Card
 
@@ -88,8 +88,9 @@ async def test_a_hand_names_who_holds_a_card_it_was_shown(bot: Bot) -> None:
 
 
 async def test_the_last_trick_names_who_took_it(bot: Bot) -> None:
-    """ "Last trick: … → Anna" is how the chat follows who leads next and who is
-    scoring; it must name the taker whichever seat he sits in."""
+    """ "Last trick: Bert K♥ · Anna 10♥ → Anna" is how the chat follows who leads next
+    and who is scoring; it must name the taker whichever seat he sits in, and each
+    card beside the player who played it."""
     players = [bot.player(u, heuristic) for u in users(2)]
     tid = await open_table(bot, "zweier", players)
     names = [p.user.name for p in players]
@@ -104,7 +105,11 @@ async def test_the_last_trick_names_who_took_it(bot: Bot) -> None:
         line = [ln for ln in tv.message.text.splitlines() if ln.startswith("Last trick: ")]
         if winner is not None:
             taker = table.deal_log.spec.seats[winner]
-            assert len(line) == 1 and line[0].endswith(f" → {names[taker]}"), line
+            cards = " · ".join(
+                f"{names[table.deal_log.spec.seats[s]]} {card_label(c)}"
+                for s, c in tv.public.last_trick
+            )  # each card beside who played it, in the order played
+            assert line == [f"Last trick: {cards} → {names[taker]}"], line
             takers.add(taker)
         assert any([await p.take_turn(tid) is not None for p in players])
     assert takers == {0, 1}, takers
