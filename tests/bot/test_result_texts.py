@@ -143,11 +143,11 @@ def test_a_zweier_result_says_who_closed_the_talon_and_counts_the_margin_from_th
     assert seen == _ZWEIER_CASES
 
 
-def _tie_break(k: int) -> Table:
+def _tie_break(k: int, options: dict[str, Any] | None = None) -> Table:
     """A Dreier match Anna won with 24, Bert and Cilli tied at 9 for the Bummerl: its
     tie-break, a deal of two (deal seats 0 and 1, match seats 1 and 2), dealt as the
     `k`-th."""
-    table = _table("dreier", 3)
+    table = _table("dreier", 3, options)
     match: Any = table.match
     match.scores, match.tie_break, match.tie_bummerl = [24, 9, 9], (1, 2), 1
     _deal(table, k)
@@ -203,6 +203,22 @@ def test_a_dreier_tie_break_picture_names_who_led_the_trick_and_who_is_to_act() 
             assert trick == [f"Trick: {names[seat]} {card}"], picture
             led.add(names[seat])
     assert led == {"Bert", "Cilli"}
+
+
+def test_the_cut_ritual_is_said_before_a_deal_of_three_not_before_the_tie_break() -> None:
+    """`dreier.cut_ritual`: middlehand cuts or knocks before each Dreier deal; the
+    tie-break is a deal of two, with no middlehand, so its picture says neither."""
+
+    def cut_lines(table: Table) -> list[str]:
+        picture = table_view(table, Style()).message.text.splitlines()
+        return [x for x in picture if x.endswith((" cuts the pack.", " knocks: no cut."))]
+
+    for k in range(4):
+        dreier = _table("dreier", 3, {"dreier.cut_ritual": True})
+        _deal(dreier, k)
+        assert len(cut_lines(dreier)) == 1
+        tie_break = _tie_break(k, {"dreier.cut_ritual": True})
+        assert cut_lines(tie_break) == []
 
 
 @pytest.mark.parametrize("doubling", [False, True])
