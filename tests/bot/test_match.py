@@ -310,11 +310,14 @@ async def test_pass_is_the_first_choice_wherever_one_may_pass(bot: Bot, game_id:
     assert prompts > 2
 
 
-async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(bot: Bot) -> None:
+@pytest.mark.parametrize("closes", [0, 1], ids=["first_seat", "second_seat"])
+async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(
+    bot: Bot, closes: int
+) -> None:
     """Closing the talon and exchanging the trump Jack are said aloud at a table, and
     who closed matters for the score: the table names the player, not only the talon's
-    new state or a changed face-up card (Anna exchanges whenever she may and closes
-    once the talon is short, Bert only plays cards)."""
+    new state or a changed face-up card (one player exchanges whenever he may and closes
+    once the talon is short, the other only plays cards; either may sit first)."""
 
     def closer(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
         assert table.deal is not None
@@ -327,7 +330,10 @@ async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(b
         return rng.choice([c for c in codes if c < EXCHANGE])
 
     anna, bert = users(2)
-    players = [bot.player(anna, closer), bot.player(bert, card_player)]
+    policies = [card_player, card_player]
+    policies[closes] = closer
+    players = [bot.player(anna, policies[0]), bot.player(bert, policies[1])]
+    name = ("Anna", "Bert")[closes]
     shown: list[str] = []
 
     def watch(u: TableUpdate) -> None:
@@ -335,17 +341,17 @@ async def test_the_table_says_who_closed_the_talon_and_who_exchanged_the_trump(b
             shown.append(bot.fc.tables[u.table_id].message.text)
 
     bot.fc.on_update.append(watch)
-    for _ in range(5):  # matches, until Anna held the trump Jack in time
+    for _ in range(5):  # matches, until the closer held the trump Jack in time
         tid = await open_table(bot, "zweier", players)
         await play_out(bot.fc, tid, players)
         if any("exchanged" in text for text in shown):
             break
     closed = set(_lines(shown, "Talon closed"))
-    assert closed == {"Talon closed by Anna"}, closed
+    assert closed == {f"Talon closed by {name}"}, closed
     trumps = _lines(shown, "Trumps: ")
     exchanged = {line.split(" · ")[-1] for line in trumps if "exchanged" in line}
     assert exchanged, trumps
-    assert all(re.fullmatch(r"Face-up trump: J., exchanged by Anna", x) for x in exchanged)
+    assert all(re.fullmatch(rf"Face-up trump: J., exchanged by {name}", x) for x in exchanged)
     # once the talon is closed its trump card lies face down (still remembered)
     for text in shown:
         trump = next((x for x in text.splitlines() if x.startswith("Trumps: ")), "")
