@@ -37,6 +37,7 @@ from tests.e2e.discord_harness import (
     secret_cards,
 )
 from tests.e2e.fakes.discord.entities import FakeUser
+from tests.e2e.fakes.discord.interaction import FakeInteraction
 from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.e2e.fakes.discord.protocol import Limits, MessageFlag
 from tests.e2e.fakes.discord.server import FakeDiscord
@@ -317,11 +318,8 @@ async def test_a_second_show_my_hand_retires_the_first(tmp_path: Path) -> None:
     and loses its buttons (they would act on an old picture); the newer one follows
     the game."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, emil = world["anna"], world["emil"]
-        table_id, _ = await start_zweier(world, anna, emil)
-        first = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
-        await world.settle()
+        emil = world["emil"]
+        table_id, _, first = await show_emil_his_hand(world)
         second = await (
             await world.fake.click(emil, table_message(world, table_id), "Show my hand")
         )
@@ -335,15 +333,23 @@ async def test_a_second_show_my_hand_retires_the_first(tmp_path: Path) -> None:
         assert note not in world.fake.messages[second.id].content
 
 
-async def emil_plays_from_show_my_hand(world: World) -> tuple[str, FakeMessage]:
+async def show_emil_his_hand(world: World) -> tuple[str, FakeInteraction, FakeMessage]:
     """The bot started, Anna and Emil (closed DMs) at a Zweier match, and the hand
-    "Show my hand" gave Emil, live: the table and that hand."""
+    "Show my hand" gave Emil, live: the table, that press (whose token a test may
+    expire) and the hand."""
     await world.start_bot()
     anna, emil = world["anna"], world["emil"]
     table_id, _ = await start_zweier(world, anna, emil)
-    hand = await (await world.fake.click(emil, table_message(world, table_id), "Show my hand"))
+    shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
+    hand = await shown
     await world.settle()
     assert hand.buttons and hand.ephemeral_for is emil
+    return table_id, shown, hand
+
+
+async def emil_plays_from_show_my_hand(world: World) -> tuple[str, FakeMessage]:
+    """`show_emil_his_hand` without the press: the table and Emil's hand."""
+    table_id, _, hand = await show_emil_his_hand(world)
     return table_id, hand
 
 
@@ -468,12 +474,8 @@ async def test_ephemeral_hands_are_not_edited_past_their_token(tmp_path: Path) -
     50027).  Its end and the token's are set here, not left to two short timers: a
     late answer on a loaded machine would move the one but not the other."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        anna, emil = world["anna"], world["emil"]
-        table_id, _ = await start_zweier(world, anna, emil)
-        shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
-        first = await shown
-        await world.settle()
+        emil = world["emil"]
+        table_id, shown, first = await show_emil_his_hand(world)
         await stop_following(world, table_id, emil, first)
         shown.expire_token()
 
@@ -492,12 +494,8 @@ async def test_an_ephemeral_hand_played_from_outlives_the_token_it_was_shown_wit
     follows the game through that press's token, so when the token of "Show my hand"
     runs out (15 minutes on Discord) his hand still shows the table as it is."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
         anna, emil = world["anna"], world["emil"]
-        table_id, _ = await start_zweier(world, anna, emil)
-        shown = await world.fake.click(emil, table_message(world, table_id), "Show my hand")
-        hand = await shown
-        await world.settle()
+        table_id, shown, hand = await show_emil_his_hand(world)
         await world.click(emil, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
         shown.expire_token()
