@@ -112,7 +112,7 @@ class Clocks(ServiceShape):
         if seat is None:
             return None
         s = table.seats[seat]
-        if s is None or not s.human_playing:
+        if s is None or not s.human_playing or table.playing_out == seat:
             return None
         return self._clock() + float(table.settings.get("turn_timeout", self.timings.turn_timeout))
 
@@ -145,9 +145,10 @@ class Clocks(ServiceShape):
         s = table.seats[seat]
         if s is None:
             return
-        if not s.human_playing:
+        if not s.human_playing or table.playing_out == seat:
+            what = "ai" if not s.human_playing else "out"  # "out": his timed-out turn
             timers.handles.append(
-                loop.call_later(self.timings.ai_delay, self._fire, table.id, version, "ai")
+                loop.call_later(self.timings.ai_delay, self._fire, table.id, version, what)
             )
             return
         if self._held_turn(table):
@@ -185,7 +186,7 @@ class Clocks(ServiceShape):
             if what == "close":
                 await self._close_if_abandoned(table)
                 return
-            if what != "ai" and self._held_turn(table):
+            if what not in ("ai", "out") and self._held_turn(table):
                 return
             seat = table.to_act()
             if seat is None:
@@ -228,7 +229,8 @@ class Clocks(ServiceShape):
                     level = table.settings.get("ai_level", self.ai_level)
                     entries.append({"k": "replace", "seat": seat, "level": level})
             else:
-                entries.append({"k": "act", "seat": seat, "code": code, "by": "ai"})
+                by = "o" if what == "out" else "ai"
+                entries.append({"k": "act", "seat": seat, "code": code, "by": by})
             await self._play(table, entries)
             replaced = what == "timeout" and s is not None and s.ai is not None
             if replaced and s is not None and s.user is not None and table.id in self.tables:

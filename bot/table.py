@@ -144,6 +144,11 @@ class Table:
         self.ended: str | None = None
         self.abort_reason: str | None = None
         self.last_events: tuple[Event, ...] = ()
+        #: The seat whose timed-out turn the computer is still playing: its move for him
+        #: kept the turn (a trump exchange, a closed talon, Thousand's gifts), and a
+        #: turn that ran out is played until it passes, not given a new clock and
+        #: counted missed again for every step of it
+        self.playing_out: int | None = None
         self.deadline: float | None = None
         #: Changed in memory, not yet stored (the service's `_commit` between applying
         #: and the write): nothing is drawn from it then, or a move the database does
@@ -314,6 +319,7 @@ class Table:
         # picked up by the other side deals later, when the score has turned
         self.votes.clear()
         self.deal_from = self.version
+        self.playing_out = None
         self.deal = state
         self.deal_log = DealLog(spec, e["seed"], state)
         self.deals.append(self.deal_log)
@@ -331,12 +337,16 @@ class Table:
         self.deal, events = P.apply(self.deal, seat, action)
         self.deal_log.actions.append((e["seat"], action))
         s = self.seats[e["seat"]]
+        by = e.get("by")
         if s is not None:
-            if e.get("by") == "t":
+            if by == "t":
                 s.missed += 1
-                s.timed_out_at = self.version
-            elif e.get("by") == "p":
+            elif by == "p":
                 s.missed = 0
+            if by in ("t", "o"):  # "o": the rest of a timed-out turn, not missed again
+                s.timed_out_at = self.version
+        going_on = by in ("t", "o") and P.to_act(self.deal) == seat
+        self.playing_out = e["seat"] if going_on else None
         res = P.result(self.deal)
         if res is not None:
             self.deal_points.append(list(self.match.add_result(spec, res)))
@@ -354,6 +364,8 @@ class Table:
         if s is not None:
             s.ai = None
             s.missed = 0
+        if self.playing_out == e["seat"]:
+            self.playing_out = None  # back at the table: the rest of the turn is his
 
     def _on_vote(self, e: Entry) -> None:
         self.votes.add(e["user"])

@@ -5,22 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from bot.payload import decode
 from bot.service import Timings
+from engine.actions import CloseTalon, ExchangeTrump, PlayCard
+from engine.actions import decode as decode_action
 
 from .fakechat import (
     CHAT,
     Bot,
+    CommitCopies,
     GatedAI,
     Player,
     button,
+    ids,
     open_table,
     play_out,
     run_out,
+    seeds,
     to_move,
     until_discard_menu,
     users,
@@ -108,7 +115,9 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
             timeout=2,
         )
         log = await _log(bot, tid)
-        assert [e["by"] for e in log if e["k"] == "act"] == ["t"]
+        # one move, or a close or a trump exchange and the card of that turn ("o")
+        by = [e["by"] for e in log if e["k"] == "act"]
+        assert by[0] == "t" and by[1:] in ([], ["o"])
         assert bot.svc.tables[tid].seats[seat].ai is None  # type: ignore[union-attr]
 
         # 2. a second missed turn in a row: the computer takes the seat
@@ -588,3 +597,72 @@ async def test_the_computer_plays_a_timed_out_turn_at_the_chat_s_level(
         assert levels == ["heuristic"]
     finally:
         await bot.stop()
+
+
+def _keeps_the_turn_first(level: str, view: object, legal: list[int], seed: str) -> int:
+    """A computer that closes the talon (or exchanges the trump Jack) whenever it may:
+    a move that leaves the turn with the one who made it."""
+    for code in legal:
+        if isinstance(decode_action(code), CloseTalon | ExchangeTrump):
+            return code
+    return legal[0]
+
+
+def _acts_by(db: Path) -> list[str]:
+    """Who made each move the database at `db` holds ("t", "o", "p", "ai")."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT json_extract(entry, '$.by') FROM table_log"
+            " WHERE json_extract(entry, '$.k') = 'act' ORDER BY version"
+        ).fetchall()
+    finally:
+        conn.close()
+    return [by for (by,) in rows]
+
+
+async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """His time ran out on lead and the computer closed the talon for him: a move that
+    keeps the turn.  It plays the card of that turn too, at once, and it is one turn
+    missed; it does not hand the turn back with a new clock to run out again and count
+    a second missed turn (three such turns and his seat was gone after one trick).
+    A kill between the two moves loses nothing: the restarted bot plays the card."""
+    monkeypatch.setattr("bot.service.choose_action", _keeps_the_turn_first)
+    bot = await make_bot(timings=dataclasses.replace(LONG, missed_turns_limit=3)).start()
+    copies = CommitCopies(bot.db, tmp_path)
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        absent = to_move(bot.svc.tables[tid], [a, b])
+        present = b if absent is a else a
+        seat = bot.svc.tables[tid].seat_of(absent.key)
+        hv = absent.hand(tid)
+        assert seat is not None and hv is not None and hv.your_turn
+        late_card = hv.message.all_buttons()[0]
+        assert run_out(bot.svc, tid, absent)  # the only timer of his that runs out
+        await bot.fc.wait(lambda: _to_act(bot, tid) == present.key, timeout=5)
+        log = await _log(bot, tid)
+        assert [(e["seat"], e["by"]) for e in log if e["k"] == "act"] == [(seat, "t"), (seat, "o")]
+        table = bot.svc.tables[tid]
+        (_, closed), (_, card) = table.deals[0].actions
+        assert isinstance(closed, CloseTalon) and isinstance(card, PlayCard)
+        s = table.seats[seat]
+        assert s is not None and s.missed == 1 and s.ai is None
+        assert table.deadline is not None  # the other player's turn, on his clock
+        assert [u.kind for u in bot.fc.updates].count("replaced") == 0
+        out = await absent.press(late_card)  # the computer played that turn for him
+        assert not out.ok and out.code == "too_late"
+    finally:
+        await bot.stop()
+    # the kill: right after the close was stored, before the card
+    killed = next(path for _, path, _ in copies.taken if _acts_by(path) == ["t"])
+    again = await Bot(killed, bot.timings, seeds("after"), ids("r")).start()
+    try:
+        await again.fc.wait(lambda: _to_act(again, tid) == present.key, timeout=5)
+        assert _acts_by(killed) == ["t", "o"]
+        s = again.svc.tables[tid].seats[seat]
+        assert s is not None and s.missed == 1 and s.ai is None
+    finally:
+        await again.stop()
