@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine import protocol as P
-from engine.actions import Action, decode
+from engine.actions import Action, PlayCard, decode
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import game as game_spec
@@ -345,7 +345,9 @@ class Table:
                 s.missed = 0
             if by in ("t", "o"):  # "o": the rest of a timed-out turn, not missed again
                 s.timed_out_at = self.version
-        going_on = by in ("t", "o") and P.to_act(self.deal) == seat
+        # a card played ends the turn, even when its trick makes him lead the next
+        going_on = by in ("t", "o") and not isinstance(action, PlayCard)
+        going_on = going_on and P.to_act(self.deal) == seat
         self.playing_out = e["seat"] if going_on else None
         res = P.result(self.deal)
         if res is not None:
