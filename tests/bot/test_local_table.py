@@ -1649,9 +1649,10 @@ async def test_a_turn_the_computer_played_for_him_says_so(
         said = " ".join(term.text.split())
         assert said.count("Your time ran out") == 1
         # the table's news follows the note at once, no blank line between: the
-        # whole news when he led, the trick's end and his next hand when he followed,
-        # and a lone changed line when the computer exchanged the trump Jack or
-        # closed the talon for him (his turn still: his hand after a blank line)
+        # whole news when he led, the trick's end and his next hand when he followed
+        # (when the computer exchanged the trump Jack or closed the talon for him, it
+        # played his card too: one turn, one note; also so with a computer forced
+        # to exchange or close, tried by hand)
         assert re.search(rf"{PROMPT}\nYour time ran out[^\n]*\n[^\n]", term.text), term.text
         assert (
             "Your time ran out: the computer played for you (1 of 3 turns missed; "
