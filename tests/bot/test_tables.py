@@ -1358,20 +1358,23 @@ async def test_a_wrong_claim_names_the_claimer(bot: Bot, close_first: bool) -> N
 
 
 @pytest.mark.parametrize(
-    ("carinthian", "hint"),
+    ("caller_first", "carinthian", "hint"),
     [
-        (False, "you play the normal game and take the talon."),
-        (True, "you play the normal game (the talon stays aside)."),  # no talon there
+        (True, False, "you play the normal game and take the talon."),
+        (True, True, "you play the normal game (the talon stays aside)."),  # no talon there
+        (False, False, None),
     ],
 )
 async def test_caller_first_says_what_forehand_s_pass_means(
-    bot: Bot, carinthian: bool, hint: str
+    bot: Bot, caller_first: bool, carinthian: bool, hint: str | None
 ) -> None:
     """`dreier.caller_first`: forehand announces or passes first, and his "Pass" keeps
     the normal game if nobody bids after him (docs/rules/dreier.md): a button that
-    reads as dropping out says so in his hand, and only in his."""
+    reads as dropping out says so in his hand, and only in his, and only before he
+    spoke: the others' "Pass" after his drops out.  Without the option his "Pass" is
+    no such thing, and nobody is told so."""
     players = [Player(bot.fc, u) for u in users(3)]
-    options = {"dreier.caller_first": True, "dreier.carinthian": carinthian}
+    options = {"dreier.caller_first": caller_first, "dreier.carinthian": carinthian}
     tid = await open_table(bot, "dreier", players, options=options)
     table = bot.svc.tables[tid]
     assert table.deal is not None
@@ -1381,12 +1384,28 @@ async def test_caller_first_says_what_forehand_s_pass_means(
         code = table.deal.legal()[0]
         user = next(p.user for p in players if table.seat_of(p.key) == seat)
         assert (await bot.svc.act(user, game_action(tid, table.version, code))).ok
-    hint = "Announce a contract now, or pass: if nobody bids after you, " + hint
-    for p in players:
-        hand = bot.svc.hand(tid, p.key, "en")
-        assert hand is not None
-        said = hint in hand.message.text.splitlines()
-        assert said == (table.seat_of(p.key) == table.to_act()), hand.message.text
+    start = "Announce a contract now, or pass: "
+
+    def hinted() -> list[int | None]:
+        """The seats whose hand gives forehand's hint, and check its words."""
+        seats = []
+        for p in players:
+            hand = bot.svc.hand(tid, p.key, "en")
+            assert hand is not None
+            lines = [x for x in hand.message.text.splitlines() if x.startswith(start)]
+            if lines:
+                assert lines == [start + "if nobody bids after you, " + str(hint)], lines
+                seats.append(table.seat_of(p.key))
+        return seats
+
+    forehand = table.to_act()
+    assert hinted() == ([forehand] if caller_first else [])
+    user = next(p.user for p in players if table.seat_of(p.key) == forehand)
+    code = encode(Pass(), table.deal.contracts)  # without the option he must bid
+    code = code if code in table.deal.legal() else table.deal.legal()[0]
+    assert (await bot.svc.act(user, game_action(tid, table.version, code))).ok
+    assert table.to_act() not in (None, forehand)
+    assert hinted() == []
 
 
 async def test_a_lobby_names_the_computers_level_in_its_language(bot: Bot) -> None:
