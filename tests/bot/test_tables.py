@@ -1268,14 +1268,32 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
     assert not any("raised from" in ln for ln in contracts)
 
 
+def _partner_s_bettler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
+    """Bauern: forehand bids the normal game, his partner a Bettler over it, and the
+    other team says Kontra when it may, else passes."""
+    assert table.deal is not None
+    forehand = dict(P.view(table.deal, None).extra).get("forehand")
+    mine = table.deal_seat(seat)
+    assert isinstance(forehand, int) and mine is not None
+    tokens = {0: ("normal",), 2: ("bettler",)}.get((mine - forehand) % 4, ("double", "pass"))
+    return _prefer(*tokens)(table, seat, codes, rng)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [_prefer("bettler", "double", "pass"), _partner_s_bettler],
+    ids=["forehand-s-bettler", "partner-s-bettler"],
+)
 async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_the_bid(
-    bot: Bot,
+    bot: Bot, policy: Policy
 ) -> None:
-    """`kontra_beats_bettler`: once an opponent said Kontra, the Bettler is void and
-    forehand holds the normal game at ×2: that is what the others still bid against,
-    and their hands (on Telegram in another chat than the table) must say so, not
-    show the dead Bettler as the highest bid."""
+    """`kontra_beats_bettler`: once an opponent said Kontra, the Bettler (forehand's
+    or his partner's) is void and forehand holds the normal game at ×2: that is what
+    the others still bid against, and their hands (on Telegram in another chat than
+    the table) must say so, and name forehand as its holder, not show the dead
+    Bettler as the highest bid."""
     highs: list[tuple[bool, str]] = []  # (a Kontra stands in the auction, the line)
+    holders: set[str] = set()  # forehand's name where a Kontra stood
 
     def look(update: TableUpdate) -> None:
         table = bot.svc.tables.get(update.table_id)
@@ -1288,9 +1306,15 @@ async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_t
             for line in hand.message.text.splitlines() if hand is not None else ():
                 if line.startswith("Highest bid:"):
                     highs.append((kontra, line))
+        if kontra and table.deal is not None and table.deal_log is not None:
+            forehand = dict(table.deal.view(None).extra)["forehand"]
+            assert isinstance(forehand, int)
+            player = table.seats[table.deal_log.spec.seats[forehand]]
+            assert player is not None and player.user is not None
+            holders.add(next(p.user.name for p in players if p.key == player.user))
 
     bot.fc.on_update.append(look)
-    players = [bot.player(u, _prefer("bettler", "double", "pass")) for u in users(4)]
+    players = [bot.player(u, policy) for u in users(4)]
     tid = await open_table(bot, "bauern", players, options={"bauern.kontra_beats_bettler": True})
     await play_out(bot.fc, tid, players)
     after = [line for kontra, line in highs if kontra]
@@ -1299,6 +1323,8 @@ async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_t
         assert line.startswith(
             "Highest bid: Normal game (1–3) ×2 (the Bettler fell to a Kontra), by "
         ), line
+    named = {line.rpartition(", by ")[2] for line in after}
+    assert named == holders, (named, holders)
     assert any(line.startswith("Highest bid: Bettler") for kontra, line in highs if not kontra)
 
 
