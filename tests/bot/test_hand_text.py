@@ -552,13 +552,18 @@ async def test_every_thousand_giver_picks_a_card_then_the_others_in_seating_orde
     assert givers == {0, 1, 2} and first_card and redeal, (givers, first_card, redeal)
 
 
-async def test_dreiers_trump_choice_says_what_its_buttons_do(bot: Bot) -> None:
-    """ "Turn up card 4 unseen" beside "Trumps: ♥ Hearts": forehand's hand says how
-    trumps are named."""
-    players = [bot.player(u) for u in users(3)]
-    tid = await open_table(bot, "dreier", players)
+@pytest.mark.parametrize(("game_id", "n"), [("dreier", 3), ("bauern", 4)])
+async def test_dreiers_trump_choice_says_what_its_buttons_do(
+    bot: Bot, game_id: str, n: int
+) -> None:
+    """ "Turn up card 4 unseen" beside "Trumps: ♥ Hearts": Dreier's forehand's hand
+    says how trumps are named.  Bauern's forehand names them too, but his Aufschlagen
+    turns up one of two unseen cards, not of three: he is not told Dreier's rule."""
+    players = [bot.player(u) for u in users(n)]
+    tid = await open_table(bot, game_id, players)
     [hv] = [h for p in players if (h := p.hand(tid)) is not None and h.your_turn]
     assert hv.view is not None and hv.view.phase == "trump"
-    assert "Name trumps: a suit of the three cards you see" in hv.message.text
+    said = "Name trumps: a suit of the three cards you see" in hv.message.text
+    assert said == (game_id == "dreier"), hv.message.text
     others = [p.hand(tid) for p in players]
     assert not [h for h in others if h and not h.your_turn and "Name trumps" in h.message.text]
