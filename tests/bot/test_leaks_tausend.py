@@ -186,12 +186,17 @@ def _third_without_marriage(hands: list[set[Card]], stock: set[Card], forehand: 
 async def test_a_bidder_who_may_only_pass_is_told_why(make_bot: Callable[..., Bot]) -> None:
     """After 100 and 125, the third bidder holds no marriage and may only pass: his
     hand says the bid to beat and that above 120 a marriage is needed, in place of a
-    lone "Pass" button that says nothing."""
+    lone "Pass" button that says nothing.  The second, who holds one, is offered bids
+    above 120 and told no such limit."""
     async with _dealt(make_bot, _third_without_marriage) as (bot, table, players, third):
         tid = table.id
         by_seat = {table.seat_of(p.key): p for p in players}
-        for value in (100, 125):
-            await _move(bot, table, by_seat, Bid(value=value))
+        opener = await _move(bot, table, by_seat, Bid(value=100))
+        married = bot.svc.hand(tid, by_seat[table.to_act()].key)  # his bids go on
+        assert married is not None
+        assert f"Highest bid: 100, by {opener}" in married.message.text.splitlines()
+        assert "Above 120 only" not in married.message.text
+        await _move(bot, table, by_seat, Bid(value=125))
         assert table.to_act() == third
         hand = bot.svc.hand(tid, by_seat[third].key)
         assert hand is not None
@@ -261,3 +266,50 @@ async def test_the_golden_round_is_named_at_the_table(bot: Bot) -> None:
     assert "Contract: Bid 120 (golden round) by" in text, text
     german = bot.svc.table(tid, "de")
     assert german is not None and "(goldene Runde)" in german.message.text
+
+
+def _no_marriages(hands: list[set[Card]], stock: set[Card], forehand: int) -> int | None:
+    """Forehand, when neither his cards with the stock's nor the second bidder's hold
+    a marriage, and the third bidder's do."""
+    second, third = (forehand + 1) % 3, (forehand + 2) % 3
+    if _married(hands[forehand] | stock) or _married(hands[second]):
+        return None
+    return forehand if _married(hands[third]) else None
+
+
+async def test_a_bid_or_raise_without_a_marriage_says_where_it_stops(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Without a marriage the bids stop at 120 and so do the raises after the stock:
+    a hand offered no more than that says why, beside the bid to beat while bidding;
+    one with a marriage is offered more and told of no limit, also over a bid of 120.
+    The declarer raising has no bid to beat, and his contract, counted single, is not
+    repeated in his hand (a doubled one is, as the table says it)."""
+    async with _dealt(make_bot, _no_marriages) as (bot, table, players, forehand):
+        tid = table.id
+        by_seat = {table.seat_of(p.key): p for p in players}
+        rule = "Above 120 only with a marriage (King and Queen of one suit) in hand."
+
+        def lines() -> list[str]:
+            hand = bot.svc.hand(tid, by_seat[table.to_act()].key)
+            assert hand is not None
+            return hand.message.text.splitlines()
+
+        opener = await _move(bot, table, by_seat, Bid(value=100))
+        assert f"Highest bid: 100, by {opener}" in lines() and rule in lines()
+        await _move(bot, table, by_seat, Pass())
+        assert table.to_act() == 0  # the married third, the first seat (no default name)
+        assert f"Highest bid: 100, by {opener}" in lines() and rule not in lines()
+        third = await _move(bot, table, by_seat, Bid(value=105))
+        assert f"Highest bid: 105, by {third}" in lines() and rule in lines()
+        await _move(bot, table, by_seat, Bid(value=120))
+        assert f"Highest bid: 120, by {opener}" in lines() and rule not in lines()
+        await _move(bot, table, by_seat, Pass())
+        assert table.deal is not None and table.to_act() == forehand
+        while P.view(table.deal, None).phase != "raise":  # his two gifts
+            code = table.deal.legal()[0]
+            user = by_seat[table.to_act()].user
+            assert (await bot.svc.act(user, game_action(tid, table.version, code))).ok
+        assert table.to_act() == forehand
+        assert rule in lines()
+        assert not [x for x in lines() if x.startswith(("Highest bid", "Contract:"))], lines()
