@@ -1,17 +1,23 @@
 """What the channel's table message says about each seat and side while a match
-runs: whose turn it is, and each Bauern team's own score.  (Gaps a mutation run of
-`bot.views.table` found: a marker on every seat, or one team's score shown for both,
-passed every test.)"""
+runs: whose turn it is, each Bauern team's own score and the deal's fingerprint.
+(Gaps mutation runs of `bot.views.table` found: a marker on every seat, one team's
+score shown for both, or a fingerprint shown only once the deal was over passed every
+test.)"""
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 from bot.i18n import card_label, cards_text
 from bot.views import Style, deal_result_view, scores_of
+from bot.views.table import table_view
 from engine.cards import Card
 
 from .fakechat import Bot, open_table, users
 from .policies import heuristic
 from .test_expert_views import play_until, table_text
+from .test_result_texts import _deal, _move, _table
 
 
 async def test_the_turn_marker_is_on_the_seat_to_act_only(bot: Bot) -> None:
@@ -126,3 +132,24 @@ async def test_a_running_deal_has_no_result_to_publish_its_seed(bot: Bot) -> Non
     table = bot.svc.tables[tid]
     assert table.deal_log is not None and table.deal is not None
     assert deal_result_view(table, Style()) is None
+
+
+def test_the_fingerprint_is_shown_from_the_deal_s_first_move_to_its_last() -> None:
+    """The seed's hash is published while the deal is played, so that the seed its
+    result gives can be checked against what was shown before any card fell: the
+    channel's picture carries it at every move of a running deal, not only once the
+    deal is scored."""
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    assert table.deal_log is not None
+    # the SHA-256 of the seed's bytes, as the line says, worked out here
+    digest = hashlib.sha256(bytes.fromhex(table.deal_log.seed)).hexdigest()
+    said = f"Deal fingerprint (SHA-256 of the seed's bytes, the seed read as hex): {digest[:16]}…"
+    rng = random.Random(0)
+    moves = 0
+    while not table.deal_points:
+        picture = table_view(table, Style()).message.text.splitlines()
+        assert said in picture, picture
+        _move(table, rng)
+        moves += 1
+    assert moves > 1
