@@ -1,8 +1,8 @@
 """What the channel's table message says about each seat and side while a match
-runs: whose turn it is, each Bauern team's own score and the deal's fingerprint.
-(Gaps mutation runs of `bot.views.table` found: a marker on every seat, one team's
-score shown for both, or a fingerprint shown only once the deal was over passed every
-test.)"""
+runs: whose turn it is, each Bauern team's own score, the bolts at Thousand and the
+deal's fingerprint.  (Gaps mutation runs of `bot.views.table` found: a marker on every
+seat, one team's score shown for both, no bolts line, or a fingerprint shown only once
+the deal was over passed every test.)"""
 
 from __future__ import annotations
 
@@ -153,3 +153,28 @@ def test_the_fingerprint_is_shown_from_the_deal_s_first_move_to_its_last() -> No
         _move(table, rng)
         moves += 1
     assert moves > 1
+
+
+def test_the_table_counts_each_thousand_player_s_bolts_once_there_are_any() -> None:
+    """A bolt (a deal scored at nil, RULES.md §5) counts towards a fine at the third:
+    the table lists each player's bolts by name once anyone has one, and says nothing
+    of bolts before."""
+    names = [u.name for u in users(3)]
+    table = _table("tausend", 3)
+    rng = random.Random(0)
+    for k in range(40):
+        _deal(table, k)
+        deals = len(table.deal_points)
+        while len(table.deal_points) == deals:
+            _move(table, rng)
+        assert table.match is not None
+        bolts = table.match.summary()["bolts"]
+        picture = table_view(table, Style()).message.text.splitlines()
+        said = [x for x in picture if x.startswith("Bolts:")]
+        if any(bolts):
+            listed = " · ".join(f"{n}: {b}" for n, b in zip(names, bolts, strict=True))
+            assert said == [f"Bolts: {listed}"], picture
+            break
+        assert said == [], picture
+    else:
+        raise AssertionError("no bolt in 40 deals")
