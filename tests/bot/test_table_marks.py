@@ -1,8 +1,8 @@
 """What the channel's table message says about each seat and side while a match
-runs: whose turn it is, each Bauern team's own score, the bolts at Thousand and the
-deal's fingerprint.  (Gaps mutation runs of `bot.views.table` found: a marker on every
-seat, one team's score shown for both, no bolts line, or a fingerprint shown only once
-the deal was over passed every test.)"""
+runs: whose turn it is, each Bauern team's own score, a seat the computer plays, the
+bolts at Thousand and the deal's fingerprint.  (Gaps mutation runs of
+`bot.views.table` found: a marker on every seat, one team's score shown for both, no
+bolts line, or a fingerprint shown only once the deal was over passed every test.)"""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import hashlib
 import random
 
 from bot.i18n import card_label, cards_text
+from bot.payload import decode
 from bot.views import Style, deal_result_view, scores_of
 from bot.views.table import table_view
 from engine.cards import Card
@@ -178,3 +179,25 @@ def test_the_table_counts_each_thousand_player_s_bolts_once_there_are_any() -> N
         assert said == [], picture
     else:
         raise AssertionError("no bolt in 40 deals")
+
+
+def test_a_seat_the_computer_took_over_is_marked_and_offers_it_back() -> None:
+    """Bert's turns ran out and the computer plays his seat: the chat sees that on his
+    seat alone (not on Anna's, who plays herself) and gets the button to take it back;
+    once he is back, neither the mark nor the button is left."""
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    table.apply({"k": "replace", "seat": 1, "level": "heuristic"})
+
+    def picture() -> tuple[str, list[str]]:
+        msg = table_view(table, Style()).message
+        score = next(x for x in msg.text.splitlines() if x.startswith("Score"))
+        return score.replace("▶ ", ""), [decode(b.payload).verb for b in msg.all_buttons()]
+
+    score, verbs = picture()
+    assert score.endswith(": Anna: 0 · Bert (the computer plays): 0"), score
+    assert verbs == ["h", "tb"], verbs
+    table.apply({"k": "back", "seat": 1})
+    score, verbs = picture()
+    assert score.endswith(": Anna: 0 · Bert: 0"), score
+    assert verbs == ["h"], verbs
