@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import re
 from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.payload import decode
 from bot.service import ChatRef, TableUpdate
-from bot.views import HandView, LobbyView
+from bot.views import HandView, LobbyView, Style
+from bot.views.table import table_view
 from engine.games import available
 
 from .fakechat import (
@@ -30,6 +33,7 @@ from .fakechat import (
     users,
 )
 from .policies import heuristic
+from .test_result_texts import _deal, _move, _table
 
 
 def _last_hands(bot: Bot, tid: str, kind: str) -> dict[str, HandView]:
@@ -321,3 +325,36 @@ async def test_thousands_rounding_is_said_where_it_changes_a_score(bot: Bot) -> 
         assert rounded == odd, text
         said[rounded] += 1
     assert said[True], said
+
+
+def test_a_table_closed_by_vote_mid_deal_says_so_and_asks_for_no_more_votes() -> None:
+    """Anna asks to close the table, then Bert agrees, in the middle of a deal: while
+    it runs the picture counts the votes and offers the agree button; once closed it
+    says so in words, not "1 of the 2 needed" any more, and offers no button (built
+    from the log in memory: the same view the adapters draw the last picture from)."""
+    anna, bert = users(2)
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    rng = random.Random(0)
+    for _ in range(3):
+        _move(table, rng)
+
+    def picture() -> tuple[list[str], list[tuple[str, str]]]:
+        msg = table_view(table, Style()).message
+        return msg.text.splitlines(), [(b.label, decode(b.payload).verb) for b in msg.all_buttons()]
+
+    lines, buttons = picture()
+    assert "This table was closed." not in lines, lines
+    assert not any(x.startswith("Votes to close") for x in lines), lines
+    assert buttons == [("Show my hand", "h")], buttons
+    table.apply({"k": "vote", "user": anna.key})
+    lines, buttons = picture()
+    assert "Votes to close the table: 1 of the 2 needed" in lines, lines
+    assert "This table was closed." not in lines, lines
+    assert buttons == [("Show my hand", "h"), ("Close the table too (1/2)", "ab")], buttons
+    table.apply({"k": "vote", "user": bert.key})
+    table.apply({"k": "abort", "reason": "vote"})
+    lines, buttons = picture()
+    assert lines[-1] == "This table was closed.", lines
+    assert not any(x.startswith("Votes to close") for x in lines), lines
+    assert buttons == [], buttons
