@@ -97,6 +97,12 @@ async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
         players, table_id = await started_match(rig, fake)
         anna = players.users[0]
         group = players.group
+        # Cilli's lobby, opened while anyone could, waits in the group: it does not
+        # make Anna's Rematch a join that needs no admin (she is asked about, and it opens)
+        cilli = fake.create_user("Cilli", started=True)
+        group.add_member(cilli)
+        typed = cilli.send(group, "/new zweier")
+        await fake.wait_for_message(group, after=typed, contains="Host: Cilli")
         asked = anna.send(group, "/settings starters admins")
         await fake.wait_for_message(group, after=asked, contains="starters = admins")
         summary = await berti_resigns(fake, players)
@@ -107,7 +113,16 @@ async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
         assert not [t for t in rig.adapter.service.tables.values() if t.rematch_of]
         answer = await press(fake, anna, summary, "Rematch")
         assert not answer.show_alert, answer
-        await fake.wait_for_message(group, contains=f"A rematch of table {table_id}")
+        rematch = await fake.wait_for_message(group, contains=f"A rematch of table {table_id}")
+
+        # Berti, no admin, presses it too: joining the lobby Anna opened needs no
+        # admin, so Telegram is not asked (nor could its failing to say refuse him)
+        fake.fail_next("getChatMember", error_code=status, description=description)
+        asked_before = len(fake.calls_to("getChatMember"))
+        answer = await press(fake, players.users[1], summary, "Rematch")
+        assert not answer.show_alert, answer
+        await fake.wait_for(lambda: "Berti" in rematch.text, what="Berti in the rematch lobby")
+        assert len(fake.calls_to("getChatMember")) == asked_before
     finally:
         await stop_rig(rig)
 
