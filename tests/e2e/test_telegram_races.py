@@ -140,6 +140,45 @@ async def test_two_cards_pressed_quickly_play_one_and_a_late_refusal_still_reach
         await stop_rig(rig)
 
 
+async def test_a_refusal_found_after_the_press_was_answered_follows_privately(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A press the core takes longer with than the adapter waits (here it waits not
+    at all) is answered at once, without words: the second of two cards tapped in one
+    batch is refused only after that, so the refusal comes privately, once.  And a
+    question's button answered so early still does what it says: /forgetme's
+    question becomes its answer."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", answer_budget=0.0)
+    try:
+        players, table_id = await started_match(rig, fake)
+        table = rig.table(table_id)
+        assert table is not None and table.deal_log is not None
+        actor = players.users[table.to_act() or 0]
+        hand = await playable_hand(fake, actor, table_id)
+        first, second = (b.data for b in hand.buttons()[:2])
+        played = len(table.deal_log.actions)
+        notes = actor.private_chat.messages[-1].message_id
+
+        presses = [actor.press(hand, first), actor.press(hand, second)]  # one batch
+        answers = await asyncio.gather(*(fake.wait_answer(q) for q in presses))
+        assert all(not a.show_alert and a.text is None for a in answers), answers
+        stale = t("en", "refuse.stale")
+        await fake.wait_for_message(actor.private_chat, after=notes, contains=stale)
+        await rig.adapter.outbox.drain()
+        assert len(table.deal_log.actions) == played + 1
+        told = [m.text for m in actor.private_chat.bot_messages() if m.message_id > notes]
+        assert told.count(stale) == 1, told
+
+        other = players.users[1 - players.users.index(actor)]
+        question = await confirmed(fake, other, other.private_chat, "/forgetme")
+        await fake.wait_for(
+            lambda: question.text.startswith("Your data is deleted") or None,
+            what="the question to become the answer",
+        )
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_lobby_pressed_by_everyone_at_once_seats_and_deals_once(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
