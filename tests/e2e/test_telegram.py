@@ -331,7 +331,10 @@ async def test_resign_and_forgetme_ask_first(fake: FakeTelegram, tmp_path: Path)
         said = await fake.wait_for_message(players.group, after=typed)
         assert said.text.startswith("To delete your data, send /forgetme in our private chat")
         assert said.buttons() == []
-        await confirmed(fake, berti, berti.private_chat, "/forgetme")
+        forget = await asked(fake, berti, berti.private_chat, "/forgetme")
+        answer = await press(fake, berti, forget, forget.buttons()[0].text)
+        # the question becomes the answer: the press's own says nothing more
+        assert not answer.show_alert and answer.text is None, answer
         await fake.wait_for_message(berti.private_chat, contains="Your data is deleted:")
     finally:
         await stop_rig(rig)
@@ -1021,6 +1024,12 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
             what="the hand to say he left",
         )
         assert hand.buttons() == [] and hand.text.startswith("Your hand at table")
+        # his cards go from it too: its title, then why it stopped, nothing else
+        title = shown[0].split("\n", 1)[0]
+        assert hand.text == (
+            f"{title}\nYour data was deleted: you left this table, and the computer plays "
+            "your seat to the end."
+        ), hand.text
     finally:
         await stop_rig(rig)
 
