@@ -994,6 +994,11 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
     try:
         players, table_id = await started_match(rig, fake, presses=2)
         berti = players.users[1]
+        # a lobby in the group Berti does not sit at: nothing of it is his to drop
+        cilli = fake.create_user("Cilli", started=True)
+        players.group.add_member(cilli)
+        typed = cilli.send(players.group, "/new zweier")
+        await fake.wait_for_message(players.group, after=typed, contains="Host: Cilli")
         hand = hand_message(berti, table_id)
         assert hand is not None
         await rig.adapter.outbox.drain()
@@ -1076,6 +1081,9 @@ async def test_a_reader_whose_language_we_lack_reads_the_groups(
         lobby = await fake.wait_for_message(group, contains="Gastgeber", after=typed)
         answer = await press(fake, fran, lobby, "Start")  # only the host starts
         assert answer.show_alert and "Gastgeber" in (answer.text or ""), answer.text
+        # the adapter's own alert too: a /forgetme button forwarded to the group
+        answer = await fake.wait_answer(carl.press_data(lobby, "me:0:fg"))
+        assert answer.show_alert and (answer.text or "").startswith("Deine Daten"), answer
     finally:
         await stop_rig(rig)
 
