@@ -179,6 +179,9 @@ async def test_user_who_never_started_the_bot(
     try:
         players, lobby, table_id = await lobby_with_a_stranger(fake)
         (anna, berti), group = players.users, players.group
+        # Start with a seat still free is the core's refusal, not the wait for Berti
+        answer = await press(fake, anna, lobby, "Start")
+        assert answer.show_alert and answer.text == "Every seat must be taken before the start."
 
         # Join works, but the answer opens the private chat with a deep link
         answer = await press(fake, berti, lobby, "Join")
@@ -922,7 +925,7 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players = make_players(fake, ["Anna", "Berti", "Cilli"], started=False)
-        _, berti, _ = players.users
+        anna, berti, _ = players.users
         _, lobby = await open_table(rig, players, "/new dreier")
         cut = await press(fake, berti, lobby, "Rules")
         assert cut.show_alert and cut.text is not None and len(cut.text) <= 200
@@ -935,6 +938,9 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
         assert whole.text == "The rules are in our private chat."
         sent = await fake.wait_for_message(berti.private_chat, contains=cut.text[:60])
         assert len(sent.text) > 200
+        # the table waits for the two the bot still cannot write to, named apart
+        answer = await press(fake, anna, lobby, "Start")
+        assert answer.show_alert and "Anna, Cilli" in (answer.text or ""), answer.text
     finally:
         await stop_rig(rig)
 

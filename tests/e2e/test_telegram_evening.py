@@ -283,5 +283,8 @@ async def test_a_lobby_closed_before_the_start_says_so(fake: FakeTelegram, tmp_p
         assert "This table was closed." in lobby.text and "Toni" in lobby.text
         assert "host can start" not in lobby.text and "lobby closes" not in lobby.text
         assert not lobby.buttons()
+        # its Start pressed from a client that still shows it (the first keyboard)
+        answer = await fake.wait_answer(anna.press(lobby, "Start", revision=0))
+        assert answer.show_alert and answer.text == "That table is closed.", answer
     finally:
         await stop_rig(rig)
