@@ -1030,6 +1030,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
             what="the question to become the answer",
         )
         assert table.seat_of(f"tg:{berti.id}") is None
+        assert f"tg:{berti.id}" not in rig.adapter.langs  # nor his app's language
         await fake.wait_for(
             lambda: hand.text.endswith("the computer plays your seat to the end.") or None,
             what="the hand to say he left",
