@@ -186,6 +186,14 @@ async def test_a_blocked_player_pressing_rematch_again_gets_the_link_again(
         for _ in range(2):
             answer = await press(fake, anna, summary, "Rematch")
             assert answer.url and "?start=" in answer.url, answer
+        # her seat's greeting was tried once: the second press (refused, seated
+        # already) tries nothing more with the chat she blocked
+        refused = [
+            c
+            for c in fake.calls_to("sendMessage")
+            if c.params.get("chat_id") == anna.id and c.status == 403
+        ]
+        assert len(refused) == 1, refused
     finally:
         await stop_rig(rig)
 
