@@ -305,6 +305,15 @@ async def test_a_second_new_does_not_move_the_first_table_out_of_its_topic(
         [refusal] = [m for m in group.bot_messages() if "already" in m.text]
         assert {lobby.message_thread_id, refusal.message_thread_id} == {first, second}
         assert group.topic_messages(None) == [], group.transcript()
+
+        # that table closed, her next /new from General opens there: neither topic an
+        # earlier /new of hers came from still holds on to her
+        table_id = decode_payload(lobby.buttons()[0].data).table
+        anna.send(group, "/abort", topic=lobby.message_thread_id)
+        await fake.wait_for(lambda: rig.table(table_id) is None, what="the table to close")
+        typed = anna.send(group, "/new zweier")
+        again = await fake.wait_for_message(group, after=typed, contains="Host:")
+        assert again.message_thread_id is None, group.transcript()
     finally:
         await stop_rig(rig)
 
