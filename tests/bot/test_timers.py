@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -628,7 +629,9 @@ async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
     keeps the turn.  It plays the card of that turn too, at once, and it is one turn
     missed; it does not hand the turn back with a new clock to run out again and count
     a second missed turn (three such turns and his seat was gone after one trick).
-    A kill between the two moves loses nothing: the restarted bot plays the card."""
+    A kill between the two moves loses nothing: the restarted bot, back an hour later,
+    plays the card, and does not remind him of a turn that is no longer his to play
+    (it had no clock: a stored one would look run out by the downtime)."""
     monkeypatch.setattr("bot.service.choose_action", _keeps_the_turn_first)
     bot = await make_bot(timings=dataclasses.replace(LONG, missed_turns_limit=3)).start()
     copies = CommitCopies(bot.db, tmp_path)
@@ -658,10 +661,12 @@ async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
         await bot.stop()
     # the kill: right after the close was stored, before the card
     killed = next(path for _, path, _ in copies.taken if _acts_by(path) == ["t"])
-    again = await Bot(killed, bot.timings, seeds("after"), ids("r")).start()
+    later = time.time() + 3600.0
+    again = await Bot(killed, bot.timings, seeds("after"), ids("r"), clock=lambda: later).start()
     try:
         await again.fc.wait(lambda: _to_act(again, tid) == present.key, timeout=5)
         assert _acts_by(killed) == ["t", "o"]
+        assert "reminder" not in again.fc.kinds(tid)
         s = again.svc.tables[tid].seats[seat]
         assert s is not None and s.missed == 1 and s.ai is None
     finally:
