@@ -346,3 +346,37 @@ async def test_a_language_change_gives_the_player_to_act_no_more_time(
         assert bot.svc.seconds_left(tid) == 500
     finally:
         await bot.stop()
+
+
+async def test_a_chats_own_turn_timeout_times_its_turns(make_bot: Callable[..., Bot]) -> None:
+    """The chat set /settings turn_timeout 10; the bot's turn is 30 s, reminded 10 s
+    before its end.  A turn at the chat's tables lasts 10 s and is reminded half-way,
+    and one that ran out while Telegram was out of reach gets those 5 s back; a turn
+    restored without a stored deadline is armed for 10 s too: the chat's timeout, not
+    the bot's, in every clock of the turn."""
+    now = [1_000_000.0]
+    bot = await make_bot(clock=lambda: now[0]).start()
+    loop = asyncio.get_running_loop()
+
+    def timers_left(tid: str) -> list[float]:
+        return sorted(h.when() - loop.time() for h in bot.svc._timers[tid].handles)
+
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        assert (await bot.svc.update_setting(CHAT, a.user, "turn_timeout", "10", is_admin=True)).ok
+        tid = await open_table(bot, "zweier", [a, b])
+        assert bot.svc.seconds_left(tid) == 10
+        assert timers_left(tid) == [pytest.approx(5.0, abs=1.0), pytest.approx(10.0, abs=1.0)]
+
+        bot.svc.hold("tg")
+        now[0] += 15.0  # his turn ran out during the outage
+        await bot.svc.listen(bot.fc, "tg")
+        assert bot.svc.seconds_left(tid) == 5
+        await bot.db.set_deadline(tid, None)  # a row of a bot from before deadlines
+    finally:
+        await bot.stop()
+    bot = await make_bot(clock=lambda: now[0]).start()
+    try:
+        assert timers_left(tid) == [pytest.approx(5.0, abs=1.0), pytest.approx(10.0, abs=1.0)]
+    finally:
+        await bot.stop()
