@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.ports import TableUpdate
+
 from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, Player, busy, button, open_table, users
 from .test_board_and_settings import _walked_away
@@ -380,3 +382,26 @@ async def test_a_chats_own_turn_timeout_times_its_turns(make_bot: Callable[..., 
         assert timers_left(tid) == [pytest.approx(5.0, abs=1.0), pytest.approx(10.0, abs=1.0)]
     finally:
         await bot.stop()
+
+
+class _Adapter:
+    """A platform's listener that registers only as an adapter does: by `listen`."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, str]] = []
+
+    async def table_update(self, update: TableUpdate) -> None:
+        self.heard.append((update.table_id, update.kind))
+
+
+async def test_an_adapter_hears_of_the_tables_once_it_listens(bot: Bot) -> None:
+    """An adapter is told of the changes from its `listen` on, and once each, though
+    every outage of its platform ends with another `listen`: else its chats would show
+    nothing, or every message twice."""
+    telegram, discord = _Adapter(), _Adapter()
+    await bot.svc.listen(telegram, "tg")
+    await bot.svc.listen(discord, "dc")
+    await bot.svc.listen(telegram, "tg")  # Telegram was out of reach, and is back
+    tid = await open_table(bot, "zweier", [bot.player(users(1)[0])])
+    assert (tid, "started") in discord.heard
+    assert telegram.heard == discord.heard
