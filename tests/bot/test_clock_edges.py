@@ -286,7 +286,9 @@ async def test_an_expired_lobby_stays_closed_after_a_restart(
     make_bot: Callable[..., Bot],
 ) -> None:
     """Nobody started Anna's lobby in time: it closes, and the chat is told.  That is
-    stored: a restart does not bring back a lobby the chat was told is gone."""
+    stored, with its reason (the adapters tell the chat "nobody started it in time",
+    not that its host closed it): a restart does not bring back a lobby the chat was
+    told is gone."""
     bot = await make_bot().start()
     anna = bot.player(users(1)[0])
     tid = await open_table(bot, "zweier", [anna], start=False)
@@ -298,6 +300,8 @@ async def test_an_expired_lobby_stays_closed_after_a_restart(
         assert tid not in bot.svc.tables
         row = await bot.db.table_row(tid)
         assert row is not None and row.status == "aborted"
+        last = (await bot.db.table_log(tid))[-1]
+        assert (last["k"], last.get("reason")) == ("abort", "expired")
     finally:
         await bot.stop()
 
