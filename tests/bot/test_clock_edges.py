@@ -37,6 +37,7 @@ async def _held_past_deadline(bot: Bot, now: list[float]) -> str:
         (30.0, 10.0, 10),  # the reminder's time
         (12.0, 10.0, 6),  # a chat's short turn: reminded half-way, so half of it
         (30.0, 0.0, 15),  # reminders off: half a turn, not none or all of it
+        (30.0, 1.0, 1),  # a reminder of one second is still a reminder
     ],
 )
 async def test_a_turn_that_ran_out_while_held_gets_the_reminders_time(
@@ -357,9 +358,9 @@ async def test_a_language_change_gives_the_player_to_act_no_more_time(
 async def test_a_chats_own_turn_timeout_times_its_turns(make_bot: Callable[..., Bot]) -> None:
     """The chat set /settings turn_timeout 10; the bot's turn is 30 s, reminded 10 s
     before its end.  A turn at the chat's tables lasts 10 s and is reminded half-way,
-    and one that ran out while Telegram was out of reach gets those 5 s back; a turn
-    restored without a stored deadline is armed for 10 s too: the chat's timeout, not
-    the bot's, in every clock of the turn."""
+    and one that ran out while Telegram was out of reach gets those 5 s back (half
+    of it, with reminders off); a turn restored without a stored deadline is armed for
+    10 s too: the chat's timeout, not the bot's, in every clock of the turn."""
     now = [1_000_000.0]
     bot = await make_bot(clock=lambda: now[0]).start()
     loop = asyncio.get_running_loop()
@@ -375,7 +376,14 @@ async def test_a_chats_own_turn_timeout_times_its_turns(make_bot: Callable[..., 
         assert timers_left(tid) == [pytest.approx(5.0, abs=1.0), pytest.approx(10.0, abs=1.0)]
 
         bot.svc.hold("tg")
-        now[0] += 15.0  # his turn ran out during the outage
+        now[0] += 15.0  # his turn ran out during the outage: 0 s left, not 1 or less
+        assert bot.svc.seconds_left(tid) == 0
+        await bot.svc.listen(bot.fc, "tg")
+        assert bot.svc.seconds_left(tid) == 5
+        # with reminders off, half of the chat's turn (not of the bot's 30 s)
+        bot.svc.timings = dataclasses.replace(FAST, reminder_before=0.0)
+        bot.svc.hold("tg")
+        now[0] += 15.0
         await bot.svc.listen(bot.fc, "tg")
         assert bot.svc.seconds_left(tid) == 5
         await bot.db.set_deadline(tid, None)  # a row of a bot from before deadlines
