@@ -130,6 +130,9 @@ async def test_reminder_timeout_replacement_and_take_back(make_bot: Callable[...
         assert s is not None and s.ai is not None and s.user == absent.key
         log = await _log(bot, tid)
         assert [e["k"] for e in log].count("replace") == 1
+        # at his second missed turn, the limit: not a turn later
+        missed = [e for e in log if e["k"] == "act" and e["seat"] == seat and e["by"] == "t"]
+        assert len(missed) == 2
         tv = bot.fc.tables[tid]
         assert "(the computer plays)" in tv.message.text
         # his own hand says so too, and how to come back
