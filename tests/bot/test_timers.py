@@ -674,3 +674,23 @@ async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
         assert s is not None and s.missed == 1 and s.ai is None
     finally:
         await again.stop()
+
+
+async def test_the_last_person_replaced_is_told_the_table_closed_and_nothing_after(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna plays alone against the computer and misses her last allowed turn: the
+    computer would take her seat, so the table closes (no match played out for
+    nobody).  The chat is told it closed, last: not, after that, that the computer
+    now plays her seat of a table that is gone."""
+    bot = await make_bot(timings=dataclasses.replace(LONG, missed_turns_limit=1)).start()
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        await bot.fc.wait(lambda: _to_act(bot, tid) == anna.key, timeout=5)
+        assert run_out(bot.svc, tid, anna)
+        await bot.fc.wait(lambda: tid not in bot.svc.tables and not bot.svc._tasks, timeout=5)
+        kinds = bot.fc.kinds(tid)
+        assert kinds[-1] == "aborted" and "replaced" not in kinds
+    finally:
+        await bot.stop()
