@@ -588,7 +588,9 @@ async def test_the_computer_plays_a_timed_out_turn_at_the_chat_s_level(
         return legal[0]
 
     monkeypatch.setattr("bot.service.choose_action", recording)
-    bot = await make_bot(timings=LONG, ai_level="random").start()
+    # one missed turn takes his seat: the computer that keeps it plays at that level too
+    timings = dataclasses.replace(LONG, missed_turns_limit=1)
+    bot = await make_bot(timings=timings, ai_level="random").start()
     try:
         a, b = (bot.player(u) for u in users(2))
         assert (
@@ -596,9 +598,12 @@ async def test_the_computer_plays_a_timed_out_turn_at_the_chat_s_level(
         ).ok
         tid = await open_table(bot, "zweier", [a, b])
         absent = to_move(bot.svc.tables[tid], [a, b])
-        assert run_out(bot.svc, tid, absent)
-        await bot.fc.wait(lambda: bool(levels))
-        assert levels == ["heuristic"]
+        seat = bot.svc.tables[tid].seat_of(absent.key)
+        assert seat is not None and run_out(bot.svc, tid, absent)
+        await bot.fc.wait(lambda: "replaced" in bot.fc.kinds(tid))
+        assert levels[0] == "heuristic"
+        s = bot.svc.tables[tid].seats[seat]
+        assert s is not None and s.ai == "heuristic"
     finally:
         await bot.stop()
 
