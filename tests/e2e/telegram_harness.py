@@ -376,6 +376,14 @@ async def confirmed(
     return question
 
 
+async def data_deleted(fake: FakeTelegram, question: FakeMessage) -> None:
+    """Wait for /forgetme's confirmed question to become its answer (his data gone)."""
+    await fake.wait_for(
+        lambda: question.text.startswith("Your data is deleted") or None,
+        what="the question to become the answer",
+    )
+
+
 async def open_table(
     rig: Rig, players: Players, command: str, *, after: FakeMessage | None = None
 ) -> tuple[str, FakeMessage]:

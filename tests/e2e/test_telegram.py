@@ -33,6 +33,7 @@ from tests.e2e.telegram_harness import (
     asked,
     config_for,
     confirmed,
+    data_deleted,
     fake,
     free_port,
     hand_message,
@@ -160,10 +161,7 @@ async def test_commands(fake: FakeTelegram, tmp_path: Path) -> None:
         await rig.adapter.outbox.drain()
         assert lobby.buttons() == []
         question = await confirmed(fake, berti, berti.private_chat, "/forgetme")
-        await fake.wait_for(
-            lambda: question.text.startswith("Your data is deleted") or None,
-            what="the question to become the answer",
-        )
+        await data_deleted(fake, question)
     finally:
         await stop_rig(rig)
 
@@ -1025,10 +1023,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
             assert table.seat_of(f"tg:{berti.id}") is not None
             assert (hand.text, hand.buttons()) == shown
             return
-        await fake.wait_for(
-            lambda: question.text.startswith("Your data is deleted") or None,
-            what="the question to become the answer",
-        )
+        await data_deleted(fake, question)
         assert table.seat_of(f"tg:{berti.id}") is None
         assert f"tg:{berti.id}" not in rig.adapter.langs  # nor his app's language
         await fake.wait_for(

@@ -16,13 +16,16 @@ import pytest
 
 from bot.i18n import t
 from bot.payload import decode as decode_payload
-from bot.table import Status
+from bot.table import DealLog, Status
 from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.protocol import BOT_USERNAME
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
+    Players,
+    Rig,
     confirmed,
+    data_deleted,
     deal_over,
     fake,
     hand_message,
@@ -109,6 +112,20 @@ async def test_start_pressed_while_the_host_is_being_greeted_waits_for_the_answe
         await stop_rig(rig)
 
 
+async def _to_act_with_two_cards(
+    rig: Rig, fake: FakeTelegram
+) -> tuple[Players, DealLog, FakeUser, FakeMessage, int]:
+    """A Zweier match just started: its players, its deal's log, the one to act, his
+    hand (two cards or more to tap in one batch) and how many moves were made so far."""
+    players, table_id = await started_match(rig, fake)
+    table = rig.table(table_id)
+    assert table is not None and table.deal_log is not None
+    actor = players.users[table.to_act() or 0]
+    hand = await playable_hand(fake, actor, table_id)
+    assert len(hand.buttons()) >= 2
+    return players, table.deal_log, actor, hand, len(table.deal_log.actions)
+
+
 async def test_two_cards_pressed_quickly_play_one_and_a_late_refusal_still_reaches_the_player(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -118,13 +135,8 @@ async def test_two_cards_pressed_quickly_play_one_and_a_late_refusal_still_reach
     comes privately instead, or the player never learns his tap did nothing."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players, table_id = await started_match(rig, fake)
-        table = rig.table(table_id)
-        assert table is not None and table.deal_log is not None
-        actor = players.users[table.to_act() or 0]
-        hand = await playable_hand(fake, actor, table_id)
+        _, deal, actor, hand, played = await _to_act_with_two_cards(rig, fake)
         first, second = (b.data for b in hand.buttons()[:2])
-        played = len(table.deal_log.actions)
         notes = actor.private_chat.messages[-1].message_id
         fake.limits = replace(fake.limits, callback_answer_timeout=0.0)  # every answer late
 
@@ -132,7 +144,7 @@ async def test_two_cards_pressed_quickly_play_one_and_a_late_refusal_still_reach
         stale = t("en", "refuse.stale")
         await fake.wait_for_message(actor.private_chat, after=notes, contains=stale)
         await rig.adapter.outbox.drain()
-        assert len(table.deal_log.actions) == played + 1
+        assert len(deal.actions) == played + 1
         assert all(q.answer is None and q.refused_answers == 1 for q in presses)
         told = [m.text for m in actor.private_chat.bot_messages() if m.message_id > notes]
         assert told.count(stale) == 1
@@ -150,13 +162,8 @@ async def test_a_refusal_found_after_the_press_was_answered_follows_privately(
     question becomes its answer."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3", answer_budget=0.0)
     try:
-        players, table_id = await started_match(rig, fake)
-        table = rig.table(table_id)
-        assert table is not None and table.deal_log is not None
-        actor = players.users[table.to_act() or 0]
-        hand = await playable_hand(fake, actor, table_id)
+        players, deal, actor, hand, played = await _to_act_with_two_cards(rig, fake)
         first, second = (b.data for b in hand.buttons()[:2])
-        played = len(table.deal_log.actions)
         notes = actor.private_chat.messages[-1].message_id
 
         presses = [actor.press(hand, first), actor.press(hand, second)]  # one batch
@@ -165,16 +172,13 @@ async def test_a_refusal_found_after_the_press_was_answered_follows_privately(
         stale = t("en", "refuse.stale")
         await fake.wait_for_message(actor.private_chat, after=notes, contains=stale)
         await rig.adapter.outbox.drain()
-        assert len(table.deal_log.actions) == played + 1
+        assert len(deal.actions) == played + 1
         told = [m.text for m in actor.private_chat.bot_messages() if m.message_id > notes]
         assert told.count(stale) == 1, told
 
         other = players.users[1 - players.users.index(actor)]
         question = await confirmed(fake, other, other.private_chat, "/forgetme")
-        await fake.wait_for(
-            lambda: question.text.startswith("Your data is deleted") or None,
-            what="the question to become the answer",
-        )
+        await data_deleted(fake, question)
     finally:
         await stop_rig(rig)
 
