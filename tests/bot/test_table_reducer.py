@@ -4,6 +4,7 @@ found no test looking at.  A real store throughout; nothing waits on a timer."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import pytest
@@ -15,6 +16,7 @@ from engine.record import replay_record
 
 from .fakechat import CHAT, Bot, open_table, users
 from .test_match import _heuristic_match
+from .test_result_texts import _deal, _table
 
 
 async def test_a_move_reaching_a_resigned_match_is_refused_by_the_table(bot: Bot) -> None:
@@ -65,62 +67,58 @@ async def test_a_dreier_tie_break_is_recorded_as_the_two_player_deal_it_was(
         await bot.stop()
 
 
-def _timed_out(table: Table, by: str = "t") -> None:
-    """The computer's move for the seat to act, its time having run out ("t"), or the
-    rest of that turn ("o")."""
+def _act(table: Table, by: str, code: int | None = None) -> None:
+    """A move of the seat to act (its first legal one unless `code`), made by `by`:
+    "p" the person, "t" the computer when his time ran out, "o" the rest of that turn."""
     seat = table.to_act()
     assert seat is not None
-    table.apply({"k": "act", "seat": seat, "code": table.legal_codes()[0], "by": by})
+    code = table.legal_codes()[0] if code is None else code
+    table.apply({"k": "act", "seat": seat, "code": code, "by": by})
 
 
-async def test_thousand_gifts_that_ran_out_are_one_missed_turn(bot: Bot) -> None:
+def test_thousand_gifts_that_ran_out_are_one_missed_turn() -> None:
     """The declarer's time runs out as he is to give his two cards: the computer gives
     them, raises or not and leads for him, and that is one missed turn, with no clock
     of his between (`playing_out`); three missed turns for one turn took his seat."""
-    players = [bot.player(u) for u in users(3)]
-    tid = await open_table(bot, "tausend", players)
-    table = Table.from_log(tid, await bot.db.table_log(tid))
+    table = _table("tausend", 3)
+    _deal(table, 0)
+    assert table.deal_log is not None
     while not any(isinstance(decode(c), Give) for c in table.legal_codes()):
-        seat = table.to_act()
-        assert seat is not None
-        table.apply({"k": "act", "seat": seat, "code": table.legal_codes()[-1], "by": "p"})
+        _act(table, "p", table.legal_codes()[-1])
     declarer = table.to_act()
     assert declarer is not None
-    _timed_out(table)
+    _act(table, "t")
     steps = 1
     while table.playing_out == declarer:
         assert table.to_act() == declarer
-        _timed_out(table, "o")
+        _act(table, "o")
         steps += 1
     s = table.seats[declarer]
     assert s is not None and s.missed == 1
     assert steps == 4  # two gifts, the raise or not, the first card
-    assert isinstance(table.deal_log.actions[-1][1], PlayCard)  # type: ignore[union-attr]
+    assert isinstance(table.deal_log.actions[-1][1], PlayCard)
     assert table.to_act() != declarer
 
 
-async def test_a_trick_won_on_a_timed_out_card_leaves_the_next_lead_to_him(bot: Bot) -> None:
+def test_a_trick_won_on_a_timed_out_card_leaves_the_next_lead_to_him() -> None:
     """His time ran out on the second card of a trick, and that card won it: the next
     trick is his own turn, with his clock, not played for him too."""
-    anna, bert = (bot.player(u) for u in users(2))
-    tid = await open_table(bot, "zweier", [anna, bert])
-    stored = await bot.db.table_log(tid)
-    table = Table.from_log(tid, stored)
+    table = _table("zweier", 2)
+    _deal(table, 0)
     found, timed_out = None, -1
     while found is None:
         seat = table.to_act()
         assert seat is not None and table.deal is not None, "no trick won by its second card"
         second = bool(table.deal.view(0).trick)
         for code in table.legal_codes() if second else ():
-            trial = Table.from_log(tid, stored)
-            trial.apply({"k": "act", "seat": seat, "code": code, "by": "t"})
+            trial = copy.deepcopy(table)
+            _act(trial, "t", code)
             if trial.to_act() == seat:  # the second card of a trick, and it wins
                 found, timed_out = trial, seat
                 break
-        move = {"k": "act", "seat": seat, "code": table.legal_codes()[0], "by": "p"}
-        table.apply(move)
-        stored = [*stored, move]
-    assert isinstance(found.deal_log.actions[-1][1], PlayCard)  # type: ignore[union-attr]
+        _act(table, "p")
+    assert found.deal_log is not None
+    assert isinstance(found.deal_log.actions[-1][1], PlayCard)
     assert found.playing_out is None
     s = found.seats[timed_out]
     assert s is not None and s.missed == 1
