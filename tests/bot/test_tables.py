@@ -1196,6 +1196,14 @@ async def test_the_lobby_names_every_rule_that_differs_from_its_preset(bot: Bot)
     ]
 
 
+def _forehand(table: Table) -> int | None:
+    """The running deal's forehand, as a deal seat (None where the game names none)."""
+    assert table.deal is not None
+    forehand = dict(P.view(table.deal, None).extra).get("forehand")
+    assert forehand is None or isinstance(forehand, int)
+    return forehand
+
+
 def _prefer(*tokens: str) -> Policy:
     """A policy that takes the first of `tokens` it may (a contract id, "double",
     "pass"; "F:" for forehand only, "O:" for the others), else any move but a double."""
@@ -1203,7 +1211,7 @@ def _prefer(*tokens: str) -> Policy:
     def choose(table: Table, seat: int, codes: list[int], rng: random.Random) -> int:
         assert table.deal is not None
         acts = {c: decode_action(c, table.deal.contracts) for c in codes}
-        forehand = dict(P.view(table.deal, None).extra).get("forehand")
+        forehand = _forehand(table)
         mine = table.deal_seat(seat)
         for token in tokens:
             who, _, what = token.rpartition(":")
@@ -1271,10 +1279,9 @@ async def test_a_bettler_that_fell_to_a_kontra_is_not_called_raised(bot: Bot) ->
 def _partner_s_bettler(table: Table, seat: int, codes: list[int], rng: random.Random) -> int | None:
     """Bauern: forehand bids the normal game, his partner a Bettler over it, and the
     other team says Kontra when it may, else passes."""
-    assert table.deal is not None
-    forehand = dict(P.view(table.deal, None).extra).get("forehand")
+    forehand = _forehand(table)
     mine = table.deal_seat(seat)
-    assert isinstance(forehand, int) and mine is not None
+    assert forehand is not None and mine is not None
     tokens = {0: ("normal",), 2: ("bettler",)}.get((mine - forehand) % 4, ("double", "pass"))
     return _prefer(*tokens)(table, seat, codes, rng)
 
@@ -1307,8 +1314,8 @@ async def test_after_a_kontra_in_the_auction_the_hands_name_the_normal_game_as_t
                 if line.startswith("Highest bid:"):
                     highs.append((kontra, line))
         if kontra and table.deal is not None and table.deal_log is not None:
-            forehand = dict(table.deal.view(None).extra)["forehand"]
-            assert isinstance(forehand, int)
+            forehand = _forehand(table)
+            assert forehand is not None
             player = table.seats[table.deal_log.spec.seats[forehand]]
             assert player is not None and player.user is not None
             holders.add(next(p.user.name for p in players if p.key == player.user))
