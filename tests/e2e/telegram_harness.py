@@ -376,6 +376,15 @@ async def confirmed(
     return question
 
 
+async def cillis_lobby(fake: FakeTelegram, group: FakeChat) -> FakeMessage:
+    """Cilli, a new member of the group who started the bot, opens a Zweier lobby of
+    her own there: another table in the chat, none of the others' business."""
+    cilli = fake.create_user("Cilli", started=True)
+    group.add_member(cilli)
+    typed = cilli.send(group, "/new zweier")
+    return await fake.wait_for_message(group, after=typed, contains="Host: Cilli")
+
+
 async def data_deleted(fake: FakeTelegram, question: FakeMessage) -> None:
     """Wait for /forgetme's confirmed question to become its answer (his data gone)."""
     await fake.wait_for(

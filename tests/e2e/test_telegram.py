@@ -31,6 +31,7 @@ from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
     asked,
+    cillis_lobby,
     config_for,
     confirmed,
     data_deleted,
@@ -999,10 +1000,7 @@ async def test_a_forgetme_mid_match_leaves_no_live_looking_hand(
         players, table_id = await started_match(rig, fake, presses=2)
         berti = players.users[1]
         # a lobby in the group Berti does not sit at: nothing of it is his to drop
-        cilli = fake.create_user("Cilli", started=True)
-        players.group.add_member(cilli)
-        typed = cilli.send(players.group, "/new zweier")
-        await fake.wait_for_message(players.group, after=typed, contains="Host: Cilli")
+        await cillis_lobby(fake, players.group)
         hand = hand_message(berti, table_id)
         assert hand is not None
         await rig.adapter.outbox.drain()

@@ -11,6 +11,7 @@ from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     Players,
+    cillis_lobby,
     confirmed,
     fake,
     log_guard,
@@ -99,10 +100,7 @@ async def test_an_admins_rematch_when_telegram_does_not_say_whether_he_is_one(
         group = players.group
         # Cilli's lobby, opened while anyone could, waits in the group: it does not
         # make Anna's Rematch a join that needs no admin (she is asked about, and it opens)
-        cilli = fake.create_user("Cilli", started=True)
-        group.add_member(cilli)
-        typed = cilli.send(group, "/new zweier")
-        await fake.wait_for_message(group, after=typed, contains="Host: Cilli")
+        await cillis_lobby(fake, group)
         asked = anna.send(group, "/settings starters admins")
         await fake.wait_for_message(group, after=asked, contains="starters = admins")
         summary = await berti_resigns(fake, players)
