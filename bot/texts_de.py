@@ -156,6 +156,7 @@ TEXTS: dict[str, str] = {
     "hand.bid_rank": "Gebote zählen nach dem Spiel: „ohne Talon“ schlägt nur dasselbe Spiel, und jedes höhere Spiel schlägt es, auch wenn es weniger Punkte bringt.",
     "hand.computer_plays": "Der Computer spielt gerade für dich. Wähl selbst einen Zug oder „{button}“, um wieder selbst zu spielen.",
     "hand.computer_plays_wait": "Der Computer spielt gerade für dich. Drück „{button}“, um wieder selbst zu spielen.",
+    "hand.playing_out": "Deine Zeit war um: der Computer spielt diesen Zug für dich zu Ende. Du kannst aber noch selbst wählen.",
     "hand.wait": "Warte auf {name}.",
     "hand.match_over": "Die Partie ist vorbei.",
     "hand.closed": "Dieser Tisch wurde geschlossen.",

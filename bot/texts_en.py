@@ -160,6 +160,7 @@ TEXTS: dict[str, str] = {
     "hand.bid_rank": "Bids rank by contract: “no talon” beats only the same contract, and any higher contract beats it, even one worth fewer points.",
     "hand.computer_plays": "The computer plays your seat now. Choose one of your actions, or “{button}”, to play again yourself.",
     "hand.computer_plays_wait": "The computer plays your seat now. Press “{button}” to play again yourself.",
+    "hand.playing_out": "Your time ran out: the computer is finishing this turn for you. You can still choose an action yourself.",
     "hand.wait": "Waiting for {name}.",
     "hand.match_over": "The match is over.",
     "hand.closed": "This table was closed.",

@@ -87,6 +87,10 @@ def hand_view(
         # (with no move of his to choose now, the button is all there is to press)
         key = "hand.computer_plays" if your_turn else "hand.computer_plays_wait"
         lines.append(t(lg, key, button=t(lg, "button.take_back")))
+    elif your_turn and table.playing_out == seat:
+        # his time ran out and the computer's move kept the turn: it plays the rest in
+        # a moment, on no clock; "Your turn." alone reads as if his clock still ran
+        lines.append(t(lg, "hand.playing_out"))
     if your_turn:
         lines += _bidding_lines(table, sv, lg, nm)
         lines.append(t(lg, "hand.your_turn"))

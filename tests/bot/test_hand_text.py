@@ -6,18 +6,23 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.i18n import action_label, card_label, cards_text
+from bot.i18n import action_label, card_label, cards_text, t
 from bot.option_names import OPTION_NAME
 from bot.payload import decode, table_verb
 from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
-from engine.actions import DISCARD, GIVE, Bid, Double, Pass, PlayCard, Redeal
+from bot.table import Table
+from bot.views import Style, hand_view, table_view
+from engine.actions import DISCARD, GIVE, Bid, CloseTalon, Double, Pass, PlayCard, Redeal
+from engine.actions import decode as decode_action
 from engine.cards import CARDS, Card
 from engine.games import available, game
 from engine.options import options_to_json
 
 from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, users
 from .test_expert_views import prefer
+from .test_result_texts import _deal, _table
+from .test_table_reducer import _act
 
 
 @pytest.mark.parametrize(
@@ -567,3 +572,73 @@ async def test_dreiers_trump_choice_says_what_its_buttons_do(
     assert said == (game_id == "dreier"), hv.message.text
     others = [p.hand(tid) for p in players]
     assert not [h for h in others if h and not h.your_turn and "Name trumps" in h.message.text]
+
+
+PLAYING_OUT = {
+    "en": "Your time ran out: the computer is finishing this turn for you.",
+    "de": "Deine Zeit war um: der Computer spielt diesen Zug für dich zu Ende.",
+}
+
+
+def _closed_for_him(by: str = "t") -> tuple[Table, list[str]]:
+    """A Zweier table whose leader's time ran out, and the computer closed the talon
+    for him (`by` "t"): a move that keeps the turn, whose card it plays after
+    `ai_delay`. The table, and its users by seat."""
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    close = next(c for c in table.legal_codes() if isinstance(decode_action(c), CloseTalon))
+    _act(table, by, close)
+    keys = [s.user for s in table.seats if s is not None and s.user is not None]
+    return table, keys
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_hand_says_the_computer_is_finishing_his_timed_out_turn(lang: str) -> None:
+    """He comes back to his phone between the computer's close for him and its card:
+    his hand says his time ran out and the computer is finishing the turn, above his
+    turn and his buttons, which still play it himself. Nobody else's hand says so, and
+    the channel's table shows nothing it would not show after his own close."""
+    table, keys = _closed_for_him()
+    seat = table.to_act()
+    assert seat is not None and table.playing_out == seat
+    style = Style(lang)
+    hv = hand_view(table, keys[seat], style)
+    assert hv is not None and hv.your_turn
+    text = hv.message.text.splitlines()
+    said = [i for i, x in enumerate(text) if x.startswith(PLAYING_OUT[lang])]
+    assert said and said[0] < text.index(t(lang, "hand.your_turn")), hv.message.text
+    assert any(decode(b.payload).is_game_action for b in hv.message.all_buttons())
+    other = hand_view(table, keys[1 - seat], style)
+    assert other is not None and PLAYING_OUT[lang] not in other.message.text
+    own, _ = _closed_for_him("p")  # the same close, pressed by him
+    assert table_view(table, style).message == table_view(own, style).message
+
+
+def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
+    """The line is true only while the computer is about to move for him: it goes when
+    he takes the turn back (his own press, or a "back"), and when the computer has
+    played the card that ends it. When that missed turn also took his seat, his hand
+    says the computer plays his seat now, as for any seat it took, and not this."""
+    line = PLAYING_OUT["en"]
+    for end in ("p", "back", "o"):
+        table, keys = _closed_for_him()
+        seat = table.to_act()
+        assert seat is not None
+        hv = hand_view(table, keys[seat], Style())
+        assert hv is not None and line in hv.message.text
+        if end == "back":
+            table.apply({"k": "back", "seat": seat})
+        else:
+            _act(table, end)
+        assert table.playing_out is None
+        hv = hand_view(table, keys[seat], Style())
+        assert hv is not None
+        assert line not in hv.message.text, (end, hv.message.text)
+        assert hv.your_turn == (end == "back"), end
+    table, keys = _closed_for_him()
+    seat = table.to_act()
+    assert seat is not None
+    table.apply({"k": "replace", "seat": seat, "level": "random"})
+    hv = hand_view(table, keys[seat], Style())
+    assert hv is not None and line not in hv.message.text
+    assert t("en", "hand.computer_plays", button=t("en", "button.take_back")) in hv.message.text

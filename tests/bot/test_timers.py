@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from bot.payload import decode
 from bot.service import Timings
 from engine.actions import CloseTalon, ExchangeTrump, PlayCard
@@ -652,8 +653,18 @@ async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
         hv = absent.hand(tid)
         assert seat is not None and hv is not None and hv.your_turn
         late_card = hv.message.all_buttons()[0]
+        drawn = len(bot.fc.hand_history)
         assert run_out(bot.svc, tid, absent)  # the only timer of his that runs out
         await bot.fc.wait(lambda: _to_act(bot, tid) == present.key, timeout=5)
+        # his hand between the close and the card says the computer is finishing
+        # his turn; the card ended it; the other player's hand never says so
+        await bot.fc.wait(lambda: (h := absent.hand(tid)) is not None and not h.your_turn)
+        line = t("en", "hand.playing_out")
+        said = [h for h in bot.fc.hand_history[drawn:] if line in h.message.text]
+        assert [h.user for h in said] == [absent.key], bot.fc.hand_history[drawn:]
+        assert said[0].your_turn and said[0].message.all_buttons()
+        hv = absent.hand(tid)
+        assert hv is not None and line not in hv.message.text
         log = await _log(bot, tid)
         assert [(e["seat"], e["by"]) for e in log if e["k"] == "act"] == [(seat, "t"), (seat, "o")]
         table = bot.svc.tables[tid]
