@@ -14,8 +14,9 @@ import pytest
 
 from bot.i18n import t
 from bot.payload import decode
-from bot.service import Timings
-from engine.actions import CloseTalon, ExchangeTrump, PlayCard
+from bot.service import ChatRef, Timings
+from bot.views import Button, HandView
+from engine.actions import CloseTalon, ExchangeTrump, Pass, PlayCard
 from engine.actions import decode as decode_action
 
 from .fakechat import (
@@ -35,6 +36,7 @@ from .fakechat import (
     users,
     walks_away,
 )
+from .test_expert_views import prefer
 
 TIMINGS = Timings(
     turn_timeout=0.3, reminder_before=0.2, missed_turns_limit=2, ai_delay=0.0, lobby_expiry=600
@@ -690,6 +692,94 @@ async def test_a_timed_out_turn_is_played_to_its_end_and_missed_once(
         assert s is not None and s.missed == 1 and s.ai is None
     finally:
         await again.stop()
+
+
+async def _timed_out_before_the_final_bid(bot: Bot) -> tuple[str, Player, Button] | None:
+    """A Thousand table whose declarer's time ran out on his second gift: the computer
+    gave it for him and is to state the final bid for him next.  Its id, the declarer,
+    and the "More…" button of the final bids his hand shows then (the bidding passed
+    at its opening, and a marriage in his hand: more final bids than a page holds);
+    None when no table of 10 came to that."""
+    for k in range(10):  # each in a chat of its own: a person sits at one table a chat
+        tid, declarer = await _second_gift_timed_out(bot, ChatRef("tg", f"-2{k}", "Stube"))
+        hv = declarer.hand(tid)
+        assert hv is not None
+        more = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "pg"]
+        if more:
+            return tid, declarer, more[0]
+    return None
+
+
+async def _second_gift_timed_out(bot: Bot, chat: ChatRef) -> tuple[str, Player]:
+    """A Thousand table in `chat` played (passing where one may) until its declarer
+    is to give his cards; he gives the first, and his time runs out on the second.
+    Returns once his hand shows the table the computer's gift for him left."""
+    players = [bot.player(u, policy=prefer(lambda a: isinstance(a, Pass))) for u in users(3)]
+    tid = await open_table(bot, "tausend", players, chat=chat)
+    table = bot.svc.tables[tid]
+    for _ in range(20):
+        declarer = next((p for p in players if _gives(p.hand(tid))), None)
+        if declarer is not None:
+            break
+        assert any([await p.take_turn(tid) is not None for p in players])
+    assert declarer is not None, "no gift in 20 turns"
+    hv = declarer.hand(tid)
+    assert hv is not None
+    gifts = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "gv"]
+    if gifts:  # his first (a card, then who gets it; the second is one press)
+        picked = await declarer.press(gifts[0])
+        assert picked.ok and picked.hand is not None, picked
+        assert (await declarer.press(picked.hand.message.all_buttons()[0])).ok
+    assert run_out(bot.svc, tid, declarer)
+
+    def drawn() -> bool:  # each of his buttons of the table's version
+        hv = declarer.hand(tid)
+        shown = hv.message.all_buttons() if hv is not None else ()
+        return bool(shown) and all(decode(b.payload).version == table.version for b in shown)
+
+    await bot.fc.wait(drawn)
+    assert table.playing_out == table.seat_of(declarer.key)
+    return tid, declarer
+
+
+def _gives(hv: HandView | None) -> bool:
+    return hv is not None and hv.your_turn and hv.view is not None and hv.view.phase == "give"
+
+
+async def test_his_press_during_the_play_out_plays_the_rest_of_the_turn_himself(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The Thousand declarer's time ran out on his second gift: the computer gave it,
+    and is to state the final bid for him after `ai_delay`.  His hand says so, and that
+    he may still choose: he turns to the next page of final bids, which takes the turn
+    back (his clock runs again: the computer does not move under the page he reads,
+    and his pick there is not refused as too late), and the bid he picks is his own,
+    with no turn missed."""
+    bot = await make_bot(timings=dataclasses.replace(LONG, ai_delay=3600.0)).start()
+    try:
+        found = await _timed_out_before_the_final_bid(bot)
+        assert found is not None, "no final bid of more than a page in 10 tables"
+        tid, declarer, more = found
+        table = bot.svc.tables[tid]
+        seat = table.seat_of(declarer.key)
+        hv = declarer.hand(tid)
+        assert seat is not None and hv is not None and hv.your_turn
+        assert t("en", "hand.playing_out") in hv.message.text, hv.message.text
+        assert bot.svc.seconds_left(tid) == 0  # no clock: the computer's move is next
+        page = await declarer.press(more)
+        assert page.ok and page.hand is not None, page
+        assert table.playing_out is None and bot.svc.seconds_left(tid) > 0
+        assert "back" not in bot.fc.kinds(tid)  # no seat was the computer's to take back
+        assert t("en", "hand.playing_out") not in page.hand.message.text
+        bid = next(b for b in page.hand.message.all_buttons() if decode(b.payload).is_game_action)
+        out = await declarer.press(bid)
+        assert out.ok, out
+        log = await _log(bot, tid)
+        assert [e["by"] for e in log if e["k"] == "act"][-2:] == ["t", "p"]
+        s = table.seats[seat]
+        assert s is not None and s.missed == 0 and s.ai is None
+    finally:
+        await bot.stop()
 
 
 async def test_the_last_person_replaced_is_told_the_table_closed_and_nothing_after(
