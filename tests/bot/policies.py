@@ -13,10 +13,13 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from bot.service import TableService
 from bot.table import Table
 from engine.actions import Bid, Give, Pass, PlayCard, Raise, decode, encode
 from engine.ai import player
+from engine.tausend import TausendMatch, TausendOptions
 from engine.views import SeatView
 
 
@@ -95,3 +98,21 @@ def ai_for(
         return _choose(view, legal, table.deal.contracts, barrel)
 
     return choose
+
+
+#: Where `near_the_barrel` starts every seat: one made 100 from the barrel (880).
+NEAR_THE_BARREL = 800
+
+
+def near_the_barrel(monkeypatch: pytest.MonkeyPatch, start: int = NEAR_THE_BARREL) -> None:
+    """Thousand matches start at `start` points a seat (replays of their logs too),
+    for a test of what a whole match shows rather than of the climb: from 0, `finisher`
+    plays some fifty deals (over a hundred at worst) to the end, from 800 some ten,
+    and the barrel, the win and its telling are all still played."""
+    init = TausendMatch.__init__
+
+    def started(self: TausendMatch, options: TausendOptions, first_dealer: int = 0) -> None:
+        init(self, options, first_dealer)
+        self.scores = [start] * self.players
+
+    monkeypatch.setattr(TausendMatch, "__init__", started)

@@ -4,12 +4,14 @@ The engine's tests play each option; the bot's whole-match, leak and random-sess
 tests play mostly the standard rules.  Here each option value a host or an admin can
 pick (read from the games' option dataclasses, so a new option is played the day it
 is added), and a few that only work together, is played as a whole match through
-buttons only, in English and German: the option's own choices are pressed by people
-(a blind bid, the second stock's laying-away, a manual claim, an optional contract),
-no turn is left without a button, every message is rendered (no text key, no
-``{field}``, no Python repr, no word of the other language), no hand card shows
-before it is played, only a seat's owner may press its buttons, and the lobby and the
-Rules button name the option before anybody joins.
+buttons only (Thousand's from 800 points a seat, `policies.near_the_barrel`: the
+options show in its first deals, the barrel and the win in its last), in English and
+German: the option's own choices are pressed by people (a blind bid, the second
+stock's laying-away, a manual claim, an optional contract), no turn is left without
+a button, every message is rendered (no text key, no ``{field}``, no Python repr,
+no word of the other language), no hand card shows before it is played, only a
+seat's owner may press its buttons, and the lobby and the Rules button name the
+option before anybody joins.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from engine.views import SeatView
 
 from ..engine.props import option_values
 from .fakechat import CHAT, Bot, Player, button, play_out, seeds, users
-from .policies import ai_for, finisher, heuristic
+from .policies import ai_for, finisher, heuristic, near_the_barrel
 from .test_leaks import Watch, _label_cards_in
 from .test_texts_audit import PLACEHOLDER, foreign_words
 
@@ -286,6 +288,7 @@ async def test_an_option_plays_a_whole_match_through_buttons(
     try:
         if game_id == "tausend":
             monkeypatch.setattr("bot.service.choose_action", _thousand_ai(bot.svc))
+            near_the_barrel(monkeypatch)
         # one person reads in the chat's language, the other in the other one
         people = [
             Person(bot.fc, dataclasses.replace(u, lang=(lang, other)[i]), explorer)
@@ -311,7 +314,7 @@ async def test_an_option_plays_a_whole_match_through_buttons(
             if table is None or update.table_id != tid:
                 return
             # the channel and every hand in both languages (the other one now and
-            # then: a Thousand match of a hundred deals is long enough)
+            # then: every fourth move still shows a Thousand deal's texts in both)
             both = update.kind != "action" or table.version % 4 == 0
             for lg in (lang, other) if both else (lang,):
                 tv = bot.svc.table(tid, lg)
@@ -416,8 +419,9 @@ def _check_option_was_played(game_id: str, options: dict[str, object], seen: See
         assert any(isinstance(a, Discard) for a in actions), "no stock laid away"
     if options.get("tausend.players") == 4:
         assert seen.sat_out > 0, "no person dealt and sat out"
-    if options.get("tausend.golden_round"):
-        assert "golden round" in texts or "goldene Runde" in texts
+    if options.get("tausend.golden_round"):  # in play, not the lobby's "golden round on"
+        played = "\n".join(text for where, _, text in seen.texts if where != "lobby")
+        assert "(golden round)" in played or "(goldene Runde)" in played
     if options.get("dreier.carinthian"):  # the contracts it plays without talon
         assert any(isinstance(a, Bid) and a.contract in ("normal", "bettler") for a in actions)
     said = {
