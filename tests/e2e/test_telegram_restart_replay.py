@@ -62,13 +62,18 @@ __all__ = ["fake", "log_guard"]
 #: (`telegram_harness._patient`): a request a test holds until the kill would
 #: otherwise time out after PTB's 5 s when the steps in between take longer on a
 #: loaded machine, and the bot answer it as failed (Anna's held admin check: "Telegram
-#: did not tell me whether you are an admin here") though nothing went wrong.
+#: did not tell me whether you are an admin here") though nothing went wrong.  Its
+#: outbox keeps no pace, as the rigs' (`start_rig`: `Throttle.off`) do not: at one
+#: edit a second to each hand, playing a deal to its last card took 11 s of waiting
+#: (the pace has tests of its own, test_telegram.py's `test_real_rate_limits`).
 PATIENT_BOT = f"""
 import runpy
 from telegram.ext import ApplicationBuilder
+from adapters.telegram import queues
 
 build = ApplicationBuilder.build
 ApplicationBuilder.build = lambda self: build(self.read_timeout({PATIENCE}))
+queues.Throttle = queues.Throttle.off
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 
@@ -380,8 +385,7 @@ async def test_a_deal_result_a_hard_kill_kept_from_the_group_comes_before_the_ne
         await _until(
             lambda: len(_stored(db, table_id).deals) == 2, lambda: "deal 2 was never dealt"
         )
-        # the group's table message, edited to the deal's end (its pace: 20 a minute)
-        await held[0].wait_held(timeout=30)
+        await held[0].wait_held(timeout=30)  # the group's table, edited to the deal's end
     finally:
         await sigkill(proc)
     for hold in held:
