@@ -44,7 +44,7 @@ from engine.views import SeatView
 
 from ..engine.props import cards_in
 from .fakechat import CHAT, Bot, Posted, open_table, play_out, users
-from .policies import ai_for, policy_for
+from .policies import ai_for, near_the_barrel, policy_for
 
 
 def _public_cards(pv: SeatView) -> set[Card]:
@@ -292,6 +292,8 @@ async def _watch_a_match(
         ai = ai_for(game_id, bot.svc)
         if ai is not None:
             monkeypatch.setattr("bot.service.choose_action", ai)
+        if game_id == "tausend":  # every phase and the barrel in a few deals, not fifty
+            near_the_barrel(monkeypatch)
         fc = bot.fc
         fc.on_update.append(lambda u: watch.on_update(fc.channel, u))
         if suits != "french":
