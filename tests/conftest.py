@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,3 +41,24 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def _temp_in_memory(shm: Path = Path("/dev/shm"), least: int = 1 << 30) -> None:
+    """Tests' files (`tmp_path`, `tempfile`) go to a memory file system where there is
+    one with room (Linux's /dev/shm; a container's 64 MB is too small), unless TMPDIR
+    names a place.  The store commits with ``synchronous=FULL``: every commit waits for
+    the disk, 2 ms here and more while other processes write, and a test of a whole
+    match makes thousands of them; in memory the wait is nothing and the SQLite file
+    is as real (its WAL, its locks, a second connection), its durability aside, which
+    no test can see (a kill is not a power cut)."""
+    if "TMPDIR" in os.environ:
+        return
+    try:
+        room = os.statvfs(shm)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= least and os.access(shm, os.W_OK | os.X_OK):
+        tempfile.tempdir = str(shm)
+
+
+_temp_in_memory()
