@@ -277,3 +277,33 @@ async def test_a_closing_a_kill_kept_from_the_chat_is_shown_after_the_restart(
     told = await _ends_after_restart(bot, killed, tid, confirms=True)
     assert [(u.kind, u.version) for u in told] == [("aborted", closed.version)]
     assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
+
+
+async def test_an_untold_end_whose_log_no_longer_replays_does_not_stop_the_start(
+    make_bot: Callable[..., Bot], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The kill kept a match's end from its chat, and its log no longer rebuilds it
+    (an entry of a newer bot after a rollback, a damaged file): the bot starts and
+    serves all the same, its players free to open the next table; one line names
+    the table and the error's type, not its words; and the next start leaves it
+    alone instead of logging it again each time."""
+    bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
+    killed = _killed_after(copies, tid, "finished", ends[-1].version)
+    with sqlite3.connect(killed) as db:
+        db.execute(
+            "INSERT INTO table_log (table_id, version, entry, at) SELECT table_id,"
+            " MAX(version) + 1, ?, 0 FROM table_log WHERE table_id = ?",
+            ('{"k": "a_later_kind", "card": "KS"}', tid),
+        )
+    caplog.set_level(logging.INFO, logger="bot")
+    assert await _ends_after_restart(bot, killed, tid, confirms=True) == []
+    [line] = [r.getMessage() for r in caplog.records if tid in r.getMessage()]
+    assert "cannot be shown again (ValueError)" in line
+    assert "a_later_kind" not in caplog.text and "KS" not in caplog.text
+    caplog.clear()
+    again = await Bot(killed, bot.timings, seeds("after"), ids("r")).start()
+    try:
+        assert tid not in caplog.text
+        assert (await again.svc.create_table(CHAT, users(2)[0], "zweier")).ok
+    finally:
+        await again.stop()
