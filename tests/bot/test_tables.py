@@ -506,6 +506,24 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     assert t2 not in bot.svc.tables
 
 
+async def test_a_close_sent_twice_at_once_closes_the_table_once(bot: Bot) -> None:
+    """/abort sent twice in a hurry (a double tap, a client sending it again), or the
+    bot losing the group twice over (removed, and its rights gone with it): the
+    second finds the table closed, and the chat is told of the close once, not a
+    second "closed" over it."""
+    a, b, c = (bot.player(u) for u in users(3))
+    lobby = await open_table(bot, "zweier", [a], start=False)
+    outs = await asyncio.gather(bot.svc.abort(CHAT, a.user), bot.svc.abort(CHAT, a.user))
+    assert sorted((o.ok, o.code) for o in outs) == [(False, "no_table"), (True, "ok")]
+    running = await open_table(bot, "zweier", [b, c])
+    closed = await asyncio.gather(*(bot.svc.close_chat(CHAT, "group_lost") for _ in range(2)))
+    assert sorted(closed) == [[], [running]]
+    for tid in (lobby, running):
+        assert bot.fc.kinds(tid).count("aborted") == 1
+        entries = await bot.db.table_log(tid)
+        assert [e["k"] for e in entries].count("abort") == 1
+
+
 async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
     bot = await make_bot().start()
     a, b, c = users(3)
