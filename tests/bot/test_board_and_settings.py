@@ -323,6 +323,28 @@ async def test_votes_that_carry_while_a_third_walked_away_end_the_match_counted(
     assert dict(rows) == {anna.key: 1, bert.key: 1, cilli.key: 0}
 
 
+async def test_votes_that_carry_as_one_walks_away_from_his_partner_count_for_nobody(
+    bot: Bot,
+) -> None:
+    """Bauern: Bert and Dora vote to close (2 of the 3 needed); Anna walks away, and
+    among the three still playing their votes carry.  Cilli, her partner, still
+    plays: the table closes as a plain abort, counted for nobody — not ended as a
+    loss for Cilli, who stayed, as it would be had Anna's whole side walked away."""
+    anna, bert, cilli, dora = (bot.player(u) for u in users(4))
+    tid = await open_table(bot, "bauern", [anna, bert, cilli, dora])
+    table = bot.svc.tables[tid]
+    assert table.side(table.seat_of(anna.key) or 0) == table.side(table.seat_of(cilli.key) or 0)
+    for voter in (bert, dora):
+        assert (await bot.svc.abort(CHAT, voter.user)).ok
+    assert tid in bot.svc.tables
+    await walks_away(bot, tid, anna)
+    assert await bot.svc.close_if_abandoned(tid)
+    assert bot.fc.kinds(tid)[-1] == "aborted"
+    store = bot.store
+    assert store is not None
+    assert await store.fetchall("SELECT player FROM results WHERE table_id = ?", (tid,)) == []
+
+
 async def test_a_vote_that_becomes_the_majority_when_the_other_walks_away_closes(
     make_bot: Callable[..., Bot],
 ) -> None:
