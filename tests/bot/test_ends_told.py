@@ -153,19 +153,25 @@ async def test_a_start_says_how_many_ends_wait_for_their_platform(
 ) -> None:
     """A platform that does not serve (its token removed) kept its untold ends, their
     tables and message refs, at every start without a word to the operator: a start
-    now says how many wait, per platform, and nothing of whose they are."""
+    now says how many wait, per platform, and nothing of whose they are; and with
+    none waiting, says nothing of them."""
     bot, tid, copies, ends = await _played_match(make_bot, tmp_path)
     killed = _killed_after(copies, tid, "finished", ends[-1].version)
-    again = Bot(killed, bot.timings, seeds("after"), ids("r"))
     caplog.set_level(logging.INFO, logger="bot")
-    await again.start(serve=False)  # the platform does not come back
-    try:
-        lines = [r.getMessage() for r in caplog.records]
-        assert "ends to tell when their platform serves: tg 1" in lines
-        said = "\n".join(lines)
-        assert not any(u.name in said for u in users(2))
-    finally:
-        await again.stop()
+    for path, waiting in (
+        (killed, ["ends to tell when their platform serves: tg 1"]),
+        (bot.path, []),
+    ):
+        caplog.clear()
+        again = Bot(path, bot.timings, seeds("after"), ids("r"))
+        await again.start(serve=False)  # the platform does not come back
+        try:
+            lines = [r.getMessage() for r in caplog.records]
+            assert [line for line in lines if line.startswith("ends to tell")] == waiting
+            said = "\n".join(lines)
+            assert not any(u.name in said for u in users(2))
+        finally:
+            await again.stop()
 
 
 async def test_an_end_untold_for_over_a_week_is_given_up(
