@@ -453,6 +453,24 @@ def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: i
     monkeypatch.setattr(store, method, failing)
 
 
+async def test_an_end_shown_whose_mark_the_store_refuses_leaves_play_going_on(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The write noting that the chat was shown a deal's end fails (a locked
+    database): the chat saw it all the same and the match plays on to its end; one
+    warning names the table (at worst a restart shows that end again), and nothing
+    is raised into the sending."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    assert bot.store is not None
+    _fail_once(monkeypatch, bot.store, "set_told")
+    caplog.set_level(logging.WARNING, logger="bot")
+    await play_out(bot.fc, tid, [anna, bert])
+    assert bot.fc.kinds(tid)[-1] == "finished"
+    [line] = [r.getMessage() for r in caplog.records if "its end was shown" in r.getMessage()]
+    assert line.startswith(f"table {tid}: could not store")
+
+
 async def _a_move_neither_stored_nor_read_back(
     bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Player, str, int, Button]:
