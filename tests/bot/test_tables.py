@@ -462,6 +462,32 @@ async def test_the_host_cannot_close_a_running_match_alone(bot: Bot) -> None:
     assert tid2 not in bot.svc.tables
 
 
+async def test_the_host_closes_his_lobby_at_once_though_others_joined(bot: Bot) -> None:
+    """Before the start /abort is the host's to close his lobby, not a vote: Bert
+    joined, and Anna's abort closes it at once, the chat told it closed and why
+    (the close message says "the host closed it" from the reason stored)."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert], start=False)
+    out = await bot.svc.abort(CHAT, anna.user)
+    assert out.ok and tid not in bot.svc.tables and bot.fc.kinds(tid)[-1] == "aborted", out
+    assert (await bot.db.table_log(tid))[-1] == {"k": "abort", "reason": "host"}
+
+
+async def test_a_host_left_alone_by_one_who_walked_away_closes_the_match_counted(
+    bot: Bot,
+) -> None:
+    """Bert walks away from Anna's table (the computer takes his seat): her /abort,
+    as the only one still playing, is not the host's plain close that would wipe
+    the match off the record — it ends counted, Bert, who left, losing."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    await walks_away(bot, tid, bert)
+    out = await bot.svc.abort(CHAT, anna.user)
+    assert out.code == "ended" and bot.fc.kinds(tid)[-1] == "finished", out
+    rows = await bot.db.fetchall("SELECT player, won FROM results WHERE table_id = ?", (tid,))
+    assert dict(rows) == {anna.key: 1, bert.key: 0}
+
+
 async def test_the_last_human_forgetting_himself_closes_the_table(bot: Bot) -> None:
     """With nobody left, the computers do not play on in the chat to the match's end."""
     a = bot.player(users(1)[0])
@@ -488,7 +514,7 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     )
     out = await bot.svc.abort(CHAT, admin, is_admin=True)
     assert not out.ok and out.code == "which_table"  # nothing closed: he must choose
-    assert t1 in (out.text or "") and t2 in (out.text or "")
+    assert f"{t1}, {t2}" in (out.text or ""), out.text
     out = await bot.svc.abort(OTHER_CHAT, admin, is_admin=True, table_id=t1)
     assert out.code == "no_such_table" and "(open here: —)" in (out.text or "")
     # a typo names the tables there are, to an admin (a server's tables may be in
@@ -502,6 +528,7 @@ async def test_a_chat_admin_closes_a_table_he_does_not_sit_at(bot: Bot) -> None:
     assert (await bot.svc.abort(CHAT, admin, is_admin=True, table_id=typed)).ok
     assert t1 not in bot.svc.tables and bot.svc.tables[t2].status == Status.LOBBY
     assert bot.svc.tables.get(t1) is None and bot.fc.kinds(t1)[-1] == "aborted"
+    assert (await bot.db.table_log(t1))[-1] == {"k": "abort", "reason": "admin"}  # said why
     assert (await bot.svc.abort(CHAT, admin, is_admin=True)).ok  # the only one left
     assert t2 not in bot.svc.tables
 
