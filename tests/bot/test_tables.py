@@ -545,10 +545,12 @@ async def test_a_close_sent_twice_at_once_closes_the_table_once(bot: Bot) -> Non
     running = await open_table(bot, "zweier", [b, c])
     closed = await asyncio.gather(*(bot.svc.close_chat(CHAT, "group_lost") for _ in range(2)))
     assert sorted(closed) == [[], [running]]
-    for tid in (lobby, running):
+    for tid, why in ((lobby, "host"), (running, "group_lost")):
         assert bot.fc.kinds(tid).count("aborted") == 1
         entries = await bot.db.table_log(tid)
         assert [e["k"] for e in entries].count("abort") == 1
+        # the reason says what the players are told: a lost group's, privately
+        assert entries[-1] == {"k": "abort", "reason": why}
 
 
 async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
