@@ -259,6 +259,8 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         lobby = Handle(group.id, "t1", None)
         outbox.post(lobby, Content("lobby", ((Btn("Join", data="t1:1:j"),),)))
         outbox.post(table, Content("deal 1", ((Btn("Play", data="t1:3:a0"),),)))
+        score = Handle(group.id, "t1", None)
+        outbox.post(score, Content("score 0:0"))
         assert await outbox.drain(5)
 
         supergroup = fake.migrate_group(group, service_messages=False)
@@ -272,6 +274,15 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         assert outbox.current_chat(group.id) == supergroup.id
         assert [m.text for m in supergroup.bot_messages()] == ["Deal 1 over: seed 00ff", "deal 2"]
         assert fresh.chat_id == supergroup.id and table.dead
+        # a message the move left behind, edited once the move is known: nothing is
+        # sent for it, in either chat
+        outbox.edit(score, Content("score 1:0"))
+        assert await outbox.drain(5)
+        assert score.dead and len(supergroup.bot_messages()) == 2
+        left = Handle(group.id, "t1", None, message_id=lobby.message_id)  # the last run's
+        outbox.freeze(left)
+        assert await outbox.drain(5)
+        assert left.dead and all(len(m.revisions) == 1 for m in supergroup.bot_messages())
 
         # brought along, a message is posted anew; the old id now means the new chat
         assert outbox.rehome(table) and not outbox.rehome(table)
@@ -281,8 +292,16 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         texts = [m.text for m in supergroup.bot_messages()]
         assert texts[2:] == ["deal 1, final", "later"]
         assert table.message_id == supergroup.bot_messages()[2].message_id
+        # a message first posted after the move for the old id is the new chat's: its
+        # later edits show there, it is not dropped as one left behind
+        late = Handle(group.id, "t1", None)
+        outbox.post(late, Content("deal 3"))
+        assert await outbox.drain(5)
+        outbox.edit(late, Content("deal 3, trick 2"))
+        assert await outbox.drain(5)
+        assert supergroup.bot_messages()[-1].text == "deal 3, trick 2" and not late.dead
         # the old group is as it was
-        assert [m.text for m in group.bot_messages()] == ["lobby", "deal 1"]
+        assert [m.text for m in group.bot_messages()] == ["lobby", "deal 1", "score 0:0"]
         assert all(len(m.revisions) == 1 for m in group.bot_messages())
         assert outbox.stats.migrated == 1 and outbox.stats.failed == 0
         await outbox.close()
