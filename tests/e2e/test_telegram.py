@@ -30,6 +30,7 @@ from tests.e2e.fakes.telegram.protocol import BOT_USERNAME, Limits, RateLimits
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
+    Players,
     asked,
     cillis_lobby,
     config_for,
@@ -892,6 +893,33 @@ async def test_a_group_admin_closes_a_table_he_does_not_sit_at(
         anna.send(players.group, "/abort")
         await fake.wait_for_message(players.group, contains="an admin closed it", after=lobby)
         assert not rig.service.tables_in(f"tg:{players.group.id}")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_hands_of_a_table_an_admin_closes_before_any_move_say_it_closed(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Anna, the group's creator, closes Berti and Cilli's match right after its
+    deal: their hand messages, posted and never changed, lose their cards and buttons
+    and say the table was closed, not keep a hand nobody can play."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti", "Cilli"])
+        anna, *seated = players.users
+        table_id, lobby = await open_table(rig, Players(players.group, seated), "/new zweier")
+        assert not (await press(fake, seated[0], lobby, "Start")).show_alert
+        for user in seated:
+            await fake.wait_for_message(user.private_chat, contains=f"hand at table {table_id}")
+        anna.send(players.group, "/abort")
+        await fake.wait_for_message(players.group, contains="an admin closed it", after=lobby)
+        assert await rig.adapter.outbox.drain(5)
+        for user in seated:
+            hand = hand_message(user, table_id)
+            assert hand is not None and hand.buttons() == []
+            lines = hand.text.split("\n")  # the title and the note: no cards
+            assert lines[0].startswith("Your hand at table"), hand.text
+            assert lines[1:] == ["This table was closed."], hand.text
     finally:
         await stop_rig(rig)
 
