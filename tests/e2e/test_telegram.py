@@ -807,6 +807,51 @@ async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest
         await outbox.close()
 
 
+async def test_a_message_made_history_loses_its_buttons_and_keeps_its_newest_text(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Freezing a message (a lobby whose match started, a table after its deal) takes
+    its buttons off with the edit still waiting for it, not in a request of its own;
+    a message of the last run (its ref restored, what it shows unknown) loses its
+    buttons and keeps its text, and an edit made while that is refused by flood
+    control shows once the wait is over, not lost to the buttons' removal."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+    from adapters.telegram.content import Btn
+
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # PTB's own RetryAfter warns otherwise
+    group = fake.create_group("Schnapsen")
+    buttons = ((Btn("Join", data="t1:1:j"),),)
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        lobby, old = Handle(group.id, "t1", None), Handle(group.id, "t0", None)
+        outbox.post(old, Content("last run's table", buttons))
+        outbox.post(lobby, Content("lobby", buttons))
+        assert await outbox.drain(5)
+        requests = outbox.stats.requests
+        outbox.edit(lobby, Content("lobby, started", buttons))
+        outbox.freeze(lobby)
+        assert await outbox.drain(5)
+        assert outbox.stats.requests == requests + 1
+        shown = group.bot_messages()[1]
+        assert shown.text == "lobby, started" and shown.buttons() == []
+
+        restored = Handle(group.id, "t0", None, message_id=old.message_id)
+        outbox.freeze(restored)
+        assert await outbox.drain(5)
+        shown = group.bot_messages()[0]
+        assert shown.text == "last run's table" and shown.buttons() == []
+        held = fake.hold("editMessageReplyMarkup", chat=group)
+        outbox.freeze(restored)
+        await held.wait_held()
+        outbox.edit(restored, Content("last run's table, closed"))
+        fake.fail_next("editMessageReplyMarkup", retry_after=1)
+        held.release()
+        assert await outbox.drain(5)
+        shown = group.bot_messages()[0]
+        assert shown.text == "last run's table, closed" and shown.buttons() == []
+        await outbox.close()
+
+
 async def test_an_abort_vote_leaves_the_hand_buttons_working(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
