@@ -807,6 +807,45 @@ async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest
         await outbox.close()
 
 
+async def test_edits_queued_behind_a_refused_edit_go_out_merged_once_the_429_wait_is_over(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flood control refuses an edit while two newer edits of the same message wait
+    behind it: after the wait one edit shows the newest, not the refused one alone
+    (the table a move behind) nor it and then the others (more requests into a limit
+    just hit), and a message queued after them still comes last."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # PTB's own RetryAfter warns otherwise
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        lobby, handle = Handle(group.id, "t1", None), Handle(group.id, "t1", None)
+        outbox.post(lobby, Content("lobby"))
+        outbox.post(handle, Content("move 0"))
+        assert await outbox.drain(5)
+        held = fake.hold("editMessageText", chat=group)
+        outbox.edit(handle, Content("move 1"))
+        await held.wait_held()
+        outbox.edit(handle, Content("move 2"))  # the first is on its way: these wait
+        outbox.edit(handle, Content("move 3"))
+        outbox.edit(lobby, Content("lobby, started"))  # another message's: its own edit
+        outbox.send(group.id, Content("result"))
+        fake.fail_next("editMessageText", retry_after=1)
+        held.release()
+        assert await outbox.drain(5)
+        edits = fake.calls_to("editMessageText")
+        assert [(c.status, c.params["text"]) for c in edits] == [
+            (429, "move 1"),
+            (200, "move 3"),
+            (200, "lobby, started"),
+        ]
+        assert [m.text for m in group.bot_messages()] == ["lobby, started", "move 3", "result"]
+        assert outbox.stats.coalesced == 2  # move 3 into move 2, and that into move 1
+        await outbox.close()
+
+
 async def test_a_message_made_history_loses_its_buttons_and_keeps_its_newest_text(
     fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
