@@ -280,9 +280,12 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         assert await outbox.drain(5)
         assert score.dead and len(supergroup.bot_messages()) == 2
         left = Handle(group.id, "t1", None, message_id=lobby.message_id)  # the last run's
+        gone = Handle(group.id, "t1", None, message_id=table.message_id)
         outbox.freeze(left)
+        outbox.delete(gone)  # nor is one deleted there
         assert await outbox.drain(5)
         assert left.dead and all(len(m.revisions) == 1 for m in supergroup.bot_messages())
+        assert gone.dead and len(supergroup.bot_messages()) == 2
 
         # brought along, a message is posted anew; the old id now means the new chat
         assert outbox.rehome(table) and not outbox.rehome(table)
