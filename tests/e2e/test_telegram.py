@@ -891,6 +891,27 @@ async def test_a_message_made_history_loses_its_buttons_and_keeps_its_newest_tex
         await outbox.close()
 
 
+async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes_on(
+    fake: FakeTelegram,
+) -> None:
+    """Telegram answering a bad gateway to every try of one message (the request may
+    have arrived, so each try uses one of `max_attempts`): once they are used up it is
+    given up, and what was queued behind it goes out, not held up for ever."""
+    from adapters.telegram import Content, Outbox, Throttle
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off(), max_attempts=2)
+        fake.fail_next("sendMessage", times=3, error_code=502)
+        outbox.send(group.id, Content("deal 1 over"))
+        outbox.send(group.id, Content("deal 2"))
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [502, 502, 502, 200]
+        assert [m.text for m in group.bot_messages()] == ["deal 2"]
+        assert outbox.stats.failed == 1
+        await outbox.close()
+
+
 async def test_an_abort_vote_leaves_the_hand_buttons_working(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
