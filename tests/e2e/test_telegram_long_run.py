@@ -53,6 +53,8 @@ async def test_idle_private_chats_leave_the_outbox_and_still_get_messages(
         assert await outbox.drain(5)
         assert outbox.blocked(blocker.id)  # the 403 was heard
         await held_none(outbox)
+        await outbox.paced(users[2].id)  # a request made outside the queue (a greeting)
+        await held_none(outbox)  # leaves nothing behind either
 
         # a chat dropped is still known to refuse the bot: nothing is tried there
         requests = outbox.stats.requests
