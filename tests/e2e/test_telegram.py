@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from adapters.telegram import Outbox
+from adapters.telegram.ops import ChatQueue
 from bot import results as R
 from bot.config import Config
 from bot.payload import decode as decode_payload
@@ -731,6 +733,24 @@ def replace_url(config: Config, url: str) -> Config:
     return config.model_copy(update={"telegram_api_url": url})
 
 
+def held_pace(
+    outbox: Outbox, monkeypatch: pytest.MonkeyPatch
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """From now on the outbox's requests wait for their slot in the pace until
+    `go_on` is set; `waiting` is set once one waits (the worker holds its op then,
+    not sending it: what an edit made meanwhile does to it is what a test looks at)."""
+    waiting, go_on = asyncio.Event(), asyncio.Event()
+    pace = outbox._pace
+
+    async def held(chat: ChatQueue) -> None:
+        waiting.set()
+        await go_on.wait()
+        await pace(chat)
+
+    monkeypatch.setattr(outbox, "_pace", held)
+    return waiting, go_on
+
+
 async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> None:
     """Ten quick edits of one message under a 1/s pace: one post, one edit, newest text."""
     from adapters.telegram import Content, Handle, Outbox, Throttle
@@ -775,7 +795,6 @@ async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest
     group's table (and a player's hand, buttons and all) showed a move behind until
     the next move."""
     from adapters.telegram import Content, Handle, Outbox, Throttle
-    from adapters.telegram.ops import ChatQueue
 
     group = fake.create_group("Schnapsen")
     async with fake.make_bot() as bot:
@@ -789,15 +808,7 @@ async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest
         outbox.edit(handle, Content("move 2"))  # the first is on its way: this waits
 
         # the retry of the cut edit waits for its slot in the pace until we say
-        waiting, go_on = asyncio.Event(), asyncio.Event()
-        pace = outbox._pace
-
-        async def held_pace(chat: ChatQueue) -> None:
-            waiting.set()
-            await go_on.wait()
-            await pace(chat)
-
-        monkeypatch.setattr(outbox, "_pace", held_pace)
+        waiting, go_on = held_pace(outbox, monkeypatch)
         held.drop()  # cut on its way: tried again
         await asyncio.wait_for(waiting.wait(), 5)
         outbox.edit(handle, Content("move 3"))
@@ -833,16 +844,22 @@ async def test_edits_queued_behind_a_refused_edit_go_out_merged_once_the_429_wai
         outbox.edit(lobby, Content("lobby, started"))  # another message's: its own edit
         outbox.send(group.id, Content("result"))
         fake.fail_next("editMessageText", retry_after=1)
+        waiting, go_on = held_pace(outbox, monkeypatch)
         held.release()
+        # the refused edit, waited out and holding move 3, waits for its slot: one
+        # more move goes into it too, not into an edit of its own after the others
+        await asyncio.wait_for(waiting.wait(), 5)
+        outbox.edit(handle, Content("move 4"))
+        go_on.set()
         assert await outbox.drain(5)
         edits = fake.calls_to("editMessageText")
         assert [(c.status, c.params["text"]) for c in edits] == [
             (429, "move 1"),
-            (200, "move 3"),
+            (200, "move 4"),
             (200, "lobby, started"),
         ]
-        assert [m.text for m in group.bot_messages()] == ["lobby, started", "move 3", "result"]
-        assert outbox.stats.coalesced == 2  # move 3 into move 2, and that into move 1
+        assert [m.text for m in group.bot_messages()] == ["lobby, started", "move 4", "result"]
+        assert outbox.stats.coalesced == 3  # move 3 into move 2, that into 1, and move 4
         await outbox.close()
 
 
