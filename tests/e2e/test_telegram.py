@@ -913,7 +913,8 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
 ) -> None:
     """Telegram answering a bad gateway to every try of one message (the request may
     have arrived, so each try uses one of `max_attempts`): once they are used up it is
-    given up, and what was queued behind it goes out, not held up for ever."""
+    given up, and what was queued behind it goes out, not held up for ever.  One it
+    refuses outright is given up at once, with nothing in its place."""
     from adapters.telegram import Content, Outbox, Throttle
 
     group = fake.create_group("Schnapsen")
@@ -926,6 +927,15 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
         assert [c.status for c in fake.calls_to("sendMessage")] == [502, 502, 502, 200]
         assert [m.text for m in group.bot_messages()] == ["deal 2"]
         assert outbox.stats.failed == 1
+
+        # refused for a reason of its own (not the chat's): given up at once, and
+        # nothing sent in its place, having no fallback
+        fake.fail_next("sendMessage", error_code=400, description="Bad Request: can't parse")
+        outbox.send(group.id, Content("deal 2 over"))
+        outbox.send(group.id, Content("deal 3"))
+        assert await outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == ["deal 2", "deal 3"]
+        assert outbox.stats.failed == 2
         await outbox.close()
 
 
