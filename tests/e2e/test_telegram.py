@@ -905,6 +905,12 @@ async def test_a_message_made_history_loses_its_buttons_and_keeps_its_newest_tex
         assert await outbox.drain(5)
         shown = group.bot_messages()[0]
         assert shown.text == "last run's table, closed" and shown.buttons() == []
+        # and edited before its buttons' removal even went out: the edit it becomes
+        again = Handle(group.id, "t0", None, message_id=old.message_id)
+        outbox.freeze(again)
+        outbox.edit(again, Content("last run's table, gone"))
+        assert await outbox.drain(5)
+        assert group.bot_messages()[0].text == "last run's table, gone"
         await outbox.close()
 
 
