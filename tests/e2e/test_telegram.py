@@ -945,6 +945,41 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
         await outbox.close()
 
 
+async def test_a_lobby_changed_back_while_its_edit_is_on_its_way_ends_as_changed_back(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Berti joins and leaves again while the lobby's edit showing him is on its way:
+    the lobby ends showing the seat free, though that is what it showed before, not
+    Berti in a seat he left.  And a lobby changed while its first post waits for its
+    slot is posted as it is then, in one request."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        lobby = Handle(group.id, "t1", None)
+        outbox.post(lobby, Content("1. Anna 2. (free)"))
+        assert await outbox.drain(5)
+        held = fake.hold("editMessageText", chat=group)
+        outbox.edit(lobby, Content("1. Anna 2. Berti"))
+        await held.wait_held()
+        outbox.edit(lobby, Content("1. Anna 2. (free)"))
+        held.release()
+        assert await outbox.drain(5)
+        assert group.bot_messages()[0].text == "1. Anna 2. (free)"
+
+        waiting, go_on = held_pace(outbox, monkeypatch)
+        second = Handle(group.id, "t2", None)
+        outbox.post(second, Content("1. Carl 2. (free)"))
+        await asyncio.wait_for(waiting.wait(), 5)
+        outbox.edit(second, Content("1. Carl 2. Dora"))
+        go_on.set()
+        assert await outbox.drain(5)
+        assert group.bot_messages()[1].text == "1. Carl 2. Dora"
+        assert len(fake.calls_to("sendMessage")) == 2 and len(fake.calls_to("editMessageText")) == 2
+        await outbox.close()
+
+
 async def test_an_abort_vote_leaves_the_hand_buttons_working(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
