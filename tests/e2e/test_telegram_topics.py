@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.telegram import Content, Handle, Outbox, Throttle
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram.chats import FakeChat
@@ -281,6 +282,40 @@ async def test_a_closed_topic_closes_its_table_only(
         assert rig.table(two) is not None
     finally:
         await stop_rig(rig)
+
+
+async def test_what_waits_for_a_closed_topic_is_dropped_and_told_once(fake: FakeTelegram) -> None:
+    """A table's topic closed: its post is refused, the note queued behind it for the
+    same topic is not tried (each try another refusal, each telling the adapter
+    again), the table's messages get nothing more, and the other topic's message goes
+    out."""
+    group = fake.create_group("Schnapsen", forum=True)
+    one, two = group.create_topic("Table 1"), group.create_topic("Table 2")
+    group.close_topic(one)
+    async with fake.make_bot() as bot:
+        told: list[tuple[int, int | None]] = []
+        outbox = Outbox(
+            bot,
+            throttle=Throttle.off(),
+            on_topic_refused=lambda chat, thread: told.append((chat, thread)),
+        )
+        table, hand = (
+            Handle(group.id, "t1", None, thread=one),
+            Handle(group.id, "t1", None, thread=one),
+        )
+        outbox.post(table, Content("deal 1"))
+        outbox.post(hand, Content("your hand"))
+        outbox.send(group.id, Content("deal 1 over"), thread=one)
+        outbox.send(group.id, Content("the other table's note"), thread=two)
+        assert await outbox.drain(5)
+        assert told == [(group.id, one)]
+        assert [m.text for m in group.bot_messages()] == ["the other table's note"]
+        outbox.edit(table, Content("deal 1, trick 2"))
+        outbox.edit(hand, Content("your hand, trick 2"))
+        assert await outbox.drain(5)
+        assert table.dead and hand.dead
+        assert len(fake.calls_to("sendMessage")) == 2 and len(told) == 1
+        await outbox.close()
 
 
 async def test_a_second_new_does_not_move_the_first_table_out_of_its_topic(
