@@ -21,6 +21,7 @@ from engine.actions import decode as decode_action
 
 from .fakechat import (
     CHAT,
+    STILL_NOW,
     Bot,
     CommitCopies,
     GatedAI,
@@ -435,7 +436,11 @@ async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) ->
     timings = Timings(
         turn_timeout=0.4, reminder_before=5.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
     )
-    bot = await make_bot(timings=timings).start()
+    # The bot's clock stands still: the turn's deadline is taken before the start is
+    # written and its timers armed after, so with the wall clock a write slower than
+    # half the turn (a loaded machine) had the reminder's time pass before it was
+    # armed, and no reminder came.  The timers' own delays still run in real time.
+    bot = await make_bot(timings=timings, clock=lambda: STILL_NOW).start()
     try:
         a, b = (bot.player(u) for u in users(2))
         tid = await open_table(bot, "zweier", [a, b])
