@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from adapters.telegram import Outbox
+from adapters.telegram import Handle, Outbox
 from adapters.telegram.ops import ChatQueue
 from bot import results as R
 from bot.config import Config
@@ -27,6 +27,7 @@ from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.clocks import remind, run_out
 from tests.e2e.fakes.telegram.errors import _bad_request
+from tests.e2e.fakes.telegram.failures import Hold
 from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.protocol import BOT_USERNAME, Limits, RateLimits
 from tests.e2e.fakes.telegram.server import FakeTelegram
@@ -751,6 +752,23 @@ def held_pace(
     return waiting, go_on
 
 
+async def edit_behind_one_on_its_way(
+    fake: FakeTelegram, outbox: Outbox, handle: Handle, shown: str, on_its_way: str, behind: str
+) -> Hold:
+    """The message is posted showing `shown`; Telegram's answer to its edit to
+    `on_its_way` is held (the returned hold), and the edit to `behind` waits in the
+    queue behind it: where the races of an edit on its way begin."""
+    from adapters.telegram import Content
+
+    outbox.post(handle, Content(shown))
+    assert await outbox.drain(5)
+    held = fake.hold("editMessageText", chat=handle.chat_id)
+    outbox.edit(handle, Content(on_its_way))
+    await held.wait_held()
+    outbox.edit(handle, Content(behind))
+    return held
+
+
 async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> None:
     """Ten quick edits of one message under a 1/s pace: one post, one edit, newest text."""
     from adapters.telegram import Content, Handle, Outbox, Throttle
@@ -800,12 +818,8 @@ async def test_an_edit_made_while_a_failed_edit_waits_to_retry_leaves_the_newest
     async with fake.make_bot() as bot:
         outbox = Outbox(bot, throttle=Throttle.off())
         handle = Handle(group.id, "t1", None)
-        outbox.post(handle, Content("move 0"))
-        assert await outbox.drain(5)
-        held = fake.hold("editMessageText", chat=group)
-        outbox.edit(handle, Content("move 1"))
-        await held.wait_held()
-        outbox.edit(handle, Content("move 2"))  # the first is on its way: this waits
+        # the edit to "move 2" waits behind the one to "move 1", on its way
+        held = await edit_behind_one_on_its_way(fake, outbox, handle, "move 0", "move 1", "move 2")
 
         # the retry of the cut edit waits for its slot in the pace until we say
         waiting, go_on = held_pace(outbox, monkeypatch)
@@ -958,12 +972,8 @@ async def test_a_lobby_changed_back_while_its_edit_is_on_its_way_ends_as_changed
     async with fake.make_bot() as bot:
         outbox = Outbox(bot, throttle=Throttle.off())
         lobby = Handle(group.id, "t1", None)
-        outbox.post(lobby, Content("1. Anna 2. (free)"))
-        assert await outbox.drain(5)
-        held = fake.hold("editMessageText", chat=group)
-        outbox.edit(lobby, Content("1. Anna 2. Berti"))
-        await held.wait_held()
-        outbox.edit(lobby, Content("1. Anna 2. (free)"))
+        free, berti = "1. Anna 2. (free)", "1. Anna 2. Berti"
+        held = await edit_behind_one_on_its_way(fake, outbox, lobby, free, berti, free)
         held.release()
         assert await outbox.drain(5)
         assert group.bot_messages()[0].text == "1. Anna 2. (free)"
