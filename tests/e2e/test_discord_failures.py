@@ -274,6 +274,42 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
             assert all(m.buttons == [] for m in fake.dms(player))
 
 
+async def test_what_waits_for_a_channel_its_first_refusal_lost_is_not_tried(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table is closed (by a server manager) while the edit of its message for the
+    last move is slow to go through, and meanwhile the bot loses the right to see the
+    channel.  That edit is refused, and what waits behind it for the channel (the
+    table's last picture, the note that it was closed) is dropped untried: one refused
+    request, not one for each (Discord shuts out a bot that makes too many refused
+    requests); the players' hands still lose their buttons."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        [message] = world.table_messages(table_id)
+        user, hand = await next_press(world, table_id)
+        seen = len(fake.requests)
+        slow = fake.hold("PATCH", f"/channels/{world.channel.id}/messages/{message.id}")
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await slow.wait_held()
+        assert await world.service.close_tables([table_id], "admin") == [table_id]
+        fake.deny_bot(world.channel, Permission.VIEW_CHANNEL)
+        slow.release()
+        await world.settle()
+
+        refused = [r for r in fake.requests[seen:] if r.status == 403]
+        assert [(r.method, r.path, r.code) for r in refused] == [
+            ("PATCH", f"/channels/{world.channel.id}/messages/{message.id}", 50001)
+        ]
+        [line] = adapter_lines(caplog)  # once, though its table was closed already
+        assert str(world.channel.id) in line
+        for player in (anna, bert):
+            assert all(m.buttons == [] for m in fake.dms(player))
+
+
 async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
