@@ -266,3 +266,28 @@ async def test_a_deal_end_a_hard_kill_kept_from_the_hands_is_shown_after_the_res
             assert old.content.endswith(text(lang, "hand_deal_over", deal=1)), old.content
             assert world.hand_message(user, table_id) is not old  # deal 2's, a new message
         assert len(world.service.tables[table_id].deal_points) == 1
+
+
+async def test_a_deal_end_that_went_out_is_not_shown_again_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A deal ends and all of it goes out (the result in the channel, each hand as the
+    deal left it, the next deal's messages); then the bot restarts.  Its end was
+    shown, so the restart does not show it again: the channel has one "Deal 1 over",
+    and the restarted bot sends nothing until someone plays on."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        table_id = await world.start_match(world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        seen = len(fake.requests)
+        await world.restart()
+        await world.settle()
+
+        over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
+        assert len(over) == 1
+        assert len(world.table_messages(table_id)) == 2
+        posts = fake.requests_to("POST", "/channels/{channel_id}/messages")
+        assert [r for r in fake.requests[seen:] if r in posts] == []
