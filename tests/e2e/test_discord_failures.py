@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,25 @@ def reminders(world: World, user: FakeUser) -> list[FakeMessage]:
 # --------------------------------------------------------------------------- losing the channel
 
 
+@asynccontextmanager
+async def anna_and_bert_at_zweier(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[tuple[World, str]]:
+    """A running bot whose adapter lines are caught, and Anna and Bert's Zweier match
+    started in the world's channel: where each way of losing that channel begins."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        yield world, table_id
+
+
+def hands_without_buttons(world: World) -> None:
+    """Anna's and Bert's hands in their DMs have lost their buttons."""
+    for player in (world["anna"], world["bert"]):
+        assert all(m.buttons == [] for m in world.fake.dms(player))
+
+
 @pytest.mark.parametrize("denied", ["send", "view"])
 async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
     tmp_path: Path, denied: str, caplog: pytest.LogCaptureFixture
@@ -247,12 +267,8 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
     mid-match: the first refusal closes the table like an abort — one request refused,
     one log line, no turn played on by the computer for nobody; the players are told by
     DM, their hands lose their buttons, and nothing is recorded."""
-    caplog.set_level(logging.INFO)
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
         fake = world.fake
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
         await press_once(world, table_id)
         seen = len(fake.requests)
         if denied == "send":  # its own messages it may still edit: the next post fails
@@ -270,8 +286,7 @@ async def test_a_channel_the_bot_may_no_longer_use_closes_its_table(
         [line] = adapter_lines(caplog)
         assert table_id in line and str(world.channel.id) in line
         await closed_for_nothing(world, table_id)
-        for player in (anna, bert):
-            assert all(m.buttons == [] for m in fake.dms(player))
+        hands_without_buttons(world)
 
 
 async def test_what_waits_for_a_channel_its_first_refusal_lost_is_not_tried(
@@ -283,12 +298,8 @@ async def test_what_waits_for_a_channel_its_first_refusal_lost_is_not_tried(
     table's last picture, the note that it was closed) is dropped untried: one refused
     request, not one for each (Discord shuts out a bot that makes too many refused
     requests); the players' hands still lose their buttons."""
-    caplog.set_level(logging.INFO)
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
         fake = world.fake
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
         [message] = world.table_messages(table_id)
         user, hand = await next_press(world, table_id)
         seen = len(fake.requests)
@@ -306,8 +317,7 @@ async def test_what_waits_for_a_channel_its_first_refusal_lost_is_not_tried(
         ]
         [line] = adapter_lines(caplog)  # once, though its table was closed already
         assert str(world.channel.id) in line
-        for player in (anna, bert):
-            assert all(m.buttons == [] for m in fake.dms(player))
+        hands_without_buttons(world)
 
 
 async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal(
@@ -316,12 +326,8 @@ async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal
     """The bot loses the right to see the table's channel just when the store fails:
     the table cannot be closed then.  It is not given up on: the channel's next refusal
     (the next move's edit) closes it, its players are told, and nothing counts."""
-    caplog.set_level(logging.INFO)
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
         service = world.service
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
         await press_once(world, table_id)
         real = service.close_tables
         tries: list[list[str]] = []
@@ -411,12 +417,8 @@ async def test_a_channel_deleted_while_the_bot_was_down_closes_its_table_at_star
 ) -> None:
     """No CHANNEL_DELETE reaches a bot that is down: at start, the first request to
     the table's channel (404 / 10003) closes the table instead."""
-    caplog.set_level(logging.INFO)
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
         fake = world.fake
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
         await world.stop_bot()
         await fake.delete_channel(world.channel)
         seen = len(fake.requests)
@@ -427,7 +429,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_closes_its_table_at_star
         assert [r.code for r in fake.requests[seen:] if r.status >= 400] == [10003]
         [line] = adapter_lines(caplog)
         assert "refused the bot (404 10003)" in line and table_id in line
-        assert told(world, anna, table_id) and told(world, bert, table_id)
+        assert told(world, world["anna"], table_id) and told(world, world["bert"], table_id)
 
 
 async def test_removed_from_the_server_its_tables_close_but_not_in_an_outage(
@@ -655,12 +657,8 @@ async def test_an_answer_that_reached_discord_but_was_lost_counts_as_given(
     """Discord shows the hand a "Show my hand" press asked for but its answer to the
     bot is lost (503): the next try is refused as already acknowledged (40060), which
     means it got through — the hand is not shown twice, and it follows the game."""
-    caplog.set_level(logging.INFO)
-    async with discord_world(tmp_path) as world:
-        await world.start_bot()
-        fake = world.fake
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
+        fake, anna = world.fake, world["anna"]
         fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=1, processed=True)
         shown = await world.click(anna, world.table_messages(table_id)[-1], "Show my hand")
         await fake.wait_for(lambda: shown.rejections, description="the next try refused")
