@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .ports import Listener
 from .service_shape import ServiceShape
-from .table import Entry, Seat, Status, Table
+from .table import Entry, Status, Table
 
 # the service's log lines keep its name, whichever of its modules writes them
 log = logging.getLogger("bot.service")
@@ -111,8 +111,7 @@ class Clocks(ServiceShape):
         seat = table.to_act()
         if seat is None:
             return None
-        s = table.seats[seat]
-        if s is None or _computer_move(table, seat, s) is not None:
+        if table.seats[seat] is None or table.computer_move(seat) is not None:
             return None
         return self._clock() + float(table.settings.get("turn_timeout", self.timings.turn_timeout))
 
@@ -142,10 +141,9 @@ class Clocks(ServiceShape):
         seat = table.to_act()
         if seat is None:
             return
-        s = table.seats[seat]
-        if s is None:
+        if table.seats[seat] is None:
             return
-        what = _computer_move(table, seat, s)
+        what = table.computer_move(seat)
         if what is not None:
             timers.handles.append(
                 loop.call_later(self.timings.ai_delay, self._fire, table.id, version, what)
@@ -247,12 +245,3 @@ class Clocks(ServiceShape):
 
     def _wait_for_platform(self, table: Table) -> None:
         self._waiting.setdefault(table.platform, set()).add(table.id)
-
-
-def _computer_move(table: Table, seat: int, s: Seat) -> str | None:
-    """The timer of a turn the computer plays, after `ai_delay` and on no clock: "ai"
-    for a seat it holds, "out" for the rest of a person's turn that ran out
-    (`Table.playing_out`); None for a person's own turn, on his clock."""
-    if not s.human_playing:
-        return "ai"
-    return "out" if table.playing_out == seat else None

@@ -348,16 +348,15 @@ class TableService(
             return refuse(lang, "not_your_turn")
         if not menu_valid(table, seat, (p.verb, p.arg)):
             return refuse(lang, "malformed")
-        s = table.seats[seat]
-        replaced = s is not None and s.replaced
-        if replaced or table.playing_out == seat:
+        what = table.computer_move(seat)
+        if what is not None:
             # his hand says any of his buttons takes the seat back (or, his time run
             # out, plays the rest of the turn himself): a page of bids or a card
             # picked for a discard too, or the computer would act meanwhile and the
             # pick he makes next would come too late
             await self._commit(table, [{"k": "back", "seat": seat}])
             await self._notify(table, "action")
-        if replaced:
+        if what == "ai":  # a seat the computer held, not a turn it was finishing
             await self._notify(table, "back", user=user.key)
         hv = hand_view(table, user.key, self._style(table, user), (p.verb, p.arg))
         return Outcome(True, table_id=table.id, hand=hv)

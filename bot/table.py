@@ -245,6 +245,18 @@ class Table:
         turn = P.to_act(self.deal)
         return None if turn is None else self.deal_log.spec.seats[turn]
 
+    def computer_move(self, seat: int) -> str | None:
+        """Whether the computer makes this seat's moves now, after `ai_delay` and on no
+        clock: "ai" for a seat it holds, "out" for the rest of a person's turn that ran
+        out (`playing_out`); None for a person's own turn, on his clock (or no seat).
+        The clocks time the turn by it, and a press of the seat's owner takes it back."""
+        s = self.seats[seat]
+        if s is None:
+            return None
+        if not s.human_playing:
+            return "ai"
+        return "out" if self.playing_out == seat else None
+
     def deal_seat(self, match_seat: int) -> int | None:
         if self.deal_log is None:
             return None
