@@ -580,16 +580,18 @@ PLAYING_OUT = {
 }
 
 
-def _closed_for_him(by: str = "t") -> tuple[Table, list[str]]:
+def _closed_for_him(by: str = "t") -> tuple[Table, list[str], int]:
     """A Zweier table whose leader's time ran out, and the computer closed the talon
     for him (`by` "t"): a move that keeps the turn, whose card it plays after
-    `ai_delay`. The table, and its users by seat."""
+    `ai_delay`. The table, its users by seat, and his seat (still to act)."""
     table = _table("zweier", 2)
     _deal(table, 0)
     close = next(c for c in table.legal_codes() if isinstance(decode_action(c), CloseTalon))
     _act(table, by, close)
     keys = [s.user for s in table.seats if s is not None and s.user is not None]
-    return table, keys
+    seat = table.to_act()
+    assert seat is not None
+    return table, keys, seat
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -598,9 +600,8 @@ def test_a_hand_says_the_computer_is_finishing_his_timed_out_turn(lang: str) -> 
     his hand says his time ran out and the computer is finishing the turn, above his
     turn and his buttons, which still play it himself. Nobody else's hand says so, and
     the channel's table shows nothing it would not show after his own close."""
-    table, keys = _closed_for_him()
-    seat = table.to_act()
-    assert seat is not None and table.playing_out == seat
+    table, keys, seat = _closed_for_him()
+    assert table.playing_out == seat
     style = Style(lang)
     hv = hand_view(table, keys[seat], style)
     assert hv is not None and hv.your_turn
@@ -610,7 +611,7 @@ def test_a_hand_says_the_computer_is_finishing_his_timed_out_turn(lang: str) -> 
     assert any(decode(b.payload).is_game_action for b in hv.message.all_buttons())
     other = hand_view(table, keys[1 - seat], style)
     assert other is not None and PLAYING_OUT[lang] not in other.message.text
-    own, _ = _closed_for_him("p")  # the same close, pressed by him
+    own, _, _ = _closed_for_him("p")  # the same close, pressed by him
     assert table_view(table, style).message == table_view(own, style).message
 
 
@@ -621,9 +622,7 @@ def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
     says the computer plays his seat now, as for any seat it took, and not this."""
     line = PLAYING_OUT["en"]
     for end in ("p", "back", "o"):
-        table, keys = _closed_for_him()
-        seat = table.to_act()
-        assert seat is not None
+        table, keys, seat = _closed_for_him()
         hv = hand_view(table, keys[seat], Style())
         assert hv is not None and line in hv.message.text
         if end == "back":
@@ -635,9 +634,7 @@ def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
         assert hv is not None
         assert line not in hv.message.text, (end, hv.message.text)
         assert hv.your_turn == (end == "back"), end
-    table, keys = _closed_for_him()
-    seat = table.to_act()
-    assert seat is not None
+    table, keys, seat = _closed_for_him()
     table.apply({"k": "replace", "seat": seat, "level": "random"})
     hv = hand_view(table, keys[seat], Style())
     assert hv is not None and line not in hv.message.text
