@@ -704,6 +704,19 @@ async def until_discard_menu(
     return None
 
 
+async def until_gift(bot: Bot, table_id: str, players: list[Player], turns: int) -> Player:
+    """Plays Thousand's turns (each player's policy) until a hand shows its owner
+    giving his cards away, at most `turns` rounds of turns; that player, the
+    declarer."""
+    for _ in range(turns):
+        for p in players:
+            hv = p.hand(table_id)
+            if hv is not None and hv.your_turn and hv.view is not None and hv.view.phase == "give":
+                return p
+        assert any([await p.take_turn(table_id) is not None for p in players])
+    raise AssertionError(f"no gift in {turns} turns")
+
+
 async def stored_mentions(store: Store, key: str) -> list[str]:
     """Where the store still names the person `key` (after /forgetme: nowhere): a row
     of his, or his key anywhere in a table log entry, a game record or a message

@@ -19,7 +19,7 @@ from engine.cards import CARDS, Card
 from engine.games import available, game
 from engine.options import options_to_json
 
-from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, users
+from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, until_gift, users
 from .test_expert_views import prefer
 from .test_result_texts import _deal, _table
 from .test_table_reducer import _act
@@ -466,22 +466,7 @@ async def test_thousands_gift_is_a_card_then_who_gets_it(bot: Bot) -> None:
     give each card to him at once."""
     players = [bot.player(u) for u in users(3)]
     tid = await open_table(bot, "tausend", players)
-    for _ in range(60):
-        giver = next(
-            (
-                p
-                for p in players
-                if (hv := p.hand(tid)) is not None
-                and hv.your_turn
-                and hv.view is not None
-                and hv.view.phase == "give"
-            ),
-            None,
-        )
-        if giver is not None:
-            break
-        assert any([await p.take_turn(tid) is not None for p in players])
-    assert giver is not None, "no gift in 60 turns"
+    giver = await until_gift(bot, tid, players, 60)
     hv = giver.hand(tid)
     assert hv is not None and hv.view is not None
     g = players.index(giver)  # the others as they sit after him

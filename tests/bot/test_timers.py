@@ -15,7 +15,7 @@ import pytest
 from bot.i18n import t
 from bot.payload import decode
 from bot.service import ChatRef, Timings
-from bot.views import Button, HandView
+from bot.views import Button
 from engine.actions import CloseTalon, ExchangeTrump, Pass, PlayCard
 from engine.actions import decode as decode_action
 
@@ -34,6 +34,7 @@ from .fakechat import (
     seeds,
     to_move,
     until_discard_menu,
+    until_gift,
     users,
     walks_away,
 )
@@ -722,12 +723,7 @@ async def _second_gift_timed_out(bot: Bot, chat: ChatRef) -> tuple[str, Player]:
     players = [bot.player(u, policy=prefer(lambda a: isinstance(a, Pass))) for u in users(3)]
     tid = await open_table(bot, "tausend", players, chat=chat)
     table = bot.svc.tables[tid]
-    for _ in range(20):
-        declarer = next((p for p in players if _gives(p.hand(tid))), None)
-        if declarer is not None:
-            break
-        assert any([await p.take_turn(tid) is not None for p in players])
-    assert declarer is not None, "no gift in 20 turns"
+    declarer = await until_gift(bot, tid, players, 20)
     hv = declarer.hand(tid)
     assert hv is not None
     gifts = [b for b in hv.message.all_buttons() if decode(b.payload).verb == "gv"]
@@ -745,10 +741,6 @@ async def _second_gift_timed_out(bot: Bot, chat: ChatRef) -> tuple[str, Player]:
     await bot.fc.wait(drawn)
     assert table.playing_out == table.seat_of(declarer.key)
     return tid, declarer
-
-
-def _gives(hv: HandView | None) -> bool:
-    return hv is not None and hv.your_turn and hv.view is not None and hv.view.phase == "give"
 
 
 async def test_his_press_during_the_play_out_plays_the_rest_of_the_turn_himself(
