@@ -309,6 +309,7 @@ def containers(svc: TableService) -> dict[str, int]:
         "locks": len(svc._locks),
         "timers": len(svc._timers),
         "timer_handles": sum(len(t.handles) for t in svc._timers.values()),
+        "reminded": len(svc._reminded),
         "tasks": len(svc._tasks),
         "work": len(svc._work),
         "player_locks": len(svc._player_locks),

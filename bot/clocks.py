@@ -3,8 +3,10 @@
 A lobby expires, a computer moves, a person is reminded of his turn and, when it runs
 out, the computer plays it for him (and keeps his seat after too many missed turns).
 Timers are keyed to the table's version, so every change re-arms them and a timer of
-an older version does nothing.  While a platform is out of reach (`hold`) its persons'
-turns wait for `listen`, which gives back the time the outage took.
+an older version does nothing; the turn reminded is remembered, so a re-arm neither
+repeats its reminder nor drops one that came due meanwhile.  While a platform is out
+of reach (`hold`) its persons' turns wait for `listen`, which gives back the time the
+outage took.
 """
 
 from __future__ import annotations
@@ -65,9 +67,7 @@ class Clocks(ServiceShape):
                     except Exception:
                         log.exception("table %s: could not store the new deadline", table_id)
                     table.deadline = grace
-                self._arm(table)
-                if grace is not None and self._remind_window(table) > 0:
-                    self._fire(table.id, table.version, "remind")
+                self._arm(table)  # a grace's reminder is due now: it goes at once
 
     def hold(self, platform: str) -> None:
         """Stop the clocks of the persons' turns of a platform that cannot be reached
@@ -116,15 +116,25 @@ class Clocks(ServiceShape):
         return self._clock() + float(table.settings.get("turn_timeout", self.timings.turn_timeout))
 
     def _cancel_timers(self, table_id: str) -> None:
+        """The table's clock stops for good (it closed or ended, or cannot be rebuilt):
+        its timers go, and so does the turn it reminded."""
+        self._reminded.pop(table_id, None)
         timers = self._timers.pop(table_id, None)
         if timers is not None:
             timers.cancel()
+
+    def _reminded_turn(self, table: Table) -> bool:
+        """Whether the player to act was reminded of this turn (its deadline: a grace
+        after an outage is reminded again)."""
+        return self._reminded.get(table.id) == (table.deadline, table.turn())
 
     def _arm(self, table: Table) -> None:
         """Schedule what happens next at this table without a human pressing."""
         if self._closed:
             return
-        self._cancel_timers(table.id)
+        armed = self._timers.get(table.id)
+        if armed is not None:
+            armed.cancel()
         timers = self._timers[table.id] = Timers()
         loop = asyncio.get_running_loop()
         version = table.version
@@ -154,13 +164,17 @@ class Clocks(ServiceShape):
         timeout = float(table.settings.get("turn_timeout", self.timings.turn_timeout))
         deadline = table.deadline or (self._clock() + timeout)
         now = self._clock()
-        # a chat's short turn timeout still gets its reminder, half-way through; one
-        # due now was sent already (or is sent by `listen`, after a restart)
+        # A chat's short turn timeout still gets its reminder, half-way through (0: no
+        # reminders).  Once a turn: a change at the table re-arms it, and reminds no
+        # more.  One whose time passed unsent goes at once: the timers are armed after
+        # the turn's write, which can take longer than the turn less the reminder's
+        # time; a change as it was due drops its timer (of the version before); and
+        # `listen`'s grace after an outage is the reminder's time.
         window = self._remind_window(table)
-        remind_at = deadline - window
-        if window > 0 and remind_at > now + 0.001:  # 0: no reminders
+        if window > 0 and deadline > now and not self._reminded_turn(table):
+            remind_in = max(0.0, deadline - window - now)
             timers.handles.append(
-                loop.call_later(remind_at - now, self._fire, table.id, version, "remind")
+                loop.call_later(remind_in, self._fire, table.id, version, "remind")
             )
         timers.handles.append(
             loop.call_later(max(0.0, deadline - now), self._fire, table.id, version, "timeout")
@@ -192,6 +206,7 @@ class Clocks(ServiceShape):
             s = table.seats[seat]
             if what == "remind":
                 if s is not None and s.user is not None:
+                    self._reminded[table_id] = (table.deadline, table.turn())
                     await self._notify(table, "reminder", user=s.user)
                 return
             choice, legal = self._choice(table, seat)

@@ -73,7 +73,7 @@ class Commits(ServiceShape):
             statuses = [table.status for table, _ in changes]
             for table, entries in changes:
                 first = table.version + 1
-                turn_before = _turn_key(table)
+                turn_before = table.turn()
                 events: list[Event] = []
                 entries = list(entries)
                 for e in entries:
@@ -83,7 +83,7 @@ class Commits(ServiceShape):
                     for e in more:
                         events.extend(table.apply(e))
                     entries.extend(more)
-                if table.deadline is None or _turn_key(table) != turn_before:
+                if table.deadline is None or table.turn() != turn_before:
                     # a new turn gets a new deadline; a vote or a seat change elsewhere
                     # does not give the player to act more time
                     table.deadline = self._deadline(table)
@@ -209,11 +209,3 @@ class Commits(ServiceShape):
             if await self._reload(table_id):
                 kind = "lobby" if table.status == Status.LOBBY else "action"
                 await self._notify(table, kind)
-
-
-def _turn_key(table: Table) -> tuple[int, int, int | None, bool]:
-    """What makes a new turn: a deal, an action, the seat to act, who plays it."""
-    seat = table.to_act()
-    s = table.seats[seat] if seat is not None else None
-    actions = len(table.deal_log.actions) if table.deal_log is not None else -1
-    return (len(table.deals), actions, seat, s is not None and s.human_playing)

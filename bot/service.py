@@ -82,6 +82,9 @@ class TableService(
         self.tables = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers = {}
+        #: Table id -> the turn its player to act was reminded of (its deadline and
+        #: `Table.turn`): reminded once, however often a change re-arms its timers.
+        self._reminded = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.listeners = []
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))

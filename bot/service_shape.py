@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .ports import ChatRef, Listener, Outcome, Timings, UserRef
     from .settings import ChatSettings
     from .store import Op, Store
-    from .table import Entry, Table
+    from .table import Entry, Table, Turn
     from .telling import End
     from .views import LobbyView, Message, ResultView, Style
 
@@ -50,6 +50,7 @@ class ServiceShape:
     _people: KeyedLocks[str]
     _player_locks: KeyedLocks[str]
     _rematch_locks: KeyedLocks[str]
+    _reminded: dict[str, tuple[float | None, Turn]]
     _seed_source: Callable[[], str]
     _settings_lock: asyncio.Lock
     _timers: dict[str, Timers]

@@ -101,6 +101,10 @@ def seat_count(spec: GameSpec, options: Any) -> int:
     return n if isinstance(n, int) and n > 0 else spec.players
 
 
+#: What makes a turn (`Table.turn`): a deal, an action, the seat to act, who plays it.
+Turn = tuple[int, int, int | None, bool]
+
+
 class Table:
     """The in-memory state of one table; see the module docstring."""
 
@@ -256,6 +260,14 @@ class Table:
         if not s.human_playing:
             return "ai"
         return "out" if self.playing_out == seat else None
+
+    def turn(self) -> Turn:
+        """What makes a new turn (with a deadline of its own): a deal, an action, the
+        seat to act, who plays it."""
+        seat = self.to_act()
+        s = self.seats[seat] if seat is not None else None
+        actions = len(self.deal_log.actions) if self.deal_log is not None else -1
+        return (len(self.deals), actions, seat, s is not None and s.human_playing)
 
     def deal_seat(self, match_seat: int) -> int | None:
         if self.deal_log is None:

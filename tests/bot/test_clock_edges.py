@@ -8,13 +8,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from bot.ports import TableUpdate
+from bot.ports import TableUpdate, Timings
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, busy, button, open_table, users
+from .fakechat import CHAT, Bot, Player, busy, button, open_table, to_move, until_idle, users
 from .test_board_and_settings import _walked_away
 
 
@@ -307,15 +308,24 @@ async def test_an_expired_lobby_stays_closed_after_a_restart(
         await bot.stop()
 
 
+async def _two_at_a_turn(
+    make_bot: Callable[..., Bot], now: list[float], timings: Timings = FAST
+) -> tuple[Bot, list[Player], str]:
+    """Anna and Bert at a Zweierschnapsen table on the test's clock, one of them to
+    act."""
+    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    return bot, players, tid
+
+
 async def _two_at_a_long_turn(
     make_bot: Callable[..., Bot], now: list[float]
 ) -> tuple[Bot, list[Player], str]:
     """Anna and Bert at a Zweierschnapsen table with ten-minute turns on the test's
     clock, one of them to act."""
     timings = dataclasses.replace(FAST, turn_timeout=600.0, reminder_before=60.0)
-    bot = await make_bot(timings=timings, clock=lambda: now[0]).start()
-    players = [bot.player(u) for u in users(2)]
-    tid = await open_table(bot, "zweier", players)
+    bot, players, tid = await _two_at_a_turn(make_bot, now, timings)
     assert bot.svc.seconds_left(tid) == 600
     return bot, players, tid
 
@@ -417,3 +427,176 @@ async def test_an_adapter_hears_of_the_tables_once_it_listens(bot: Bot) -> None:
     tid = await open_table(bot, "zweier", [bot.player(users(1)[0])])
     assert (tid, "started") in discord.heard
     assert telegram.heard == discord.heard
+
+
+# --- a reminder that comes due while nothing can send it --------------------------------
+
+
+def _reminders(bot: Bot, tid: str) -> list[tuple[str | None, object, object]]:
+    """Whom the table's reminders went to, each with what else it carried (nothing:
+    no event, no result, so no card of anybody's)."""
+    return [(u.user, u.events, u.result) for u in bot.fc.updates if u.kind == "reminder"]
+
+
+async def _settled(bot: Bot) -> None:
+    await until_idle(lambda: busy(bot.svc), bot.fc.describe)
+
+
+def _reminder_due(bot: Bot, tid: str, now: list[float]) -> float:
+    """The test's clock a second past the reminder's time of the turn: its deadline."""
+    deadline = bot.svc.tables[tid].deadline
+    assert deadline is not None
+    now[0] = deadline - FAST.reminder_before + 1.0
+    return deadline
+
+
+async def _switch_language(bot: Bot, tid: str, player: Player) -> None:
+    """A change at the table that keeps the turn: it speaks the other language now
+    (as a terminal resuming under another locale makes it)."""
+    lang = "de" if bot.svc.tables[tid].settings.get("lang") != "de" else "en"
+    version = bot.svc.tables[tid].version
+    assert (await bot.svc.set_table_language(tid, player.user, lang)).ok
+    assert bot.svc.tables[tid].version == version + 1
+
+
+async def test_a_turn_written_slower_than_its_time_to_the_reminder_is_still_reminded(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first turn's deadline (30 s) is taken before the start is written, its
+    timers armed after.  The write takes 25 s (a loaded machine, a slow disk): the
+    reminder, due 10 s before the end, is past its time when it is armed.  The player
+    to act is reminded at once, once, with the 5 s he has left, not left to find his
+    turn gone to the computer unannounced."""
+    now = [1_000_000.0]
+    bot = await make_bot(clock=lambda: now[0]).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b], start=False)
+        append = bot.db.append
+
+        async def slow(*args: Any, **kw: Any) -> None:
+            now[0] += 25.0
+            await append(*args, **kw)
+
+        monkeypatch.setattr(bot.db, "append", slow)
+        assert (await a.press(button(bot.fc.lobbies[tid].message, "st"))).ok
+        table = bot.svc.tables[tid]
+        mover = to_move(table, [a, b])
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
+        await _settled(bot)
+        assert _reminders(bot, tid) == [(mover.key, (), None)]
+        assert bot.svc.seconds_left(tid) == 5
+        assert table.to_act() == table.seat_of(mover.key)  # his turn, still his to play
+    finally:
+        await bot.stop()
+
+
+async def test_a_reminder_due_as_a_vote_is_written_still_goes_once(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reminder of the player to act comes due while the other one's vote to
+    close the table is being written: its timer, of the table before the vote, finds
+    a newer table and does nothing, and the timers the vote arms find its time
+    passed.  He is still reminded, once, as soon as the vote is in; his turn goes on
+    with the deadline it had."""
+    now = [1_000_000.0]
+    bot, [a, b], tid = await _two_at_a_turn(make_bot, now)
+    try:
+        table = bot.svc.tables[tid]
+        deadline, version = table.deadline, table.version
+        mover = to_move(table, [a, b])
+        voter = b if mover is a else a
+        append = bot.db.append
+
+        async def reminder_due_meanwhile(*args: Any, **kw: Any) -> None:
+            _reminder_due(bot, tid, now)
+            bot.svc._fire(tid, version, "remind")  # its timer, as it comes
+            await append(*args, **kw)
+
+        monkeypatch.setattr(bot.db, "append", reminder_due_meanwhile)
+        assert (await bot.svc.abort(CHAT, voter.user)).ok  # /abort: his vote
+        monkeypatch.undo()
+        assert table.version == version + 1 and table.votes == {voter.key}
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
+        await _settled(bot)
+        assert _reminders(bot, tid) == [(mover.key, (), None)]
+        assert table.deadline == deadline and bot.svc.seconds_left(tid) == 9
+    finally:
+        await bot.stop()
+
+
+async def test_a_turn_is_reminded_once_however_often_the_table_changes(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The table changes again and again during a turn (its language switched back
+    and forth), before its reminder is due, as it comes due and after: the player to
+    act is reminded once.  The next turn, which has a deadline of its own, gets its
+    own reminder, once too."""
+    now = [1_000_000.0]
+    bot, [a, b], tid = await _two_at_a_turn(make_bot, now)
+    try:
+        table = bot.svc.tables[tid]
+        told: list[tuple[str | None, object, object]] = []
+        for _ in range(2):
+            mover = to_move(table, [a, b])
+            for _ in range(3):  # before it is due
+                await _switch_language(bot, tid, a)
+            await _settled(bot)
+            assert _reminders(bot, tid) == told
+            deadline = _reminder_due(bot, tid, now)
+            for _ in range(4):  # due (its timer dropped by the first), then after
+                await _switch_language(bot, tid, b)
+                now[0] += 1.0
+            await bot.fc.wait(lambda: len(_reminders(bot, tid)) > len(told))
+            await _settled(bot)
+            told.append((mover.key, (), None))
+            assert _reminders(bot, tid) == told
+            assert table.deadline == deadline
+            assert (await mover.press(mover.a_move(tid))).ok  # a new turn
+            assert table.deadline == now[0] + FAST.turn_timeout
+    finally:
+        await bot.stop()
+
+
+async def test_a_change_as_the_turn_runs_out_reminds_nobody(make_bot: Callable[..., Bot]) -> None:
+    """The table changes at the very moment the turn runs out, its reminder never
+    sent: the computer plays the turn for the player; he is not reminded of it with
+    0 s left on top."""
+    now = [1_000_000.0]
+    bot, [a, _], tid = await _two_at_a_turn(make_bot, now)
+    try:
+        table = bot.svc.tables[tid]
+        assert table.deadline is not None
+        now[0] = table.deadline
+        await _switch_language(bot, tid, a)
+        switched = table.version
+        await bot.fc.wait(lambda: table.version > switched)  # the computer's move for him
+        await _settled(bot)
+        assert _reminders(bot, tid) == []
+        log = await bot.db.table_log(tid)
+        assert [e["by"] for e in log if e["k"] == "act"][:1] == ["t"]  # timed out
+    finally:
+        await bot.stop()
+
+
+async def test_a_reminder_is_not_sent_again_when_the_clock_is_set_back(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The player to act was reminded; then the machine's clock is set back a few
+    seconds (a time sync) and the table changes.  By the clock his reminder's time
+    is ahead again, but it was sent: nothing but his time-out is armed."""
+    now = [1_000_000.0]
+    bot, [a, _], tid = await _two_at_a_turn(make_bot, now)
+    try:
+        _reminder_due(bot, tid, now)
+        await _switch_language(bot, tid, a)
+        await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
+        now[0] -= 5.0
+        await _switch_language(bot, tid, a)
+        loop = asyncio.get_running_loop()
+        left = [h.when() - loop.time() for h in bot.svc._timers[tid].handles]
+        assert left == [pytest.approx(14.0, abs=1.0)]  # the time-out alone
+        await _settled(bot)
+        assert len(_reminders(bot, tid)) == 1
+    finally:
+        await bot.stop()

@@ -34,6 +34,7 @@ def kept(svc: TableService, table_id: str) -> list[str]:
         "tables": table_id in svc.tables,
         "locks": table_id in svc._locks,
         "timers": table_id in svc._timers,
+        "reminded": table_id in svc._reminded,
         "waiting": any(table_id in ids for ids in svc._waiting.values()),
     }
     return [name for name, found in where.items() if found]
@@ -278,6 +279,23 @@ async def test_a_chats_record_and_stats_cost_the_same_however_long_the_history(
         assert after[name] <= before[name] + 2, (name, before, after)
 
 
+@pytest.mark.parametrize("close", [_vote, _admin])
+async def test_a_table_closed_after_a_reminder_forgets_it(
+    bot: Bot, close: Callable[[Bot, str, UserRef], Awaitable[None]]
+) -> None:
+    """Which turn the bot reminded is kept while the table runs (so the reminder is
+    not sent again); a table that closes takes that with it."""
+    anna, bert = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [anna, bert])
+    bot.svc._fire(tid, bot.svc.tables[tid].version, "remind")  # the reminder's timer
+    await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
+    assert "reminded" in kept(bot.svc, tid)
+    await close(bot, tid, anna.user)
+    if tid in bot.svc.tables:  # a vote: Bert's closes it
+        await close(bot, tid, bert.user)
+    assert kept(bot.svc, tid) == []
+
+
 def test_the_soak_bench_runs_and_the_core_keeps_nothing_of_its_tables() -> None:
     """`bench/soak.py` (quoted in docs/bot.md) keeps running and says what it
     promises; after its tables, the core's per-table containers are empty."""
@@ -293,7 +311,16 @@ def test_the_soak_bench_runs_and_the_core_keeps_nothing_of_its_tables() -> None:
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["stalled"] == 0
     after = res["containers_after"]
-    for name in ("tables", "locks", "timers", "tasks", "work", "player_locks", "claims"):
+    for name in (
+        "tables",
+        "locks",
+        "timers",
+        "reminded",
+        "tasks",
+        "work",
+        "player_locks",
+        "claims",
+    ):
         assert after[name] == 0, (name, after)
     assert res["message_refs_of_closed_tables"] == 0
     assert res["history_matches"] >= 40

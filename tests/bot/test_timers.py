@@ -433,7 +433,9 @@ async def test_reminder_before_zero_sends_no_reminder(make_bot: Callable[..., Bo
 
 
 async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) -> None:
-    """A turn shorter than the reminder lead time is reminded half-way."""
+    """A turn shorter than the reminder lead time is reminded half-way, and so is the
+    next one (on this clock every turn has the same deadline: a turn is reminded
+    once, but that is no reason to skip the next)."""
     timings = Timings(
         turn_timeout=0.4, reminder_before=5.0, missed_turns_limit=3, ai_delay=0, lobby_expiry=600
     )
@@ -450,6 +452,9 @@ async def test_short_chat_timeout_still_reminds(make_bot: Callable[..., Bot]) ->
         kinds = bot.fc.kinds(tid)
         assert "reminder" in kinds and kinds.index("reminder") < kinds.index("action")
         assert next(u.user for u in bot.fc.updates if u.kind == "reminder") == mover
+        await bot.fc.wait(lambda: bot.fc.kinds(tid).count("reminder") == 2, timeout=3)
+        reminded = [u.user for u in bot.fc.updates if u.kind == "reminder"]
+        assert reminded == [mover, next(p.key for p in (a, b) if p.key != mover)]
     finally:
         await bot.stop()
 
