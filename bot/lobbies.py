@@ -87,6 +87,25 @@ class Lobbies(ServiceShape):
         rematch: Table | None = None,
     ) -> Outcome:
         lang = await self.reply_lang(host, chat)
+        # The chat's settings, held until the table is among the chat's: a language
+        # switch stored meanwhile would not reach it (`_update_setting` switches the
+        # chat's tables), and the table would speak the old language to its end.
+        async with self._settings_lock:
+            return await self._create_in_settings(
+                chat, host, game_id, preset, options, is_admin, rematch, lang
+            )
+
+    async def _create_in_settings(
+        self,
+        chat: ChatRef,
+        host: UserRef,
+        game_id: str,
+        preset: str | None,
+        options: dict[str, Any] | None,
+        is_admin: bool,
+        rematch: Table | None,
+        lang: str,
+    ) -> Outcome:
         settings = await self.settings(chat)
         if settings.starters == "admins" and not is_admin:
             return refuse(lang, "not_allowed_to_start")

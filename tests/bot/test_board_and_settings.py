@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
@@ -19,7 +20,19 @@ from bot.views import settings_text
 from engine.__main__ import verify_text
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, button, open_table, play_out, run_out, users, walks_away
+from .fakechat import (
+    CHAT,
+    Bot,
+    Player,
+    button,
+    open_table,
+    play_out,
+    run_out,
+    until_idle,
+    users,
+    waits_at,
+    walks_away,
+)
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
 
@@ -585,6 +598,41 @@ async def test_a_setting_change_leaves_open_tables_as_they_were_opened(bot: Bot)
     lobby = bot.svc.lobby(waiting)  # the lobby in the chat is drawn again, in German
     assert lobby is not None and bot.fc.lobbies[waiting].message.text == lobby.message.text
     assert lobby.message.text != english
+
+
+async def test_a_language_set_while_a_table_is_being_opened_reaches_that_table(bot: Bot) -> None:
+    """The admin sets the group's language to German while Bert's /new is being
+    stored (its settings read, the table not yet among the group's): the new lobby
+    speaks German too, not English to the end of its match."""
+    admin, bert = users(2)
+    real, stored = bot.db.create_table, asyncio.Event()
+    reached = asyncio.Event()
+
+    async def slow_store(*args: Any, **kwargs: Any) -> str:
+        reached.set()
+        await stored.wait()
+        return await real(*args, **kwargs)
+
+    bot.db.create_table = slow_store  # type: ignore[method-assign]
+    opening = asyncio.ensure_future(bot.svc.create_table(CHAT, bert, "zweier"))
+    await reached.wait()
+    switch = asyncio.ensure_future(
+        bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True)
+    )
+    # the switch is done, or waits for a lock (the table to be among the chat's)
+    await until_idle(
+        lambda: not switch.done() and not any("acquire:" in waits_at(w) for w in bot.svc._work),
+        lambda: " | ".join(waits_at(w) for w in bot.svc._work),
+    )
+    stored.set()
+    opened, switched = await asyncio.gather(opening, switch)
+    bot.db.create_table = real  # type: ignore[method-assign]
+    assert opened.ok and switched.ok, (opened, switched)
+    tid = opened.table_id
+    assert tid is not None and bot.svc.tables[tid].settings["lang"] == "de"
+    german, english = bot.svc.lobby(tid, "de"), bot.svc.lobby(tid, "en")
+    assert german is not None and english is not None
+    assert bot.fc.lobbies[tid].message == german.message != english.message
 
 
 async def test_an_admin_setting_the_language_his_chat_already_has_switches_its_open_tables(
