@@ -5,6 +5,7 @@ other chat settings."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 
 from hypothesis import event
@@ -12,19 +13,22 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from bot.i18n import norm_lang, t
-from bot.service import Outcome, UserRef
+from bot.service import ChatRef, Outcome, UserRef
 
 from .fakechat import stored_mentions
 from .sessions import (
     ADMIN,
     BY_KEY,
     CHAT_OF,
+    CHATS,
     EVERYONE,
     LEVELS,
     PEOPLE,
     SETTINGS,
     STRANGERS,
+    UPGRADED,
     SessionMachine,
+    verb,
 )
 
 
@@ -124,6 +128,116 @@ class CommandSteps(SessionMachine):
         store = self.bot.store
         assert store is not None
         return await stored_mentions(store, key)
+
+    @precondition(lambda self: self.svc.tables)
+    @rule(data=st.data())
+    def typed_at_once(self, data: st.DataObject) -> None:
+        """One or two commands are typed at the moment players press what they see
+        (none, one or two presses) and maybe a turn's time runs out: /abort (a vote,
+        an admin's, a stranger's), /resign, /forgetme, /new, the chat's language set,
+        the group upgraded by Telegram.  Each is answered as if it came alone, before
+        or after the others; the language switched reaches every table of the chat,
+        one opened meanwhile too, and a person deleted holds no seat and is stored
+        nowhere.  The store takes their writes one at a time (`turns_of_writes`):
+        each request runs until it waits for its write or a lock, the others
+        meanwhile, alike on every replay of the session."""
+        if not self.seldom(data, 2):
+            return
+        now = self.typed_now()
+        first = data.draw(st.sampled_from(now), label="typed")
+        # a second one, in the same chat (where commands meet): a group's key, or its
+        # language, changes once a step
+        also = [
+            c
+            for c in now
+            if c[3] == first[3]
+            and "upgraded" not in (first[0], c[0])
+            and not (first[0].startswith("language") and c[0].startswith("language"))
+        ]
+        second = data.draw(st.sampled_from([None, *also]), label="typed too")
+        typed = [first] if second is None else [first, second]
+        shown = self.pressable()
+        presses = data.draw(
+            st.lists(st.sampled_from(shown), max_size=2) if shown else st.just([]),
+            label="presses",
+        )
+        fire = data.draw(st.sampled_from([None, *self.turns()]), label="a timer")
+        problems = len(self.opening_problems)
+        event(f"typed at once: {' + '.join(sorted(c[0] for c in typed))}")
+        for what, *_ in typed:
+            if what == "upgraded":
+                self.upgrading()
+        outs = self.run(self.together([c[2] for c in typed], presses, fire, in_turns=True))
+        for user, out in zip([c[1] for c in typed] + [p[0] for p in presses], outs, strict=True):
+            self.check_outcome(user, out)
+        self.menus.clear()
+        for (what, user, _, chat), out in zip(typed, outs, strict=False):
+            if what.startswith("language"):
+                assert out.ok, out
+                lang = what.split()[-1]
+                self.lang_of[chat.key] = lang
+                # a table opened at the same moment opened in the old language or
+                # the new one; either way it speaks the new one now
+                del self.opening_problems[problems:]
+                spoken = {tb.id: tb.settings.get("lang") for tb in self.svc.tables_in(chat.key)}
+                assert set(spoken.values()) <= {lang}, (lang, spoken)
+            elif what == "upgraded":
+                assert not self.svc.tables_in(CHATS[1].key), self.describe()
+            elif what == "/forgetme" and out.code == "forgotten":
+                # not seated again by a Join or a Rematch he pressed, or his /new, after
+                again = [u for u, b, _ in presses if u == user and verb(b.payload) in ("j", "re")]
+                again += [u for w, u, _, _ in typed if u == user and w == "/new"]
+                if not again:
+                    for tid, tb in self.svc.tables.items():
+                        assert tb.seat_of(user.key) is None and tb.host != user.key, (tid, user)
+                    found = self.run(self.stored_of(user.key))
+                    assert not found, f"{user.key} forgotten, but the store holds {found}"
+                self.names_checked.discard(user.key)
+
+    def typed_now(self) -> list[tuple[str, UserRef, Callable[[], Awaitable[Outcome]], ChatRef]]:
+        """The commands `typed_at_once` may type now: (what, who, the request, its chat)."""
+        svc = self.svc
+        out: list[tuple[str, UserRef, Callable[[], Awaitable[Outcome]], ChatRef]] = []
+        for chat in self.chats:
+            admin = ADMIN[chat.platform]
+            people = [*PEOPLE[chat.platform], STRANGERS[chat.platform]]
+            if svc.tables_in(chat.key):
+                for u in people:
+                    out.append(("/abort", u, functools.partial(svc.abort, chat, u), chat))
+                by_admin = functools.partial(svc.abort, chat, admin, is_admin=True)
+                out.append(("/abort by an admin", admin, by_admin, chat))
+            if len(svc.tables) < 3:
+                for u in people:
+                    new = functools.partial(svc.create_table, chat, u, "zweier")
+                    out.append(("/new", u, new, chat))
+            for lang in ("de", "en"):
+                switch = functools.partial(
+                    svc.update_setting, chat, admin, "language", lang, is_admin=True
+                )
+                out.append((f"language {lang}", admin, switch, chat))
+        for table in self.playing():
+            chat = CHAT_OF[table.chat]
+            for key in table.humans():
+                resign = functools.partial(svc.resign, chat, BY_KEY[key])
+                out.append(("/resign", BY_KEY[key], resign, chat))
+        for table in list(svc.tables.values()):
+            for key in table.humans():
+                out.append(
+                    (
+                        "/forgetme",
+                        BY_KEY[key],
+                        functools.partial(svc.forget, BY_KEY[key]),
+                        CHAT_OF[table.chat],
+                    )
+                )
+        if CHATS[1] in self.chats:
+            admin = ADMIN[CHATS[1].platform]
+            out.append(("upgraded", admin, self.upgrade_request, CHATS[1]))
+        return out
+
+    async def upgrade_request(self) -> Outcome:
+        moved = await self.svc.move_chat(CHATS[1], UPGRADED)
+        return Outcome(True, table_id=moved[0] if moved else None)
 
     @precondition(lambda self: any(f in self.ended for f in self.chat_of))
     @rule(data=st.data())

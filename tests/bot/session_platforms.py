@@ -55,10 +55,7 @@ class PlatformSteps(SessionMachine):
         """Telegram made the second group a supergroup, with a new id: its tables
         follow, and play on there.  The old group is gone for good (Telegram sends
         nothing of it again), so no step uses it after."""
-        self.chats = [UPGRADED if c == CHATS[1] else c for c in self.chats]
-        if CHATS[1].key in self.level_of:
-            self.level_of[UPGRADED.key] = self.level_of[CHATS[1].key]
-        self.lang_of[UPGRADED.key] = self.lang_of[CHATS[1].key]
+        self.upgrading()
         moved = self.run(self.svc.move_chat(CHATS[1], UPGRADED))
         self.run(self.settle())
         assert moved and all(self.svc.tables[tid].chat == UPGRADED.key for tid in moved)

@@ -6,16 +6,12 @@ at the same moment."""
 
 from __future__ import annotations
 
-import asyncio
-
 from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, precondition, rule
 
 from bot.payload import decode as decode_payload
-from bot.service import ChatRef, Outcome, UserRef
 from bot.table import Status
-from bot.views import Button
 from engine.games import game
 
 from .fakechat import Player
@@ -30,7 +26,6 @@ from .sessions import (
     PEOPLE,
     SEAT_BOUND,
     STRANGER,
-    STRANGERS,
     VERSIONED,
     SessionMachine,
     buttons,
@@ -308,36 +303,14 @@ class PlaySteps(SessionMachine):
         """Two or three things happen at the same moment: players press what they
         see (a double tap, two players, a stranger), a timer fires.  Each is answered
         as if it came alone, before or after the others."""
-        shown: list[tuple[UserRef, Button, ChatRef]] = []
-        for table in self.svc.tables.values():
-            chat = CHAT_OF[table.chat]
-            if table.status == Status.LOBBY:
-                for b in buttons(self.fc.lobbies[table.id].message):
-                    people = [*PEOPLE[table.platform], STRANGERS[table.platform]]
-                    shown += [(u, b, chat) for u in people]
-            else:
-                for b in buttons(self.fc.tables[table.id].message):
-                    shown += [(BY_KEY[u], b, chat) for u in table.humans() if u in BY_KEY]
-        shown += [
-            (BY_KEY[hv.user], b, CHAT_OF[self.svc.tables[hv.table_id].chat])
-            for hv in self.hands()
-            for b in buttons(hv.message)
-        ]
-        timers = [tb for tb in self.playing() if tb.to_act() is not None]
+        shown = self.pressable()
         if not shown:
             return
         presses = data.draw(
             st.lists(st.sampled_from(shown), min_size=1, max_size=3), label="presses"
         )
-        fire = data.draw(st.sampled_from([None, *timers]), label="a timer")
-
-        async def together() -> list[Outcome]:
-            if fire is not None:
-                self.svc._fire(fire.id, fire.version, "timeout")
-            outs = await asyncio.gather(*(self.svc.act(u, b.payload, c) for u, b, c in presses))
-            await self.settle()
-            return list(outs)
-
-        for (user, _, _), out in zip(presses, self.run(together()), strict=True):
+        fire = data.draw(st.sampled_from([None, *self.turns()]), label="a timer")
+        outs = self.run(self.together([], presses, fire))
+        for (user, _, _), out in zip(presses, outs, strict=True):
             self.check_outcome(user, out)
         self.menus.clear()

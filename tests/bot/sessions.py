@@ -430,6 +430,112 @@ class SessionMachine(RuleBasedStateMachine):
             ]
         )
 
+    def upgrading(self) -> None:
+        """Telegram makes the second group a supergroup: people write in the new one,
+        whose computers and language are the old one's."""
+        self.chats = [UPGRADED if c == CHATS[1] else c for c in self.chats]
+        if CHATS[1].key in self.level_of:
+            self.level_of[UPGRADED.key] = self.level_of[CHATS[1].key]
+        self.lang_of[UPGRADED.key] = self.lang_of[CHATS[1].key]
+
+    def pressable(self) -> list[tuple[UserRef, Button, ChatRef]]:
+        """What people may press now, in its chat: a lobby's buttons (anybody of its
+        platform), a running table's (its players), each hand's and menu's (its own)."""
+        shown: list[tuple[UserRef, Button, ChatRef]] = []
+        for table in self.svc.tables.values():
+            chat = CHAT_OF[table.chat]
+            if table.status == Status.LOBBY:
+                for b in buttons(self.fc.lobbies[table.id].message):
+                    people = [*PEOPLE[table.platform], STRANGERS[table.platform]]
+                    shown += [(u, b, chat) for u in people]
+            else:
+                for b in buttons(self.fc.tables[table.id].message):
+                    shown += [(BY_KEY[u], b, chat) for u in table.humans() if u in BY_KEY]
+        shown += [
+            (BY_KEY[hv.user], b, CHAT_OF[self.svc.tables[hv.table_id].chat])
+            for hv in self.hands()
+            for b in buttons(hv.message)
+        ]
+        return shown
+
+    def turns(self) -> list[Table]:
+        """The running tables waiting for a person: his clock may run out now."""
+        return [tb for tb in self.playing() if tb.to_act() is not None]
+
+    async def together(
+        self,
+        typed: list[Callable[[], Awaitable[Outcome]]],
+        presses: list[tuple[UserRef, Button, ChatRef]],
+        timeout: Table | None,
+        *,
+        in_turns: bool = False,
+    ) -> list[Outcome]:
+        """Commands typed and buttons pressed at the same moment, a turn's time-out
+        firing with them (on the loop, as its timer would); their answers, settled:
+        the commands' first.  `in_turns`: the store's writes one at a time (`turns`)."""
+        if timeout is not None:
+            self.svc._fire(timeout.id, timeout.version, "timeout")
+        gathered = asyncio.gather(
+            *(request() for request in typed),
+            *(self.svc.act(u, b.payload, c) for u, b, c in presses),
+        )
+        if in_turns:
+            await self.turns_of_writes(gathered)
+        outs = await gathered
+        await self.settle()
+        return list(outs)
+
+    async def turns_of_writes(self, gathered: asyncio.Future[Any]) -> None:
+        """Until `gathered` is done, the store's writes wait, and the first one asked
+        for goes in once nothing else is under way (no read, no write): requests at
+        the same moment interleave alike on every run (their reads go in order, on
+        one connection), where the writer's thread and the reader's racing would let
+        them interleave otherwise on a replay, and hypothesis see another session.
+        Each still runs until it must wait for its write (or a lock), the others
+        meanwhile."""
+        store = self.bot.store
+        assert store is not None
+        real_write, ro = store.write, store.ro
+        real_read: Callable[..., Awaitable[Any]] = ro._execute
+        held: list[asyncio.Future[None]] = []
+        going = [0]  # reads and writes under way
+
+        async def held_write(**kw: Any) -> None:
+            turn = asyncio.get_running_loop().create_future()
+            held.append(turn)
+            await turn
+            going[0] += 1
+            try:
+                await real_write(**kw)
+            finally:
+                going[0] -= 1
+
+        async def read(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+            going[0] += 1
+            try:
+                return await real_read(fn, *args, **kw)
+            finally:
+                going[0] -= 1
+
+        loop = asyncio.get_running_loop()
+        store.write = held_write  # type: ignore[method-assign]
+        ro._execute = read  # type: ignore[method-assign]
+        try:
+            stuck = loop.time() + 20.0
+            while not gathered.done():
+                await until_idle(lambda: going[0] > 0, self.fc.describe)
+                if held:
+                    held.pop(0).set_result(None)
+                    stuck = loop.time() + 20.0
+                else:  # its answer on its way, or all wait for locks: a deadlock
+                    assert loop.time() < stuck, f"no write and no answer: {self.fc.describe()}"
+                    await asyncio.sleep(0.001)
+        finally:
+            store.write = real_write  # type: ignore[method-assign]
+            ro._execute = real_read  # type: ignore[method-assign]
+            for turn in held:
+                turn.set_result(None)
+
     @invariant()
     def check_no_error_logged(self) -> None:
         bad = [f"{r.name}: {r.getMessage()}" for r in self.errors.records]

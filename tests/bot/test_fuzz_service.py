@@ -13,8 +13,9 @@ close, /abort, /resign and its confirmation (pressed by its asker or another),
 a rematch, a chat's language and other settings (its computers' level among them), a
 player switching his table's language (`set_table_language`), the bot removed from a
 chat, a turn's reminder and time-out firing, Telegram or Discord out of reach for a
-while, a few of these at the same moment, and the bot stopping or crashing and
-starting again on the same file.
+while, a few of these at the same moment (presses and a time-out, with one or two
+commands of a chat typed then: /abort, /resign, /forgetme, /new, its language set, its
+upgrade), and the bot stopping or crashing and starting again on the same file.
 
 What must hold after each step:
 
@@ -31,7 +32,8 @@ What must hold after each step:
   decision is asked at the table as it stands, with the seat's own view and the
   legal moves only, and answers one of them;
 * a table speaks its chat's language (the Discord server's own until an admin sets
-  one), a chat's switch reaches all its tables, a player's switch his table alone;
+  one), a chat's switch reaches all its tables (one opened at that moment too), a
+  player's switch his table alone;
 * a person is stored under his account's name (not a Discord server's nickname);
 * /forgetme's question changes nothing; his deletion hands over his seats, nobody
   else's (not his namesake's on the other platform), and leaves nothing stored that
