@@ -928,6 +928,50 @@ async def test_a_message_made_history_loses_its_buttons_and_keeps_its_newest_tex
         await outbox.close()
 
 
+async def test_a_restored_message_frozen_twice_while_flood_control_holds_it_loses_its_buttons_once(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table of the last run (its ref restored, what it shows unknown) is frozen, and
+    frozen again while the removal of its buttons is on its way; flood control refuses
+    that removal.  After the wait the buttons come off in one request: not left on,
+    nor taken off twice (one more request into a limit just hit).  Then, frozen and
+    edited again while an admin deletes it, and refused again: the newest text is
+    posted anew, not lost."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+    from adapters.telegram.content import Btn
+
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # PTB's own RetryAfter warns otherwise
+    anna = fake.create_user("Anna", started=True)
+    group = fake.create_group("Schnapsen", admins=[anna])
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        old = Handle(group.id, "t0", None)
+        outbox.post(old, Content("last run's table", ((Btn("Play", data="t0:3:a0"),),)))
+        assert await outbox.drain(5)
+        restored = Handle(group.id, "t0", None, message_id=old.message_id)
+        held = fake.hold("editMessageReplyMarkup", chat=group)
+        outbox.freeze(restored)
+        await held.wait_held()
+        outbox.freeze(restored)
+        fake.fail_next("editMessageReplyMarkup", retry_after=1)
+        held.release()
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("editMessageReplyMarkup")] == [429, 200]
+        [shown] = group.bot_messages()
+        assert shown.text == "last run's table" and shown.buttons() == []
+
+        held = fake.hold("editMessageReplyMarkup", chat=group)
+        outbox.freeze(restored)
+        await held.wait_held()
+        outbox.edit(restored, Content("last run's table, closed"))
+        anna.delete(shown)
+        fake.fail_next("editMessageReplyMarkup", retry_after=1)
+        held.release()
+        assert await outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == ["last run's table, closed"]
+        await outbox.close()
+
+
 async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes_on(
     fake: FakeTelegram,
 ) -> None:
@@ -987,6 +1031,152 @@ async def test_a_lobby_changed_back_while_its_edit_is_on_its_way_ends_as_changed
         assert await outbox.drain(5)
         assert group.bot_messages()[1].text == "1. Carl 2. Dora"
         assert len(fake.calls_to("sendMessage")) == 2 and len(fake.calls_to("editMessageText")) == 2
+        await outbox.close()
+
+
+async def test_a_user_who_blocked_the_bot_gets_one_refused_request_and_no_old_hand_later(
+    fake: FakeTelegram,
+) -> None:
+    """Carl blocked the bot, and the bot does not know yet: his hand's post is refused
+    (403), and what waits behind it for his chat (a note) is dropped untried, not
+    refused once more, telling the adapter again.  Once he lets the bot in again,
+    freezing the hand that never arrived posts nothing: not a stale copy of his old
+    hand above the new one."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    carl = fake.create_user("Carl", started=True)
+    carl.block_bot()
+    async with fake.make_bot() as bot:
+        told: list[int] = []
+        outbox = Outbox(bot, throttle=Throttle.off(), on_refused=told.append)
+        hand = Handle(carl.id, "t1", None)
+        outbox.post(hand, Content("your hand: A♥ K♥"))
+        outbox.send(carl.id, Content("Deal 1 over"))
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [403]
+        assert told == [carl.id] and outbox.blocked(carl.id) and hand.dead
+
+        carl.start_bot()
+        outbox.unblock(carl.id)
+        outbox.freeze(hand)
+        outbox.send(carl.id, Content("Welcome back"))
+        assert await outbox.drain(5)
+        assert [m.text for m in carl.private_chat.bot_messages()] == ["Welcome back"]
+        await outbox.close()
+
+
+async def test_a_chat_shut_out_while_its_message_waits_out_flood_control_gets_no_retry(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carl blocks the bot while his hand waits out a 429 (the adapter learns it from
+    Telegram's update and `block`s his chat): the hand is not tried again after the
+    wait, a request Telegram would refuse anyway, and it is marked dead, so letting
+    him in again posts no stale copy of it.  Nor is a one-off message (a deal's
+    result) waiting out a 429 when he blocks the bot again."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # PTB's own RetryAfter warns otherwise
+    carl = fake.create_user("Carl", started=True)
+    async with fake.make_bot() as bot:
+        told: list[int] = []
+        outbox = Outbox(bot, throttle=Throttle.off(), on_refused=told.append)
+        hand = Handle(carl.id, "t1", None)
+        fake.fail_next("sendMessage", retry_after=1)
+        outbox.post(hand, Content("your hand: A♥ K♥"))
+        await fake.wait_for(lambda: outbox.stats.retry_after == 1, what="the 429")
+        carl.block_bot()
+        outbox.block(carl.id)
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [429]
+        assert told == [] and hand.dead
+
+        carl.start_bot()
+        outbox.unblock(carl.id)
+        outbox.freeze(hand)
+        assert await outbox.drain(5)
+        assert carl.private_chat.bot_messages() == []
+
+        fake.fail_next("sendMessage", retry_after=1)
+        outbox.send(carl.id, Content("Deal 1 over"))
+        await fake.wait_for(lambda: outbox.stats.retry_after == 2, what="the second 429")
+        carl.block_bot()
+        outbox.block(carl.id)
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [429, 429]
+        assert told == []
+        await outbox.close()
+
+
+async def test_a_group_upgraded_while_its_message_waits_out_flood_control_gets_it_there(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group becomes a supergroup while the deal's result waits out a 429, and the
+    adapter hears of it (the service message: `migrate`): the result goes to the
+    supergroup, with no request to the old group first (Telegram would refuse it,
+    one request more into a limit just hit)."""
+    from adapters.telegram import Content, Outbox, Throttle
+
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # PTB's own RetryAfter warns otherwise
+    group = fake.create_group("Schnapsen", supergroup=False)
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        fake.fail_next("sendMessage", retry_after=1)
+        outbox.send(group.id, Content("Deal 1 over"))
+        await fake.wait_for(lambda: outbox.stats.retry_after == 1, what="the 429")
+        supergroup = fake.migrate_group(group, service_messages=False)
+        outbox.migrate(group.id, supergroup.id)
+        assert await outbox.drain(5)
+        sent = fake.calls_to("sendMessage")
+        assert [(c.status, c.params["chat_id"]) for c in sent] == [
+            (429, group.id),
+            (200, supergroup.id),
+        ]
+        assert [m.text for m in supergroup.bot_messages()] == ["Deal 1 over"]
+        await outbox.close()
+
+
+async def test_a_ping_whose_post_never_went_through_is_not_deleted(fake: FakeTelegram) -> None:
+    """A turn's ping Telegram refused (for a reason of its own) is deleted once the
+    player moved: nothing is asked of Telegram (there is no message), and no error
+    is logged; the chat's next message goes out."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    anna = fake.create_user("Anna", started=True)
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        ping = Handle(anna.id, "t1", None)
+        fake.fail_next("sendMessage", error_code=400, description="Bad Request: can't parse")
+        outbox.post(ping, Content("Your turn"))
+        outbox.delete(ping)
+        outbox.send(anna.id, Content("Deal 1 over"))
+        assert await outbox.drain(5)
+        assert fake.calls_to("deleteMessage") == []
+        assert [m.text for m in anna.private_chat.bot_messages()] == ["Deal 1 over"]
+        await outbox.close()
+
+
+async def test_a_message_telegram_says_shows_its_text_already_is_not_edited_to_it_again(
+    fake: FakeTelegram,
+) -> None:
+    """The lobby of the last run (its ref restored, what it shows unknown) is edited
+    to what it shows already: Telegram answers "message is not modified", and from
+    then on the bot knows it shows that; the same text again costs no request
+    (every press redraws the lobby: a request each would run into the limits)."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        lobby = Handle(group.id, "t1", None)
+        outbox.post(lobby, Content("1. Anna 2. (free)"))
+        assert await outbox.drain(5)
+        restored = Handle(group.id, "t1", None, message_id=lobby.message_id)
+        outbox.edit(restored, Content("1. Anna 2. (free)"))
+        assert await outbox.drain(5)
+        outbox.edit(restored, Content("1. Anna 2. (free)"))
+        assert await outbox.drain(5)
+        assert len(fake.calls_to("editMessageText")) == 1
+        assert outbox.stats.not_modified == 1
         await outbox.close()
 
 
