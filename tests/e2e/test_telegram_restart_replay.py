@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import copy
 import json
+import logging
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from telegram.request import HTTPXRequest
 
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
+from bot.store import StoreError
 from bot.table import Table
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.messages import FakeMessage
@@ -572,6 +574,43 @@ async def test_a_press_answered_before_it_is_done_counts_as_handled_once_done(
         # The lobby is redrawn after the join is done, by its own request: a slow
         # Telegram shows Berti a moment later.
         await fake.wait_for(lambda: "Berti" in lobby.text, what="Berti in the lobby")
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_store_that_cannot_note_an_update_handled_costs_one_warning_and_nothing_else(
+    fake: FakeTelegram,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database fails as the bot notes that Anna's /help was handled: she has her
+    answer all the same, the operator reads one warning naming the update and the
+    error (a kill now might bring that update once more), no error, and once the
+    database is back the next command is answered and noted as before."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    try:
+        players = make_players(fake, ["Anna"])
+        anna = players.users[0]
+
+        async def failing(*args: object, **kwargs: object) -> None:
+            raise StoreError("disk full")
+
+        monkeypatch.setattr(rig.store, "mark_handled", failing)
+        with caplog.at_level(logging.WARNING, logger="adapters.telegram"):
+            sent = anna.send(players.group, "/help")
+            answer = await fake.wait_for_message(players.group, contains="/new")
+            await fake.wait_for(lambda: caplog.records, what="the warning")
+        assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+            ("WARNING", f"could not store that update {sent.update_id} was handled: disk full")
+        ]
+        monkeypatch.undo()
+        again = anna.send(players.group, "/help")
+        await fake.wait_for_message(players.group, after=answer, contains="/new")
+        assert again.update_id is not None
+        await _until_handled(db, {again.update_id})
+        assert sent.update_id not in _handled(db)
     finally:
         await stop_rig(rig)
 
