@@ -9,9 +9,10 @@ control (forced 429s and the real limits) and webhook delivery.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from bot.payload import decode as decode_payload
 from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
 from tests.e2e.clocks import remind, run_out
+from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.errors import _bad_request
 from tests.e2e.fakes.telegram.failures import Hold
 from tests.e2e.fakes.telegram.messages import FakeMessage
@@ -769,6 +771,24 @@ async def edit_behind_one_on_its_way(
     return held
 
 
+@contextlib.asynccontextmanager
+async def one_message_posted(
+    fake: FakeTelegram, text: str
+) -> AsyncIterator[tuple[FakeChat, Outbox, Handle]]:
+    """A group, a bot's outbox keeping no pace, and a message of table t1 posted
+    there showing `text`; the outbox is closed at the end."""
+    from adapters.telegram import Content, Throttle
+
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        handle = Handle(group.id, "t1", None)
+        outbox.post(handle, Content(text))
+        assert await outbox.drain(5)
+        yield group, outbox, handle
+        await outbox.close()
+
+
 async def test_outbox_coalesces_edits_and_keeps_order(fake: FakeTelegram) -> None:
     """Ten quick edits of one message under a 1/s pace: one post, one edit, newest text."""
     from adapters.telegram import Content, Handle, Outbox, Throttle
@@ -972,6 +992,58 @@ async def test_a_restored_message_frozen_twice_while_flood_control_holds_it_lose
         await outbox.close()
 
 
+async def test_messages_gone_already_are_not_posted_anew_to_lose_buttons_nor_failed_to_delete(
+    fake: FakeTelegram,
+) -> None:
+    """An admin deleted the last run's table message, and Anna her turn's ping.  Taking
+    the buttons off the table (its ref restored, its text unknown) asks Telegram once
+    and posts nothing in its place (there is nothing to take them off: a new message
+    would be a stray "…"); deleting the ping asks once and counts nothing failed; and
+    the next message goes out."""
+    from adapters.telegram import Content, Handle, Outbox, Throttle
+    from adapters.telegram.content import Btn
+
+    anna = fake.create_user("Anna", started=True)
+    group = fake.create_group("Schnapsen", admins=[anna])
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        table, ping = Handle(group.id, "t0", None), Handle(anna.id, "t0", None)
+        outbox.post(table, Content("last run's table", ((Btn("Play", data="t0:3:a0"),),)))
+        outbox.post(ping, Content("Anna, your turn"))
+        assert await outbox.drain(5)
+        anna.delete(group.bot_messages()[0])
+        anna.delete(anna.private_chat.bot_messages()[0])
+
+        restored = Handle(group.id, "t0", None, message_id=table.message_id)
+        outbox.freeze(restored)
+        outbox.delete(ping)
+        outbox.send(group.id, Content("Deal 1 over"))
+        assert await outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == ["Deal 1 over"]
+        assert anna.private_chat.bot_messages() == []
+        assert [c.status for c in fake.calls_to("editMessageReplyMarkup")] == [400]
+        assert [c.status for c in fake.calls_to("deleteMessage")] == [400]
+        assert outbox.stats.failed == 0
+        await outbox.close()
+
+
+async def test_a_table_telegram_will_not_edit_any_more_is_posted_anew(fake: FakeTelegram) -> None:
+    """Telegram refuses to edit the table's message ("message can't be edited", as for
+    one too old): the move is shown in a new message, not lost, and the next edit goes
+    to that one."""
+    from adapters.telegram import Content
+
+    async with one_message_posted(fake, "deal 1") as (group, outbox, table):
+        refusal = "Bad Request: message can't be edited"
+        fake.fail_next("editMessageText", error_code=400, description=refusal)
+        outbox.edit(table, Content("deal 1, trick 2"))
+        assert await outbox.drain(5)
+        outbox.edit(table, Content("deal 1, trick 3"))
+        assert await outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == ["deal 1", "deal 1, trick 3"]
+        assert outbox.stats.failed == 0
+
+
 async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes_on(
     fake: FakeTelegram,
 ) -> None:
@@ -1162,22 +1234,16 @@ async def test_a_message_telegram_says_shows_its_text_already_is_not_edited_to_i
     to what it shows already: Telegram answers "message is not modified", and from
     then on the bot knows it shows that; the same text again costs no request
     (every press redraws the lobby: a request each would run into the limits)."""
-    from adapters.telegram import Content, Handle, Outbox, Throttle
+    from adapters.telegram import Content
 
-    group = fake.create_group("Schnapsen")
-    async with fake.make_bot() as bot:
-        outbox = Outbox(bot, throttle=Throttle.off())
-        lobby = Handle(group.id, "t1", None)
-        outbox.post(lobby, Content("1. Anna 2. (free)"))
-        assert await outbox.drain(5)
+    async with one_message_posted(fake, "1. Anna 2. (free)") as (group, outbox, lobby):
         restored = Handle(group.id, "t1", None, message_id=lobby.message_id)
         outbox.edit(restored, Content("1. Anna 2. (free)"))
         assert await outbox.drain(5)
         outbox.edit(restored, Content("1. Anna 2. (free)"))
         assert await outbox.drain(5)
         assert len(fake.calls_to("editMessageText")) == 1
-        assert outbox.stats.not_modified == 1
-        await outbox.close()
+        assert outbox.stats.not_modified == 1 and outbox.stats.failed == 0
 
 
 async def test_an_abort_vote_leaves_the_hand_buttons_working(
