@@ -28,8 +28,14 @@ __all__ = ["fake", "log_guard"]
 
 
 async def held_none(outbox: Outbox) -> None:
-    """Wait for the outbox to let go of every idle chat (no Telegram request tells)."""
-    await until(lambda: outbox.held == 0)
+    """Wait for the outbox to let go of every idle chat (no Telegram request tells),
+    and for their workers to end: one left running for a chat let go of would stay
+    for good, a task for every user the bot ever wrote to."""
+
+    def workers() -> list[asyncio.Task[object]]:
+        return [t for t in asyncio.all_tasks() if t.get_name().startswith("tg-outbox:")]
+
+    await until(lambda: outbox.held == 0 and not workers())
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
