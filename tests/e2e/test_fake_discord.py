@@ -721,3 +721,35 @@ async def test_a_dropped_request_is_never_carried_out(world: World, bot: Throwaw
     await sent.edit(content="Table closed")
     assert message.content == "Table closed"
     assert [r.status for r in fake.requests_to("PATCH", path)] == [0, 200]
+
+
+async def test_a_chosen_refusal_is_answered_as_discord_spells_it(
+    world: World, bot: ThrowawayBot
+) -> None:
+    """`refuse` answers the chosen requests with Discord's error for the code (status,
+    message, code) and carries none out; the requests after them pass."""
+    fake = world.fake
+    channel = bot.get_partial_messageable(world.table.id)
+    sent = await channel.send("Table open")
+    path = f"/channels/{world.table.id}/messages/{sent.id}"
+    fake.refuse("PATCH", path, 10008)
+    with pytest.raises(discord.NotFound) as gone:
+        await sent.edit(content="Table closed")
+    assert (gone.value.status, gone.value.code, gone.value.text) == (404, 10008, "Unknown Message")
+    [message] = fake.channel_messages(world.table)
+    assert message.content == "Table open"
+    await sent.edit(content="Table closed")
+    assert [(r.status, r.code) for r in fake.requests_to("PATCH", path)] == [
+        (404, 10008),
+        (200, None),
+    ]
+
+    posts = "/channels/{channel_id}/messages"
+    refusals = fake.refuse("POST", posts, 50013, times=100)
+    for _ in range(2):
+        with pytest.raises(discord.Forbidden) as refused:
+            await channel.send("Deal 2")
+        assert (refused.value.status, refused.value.code) == (403, 50013)
+    refusals.end()
+    await channel.send("Deal 3")
+    assert [m.content for m in fake.channel_messages(world.table)] == ["Table closed", "Deal 3"]

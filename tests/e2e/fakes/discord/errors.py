@@ -47,6 +47,26 @@ _OLD_EDITS_MESSAGE = (
 )
 
 
+#: Discord's error answers by their JSON code, spelled as Discord spells them (status,
+#: message): what `FakeDiscord.refuse` answers with.
+REFUSALS: dict[int, tuple[int, str]] = {
+    10003: (404, "Unknown Channel"),
+    10008: (404, "Unknown Message"),
+    30046: (400, _OLD_EDITS_MESSAGE),
+    50001: (403, "Missing Access"),
+    50006: (400, "Cannot send an empty message"),
+    50007: (403, "Cannot send messages to this user"),
+    50013: (403, "Missing Permissions"),
+    50035: (400, "Invalid Form Body"),
+}
+
+
+def refusal(code: int) -> ApiError:
+    """Discord's answer of this JSON error code (one of `REFUSALS`)."""
+    status, message = REFUSALS[code]
+    return ApiError(status, code, message)
+
+
 def _unknown_interaction() -> ApiError:
     return ApiError(404, 10062, "Unknown interaction")
 

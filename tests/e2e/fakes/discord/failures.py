@@ -1,5 +1,5 @@
-"""Rate limits, injected 429s and 5xx answers, cut connections and held requests:
-the ways a test makes Discord misbehave on purpose.
+"""Rate limits, injected 429s, 5xx answers and refusals, cut connections and held
+requests: the ways a test makes Discord misbehave on purpose.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from aiohttp import web
 
+from tests.e2e.fakes.discord.errors import REFUSALS
 from tests.e2e.fakes.discord.state import FakeDiscordState
 from tests.e2e.fakes.discord.wire import _json_response
 
@@ -32,13 +33,16 @@ class _InjectedRateLimit:
 
 @dataclass
 class InjectedFailure:
-    """A Discord outage on one route (`FakeDiscord.server_error`)."""
+    """A Discord outage on one route (`FakeDiscord.server_error`), or Discord refusing
+    its requests (`FakeDiscord.refuse`)."""
 
     method: str
     route: str
     remaining: int
     status: int
     processed: bool
+    #: A refusal's JSON error code (its status and message are Discord's for it).
+    code: int | None = None
 
     def end(self) -> None:
         """The outage is over: the requests it has not failed yet pass.  For an outage
@@ -159,6 +163,19 @@ class FailureInjection(FakeDiscordState):
         ``status=RESET``: no answer at all, the connection is cut (the bot's aiohttp
         raises a connection error, which discord.py does not turn into its own)."""
         failure = InjectedFailure(method.upper(), route, times, status, processed)
+        self._failures.append(failure)
+        return failure
+
+    def refuse(self, method: str, route: str, code: int, *, times: int = 1) -> InjectedFailure:
+        """Answer the next ``times`` requests to ``route`` with Discord's error of that
+        JSON ``code`` (one of `errors.REFUSALS`), none carried out: ``refuse("PATCH",
+        f"/channels/{cid}/messages/{mid}", 10008)`` answers the next edit of that
+        message 404 ``{"message": "Unknown Message", "code": 10008}``.  For refusals
+        the fake's world does not bring about by itself (a 400 for one message, a 403
+        on a DM that is not about closed DMs); ``end()`` stops one given a large
+        ``times`` ("every post to that channel")."""
+        status, _ = REFUSALS[code]
+        failure = InjectedFailure(method.upper(), route, times, status, False, code)
         self._failures.append(failure)
         return failure
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.e2e.fakes.discord.calls import RecordedRequest, _Call, _Route
-from tests.e2e.fakes.discord.errors import ApiError, _Abandoned
+from tests.e2e.fakes.discord.errors import ApiError, _Abandoned, refusal
 from tests.e2e.fakes.discord.failures import RESET, FailureInjection, _Bucket, _reset, _server_error
 from tests.e2e.fakes.discord.protocol import _MAJOR_PARAMETERS, API_VERSION
 from tests.e2e.fakes.discord.rest_channels import ChannelRoutes
@@ -187,6 +187,8 @@ class RestServer(ChannelRoutes, CommandRoutes, InteractionRoutes, FailureInjecti
             return self._too_many_requests(route, params, injected.retry_after, injected.is_global)
         failure = self._take_failure(request.method, route.template, record.path)
         if failure is not None and not failure.processed:
+            if failure.code is not None:
+                raise refusal(failure.code)
             if failure.status == RESET:
                 return _reset(request)
             return _server_error(failure.status)
