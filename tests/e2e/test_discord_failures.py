@@ -20,6 +20,7 @@ from typing import Any
 import discord
 import pytest
 
+from adapters.discord import adapter as adapter_module
 from adapters.discord import render
 from adapters.discord.texts import text
 from bot import results as R
@@ -242,13 +243,13 @@ def reminders(world: World, user: FakeUser) -> list[FakeMessage]:
 
 @asynccontextmanager
 async def anna_and_bert_at_zweier(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, **adapter_options: Any
 ) -> AsyncIterator[tuple[World, str]]:
     """A running bot whose adapter lines are caught, and Anna and Bert's Zweier match
     started in the world's channel: where each way of losing that channel begins."""
     caplog.set_level(logging.INFO)
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
+        await world.start_bot(**adapter_options)
         table_id, _ = await start_zweier(world, world["anna"], world["bert"])
         yield world, table_id
 
@@ -771,6 +772,30 @@ async def test_a_stop_lets_a_command_answer_on_its_way_arrive(
         await stopping
         board = await asked
         assert board.content.startswith("No rated games")
+        assert adapter_lines(caplog) == []
+
+
+async def test_a_stop_while_discord_does_not_answer_an_edit_gives_it_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot is stopped (a deploy) while Discord holds the edit of the table message
+    for a move, answering nothing: the stop waits for it its drain time only, then
+    gives it up and the bot stops.  It is not taken for a failed try and sent again,
+    which Discord would hold too: the stop would wait for it for good."""
+    monkeypatch.setattr(adapter_module, "DRAIN_TIMEOUT", 0.4)
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
+        [message] = world.table_messages(table_id)
+        slow = world.fake.hold("PATCH", f"/channels/{world.channel.id}/messages/{message.id}")
+        user, hand = await next_press(world, table_id)
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        await slow.wait_held()
+        stopping = asyncio.create_task(world.stop_bot())
+        try:
+            await world.fake.wait_for(stopping.done, description="the bot to stop")
+        finally:
+            slow.release()  # what the stop gave up goes through: nothing waits on it
+            await stopping
+        assert slow.held == 1
         assert adapter_lines(caplog) == []
 
 
