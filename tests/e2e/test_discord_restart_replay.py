@@ -291,3 +291,22 @@ async def test_a_deal_end_that_went_out_is_not_shown_again_after_a_restart(
         assert len(world.table_messages(table_id)) == 2
         posts = fake.requests_to("POST", "/channels/{channel_id}/messages")
         assert [r for r in fake.requests[seen:] if r in posts] == []
+
+
+async def test_a_match_whose_end_went_out_leaves_nothing_to_tell_again(tmp_path: Path) -> None:
+    """Bert resigns and the match's end goes out (the table's last picture, the
+    summary, the hands): the bot confirms it once sent, so the store keeps nothing of
+    it to tell again and a restart shows nothing more.  Unconfirmed, every start for a
+    week rebuilt the table from its log to tell an end it can show nowhere (its
+    messages are forgotten at the close), and counted it in the log as waiting."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id = await world.start_match(world["anna"], world["bert"])
+        await world.resign(world["bert"])
+        await world.settle()
+        assert table_id not in world.service.tables
+        assert await world.service.store.closed_untold() == []
+        await world.restart()
+        await world.settle()
+        assert world.service.untold_closed == {}
+        assert len(_summaries(world)) == 1
