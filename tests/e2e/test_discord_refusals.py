@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord import render
-from tests.e2e.discord_harness import discord_world, is_ping
+from tests.e2e.discord_harness import INTERACTION_CALLBACK, discord_world, is_ping
 from tests.e2e.test_discord import current_ids, next_press, start_zweier
 from tests.e2e.test_discord_failures import adapter_lines, anna_and_bert_at_zweier, press_once
 
@@ -123,4 +123,40 @@ async def test_a_note_discord_does_not_take_does_not_hold_up_what_follows_it(
         assert not [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
         [line] = adapter_lines(caplog)
         assert table_id in line and f"{status} " in line
+        await press_once(world, table_id)
+
+
+@pytest.mark.parametrize("first_try", ["refused", "failed"])
+async def test_a_press_whose_answer_discord_refuses_is_not_tried_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, first_try: str
+) -> None:
+    """Discord refuses the bot's answer to a press as a bad request (400 50035), as it
+    refuses every try of the same answer — at the first try, or at the second after a
+    503: it is not tried again while Discord's 3 seconds last (Discord shuts out a bot
+    that makes many refused requests), nor taken for an answer that got through.  The
+    move counts, once; one warning says the press could not be answered, and the game
+    goes on."""
+    async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
+        fake = world.fake
+        table = world.service.tables[table_id]
+        version = table.version
+        user, hand = await next_press(world, table_id)
+        if first_try == "failed":
+            fake.server_error("POST", INTERACTION_CALLBACK, status=503)
+        refusals = fake.refuse("POST", INTERACTION_CALLBACK, 50035, times=10)
+        press = await fake.click(user, hand, current_ids(world, table_id, hand)[0])
+
+        def tries() -> list[tuple[int, int | None]]:
+            answers = fake.requests_to("POST", INTERACTION_CALLBACK)
+            return [(r.status, r.code) for r in answers if str(press.id) in r.path and r.status]
+
+        await fake.wait_for(tries, description="the answer refused")
+        await world.settle()
+        refusals.end()
+
+        failed = [(503, None)] if first_try == "failed" else []
+        assert tries() == [*failed, (400, 50035)]
+        assert table.version == version + 1
+        [line] = adapter_lines(caplog)
+        assert "could not answer a press" in line
         await press_once(world, table_id)

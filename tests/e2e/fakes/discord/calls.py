@@ -22,6 +22,8 @@ class RecordedRequest:
     status: int = 0
     code: int | None = None
     at: float = 0.0
+    #: Refused because a test said so (`FakeDiscord.refuse`), not by the fake's world.
+    refused_on_purpose: bool = False
 
 
 @dataclass

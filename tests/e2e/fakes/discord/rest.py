@@ -188,6 +188,7 @@ class RestServer(ChannelRoutes, CommandRoutes, InteractionRoutes, FailureInjecti
         failure = self._take_failure(request.method, route.template, record.path)
         if failure is not None and not failure.processed:
             if failure.code is not None:
+                record.refused_on_purpose = True
                 raise refusal(failure.code)
             if failure.status == RESET:
                 return _reset(request)
