@@ -760,6 +760,26 @@ async def test_a_table_message_that_cannot_be_edited_is_posted_again(
         assert second.buttons == [] and second.history  # edited on, then finalised
 
 
+async def test_a_deal_s_table_message_keeps_the_picture_the_deal_ended_with(
+    tmp_path: Path,
+) -> None:
+    """When a deal ends, its table message (the next deal gets a new one) is drawn one
+    last time as the deal left it, without buttons: the last card's change is the
+    deal's end, which no move's edit showed."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
+        await world.settle()
+        assert world.bot is not None
+        [end] = [u for u in world.bot.recorder.updates if u.kind == "deal_end"]
+        assert end.result is not None and end.result.table is not None
+        first = world.table_messages(table_id)[0]
+        assert first.content == render.content(end.result.table.message)
+        assert first.buttons == []
+
+
 async def test_turn_reminder_then_the_computer_takes_over(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         # the other player never moves either: his turn, next, may not run out before
