@@ -264,6 +264,22 @@ async def test_a_server_manager_closes_a_table_he_does_not_sit_at(tmp_path: Path
         assert_closed_cleanly(world, table_id)
 
 
+async def test_a_lobby_closed_before_its_match_loses_its_buttons(tmp_path: Path) -> None:
+    """A server manager closes a table still in its lobby (Bert has joined, nobody
+    pressed Start): the lobby message keeps who sat down but loses Join, Leave and
+    Start, which could only be refused now."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, lobby = await world.open_table(world["anna"], "zweier")
+        await world.click(world["bert"], lobby, "Join")
+        await world.settle()
+        assert lobby.buttons
+        await world.slash(world.moderator, "abort")
+        await world.settle()
+        assert table_id not in world.service.tables
+        assert "bert" in lobby.content and lobby.buttons == []
+
+
 # --------------------------------------------------------------------------- failure cases
 
 
