@@ -171,7 +171,11 @@ async def test_a_lobby_pressed_by_everyone_at_once_seats_and_deals_once(tmp_path
         [table] = world.service.tables.values()
         [lobby] = [m for m in replies if m.buttons]
         [refusal] = [m for m in replies if not m.buttons]
-        assert refusal.content.startswith(t("en", "refuse.seated_elsewhere"))
+        # the second /new waits for the first's table (the chat's settings are held
+        # until it is among the chat's), so its refusal names that table (and its
+        # channel, once the table's message is there)
+        said = t("en", "refuse.seated_elsewhere_at", table=table.id)
+        assert refusal.content.startswith(said)
 
         joins = await asyncio.gather(*(world.click(u, lobby, "Join") for u in (bert, clara)))
         await world.settle()
