@@ -463,6 +463,34 @@ async def until_idle(
             )
 
 
+async def while_opening(
+    bot: Bot, opening: Awaitable[Outcome], meanwhile: Callable[[], Awaitable[Any]]
+) -> tuple[Outcome, Any]:
+    """`opening` (a /new, a Rematch) with its table's store write held back while
+    `meanwhile()` runs, until that is done or waits for a lock (the new table not yet
+    among its chat's); then the write goes in.  Both answers, without any timing."""
+    real, stored, reached = bot.db.create_table, asyncio.Event(), asyncio.Event()
+
+    async def held(*args: Any, **kwargs: Any) -> str:
+        reached.set()
+        await stored.wait()
+        return await real(*args, **kwargs)
+
+    bot.db.create_table = held  # type: ignore[method-assign]
+    try:
+        opened = asyncio.ensure_future(opening)
+        await reached.wait()
+        other = asyncio.ensure_future(meanwhile())
+        await until_idle(
+            lambda: not other.done() and not any("acquire:" in waits_at(w) for w in bot.svc._work),
+            lambda: " | ".join(waits_at(w) for w in bot.svc._work),
+        )
+        stored.set()
+        return await opened, await other
+    finally:
+        bot.db.create_table = real  # type: ignore[method-assign]
+
+
 @dataclass
 class Bot:
     """A service on a store, with a fake chat attached; restartable on the same file."""

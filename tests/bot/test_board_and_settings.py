@@ -7,7 +7,6 @@ import asyncio
 import dataclasses
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from bot import results as R
 from bot.boards import leaderboard_text, stats_text
@@ -28,10 +27,9 @@ from .fakechat import (
     open_table,
     play_out,
     run_out,
-    until_idle,
     users,
-    waits_at,
     walks_away,
+    while_opening,
 )
 
 OTHER = ChatRef("tg", "-1002", "Nebenan")
@@ -605,28 +603,11 @@ async def test_a_language_set_while_a_table_is_being_opened_reaches_that_table(b
     stored (its settings read, the table not yet among the group's): the new lobby
     speaks German too, not English to the end of its match."""
     admin, bert = users(2)
-    real, stored = bot.db.create_table, asyncio.Event()
-    reached = asyncio.Event()
-
-    async def slow_store(*args: Any, **kwargs: Any) -> str:
-        reached.set()
-        await stored.wait()
-        return await real(*args, **kwargs)
-
-    bot.db.create_table = slow_store  # type: ignore[method-assign]
-    opening = asyncio.ensure_future(bot.svc.create_table(CHAT, bert, "zweier"))
-    await reached.wait()
-    switch = asyncio.ensure_future(
-        bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True)
+    opened, switched = await while_opening(
+        bot,
+        bot.svc.create_table(CHAT, bert, "zweier"),
+        lambda: bot.svc.update_setting(CHAT, admin, "language", "de", is_admin=True),
     )
-    # the switch is done, or waits for a lock (the table to be among the chat's)
-    await until_idle(
-        lambda: not switch.done() and not any("acquire:" in waits_at(w) for w in bot.svc._work),
-        lambda: " | ".join(waits_at(w) for w in bot.svc._work),
-    )
-    stored.set()
-    opened, switched = await asyncio.gather(opening, switch)
-    bot.db.create_table = real  # type: ignore[method-assign]
     assert opened.ok and switched.ok, (opened, switched)
     tid = opened.table_id
     assert tid is not None and bot.svc.tables[tid].settings["lang"] == "de"

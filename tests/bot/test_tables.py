@@ -37,6 +37,7 @@ from .fakechat import (
     stored_mentions,
     users,
     walks_away,
+    while_opening,
 )
 
 OTHER_CHAT = ChatRef("tg", "-1002", "Anderswo")
@@ -551,6 +552,33 @@ async def test_a_close_sent_twice_at_once_closes_the_table_once(bot: Bot) -> Non
         assert [e["k"] for e in entries].count("abort") == 1
         # the reason says what the players are told: a lost group's, privately
         assert entries[-1] == {"k": "abort", "reason": why}
+
+
+async def test_a_lobby_being_opened_as_the_group_is_lost_closes_with_the_group(bot: Bot) -> None:
+    """Bert types /new as the group removes the bot, and its tables close while his
+    lobby is being stored: his lobby closes with them, not left open until it expires
+    in a group the bot is no longer in.  Cora's /new in another group at such a moment
+    opens as ever."""
+    anna, bert, cora = users(3)
+    waiting = await open_table(bot, "zweier", [bot.player(anna)], start=False)
+    opened, closed = await while_opening(
+        bot,
+        bot.svc.create_table(CHAT, bert, "zweier"),
+        lambda: bot.svc.close_chat(CHAT, "group_lost"),
+    )
+    tid = opened.table_id
+    assert opened.ok and tid is not None
+    assert closed == sorted([waiting, tid]) and not bot.svc.tables_in(CHAT.key)
+    assert bot.svc.table_of(CHAT.key, bert.key) is None
+    assert bot.fc.kinds(tid)[-1] == "aborted"
+    assert (await bot.db.table_log(tid))[-1] == {"k": "abort", "reason": "group_lost"}
+    opened, closed = await while_opening(
+        bot,
+        bot.svc.create_table(OTHER_CHAT, cora, "zweier"),
+        lambda: bot.svc.close_chat(CHAT, "group_lost"),
+    )
+    assert opened.ok and closed == [] and opened.table_id is not None
+    assert bot.svc.tables[opened.table_id].status == Status.LOBBY
 
 
 async def test_votes_survive_a_restart(make_bot: Callable[..., Bot]) -> None:
