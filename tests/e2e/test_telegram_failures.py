@@ -25,6 +25,7 @@ from bot.app import run as run_app
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
 from engine.__main__ import verify_text
+from tests.bot.fakechat import until_idle, waits_at
 from tests.e2e.clocks import remind, run_out
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.errors import CHAT_NOT_FOUND, CHAT_RESTRICTED, CHAT_WRITE_FORBIDDEN
@@ -143,6 +144,57 @@ async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
 
         fake.set_bot_status(group, "member", by=anna, announce=told)
         await back_in_the_group(rig, group, anna)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_lobby_being_opened_as_the_group_removes_the_bot_closes_unseen(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Anna types /new as the group removes the bot: the lobby, being stored at that
+    moment, closes with the group's tables (she is told privately, nothing more is
+    sent to the group) instead of waiting there for players until it expires."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        group = players.group
+        store = rig.service.store
+        real, stored, reached = store.create_table, asyncio.Event(), asyncio.Event()
+
+        async def held(*args: Any, **kwargs: Any) -> str:
+            reached.set()
+            await stored.wait()
+            return await real(*args, **kwargs)
+
+        store.create_table = held  # type: ignore[method-assign]
+        anna.send(group, "/new zweier")
+        await asyncio.wait_for(reached.wait(), 10)
+        since = len(fake.calls)
+        fake.set_bot_status(group, "kicked", by=berti)
+        # the group's tables are closed, or their close waits for the lobby
+        await until_idle(
+            lambda: (
+                group.id not in rig.adapter.lost
+                or any(
+                    "_close_" in (at := waits_at(w)) and "acquire:" not in at
+                    for w in rig.service._work
+                )
+            ),
+            lambda: " | ".join(waits_at(w) for w in rig.service._work),
+        )
+        stored.set()
+        await fake.wait_for(
+            lambda: any("was closed" in m.text for m in anna.private_chat.bot_messages()),
+            what="Anna told her lobby closed",
+        )
+        note = anna.private_chat.bot_messages()[-1].text
+        assert note.startswith("Table ") and "I can no longer post in" in note
+        table_id = note.split()[1]
+        assert rig.table(table_id) is None and not rig.service.tables
+        assert (await status_and_records(rig, table_id)) == ("aborted", 0, 0)
+        assert await rig.adapter.outbox.drain(5)
+        assert to_group(fake, group, since) == []  # nothing posted where nobody is
     finally:
         await stop_rig(rig)
 
