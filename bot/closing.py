@@ -141,15 +141,10 @@ class Closing(ServiceShape):
         `reason`, for nobody could see them or stop them any more — left open, the
         computer would play the absent players' turns to the end and score a match
         nobody saw.  Returns the ids closed; a second call finds nothing."""
-        return await self._to_completion(self._close_chat(chat.key, reason))
-
-    async def _close_chat(self, chat: str, reason: str) -> list[str]:
-        # A /new (or Rematch) being stored in the chat holds the settings lock until
-        # its table is among the chat's: taken here, that table is closed too, not
-        # left open in a chat the bot lost until its lobby expires.
-        async with self._settings_lock:
-            ids = [tb.id for tb in self.tables_in(chat)]
-        return await self._close_tables(sorted(ids), reason)
+        for opening in self._openings:
+            if opening.chat == chat.key:
+                opening.lost = reason  # a /new or Rematch under way there closes too
+        return await self.close_tables([tb.id for tb in self.tables_in(chat.key)], reason)
 
     async def close_tables(self, table_ids: Iterable[str], reason: str) -> list[str]:
         """`close_chat` for some of a chat's tables (a Discord server keeps its other

@@ -8,7 +8,9 @@ Then its players join, change seats, seat or remove computers, and the host star
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import OptionError
@@ -45,6 +47,15 @@ def left_behind(table: Table, user: str, rest: list[str]) -> list[Entry]:
     return []
 
 
+@dataclasses.dataclass(eq=False)
+class Opening:
+    """A /new or Rematch under way in `chat`; `lost`: the reason its chat was closed
+    meanwhile (`close_chat`), for its table to close too once stored."""
+
+    chat: str
+    lost: str | None = None
+
+
 class Lobbies(ServiceShape):
     """The lobby use cases of `TableService` (a mixin: it commits and locks as the
     service does)."""
@@ -60,6 +71,17 @@ class Lobbies(ServiceShape):
     def _seated_in(self, chat: str, user: str) -> bool:
         """One seat per player per chat: a seat, or a table being opened right now."""
         return (chat, user) in self._claims or self.table_of(chat, user) is not None
+
+    @contextlib.contextmanager
+    def _opening(self, chat: str) -> Iterator[Opening]:
+        """A /new or Rematch in `chat` under way, from its first read of the store to
+        its table among the chat's or refused: a `close_chat` meanwhile marks it."""
+        opening = Opening(chat)
+        self._openings.add(opening)
+        try:
+            yield opening
+        finally:
+            self._openings.discard(opening)
 
     async def create_table(
         self,
@@ -85,15 +107,25 @@ class Lobbies(ServiceShape):
         options: dict[str, Any] | None,
         is_admin: bool,
         rematch: Table | None = None,
+        opening: Opening | None = None,
     ) -> Outcome:
-        lang = await self.reply_lang(host, chat)
-        # The chat's settings, held until the table is among the chat's: a language
-        # switch stored meanwhile would not reach it (`_update_setting` switches the
-        # chat's tables), and the table would speak the old language to its end.
-        async with self._settings_lock:
-            return await self._create_in_settings(
-                chat, host, game_id, preset, options, is_admin, rematch, lang
-            )
+        with contextlib.ExitStack() as stack:
+            if opening is None:
+                opening = stack.enter_context(self._opening(chat.key))
+            lang = await self.reply_lang(host, chat)
+            # The chat's settings, held until the table is among the chat's: a language
+            # switch stored meanwhile would not reach it (`_update_setting` switches the
+            # chat's tables), and the table would speak the old language to its end.
+            async with self._settings_lock:
+                opened = await self._create_in_settings(
+                    chat, host, game_id, preset, options, is_admin, rematch, lang
+                )
+            if opened.ok and opened.table_id is not None and opening.lost is not None:
+                # its chat was closed while it was under way (`close_chat` found no
+                # table of it yet): it closes too, not left open until it expires in
+                # a chat the bot lost
+                await self._close_tables([opened.table_id], opening.lost)
+            return opened
 
     async def _create_in_settings(
         self,
@@ -251,6 +283,12 @@ class Lobbies(ServiceShape):
         of its players while that lobby is open seats him there instead of opening a
         second one.  Only its players may ask (anyone may /new), and only from its
         chat: the button is public on Telegram, its payload easily sent elsewhere."""
+        with self._opening(chat.key if chat is not None else "") as opening:
+            return await self._rematch_in(user, p, chat, is_admin, opening)
+
+    async def _rematch_in(
+        self, user: UserRef, p: Payload, chat: ChatRef | None, is_admin: bool, opening: Opening
+    ) -> Outcome:
         lang = await self.reply_lang(user, chat)
         row = await self.store.table_row(p.table)
         if row is None or row.status != Status.FINISHED.value:
@@ -283,7 +321,7 @@ class Lobbies(ServiceShape):
             # since must not change the rules (or the seats) of its rematch
             options = dict(old.options_json)
             opened = await self._create_table(
-                chat, user, old.game, old.preset, options, is_admin, old
+                chat, user, old.game, old.preset, options, is_admin, old, opening
             )
             # the adapter shows the new lobby, as after /new
             return dataclasses.replace(opened, code="rematch") if opened.ok else opened

@@ -96,6 +96,8 @@ class TableService(
         # a person's /forgetme and the tables he opens, one after the other
         self._people = KeyedLocks()
         self._claims = set()
+        #: The /new and Rematch requests under way (`Lobbies._opening`).
+        self._openings = set()
         self._settings_lock = asyncio.Lock()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from engine.events import Event
 
     from .clocks import Timers
+    from .lobbies import Opening
     from .locks import KeyedLocks
     from .ports import ChatRef, Listener, Outcome, Timings, UserRef
     from .settings import ChatSettings
@@ -47,6 +48,7 @@ class ServiceShape:
     _closed: bool
     _held: set[str]
     _moved: dict[str, str]
+    _openings: set[Opening]
     _people: KeyedLocks[str]
     _player_locks: KeyedLocks[str]
     _rematch_locks: KeyedLocks[str]
@@ -137,6 +139,7 @@ class ServiceShape:
 
         # bot.closing
         async def _close_if_abandoned(self, table: Table) -> None: ...
+        async def _close_tables(self, table_ids: list[str], reason: str) -> list[str]: ...
 
         # bot.preferences
         async def remember(self, user: UserRef) -> None: ...

@@ -464,19 +464,23 @@ async def until_idle(
 
 
 async def while_opening(
-    bot: Bot, opening: Awaitable[Outcome], meanwhile: Callable[[], Awaitable[Any]]
+    bot: Bot,
+    opening: Awaitable[Outcome],
+    meanwhile: Callable[[], Awaitable[Any]],
+    held: str = "create_table",
 ) -> tuple[Outcome, Any]:
-    """`opening` (a /new, a Rematch) with its table's store write held back while
-    `meanwhile()` runs, until that is done or waits for a lock (the new table not yet
-    among its chat's); then the write goes in.  Both answers, without any timing."""
-    real, stored, reached = bot.db.create_table, asyncio.Event(), asyncio.Event()
+    """`opening` (a /new, a Rematch) with its store call `held` (its table's write, or
+    a read before it) held back while `meanwhile()` runs, until that is done or waits
+    for a lock (the new table not yet among its chat's); then the call goes on.  Both
+    answers, without any timing."""
+    real, stored, reached = getattr(bot.db, held), asyncio.Event(), asyncio.Event()
 
-    async def held(*args: Any, **kwargs: Any) -> str:
+    async def holding(*args: Any, **kwargs: Any) -> Any:
         reached.set()
         await stored.wait()
         return await real(*args, **kwargs)
 
-    bot.db.create_table = held  # type: ignore[method-assign]
+    setattr(bot.db, held, holding)
     try:
         opened = asyncio.ensure_future(opening)
         await reached.wait()
@@ -488,7 +492,7 @@ async def while_opening(
         stored.set()
         return await opened, await other
     finally:
-        bot.db.create_table = real  # type: ignore[method-assign]
+        setattr(bot.db, held, real)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from .fakechat import (
     open_table,
     play_out,
     users,
+    while_opening,
 )
 
 
@@ -328,3 +329,23 @@ async def test_a_rematch_seat_taken_by_a_newcomer_leaves_the_player_another(bot:
     assert new.seat_of(clara.key) == 1  # Bert's, as seen from Anna
     joined = await bot.svc.act(bert.user, payload, CHAT)
     assert joined.ok and new.seat_of(bert.key) == 2, joined
+
+
+async def test_a_rematch_pressed_as_the_group_is_lost_closes_with_the_group(bot: Bot) -> None:
+    """Anna presses Rematch as the group removes the bot: her finished match is still
+    being looked up when the group's tables close.  The rematch's lobby closes at
+    once (reason group_lost: she is told privately why), not left waiting for players
+    until it expires in a group the bot is no longer in."""
+    anna, bert = (bot.player(u) for u in users(2))
+    _, payload = await _zweier_played_out(bot, anna, bert)
+    opened, closed = await while_opening(
+        bot,
+        bot.svc.act(anna.user, payload, CHAT),
+        lambda: bot.svc.close_chat(CHAT, "group_lost"),
+        held="table_row",
+    )
+    tid = opened.table_id
+    assert opened.ok and tid is not None and closed == []
+    assert not bot.svc.tables_in(CHAT.key) and bot.svc.table_of(CHAT.key, anna.key) is None
+    assert bot.fc.kinds(tid)[-1] == "aborted"
+    assert (await bot.db.table_log(tid))[-1] == {"k": "abort", "reason": "group_lost"}
