@@ -299,19 +299,20 @@ async def start_rig(
         task.result()
     assert waiter in done, "the adapter did not start"
     adapter = next(x for x in service.listeners if isinstance(x, TelegramAdapter))
-    _patient(adapter)
+    patience(adapter)
     return Rig(fake, db, service, store, adapter, stop, task, witness)
 
 
-def _patient(adapter: TelegramAdapter) -> None:
-    """The bot's requests (but its polls, which have their own timeout) wait up to
-    `PATIENCE` for the fake's answer."""
+def patience(adapter: TelegramAdapter, read: float = PATIENCE) -> None:
+    """The bot's requests made from now on (but its polls, which have their own
+    timeout) wait up to `read` seconds for the fake's answer: `PATIENCE`, or a
+    moment for a test of a network that swallows requests."""
     request = adapter.app.bot.request
     assert isinstance(request, HTTPXRequest)
     client = request._client  # read for each request: PTB's default is the client's
     timeout = client.timeout
     client.timeout = httpx.Timeout(
-        connect=timeout.connect, read=PATIENCE, write=timeout.write, pool=timeout.pool
+        connect=timeout.connect, read=read, write=timeout.write, pool=timeout.pool
     )
 
 

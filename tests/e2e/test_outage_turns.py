@@ -5,6 +5,7 @@ and no computer move is made for him (nor is his seat given away)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from tests.e2e.telegram_harness import (
     fake,
     hand_message,
     log_guard,
+    patience,
     start_rig,
     started_match,
     stop_rig,
@@ -78,7 +80,9 @@ async def press_during_an_outage(
     fake, service = rig.fake, rig.service
     await fake.go_offline()
     query = actor.press(hand, hand.buttons()[0].data)  # it waits at Telegram
-    remind(service, table.id)  # its timer's callback, fired now: nothing if reminders are off
+    # its timer's callback, fired now: the reminder is sent (reminders off or not),
+    # and in webhook mode its failing to connect is what notices the outage
+    remind(service, table.id)
     await until(lambda: table.platform in service._held, "the outage to hold the clocks")
     assert table.deadline is not None
     table.deadline = time.time() - 1.0  # his turn ran out during the outage
@@ -125,19 +129,80 @@ async def test_a_telegram_outage_does_not_run_out_a_persons_turn(
         await stop_rig(rig)
 
 
+async def ran_out(rig: Rig, table: Table) -> None:
+    """Once the clocks are held (the outage noticed, or this fails), his turn's time
+    runs out: the test puts his deadline in the past."""
+    await held(rig.service, table.platform, timeout=10)
+    assert table.deadline is not None
+    table.deadline = time.time() - 1.0
+
+
+async def back_with_time_to_move(
+    rig: Rig, players: Players, table: Table, actor: FakeUser, hand: FakeMessage
+) -> None:
+    """Telegram answers again after an outage his turn's time ran out in (`ran_out`):
+    the first thing he hears is a reminder with the reminder's time left (nothing else
+    is sent: the bot alone must notice it is back); still his seat, no computer move
+    for him, no "missed" note, and his press then counts."""
+    fake, service = rig.fake, rig.service
+    version = table.version
+    reminder = await fake.wait_for_message(
+        actor.private_chat, contains="it is your turn", timeout=15
+    )
+    left = re.search(r"\((\d+) s left\)", reminder.text)
+    assert left is not None and int(left.group(1)) >= LONG / 3 - 2, reminder.text
+    assert reminder.reply_to is hand  # on his hand, in his private chat
+    assert table.version == version  # no computer move was made for him
+    assert all(s is not None and s.ai is None for s in table.seats)  # still his seat
+    assert not any("your turn" in m.text for m in players.group.bot_messages())
+    answer = await fake.wait_answer(actor.press(hand, hand.buttons()[0].data))
+    assert not answer.show_alert, answer.text
+    log = await rig.store.table_log(table.id)
+    assert [e.get("by") for e in log if e["k"] == "act"] == ["p"]  # his, not a timeout's
+    assert not any("missed" in m.text for m in players.group.bot_messages())
+    await until(lambda: ticking(service, table.id), "the next turn's clock")  # running again
+
+
 async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    """Webhook mode with reminders off (REMINDER_BEFORE=0): nothing is sent that could
-    fail to connect, so a probe notices the outage before his turn runs out; once
-    Telegram is back he has half a turn (the grace without a reminder)."""
-    quick = timings(turn_timeout=LONG, reminder_before=0.0, missed_turns_limit=1)
+    """Webhook mode, nothing to send (no reminder due, nobody pressing): only the
+    outbox's probe (a getMe that cannot connect) notices the outage, and its answer
+    the end.  Without it his turn would run out, and his seat go to the computer."""
+    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
     db = tmp_path / "bot.sqlite3"
     rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
     try:
         players, table, actor, hand = await turn_in_hand(rig, fake)
         assert await rig.adapter.outbox.drain()  # quiet: nothing left to send
-        await press_during_an_outage(rig, players, table, actor, hand)
+        await fake.go_offline()
+        await ran_out(rig, table)
+        await fake.come_back()
+        await back_with_time_to_move(rig, players, table, actor, hand)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_network_swallowing_requests_at_a_quiet_table_does_not_run_out_a_turn(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Webhook mode, nothing to send, and Telegram's answers do not come (the
+    requests go out and vanish; a send would not know whether it arrived, so it says
+    nothing of reach): the probe's getMe, small and instant when Telegram is there,
+    timing out is the sign.  The bot's answers are awaited for a moment only here
+    (the fake holds getMe: it times out at once)."""
+    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
+    try:
+        players, table, actor, hand = await turn_in_hand(rig, fake)
+        assert await rig.adapter.outbox.drain()  # quiet: nothing left to send
+        patience(rig.adapter, 0.3)
+        swallowed = fake.hold("getMe")
+        await ran_out(rig, table)
+        patience(rig.adapter)  # the next probe waits for its answer, held until...
+        swallowed.release()  # ...the network carries answers again
+        await back_with_time_to_move(rig, players, table, actor, hand)
     finally:
         await stop_rig(rig)
 

@@ -61,7 +61,7 @@ __all__ = ["fake", "log_guard"]
 
 #: ``python -m bot`` whose requests (but its polls, which have their own timeout) wait
 #: up to `PATIENCE` for the fake's answer, as the in-process rigs' do
-#: (`telegram_harness._patient`): a request a test holds until the kill would
+#: (`telegram_harness.patience`): a request a test holds until the kill would
 #: otherwise time out after PTB's 5 s when the steps in between take longer on a
 #: loaded machine, and the bot answer it as failed (Anna's held admin check: "Telegram
 #: did not tell me whether you are an admin here") though nothing went wrong.  Its
