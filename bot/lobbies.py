@@ -54,6 +54,8 @@ class Opening:
 
     chat: str
     lost: str | None = None
+    #: The table it opened, once stored.
+    table_id: str | None = None
 
 
 class Lobbies(ServiceShape):
@@ -109,104 +111,99 @@ class Lobbies(ServiceShape):
         rematch: Table | None = None,
         opening: Opening | None = None,
     ) -> Outcome:
-        with contextlib.ExitStack() as stack:
+        async with contextlib.AsyncExitStack() as stack:
             if opening is None:
                 opening = stack.enter_context(self._opening(chat.key))
+            # after the settings are let go: a table opened as its chat was closed
+            # (`close_chat` found no table of it yet) closes too, not left open until
+            # it expires in a chat the bot lost
+            stack.push_async_callback(self._close_if_lost, opening)
             lang = await self.reply_lang(host, chat)
             # The chat's settings, held until the table is among the chat's: a language
             # switch stored meanwhile would not reach it (`_update_setting` switches the
             # chat's tables), and the table would speak the old language to its end.
-            async with self._settings_lock:
-                opened = await self._create_in_settings(
-                    chat, host, game_id, preset, options, is_admin, rematch, lang
+            await stack.enter_async_context(self._settings_lock)
+            settings = await self.settings(chat)
+            if settings.starters == "admins" and not is_admin:
+                return refuse(lang, "not_allowed_to_start")
+            try:
+                spec = game(game_id)
+            except UnknownGame:
+                # "/new auto_claim=off": an option where the game belongs
+                why = "game_first" if "=" in game_id else "unknown_game"
+                return refuse(lang, why, game=typed(game_id), games=", ".join(GAME_MODULES))
+            # A preset the host names wins over the chat's single options; the chat's own
+            # default preset is the base its options refine.
+            named = preset is not None
+            # a preset's id as typed ("All_Contracts"), as /settings takes it, or its name
+            # for players ("Alle Spiele")
+            if preset is not None:
+                preset = preset_named(preset, tuple(spec.presets)) or (
+                    preset.strip().lower() or None
                 )
-            if opened.ok and opened.table_id is not None and opening.lost is not None:
-                # its chat was closed while it was under way (`close_chat` found no
-                # table of it yet): it closes too, not left open until it expires in
-                # a chat the bot lost
-                await self._close_tables([opened.table_id], opening.lost)
-            return opened
-
-    async def _create_in_settings(
-        self,
-        chat: ChatRef,
-        host: UserRef,
-        game_id: str,
-        preset: str | None,
-        options: dict[str, Any] | None,
-        is_admin: bool,
-        rematch: Table | None,
-        lang: str,
-    ) -> Outcome:
-        settings = await self.settings(chat)
-        if settings.starters == "admins" and not is_admin:
-            return refuse(lang, "not_allowed_to_start")
-        try:
-            spec = game(game_id)
-        except UnknownGame:
-            # "/new auto_claim=off": an option where the game belongs
-            why = "game_first" if "=" in game_id else "unknown_game"
-            return refuse(lang, why, game=typed(game_id), games=", ".join(GAME_MODULES))
-        # A preset the host names wins over the chat's single options; the chat's own
-        # default preset is the base its options refine.
-        named = preset is not None
-        # a preset's id as typed ("All_Contracts"), as /settings takes it, or its name
-        # for players ("Alle Spiele")
-        if preset is not None:
-            preset = preset_named(preset, tuple(spec.presets)) or (preset.strip().lower() or None)
-        preset = preset or settings.presets.get(game_id)
-        if preset and preset not in spec.presets:
-            return refuse(
-                lang,
-                "unknown_preset",
-                preset=typed(preset),
-                presets=", ".join(spec.presets) or "—",
+            preset = preset or settings.presets.get(game_id)
+            if preset and preset not in spec.presets:
+                return refuse(
+                    lang,
+                    "unknown_preset",
+                    preset=typed(preset),
+                    presets=", ".join(spec.presets) or "—",
+                )
+            chosen = spec.presets[preset] if preset else {}
+            chat_options = settings.options.get(game_id, {})
+            raw: dict[str, Any] = (
+                {**chat_options, **chosen} if named else {**chosen, **chat_options}
             )
-        chosen = spec.presets[preset] if preset else {}
-        chat_options = settings.options.get(game_id, {})
-        raw: dict[str, Any] = {**chat_options, **chosen} if named else {**chosen, **chat_options}
-        raw.update(rule_options(game_id, options or {}))
-        try:
-            opts = spec.parse_options(raw)
-        except OptionError as e:
-            return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
-        if settings.rules == "fixed" and (named or options):
-            # house rules: a table plays the chat's, whatever the host names; naming
-            # the house preset again is the house rules (its options refine it then)
-            house = settings.presets.get(game_id)
-            base = {**(spec.presets[house] if house else {}), **chat_options}
-            if preset == house:
-                raw = {**base, **rule_options(game_id, options or {})}
-                try:
-                    opts = spec.parse_options(raw)
-                except OptionError as e:
-                    return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
-            if opts != spec.parse_options(base):
-                # what the house rules are, and the way to play them: on Discord the
-                # members cannot see /settings, so "see the settings" would not do
-                lg = norm_lang(lang)
-                named_rules = [preset_name(house, lg)] if house else []
-                named_rules += [
-                    f"{k.removeprefix(game_id + '.')}={shown_value(v, lg)}"
-                    for k, v in chat_options.items()
-                ]
-                house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
-                return refuse(lang, "rules_fixed", game=game_name(game_id, lang), house=house_text)
-        if self._seated_in(chat.key, host.key):
-            return self._seated_elsewhere(lang, chat.key, host.key)
-        # Opening a table awaits the store before the host is seated: hold the claim
-        # so a concurrent join or open by the same person in this chat is refused.
-        claim = (chat.key, host.key)
-        self._claims.add(claim)
-        try:
-            # not while his /forgetme runs: the table's row names him as its host
-            # before the table is in memory, where the deletion would look for it
-            async with self._people.hold([host.key]):
-                return await self._open(
-                    chat, host, game_id, spec, opts, raw, preset, settings, rematch
-                )
-        finally:
-            self._claims.discard(claim)
+            raw.update(rule_options(game_id, options or {}))
+            try:
+                opts = spec.parse_options(raw)
+            except OptionError as e:
+                return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
+            if settings.rules == "fixed" and (named or options):
+                # house rules: a table plays the chat's, whatever the host names; naming
+                # the house preset again is the house rules (its options refine it then)
+                house = settings.presets.get(game_id)
+                base = {**(spec.presets[house] if house else {}), **chat_options}
+                if preset == house:
+                    raw = {**base, **rule_options(game_id, options or {})}
+                    try:
+                        opts = spec.parse_options(raw)
+                    except OptionError as e:
+                        return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
+                if opts != spec.parse_options(base):
+                    # what the house rules are, and the way to play them: on Discord the
+                    # members cannot see /settings, so "see the settings" would not do
+                    lg = norm_lang(lang)
+                    named_rules = [preset_name(house, lg)] if house else []
+                    named_rules += [
+                        f"{k.removeprefix(game_id + '.')}={shown_value(v, lg)}"
+                        for k, v in chat_options.items()
+                    ]
+                    house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
+                    return refuse(
+                        lang, "rules_fixed", game=game_name(game_id, lang), house=house_text
+                    )
+            if self._seated_in(chat.key, host.key):
+                return self._seated_elsewhere(lang, chat.key, host.key)
+            # Opening a table awaits the store before the host is seated: hold the claim
+            # so a concurrent join or open by the same person in this chat is refused.
+            claim = (chat.key, host.key)
+            self._claims.add(claim)
+            try:
+                # not while his /forgetme runs: the table's row names him as its host
+                # before the table is in memory, where the deletion would look for it
+                async with self._people.hold([host.key]):
+                    opened = await self._open(
+                        chat, host, game_id, spec, opts, raw, preset, settings, rematch
+                    )
+                    opening.table_id = opened.table_id if opened.ok else None
+                    return opened
+            finally:
+                self._claims.discard(claim)
+
+    async def _close_if_lost(self, opening: Opening) -> None:
+        if opening.lost is not None and opening.table_id is not None:
+            await self._close_tables([opening.table_id], opening.lost)
 
     async def _open(
         self,
