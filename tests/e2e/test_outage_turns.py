@@ -163,15 +163,22 @@ async def back_with_time_to_move(
     await until(lambda: ticking(service, table.id), "the next turn's clock")  # running again
 
 
+async def quiet_webhook_rig(fake: FakeTelegram, tmp_path: Path) -> Rig:
+    """A webhook-mode bot whose outbox probes Telegram after 0.3 s without a request,
+    with turns long enough that only an unnoticed outage could run one out."""
+    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
+    db = tmp_path / "bot.sqlite3"
+    config = webhook_config(fake, db)
+    return await start_rig(fake, db, config=config, timing=quick, probe_after=0.3)
+
+
 async def test_a_webhook_outage_at_a_quiet_table_does_not_run_out_a_persons_turn(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     """Webhook mode, nothing to send (no reminder due, nobody pressing): only the
     outbox's probe (a getMe that cannot connect) notices the outage, and its answer
     the end.  Without it his turn would run out, and his seat go to the computer."""
-    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
-    db = tmp_path / "bot.sqlite3"
-    rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
+    rig = await quiet_webhook_rig(fake, tmp_path)
     try:
         players, table, actor, hand = await turn_in_hand(rig, fake)
         assert await rig.adapter.outbox.drain()  # quiet: nothing left to send
@@ -191,9 +198,7 @@ async def test_a_network_swallowing_requests_at_a_quiet_table_does_not_run_out_a
     nothing of reach): the probe's getMe, small and instant when Telegram is there,
     timing out is the sign.  The bot's answers are awaited for a moment only here
     (the fake holds getMe: it times out at once)."""
-    quick = timings(turn_timeout=LONG, reminder_before=LONG / 3, missed_turns_limit=1)
-    db = tmp_path / "bot.sqlite3"
-    rig = await start_rig(fake, db, config=webhook_config(fake, db), timing=quick, probe_after=0.3)
+    rig = await quiet_webhook_rig(fake, tmp_path)
     try:
         players, table, actor, hand = await turn_in_hand(rig, fake)
         assert await rig.adapter.outbox.drain()  # quiet: nothing left to send
