@@ -67,12 +67,14 @@ def told(world: World, user: FakeUser, table_id: str) -> list[str]:
 
 async def closed_for_nothing(world: World, table_id: str) -> None:
     """Anna and Bert were told by DM that their table in the world's channel closed,
-    and nothing of its match counts (Anna's /stats has no game)."""
+    each in their own language (Bert's Discord speaks German, the table English), and
+    nothing of its match counts (Anna's /stats has no game)."""
     anna = world["anna"]
     for player in (anna, world["bert"]):
         [note] = told(world, player, table_id)
         assert world.channel.mention in note
     assert "Nothing of the match counts for anybody" in told(world, anna, table_id)[0]
+    assert "Von der Partie wird nichts gewertet" in told(world, world["bert"], table_id)[0]
     stats = await world.slash(anna, "stats")
     assert stats.content == "anna has no finished games yet."
 
