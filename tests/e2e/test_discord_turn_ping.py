@@ -491,10 +491,12 @@ def reminders_of(
 
 
 async def _against_the_computer_in_her_dm(world: World) -> tuple[FakeUser, FakeChannel, str]:
-    """Anna's match against the computer in her DM with the bot, started; she is
-    reminded 4 s into a turn (at most half of it before its end) with 4 s to move."""
-    quick = Timings(turn_timeout=8.0, reminder_before=4.0, missed_turns_limit=3, ai_delay=0)
-    await world.start_bot(timings=quick, ping_after=3600.0)
+    """Anna's match against the computer in her DM with the bot, started, and her
+    turn come.  Her turns are long (30 s) and the test sends her reminder itself (its
+    timer's callback): with an 8 s turn reminded 4 s in, a store write slower than
+    that (a loaded machine) left no reminder to see, or her turn ran out under it."""
+    long = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=0)
+    await world.start_bot(timings=long, ping_after=3600.0)
     anna = world["anna"]
     dm = world.fake.dm_channel(anna, create=True)
     assert dm is not None
@@ -502,6 +504,12 @@ async def _against_the_computer_in_her_dm(world: World) -> tuple[FakeUser, FakeC
     for label in ("Add computer", "Start"):
         await world.click(anna, lobby, label)
         await world.settle()
+    await world.fake.wait_for(
+        lambda: world.service.his_turn(table_id, f"dc:{anna.id}") or None,
+        timeout=5.0,
+        description="her turn",
+    )
+    await world.settle()
     return anna, dm, table_id
 
 
@@ -510,9 +518,9 @@ async def test_a_reminder_at_a_table_in_a_dm_goes_with_his_move(tmp_path: Path) 
     goes once she has moved, as in a server's channel (it stood for good)."""
     async with discord_world(tmp_path) as world:
         anna, dm, table_id = await _against_the_computer_in_her_dm(world)
-
+        assert await reminded(world.service, table_id)  # its timer's callback, run now
         [reminder] = await world.fake.wait_for(
-            lambda: reminders_of(world, anna, dm) or None, timeout=10.0, description="the reminder"
+            lambda: reminders_of(world, anna, dm) or None, timeout=5.0, description="the reminder"
         )
         await world.settle()
         assert not reminder.deleted
@@ -532,14 +540,9 @@ async def test_a_dm_reminder_still_on_its_way_when_she_moves_goes_too(tmp_path: 
     turn it speaks of is over), as the same race ends in a server's channel."""
     async with discord_world(tmp_path) as world:
         anna, dm, table_id = await _against_the_computer_in_her_dm(world)
-        await world.fake.wait_for(
-            lambda: world.service.his_turn(table_id, f"dc:{anna.id}") or None,
-            timeout=5.0,
-            description="her turn",
-        )
-        await world.settle()
         held = world.fake.hold("POST", f"/channels/{dm.id}/messages")  # the reminder
-        await held.wait_held(timeout=10.0)
+        assert await reminded(world.service, table_id)  # its timer's callback, run now
+        await held.wait_held()
         hand = world.hand_message(anna, table_id)
         assert hand is not None
         table = world.service.tables[table_id]
