@@ -1075,6 +1075,32 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
         await outbox.close()
 
 
+async def test_a_message_telegram_answers_with_an_error_of_no_known_kind_is_given_up_at_once(
+    fake: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram answering Anna's hand with an error PTB knows no remedy for (a 409
+    Conflict: no network trouble, no flood control, no refusal of the chat): that one
+    try is all it costs, it is not sent again; one warning says which message in which
+    chat and why (not what it says: no card), and the chat's next message goes out."""
+    from adapters.telegram import Content, Outbox, Throttle
+
+    caplog.set_level(logging.WARNING, logger="adapters.telegram")
+    chat = fake.create_user("Anna", started=True).private_chat
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        fake.fail_next("sendMessage", error_code=409, description="Conflict: odd")
+        outbox.send(chat.id, Content("Your hand: A♥ 10♠"))
+        outbox.send(chat.id, Content("Your turn"))
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [409, 200]
+        assert [m.text for m in chat.bot_messages()] == ["Your turn"]
+        assert outbox.stats.failed == 1
+        [warning] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert f"a send in chat {chat.id}" in warning and "Conflict: odd" in warning, warning
+        assert "♥" not in warning and "♠" not in warning, warning
+        await outbox.close()
+
+
 async def test_a_lobby_changed_back_while_its_edit_is_on_its_way_ends_as_changed_back(
     fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
