@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .ports import Listener
 from .service_shape import ServiceShape
-from .table import Entry, Status, Table
+from .table import Entry, Status, Table, Turn
 
 # the service's log lines keep its name, whichever of its modules writes them
 log = logging.getLogger("bot.service")
@@ -124,9 +124,8 @@ class Clocks(ServiceShape):
             timers.cancel()
 
     def _reminded_turn(self, table: Table) -> bool:
-        """Whether the player to act was reminded of this turn (its deadline: a grace
-        after an outage is reminded again)."""
-        return self._reminded.get(table.id) == (table.deadline, table.turn())
+        """Whether the player to act was reminded of this turn."""
+        return self._reminded.get(table.id) == _reminder_key(table)
 
     def _arm(self, table: Table) -> None:
         """Schedule what happens next at this table without a human pressing."""
@@ -206,7 +205,7 @@ class Clocks(ServiceShape):
             s = table.seats[seat]
             if what == "remind":
                 if s is not None and s.user is not None:
-                    self._reminded[table_id] = (table.deadline, table.turn())
+                    self._reminded[table_id] = _reminder_key(table)
                     await self._notify(table, "reminder", user=s.user)
                 return
             choice, legal = self._choice(table, seat)
@@ -260,3 +259,9 @@ class Clocks(ServiceShape):
 
     def _wait_for_platform(self, table: Table) -> None:
         self._waiting.setdefault(table.platform, set()).add(table.id)
+
+
+def _reminder_key(table: Table) -> tuple[float | None, Turn]:
+    """What a reminder was for: the turn, and its deadline (a grace after an outage is
+    reminded again)."""
+    return (table.deadline, table.turn())
