@@ -543,6 +543,10 @@ class Bot:
         assert self.service is not None and self.chat is not None
         await self.service.listen(self.chat, "tg")  # as an adapter does once it serves
 
+    async def settle(self) -> None:
+        """Let the core run until it waits for a person (bounded: a stall fails)."""
+        await until_idle(lambda: busy(self.svc), self.fc.describe)
+
     async def stop(self) -> None:
         if self.service is not None:
             await self.service.stop()

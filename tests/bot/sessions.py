@@ -42,7 +42,6 @@ from .fakechat import (
     FakeChat,
     Posted,
     Seeds,
-    busy,
     ids,
     snapshot,
     until_idle,
@@ -311,8 +310,7 @@ class SessionMachine(RuleBasedStateMachine):
 
     async def settle(self, bot: Bot | None = None) -> None:
         """Let the core run until it waits for a person (bounded: a stall fails)."""
-        bot = bot or self.bot
-        await until_idle(lambda: busy(bot.svc), bot.fc.describe)
+        await (bot or self.bot).settle()
 
     async def fire(self, table: Table, what: str) -> None:
         """A timer of the table's current version fires (on the loop, as it would)."""

@@ -15,7 +15,7 @@ import pytest
 from bot.ports import TableUpdate, Timings
 
 from .conftest import FAST, WALK
-from .fakechat import CHAT, Bot, Player, busy, button, open_table, to_move, until_idle, users
+from .fakechat import CHAT, Bot, Player, busy, button, open_table, to_move, users
 from .test_board_and_settings import _walked_away
 
 
@@ -435,11 +435,11 @@ async def test_an_adapter_hears_of_the_tables_once_it_listens(bot: Bot) -> None:
 def _reminders(bot: Bot, tid: str) -> list[tuple[str | None, object, object]]:
     """Whom the table's reminders went to, each with what else it carried (nothing:
     no event, no result, so no card of anybody's)."""
-    return [(u.user, u.events, u.result) for u in bot.fc.updates if u.kind == "reminder"]
-
-
-async def _settled(bot: Bot) -> None:
-    await until_idle(lambda: busy(bot.svc), bot.fc.describe)
+    return [
+        (u.user, u.events, u.result)
+        for u in bot.fc.updates
+        if u.kind == "reminder" and u.table_id == tid
+    ]
 
 
 def _reminder_due(bot: Bot, tid: str, now: list[float]) -> float:
@@ -483,7 +483,7 @@ async def test_a_turn_written_slower_than_its_time_to_the_reminder_is_still_remi
         table = bot.svc.tables[tid]
         mover = to_move(table, [a, b])
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
-        await _settled(bot)
+        await bot.settle()
         assert _reminders(bot, tid) == [(mover.key, (), None)]
         assert bot.svc.seconds_left(tid) == 5
         assert table.to_act() == table.seat_of(mover.key)  # his turn, still his to play
@@ -518,7 +518,7 @@ async def test_a_reminder_due_as_a_vote_is_written_still_goes_once(
         monkeypatch.undo()
         assert table.version == version + 1 and table.votes == {voter.key}
         await bot.fc.wait(lambda: "reminder" in bot.fc.kinds(tid))
-        await _settled(bot)
+        await bot.settle()
         assert _reminders(bot, tid) == [(mover.key, (), None)]
         assert table.deadline == deadline and bot.svc.seconds_left(tid) == 9
     finally:
@@ -541,14 +541,14 @@ async def test_a_turn_is_reminded_once_however_often_the_table_changes(
             mover = to_move(table, [a, b])
             for _ in range(3):  # before it is due
                 await _switch_language(bot, tid, a)
-            await _settled(bot)
+            await bot.settle()
             assert _reminders(bot, tid) == told
             deadline = _reminder_due(bot, tid, now)
             for _ in range(4):  # due (its timer dropped by the first), then after
                 await _switch_language(bot, tid, b)
                 now[0] += 1.0
             await bot.fc.wait(lambda: len(_reminders(bot, tid)) > len(told))
-            await _settled(bot)
+            await bot.settle()
             told.append((mover.key, (), None))
             assert _reminders(bot, tid) == told
             assert table.deadline == deadline
@@ -571,7 +571,7 @@ async def test_a_change_as_the_turn_runs_out_reminds_nobody(make_bot: Callable[.
         await _switch_language(bot, tid, a)
         switched = table.version
         await bot.fc.wait(lambda: table.version > switched)  # the computer's move for him
-        await _settled(bot)
+        await bot.settle()
         assert _reminders(bot, tid) == []
         log = await bot.db.table_log(tid)
         assert [e["by"] for e in log if e["k"] == "act"][:1] == ["t"]  # timed out
@@ -596,7 +596,7 @@ async def test_a_reminder_is_not_sent_again_when_the_clock_is_set_back(
         loop = asyncio.get_running_loop()
         left = [h.when() - loop.time() for h in bot.svc._timers[tid].handles]
         assert left == [pytest.approx(14.0, abs=1.0)]  # the time-out alone
-        await _settled(bot)
+        await bot.settle()
         assert len(_reminders(bot, tid)) == 1
     finally:
         await bot.stop()
