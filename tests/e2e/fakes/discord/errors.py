@@ -72,11 +72,11 @@ def _unknown_interaction() -> ApiError:
 
 
 def _unknown_message() -> ApiError:
-    return ApiError(404, 10008, "Unknown Message")
+    return refusal(10008)
 
 
 def _unknown_channel() -> ApiError:
-    return ApiError(404, 10003, "Unknown Channel")
+    return refusal(10003)
 
 
 def _send_right(channel: FakeChannel) -> int:
@@ -86,7 +86,7 @@ def _send_right(channel: FakeChannel) -> int:
 
 
 def _missing_access() -> ApiError:
-    return ApiError(403, 50001, "Missing Access")
+    return refusal(50001)
 
 
 def _unknown_webhook() -> ApiError:

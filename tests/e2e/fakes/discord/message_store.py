@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tests.e2e.fakes.discord.errors import _OLD_EDITS_MESSAGE, ApiError, _FormErrors
+from tests.e2e.fakes.discord.errors import ApiError, _FormErrors, refusal
 from tests.e2e.fakes.discord.messages import FakeMessage, MessageRevision
 from tests.e2e.fakes.discord.protocol import (
     _BUTTON_LINK,
@@ -317,7 +317,7 @@ class MessageStore(FakeDiscordState):
             and not body.get("sticker_ids")
             and not body.get("poll")
         ):
-            raise ApiError(400, 50006, "Cannot send an empty message")
+            raise refusal(50006)
         settable = (
             MessageFlag.SUPPRESS_EMBEDS
             | MessageFlag.SUPPRESS_NOTIFICATIONS
@@ -383,7 +383,7 @@ class MessageStore(FakeDiscordState):
         if not message.ephemeral and now_wall - message.created_at > self.limits.old_message_age:
             window = [t for t in self._old_edits.get(message.channel.id, []) if now_wall - t < 3600]
             if len(window) >= self.limits.old_message_edits:
-                raise ApiError(400, 30046, _OLD_EDITS_MESSAGE)
+                raise refusal(30046)
             window.append(now_wall)
             self._old_edits[message.channel.id] = window
 
@@ -407,7 +407,7 @@ class MessageStore(FakeDiscordState):
                 ephemeral=message.ephemeral,
             )
         if not content.strip() and not embeds and not components and not attachments:
-            raise ApiError(400, 50006, "Cannot send an empty message")
+            raise refusal(50006)
 
         message.history.append(
             MessageRevision(

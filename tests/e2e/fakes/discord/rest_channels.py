@@ -15,6 +15,7 @@ from tests.e2e.fakes.discord.errors import (
     _send_right,
     _unknown_channel,
     _unknown_message,
+    refusal,
 )
 from tests.e2e.fakes.discord.message_store import MessageStore
 from tests.e2e.fakes.discord.protocol import _MESSAGE_DEFAULT, _MESSAGE_REPLY, Permission
@@ -75,9 +76,9 @@ class ChannelRoutes(World, MessageStore):
         if channel.is_dm:
             assert channel.recipient is not None
             if channel.recipient.dms_closed or not self.shares_guild_with_bot(channel.recipient):
-                raise ApiError(403, 50007, "Cannot send messages to this user")
+                raise refusal(50007)
         elif not self._bot_member_has(channel, Permission.VIEW_CHANNEL | _send_right(channel)):
-            raise ApiError(403, 50013, "Missing Permissions")
+            raise refusal(50013)
         sent = self._sent_with_nonce(channel, call.body)
         if sent is not None:
             return _json_response(200, sent.payload())
@@ -113,7 +114,7 @@ class ChannelRoutes(World, MessageStore):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         recipient = message.channel.recipient if message.channel.is_dm else None
         if recipient is not None and recipient.dms_closed:  # he closed them since
-            raise ApiError(403, 50007, "Cannot send messages to this user")
+            raise refusal(50007)
         self._edit_message(message, call.body, call.files)
         await self._announce_update(message)
         return _json_response(200, message.payload())
@@ -123,7 +124,7 @@ class ChannelRoutes(World, MessageStore):
         if message.author is not self.bot_user and not self._bot_member_has(
             message.channel, Permission.MANAGE_MESSAGES
         ):
-            raise ApiError(403, 50013, "Missing Permissions")
+            raise refusal(50013)
         message.deleted = True
         await self._announce_delete(message)
         return _no_content()
