@@ -422,15 +422,24 @@ def busy(svc: TableService) -> bool:
 
 def waits_at(task: asyncio.Task[Any]) -> str:
     """Where a pending task waits: its chain of awaits, outermost first, as
-    ``function:line`` (a lock, the store's writer, a computer's decision)."""
+    ``function:line`` (a lock, the store's writer, a computer's decision), through
+    the generator of an ``asynccontextmanager`` being entered (`KeyedLocks.hold`)."""
     at = []
     coro: Any = task.get_coro()
     while coro is not None:
-        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        frame = _first(coro, "cr_frame", "gi_frame", "ag_frame")
         if frame is not None:
             at.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
-        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        entered = None
+        if frame is not None and frame.f_code.co_name == "__aenter__":
+            # an asynccontextmanager's: the anext() it awaits hides its generator
+            entered = getattr(frame.f_locals.get("self"), "gen", None)
+        coro = entered or _first(coro, "cr_await", "gi_yieldfrom", "ag_await")
     return " > ".join(at) or "(running)"
+
+
+def _first(obj: Any, *names: str) -> Any:
+    return next((v for name in names if (v := getattr(obj, name, None)) is not None), None)
 
 
 async def until_idle(
@@ -469,15 +478,17 @@ async def while_opening(
     meanwhile: Callable[[], Awaitable[Any]],
     held: str = "create_table",
 ) -> tuple[Outcome, Any]:
-    """`opening` (a /new, a Rematch) with its store call `held` (its table's write, or
-    a read before it) held back while `meanwhile()` runs, until that is done or waits
-    for a lock (the new table not yet among its chat's); then the call goes on.  Both
-    answers, without any timing."""
+    """`opening` (a /new, a Rematch, a /settings change) with its store call `held`
+    (its table's write, or a read before it) held back while `meanwhile()` runs, until
+    that is done or waits for a lock (the new table not yet among its chat's); then
+    the call goes on.  Only the opening's call (the first) is held: a /new in
+    `meanwhile` is stored as ever.  Both answers, without any timing."""
     real, stored, reached = getattr(bot.db, held), asyncio.Event(), asyncio.Event()
 
     async def holding(*args: Any, **kwargs: Any) -> Any:
-        reached.set()
-        await stored.wait()
+        if not reached.is_set():
+            reached.set()
+            await stored.wait()
         return await real(*args, **kwargs)
 
     setattr(bot.db, held, holding)
