@@ -313,6 +313,7 @@ def containers(svc: TableService) -> dict[str, int]:
         "tasks": len(svc._tasks),
         "work": len(svc._work),
         "player_locks": len(svc._player_locks),
+        "chat_locks": len(svc._chat_locks),
         "claims": len(svc._claims),
         "moved_chats": len(svc._moved),
         "waiting": sum(len(s) for s in svc._waiting.values()),

@@ -122,7 +122,7 @@ class Lobbies(ServiceShape):
             # The chat's settings, held until the table is among the chat's: a language
             # switch stored meanwhile would not reach it (`_update_setting` switches the
             # chat's tables), and the table would speak the old language to its end.
-            await stack.enter_async_context(self._settings_lock)
+            await stack.enter_async_context(self._chat_held(chat.key))
             settings = await self.settings(chat)
             if settings.starters == "admins" and not is_admin:
                 return refuse(lang, "not_allowed_to_start")

@@ -1,4 +1,4 @@
-"""Locks by key (a player, a host in a chat), kept only while in use.
+"""Locks by key (a player, a host in a chat, a chat's settings), kept only while in use.
 
 A lock per key that stayed in a dict once made would grow with every player the bot
 ever saw; one dropped while another task still waited on it would let a third task

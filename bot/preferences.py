@@ -7,6 +7,7 @@ reader's own language where we speak it, else in his chat's or table's.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Sequence
 
@@ -25,6 +26,18 @@ class Preferences(ServiceShape):
     """Settings and languages for `TableService` (a mixin: a language change redraws
     the chat's tables under their locks)."""
 
+    def _chat_held(self, chat: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """The lock of chat key `chat`'s settings, held from reading them to the end of
+        what they decide: a change (read-modify-write, and the switch of the chat's
+        tables to its language), a /new (until its table is among the chat's).  One
+        lock per chat: a group's slow write holds up no other group.
+
+        With it go the locks of the keys that moved to `chat` (a Telegram group that
+        became this supergroup): a /new in the old group, still being stored as the
+        move came, lands its table here (`_open`), and a switch here waits for it."""
+        moved_here = [old for old, new in self._moved.items() if new == chat]
+        return self._chat_locks.hold([chat, *moved_here])
+
     async def settings(self, chat: ChatRef) -> ChatSettings:
         return ChatSettings.from_json(await self.store.chat_settings(chat.key))
 
@@ -40,7 +53,7 @@ class Preferences(ServiceShape):
         lang = await self.reply_lang(user, chat)
         if not is_admin:
             return refuse(lang, "not_admin")
-        async with self._settings_lock:  # read-modify-write: two admins lose nothing
+        async with self._chat_held(chat.key):  # read-modify-write: two admins lose nothing
             stored = await self.store.chat_settings(chat.key)
             current = ChatSettings.from_json(stored)
             try:

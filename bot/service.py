@@ -98,7 +98,8 @@ class TableService(
         self._claims = set()
         #: The /new and Rematch requests under way (`Lobbies._opening`).
         self._openings = set()
-        self._settings_lock = asyncio.Lock()
+        #: Chat key -> its settings' lock (`Preferences._chat_held`), kept while in use.
+        self._chat_locks: KeyedLocks[str] = KeyedLocks()
         self._work: set[asyncio.Task[Any]] = set()
         self._closed = False
         #: Chat keys that changed (a Telegram group upgraded): old key -> new key.
@@ -412,9 +413,12 @@ class TableService(
         self._moved[old] = new
         tables: list[Table] = []
         while True:
-            # The tables' locks keep their commits out while the key changes: a
-            # finished match writes its results and chat rating under the key it reads.
-            async with self._settings_lock, self.locked(self.tables_in(old)) as now:
+            # Both chats' settings locks (`_chat_held`): nothing is opened in either, and
+            # no setting saved or switched, while the key changes; a /settings change
+            # under way in the old chat is waited for and moves with it, a /new's table
+            # follows (`_open`).  The tables' locks keep their commits out: a finished
+            # match writes its results and chat rating under the key it reads.
+            async with self._chat_locks.hold([old, new]), self.locked(self.tables_in(old)) as now:
                 await self.store.move_chat(old, new)
                 for tb in now:
                     tb.chat = new

@@ -43,6 +43,7 @@ class ServiceShape:
 
     # --- state (set by `TableService.__init__`) ---------------------------------------
     _ai_runner: Callable[[Callable[[], int]], Awaitable[int]]
+    _chat_locks: KeyedLocks[str]
     _claims: set[tuple[str, str]]
     _clock: Callable[[], float]
     _closed: bool
@@ -54,7 +55,6 @@ class ServiceShape:
     _rematch_locks: KeyedLocks[str]
     _reminded: dict[str, tuple[float | None, Turn]]
     _seed_source: Callable[[], str]
-    _settings_lock: asyncio.Lock
     _timers: dict[str, Timers]
     _untold: dict[str, list[End]]
     _waiting: dict[str, set[str]]
@@ -142,6 +142,8 @@ class ServiceShape:
         async def _close_tables(self, table_ids: list[str], reason: str) -> list[str]: ...
 
         # bot.preferences
+        def _chat_held(self, chat: str) -> contextlib.AbstractAsyncContextManager[None]: ...
+
         async def remember(self, user: UserRef) -> None: ...
 
         def player_op(self, user: UserRef) -> Op: ...

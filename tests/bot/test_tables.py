@@ -15,7 +15,7 @@ import pytest
 from bot import results as R
 from bot.i18n import TEXTS
 from bot.payload import decode, game_action, table_verb
-from bot.service import ChatRef, TableUpdate, Timings, UserRef
+from bot.service import ChatRef, Outcome, TableUpdate, Timings, UserRef
 from bot.table import Status, Table
 from bot.views import Button, ResultView
 from engine import protocol as P
@@ -1039,6 +1039,81 @@ async def test_concurrent_settings_changes_both_count(bot: Bot) -> None:
     assert all(o.ok for o in outs)
     s = await bot.svc.settings(CHAT)
     assert (s.language, s.suits, s.turn_timeout) == ("de", "german", 40)
+
+
+async def test_a_new_being_stored_in_one_group_holds_up_no_other_group(bot: Bot) -> None:
+    """Anna's /new in one group is still being stored (a slow disk): meanwhile, in
+    another group, Bert's /new opens and Cora's /settings change (German) is saved
+    and reaches his lobby — one group's write keeps no other group waiting.  Then
+    Anna's table opens, and no lock of either group is kept."""
+    anna, bert, cora = users(3)
+
+    async def in_the_other_group() -> tuple[Outcome, Outcome, bool]:
+        opened = await bot.svc.create_table(OTHER_CHAT, bert, "zweier")
+        saved = await bot.svc.update_setting(OTHER_CHAT, cora, "language", "de", is_admin=True)
+        return opened, saved, not bot.svc.tables_in(CHAT.key)
+
+    hers, (his, saved, hers_still_stored) = await while_opening(
+        bot, bot.svc.create_table(CHAT, anna, "zweier"), in_the_other_group
+    )
+    assert his.ok and saved.ok and hers_still_stored, (his, saved)
+    assert his.table_id is not None and bot.svc.tables[his.table_id].settings["lang"] == "de"
+    assert hers.ok and hers.table_id is not None
+    assert bot.svc.tables[hers.table_id].chat == CHAT.key
+    assert bot.svc.tables[hers.table_id].settings["lang"] == "en"
+    assert len(bot.svc._chat_locks) == 0
+
+
+async def test_a_table_being_stored_as_its_group_moves_speaks_what_the_new_group_set(
+    bot: Bot,
+) -> None:
+    """Bert's /new is being stored when the group becomes a supergroup, and the
+    supergroup's admin sets German at once: the table lands in the supergroup (in
+    memory and in the store) and speaks German there, as the supergroup does — the
+    switch waits for it rather than going over the supergroup's tables without it."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    admin, bert = users(2)
+    moves: list[asyncio.Future[list[str]]] = []
+
+    async def move_then_set() -> Outcome:
+        # the core's move itself: `move_chat`'s task would wait for the /new's lock,
+        # and while_opening lets the /new go on once a task of the core waits for one
+        moves.append(asyncio.ensure_future(bot.svc._move_chat(CHAT.key, new.key)))
+        await asyncio.sleep(0)  # the move is known (it waits for the /new)
+        assert bot.svc._moved == {CHAT.key: new.key}
+        return await bot.svc.update_setting(new, admin, "language", "de", is_admin=True)
+
+    opened, saved = await while_opening(
+        bot, bot.svc.create_table(CHAT, bert, "zweier"), move_then_set
+    )
+    await moves[0]
+    tid = opened.table_id
+    assert opened.ok and saved.ok and tid is not None, (opened, saved)
+    [(stored,)] = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT chat FROM tables WHERE id = ?", (tid,)
+    )
+    assert stored == bot.svc.tables[tid].chat == new.key
+    assert bot.svc.tables[tid].settings["lang"] == "de"
+    assert (await bot.db.table_log(tid))[-1] == {"k": "lang", "lang": "de"}
+
+
+async def test_a_setting_being_saved_as_its_group_moves_is_kept_in_the_new_group(
+    bot: Bot,
+) -> None:
+    """An admin's /settings change in the group is under way (the group's settings
+    being read) when the group becomes a supergroup: the move waits for it, and the
+    supergroup has the change — not the old group's key, which nobody types in."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    [admin] = users(1, lang="en")  # answered in his own language: the one read is the change's
+    saved, moved = await while_opening(
+        bot,
+        bot.svc.update_setting(CHAT, admin, "turn_timeout", "40", is_admin=True),
+        lambda: bot.svc.move_chat(CHAT, new),
+        held="chat_settings",
+    )
+    assert saved.ok and moved == [], saved
+    assert (await bot.svc.settings(new)).turn_timeout == 40
+    assert await bot.db.chat_settings(CHAT.key) == {}
 
 
 @pytest.mark.parametrize("delay", [0, 0.0005, 0.001, 0.002, 0.005, 0.01])
