@@ -263,9 +263,9 @@ class Lobbies(ServiceShape):
             table.apply(e)
         moved_to = self._moved.get(chat.key)
         if moved_to is not None:
-            # the chat changed its id while this table was being stored: follow it
-            await self.store.move_chat(chat.key, moved_to)
-            table.chat = moved_to
+            # the chat changed its id while this table was being stored: follow it,
+            # speaking the new chat's language if it has settings of its own
+            await self._carry_chat(chat.key, moved_to, [table], chat.lang)
         self.tables[table_id] = table
         async with self.lock(table_id):
             self._arm(table)

@@ -17,7 +17,7 @@ from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
 from .settings import ChatSettings, SettingError, chat_language, kept_unread, setting_key
-from .store import Op, chat_settings_op, player_op
+from .store import Op, chat_settings_op, move_chat_ops, player_op
 from .table import Entry, Table
 from .views import setting_line
 
@@ -150,11 +150,44 @@ class Preferences(ServiceShape):
         """Make tables speak `lang` from their next message on (a `lang` log entry
         each), stored in one transaction with `ops`."""
         async with self.locked(tables) as tables:
-            changes: list[tuple[Table, list[Entry]]] = [
-                (table, [{"k": "lang", "lang": lang}])
-                for table in tables
-                if self.tables.get(table.id) is table and table.settings.get("lang") != lang
-            ]
-            await self._commit_tables(changes, ops=ops)
-            for table, _ in changes:
+            live = [table for table in tables if self.tables.get(table.id) is table]
+            for table in await self._switch(live, lang, ops):
+                await self._redraw(table)
+
+    async def _switch(self, tables: list[Table], lang: str, ops: Sequence[Op]) -> list[Table]:
+        """`_speak` without the drawing, for tables whose locks the caller holds (or
+        not shown yet): stores the `lang` entries of those that speak another with
+        `ops`, in one transaction, and returns them."""
+        changes: list[tuple[Table, list[Entry]]] = [
+            (table, [{"k": "lang", "lang": lang}])
+            for table in tables
+            if table.settings.get("lang") != lang
+        ]
+        await self._commit_tables(changes, ops=ops)
+        return [table for table, _ in changes]
+
+    async def _carry_chat(
+        self, old: str, new: str, tables: list[Table], chat_lang: str | None
+    ) -> None:
+        """Store chat key `old`'s move to `new` (`move_chat_ops`), and move `tables`
+        (the old chat's, their locks held, or one not shown yet) there in memory.
+
+        The new key's settings, where it has any (a supergroup's admin set German
+        before the bot noticed the group had become it), are newer and stay: the
+        tables then speak the language they give, as the supergroup's own tables do
+        (`chat_language`), switched in the move's transaction — a kill leaves none of
+        them moved, or all moved and switched.  Where it has none, the old chat's
+        come along, and the tables keep the language they speak."""
+        ops = move_chat_ops(old, new)
+        theirs = await self.store.stored_chat_settings(new)
+        switched: list[Table] = []
+        if theirs is None:
+            await self.store.write(ops=ops)
+        else:
+            speaks = chat_language(ChatSettings.from_json(theirs), chat_lang)
+            switched = await self._switch(tables, speaks, ops)
+        for table in tables:
+            table.chat = new
+        for table in switched:
+            if self.tables.get(table.id) is table:  # one not shown yet is drawn by its opening
                 await self._redraw(table)

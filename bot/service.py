@@ -402,10 +402,11 @@ class TableService(
         """The platform gave a chat a new id (a Telegram group upgraded to a
         supergroup): its open tables, settings, results and chat leaderboard move to
         the new key, in memory and in the store.  Returns the ids of the open tables
-        moved; a second call for the same chat finds nothing left to move."""
-        return await self._to_completion(self._move_chat(old.key, new.key))
+        moved; a second call for the same chat finds nothing left to move.  The tables
+        speak the new chat's language where it has settings of its own (`_carry_chat`)."""
+        return await self._to_completion(self._move_chat(old.key, new.key, new.lang))
 
-    async def _move_chat(self, old: str, new: str) -> list[str]:
+    async def _move_chat(self, old: str, new: str, chat_lang: str | None = None) -> list[str]:
         if old == new:
             return []
         # A table being opened in the old chat right now follows on its own (`_open`
@@ -419,10 +420,9 @@ class TableService(
             # follows (`_open`).  The tables' locks keep their commits out: a finished
             # match writes its results and chat rating under the key it reads.
             async with self._chat_locks.hold([old, new]), self.locked(self.tables_in(old)) as now:
-                await self.store.move_chat(old, new)
-                for tb in now:
-                    tb.chat = new
-            tables += now
+                live = [tb for tb in now if self.tables.get(tb.id) is tb]  # none closed since
+                await self._carry_chat(old, new, live, chat_lang)
+            tables += live
             if not self.tables_in(old):
                 break
         moved = [tb.id for tb in tables if self.tables.get(tb.id) is tb]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .bookkeeping import AdapterBookkeeping
-from .chats import Chats, chat_settings_op, player_op
+from .chats import Chats, chat_settings_op, move_chat_ops, player_op
 from .database import Op
 from .errors import StoreError
 from .files import lock_path
@@ -39,6 +39,7 @@ __all__ = [
     "chat_settings_op",
     "lock_path",
     "migrations",
+    "move_chat_ops",
     "player_op",
 ]
 

@@ -35,6 +35,58 @@ def chat_settings_op(chat: str, settings: dict[str, Any]) -> Op:
     )
 
 
+def move_chat_ops(old: str, new: str) -> list[Op]:
+    """The statements that give everything of chat key `old` to `new`, stored in one
+    transaction (with its tables' switch to the new key's language, `_carry_chat`):
+    its tables (the ``tables.chat`` column and the ``chat`` of each table's
+    ``create`` log entry, which rebuilds the table at start-up), its settings, its
+    games, results and contracts, and its chat-scoped ratings (the leaderboard's
+    scope).
+
+    A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
+    key has settings already (made there before the move was noticed), they are
+    newer and stay.  A player rated under both keys keeps one rating: that of the
+    longer history, with the games of both.  Running it twice changes nothing
+    the second time."""
+    return [
+        (
+            "UPDATE table_log SET entry = json_set(entry, '$.chat', ?)"
+            " WHERE version = 1 AND json_extract(entry, '$.k') = 'create'"
+            " AND table_id IN (SELECT id FROM tables WHERE chat = ?)",
+            (new, old),
+        ),
+        ("UPDATE tables SET chat = ? WHERE chat = ?", (new, old)),
+        ("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old)),
+        ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
+        ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
+        ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
+        # a player rated in both (the move noticed late): one row, the rating
+        # of the longer history, the games of both
+        (
+            "UPDATE ratings SET mu = (SELECT o.mu FROM ratings AS o" + _SAME_RATING + "),"
+            " sigma = (SELECT o.sigma FROM ratings AS o" + _SAME_RATING + ")"
+            " WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+            + _SAME_RATING
+            + " AND o.games > ratings.games)",
+            (old, old, new, old),
+        ),
+        (
+            "UPDATE ratings SET games = games + (SELECT o.games FROM ratings AS o"
+            + _SAME_RATING
+            + ") WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
+            + _SAME_RATING
+            + ")",
+            (old, new, old),
+        ),
+        (
+            "DELETE FROM ratings WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS n"
+            " WHERE n.scope = ? AND n.game = ratings.game AND n.player = ratings.player)",
+            (old, new),
+        ),
+        ("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old)),
+    ]
+
+
 class Chats(Database):
     """The queries of players and chats (a mixin of `Store`)."""
 
@@ -47,60 +99,14 @@ class Chats(Database):
         return (r[0], r[1]) if r else None
 
     async def chat_settings(self, chat: str) -> dict[str, Any]:
+        return await self.stored_chat_settings(chat) or {}
+
+    async def stored_chat_settings(self, chat: str) -> dict[str, Any] | None:
+        """A chat's settings, None where it has none stored (`chat_settings` reads
+        both as the defaults; a chat move keeps the new key's settings, if any)."""
         async with self.ro.execute("SELECT settings FROM chats WHERE key=?", (chat,)) as cur:
             r = await cur.fetchone()
-        return json.loads(r[0]) if r else {}
+        return json.loads(r[0]) if r else None
 
     async def save_chat_settings(self, chat: str, settings: dict[str, Any]) -> None:
         await self.write(ops=[chat_settings_op(chat, settings)])
-
-    async def move_chat(self, old: str, new: str) -> None:
-        """Give everything of chat key `old` to `new`, in one transaction: its tables
-        (the ``tables.chat`` column and the ``chat`` of each table's ``create`` log
-        entry, which rebuilds the table at start-up), its settings, its games, results
-        and contracts, and its chat-scoped ratings (the leaderboard's scope).
-
-        A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
-        key has settings already (made there before the move was noticed), they are
-        newer and stay.  A player rated under both keys keeps one rating: that of the
-        longer history, with the games of both.  Running it twice changes nothing
-        the second time."""
-        await self.write(
-            ops=[
-                (
-                    "UPDATE table_log SET entry = json_set(entry, '$.chat', ?)"
-                    " WHERE version = 1 AND json_extract(entry, '$.k') = 'create'"
-                    " AND table_id IN (SELECT id FROM tables WHERE chat = ?)",
-                    (new, old),
-                ),
-                ("UPDATE tables SET chat = ? WHERE chat = ?", (new, old)),
-                ("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old)),
-                ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
-                ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
-                ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
-                # a player rated in both (the move noticed late): one row, the rating
-                # of the longer history, the games of both
-                (
-                    "UPDATE ratings SET mu = (SELECT o.mu FROM ratings AS o" + _SAME_RATING + "),"
-                    " sigma = (SELECT o.sigma FROM ratings AS o" + _SAME_RATING + ")"
-                    " WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
-                    + _SAME_RATING
-                    + " AND o.games > ratings.games)",
-                    (old, old, new, old),
-                ),
-                (
-                    "UPDATE ratings SET games = games + (SELECT o.games FROM ratings AS o"
-                    + _SAME_RATING
-                    + ") WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS o"
-                    + _SAME_RATING
-                    + ")",
-                    (old, new, old),
-                ),
-                (
-                    "DELETE FROM ratings WHERE scope = ? AND EXISTS (SELECT 1 FROM ratings AS n"
-                    " WHERE n.scope = ? AND n.game = ratings.game AND n.player = ratings.player)",
-                    (old, new),
-                ),
-                ("UPDATE ratings SET scope = ? WHERE scope = ?", (new, old)),
-            ]
-        )

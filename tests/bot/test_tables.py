@@ -1116,6 +1116,72 @@ async def test_a_setting_being_saved_as_its_group_moves_is_kept_in_the_new_group
     assert await bot.db.chat_settings(CHAT.key) == {}
 
 
+async def test_a_table_moved_to_a_supergroup_speaks_the_language_its_admin_set(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """A match runs in English in the group; it becomes a supergroup, whose admin sets
+    German there before the bot learns of the move.  The supergroup keeps its newer
+    settings, and the table that moved in speaks German from its next message on, as
+    every table there does; a restart, which rebuilds it from its log, keeps it so."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    bot = await make_bot().start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Deal 1")
+        assert (await bot.svc.update_setting(new, a.user, "language", "de", is_admin=True)).ok
+        assert await bot.svc.move_chat(CHAT, new) == [tid]
+        assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
+        assert (await bot.svc.settings(new)).language == "de"
+    finally:
+        await bot.stop()
+    bot = await make_bot().start()
+    try:
+        view = bot.svc.table(tid)
+        assert view is not None and view.message.text.splitlines()[1].startswith("Runde 1")
+        assert bot.svc.tables[tid].chat == new.key
+    finally:
+        await bot.stop()
+
+
+async def test_a_table_moved_to_a_supergroup_without_settings_keeps_its_language(
+    bot: Bot,
+) -> None:
+    """The group speaks German (its admin set it) and a match runs there; it becomes a
+    supergroup nobody has set anything in yet: the group's settings move along, and
+    the table goes on in German, not switched to a default."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    a, b = (bot.player(u) for u in users(2))
+    assert (await bot.svc.update_setting(CHAT, a.user, "language", "de", is_admin=True)).ok
+    tid = await open_table(bot, "zweier", [a, b])
+    assert await bot.svc.move_chat(CHAT, new) == [tid]
+    assert bot.svc.tables[tid].settings["lang"] == "de"
+    assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
+    assert (await bot.svc.settings(new)).language == "de"
+
+
+async def test_a_table_being_stored_as_its_group_moves_speaks_what_the_new_group_had_set(
+    bot: Bot,
+) -> None:
+    """The supergroup's admin set German there before the bot learnt that the group
+    had become it, and Bert's /new in the group is being stored as the move comes:
+    his table lands in the supergroup speaking German from its first message, as
+    the tables the move takes along do."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    admin, bert = users(2)
+    assert (await bot.svc.update_setting(new, admin, "language", "de", is_admin=True)).ok
+    opened, moved = await while_opening(
+        bot, bot.svc.create_table(CHAT, bert, "zweier"), lambda: bot.svc.move_chat(CHAT, new)
+    )
+    tid = opened.table_id
+    assert opened.ok and moved == [] and tid is not None, (opened, moved)
+    assert bot.svc.tables[tid].chat == new.key
+    assert bot.svc.tables[tid].settings["lang"] == "de"
+    german = bot.svc.lobby(tid, "de")
+    assert german is not None and bot.fc.lobbies[tid].message.text == german.message.text
+    assert (await bot.db.table_log(tid))[-1] == {"k": "lang", "lang": "de"}
+
+
 @pytest.mark.parametrize("delay", [0, 0.0005, 0.001, 0.002, 0.005, 0.01])
 async def test_a_table_opened_while_its_chat_moves_ends_up_in_the_new_chat(
     bot: Bot, delay: float
