@@ -559,6 +559,37 @@ async def test_a_language_switch_the_store_does_not_take_is_refused_and_can_be_a
         await bot.stop()
 
 
+async def test_a_move_to_a_supergroup_the_store_does_not_take_moves_and_switches_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match runs in English in the group; the supergroup it became has German set
+    by its admin.  The move, with the table's switch to German, cannot be stored:
+    the table stays in the group speaking English, in memory and in the store, not
+    moved without its switch.  Made again (Telegram says it again), the move takes
+    the table along, speaking German."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    bot = await _start(tmp_path / "bot.sqlite3", write_retry=0.2)
+    try:
+        store = bot.svc.store
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        assert (await bot.svc.update_setting(new, a.user, "language", "de", is_admin=True)).ok
+        _fail_once(monkeypatch, store, "append")
+        with pytest.raises(StoreError):
+            await bot.svc.move_chat(CHAT, new)
+        table = bot.svc.tables[tid]
+        assert (table.chat, table.settings["lang"]) == (CHAT.key, "en")
+        stored = "SELECT chat FROM tables WHERE id = ?"
+        assert await store.fetchall(stored, (tid,)) == [(CHAT.key,)]
+        assert (await store.table_log(tid))[-1]["k"] != "lang"
+        assert await bot.svc.move_chat(CHAT, new) == [tid]
+        table = bot.svc.tables[tid]
+        assert (table.chat, table.settings["lang"]) == (new.key, "de")
+        assert await store.fetchall(stored, (tid,)) == [(new.key,)]
+    finally:
+        await bot.stop()
+
+
 async def test_a_forgetme_the_store_does_not_take_leaves_every_seat_and_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -246,6 +246,43 @@ async def test_a_refused_request_moves_the_table_and_survives_a_restart(
         await stop_rig(rig)
 
 
+async def test_a_table_moved_late_speaks_what_the_supergroup_set_meanwhile(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The bot learns of the upgrade late (no service messages), and Anna has set
+    German in the supergroup before it did: her settings there stay, and the match
+    moved in from the group speaks German there, as every table of the supergroup
+    does (the message re-sent there in English as Telegram refused the edit is
+    edited in German), and its buttons go on."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"], supergroup=False)
+        anna, _ = players.users
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=lambda: False, limit=2)
+        await rig.adapter.outbox.drain()
+        assert table_messages(group, table_id)[-1].text.splitlines()[1].startswith("Deal")
+
+        supergroup = fake.migrate_group(group, service_messages=False)
+        anna.send(supergroup, "/settings language de")
+        await fake.wait_for_message(supergroup, contains="language = de")
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await fake.wait_for(
+            lambda: (tb := rig.table(table_id)) is not None and tb.chat == f"tg:{supergroup.id}",
+            what="the table to move",
+        )
+        await rig.adapter.outbox.drain()
+        shown = await fake.wait_for(
+            lambda: shows_now(rig, supergroup, table_id), what="the table in the supergroup"
+        )
+        assert shown.text.splitlines()[1].startswith("Runde"), shown.text
+        assert [b.text for b in shown.buttons()] == ["Meine Karten"]
+    finally:
+        await stop_rig(rig)
+
+
 async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegram) -> None:
     """What was queued for the old id is sent to the new one, in order; edits of
     messages left behind in the old group are dropped unless brought along."""
