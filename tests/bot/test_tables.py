@@ -1310,6 +1310,26 @@ async def test_a_chat_move_noticed_late_merges_the_leaderboard(bot: Bot) -> None
     ]
 
 
+async def test_a_chat_moved_to_its_own_key_keeps_its_leaderboard(bot: Bot) -> None:
+    """A move that names the same chat twice (a platform repeating itself) changes
+    nothing: the chat's board keeps its ratings and game counts, not merged with
+    themselves (doubled, or deleted as a duplicate)."""
+    a, b = (bot.player(u) for u in users(2))
+    await open_table(bot, "zweier", [a, b])
+    assert (await bot.svc.resign(CHAT, b.user)).ok
+    before = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT player, mu, sigma, games FROM ratings WHERE scope = ? ORDER BY player",
+        (CHAT.key,),
+    )
+    assert len(before) == 2
+    assert await bot.svc.move_chat(CHAT, CHAT) == []
+    after = await bot.store.fetchall(  # type: ignore[union-attr]
+        "SELECT player, mu, sigma, games FROM ratings WHERE scope = ? ORDER BY player",
+        (CHAT.key,),
+    )
+    assert after == before
+
+
 async def test_a_new_chat_language_reaches_the_running_tables(bot: Bot) -> None:
     """An admin switching the chat to German does not wait for the next table: the
     running one speaks German from its next message on, and the change is kept."""
