@@ -85,6 +85,45 @@ async def test_a_press_that_reached_the_bot_late_is_deferred_within_what_is_left
         assert hand.ephemeral_for is anna and f"table {table_id}" in hand.content
 
 
+async def test_a_press_answered_within_the_budget_gets_no_thinking_first(
+    tmp_path: Path,
+) -> None:
+    """Anna's table is busy for 1.3 s when she presses "Show my hand": the bot may
+    take 2 s of Discord's 3 before it must acknowledge, so her hand comes as the
+    answer itself, not after an acknowledgement and as its follow-up."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        [message] = world.table_messages(table_id)
+        async with world.service.lock(table_id):  # the table is busy
+            shown = await world.fake.click(anna, message, "Show my hand")
+            await asyncio.sleep(1.3)  # the time itself is what is tested
+            assert not shown.acknowledged
+        assert await shown.wait_acknowledged() == 4  # the answer, at once
+        hand = await shown
+        assert hand.ephemeral_for is anna and f"table {table_id}" in hand.content
+
+
+async def test_the_bot_as_it_runs_acknowledges_a_late_press_within_discords_3_seconds(
+    tmp_path: Path,
+) -> None:
+    """The same with the bot's own budget and Discord's real window of 3 s: Anna's
+    press reaches it 2 s late while her table is busy.  The 2 s its budget allows a
+    press are gone, so it acknowledges at once, not a second later, when Discord
+    would already have shown her "This interaction failed"."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        [message] = world.table_messages(table_id)
+        async with world.service.lock(table_id):  # the table is busy
+            shown = await world.fake.click(anna, message, "Show my hand", late=2.0)
+            assert await shown.wait_acknowledged() == 6  # deferred in time
+        [hand] = await shown.wait_followups()
+        assert hand.ephemeral_for is anna and f"table {table_id}" in hand.content
+
+
 async def test_a_press_that_reached_the_bot_after_its_window_still_counts_once(
     tmp_path: Path,
 ) -> None:
