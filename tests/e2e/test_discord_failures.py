@@ -676,6 +676,28 @@ async def test_an_answer_that_reached_discord_but_was_lost_counts_as_given(
         assert adapter_lines(caplog) == []
 
 
+async def test_a_hand_asked_for_whose_deferral_was_lost_still_comes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anna presses "Show my hand" while the bot is slow, so it acknowledges first;
+    Discord takes that acknowledgement but its answer to the bot is lost (503), and
+    the next try is refused as already acknowledged (40060).  The bot takes it as
+    done: her hand follows as the acknowledgement's follow-up, seen by her alone,
+    instead of a second acknowledgement Discord would refuse too, which left her
+    with nothing."""
+    async with anna_and_bert_at_zweier(tmp_path, caplog, ack_budget=0) as (world, table_id):
+        fake, anna = world.fake, world["anna"]
+        fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=1, processed=True)
+        shown = await fake.click(anna, world.table_messages(table_id)[-1], "Show my hand")
+        [hand] = await shown.wait_followups()
+        await world.settle()
+
+        assert hand.ephemeral_for is anna
+        assert hand.content.startswith(f"Your hand at table {table_id}")
+        assert [e.code for e in shown.rejections] == [40060]  # the one retry, no more
+        assert adapter_lines(caplog) == []
+
+
 async def test_a_press_discord_cannot_be_answered_for_still_counts_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -702,6 +724,38 @@ async def test_a_press_discord_cannot_be_answered_for_still_counts_once(
         [line] = adapter_lines(caplog)
         assert "could not answer a press" in line
         await press_once(world, table_id)
+
+
+async def test_no_answer_is_tried_after_discords_3_seconds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A press reaches the bot 2.4 s after it was made and Discord answers 503 to its
+    first answer (a "thinking…": the 2 s the bot gives a press are gone).  What is
+    left of Discord's 3 seconds is too short for another try, so the bot makes none
+    after the window, which Discord could only refuse (10062; a bot piling up refused
+    requests is shut out).  The move counts once, one warning."""
+    caplog.set_level(logging.INFO)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        assert table.deal_log is not None
+        moves = len(table.deal_log.actions)
+        user, hand = await next_press(world, table_id)
+        world.fake.server_error("POST", INTERACTION_CALLBACK, status=503, times=1)
+        press = await world.fake.click(user, hand, current_ids(world, table_id, hand)[0], late=2.4)
+        await world.fake.wait_for(lambda: press.failed, description="the press to fail")
+        await world.settle()
+
+        tries = [
+            r.status
+            for r in world.fake.requests_to("POST", INTERACTION_CALLBACK)
+            if str(press.id) in r.path
+        ]
+        assert tries == [503] and press.rejections == []
+        assert len(table.deal_log.actions) == moves + 1
+        [line] = adapter_lines(caplog)
+        assert "could not be acknowledged" in line
 
 
 async def test_a_lobby_whose_answer_was_lost_is_shown_once(tmp_path: Path) -> None:
