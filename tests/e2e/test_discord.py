@@ -857,6 +857,11 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         for p, lang in ((anna, "en"), (bert, "de")):  # no hand waits for a move any more
             assert world.fake.dms(p)[-1].content.endswith(t(lang, "hand.match_over"))
         assert table_id not in world.service.tables
+        # with no match to resign there is nothing to ask: Bert is told so, privately,
+        # in his language, and given no button
+        refused = await world.slash(bert, "resign")
+        assert refused.content == t("de", "refuse.no_table") and refused.ephemeral_for is bert
+        assert not refused.buttons
         # /forgetme asks too; nothing is deleted until the button is pressed
         asked = await world.slash(anna, "forgetme")
         assert asked.content.startswith("Delete your data: results, ratings and settings?")
