@@ -184,6 +184,10 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         # without a table: every game's summary, in one message Discord takes (2,000)
         overview = await world.slash(world["bert"], "rules")
         assert "wer zuerst 1000 hat" in overview.content  # the last game's, whole
+        # each answer cost one request (Discord's rate limits count them all): none
+        # was edited after it was sent
+        edits = "/webhooks/{webhook_id}/{token}/messages/{message_id}"
+        assert world.fake.requests_to("PATCH", edits) == []
 
 
 async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
