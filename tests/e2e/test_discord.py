@@ -19,6 +19,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.discord import render, serve
+from adapters.discord.commands import help as help_commands
 from adapters.discord.texts import text
 from bot import app
 from bot import results as R
@@ -188,6 +189,25 @@ async def test_settings_rules_help_and_empty_boards(tmp_path: Path) -> None:
         # was edited after it was sent
         edits = "/webhooks/{webhook_id}/{token}/messages/{message_id}"
         assert world.fake.requests_to("PATCH", edits) == []
+
+
+async def test_an_answer_longer_than_a_message_arrives_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord takes 2,000 characters a message: rules longer than that (here made
+    so) reach Anna whole, in two messages seen by her alone, the second following
+    the first where the first had to stop."""
+    long = "\n".join(f"Rule {n}: " + "x" * 90 for n in range(30))
+    monkeypatch.setattr(help_commands, "asked_rules", lambda *args: long)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna = world["anna"]
+        asked = await world.fake.slash(anna, world.channel, "rules", game="zweier")
+        first = await asked
+        [second] = await asked.wait_followups()
+        assert first.ephemeral_for is anna and second.ephemeral_for is anna
+        assert len(first.content) <= 2000
+        assert f"{first.content}\n{second.content}" == long
 
 
 async def test_zweier_match_then_leaderboard_and_stats(tmp_path: Path) -> None:
