@@ -203,13 +203,10 @@ class Answering(AdapterShape):
         )
         if response is not None:
             return response.message_id
-        # it was sent, its answer lost: make sure it reads right (a try cut mid-way may
-        # have left it without its file), and learn its id
-        edits = message()
-        if "file" in edits:
-            edits["attachments"] = [edits.pop("file")]
+        # it was sent, its answer lost: make sure it reads right, and learn its id (no
+        # file comes here: an answer with one was acknowledged first, above)
         with contextlib.suppress(discord.HTTPException, *OUTAGES):
-            return (await interaction.edit_original_response(content=content, **edits)).id
+            return (await interaction.edit_original_response(content=content, **message())).id
         return None
 
     async def _drop_public_thinking(self, interaction: discord.Interaction[Any]) -> None:
