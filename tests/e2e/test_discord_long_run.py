@@ -33,6 +33,11 @@ def kept_of(world: World, table_id: str) -> list[str]:
         "_shown": adapter._shown,
         "_live": adapter._live,
         "_dm_noted": adapter._dm_noted,
+        # whose turn each hand shows, when each turn ended, the reminders standing
+        "_turn_pings._turns": adapter._turn_pings._turns,
+        "_turn_pings._over": adapter._turn_pings._over,
+        "_reminded": adapter._reminded,
+        "_reminded_at": adapter._reminded_at,
     }
     return [name for name, held in per_table.items() if table_id in held] + [
         name for name, held in per_slot.items() if any(key[0] == table_id for key in held)
