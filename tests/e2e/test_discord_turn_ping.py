@@ -78,6 +78,22 @@ async def test_a_turn_after_a_wait_rings_by_dm_and_goes_after_the_move(
         assert all(m.content.endswith(" s).") for m in sent), [m.content for m in sent]
 
 
+async def test_a_ping_standing_when_the_match_ends_goes_with_it(tmp_path: Path) -> None:
+    """A "your turn" reply stands in a player's DMs when the other resigns: the match
+    is over, so the ping goes; none is left calling him to a table that is closed."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ping_after=0.0)
+        anna, bert = world["anna"], world["bert"]
+        table_id = await world.start_match(anna, bert)
+        [ping] = await until_a_ping_stands(world, table_id, anna, bert)
+        await world.resign(bert if ping.channel.recipient is anna else anna)
+        await world.settle()
+
+        assert table_id not in world.service.tables
+        assert ping.deleted
+        assert [m for u in (anna, bert) for m in pings(world, u, table_id) if not m.deleted] == []
+
+
 async def test_quick_turns_do_not_ring_by_dm(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         await world.start_bot(ping_after=3600.0)
