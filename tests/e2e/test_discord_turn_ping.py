@@ -456,7 +456,9 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
     """The bot restarts in the middle of Anna's or Bert's turn; the new run reminds
     him of it in the channel.  His move takes the reminder away, as it does without
     the restart: the new run did not know it was his turn (no hand of its own showed
-    it), so nothing deleted it and "it is your turn" stood in the channel for good."""
+    it), so nothing deleted it and "it is your turn" stood in the channel for good.
+    And as the reminder told the new run his turn, it knows when it ended: his next
+    turn after a wait rings by DM as ever (turns ring after no wait at all here)."""
     async with discord_world(tmp_path) as world:
         # no reminder from the first run; its turn runs out while the bot is down.
         # The turns are long (a short one would run out before the bot stops, and it
@@ -476,7 +478,7 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
         # back: the downtime is not his, he is reminded at once and has the reminder's
         # time (30 s) to move
         quick = Timings(turn_timeout=600.0, reminder_before=30.0, missed_turns_limit=3, ai_delay=0)
-        await world.start_bot(timings=quick, ping_after=3600.0)
+        await world.start_bot(timings=quick, ping_after=0.0)
 
         [reminder] = await world.fake.wait_for(
             lambda: reminders_of(world, late) or None, timeout=5.0, description="the reminder"
@@ -489,6 +491,12 @@ async def test_a_reminder_after_a_restart_goes_with_his_move(tmp_path: Path) -> 
         await world.click(late, hand, _card_button(world, late, table_id))
         await world.settle()
         assert reminder.deleted, "the reminder stayed after his move"
+        rung = len(pings(world, late, table_id))
+        while (table := await one_move(world, table_id)) is not None:
+            if table.to_act() == seat:  # his next turn (a card of the same deal)
+                break
+        assert table is not None and len(table.deals) == 1
+        assert len(pings(world, late, table_id)) > rung, "his next turn did not ring"
 
 
 def reminders_of(
