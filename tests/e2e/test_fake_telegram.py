@@ -398,6 +398,23 @@ async def test_forced_429_surfaces_as_retry_after(
     assert [c.status for c in fake.calls_to("sendMessage")] == [429, 429, 200]
 
 
+async def test_a_garbled_answer_surfaces_as_a_bare_telegram_error_after_the_call_was_made(
+    fake: FakeTelegram, ptb_bot: Bot, log_guard: LogErrorGuard
+) -> None:
+    """A 200 whose body is no JSON: PTB raises a plain TelegramError (no subclass the
+    bot could read a remedy from), though the message was posted; the next call is
+    answered as usual."""
+    log_guard.allow("Can not load invalid JSON data")  # PTB logs the body it could not read
+    group = fake.create_group("Schnapsen table")
+    fake.garble_answer_next("sendMessage")
+    with pytest.raises(TelegramError) as caught:
+        await ptb_bot.send_message(group.id, "hello")
+    assert type(caught.value) is TelegramError
+    await ptb_bot.send_message(group.id, "again")
+    assert [m.text for m in group.bot_messages()] == ["hello", "again"]
+    assert [c.status for c in fake.calls_to("sendMessage")] == [200, 200]
+
+
 async def test_flood_control_per_chat(
     fake: FakeTelegram, ptb_bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

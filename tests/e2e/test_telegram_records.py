@@ -14,6 +14,7 @@ import pytest
 
 from adapters.telegram.content import Attachment, Content
 from engine.__main__ import verify_text
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     fake,
@@ -165,6 +166,32 @@ async def test_a_record_that_may_have_arrived_gets_no_try_again(
 
         after = [m.text for m in group.bot_messages() if m.message_id > typed.message_id]
         assert after == [document.text], after  # the record, and nothing else
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_record_whose_answer_comes_back_garbled_is_neither_sent_again_nor_said_failed(
+    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard
+) -> None:
+    """The document reaches the group but Telegram's answer comes back unreadable (a
+    200 cut short, as a proxy on the way may leave it): the group has its record once,
+    not a second copy, and no "Something went wrong; please try again." below it;
+    the group's next message goes out."""
+    log_guard.allow("Can not load invalid JSON data")  # PTB's own line about the answer
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        group = make_players(fake, ["Anna"]).group
+        failed = Content("Something went wrong; please try again.")
+        fake.garble_answer_next("sendDocument")
+        rig.adapter.outbox.send_file(
+            group.id, Attachment("record.json", b"{}"), "The record", fallback=failed
+        )
+        rig.adapter.outbox.send(group.id, Content("Deal 1"))
+        assert await rig.adapter.outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendDocument")] == [200]
+        sent = group.bot_messages()
+        assert [m.text for m in sent] == ["The record", "Deal 1"]
+        assert sent[0].document is not None
     finally:
         await stop_rig(rig)
 

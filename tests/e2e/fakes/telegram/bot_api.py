@@ -4,6 +4,7 @@ flood control, recording each call, and file downloads.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tests.e2e.fakes.telegram.api_chats import ChatsApi
 from tests.e2e.fakes.telegram.errors import METHOD_NOT_FOUND, ApiError
-from tests.e2e.fakes.telegram.failures import FailureInjection
+from tests.e2e.fakes.telegram.failures import FailureInjection, Spoiled
 from tests.e2e.fakes.telegram.params import _read_params
 from tests.e2e.fakes.telegram.protocol import _TOKEN_SHAPE
 from tests.e2e.fakes.telegram.records import ApiCall
@@ -67,7 +68,7 @@ class BotApi(ChatsApi, Updates, FailureInjection):
         method_name = request.match_info["method"]
         canonical = method_name
         params: Params = {}
-        lose = False
+        spoiled: Spoiled | None = None
         try:
             params = await _read_params(request)
             self._check_token(token)
@@ -78,7 +79,7 @@ class BotApi(ChatsApi, Updates, FailureInjection):
                 if request.transport is not None:
                     request.transport.abort()  # never arrived: no answer either
                 return web.Response(status=502)
-            lose = self._apply_injected(canonical)
+            spoiled = self._apply_injected(canonical)
             buckets = self._apply_flood_control(canonical, params)
             self.in_flight[canonical] = self.in_flight.get(canonical, 0) + 1
             self._notify()
@@ -91,7 +92,9 @@ class BotApi(ChatsApi, Updates, FailureInjection):
             status, body = error.error_code, error.to_api()
         else:
             status, body = 200, {"ok": True, "result": result}
-        lose = lose and status == 200
+        if status != 200:
+            spoiled = None  # refused: nothing carried out, an answer as usual
+        lose = spoiled == "lost"
         if lose:
             status = 0
         self.calls.append(
@@ -107,6 +110,8 @@ class BotApi(ChatsApi, Updates, FailureInjection):
         self._notify()
         if lose and request.transport is not None:
             request.transport.abort()  # done, but the answer never leaves
+        if spoiled == "garbled":  # done, but the answer is cut short: no JSON
+            return web.Response(text=json.dumps(body)[:-1], content_type="application/json")
         return web.json_response(body, status=status or 200)
 
     async def _handle_file(self, request: web.Request) -> web.Response:

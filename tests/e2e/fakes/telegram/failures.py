@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    pass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.errors import _DEFAULT_DESCRIPTIONS, ApiError, _too_many_requests
@@ -21,10 +17,16 @@ if TYPE_CHECKING:
     from tests.e2e.fakes.telegram.protocol import Params
 
 
+#: What becomes of the answer to a call carried out: "lost" (the connection cut, no
+#: answer) or "garbled" (a 200 whose body is cut short, no JSON).
+Spoiled = Literal["lost", "garbled"]
+
+
 @dataclass
 class _Injected:
-    error: ApiError | None  # None: the call is carried out, its answer lost
+    error: ApiError | None  # None: the call is carried out, its answer `spoiled`
     times: int
+    spoiled: Spoiled = "lost"
 
 
 @dataclass(eq=False)
@@ -99,6 +101,17 @@ class FailureInjection(FakeTelegramState):
         canonical = self._methods[method.lower()][0]
         self._injected.setdefault(canonical, []).append(_Injected(None, times))
 
+    def garble_answer_next(self, method: str, times: int = 1) -> None:
+        """Carry out the next ``times`` calls of ``method`` but answer 200 with the
+        answer cut short, no JSON (a proxy on the way, an answer broken in transit):
+        PTB raises a bare ``TelegramError`` ("Invalid server response"), and the bot
+        cannot tell whether it arrived (it did).  PTB logs the body at ERROR
+        ("Can not load invalid JSON data"): a test `allow`s that on its log guard.
+        The call is recorded with status 200.  Queued in turn with `fail_next` and
+        `lose_answer_next`."""
+        canonical = self._methods[method.lower()][0]
+        self._injected.setdefault(canonical, []).append(_Injected(None, times, "garbled"))
+
     def hold(self, method: str, *, chat: FakeChat | int | None = None) -> Hold:
         """Hold the bot's requests to ``method`` (in ``chat`` only, if given) before
         they are carried out, until ``release()``: what the bot sends is on its way
@@ -124,18 +137,19 @@ class FailureInjection(FakeTelegramState):
             hold.waiting -= 1
         return not hold.dropped
 
-    def _apply_injected(self, method: str) -> bool:
-        """Raise the error injected for this call, if any; True: carry it out but
-        lose the answer (`lose_answer_next`)."""
+    def _apply_injected(self, method: str) -> Spoiled | None:
+        """Raise the error injected for this call, if any; else what becomes of the
+        answer of a call carried out (`lose_answer_next`, `garble_answer_next`), or
+        None: answered as usual."""
         queue = self._injected.get(method)
         if not queue:
-            return False
+            return None
         injected = queue[0]
         injected.times -= 1
         if injected.times <= 0:
             queue.pop(0)
         if injected.error is None:
-            return True
+            return injected.spoiled
         raise injected.error
 
     def _apply_flood_control(self, method: str, params: Params) -> list[_Bucket]:
