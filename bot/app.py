@@ -151,6 +151,7 @@ def configure_logging(
         level = max(level, logging.WARNING)
     handler = _Handler(stream if stream is not None else sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_no_unread_answer)  # before RedactSecrets, which formats the message
     handler.addFilter(RedactSecrets(secrets_of(config)))
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -168,6 +169,24 @@ def configure_logging(
         logging.getLogger(name).setLevel(max(logging.INFO, level))
     handler.addFilter(_no_voice_warnings)
     return handler
+
+
+#: How python-telegram-bot logs an answer it could not read as JSON, the answer whole.
+_UNREAD_ANSWER = 'Can not load invalid JSON data: "%s"'
+
+
+def _no_unread_answer(record: logging.LogRecord) -> bool:
+    """python-telegram-bot logs an answer from Telegram that is no JSON (a 200 cut
+    short on its way) whole, at ERROR: the answer to a player's hand is that message,
+    his cards and all.  The line stays, saying how long the answer was, not what it
+    held."""
+    if record.name.startswith("telegram") and record.msg == _UNREAD_ANSWER and record.args:
+        args = record.args if isinstance(record.args, tuple) else (record.args,)
+        record.msg = (
+            "Can not load invalid JSON data (%d characters; not logged: it may hold a hand)"
+        )
+        record.args = (len(str(args[0])),)
+    return True
 
 
 def _no_voice_warnings(record: logging.LogRecord) -> bool:

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import SecretStr
 
+from adapters.telegram import Content, Handle, Outbox, Throttle
 from bot import app
 from bot.config import Config
 from tests.bot.test_leaks import Watch
 from tests.e2e.discord_harness import discord_world
+from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
     config_for,
@@ -96,6 +99,30 @@ async def test_a_telegram_bot_at_debug_logs_no_hand(fake: FakeTelegram, tmp_path
         finally:
             await stop_rig(rig)
     _assert_clean(log)
+
+
+async def test_a_hand_whose_answer_comes_back_garbled_is_not_logged(
+    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard
+) -> None:
+    """Telegram's answer to Anna's hand comes back unreadable (a 200 cut short):
+    python-telegram-bot logs the body it could not read at ERROR, whatever the level,
+    and that body is the message, her cards and all.  The log says an answer could
+    not be read, not what it held."""
+    log_guard.allow("Can not load invalid JSON data")
+    anna = fake.create_user("Anna", started=True)
+    with debug_log(config_for(fake, tmp_path / "bot.sqlite3")) as log:  # at INFO
+        async with fake.make_bot() as bot:
+            outbox = Outbox(bot, throttle=Throttle.off())
+            fake.garble_answer_next("sendMessage")
+            outbox.post(Handle(anna.id, "t1", None), Content("Your hand: A♥ K♠ 10♣"))
+            assert await outbox.drain(5)
+            await outbox.close()
+    text = log.getvalue()
+    # said, and how long the answer was, not what it held; the outbox's own line stays
+    assert re.search(r"Can not load invalid JSON data \(\d+ characters; not logged", text), text
+    assert f"telegram error on a post in chat {anna.id}: Invalid server response" in text, text
+    assert "Your hand" not in text and "u2665" not in text and "♥" not in text, text
+    assert [m.text for m in anna.private_chat.bot_messages()] == ["Your hand: A♥ K♠ 10♣"]
 
 
 async def test_a_discord_bot_at_debug_logs_no_hand(tmp_path: Path) -> None:
