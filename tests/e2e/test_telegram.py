@@ -1044,6 +1044,39 @@ async def test_a_table_telegram_will_not_edit_any_more_is_posted_anew(fake: Fake
         assert outbox.stats.failed == 0
 
 
+async def test_a_move_made_while_a_deleted_table_waits_to_be_posted_anew_goes_into_that_post(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An admin deleted the table's message while its next move's edit was on its
+    way: Telegram answers "message to edit not found", so the table is posted anew,
+    and another move comes while that post waits for its slot in the pace.  One new
+    message shows the newer move: not a post of the older one with an edit right
+    behind it, one request more into the group's limits."""
+    from adapters.telegram import Content, Throttle
+
+    anna = fake.create_user("Anna", started=True)
+    group = fake.create_group("Schnapsen", admins=[anna])
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        table = Handle(group.id, "t1", None)
+        outbox.post(table, Content("deal 1"))
+        assert await outbox.drain(5)
+        held = fake.hold("editMessageText", chat=group)
+        outbox.edit(table, Content("deal 1, trick 2"))
+        await held.wait_held()
+        anna.delete(group.bot_messages()[0])
+        waiting, go_on = held_pace(outbox, monkeypatch)
+        held.release()
+        await asyncio.wait_for(waiting.wait(), 5)  # refused; the new post waits its turn
+        outbox.edit(table, Content("deal 1, trick 3"))
+        go_on.set()
+        assert await outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == ["deal 1, trick 3"]
+        assert len(fake.calls_to("sendMessage")) == 2
+        assert [c.status for c in fake.calls_to("editMessageText")] == [400]
+        await outbox.close()
+
+
 async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes_on(
     fake: FakeTelegram,
 ) -> None:

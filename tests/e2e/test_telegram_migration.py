@@ -347,6 +347,26 @@ async def test_the_outbox_moves_a_chats_queue_to_the_supergroup(fake: FakeTelegr
         await outbox.close()
 
 
+async def test_a_message_refused_because_the_group_moved_arrives_in_the_supergroup_once(
+    fake: FakeTelegram,
+) -> None:
+    """The group became a supergroup and the bot has not heard yet: the deal's result
+    is refused at the old id (400, `ChatMigrated`) and goes to the supergroup, once,
+    before what was queued behind it; not a second copy of it after that."""
+    group = fake.create_group("Schnapsen", supergroup=False)
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        supergroup = fake.migrate_group(group, service_messages=False)
+        outbox.send(group.id, Content("Deal 1 over"))
+        outbox.send(group.id, Content("Deal 2"))
+        assert await outbox.drain(5)
+        sent = [(c.status, c.params["chat_id"]) for c in fake.calls_to("sendMessage")]
+        assert sent == [(400, group.id), (200, supergroup.id), (200, supergroup.id)]
+        assert [m.text for m in supergroup.bot_messages()] == ["Deal 1 over", "Deal 2"]
+        assert outbox.stats.migrated == 1
+        await outbox.close()
+
+
 @pytest.mark.parametrize("join_first", [True, False], ids=["joined-first", "joined-last"])
 async def test_an_upgraded_group_is_not_greeted_again(
     fake: FakeTelegram, tmp_path: Path, join_first: bool

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
+from adapters.telegram.content import Attachment
 from bot.payload import PayloadError
 from bot.payload import decode as decode_payload
 from tests.e2e.fakes.telegram.chats import FakeChat
@@ -315,6 +316,34 @@ async def test_what_waits_for_a_closed_topic_is_dropped_and_told_once(fake: Fake
         assert await outbox.drain(5)
         assert table.dead and hand.dead
         assert len(fake.calls_to("sendMessage")) == 2 and len(told) == 1
+        await outbox.close()
+
+
+async def test_a_record_refused_by_its_closed_topic_brings_no_try_again_there(
+    fake: FakeTelegram,
+) -> None:
+    """The record asked for in a table's topic meets the topic closed: no "please try
+    again" follows it there (the topic takes nothing: one more refusal, telling the
+    adapter again), and the other topic's message goes out."""
+    group = fake.create_group("Schnapsen", forum=True)
+    one, two = group.create_topic("Table 1"), group.create_topic("Table 2")
+    group.close_topic(one)
+    async with fake.make_bot() as bot:
+        told: list[tuple[int, int | None]] = []
+        outbox = Outbox(
+            bot,
+            throttle=Throttle.off(),
+            on_topic_refused=lambda chat, thread: told.append((chat, thread)),
+        )
+        failed = Content("Something went wrong; please try again.")
+        record = Attachment("record.json", b"{}")
+        outbox.send_file(group.id, record, "The record", fallback=failed, thread=one)
+        outbox.send(group.id, Content("the other table's note"), thread=two)
+        assert await outbox.drain(5)
+        assert told == [(group.id, one)]
+        assert [c.status for c in fake.calls_to("sendDocument")] == [400]
+        assert [c.params.get("message_thread_id") for c in fake.calls_to("sendMessage")] == [two]
+        assert [m.text for m in group.bot_messages()] == ["the other table's note"]
         await outbox.close()
 
 
