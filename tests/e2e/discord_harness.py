@@ -425,6 +425,21 @@ class World:
         ]
         return max(candidates, key=lambda m: m.edited_at or m.created_at, default=None)
 
+    def pressable(self, table_id: str) -> tuple[FakeUser, FakeMessage] | None:
+        """A player of the table and his newest hand, if it shows current buttons,
+        whether or not the bot is through with what it queued (`next_move` waits for
+        that): the moves a test makes while a message of the table is on its way."""
+        table = self.service.tables.get(table_id)
+        if table is None:
+            return None
+        for user in self.users.values():
+            hand = self.hand_message(user, table_id)
+            if hand is not None and any(
+                b.custom_id and is_current(b.custom_id, table) for b in hand.buttons
+            ):
+                return user, hand
+        return None
+
     async def play(
         self,
         table_id: str,

@@ -575,14 +575,10 @@ async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_i
         [first] = world.table_messages(table_id)
         table = world.service.tables[table_id]
 
-        def to_press() -> tuple[FakeUser, FakeMessage] | None:
-            for player in (anna, bert):  # the channel's outbox is busy: not `next_press`
-                hand = world.hand_message(player, table_id)
-                if hand is not None and current_ids(world, table_id, hand):
-                    return player, hand
-            return None
-
-        user, hand = await fake.wait_for(to_press, description="a hand to play")
+        # the channel's outbox is busy: not `next_press`
+        user, hand = await fake.wait_for(
+            lambda: world.pressable(table_id), description="a hand to play"
+        )
         played = table.version
         await world.click(user, hand, current_ids(world, table_id, hand)[0])
         await fake.wait_for(lambda: table.version > played, description="the move")

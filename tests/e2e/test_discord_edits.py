@@ -1,0 +1,114 @@
+"""How the Discord side keeps its messages up to date when things change faster than
+Discord takes edits: the real discord.py and core against the fake Discord
+(`discord_world`).  What the players see: every message ends up showing the table as
+it is, with as few requests as that takes (each edit counts against the channel's
+rate limit, and the next move's edit waits behind it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adapters.discord import render
+from tests.e2e.discord_harness import World, discord_world
+from tests.e2e.test_discord import current_ids, start_zweier
+
+
+async def move(world: World, table_id: str) -> None:
+    """The player to act presses his first current button, as soon as his hand shows
+    it (whatever the channel's messages are waiting for); the move is made."""
+    table = world.service.tables[table_id]
+    version = table.version
+    user, hand = await world.fake.wait_for(
+        lambda: world.pressable(table_id), description="a hand to play"
+    )
+    await world.click(user, hand, current_ids(world, table_id, hand)[0])
+    await world.fake.wait_for(lambda: table.version > version, description="the move")
+
+
+async def test_a_burst_of_moves_is_one_edit_of_the_table_message(tmp_path: Path) -> None:
+    """Discord is slow to take the edit of the table message for the first move; the
+    players make three more meanwhile.  The table message is edited once more, not
+    once a move, and shows the table as the last move left it."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        [message] = world.table_messages(table_id)
+        path = f"/channels/{world.channel.id}/messages/{message.id}"
+        slow = fake.hold("PATCH", path)
+        await move(world, table_id)
+        await slow.wait_held()
+        for _ in range(3):
+            await move(world, table_id)
+        slow.release()
+        await world.settle()
+
+        view = world.service.table(table_id)
+        assert view is not None and message.content == render.content(view.message)
+        buttons = render.view(view.message)
+        assert buttons is not None  # the button's custom ids too: the last version's
+        assert [b.custom_id for b in message.buttons] == [
+            getattr(item, "custom_id", None) for item in buttons.children
+        ]
+        assert len(fake.requests_to("PATCH", path)) == 2
+
+
+async def test_a_deal_played_out_behind_a_slow_edit_ends_on_its_last_picture(
+    tmp_path: Path,
+) -> None:
+    """Discord is slow to take the edit of the table message for the deal's first
+    move, and the players play the deal out meanwhile.  The edits the moves queued
+    give way to the deal's last picture: the message goes from the first move
+    straight to the deal as it ended, without buttons (two edits, never the next
+    deal's table in the old message), and the next deal's table is a new message."""
+    async with discord_world(tmp_path) as world:
+        bot = await world.start_bot()
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        [first] = world.table_messages(table_id)
+        path = f"/channels/{world.channel.id}/messages/{first.id}"
+        slow = fake.hold("PATCH", path)
+        await move(world, table_id)
+        await slow.wait_held()
+        while not table.deal_points:
+            await move(world, table_id)
+        slow.release()
+        await world.settle()
+
+        [end] = [u for u in bot.recorder.updates if u.kind == "deal_end"]
+        assert end.result is not None and end.result.table is not None
+        assert first.content == render.content(end.result.table.message)
+        assert first.buttons == []
+        assert len(fake.requests_to("PATCH", path)) == 2
+        [_, second] = world.table_messages(table_id)
+        view = world.service.table(table_id)
+        assert view is not None and second.content == render.content(view.message)
+
+
+async def test_a_change_that_leaves_a_hand_as_it_is_costs_no_edit_of_it(tmp_path: Path) -> None:
+    """Anna and Bert have each played a card; then the one who waits asks to close
+    the table (/abort, a vote the other must second).  The table changes (a new
+    version), but the voter's DM hand shows what it showed: no edit of it goes to
+    Discord (each one counts against the DM channel's rate limit, and the edit his
+    next turn needs would wait behind it)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        table = world.service.tables[table_id]
+        for _ in range(2):
+            await move(world, table_id)
+        await world.settle()
+        voter = bert if table.to_act() == table.seat_of(f"dc:{anna.id}") else anna
+        hand = world.hand_message(voter, table_id)
+        assert hand is not None
+        path = f"/channels/{hand.channel.id}/messages/{hand.id}"
+        edits = len(fake.requests_to("PATCH", path))
+        version = table.version
+        await world.slash(voter, "abort")
+        await world.settle()
+        assert table.version > version
+        assert len(fake.requests_to("PATCH", path)) == edits
