@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from adapters.discord import render
 from tests.e2e.discord_harness import World, discord_world
 from tests.e2e.test_discord import current_ids, start_zweier
+from tests.e2e.test_discord_failures import adapter_lines
 
 
 async def move(world: World, table_id: str) -> None:
@@ -112,3 +115,36 @@ async def test_a_change_that_leaves_a_hand_as_it_is_costs_no_edit_of_it(tmp_path
         await world.settle()
         assert table.version > version
         assert len(fake.requests_to("PATCH", path)) == edits
+
+
+async def test_dms_closed_mid_deal_cost_one_refused_edit_and_one_note(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bert closes his DMs after the deal's first move.  The next edit of his DM hand
+    is refused (50007), and that is the only refusal of the deal: the bot stops
+    sending to his DMs until the next deal tries again (Discord shuts out a bot that
+    makes many refused requests), tells
+    him once in the channel, without his cards, to play from "Show my hand", and he
+    plays the deal out from there.  Closed DMs are his choice, not a failure: no
+    warning is logged."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await start_zweier(world, anna, bert)
+        table = world.service.tables[table_id]
+        await move(world, table_id)
+        await world.settle()
+        hand = world.hand_message(bert, table_id)
+        assert hand is not None
+        bert.dms_closed = True
+        await world.play(table_id, until=lambda: bool(table.deal_points))
+        await world.settle()
+
+        path = f"/channels/{hand.channel.id}/messages/{hand.id}"
+        refused = [(r.method, r.path) for r in fake.requests if r.code == 50007]
+        assert refused[0] == ("PATCH", path)
+        assert len(refused) == len(table.deals)  # and one try each deal: its hand's post
+        [note] = [m for m in fake.channel_messages(world.channel) if bert.mention in m.content]
+        assert "Show my hand" in note.content
+        assert adapter_lines(caplog) == []
