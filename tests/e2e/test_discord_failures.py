@@ -917,3 +917,39 @@ async def test_a_press_the_bot_fails_on_is_answered(
         assert len(faulted) == 1 and "a press" in faulted[0].getMessage()
         hand = await (await world.fake.click(anna, message, "Show my hand"))
         assert hand.content.startswith(f"Your hand at table {table_id}")
+
+
+async def test_a_change_the_bot_fails_to_show_is_given_up_once_and_the_next_one_shown(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault while drawing the table message for a move (injected: the core's table
+    view raises for that version of the table): the log has one ERROR with the
+    traceback, naming the table — the edit is given up, not tried again (a fault
+    would only recur) — and the hands show the move all the same; the next move's
+    edit shows the table as it is then."""
+    async with discord_world(tmp_path) as world:
+        assert world.guard is not None
+        world.guard.allow("injected fault")
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        [message] = world.table_messages(table_id)
+        before = message.content
+        view = world.service.table
+        faulty = table.version + 1  # the version the next move makes
+
+        def failing(*args: Any, **kwargs: Any) -> Any:
+            if table.version == faulty:
+                raise RuntimeError("injected fault")
+            return view(*args, **kwargs)
+
+        monkeypatch.setattr(world.service, "table", failing)
+        caplog.set_level(logging.INFO)
+        await press_once(world, table_id)
+        assert message.content == before
+        faulted = [r for r in caplog.records if r.exc_info and r.levelno >= logging.ERROR]
+        assert len(faulted) == 1 and table_id in faulted[0].getMessage()
+
+        await press_once(world, table_id)
+        shown = view(table_id)
+        assert shown is not None and message.content == render.content(shown.message)
