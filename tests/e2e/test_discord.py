@@ -775,8 +775,12 @@ async def test_a_slow_core_is_deferred_within_the_deadline(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("trouble", ["too_old", "deleted"])
 async def test_a_table_message_that_cannot_be_edited_is_posted_again(
-    tmp_path: Path, trouble: str
+    tmp_path: Path, trouble: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """The table message is too old to edit, or a moderator deleted it: the next move
+    posts it anew (and plays on there), and the log says why a second one appeared,
+    as information, not a warning."""
+    caplog.set_level(logging.INFO, logger="adapters")
     async with discord_world(tmp_path) as world:
         await world.start_bot()
         table_id, _ = await start_zweier(world, world["anna"], world["bert"])
@@ -793,7 +797,11 @@ async def test_a_table_message_that_cannot_be_edited_is_posted_again(
         # the one edit of the first message was refused; whatever else Discord refused
         # meanwhile (a press's answer cut as too slow and sent again: 40060) is not it
         edits = world.fake.requests_to("PATCH", f"/channels/{world.channel.id}/messages/{first.id}")
-        assert [r.code for r in edits] == [30046 if trouble == "too_old" else 10008]
+        code = 30046 if trouble == "too_old" else 10008
+        assert [r.code for r in edits] == [code]
+        [line] = [r for r in caplog.records if "posting anew" in r.getMessage()]
+        assert line.levelno == logging.INFO
+        assert table_id in line.getMessage() and str(code) in line.getMessage()
         table = world.service.tables[table_id]
         await world.play(table_id, until=lambda: len(table.deal_points) >= 1)
         await world.settle()
