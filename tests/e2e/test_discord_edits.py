@@ -148,3 +148,27 @@ async def test_dms_closed_mid_deal_cost_one_refused_edit_and_one_note(
         [note] = [m for m in fake.channel_messages(world.channel) if bert.mention in m.content]
         assert "Show my hand" in note.content
         assert adapter_lines(caplog) == []
+
+
+async def test_the_table_is_posted_while_the_lobby_s_last_edit_is_on_its_way(
+    tmp_path: Path,
+) -> None:
+    """Anna starts the match while Discord is slow to take the lobby's last edit (who
+    sat down, without buttons): the table message does not wait behind it, it is
+    posted and the first move made meanwhile; then the lobby shows who sat down."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        await world.click(bert, lobby, "Join")
+        await world.settle()
+        slow = fake.hold("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}")
+        await world.click(anna, lobby, "Start")
+        await slow.wait_held()
+        await fake.wait_for(lambda: world.table_messages(table_id), description="the table message")
+        await move(world, table_id)
+        assert slow.waiting == 1  # the lobby's edit is still on its way
+        slow.release()
+        await world.settle()
+        assert lobby.buttons == [] and "bert" in lobby.content
