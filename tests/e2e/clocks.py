@@ -92,3 +92,15 @@ def end_live(adapter: DiscordAdapter, table_id: str, key: str) -> None:
     live.timer.cancel()
     live.expires = 0.0  # the last edit is due: the token still lasts
     adapter._add(table_id, Op("edit", f"live:{key}"))
+
+
+async def computer_moves(service: TableService, table_id: str) -> bool:
+    """The computer's move at the table goes now, as when its timer ends (the timer's
+    own callback, run here to its end: with a long `ai_delay` the test decides when
+    the computer plays).  False when no computer is to act there."""
+    table = service.tables.get(table_id)
+    seat = table.to_act() if table is not None else None
+    if table is None or seat is None or (s := table.seats[seat]) is None or s.ai is None:
+        return False
+    await service._on_timer(table_id, table.version, "ai")
+    return True

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from adapters.discord import render
 from bot.payload import decode
 from bot.ports import Timings
 from bot.store import Store
 from bot.table import Table
 from engine.actions import PlayCard
 from engine.actions import decode as decode_action
-from tests.e2e.clocks import remind, reminded, run_out
+from tests.e2e.clocks import computer_moves, remind, reminded, run_out
 from tests.e2e.discord_harness import World, discord_world, is_current, is_ping
 from tests.e2e.fakes.discord.entities import FakeChannel, FakeUser
 from tests.e2e.fakes.discord.messages import FakeMessage
@@ -514,12 +515,15 @@ def reminders_of(
     ]
 
 
-async def _against_the_computer_in_her_dm(world: World) -> tuple[FakeUser, FakeChannel, str]:
+async def _against_the_computer_in_her_dm(
+    world: World, *, ai_delay: float = 0.0
+) -> tuple[FakeUser, FakeChannel, str]:
     """Anna's match against the computer in her DM with the bot, started, and her
     turn come.  Her turns are long (30 s) and the test sends her reminder itself (its
     timer's callback): with an 8 s turn reminded 4 s in, a store write slower than
-    that (a loaded machine) left no reminder to see, or her turn ran out under it."""
-    long = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=0)
+    that (a loaded machine) left no reminder to see, or her turn ran out under it.
+    A long `ai_delay`: the computer moves when the test says (`computer_moves`)."""
+    long = Timings(turn_timeout=30.0, reminder_before=10.0, missed_turns_limit=3, ai_delay=ai_delay)
     await world.start_bot(timings=long, ping_after=3600.0)
     anna = world["anna"]
     dm = world.fake.dm_channel(anna, create=True)
@@ -527,6 +531,11 @@ async def _against_the_computer_in_her_dm(world: World) -> tuple[FakeUser, FakeC
     table_id, lobby = await world.open_table(anna, "zweier", where=dm)
     for label in ("Add computer", "Start"):
         await world.click(anna, lobby, label)
+        await world.settle()
+    for _ in range(3 if ai_delay else 0):  # the computer leads: its move now
+        if world.service.his_turn(table_id, f"dc:{anna.id}"):
+            break
+        await computer_moves(world.service, table_id)
         await world.settle()
     await world.fake.wait_for(
         lambda: world.service.his_turn(table_id, f"dc:{anna.id}") or None,
@@ -583,3 +592,45 @@ async def test_a_dm_reminder_still_on_its_way_when_she_moves_goes_too(tmp_path: 
             if m.channel is dm and "it is your turn" in m.content
         ]
         assert reminder.deleted, ("the reminder sent as she moved still stands", table.to_act())
+
+
+async def test_her_hand_follows_a_move_made_while_her_reminder_waits_in_the_dm(
+    tmp_path: Path,
+) -> None:
+    """Anna plays the computer in her DM.  Discord hangs on the edit of the table
+    message that began her turn (her hand's edit went through): her reminder waits
+    behind it, she plays her card meanwhile, and the computer answers.  Once Discord
+    takes the edit, her hand shows the table as it is, not the card she played still
+    in it: the reminder that waited did not stand in for her hand's edits."""
+    async with discord_world(tmp_path) as world:
+        anna, dm, table_id = await _against_the_computer_in_her_dm(world, ai_delay=3600.0)
+        fake, service = world.fake, world.service
+        table = service.tables[table_id]
+        key = f"dc:{anna.id}"
+        [message] = [m for m in fake.dms(anna) if "\nDeal 1 — " in m.content]  # the table
+        path = f"/channels/{dm.id}/messages/{message.id}"
+        hand = world.hand_message(anna, table_id)
+        assert hand is not None
+        await world.click(anna, hand, _card_button(world, anna, table_id))
+        await world.settle()
+        while True:  # the computer's move that begins her turn, its table edit hanging
+            slow = fake.hold("PATCH", path)
+            assert await computer_moves(service, table_id)
+            await slow.wait_held()
+            if service.his_turn(table_id, key):
+                break
+            slow.release()
+            await world.settle()
+        await fake.wait_for(lambda: world.pressable(table_id), description="her hand")
+        assert await reminded(service, table_id)
+        moved = table.version
+        await world.click(anna, hand, _card_button(world, anna, table_id))
+        assert table.version > moved, "her card was not played"
+        for _ in range(3):  # the computer answers, up to her next turn
+            if not await computer_moves(service, table_id):
+                break
+        slow.release()
+        await world.settle()
+
+        shown = service.hand(table_id, key)
+        assert shown is not None and hand.content == render.content(shown.message)
