@@ -204,7 +204,9 @@ class Clocks(ServiceShape):
                 return
             s = table.seats[seat]
             if what == "remind":
-                if s is not None and s.user is not None:
+                # reminders switched off after this one was armed: none goes (`_arm`
+                # arms none then; the timer must not outlive the setting)
+                if s is not None and s.user is not None and self._remind_window(table) > 0:
                     self._reminded[table_id] = _reminder_key(table)
                     await self._notify(table, "reminder", user=s.user)
                 return

@@ -284,6 +284,28 @@ async def test_a_reminder_timer_of_a_turn_already_played_reminds_nobody(
         await bot.stop()
 
 
+async def test_a_reminder_armed_before_reminders_were_switched_off_reminds_nobody(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """Anna's reminder was armed while the bot sent reminders; then they were switched
+    off (REMINDER_BEFORE=0) before it came due.  Its timer still fires, and sends her
+    nothing: no reminders means none, whenever the timer was armed (and whoever fires
+    it: the tests' clocks helpers call it directly)."""
+    bot = await make_bot(timings=FAST).start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        tid = await open_table(bot, "zweier", [a, b])
+        table = bot.svc.tables[tid]
+        assert len(bot.svc._timers[tid].handles) == 2  # the reminder and the time-out
+        bot.svc.timings = dataclasses.replace(FAST, reminder_before=0.0)
+        bot.svc._fire(tid, table.version, "remind")  # the reminder's timer, as it comes
+        await bot.fc.wait(lambda: not bot.svc._tasks)
+        assert "reminder" not in bot.fc.kinds(tid)
+        assert table.deadline is not None and bot.svc.seconds_left(tid) > 0  # her turn runs on
+    finally:
+        await bot.stop()
+
+
 async def test_an_expired_lobby_stays_closed_after_a_restart(
     make_bot: Callable[..., Bot],
 ) -> None:

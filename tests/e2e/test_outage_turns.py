@@ -80,8 +80,9 @@ async def press_during_an_outage(
     fake, service = rig.fake, rig.service
     await fake.go_offline()
     query = actor.press(hand, hand.buttons()[0].data)  # it waits at Telegram
-    # its timer's callback, fired now: the reminder is sent (reminders off or not),
-    # and in webhook mode its failing to connect is what notices the outage
+    # its timer's callback, fired now: the reminder is sent (the callers' reminders
+    # are on: with them off it sends nothing), and in webhook mode its failing to
+    # connect is what notices the outage
     remind(service, table.id)
     await until(lambda: table.platform in service._held, "the outage to hold the clocks")
     assert table.deadline is not None
