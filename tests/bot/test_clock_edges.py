@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from bot import commits
+from bot import service as bot_service
 from bot.ports import TableUpdate, Timings
 
 from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, Player, busy, button, open_table, to_move, users
 from .test_board_and_settings import _walked_away
+from .test_store_failures import _fail_once
 
 
 async def _held_past_deadline(bot: Bot, now: list[float]) -> str:
@@ -194,6 +198,83 @@ async def test_a_computer_move_thought_out_before_the_match_ended_is_dropped(
         assert row is not None and row.status == "finished"
     finally:
         await bot.stop()
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_computer_move_that_fails_with_a_bug_is_logged_once_with_its_traceback(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug in the computer's turn (outside its choice, which has its own line):
+    the operator reads one ERROR line naming the timer and its table, with the
+    traceback to find it by; not none (a table that stalls for no visible reason),
+    not two."""
+
+    def broken(self: object, table: object, seat: int) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bot_service.TableService, "_choice", broken)
+    caplog.set_level(logging.ERROR)
+    bot = await make_bot().start()
+    try:
+        anna = bot.player(users(1)[0])
+        tid = await open_table(bot, "zweier", [anna])
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        while not _errors(caplog):  # Anna plays until the computer is to move
+            assert loop.time() < end, bot.fc.describe()
+            await anna.take_turn(tid)
+            await asyncio.sleep(0.02)
+        await bot.fc.wait(lambda: not bot.svc._tasks)
+        [error] = _errors(caplog)
+        assert error.getMessage() == f"background task ai:{tid} failed"
+        assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+    finally:
+        await bot.stop()
+
+
+async def test_a_computer_move_the_database_did_not_take_is_logged_once(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The write of the computer's move for Bert fails (a locked database): one ERROR
+    line says so and that the table is read back, not a second one with a traceback
+    for the timer it failed in; the move is made once the database takes it."""
+    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    try:
+        tid, _, bert = await _computer_thinking(bot, held)
+        table = bot.svc.tables[tid]
+        version = table.version
+        assert bot.store is not None
+        _fail_once(monkeypatch, bot.store, "append")
+        caplog.set_level(logging.ERROR)
+        held.gate.set()
+        await bot.fc.wait(lambda: table.version > version and not bot.svc._tasks)
+        assert [r.getMessage() for r in _errors(caplog)] == [
+            f"could not store a change of table {tid} (cannot write to the database: "
+            "database is locked); reloading it"
+        ]
+        log = await bot.db.table_log(tid)
+        assert log[-1]["seat"] == table.seat_of(bert.key) and log[-1]["by"] == "ai"
+    finally:
+        await bot.stop()
+
+
+async def test_a_computer_move_cut_off_by_a_stop_logs_no_error(
+    make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot stops while the computer thinks over Bert's move: its timer's task is
+    cancelled, which is no failure: the stop logs no ERROR."""
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    await _computer_thinking(bot, held)
+    assert bot.svc._tasks  # its timer's task, waiting for the computer
+    caplog.set_level(logging.ERROR)
+    await bot.stop()
+    assert _errors(caplog) == []
 
 
 async def test_a_reminder_due_as_the_platform_goes_is_sent_once_when_it_is_back(
