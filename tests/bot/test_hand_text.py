@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -21,7 +22,7 @@ from engine.options import options_to_json
 
 from .fakechat import CHAT, Bot, open_table, to_act, until_discard_menu, until_gift, users
 from .test_expert_views import prefer
-from .test_result_texts import _deal, _table
+from .test_result_texts import _deal, _move, _table
 from .test_table_reducer import _act
 
 
@@ -624,3 +625,31 @@ def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
     hv = hand_view(table, keys[seat], Style())
     assert hv is not None and line not in hv.message.text
     assert t("en", "hand.computer_plays", button=t("en", "button.take_back")) in hv.message.text
+
+
+def test_a_hand_names_the_cards_it_saw_go_into_the_other_hand() -> None:
+    """A card both players saw go into a hand (the face-up trump taken by an exchange,
+    a marriage's partner) is what the other decides against: his hand says who holds
+    it, "Anna holds: J♥", for as long as she does.  Her own hand lists it among her
+    cards, not as something known of another."""
+    table, rng = _table("zweier", 2), random.Random(7)
+    _deal(table, 0)
+    style = Style()
+    keys = [s.user for s in table.seats if s is not None and s.user is not None]
+    names = [s.name for s in table.seats if s is not None]
+    for _ in range(40):
+        assert table.deal is not None
+        seen = [(s, c) for s, c in table.deal.view(None).known]
+        if seen:
+            break
+        _move(table, rng)
+    else:
+        raise AssertionError("no card went into a hand in sight of both")
+    holder = seen[0][0]
+    other = hand_view(table, keys[1 - holder], style)
+    line = t("en", "hand.known", name=names[holder], cards=cards_text([c for _, c in seen]))
+    assert other is not None
+    assert line in other.message.text.splitlines(), other.message.text
+    own = hand_view(table, keys[holder], style)
+    assert own is not None
+    assert " holds: " not in own.message.text, own.message.text
