@@ -630,26 +630,50 @@ def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
 def test_a_hand_names_the_cards_it_saw_go_into_the_other_hand() -> None:
     """A card both players saw go into a hand (the face-up trump taken by an exchange,
     a marriage's partner) is what the other decides against: his hand says who holds
-    it, "Anna holds: J♥", for as long as she does.  Her own hand lists it among her
-    cards, not as something known of another."""
-    table, rng = _table("zweier", 2), random.Random(7)
-    _deal(table, 0)
+    it, "Anna holds: J♥", for as long as she does, whichever seat she sits in.  Her
+    own hand lists it among her cards, not as something known of another."""
     style = Style()
+    holders: set[int] = set()
+    for k in range(20):
+        table, rng = _table("zweier", 2), random.Random(k)
+        _deal(table, k)
+        keys = [s.user for s in table.seats if s is not None and s.user is not None]
+        names = [s.name for s in table.seats if s is not None]
+        while table.deal is not None and table.to_act() is not None:
+            seen = table.deal.view(None).known
+            if seen:
+                holder = seen[0][0]
+                cards = [c for _, c in seen]
+                line = t("en", "hand.known", name=names[holder], cards=cards_text(cards))
+                other = hand_view(table, keys[1 - holder], style)
+                assert other is not None
+                assert line in other.message.text.splitlines(), other.message.text
+                own = hand_view(table, keys[holder], style)
+                assert own is not None
+                assert " holds: " not in own.message.text, own.message.text
+                holders.add(holder)
+            _move(table, rng)
+        if holders == {0, 1}:
+            break
+    assert holders == {0, 1}, "no card went into each seat's hand in sight of both"
+
+
+def test_a_waiting_hand_names_the_player_it_waits_for() -> None:
+    """The hand of a player whose turn it is not says whom he waits for, by name,
+    whichever seat that is (not the first seat's player for everyone)."""
+    table, rng = _table("zweier", 2), random.Random(3)
+    _deal(table, 0)
     keys = [s.user for s in table.seats if s is not None and s.user is not None]
     names = [s.name for s in table.seats if s is not None]
-    for _ in range(40):
-        assert table.deal is not None
-        seen = [(s, c) for s, c in table.deal.view(None).known]
-        if seen:
+    waited_for = set()
+    for _ in range(30):
+        seat = table.to_act()
+        assert seat is not None
+        hv = hand_view(table, keys[1 - seat], Style())
+        assert hv is not None and not hv.your_turn
+        assert t("en", "hand.wait", name=names[seat]) in hv.message.text.splitlines()
+        waited_for.add(seat)
+        if waited_for == {0, 1}:
             break
         _move(table, rng)
-    else:
-        raise AssertionError("no card went into a hand in sight of both")
-    holder = seen[0][0]
-    other = hand_view(table, keys[1 - holder], style)
-    line = t("en", "hand.known", name=names[holder], cards=cards_text([c for _, c in seen]))
-    assert other is not None
-    assert line in other.message.text.splitlines(), other.message.text
-    own = hand_view(table, keys[holder], style)
-    assert own is not None
-    assert " holds: " not in own.message.text, own.message.text
+    assert waited_for == {0, 1}
