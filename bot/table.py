@@ -147,7 +147,6 @@ class Table:
         #: Why a match was ended before its end and counted (`end`): "walked_away"
         self.ended: str | None = None
         self.abort_reason: str | None = None
-        self.last_events: tuple[Event, ...] = ()
         #: The seat whose timed-out turn the computer is still playing: its move for him
         #: kept the turn (a trump exchange, a closed talon, Thousand's gifts), and a
         #: turn that ran out is played until it passes, not given a new clock and
@@ -292,13 +291,11 @@ class Table:
     def apply(self, entry: Entry) -> tuple[Event, ...]:
         """Apply one logged entry; returns the engine events it caused (for `act`)."""
         self.version += 1
-        self.last_events = ()
         kind = entry["k"]
         handler = getattr(self, f"_on_{kind}", None)
         if handler is None:
             raise ValueError(f"unknown table log entry {kind!r}")
         events: tuple[Event, ...] = handler(entry) or ()
-        self.last_events = events
         return events
 
     def _on_lang(self, e: Entry) -> None:
