@@ -358,3 +358,25 @@ def test_a_table_closed_by_vote_mid_deal_says_so_and_asks_for_no_more_votes() ->
     assert lines[-1] == "This table was closed.", lines
     assert not any(x.startswith("Votes to close") for x in lines), lines
     assert buttons == [], buttons
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [{"k": "abort", "reason": "vote"}, {"k": "resign", "seat": 1}, {"k": "end"}],
+)
+def test_a_table_closed_mid_deal_marks_nobody_to_play(closing: dict[str, object]) -> None:
+    """While a deal runs, the picture marks whose turn it is ("▶ Anna"); a table closed
+    in the middle of one (by vote, a resignation, everybody walked away) waits for
+    nobody, and its last picture marks nobody, in the chat and in the hands."""
+    table = _table("zweier", 2)
+    _deal(table, 0)
+    rng = random.Random(0)
+    for _ in range(3):
+        _move(table, rng)
+    seat = table.to_act()
+    assert seat is not None
+    name = table.seats[seat].name  # type: ignore[union-attr]
+    assert f"▶ {name}" in table_view(table, Style()).message.text
+    table.apply(closing)
+    assert table.to_act() is None
+    assert "▶" not in table_view(table, Style()).message.text
