@@ -14,6 +14,7 @@ from bot.rules_text import OPTION_TEXT, rules_summary
 from bot.service import TableUpdate
 from bot.table import Table
 from bot.views import Style, hand_view, table_view
+from bot.views.hand import hand_title
 from engine.actions import DISCARD, GIVE, Bid, CloseTalon, Double, Pass, PlayCard, Redeal
 from engine.actions import decode as decode_action
 from engine.cards import CARDS, Card
@@ -677,3 +678,16 @@ def test_a_waiting_hand_names_the_player_it_waits_for() -> None:
             break
         _move(table, rng)
     assert waited_for == {0, 1}
+
+
+async def test_a_hand_asked_for_in_a_lobby_is_its_title_alone(bot: Bot) -> None:
+    """Before the deal (a lobby, or its last picture when it closes) a seated player's
+    hand is the line naming its table and game: no cards, no turn, no buttons."""
+    a, b = (bot.player(u) for u in users(2))
+    tid = await open_table(bot, "zweier", [a, b], start=False)
+    table = bot.svc.tables[tid]
+    for pl in (a, b):
+        hv = bot.svc.hand(tid, pl.key)
+        assert hv is not None and not hv.your_turn and hv.view is None
+        assert hv.message.text == hand_title(table, "en")
+        assert hv.message.all_buttons() == []
