@@ -23,6 +23,7 @@ from tests.e2e.fakes.telegram.errors import GROUP_UPGRADED
 from tests.e2e.fakes.telegram.messages import FakeMessage
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.telegram_harness import (
+    Players,
     Rig,
     config_for,
     confirmed,
@@ -56,6 +57,17 @@ def shows_now(rig: Rig, chat: FakeChat, table_id: str) -> FakeMessage | None:
 async def count(rig: Rig, sql: str, *params: object) -> int:
     rows = await rig.store.fetchall(sql, params)
     return int(rows[0][0])
+
+
+async def two_tricks_in_a_group(rig: Rig, fake: FakeTelegram) -> tuple[Players, str]:
+    """Anna and Berti in a plain group (not a supergroup yet), a Zweier match of
+    theirs started there and two cards played, everything sent."""
+    players = make_players(fake, ["Anna", "Berti"], supergroup=False)
+    table_id, lobby = await open_table(rig, players, "/new zweier")
+    assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+    await play(rig, table_id, players.users, until=lambda: False, limit=2)
+    await rig.adapter.outbox.drain()
+    return players, table_id
 
 
 async def test_the_fake_answers_for_an_upgraded_group_as_telegram_does(
@@ -196,13 +208,9 @@ async def test_a_refused_request_moves_the_table_and_survives_a_restart(
     rebuilds the table there; /abort votes typed in the supergroup close it."""
     db = tmp_path / "bot.sqlite3"
     rig = await start_rig(fake, db)
-    players = make_players(fake, ["Anna", "Berti"], supergroup=False)
+    players, table_id = await two_tricks_in_a_group(rig, fake)
     anna, berti = players.users
     group = players.group
-    table_id, lobby = await open_table(rig, players, "/new zweier")
-    assert not (await press(fake, anna, lobby, "Start")).show_alert
-    await play(rig, table_id, players.users, until=lambda: False, limit=2)
-    await rig.adapter.outbox.drain()
 
     supergroup = fake.migrate_group(group, service_messages=False)
     new_key = f"tg:{supergroup.id}"
@@ -256,13 +264,9 @@ async def test_a_table_moved_late_speaks_what_the_supergroup_set_meanwhile(
     edited in German), and its buttons go on."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
-        players = make_players(fake, ["Anna", "Berti"], supergroup=False)
+        players, table_id = await two_tricks_in_a_group(rig, fake)
         anna, _ = players.users
         group = players.group
-        table_id, lobby = await open_table(rig, players, "/new zweier")
-        assert not (await press(fake, anna, lobby, "Start")).show_alert
-        await play(rig, table_id, players.users, until=lambda: False, limit=2)
-        await rig.adapter.outbox.drain()
         assert table_messages(group, table_id)[-1].text.splitlines()[1].startswith("Deal")
 
         supergroup = fake.migrate_group(group, service_messages=False)

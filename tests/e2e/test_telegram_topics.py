@@ -9,6 +9,8 @@ restart too.  The players' hands stay in their private chats.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -101,6 +103,25 @@ async def two_topics(
     one = await open_in_topic(rig, group, first, anna, berti)
     two = await open_in_topic(rig, group, second, carl, dora)
     return players, (first, second), one, two
+
+
+@contextlib.asynccontextmanager
+async def one_topic_closed(
+    fake: FakeTelegram,
+) -> AsyncIterator[tuple[FakeChat, int, int, Outbox, list[tuple[int, int | None]]]]:
+    """A forum with two topics, the first closed, and an outbox to it (no throttle)
+    that lists each topic it was told was refused."""
+    group = fake.create_group("Schnapsen", forum=True)
+    one, two = group.create_topic("Table 1"), group.create_topic("Table 2")
+    group.close_topic(one)
+    async with fake.make_bot() as bot:
+        told: list[tuple[int, int | None]] = []
+        outbox = Outbox(
+            bot,
+            throttle=Throttle.off(),
+            on_topic_refused=lambda chat, thread: told.append((chat, thread)),
+        )
+        yield group, one, two, outbox, told
 
 
 def tables_named(message: FakeMessage) -> set[str]:
@@ -290,16 +311,7 @@ async def test_what_waits_for_a_closed_topic_is_dropped_and_told_once(fake: Fake
     same topic is not tried (each try another refusal, each telling the adapter
     again), the table's messages get nothing more, and the other topic's message goes
     out."""
-    group = fake.create_group("Schnapsen", forum=True)
-    one, two = group.create_topic("Table 1"), group.create_topic("Table 2")
-    group.close_topic(one)
-    async with fake.make_bot() as bot:
-        told: list[tuple[int, int | None]] = []
-        outbox = Outbox(
-            bot,
-            throttle=Throttle.off(),
-            on_topic_refused=lambda chat, thread: told.append((chat, thread)),
-        )
+    async with one_topic_closed(fake) as (group, one, two, outbox, told):
         table, hand = (
             Handle(group.id, "t1", None, thread=one),
             Handle(group.id, "t1", None, thread=one),
@@ -325,16 +337,7 @@ async def test_a_record_refused_by_its_closed_topic_brings_no_try_again_there(
     """The record asked for in a table's topic meets the topic closed: no "please try
     again" follows it there (the topic takes nothing: one more refusal, telling the
     adapter again), and the other topic's message goes out."""
-    group = fake.create_group("Schnapsen", forum=True)
-    one, two = group.create_topic("Table 1"), group.create_topic("Table 2")
-    group.close_topic(one)
-    async with fake.make_bot() as bot:
-        told: list[tuple[int, int | None]] = []
-        outbox = Outbox(
-            bot,
-            throttle=Throttle.off(),
-            on_topic_refused=lambda chat, thread: told.append((chat, thread)),
-        )
+    async with one_topic_closed(fake) as (group, one, two, outbox, told):
         failed = Content("Something went wrong; please try again.")
         record = Attachment("record.json", b"{}")
         outbox.send_file(group.id, record, "The record", fallback=failed, thread=one)
