@@ -21,6 +21,7 @@ from .clocks import Timers
 from .service_shape import ServiceShape
 from .store import Op, StoreError, TableChange
 from .table import Entry, Status, Table
+from .told import mark_told
 
 # the service's log lines keep its name, whichever of its modules writes them
 log = logging.getLogger("bot.service")
@@ -134,6 +135,7 @@ class Commits(ServiceShape):
                 e if known else type(e).__name__,
                 exc_info=not known,
             )
+            mark_told(e)  # whoever it reaches next does not log it again
             for table, _ in changes:
                 if await self._reload(table.id):
                     # what was drawn outside the lock meanwhile was skipped: draw the

@@ -54,6 +54,7 @@ from .refusals import refuse
 from .store import Store, StoreError
 from .table import Entry, Status, Table
 from .telling import Telling
+from .told import log_failure
 from .views import ResultView, hand_view, menu_valid
 
 log = logging.getLogger(__name__)
@@ -249,7 +250,7 @@ class TableService(
         self._tasks.discard(task)
         error = None if task.cancelled() else task.exception()
         if error is not None and not isinstance(error, StoreError):  # _commit said why
-            log.error("background task %s failed", task.get_name(), exc_info=error)
+            log_failure(log, error, "background task %s failed", task.get_name())
 
     # --- a chat's tables --------------------------------------------------------------
 

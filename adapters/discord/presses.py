@@ -19,6 +19,7 @@ import discord
 
 from bot.payload import loggable
 from bot.service import Outcome, UserRef
+from bot.told import log_failure
 
 from .answers import Answering, NotAnswered
 from .errors import OUTAGES
@@ -66,8 +67,8 @@ class Presses(Answering):
             log.warning("a press (%s) could not be acknowledged: %s", loggable(payload), e)
             self._unanswered(table_id, user.key)
             return
-        except Exception:
-            log.exception("a press (%s) failed", loggable(payload))
+        except Exception as e:
+            log_failure(log, e, "a press (%s) failed", loggable(payload))
             with contextlib.suppress(discord.HTTPException, NotAnswered):
                 await self.reply(interaction, text(user.speaks, "failed"))
             return

@@ -13,6 +13,8 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
+from bot.told import log_failure
+
 from .content import Content
 from .refs import topic_of
 from .shape import AdapterShape
@@ -30,7 +32,7 @@ class Handling(AdapterShape):
         with the traceback but not the update, whose button data may hold a discard's
         cards; and the person who pressed or typed gets an answer, instead of a button
         that spins until Telegram gives up or a command that is silently ignored."""
-        log.error("handling a Telegram update failed", exc_info=context.error)
+        log_failure(log, context.error, "handling a Telegram update failed")
         if not isinstance(update, Update) or update.effective_user is None:
             return
         user = self._user(update.effective_user)

@@ -31,6 +31,7 @@ from bot.i18n import t
 from bot.payload import SELF, Payload, parsed
 from bot.service import ChatRef, Outcome, UserRef
 from bot.table import Status
+from bot.told import log_failure
 
 from .commands.gates import AdminUnknowable
 from .content import Content, Handle
@@ -204,7 +205,7 @@ class Presses(AdapterShape):
             return
         error = task.exception()
         if error is not None:
-            log.error("a button press failed", exc_info=error)
+            log_failure(log, error, "a button press failed")
             text: str | None = tt(user.speaks, "failed")
         else:
             outcome = task.result()

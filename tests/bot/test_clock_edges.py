@@ -263,6 +263,40 @@ async def test_a_computer_move_the_database_did_not_take_is_logged_once(
         await bot.stop()
 
 
+async def test_a_computer_move_whose_write_fails_with_a_bug_is_logged_once(
+    make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Storing the computer's move for Bert fails with a bug (not the database): the
+    operator reads one ERROR line, the commit's, with the traceback, not a second one
+    with the same traceback for the timer it failed in (that one is a DEBUG line); the
+    move is made when tried again."""
+    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
+    held = _HeldAI()
+    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    try:
+        tid, _, bert = await _computer_thinking(bot, held)
+        table = bot.svc.tables[tid]
+        version = table.version
+        assert bot.store is not None
+        _fail_once(monkeypatch, bot.store, "append", error=RuntimeError("a bug"))
+        caplog.set_level(logging.DEBUG, logger="bot.service")
+        held.gate.set()
+        await bot.fc.wait(lambda: table.version > version and not bot.svc._tasks)
+        [error] = _errors(caplog)
+        assert error.getMessage() == (
+            f"could not store a change of table {tid} (RuntimeError); reloading it"
+        )
+        assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+        [timer] = [
+            r for r in caplog.records if r.getMessage() == f"background task ai:{tid} failed"
+        ]
+        assert timer.levelno == logging.DEBUG and timer.exc_info is None  # for who looks closer
+        log = await bot.db.table_log(tid)
+        assert log[-1]["seat"] == table.seat_of(bert.key) and log[-1]["by"] == "ai"
+    finally:
+        await bot.stop()
+
+
 async def test_a_computer_move_cut_off_by_a_stop_logs_no_error(
     make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -436,10 +436,16 @@ async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
         assert rows == [("done",)]
 
 
-def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: int = 1) -> None:
-    """`store.method` fails once (at its `at`-th call) as a locked database would, then
-    works again: the moment between two writes of one press that cannot be held open
-    from outside."""
+def _fail_once(
+    monkeypatch: pytest.MonkeyPatch,
+    store: Store,
+    method: str,
+    at: int = 1,
+    error: Exception | None = None,
+) -> None:
+    """`store.method` fails once (at its `at`-th call) as a locked database would (or
+    with `error`, a bug), then works again: the moment between two writes of one press
+    that cannot be held open from outside."""
     real = getattr(store, method)
     calls = 0
 
@@ -447,7 +453,7 @@ def _fail_once(monkeypatch: pytest.MonkeyPatch, store: Store, method: str, at: i
         nonlocal calls
         calls += 1
         if calls == at:
-            raise StoreError("cannot write to the database: database is locked")
+            raise error or StoreError("cannot write to the database: database is locked")
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(store, method, failing)

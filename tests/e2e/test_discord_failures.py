@@ -28,6 +28,7 @@ from bot.i18n import LANGUAGES, card_label, t
 from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
+from tests.bot.test_store_failures import _fail_once
 from tests.e2e.clocks import held, long_turns, remind, run_out
 from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
 from tests.e2e.fakes.discord.entities import FakeUser
@@ -917,6 +918,31 @@ async def test_a_press_the_bot_fails_on_is_answered(
         assert len(faulted) == 1 and "a press" in faulted[0].getMessage()
         hand = await (await world.fake.click(anna, message, "Show my hand"))
         assert hand.content.startswith(f"Your hand at table {table_id}")
+
+
+async def test_a_press_whose_change_fails_with_a_bug_is_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storing a card played fails with a bug (injected: the store's append raises
+    once, not as the database would): the presser is told, and the log has one ERROR
+    with the traceback, the core's that says the table is read back, not a second one
+    for the press with the same traceback; pressing again works."""
+    async with discord_world(tmp_path) as world:
+        assert world.guard is not None
+        world.guard.allow("injected fault")
+        await world.start_bot()
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        store = world.service.store
+        _fail_once(monkeypatch, store, "append", error=RuntimeError("injected fault"))
+        caplog.set_level(logging.INFO)
+        user, hand = await next_press(world, table_id)
+        press = await world.fake.click(user, hand, current_ids(world, table_id, hand)[0])
+        answer = await press
+        assert answer.content == text(user.locale[:2], "failed")  # in his language
+        [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert error.getMessage().startswith(f"could not store a change of table {table_id}")
+        assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+        await press_once(world, table_id)
 
 
 async def test_a_change_the_bot_fails_to_show_is_given_up_once_and_the_next_one_shown(

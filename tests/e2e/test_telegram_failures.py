@@ -26,6 +26,7 @@ from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
 from engine.__main__ import verify_text
 from tests.bot.fakechat import until_idle, waits_at
+from tests.bot.test_store_failures import _fail_once
 from tests.e2e.clocks import remind, run_out
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.errors import CHAT_NOT_FOUND, CHAT_RESTRICTED, CHAT_WRITE_FORBIDDEN
@@ -551,6 +552,31 @@ async def test_a_press_the_bot_fails_on_is_answered_and_the_next_one_works(
         faulted = [r for r in log_guard.records if r.exc_info]
         assert len(faulted) == 1
         assert table_id not in faulted[0].getMessage()  # nor the rest of the button's data
+    finally:
+        await stop_rig(rig)
+
+
+async def test_a_press_whose_change_fails_with_a_bug_is_logged_once(
+    fake: FakeTelegram, log_guard: LogErrorGuard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storing a press's change fails with a bug (injected: the store's append raises
+    once, not as the database would): the presser gets the alert, and the operator one
+    ERROR with the traceback, the core's that says the table is read back, not a second
+    one for the press with the same traceback; pressing again works."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        _fail_once(monkeypatch, rig.store, "append", error=RuntimeError("injected fault"))
+        log_guard.allow("injected fault")
+        answer = await press(fake, players.users[0], lobby, "Start")
+        assert answer.show_alert and answer.text == "Something went wrong; please try again."
+        [error] = log_guard.records
+        assert error.getMessage().startswith(f"could not store a change of table {table_id}")
+        assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        table = rig.table(table_id)
+        assert table is not None and str(table.status) == "playing"
     finally:
         await stop_rig(rig)
 
