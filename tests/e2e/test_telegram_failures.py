@@ -556,27 +556,54 @@ async def test_a_press_the_bot_fails_on_is_answered_and_the_next_one_works(
         await stop_rig(rig)
 
 
+@pytest.mark.parametrize("late", [False, True])
 async def test_a_press_whose_change_fails_with_a_bug_is_logged_once(
-    fake: FakeTelegram, log_guard: LogErrorGuard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeTelegram,
+    log_guard: LogErrorGuard,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    late: bool,
 ) -> None:
     """Storing a press's change fails with a bug (injected: the store's append raises
-    once, not as the database would): the presser gets the alert, and the operator one
-    ERROR with the traceback, the core's that says the table is read back, not a second
-    one for the press with the same traceback; pressing again works."""
-    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    once, not as the database would): the presser is told (by the alert, or privately
+    when the press was answered before the core finished), and the operator reads one
+    ERROR with the traceback, the core's that says the table is read back, not a
+    second one for the press with the same traceback (that is a DEBUG line); pressing
+    again works."""
+    budget: dict[str, Any] = {"answer_budget": 0.0} if late else {}
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3", **budget)
     try:
         players = make_players(fake, ["Anna", "Berti"])
+        anna = players.users[0]
         table_id, lobby = await open_table(rig, players, "/new zweier")
         _fail_once(monkeypatch, rig.store, "append", error=RuntimeError("injected fault"))
         log_guard.allow("injected fault")
-        answer = await press(fake, players.users[0], lobby, "Start")
-        assert answer.show_alert and answer.text == "Something went wrong; please try again."
+        caplog.set_level(logging.DEBUG, logger="adapters.telegram.adapter")
+        notes = len(anna.private_chat.messages)
+        answer = await press(fake, anna, lobby, "Start")
+        failed = "Something went wrong; please try again."
+        if late:
+            assert not answer.show_alert
+            await fake.wait_for(
+                lambda: failed in [m.text for m in anna.private_chat.messages[notes:]] or None,
+                10,
+                what="the failure told privately",
+            )
+        else:
+            assert answer.show_alert and answer.text == failed
         [error] = log_guard.records
         assert error.getMessage().startswith(f"could not store a change of table {table_id}")
         assert error.exc_info is not None and error.exc_info[0] is RuntimeError
-        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
-        table = rig.table(table_id)
-        assert table is not None and str(table.status) == "playing"
+        said = "a button press failed" if late else "handling a Telegram update failed"
+        [press_line] = [r for r in caplog.records if r.getMessage() == said]
+        assert press_line.levelno == logging.DEBUG and press_line.exc_info is None
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        await fake.wait_for(
+            lambda: str(getattr(rig.table(table_id), "status", "")) == "playing" or None,
+            10,
+            what="the match started",
+        )
     finally:
         await stop_rig(rig)
 
