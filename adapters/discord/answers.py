@@ -24,6 +24,7 @@ from discord import app_commands
 
 from bot.records import RecordFile
 from bot.service import Outcome, UserRef
+from bot.told import log_failure
 
 from . import render
 from .errors import ALREADY_ACKNOWLEDGED, OUTAGES
@@ -244,7 +245,7 @@ class Answering(AdapterShape):
         if isinstance(cause, (NotAnswered, discord.HTTPException, *OUTAGES)):
             log.warning("could not answer /%s: %s", name, cause)
             return
-        log.error("/%s failed", name, exc_info=cause)
+        log_failure(log, cause, "/%s failed", name)
         with contextlib.suppress(discord.HTTPException, NotAnswered, *OUTAGES):
             await self.reply(interaction, text(await self._failed_lang(interaction), "failed"))
 

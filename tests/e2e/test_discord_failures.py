@@ -945,6 +945,30 @@ async def test_a_press_whose_change_fails_with_a_bug_is_logged_once(
         await press_once(world, table_id)
 
 
+async def test_a_command_whose_change_fails_with_a_bug_is_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/abort of her lobby fails with a bug while it is stored (injected: the store's
+    append raises once): Anna is told, and the log has one ERROR with the traceback,
+    the core's, not a second one for the command with the same traceback; asking again
+    works."""
+    async with discord_world(tmp_path) as world:
+        assert world.guard is not None
+        world.guard.allow("injected fault")
+        await world.start_bot()
+        anna = world["anna"]
+        table_id, _ = await world.open_table(anna, "zweier")
+        _fail_once(monkeypatch, world.service.store, "append", error=RuntimeError("injected fault"))
+        caplog.set_level(logging.INFO)
+        answer = await world.slash(anna, "abort")
+        assert answer.content == "Something went wrong; please try again."
+        [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert error.getMessage().startswith(f"could not store a change of table {table_id}")
+        assert error.exc_info is not None and error.exc_info[0] is RuntimeError
+        await world.slash(anna, "abort")
+        assert table_id not in world.service.tables
+
+
 async def test_a_change_the_bot_fails_to_show_is_given_up_once_and_the_next_one_shown(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
