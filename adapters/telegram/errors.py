@@ -9,7 +9,9 @@ outbox answers a failed request depends only on which kind it is:
 - a 400 for a forum topic closed or deleted (`refuses_topic`): that topic only;
 - a network failure that never reached Telegram (`_unsent`: no connection): safe to
   try again, unlike a timeout or a lost answer;
-- a 429 (`retry_seconds`): how long to wait, whichever type this PTB version gives.
+- a 429 (`retry_seconds`): how long to wait, whichever type this PTB version gives;
+- an answer PTB could not read (a bare `TelegramError`, or an `UnreadableAnswer`):
+  the request may well have been carried out.
 """
 
 from __future__ import annotations
@@ -72,3 +74,23 @@ def retry_seconds(error: RetryAfter) -> float:
         warnings.simplefilter("ignore")
         value = error.retry_after
     return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+class UnreadableAnswer(TelegramError):
+    """Telegram's answer to `method` was JSON but not in the Bot API's shape (``ok``
+    with no ``result``, or a ``result`` of the wrong type, as a proxy on the way may
+    leave it): PTB raised an error of its own (a KeyError, …), not a `TelegramError`.
+    Like a garbled answer, it came after the call, which may well have been carried
+    out.  Its message names the method and the error's type, never its text (which
+    may quote the answer, a hand's cards and all)."""
+
+    def __init__(self, method: str, error: Exception) -> None:
+        super().__init__(
+            f"an answer to {method} not in the Bot API's shape ({type(error).__name__})"
+        )
+
+
+def unread(error: TelegramError) -> bool:
+    """Telegram's answer could not be read (a 2xx garbled, or not the Bot API's
+    shape): the request may have been carried out."""
+    return type(error) is TelegramError or isinstance(error, UnreadableAnswer)

@@ -35,7 +35,7 @@ class Op:
     file: Attachment | None = None  # a document's file (its caption is `content`)
     fallback: Content | None = None  # sent instead if Telegram will not take this
     then: Content | None = None  # a message sent right after this one, once it went through
-    uncertain: bool = False  # a try may have reached Telegram (timed out, answer lost)
+    uncertain: bool = False  # a try may have reached Telegram (timed out, answer lost or unread)
     thread: int | None = None  # the forum topic a one-off message goes to (None: General)
 
 

@@ -10,13 +10,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from telegram import Bot, ReplyParameters
 from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 
 from .content import Content, Handle, fit
-from .errors import _unsent
+from .errors import UnreadableAnswer, _unsent
 from .ops import Op
+
+T = TypeVar("T")
+
+
+async def _answer(method: str, call: Awaitable[T]) -> T:
+    """Await the Bot API `call` to `method`.  PTB says a refusal, a failure to reach
+    Telegram and an answer that is no JSON as a `TelegramError`; what else it raises
+    comes from reading an answer in the wrong shape (``ok`` but no ``result``), so it
+    is raised as `UnreadableAnswer`: the call may have been carried out."""
+    try:
+        return await call
+    except TelegramError:
+        raise
+    except Exception as e:
+        raise UnreadableAnswer(method, e) from e
 
 
 async def request(
@@ -32,27 +48,33 @@ async def request(
     thread = handle.thread if handle is not None else op.thread
     if op.kind == "document":
         assert op.file is not None and op.content is not None
-        await bot.send_document(
-            chat_id,
-            op.file.data,
-            filename=op.file.filename,
-            caption=op.content.text or None,
-            reply_markup=op.content.markup(),
-            message_thread_id=thread,
+        await _answer(
+            "sendDocument",
+            bot.send_document(
+                chat_id,
+                op.file.data,
+                filename=op.file.filename,
+                caption=op.content.text or None,
+                reply_markup=op.content.markup(),
+                message_thread_id=thread,
+            ),
         )
         return
     if op.kind in ("post", "send"):
         content = op.content if op.content is not None else Content("…")
         target = op.reply_to.message_id if op.reply_to is not None else None
-        message = await bot.send_message(
-            chat_id,
-            fit(content.text),
-            reply_markup=content.markup(),
-            message_thread_id=thread,
-            reply_parameters=(
-                ReplyParameters(target, allow_sending_without_reply=True)
-                if target is not None
-                else None
+        message = await _answer(
+            "sendMessage",
+            bot.send_message(
+                chat_id,
+                fit(content.text),
+                reply_markup=content.markup(),
+                message_thread_id=thread,
+                reply_parameters=(
+                    ReplyParameters(target, allow_sending_without_reply=True)
+                    if target is not None
+                    else None
+                ),
             ),
         )
         if handle is not None:
@@ -63,17 +85,23 @@ async def request(
         return
     assert handle is not None and handle.message_id is not None
     if op.kind == "delete":
-        await bot.delete_message(chat_id, handle.message_id)
+        await _answer("deleteMessage", bot.delete_message(chat_id, handle.message_id))
         handle.message_id = None
         return
     if op.kind == "strip":
-        await bot.edit_message_reply_markup(chat_id, handle.message_id, reply_markup=None)
+        await _answer(
+            "editMessageReplyMarkup",
+            bot.edit_message_reply_markup(chat_id, handle.message_id, reply_markup=None),
+        )
         if handle.shown is not None:
             handle.shown = handle.shown.bare()
         return
     assert op.content is not None
-    await bot.edit_message_text(
-        fit(op.content.text), chat_id, handle.message_id, reply_markup=op.content.markup()
+    await _answer(
+        "editMessageText",
+        bot.edit_message_text(
+            fit(op.content.text), chat_id, handle.message_id, reply_markup=op.content.markup()
+        ),
     )
     handle.shown = op.content
 

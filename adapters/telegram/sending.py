@@ -43,7 +43,7 @@ from telegram.error import (
 )
 
 from .content import Handle
-from .errors import _unsent, refuses, refuses_topic, retry_seconds
+from .errors import _unsent, refuses, refuses_topic, retry_seconds, unread
 from .moves import Moves
 from .ops import ChatQueue, Op
 from .requests import request
@@ -180,7 +180,7 @@ class Sending(Moves):
                 await asyncio.sleep(min(0.2 * 2 ** min(op.failures, 5), 5.0))
             except TelegramError as e:
                 log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
-                if type(e) is TelegramError:  # an answer PTB could not read: a 2xx garbled
+                if unread(e):  # an answer PTB could not read: it may have arrived
                     op.uncertain = True
                 self._lost(chat, op)
                 return

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from adapters.telegram import Content, Handle, Outbox, Throttle
@@ -123,6 +124,36 @@ async def test_a_hand_whose_answer_comes_back_garbled_is_not_logged(
     assert f"telegram error on a post in chat {anna.id}: Invalid server response" in text, text
     assert "Your hand" not in text and "u2665" not in text and "♥" not in text, text
     assert [m.text for m in anna.private_chat.bot_messages()] == ["Your hand: A♥ K♠ 10♣"]
+
+
+@pytest.mark.parametrize("method", ["sendMessage", "editMessageText", "deleteMessage"])
+async def test_a_hand_whose_answer_holds_no_result_is_not_logged(
+    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard, method: str
+) -> None:
+    """Telegram's answer to a request about Anna's hand (posting it, showing her next
+    hand, deleting it) is JSON that says ``ok`` but holds no ``result``, and
+    python-telegram-bot raises a KeyError of its own: the log says, in one line, that
+    the answer to that method in her chat could not be read; no traceback at ERROR,
+    and none of her cards."""
+    anna = fake.create_user("Anna", started=True)
+    hand = Handle(anna.id, "t1", None)
+    with debug_log(config_for(fake, tmp_path / "bot.sqlite3")) as log:  # at INFO
+        async with fake.make_bot() as bot:
+            outbox = Outbox(bot, throttle=Throttle.off())
+            fake.answer_without_result_next(method)
+            outbox.post(hand, Content("Your hand: A♥ K♠ 10♣"))
+            assert await outbox.drain(5)
+            outbox.edit(hand, Content("Your hand: A♥ 10♣"))
+            assert await outbox.drain(5)
+            outbox.delete(hand)
+            assert await outbox.drain(5)
+            await outbox.close()
+    assert fake.calls_to(method)[0].status == 200  # carried out, whatever the answer
+    text = log.getvalue()
+    said = [line for line in text.splitlines() if method in line]
+    assert len(said) == 1 and f"chat {anna.id}" in said[0] and "WARNING" in said[0], text
+    assert "Traceback" not in text, text
+    assert "Your hand" not in text and "u2665" not in text and "♥" not in text, text
 
 
 async def test_a_discord_bot_at_debug_logs_no_hand(tmp_path: Path) -> None:

@@ -170,19 +170,20 @@ async def test_a_record_that_may_have_arrived_gets_no_try_again(
         await stop_rig(rig)
 
 
-async def test_a_record_whose_answer_comes_back_garbled_is_neither_sent_again_nor_said_failed(
-    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard
+@pytest.mark.parametrize("spoil", ["garble_answer_next", "answer_without_result_next"])
+async def test_a_record_whose_answer_cannot_be_read_is_neither_sent_again_nor_said_failed(
+    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard, spoil: str
 ) -> None:
-    """The document reaches the group but Telegram's answer comes back unreadable (a
-    200 cut short, as a proxy on the way may leave it): the group has its record once,
-    not a second copy, and no "Something went wrong; please try again." below it;
-    the group's next message goes out."""
+    """The document reaches the group but Telegram's answer comes back unreadable, as
+    a proxy on the way may leave it (a 200 cut short, or JSON that says ``ok`` with no
+    ``result``): the group has its record once, not a second copy, and no "Something
+    went wrong; please try again." below it; the group's next message goes out."""
     log_guard.allow("Can not load invalid JSON data")  # PTB's own line about the answer
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         group = make_players(fake, ["Anna"]).group
         failed = Content("Something went wrong; please try again.")
-        fake.garble_answer_next("sendDocument")
+        getattr(fake, spoil)("sendDocument")
         rig.adapter.outbox.send_file(
             group.id, Attachment("record.json", b"{}"), "The record", fallback=failed
         )

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 
 
 #: What becomes of the answer to a call carried out: "lost" (the connection cut, no
-#: answer) or "garbled" (a 200 whose body is cut short, no JSON).
-Spoiled = Literal["lost", "garbled"]
+#: answer), "garbled" (a 200 whose body is cut short, no JSON) or "without result" (a
+#: 200 whose JSON says ``ok`` but holds no ``result``).
+Spoiled = Literal["lost", "garbled", "without result"]
 
 
 @dataclass
@@ -112,6 +113,16 @@ class FailureInjection(FakeTelegramState):
         canonical = self._methods[method.lower()][0]
         self._injected.setdefault(canonical, []).append(_Injected(None, times, "garbled"))
 
+    def answer_without_result_next(self, method: str, times: int = 1) -> None:
+        """Carry out the next ``times`` calls of ``method`` but answer 200 with
+        ``{"ok": true}`` and no ``result``: JSON, but not in the Bot API's shape (a
+        proxy or gateway on the way that rewrites answers).  PTB raises no
+        ``TelegramError`` but a ``KeyError`` of its own, and the bot cannot tell
+        whether it arrived (it did).  The call is recorded with status 200 and its
+        result.  Queued in turn with `fail_next` and the other spoiled answers."""
+        canonical = self._methods[method.lower()][0]
+        self._injected.setdefault(canonical, []).append(_Injected(None, times, "without result"))
+
     def hold(self, method: str, *, chat: FakeChat | int | None = None) -> Hold:
         """Hold the bot's requests to ``method`` (in ``chat`` only, if given) before
         they are carried out, until ``release()``: what the bot sends is on its way
@@ -139,7 +150,8 @@ class FailureInjection(FakeTelegramState):
 
     def _apply_injected(self, method: str) -> Spoiled | None:
         """Raise the error injected for this call, if any; else what becomes of the
-        answer of a call carried out (`lose_answer_next`, `garble_answer_next`), or
+        answer of a call carried out (`lose_answer_next`, `garble_answer_next`,
+        `answer_without_result_next`), or
         None: answered as usual."""
         queue = self._injected.get(method)
         if not queue:
