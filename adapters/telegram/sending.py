@@ -46,7 +46,7 @@ from .content import Handle
 from .errors import _unsent, refuses, refuses_topic, retry_seconds, unread
 from .moves import Moves
 from .ops import ChatQueue, Op
-from .requests import request
+from .requests import _answer, request
 
 #: Logged under the outbox's name, as all its parts are: one name to filter its lines by.
 log = logging.getLogger("adapters.telegram.outbox")
@@ -197,7 +197,8 @@ class Sending(Moves):
         reach; no answer in time says it is not (getMe is small and instant, so a
         timeout here is no slow answer but a network that swallows requests)."""
         with contextlib.suppress(TelegramError):
-            await self._contact.noting(self.bot.get_me(), timeout_unreachable=True)
+            probe = _answer("getMe", self.bot.get_me())  # an answer in the wrong shape is one too
+            await self._contact.noting(probe, timeout_unreachable=True)
 
     def _absorb(self, chat: ChatQueue, op: Op) -> None:
         """Before a retry, take over newer content queued for the same message."""
