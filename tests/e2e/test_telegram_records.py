@@ -197,6 +197,26 @@ async def test_a_record_whose_answer_cannot_be_read_is_neither_sent_again_nor_sa
         await stop_rig(rig)
 
 
+async def test_a_record_refused_with_an_error_of_no_known_kind_gets_try_again(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram refuses the document with an error the bot has no rule for (a 409,
+    which python-telegram-bot raises as a `Conflict`): nothing arrived, so whoever
+    asked reads "Something went wrong; please try again." rather than nothing."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        group = make_players(fake, ["Anna"]).group
+        failed = Content("Something went wrong; please try again.")
+        fake.fail_next("sendDocument", error_code=409)
+        rig.adapter.outbox.send_file(
+            group.id, Attachment("record.json", b"{}"), "The record", fallback=failed
+        )
+        assert await rig.adapter.outbox.drain(5)
+        assert [m.text for m in group.bot_messages()] == [failed.text]
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_long_caption_follows_only_a_document_that_arrived(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
