@@ -16,6 +16,7 @@ import pytest
 from bot import commits
 from bot import service as bot_service
 from bot.ports import TableUpdate, Timings
+from bot.table import Table
 
 from .conftest import FAST, WALK
 from .fakechat import CHAT, Bot, Player, busy, button, open_table, to_move, users
@@ -235,24 +236,40 @@ async def test_a_computer_move_that_fails_with_a_bug_is_logged_once_with_its_tra
         await bot.stop()
 
 
+async def _computer_move_stored_after_a_failure(
+    bot: Bot,
+    held: _HeldAI,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    error: Exception | None,
+    level: int,
+) -> tuple[str, Table, Player]:
+    """The computer thinks for Bert; the first write of its move fails (with `error`,
+    else a locked database) and the next goes in: returns the table's id, the table
+    and Bert once the move is stored, with `caplog` at `level` from the failure on."""
+    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
+    tid, _, bert = await _computer_thinking(bot, held)
+    table = bot.svc.tables[tid]
+    version = table.version
+    assert bot.store is not None
+    _fail_once(monkeypatch, bot.store, "append", error=error)
+    caplog.set_level(level, logger=None if level == logging.ERROR else "bot.service")
+    held.gate.set()
+    await bot.fc.wait(lambda: table.version > version and not bot.svc._tasks)
+    return tid, table, bert
+
+
 async def test_a_computer_move_the_database_did_not_take_is_logged_once(
     make_bot: Callable[..., Bot], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The write of the computer's move for Bert fails (a locked database): one ERROR
     line says so and that the table is read back, not a second one with a traceback
     for the timer it failed in; the move is made once the database takes it."""
-    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
-    held = _HeldAI()
-    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    bot = await make_bot(timings=WALK, ai_runner=(held := _HeldAI())).start()
     try:
-        tid, _, bert = await _computer_thinking(bot, held)
-        table = bot.svc.tables[tid]
-        version = table.version
-        assert bot.store is not None
-        _fail_once(monkeypatch, bot.store, "append")
-        caplog.set_level(logging.ERROR)
-        held.gate.set()
-        await bot.fc.wait(lambda: table.version > version and not bot.svc._tasks)
+        tid, table, bert = await _computer_move_stored_after_a_failure(
+            bot, held, monkeypatch, caplog, None, logging.ERROR
+        )
         assert [r.getMessage() for r in _errors(caplog)] == [
             f"could not store a change of table {tid} (cannot write to the database: "
             "database is locked); reloading it"
@@ -270,18 +287,11 @@ async def test_a_computer_move_whose_write_fails_with_a_bug_is_logged_once(
     operator reads one ERROR line, the commit's, with the traceback, not a second one
     with the same traceback for the timer it failed in (that one is a DEBUG line); the
     move is made when tried again."""
-    monkeypatch.setattr(commits, "RETRY_AFTER_FAILED_WRITE", 0.01)
-    held = _HeldAI()
-    bot = await make_bot(timings=WALK, ai_runner=held).start()
+    bot = await make_bot(timings=WALK, ai_runner=(held := _HeldAI())).start()
     try:
-        tid, _, bert = await _computer_thinking(bot, held)
-        table = bot.svc.tables[tid]
-        version = table.version
-        assert bot.store is not None
-        _fail_once(monkeypatch, bot.store, "append", error=RuntimeError("a bug"))
-        caplog.set_level(logging.DEBUG, logger="bot.service")
-        held.gate.set()
-        await bot.fc.wait(lambda: table.version > version and not bot.svc._tasks)
+        tid, table, bert = await _computer_move_stored_after_a_failure(
+            bot, held, monkeypatch, caplog, RuntimeError("a bug"), logging.DEBUG
+        )
         [error] = _errors(caplog)
         assert error.getMessage() == (
             f"could not store a change of table {tid} (RuntimeError); reloading it"
