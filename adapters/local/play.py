@@ -8,9 +8,11 @@ commands (help, show, rules, resign) answer; anything else is refused with the r
 from __future__ import annotations
 
 import asyncio
+import logging
 
-from bot.payload import decode, table_verb
+from bot.payload import decode, loggable, table_verb
 from bot.table import Status
+from bot.told import log_failure
 from bot.views import Button
 from engine.actions import PlayCard
 from engine.actions import encode as encode_action
@@ -20,6 +22,8 @@ from .choices import card_of, named, parse_card, step_of, value_of
 from .shape import TableShape
 from .texts import say
 from .words import _COMMANDS, _HELP, _QUIT, _RESIGN, _RULES, _SHOW, _YES, _number, _verb
+
+log = logging.getLogger("adapters.local")
 
 
 class Play(TableShape):
@@ -175,7 +179,16 @@ class Play(TableShape):
 
     async def _press(self, button: Button) -> None:
         self.buttons = []  # pressed: the next view brings the next choices
-        outcome = await self.service.act(self.user, button.payload)
+        try:
+            outcome = await self.service.act(self.user, button.payload)
+        except Exception as e:
+            # a bug in the change, not the database (`not_saved` is refused below):
+            # the core logged it and put the table back as stored; as a chat tells a
+            # press that failed, he is told so and plays on, the program not ended
+            log_failure(log, e, "a press (%s) failed", loggable(button.payload))
+            self.say("failed")
+            self.show(full=True)
+            return
         if not outcome.ok:
             self.say("refused", reason=outcome.text or outcome.code)
             self.show(full=True)

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import hashlib
 import io
+import logging
 import os
 import re
 import sqlite3
@@ -40,6 +41,7 @@ from engine.dreier.options import DreierOptions
 from engine.games import available
 
 from .fakechat import CommitCopies, busy, until_idle
+from .test_store_failures import _fail_once
 
 LOCAL_TIMINGS = Timings(
     turn_timeout=3600.0, reminder_before=20.0, missed_turns_limit=3, ai_delay=0.0
@@ -578,6 +580,53 @@ async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> Non
     assert term.text.endswith(
         PROMPT + "\nBye — your game is kept; run the bot again to continue it.\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("failing", "logged_by"),
+    [
+        ("store.append", "bot.service"),  # in its commit: the core logged it, and reloaded
+        ("_game_action", "adapters.local"),  # before any commit: nobody had logged it
+    ],
+)
+async def test_a_move_that_fails_with_a_bug_is_told_and_play_goes_on(
+    service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: str,
+    logged_by: str,
+) -> None:
+    """His move raises an error nobody expected (a bug, not the database): as a chat
+    tells a press that failed, the terminal says so, shows the table as stored (the
+    move is not in it) with his choices, and takes the next move.  The bug is one
+    ERROR line with its traceback (the core's, if it logged it), not the end of the
+    program."""
+    answers = ["1", "1", "1"]  # the move that fails, then the next ones
+    at_failure: list[int] = []  # the table's version when he pressed
+    owner, _, method = failing.rpartition(".")
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "zweier"
+        if not at_failure:
+            [table] = service.tables.values()
+            at_failure.append(table.version)
+            target = getattr(service, owner) if owner else service
+            _fail_once(monkeypatch, target, method, error=RuntimeError("a bug"))
+        return answers.pop(0) if answers else "q"
+
+    caplog.set_level(logging.DEBUG)
+    out = (await play(service, answer, timeout=10)).text
+    failed = say("en", "failed")
+    assert out.count(failed) == 1, out
+    after = out[out.index(failed) :]
+    assert "Your choices:" in after.split(PROMPT)[0], after  # the table as stored
+    [table] = service.tables.values()  # kept, as he quit
+    assert table.version > at_failure[0], out  # the next move went in
+    assert out.rstrip().endswith(say("en", "bye_saved"))
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.name == logged_by, error.getMessage()
+    assert error.exc_info is not None and str(error.exc_info[1]) == "a bug"
 
 
 async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:

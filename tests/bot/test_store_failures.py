@@ -438,14 +438,15 @@ async def test_contracts_of_matches_that_never_finished_leave_stats_on_upgrade(
 
 def _fail_once(
     monkeypatch: pytest.MonkeyPatch,
-    store: Store,
+    store: object,
     method: str,
     at: int = 1,
     error: Exception | None = None,
 ) -> None:
     """`store.method` fails once (at its `at`-th call) as a locked database would (or
     with `error`, a bug), then works again: the moment between two writes of one press
-    that cannot be held open from outside."""
+    that cannot be held open from outside.  (Any object's async method: the service's,
+    for a bug before any write.)"""
     real = getattr(store, method)
     calls = 0
 
