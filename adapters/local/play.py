@@ -166,10 +166,22 @@ class Play(TableShape):
             self.say("resign_kept")
             self.show(full=True)
             return True
-        outcome = await self.service.resign(self.chat, self.user)
+        try:
+            outcome = await self.service.resign(self.chat, self.user)
+        except Exception as e:
+            self._failed(e, "resigning table %s failed", self.table_id)
+            return True
         if not outcome.ok:
             self.say("refused", reason=outcome.text or outcome.code)
         return True
+
+    def _failed(self, error: Exception, msg: str, *args: object) -> None:
+        """A change of his raised a bug, not the database (`not_saved` is refused as
+        any refusal): the core logged it and put the table back as stored.  As a chat
+        tells a press that failed, he is told so and plays on, the program not ended."""
+        log_failure(log, error, msg, *args)
+        self.say("failed")
+        self.show(full=True)
 
     def _nothing_to_press(self) -> None:
         if self._waiting_for:
@@ -182,12 +194,7 @@ class Play(TableShape):
         try:
             outcome = await self.service.act(self.user, button.payload)
         except Exception as e:
-            # a bug in the change, not the database (`not_saved` is refused below):
-            # the core logged it and put the table back as stored; as a chat tells a
-            # press that failed, he is told so and plays on, the program not ended
-            log_failure(log, e, "a press (%s) failed", loggable(button.payload))
-            self.say("failed")
-            self.show(full=True)
+            self._failed(e, "a press (%s) failed", loggable(button.payload))
             return
         if not outcome.ok:
             self.say("refused", reason=outcome.text or outcome.code)

@@ -76,7 +76,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "resign_kept": "You play on.",
         "resign_not_now": "There is no running match to resign.",
         "refused": "✗ {reason}",
-        "failed": "✗ Something went wrong; the move was not made. Please try again.",
+        "failed": "✗ Something went wrong, so that did not go through. Please try again.",
         "timed_out": "Your time ran out: the computer played for you ({n} of {limit} turns missed; "
         "at {limit} the table closes).",
         "match_over": "Match over. Enter: the same game again · m: choose another · q: quit",
@@ -173,8 +173,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "resign_ask": "Diese Partie aufgeben? Sie zählt als verloren. (j: aufgeben · sonst: weiterspielen)",
         "resign_kept": "Du spielst weiter.",
         "resign_not_now": "Es läuft keine Partie, die du aufgeben könntest.",
-        "failed": "✗ Da ist etwas schiefgegangen; der Zug wurde nicht gemacht. Bitte noch "
-        "einmal versuchen.",
+        "failed": "✗ Da ist etwas schiefgegangen, das hat nicht geklappt. Bitte noch einmal "
+        "versuchen.",
         "timed_out": "Deine Zeit ist um: der Computer hat für dich gespielt ({n} von {limit} "
         "Zügen verpasst; bei {limit} wird der Tisch geschlossen).",
         "match_over": "Partie vorbei. Enter: dasselbe Spiel noch einmal · m: ein anderes · q: Ende",

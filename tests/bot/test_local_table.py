@@ -629,6 +629,36 @@ async def test_a_move_that_fails_with_a_bug_is_told_and_play_goes_on(
     assert error.exc_info is not None and str(error.exc_info[1]) == "a bug"
 
 
+async def test_a_resign_that_fails_with_a_bug_is_told_and_the_match_plays_on(
+    service: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """His resignation's commit raises a bug: the match is not lost (the store has
+    it as before), he is told it did not go through, sees his choices and plays on;
+    the core's ERROR line is the only one."""
+    answers = ["resign", "y", "1"]
+    at_failure: list[int] = []  # the table's version when he resigned
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "zweier"
+        if "Resign this match?" in screen:
+            [table] = service.tables.values()
+            at_failure.append(table.version)
+            _fail_once(monkeypatch, service.store, "append", error=RuntimeError("a bug"))
+        return answers.pop(0) if answers else "q"
+
+    caplog.set_level(logging.DEBUG)
+    out = (await play(service, answer, timeout=10)).text
+    failed = say("en", "failed")
+    assert out.count(failed) == 1, out
+    assert "Your choices:" in out[out.index(failed) :].split(PROMPT)[0], out
+    [table] = service.tables.values()  # still playing, kept as he quit
+    assert table.status == Status.PLAYING
+    assert table.version > at_failure[0], out  # his next move went in
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.name == "bot.service", error.getMessage()
+
+
 async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
