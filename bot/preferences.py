@@ -16,7 +16,14 @@ from .payload import parsed as parsed_payload
 from .ports import ChatRef, Outcome, UserRef
 from .refusals import refuse
 from .service_shape import ServiceShape
-from .settings import ChatSettings, SettingError, chat_language, kept_unread, setting_key
+from .settings import (
+    ChatSettings,
+    SettingError,
+    chat_language,
+    kept_unread,
+    merged_settings,
+    setting_key,
+)
 from .store import Op, chat_settings_op, move_chat_ops, player_op
 from .table import Entry, Table
 from .views import setting_line
@@ -172,14 +179,22 @@ class Preferences(ServiceShape):
         """Store chat key `old`'s move to `new` (`move_chat_ops`), and move `tables`
         (the old chat's, their locks held, or one not shown yet) there in memory.
 
-        The new key's settings, where it has any (a supergroup's admin set German
-        before the bot noticed the group had become it), are newer and stay: the
-        tables then speak the language they give, as the supergroup's own tables do
-        (`chat_language`), switched in the move's transaction — a kill leaves none of
-        them moved, or all moved and switched.  Where it has none, the old chat's
-        come along, and the tables keep the language they speak."""
-        ops = move_chat_ops(old, new)
+        Where the new key has settings already (a supergroup's admin set something
+        before the bot noticed the group had become it), the two are merged
+        (`merged_settings`: the supergroup's win, the group's fill in what it never
+        set), and the tables speak the language the merged settings give, as the
+        supergroup's own tables do (`chat_language`), switched in the move's
+        transaction — a kill leaves none of them moved, or all moved and switched.
+        Where it has none, the old chat's come along, and the tables keep the
+        language they speak.  Both keys' settings locks are held (`_move_chat`, or
+        the old one's by a /new, which `_chat_held` of the new key waits for)."""
         theirs = await self.store.stored_chat_settings(new)
+        ours = await self.store.stored_chat_settings(old) if theirs is not None else None
+        if theirs is not None and ours is not None:
+            theirs = merged_settings(theirs, ours)
+            ops = move_chat_ops(old, new, theirs)
+        else:  # nothing to merge (a second move finds the old key's gone)
+            ops = move_chat_ops(old, new)
         switched: list[Table] = []
         if theirs is None:
             await self.store.write(ops=ops)

@@ -403,8 +403,9 @@ class TableService(
         """The platform gave a chat a new id (a Telegram group upgraded to a
         supergroup): its open tables, settings, results and chat leaderboard move to
         the new key, in memory and in the store.  Returns the ids of the open tables
-        moved; a second call for the same chat finds nothing left to move.  The tables
-        speak the new chat's language where it has settings of its own (`_carry_chat`)."""
+        moved; a second call for the same chat finds nothing left to move.  Where the
+        new chat has settings of its own, the old chat's fill in what it never set, and
+        the tables speak the language the two give together (`_carry_chat`)."""
         return await self._to_completion(self._move_chat(old.key, new.key, new.lang))
 
     async def _move_chat(self, old: str, new: str, chat_lang: str | None = None) -> list[str]:

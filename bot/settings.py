@@ -251,6 +251,31 @@ def kept_unread(saved: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]
     return out | {"presets": presets, "options": options}
 
 
+def merged_settings(newer: dict[str, Any], older: dict[str, Any]) -> dict[str, Any]:
+    """The settings of two chats that became one (a Telegram group upgraded to a
+    supergroup whose admin set something there before the bot noticed): `newer`'s
+    (the supergroup's) win key by key, and `older` (the group's) fills in what
+    `newer` never set — a setting at its default, a game without a preset, a rule
+    option not chosen, per game.  Settings this version does not read come along the
+    same way (`kept_unread`).  A default cannot be told from a reset to it in the
+    store: the group's choice fills that in too."""
+    out = dict(older) | {
+        k: v for k, v in newer.items() if k not in _FIELD_DEFAULTS or v != _FIELD_DEFAULTS[k]
+    }
+    presets, old_presets = newer.get("presets"), older.get("presets")
+    if isinstance(presets, dict) and isinstance(old_presets, dict):
+        out["presets"] = old_presets | presets
+    options, old_options = newer.get("options"), older.get("options")
+    if isinstance(options, dict) and isinstance(old_options, dict):
+        merged = dict(old_options) | options
+        for g, opts in options.items():
+            old_opts = old_options.get(g)
+            if isinstance(opts, dict) and isinstance(old_opts, dict):
+                merged[g] = old_opts | opts
+        out["options"] = merged
+    return out
+
+
 #: The settings chosen from a list, and what each allows (ai_level: besides the default).
 _CHOICES: dict[str, tuple[str, ...]] = {
     "language": LANGUAGES,

@@ -35,7 +35,7 @@ def chat_settings_op(chat: str, settings: dict[str, Any]) -> Op:
     )
 
 
-def move_chat_ops(old: str, new: str) -> list[Op]:
+def move_chat_ops(old: str, new: str, settings: dict[str, Any] | None = None) -> list[Op]:
     """The statements that give everything of chat key `old` to `new`, stored in one
     transaction (with its tables' switch to the new key's language, `_carry_chat`):
     its tables (the ``tables.chat`` column and the ``chat`` of each table's
@@ -43,9 +43,11 @@ def move_chat_ops(old: str, new: str) -> list[Op]:
     games, results and contracts, and its chat-scoped ratings (the leaderboard's
     scope).
 
-    A Telegram group upgraded to a supergroup gets a new chat id.  Where the new
-    key has settings already (made there before the move was noticed), they are
-    newer and stay.  A player rated under both keys keeps one rating: that of the
+    A Telegram group upgraded to a supergroup gets a new chat id.  Where both keys
+    have settings (the new one's made there before the move was noticed),
+    `settings` are the new key's from now on (the two merged, `merged_settings`)
+    and the old key's go; without it the old key's settings move where the new key
+    has none.  A player rated under both keys keeps one rating: that of the
     longer history, with the games of both.  Running it twice changes nothing
     the second time."""
     return [
@@ -56,7 +58,11 @@ def move_chat_ops(old: str, new: str) -> list[Op]:
             (new, old),
         ),
         ("UPDATE tables SET chat = ? WHERE chat = ?", (new, old)),
-        ("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old)),
+        *(
+            [("UPDATE OR IGNORE chats SET key = ? WHERE key = ?", (new, old))]
+            if settings is None
+            else [chat_settings_op(new, settings), ("DELETE FROM chats WHERE key = ?", (old,))]
+        ),
         ("UPDATE games SET chat = ? WHERE chat = ?", (new, old)),
         ("UPDATE results SET chat = ? WHERE chat = ?", (new, old)),
         ("UPDATE contracts SET chat = ? WHERE chat = ?", (new, old)),
@@ -103,7 +109,7 @@ class Chats(Database):
 
     async def stored_chat_settings(self, chat: str) -> dict[str, Any] | None:
         """A chat's settings, None where it has none stored (`chat_settings` reads
-        both as the defaults; a chat move keeps the new key's settings, if any)."""
+        both as the defaults; a chat move merges the old key's into the new key's)."""
         async with self.ro.execute("SELECT settings FROM chats WHERE key=?", (chat,)) as cur:
             r = await cur.fetchone()
         return json.loads(r[0]) if r else None

@@ -1160,6 +1160,79 @@ async def test_a_table_moved_to_a_supergroup_without_settings_keeps_its_language
     assert (await bot.svc.settings(new)).language == "de"
 
 
+async def test_a_group_s_settings_fill_in_what_its_supergroup_never_set(
+    make_bot: Callable[..., Bot],
+) -> None:
+    """The group set German, a 120 s turn, the Dreier's all-contracts preset and its
+    Plauderer; a match runs there in German.  It becomes a supergroup whose admin,
+    before the bot learns of the move, lets only admins start tables, gives the
+    Bauern a preset, the Dreier its Zehnergang and the Zweier no Schneider.  After the move the supergroup
+    has all of it, not just its own: the table goes on in German, and a restart
+    keeps the settings and the table's language.  A second move changes nothing."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    bot = await make_bot().start()
+    try:
+        a, b = (bot.player(u) for u in users(2))
+        for key, value in (
+            ("language", "de"),
+            ("turn_timeout", "120"),
+            ("preset.dreier", "all_contracts"),
+            ("dreier.plauderer", "on"),
+        ):
+            assert (await bot.svc.update_setting(CHAT, a.user, key, value, is_admin=True)).ok
+        tid = await open_table(bot, "zweier", [a, b])
+        for key, value in (
+            ("starters", "admins"),
+            ("preset.bauern", "no_bettler"),
+            ("dreier.zehnergang", "on"),
+            ("zweier.schneider", "off"),
+        ):
+            assert (await bot.svc.update_setting(new, a.user, key, value, is_admin=True)).ok
+        assert await bot.svc.move_chat(CHAT, new) == [tid]
+        assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
+        merged = await bot.db.chat_settings(new.key)
+        assert await bot.svc.move_chat(CHAT, new) == []
+        assert await bot.db.chat_settings(new.key) == merged
+        assert await bot.db.chat_settings(CHAT.key) == {}
+    finally:
+        await bot.stop()
+    bot = await make_bot().start()
+    try:
+        s = await bot.svc.settings(new)
+        assert (s.language, s.turn_timeout, s.starters) == ("de", 120, "admins")
+        assert s.presets == {"dreier": "all_contracts", "bauern": "no_bettler"}
+        assert s.options == {
+            "dreier": {"dreier.plauderer": True, "dreier.zehnergang": True},
+            "zweier": {"zweier.schneider": False},
+        }
+        view = bot.svc.table(tid)
+        assert view is not None and view.message.text.splitlines()[1].startswith("Runde 1")
+    finally:
+        await bot.stop()
+
+
+async def test_a_setting_both_chats_made_is_the_supergroup_s(bot: Bot) -> None:
+    """The group set German and a 120 s turn, its supergroup's admin English, a 60 s
+    turn and the Dreier's carinthian preset where the group had all contracts: after
+    the move each is the supergroup's, and the group's table switches to English."""
+    new = ChatRef("tg", "-1009", "Supergroup")
+    a, b = (bot.player(u) for u in users(2))
+    for chat, settings in (
+        (CHAT, (("language", "de"), ("turn_timeout", "120"), ("preset.dreier", "all_contracts"))),
+        (new, (("language", "en"), ("turn_timeout", "60"), ("preset.dreier", "carinthian"))),
+    ):
+        for key, value in settings:
+            assert (await bot.svc.update_setting(chat, a.user, key, value, is_admin=True)).ok
+        if chat == CHAT:
+            tid = await open_table(bot, "zweier", [a, b])
+            assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Runde 1")
+    assert await bot.svc.move_chat(CHAT, new) == [tid]
+    s = await bot.svc.settings(new)
+    assert (s.language, s.turn_timeout, s.presets) == ("en", 60, {"dreier": "carinthian"})
+    assert bot.svc.tables[tid].settings["lang"] == "en"
+    assert bot.fc.tables[tid].message.text.splitlines()[1].startswith("Deal 1")
+
+
 async def test_a_table_being_stored_as_its_group_moves_speaks_what_the_new_group_had_set(
     bot: Bot,
 ) -> None:
