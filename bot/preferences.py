@@ -157,8 +157,7 @@ class Preferences(ServiceShape):
         """Make tables speak `lang` from their next message on (a `lang` log entry
         each), stored in one transaction with `ops`."""
         async with self.locked(tables) as tables:
-            live = [table for table in tables if self.tables.get(table.id) is table]
-            for table in await self._switch(live, lang, ops):
+            for table in await self._switch(self.still_open(tables), lang, ops):
                 await self._redraw(table)
 
     async def _switch(self, tables: list[Table], lang: str, ops: Sequence[Op]) -> list[Table]:
@@ -189,20 +188,15 @@ class Preferences(ServiceShape):
         language they speak.  Both keys' settings locks are held (`_move_chat`, or
         the old one's by a /new, which `_chat_held` of the new key waits for)."""
         theirs = await self.store.stored_chat_settings(new)
-        ours = await self.store.stored_chat_settings(old) if theirs is not None else None
-        if theirs is not None and ours is not None:
-            theirs = merged_settings(theirs, ours)
-            ops = move_chat_ops(old, new, theirs)
-        else:  # nothing to merge (a second move finds the old key's gone)
-            ops = move_chat_ops(old, new)
         switched: list[Table] = []
-        if theirs is None:
-            await self.store.write(ops=ops)
+        if theirs is None:  # the old chat's settings, if any, come along as they are
+            await self.store.write(ops=move_chat_ops(old, new))
         else:
-            speaks = chat_language(ChatSettings.from_json(theirs), chat_lang)
-            switched = await self._switch(tables, speaks, ops)
+            ours = await self.store.stored_chat_settings(old)  # gone at a second move
+            merged = merged_settings(theirs, ours) if ours is not None else None
+            speaks = chat_language(ChatSettings.from_json(merged or theirs), chat_lang)
+            switched = await self._switch(tables, speaks, move_chat_ops(old, new, merged))
         for table in tables:
             table.chat = new
-        for table in switched:
-            if self.tables.get(table.id) is table:  # one not shown yet is drawn by its opening
-                await self._redraw(table)
+        for table in self.still_open(switched):  # one not shown yet is drawn by its opening
+            await self._redraw(table)

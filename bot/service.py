@@ -257,6 +257,11 @@ class TableService(
     def tables_in(self, chat: str) -> list[Table]:
         return [tb for tb in self.tables.values() if tb.chat == chat]
 
+    def still_open(self, tables: Iterable[Table]) -> list[Table]:
+        """Those of `tables` still open: none closed (or read back anew) since they
+        were looked up, before a lock was had."""
+        return [tb for tb in tables if self.tables.get(tb.id) is tb]
+
     def table_of(self, chat: str, user: str) -> Table | None:
         for tb in self.tables_in(chat):
             if tb.seat_of(user) is not None:
@@ -422,12 +427,12 @@ class TableService(
             # follows (`_open`).  The tables' locks keep their commits out: a finished
             # match writes its results and chat rating under the key it reads.
             async with self._chat_locks.hold([old, new]), self.locked(self.tables_in(old)) as now:
-                live = [tb for tb in now if self.tables.get(tb.id) is tb]  # none closed since
+                live = self.still_open(now)
                 await self._carry_chat(old, new, live, chat_lang)
             tables += live
             if not self.tables_in(old):
                 break
-        moved = [tb.id for tb in tables if self.tables.get(tb.id) is tb]
+        moved = [tb.id for tb in self.still_open(tables)]
         if moved:
             log.info("moved %d open table(s) from chat %s to %s", len(moved), old, new)
         return moved

@@ -112,6 +112,8 @@ class ServiceShape:
 
         def tables_in(self, chat: str) -> list[Table]: ...
 
+        def still_open(self, tables: Iterable[Table]) -> list[Table]: ...
+
         # bot.commits
         async def _commit(
             self,
