@@ -58,6 +58,81 @@ class Opening:
     table_id: str | None = None
 
 
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """The rules a new table plays: its game, the parsed options, the raw options it
+    stores, and the preset they came from."""
+
+    spec: GameSpec
+    opts: Any
+    raw: dict[str, Any]
+    preset: str | None
+
+
+def table_rules(
+    settings: ChatSettings,
+    game_id: str,
+    preset: str | None,
+    options: dict[str, Any] | None,
+    lang: str,
+) -> Rules | Outcome:
+    """The rules of a table the host opens with `preset` and `options` in a chat of
+    `settings`, or the refusal to tell him (an unknown game or preset, a bad option,
+    rules other than the chat's fixed house rules)."""
+    try:
+        spec = game(game_id)
+    except UnknownGame:
+        # "/new auto_claim=off": an option where the game belongs
+        why = "game_first" if "=" in game_id else "unknown_game"
+        return refuse(lang, why, game=typed(game_id), games=", ".join(GAME_MODULES))
+    # A preset the host names wins over the chat's single options; the chat's own
+    # default preset is the base its options refine.
+    named = preset is not None
+    # a preset's id as typed ("All_Contracts"), as /settings takes it, or its name
+    # for players ("Alle Spiele")
+    if preset is not None:
+        preset = preset_named(preset, tuple(spec.presets)) or (preset.strip().lower() or None)
+    preset = preset or settings.presets.get(game_id)
+    if preset and preset not in spec.presets:
+        return refuse(
+            lang,
+            "unknown_preset",
+            preset=typed(preset),
+            presets=", ".join(spec.presets) or "—",
+        )
+    chosen = spec.presets[preset] if preset else {}
+    chat_options = settings.options.get(game_id, {})
+    raw: dict[str, Any] = {**chat_options, **chosen} if named else {**chosen, **chat_options}
+    raw.update(rule_options(game_id, options or {}))
+    try:
+        opts = spec.parse_options(raw)
+    except OptionError as e:
+        return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
+    if settings.rules == "fixed" and (named or options):
+        # house rules: a table plays the chat's, whatever the host names; naming
+        # the house preset again is the house rules (its options refine it then)
+        house = settings.presets.get(game_id)
+        base = {**(spec.presets[house] if house else {}), **chat_options}
+        if preset == house:
+            raw = {**base, **rule_options(game_id, options or {})}
+            try:
+                opts = spec.parse_options(raw)
+            except OptionError as e:
+                return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
+        if opts != spec.parse_options(base):
+            # what the house rules are, and the way to play them: on Discord the
+            # members cannot see /settings, so "see the settings" would not do
+            lg = norm_lang(lang)
+            named_rules = [preset_name(house, lg)] if house else []
+            named_rules += [
+                f"{k.removeprefix(game_id + '.')}={shown_value(v, lg)}"
+                for k, v in chat_options.items()
+            ]
+            house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
+            return refuse(lang, "rules_fixed", game=game_name(game_id, lang), house=house_text)
+    return Rules(spec, opts, raw, preset)
+
+
 class Lobbies(ServiceShape):
     """The lobby use cases of `TableService` (a mixin: it commits and locks as the
     service does)."""
@@ -126,63 +201,9 @@ class Lobbies(ServiceShape):
             settings = await self.settings(chat)
             if settings.starters == "admins" and not is_admin:
                 return refuse(lang, "not_allowed_to_start")
-            try:
-                spec = game(game_id)
-            except UnknownGame:
-                # "/new auto_claim=off": an option where the game belongs
-                why = "game_first" if "=" in game_id else "unknown_game"
-                return refuse(lang, why, game=typed(game_id), games=", ".join(GAME_MODULES))
-            # A preset the host names wins over the chat's single options; the chat's own
-            # default preset is the base its options refine.
-            named = preset is not None
-            # a preset's id as typed ("All_Contracts"), as /settings takes it, or its name
-            # for players ("Alle Spiele")
-            if preset is not None:
-                preset = preset_named(preset, tuple(spec.presets)) or (
-                    preset.strip().lower() or None
-                )
-            preset = preset or settings.presets.get(game_id)
-            if preset and preset not in spec.presets:
-                return refuse(
-                    lang,
-                    "unknown_preset",
-                    preset=typed(preset),
-                    presets=", ".join(spec.presets) or "—",
-                )
-            chosen = spec.presets[preset] if preset else {}
-            chat_options = settings.options.get(game_id, {})
-            raw: dict[str, Any] = (
-                {**chat_options, **chosen} if named else {**chosen, **chat_options}
-            )
-            raw.update(rule_options(game_id, options or {}))
-            try:
-                opts = spec.parse_options(raw)
-            except OptionError as e:
-                return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
-            if settings.rules == "fixed" and (named or options):
-                # house rules: a table plays the chat's, whatever the host names; naming
-                # the house preset again is the house rules (its options refine it then)
-                house = settings.presets.get(game_id)
-                base = {**(spec.presets[house] if house else {}), **chat_options}
-                if preset == house:
-                    raw = {**base, **rule_options(game_id, options or {})}
-                    try:
-                        opts = spec.parse_options(raw)
-                    except OptionError as e:
-                        return refuse(lang, "bad_options", error=option_error(lang, e, game_id))
-                if opts != spec.parse_options(base):
-                    # what the house rules are, and the way to play them: on Discord the
-                    # members cannot see /settings, so "see the settings" would not do
-                    lg = norm_lang(lang)
-                    named_rules = [preset_name(house, lg)] if house else []
-                    named_rules += [
-                        f"{k.removeprefix(game_id + '.')}={shown_value(v, lg)}"
-                        for k, v in chat_options.items()
-                    ]
-                    house_text = ", ".join(named_rules) or t(lang, "rules.game_standard")
-                    return refuse(
-                        lang, "rules_fixed", game=game_name(game_id, lang), house=house_text
-                    )
+            rules = table_rules(settings, game_id, preset, options, lang)
+            if isinstance(rules, Outcome):
+                return rules
             if self._seated_in(chat.key, host.key):
                 return self._seated_elsewhere(lang, chat.key, host.key)
             # Opening a table awaits the store before the host is seated: hold the claim
@@ -193,9 +214,7 @@ class Lobbies(ServiceShape):
                 # not while his /forgetme runs: the table's row names him as its host
                 # before the table is in memory, where the deletion would look for it
                 async with self._people.hold([host.key]):
-                    opened = await self._open(
-                        chat, host, game_id, spec, opts, raw, preset, settings, rematch
-                    )
+                    opened = await self._open(chat, host, game_id, rules, settings, rematch)
                     opening.table_id = opened.table_id if opened.ok else None
                     return opened
             finally:
@@ -210,10 +229,7 @@ class Lobbies(ServiceShape):
         chat: ChatRef,
         host: UserRef,
         game_id: str,
-        spec: GameSpec,
-        opts: Any,
-        raw: dict[str, Any],
-        preset: str | None,
+        rules: Rules,
         settings: ChatSettings,
         rematch: Table | None = None,
     ) -> Outcome:
@@ -222,8 +238,8 @@ class Lobbies(ServiceShape):
             "chat": chat.key,
             "platform": chat.platform,
             "game": game_id,
-            "options": raw,
-            "preset": preset,
+            "options": rules.raw,
+            "preset": rules.preset,
             "host": host.key,
             "at": self._clock(),
             # the chat's name as the platform gave it: hands name it, for a player may
@@ -240,7 +256,7 @@ class Lobbies(ServiceShape):
         if rematch is not None:
             create["rematch"] = rematch.id
         draft = Table("", create)
-        assert seat_count(spec, opts) == draft.players
+        assert seat_count(rules.spec, rules.opts) == draft.players
         entries: list[Entry] = [{"k": "join", "seat": 0, "user": host.key, "name": host.name}]
         if rematch is not None and rematch.players == draft.players:
             # the match's computers come back too (the people join again), where
