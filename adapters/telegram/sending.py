@@ -72,23 +72,24 @@ class Sending(Moves):
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("telegram request for chat %s failed", chat.id)
-                self._lost(chat, op)
+                held = self._lost(chat, op)
+                log.exception("telegram request for chat %s failed%s", chat.id, held)
             finally:
                 chat.current = None
                 self._done()
 
-    def _lost(self, chat: ChatQueue, op: Op) -> None:
+    def _lost(self, chat: ChatQueue, op: Op) -> str:
         """`op` is given up on: its fallback, if any, goes next in its chat, unless a
         try may have reached Telegram (then the message may well be there, and "please
-        try again" would be wrong)."""
+        try again" would be wrong).  Returns what the caller's line about the failure
+        adds of that (a fallback held back), so one failure is one log line."""
         self.stats.failed += 1
         if op.fallback is None or chat.blocked or self._closed:
-            return
+            return ""
         if op.uncertain:
-            log.warning("a %s in chat %s may not have arrived; no fallback", op.kind, chat.id)
-            return
+            return "; it may have arrived, so no fallback"
         self._next(chat, Op("send", None, op.fallback, thread=op.thread))
+        return ""
 
     async def _perform(self, chat: ChatQueue, op: Op) -> None:
         if op.kind == "call":
@@ -152,8 +153,10 @@ class Sending(Moves):
                 if refuses(e):
                     self._refused(chat, handle, e)
                     return
-                log.warning("telegram refused a %s in chat %s: %s", op.kind, chat.id, e.message)
-                self._lost(chat, op)
+                held = self._lost(chat, op)
+                log.warning(
+                    "telegram refused a %s in chat %s: %s%s", op.kind, chat.id, e.message, held
+                )
                 return
             except ChatMigrated as e:
                 self.stats.migrated += 1
@@ -174,15 +177,15 @@ class Sending(Moves):
                 else:
                     op.uncertain = True  # sent; whether it arrived, no answer said
                     if op.attempts >= self.max_attempts:
-                        log.warning("giving up a %s in chat %s: %s", op.kind, chat.id, e)
-                        self._lost(chat, op)
+                        held = self._lost(chat, op)
+                        log.warning("giving up a %s in chat %s: %s%s", op.kind, chat.id, e, held)
                         return
                 await asyncio.sleep(min(0.2 * 2 ** min(op.failures, 5), 5.0))
             except TelegramError as e:
-                log.warning("telegram error on a %s in chat %s: %s", op.kind, chat.id, e)
                 if unread(e):  # an answer PTB could not read: it may have arrived
                     op.uncertain = True
-                self._lost(chat, op)
+                held = self._lost(chat, op)
+                log.warning("telegram error on a %s in chat %s: %s%s", op.kind, chat.id, e, held)
                 return
             finally:
                 op.sending = False

@@ -8,6 +8,7 @@ through what Telegram would let them do: type commands, press buttons they were 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import socket
@@ -78,6 +79,17 @@ async def fake(log_guard: LogErrorGuard) -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram(limits=Limits(rate=None)) as server:
         server.attach(log_guard)
         yield server
+
+
+def warned(caplog: pytest.LogCaptureFixture, under: tuple[str, ...] = GUARDED) -> list[str]:
+    """The lines logged at WARNING or above by the loggers `under` (by default the
+    library, our adapter and the core): a failure should cost one, not a line per
+    layer it passed."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith(under)
+    ]
 
 
 # ------------------------------------------------------------------------ hidden info

@@ -50,13 +50,13 @@ from tests.e2e.telegram_harness import (
     started_match,
     stop_rig,
     timings,
+    warned,
 )
 
 __all__ = ["fake", "log_guard"]
 
 BOT = BOT_USERNAME
 CARD = re.compile(r"(?:10|A|K|Q|J|D|B|9)[♥♦♣♠]")
-OURS = ("adapters", "bot", "telegram")
 
 
 def table_messages(chat: FakeChat, table_id: str) -> list[FakeMessage]:
@@ -67,14 +67,6 @@ def table_messages(chat: FakeChat, table_id: str) -> list[FakeMessage]:
 def to_group(fake: FakeTelegram, group: FakeChat, since: int) -> list[tuple[str, int]]:
     """Requests to the group since call `since`: method and status."""
     return [(c.method, c.status) for c in fake.calls[since:] if c.params.get("chat_id") == group.id]
-
-
-def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [
-        r.getMessage()
-        for r in caplog.records
-        if r.levelno >= logging.WARNING and r.name.startswith(OURS)
-    ]
 
 
 async def status_and_records(rig: Rig, table_id: str) -> tuple[str, int, int]:
@@ -139,8 +131,8 @@ async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
 
         sent = to_group(fake, group, since)
         assert sent == ([] if told else [("editMessageText", 403)])  # no retry, no storm
-        assert [m for m in warnings(caplog) if table_id in m] == warnings(caplog)
-        assert len(warnings(caplog)) == 1 and str(group.id) in warnings(caplog)[0]
+        assert [m for m in warned(caplog) if table_id in m] == warned(caplog)
+        assert len(warned(caplog)) == 1 and str(group.id) in warned(caplog)[0]
         assert not [r for r in caplog.records if CARD.search(r.getMessage())]
 
         fake.set_bot_status(group, "member", by=anna, announce=told)
@@ -248,7 +240,7 @@ async def test_a_group_that_takes_the_right_to_post_loses_its_table(
 
         refused = [s for _, s in to_group(fake, group, since) if s != 200]
         assert refused == ([] if how == "bot_restricted" else [400])
-        assert len(warnings(caplog)) == 1 and table_id in warnings(caplog)[0]
+        assert len(warned(caplog)) == 1 and table_id in warned(caplog)[0]
 
         if how == "group_permissions":
             group.members_may_send = True  # the admin gives it back: no update either
@@ -428,8 +420,8 @@ async def test_presses_made_while_telegram_is_out_of_reach_count_once(
         fake.replay(first.update_id)  # its getUpdates answer was lost: sent again
         await play(rig, table_id, players.users, until=lambda: False, limit=1)
         assert first.refused_answers == 0  # the repeat never reached a handler
-        polls = [m for m in warnings(caplog) if m.startswith("cannot fetch updates")]
-        assert polls and len(polls) == len(warnings(caplog))
+        polls = [m for m in warned(caplog) if m.startswith("cannot fetch updates")]
+        assert polls and len(polls) == len(warned(caplog))
     finally:
         await stop_rig(rig)
 
@@ -665,4 +657,4 @@ async def test_a_stop_late_in_an_outage_ends_within_the_runners_grace(
         stop.set()
         code = await asyncio.wait_for(task, 60)
     assert code == 0
-    assert not [m for m in warnings(caplog) if "did not stop" in m]
+    assert not [m for m in warned(caplog) if "did not stop" in m]

@@ -25,6 +25,7 @@ from tests.e2e.telegram_harness import (
     started_match,
     stop_rig,
     wait_for_document,
+    warned,
 )
 
 __all__ = ["fake", "log_guard"]
@@ -144,12 +145,13 @@ async def test_the_record_rides_out_telegram_trouble(
 
 
 async def test_a_record_that_may_have_arrived_gets_no_try_again(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The document reaches the group but Telegram's answer is lost on the way (as
     after a timeout), and the bot's second try is refused: the group has its record,
     and no "Something went wrong; please try again." below it, which would be wrong
-    and bring a second copy."""
+    and bring a second copy.  The log says so in one warning line."""
+    caplog.set_level(logging.INFO)
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, table_id = await finished_match(rig, fake)
@@ -166,18 +168,33 @@ async def test_a_record_that_may_have_arrived_gets_no_try_again(
 
         after = [m.text for m in group.bot_messages() if m.message_id > typed.message_id]
         assert after == [document.text], after  # the record, and nothing else
+        _one_warning_that_it_may_have_arrived(caplog, group.id)
     finally:
         await stop_rig(rig)
 
 
+def _one_warning_that_it_may_have_arrived(caplog: pytest.LogCaptureFixture, chat: int) -> None:
+    """The adapter said in one warning line that the document in `chat` failed and why
+    no "please try again" follows (before: a second line for that)."""
+    said = warned(caplog, under=("adapters",))
+    assert len(said) == 1, said
+    assert f"a document in chat {chat}: " in said[0] and "may have arrived" in said[0], said
+
+
 @pytest.mark.parametrize("spoil", ["garble_answer_next", "answer_without_result_next"])
 async def test_a_record_whose_answer_cannot_be_read_is_neither_sent_again_nor_said_failed(
-    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard, spoil: str
+    fake: FakeTelegram,
+    tmp_path: Path,
+    log_guard: LogErrorGuard,
+    caplog: pytest.LogCaptureFixture,
+    spoil: str,
 ) -> None:
     """The document reaches the group but Telegram's answer comes back unreadable, as
     a proxy on the way may leave it (a 200 cut short, or JSON that says ``ok`` with no
     ``result``): the group has its record once, not a second copy, and no "Something
-    went wrong; please try again." below it; the group's next message goes out."""
+    went wrong; please try again." below it; the group's next message goes out.  The
+    log says so in one warning line."""
+    caplog.set_level(logging.INFO)
     log_guard.allow("Can not load invalid JSON data")  # PTB's own line about the answer
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
@@ -193,6 +210,7 @@ async def test_a_record_whose_answer_cannot_be_read_is_neither_sent_again_nor_sa
         sent = group.bot_messages()
         assert [m.text for m in sent] == ["The record", "Deal 1"]
         assert sent[0].document is not None
+        _one_warning_that_it_may_have_arrived(caplog, group.id)
     finally:
         await stop_rig(rig)
 
