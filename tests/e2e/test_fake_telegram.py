@@ -415,6 +415,24 @@ async def test_a_garbled_answer_surfaces_as_a_bare_telegram_error_after_the_call
     assert [c.status for c in fake.calls_to("sendMessage")] == [200, 200]
 
 
+@pytest.mark.parametrize("result", ["oops", ["oops"]], ids=["a_string", "a_list"])
+async def test_a_result_of_the_wrong_type_surfaces_as_no_telegram_error_after_the_call_was_made(
+    fake: FakeTelegram, ptb_bot: Bot, result: object
+) -> None:
+    """``ok`` and a ``result`` that is no message: PTB raises what reading it raised
+    (no `TelegramError`), though the message was posted, with its real result on
+    record; the next call is answered as usual."""
+    group = fake.create_group("Schnapsen table")
+    fake.answer_with_wrong_result_next("sendMessage", result)
+    with pytest.raises((AttributeError, TypeError)):
+        await ptb_bot.send_message(group.id, "hello")
+    again = await ptb_bot.send_message(group.id, "again")
+    assert [m.text for m in group.bot_messages()] == ["hello", "again"]
+    first, second = fake.calls_to("sendMessage")
+    assert (first.status, second.status) == (200, 200)
+    assert first.result["text"] == "hello" and again.message_id == first.result["message_id"] + 1
+
+
 async def test_flood_control_per_chat(
     fake: FakeTelegram, ptb_bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -324,6 +324,58 @@ async def test_a_player_who_blocks_the_bot_is_asked_back_and_plays_on(
         await stop_rig(rig)
 
 
+# ------------------------------------------------------------ answers out of shape
+
+
+@pytest.mark.parametrize(
+    ("method", "result"),
+    [("sendMessage", "oops"), ("editMessageText", ["oops"])],
+    ids=["post_answered_oops", "edit_answered_a_list"],
+)
+async def test_a_message_whose_answer_holds_a_result_of_the_wrong_type_arrived_and_play_goes_on(
+    fake: FakeTelegram,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    method: str,
+    result: object,
+) -> None:
+    """Telegram carries out a post (the table, a hand) or an edit (the lobby's last
+    words) at the match's start, but a gateway on the way answers with a ``result``
+    of the wrong type, which python-telegram-bot cannot read (no `TelegramError`):
+    the message is there, nobody reads "please try again", the players play on
+    with the newest table and hands in front of them (a post whose message id the
+    bot never learnt comes anew), and the log has one warning naming the request,
+    no traceback, no card."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        since = len(fake.calls)
+        fake.answer_with_wrong_result_next(method, result)
+        assert not (await press(fake, players.users[0], lobby, "Start")).show_alert
+        await play(rig, table_id, players.users, until=lambda: False, limit=2)
+        assert await rig.adapter.outbox.drain(5)
+
+        spoiled = next(c for c in fake.calls[since:] if c.method == method)
+        assert spoiled.status == 200  # carried out, whatever the answer said
+        chats = [group, *(u.private_chat for u in players.users)]
+        assert not [m.text for c in chats for m in c.bot_messages() if "try again" in m.text]
+        view = rig.service.table(table_id)
+        assert view is not None and table_messages(group, table_id)[-1].text == view.message.text
+        assert "has already started" in lobby.text and not lobby.buttons(), lobby.text
+        rig.witness.check_group(table_id, group)
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+
+        said = warned(caplog)
+        assert len(said) == 1 and "not in the Bot API's shape" in said[0], said
+        assert method in said[0] and "chat " in said[0], said
+        assert not [r for r in caplog.records if r.exc_info or CARD.search(r.getMessage())]
+    finally:
+        await stop_rig(rig)
+
+
 # ------------------------------------------------------------ messages deleted
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tests.e2e.fakes.telegram.api_chats import ChatsApi
 from tests.e2e.fakes.telegram.errors import METHOD_NOT_FOUND, ApiError
-from tests.e2e.fakes.telegram.failures import FailureInjection, Spoiled
+from tests.e2e.fakes.telegram.failures import FailureInjection, _Injected
 from tests.e2e.fakes.telegram.params import _read_params
 from tests.e2e.fakes.telegram.protocol import _TOKEN_SHAPE
 from tests.e2e.fakes.telegram.records import ApiCall
@@ -68,7 +68,7 @@ class BotApi(ChatsApi, Updates, FailureInjection):
         method_name = request.match_info["method"]
         canonical = method_name
         params: Params = {}
-        spoiled: Spoiled | None = None
+        spoiled: _Injected | None = None
         try:
             params = await _read_params(request)
             self._check_token(token)
@@ -94,7 +94,8 @@ class BotApi(ChatsApi, Updates, FailureInjection):
             status, body = 200, {"ok": True, "result": result}
         if status != 200:
             spoiled = None  # refused: nothing carried out, an answer as usual
-        lose = spoiled == "lost"
+        how = spoiled.spoiled if spoiled is not None else None
+        lose = how == "lost"
         if lose:
             status = 0
         self.calls.append(
@@ -110,10 +111,12 @@ class BotApi(ChatsApi, Updates, FailureInjection):
         self._notify()
         if lose and request.transport is not None:
             request.transport.abort()  # done, but the answer never leaves
-        if spoiled == "garbled":  # done, but the answer is cut short: no JSON
+        if how == "garbled":  # done, but the answer is cut short: no JSON
             return web.Response(text=json.dumps(body)[:-1], content_type="application/json")
-        if spoiled == "without result":  # done, but the answer holds no result
+        if how == "without result":  # done, but the answer holds no result
             return web.json_response({"ok": True})
+        if spoiled is not None and how == "wrong result":  # done, another result told
+            return web.json_response({"ok": True, "result": spoiled.result})
         return web.json_response(body, status=status or 200)
 
     async def _handle_file(self, request: web.Request) -> web.Response:

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 
 
 #: What becomes of the answer to a call carried out: "lost" (the connection cut, no
-#: answer), "garbled" (a 200 whose body is cut short, no JSON) or "without result" (a
-#: 200 whose JSON says ``ok`` but holds no ``result``).
-Spoiled = Literal["lost", "garbled", "without result"]
+#: answer), "garbled" (a 200 whose body is cut short, no JSON), "without result" (a
+#: 200 whose JSON says ``ok`` but holds no ``result``) or "wrong result" (``ok``, and
+#: a ``result`` of the wrong type: `_Injected.result`).
+Spoiled = Literal["lost", "garbled", "without result", "wrong result"]
 
 
 @dataclass
@@ -28,6 +29,7 @@ class _Injected:
     error: ApiError | None  # None: the call is carried out, its answer `spoiled`
     times: int
     spoiled: Spoiled = "lost"
+    result: object = None  # what a "wrong result" answer holds instead of the real one
 
 
 @dataclass(eq=False)
@@ -99,8 +101,7 @@ class FailureInjection(FakeTelegramState):
         (PTB raises ``NetworkError``).  The call is recorded with status 0.  Queued
         in turn with `fail_next`: ``lose_answer_next(m)`` then ``fail_next(m, ...)``
         loses the first answer and refuses the second call."""
-        canonical = self._methods[method.lower()][0]
-        self._injected.setdefault(canonical, []).append(_Injected(None, times))
+        self._spoil_next(method, _Injected(None, times))
 
     def garble_answer_next(self, method: str, times: int = 1) -> None:
         """Carry out the next ``times`` calls of ``method`` but answer 200 with the
@@ -110,8 +111,7 @@ class FailureInjection(FakeTelegramState):
         ("Can not load invalid JSON data"): a test `allow`s that on its log guard.
         The call is recorded with status 200.  Queued in turn with `fail_next` and
         `lose_answer_next`."""
-        canonical = self._methods[method.lower()][0]
-        self._injected.setdefault(canonical, []).append(_Injected(None, times, "garbled"))
+        self._spoil_next(method, _Injected(None, times, "garbled"))
 
     def answer_without_result_next(self, method: str, times: int = 1) -> None:
         """Carry out the next ``times`` calls of ``method`` but answer 200 with
@@ -120,8 +120,23 @@ class FailureInjection(FakeTelegramState):
         ``TelegramError`` but a ``KeyError`` of its own, and the bot cannot tell
         whether it arrived (it did).  The call is recorded with status 200 and its
         result.  Queued in turn with `fail_next` and the other spoiled answers."""
+        self._spoil_next(method, _Injected(None, times, "without result"))
+
+    def answer_with_wrong_result_next(self, method: str, result: object, times: int = 1) -> None:
+        """Carry out the next ``times`` calls of ``method`` but answer 200 with
+        ``{"ok": true, "result": result}``, a `result` of the wrong type (``"oops"``,
+        a list where the Bot API gives an object): JSON in the Bot API's envelope, its
+        content not (a gateway on the way that rewrites answers).  PTB raises no
+        ``TelegramError`` but whatever reading it raises (an ``AttributeError``, a
+        ``TypeError``), and the bot cannot tell whether it arrived (it did).  The
+        call is recorded with status 200 and its real result.  Queued in turn with
+        `fail_next` and the other spoiled answers."""
+        self._spoil_next(method, _Injected(None, times, "wrong result", result))
+
+    def _spoil_next(self, method: str, injected: _Injected) -> None:
+        """Queue `injected` for the next calls of `method`, behind those queued."""
         canonical = self._methods[method.lower()][0]
-        self._injected.setdefault(canonical, []).append(_Injected(None, times, "without result"))
+        self._injected.setdefault(canonical, []).append(injected)
 
     def hold(self, method: str, *, chat: FakeChat | int | None = None) -> Hold:
         """Hold the bot's requests to ``method`` (in ``chat`` only, if given) before
@@ -148,11 +163,11 @@ class FailureInjection(FakeTelegramState):
             hold.waiting -= 1
         return not hold.dropped
 
-    def _apply_injected(self, method: str) -> Spoiled | None:
+    def _apply_injected(self, method: str) -> _Injected | None:
         """Raise the error injected for this call, if any; else what becomes of the
         answer of a call carried out (`lose_answer_next`, `garble_answer_next`,
-        `answer_without_result_next`), or
-        None: answered as usual."""
+        `answer_without_result_next`, `answer_with_wrong_result_next`), or None:
+        answered as usual."""
         queue = self._injected.get(method)
         if not queue:
             return None
@@ -161,7 +176,7 @@ class FailureInjection(FakeTelegramState):
         if injected.times <= 0:
             queue.pop(0)
         if injected.error is None:
-            return injected.spoiled
+            return injected
         raise injected.error
 
     def _apply_flood_control(self, method: str, params: Params) -> list[_Bucket]:
