@@ -56,6 +56,7 @@ from tests.e2e.telegram_harness import (
     started_match,
     stop_rig,
     timings,
+    warned,
     webhook_config,
 )
 
@@ -1370,6 +1371,54 @@ async def test_the_reminder_says_how_long_is_really_left(
         )
         said = re.search(r"\((\d+) s left\)", note.text)
         assert said is not None and 3 <= int(said.group(1)) <= 5, note.text  # 20 before
+    finally:
+        await stop_rig(rig)
+
+
+@pytest.mark.parametrize("answer", ["as_usual", "out_of_shape"])
+async def test_a_lobby_the_last_run_left_with_its_buttons_loses_them_when_its_table_closes(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, answer: str
+) -> None:
+    """Berti and Cilli's match started, but the lobby's last edit never made it (a
+    refusal here; a kill leaves it so too), so the lobby still offers Join and Start.
+    The restarted bot redraws the table and the hands, not that lobby, whose text it
+    never drew.  When Anna, the group's admin, closes the table, the lobby's buttons
+    come off and its text stays (editMessageReplyMarkup), also when Telegram's
+    answer to that comes back out of shape: one warning saying so, no traceback, and
+    the group reads that the table closed."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    players = make_players(fake, ["Anna", "Berti", "Cilli"])
+    anna, *seated = players.users
+    group = players.group
+    try:
+        table_id, lobby = await open_table(rig, Players(group, seated), "/new zweier")
+        fake.fail_next("editMessageText", error_code=400, description="Bad Request: odd")
+        assert not (await press(fake, seated[0], lobby, "Start")).show_alert
+        assert await rig.adapter.outbox.drain(5)
+    finally:
+        await stop_rig(rig)
+    offered = lobby.text
+    assert "Start" in [b.text for b in lobby.buttons()], lobby.keyboard()
+
+    rig = await start_rig(fake, db)
+    try:
+        assert await rig.adapter.outbox.drain(5)
+        assert lobby.buttons() and lobby.text == offered  # not this run's to redraw
+        caplog.clear()
+        if answer == "out_of_shape":
+            fake.answer_with_wrong_result_next("editMessageReplyMarkup", "oops")
+        anna.send(group, "/abort")
+        await fake.wait_for_message(group, contains="an admin closed it", after=lobby)
+        assert await rig.adapter.outbox.drain(5)
+        assert rig.table(table_id) is None
+        assert lobby.buttons() == [] and lobby.text == offered
+        assert [c.status for c in fake.calls_to("editMessageReplyMarkup")] == [200]
+        said = [m for m in warned(caplog) if "editMessageReplyMarkup" in m]
+        assert len(said) == (answer == "out_of_shape"), said
+        assert all(f"a strip in chat {group.id}: " in m for m in said), said
+        assert not [r for r in caplog.records if r.exc_info]
     finally:
         await stop_rig(rig)
 
