@@ -15,6 +15,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -1106,6 +1107,131 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
         assert await outbox.drain(5)
         assert [m.text for m in group.bot_messages()] == ["deal 2", "deal 3"]
         assert outbox.stats.failed == 2
+        await outbox.close()
+
+
+class HeldPauses:
+    """`asyncio` as the outbox's `sending` module sees it, but for its pauses (before
+    a try again, a 429's wait): each is noted and lasts until the test ends it, so
+    what happens during one is no race, and no test waits out real seconds."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self._pausing: asyncio.Queue[asyncio.Event] = asyncio.Queue()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        go_on = asyncio.Event()
+        self._pausing.put_nowait(go_on)
+        await go_on.wait()
+
+    async def paused(self) -> asyncio.Event:
+        """Wait for the next pause; setting the event returned ends it."""
+        return await asyncio.wait_for(self._pausing.get(), 5)
+
+
+async def test_an_edit_whose_answer_is_lost_is_tried_again_later_each_time_with_the_newest_text(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram's answer to an edit of the table is lost on the way (it may have
+    arrived), then it answers Bad Gateway twice: the bot pauses before each new try,
+    twice as long each time (a network in trouble is not hammered), and a move made
+    during the first pause goes out in the next try, not after one more try of the
+    old table (a request more, the old table shown again for a moment)."""
+    from adapters.telegram import Content, Throttle, sending
+
+    pauses = HeldPauses()
+    monkeypatch.setattr(sending, "asyncio", pauses)
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off())
+        handle = Handle(group.id, "t1", None)
+        outbox.post(handle, Content("move 0"))
+        assert await outbox.drain(5)
+        fake.lose_answer_next("editMessageText")
+        fake.fail_next("editMessageText", times=2, error_code=502)
+        outbox.edit(handle, Content("move 1"))
+        first = await pauses.paused()
+        outbox.edit(handle, Content("move 2"))
+        first.set()
+        (await pauses.paused()).set()
+        (await pauses.paused()).set()
+        assert await outbox.drain(5)
+        edits = fake.calls_to("editMessageText")
+        assert [(c.params["text"], c.status) for c in edits] == [
+            ("move 1", 0),
+            *[("move 2", 502)] * 2,
+            ("move 2", 200),
+        ]
+        assert pauses.seconds == [0.4, 0.8, 1.6]
+        assert group.bot_messages()[-1].text == "move 2" and outbox.stats.failed == 0
+        await outbox.close()
+
+
+async def test_a_message_sent_in_an_outage_uses_up_its_attempts_only_on_tries_that_arrived(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram is out of reach for five tries of a deal's result (no connection: it
+    never arrived), then answers Bad Gateway twice (each may have arrived): the bot
+    pauses longer before each try, up to 5 s (an outage of an hour is asked about
+    every 5 s, neither hammered nor given up), the tries that never connected use up
+    none of its two attempts, and the two that arrived use them up: it is given up
+    then, not tried on as if the outage had cost nothing, nor at the first Bad
+    Gateway; the next message goes out."""
+    from adapters.telegram import Content, Throttle, sending
+
+    pauses = HeldPauses()
+    monkeypatch.setattr(sending, "asyncio", pauses)
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off(), max_attempts=2)
+        await fake.go_offline()
+        fake.fail_next("sendMessage", times=2, error_code=502)  # the first that arrive
+        outbox.send(group.id, Content("Deal 1 over"))
+        outbox.send(group.id, Content("Deal 2"))
+        for _ in range(4):
+            (await pauses.paused()).set()
+        last = await pauses.paused()
+        await fake.come_back()
+        last.set()
+        (await pauses.paused()).set()
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendMessage")] == [502, 502, 200]
+        assert [m.text for m in group.bot_messages()] == ["Deal 2"]
+        assert pauses.seconds == [0.4, 0.8, 1.6, 3.2, 5.0, 5.0]
+        assert (outbox.stats.unreachable, outbox.stats.failed) == (5, 1)
+        await outbox.close()
+
+
+async def test_a_record_telegram_keeps_failing_on_is_given_up_without_try_again_in_one_line(
+    fake: FakeTelegram, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram answers Bad Gateway to both tries of a record (each may have
+    arrived): it is given up, and the group reads no "please try again" (the record
+    may well be there), only its next message; the log says so in one warning."""
+    from adapters.telegram import Content, Throttle, sending
+    from adapters.telegram.content import Attachment
+
+    caplog.set_level(logging.INFO)
+    pauses = HeldPauses()
+    monkeypatch.setattr(sending, "asyncio", pauses)
+    group = fake.create_group("Schnapsen")
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off(), max_attempts=2)
+        fake.fail_next("sendDocument", times=2, error_code=502)
+        failed = Content("Something went wrong; please try again.")
+        outbox.send_file(group.id, Attachment("r.json", b"{}"), "The record", fallback=failed)
+        outbox.send(group.id, Content("Deal 1"))
+        (await pauses.paused()).set()
+        assert await outbox.drain(5)
+        assert [c.status for c in fake.calls_to("sendDocument")] == [502, 502]
+        assert [m.text for m in group.bot_messages()] == ["Deal 1"]
+        [said] = warned(caplog, under=("adapters",))
+        assert said.startswith(f"giving up a document in chat {group.id}: "), said
+        assert said.endswith("it may have arrived, so no fallback"), said
         await outbox.close()
 
 
