@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord import render
+from bot.table import Table
 from tests.e2e.discord_harness import World, discord_world
 from tests.e2e.test_discord import current_ids, start_zweier
 from tests.e2e.test_discord_failures import adapter_lines
@@ -27,6 +28,16 @@ async def move(world: World, table_id: str) -> None:
     )
     await world.click(user, hand, current_ids(world, table_id, hand)[0])
     await world.fake.wait_for(lambda: table.version > version, description="the move")
+
+
+async def anna_and_bert_after(world: World, moves: int) -> tuple[str, Table]:
+    """Anna and Bert's Zweier, `moves` cards into its first deal, all of it shown."""
+    await world.start_bot()
+    table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+    for _ in range(moves):
+        await move(world, table_id)
+    await world.settle()
+    return table_id, world.service.tables[table_id]
 
 
 async def test_a_burst_of_moves_is_one_edit_of_the_table_message(tmp_path: Path) -> None:
@@ -97,14 +108,9 @@ async def test_a_change_that_leaves_a_hand_as_it_is_costs_no_edit_of_it(tmp_path
     Discord (each one counts against the DM channel's rate limit, and the edit his
     next turn needs would wait behind it)."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
         fake = world.fake
         anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
-        table = world.service.tables[table_id]
-        for _ in range(2):
-            await move(world, table_id)
-        await world.settle()
+        table_id, table = await anna_and_bert_after(world, 2)
         voter = bert if table.to_act() == table.seat_of(f"dc:{anna.id}") else anna
         hand = world.hand_message(voter, table_id)
         assert hand is not None
@@ -128,13 +134,9 @@ async def test_dms_closed_mid_deal_cost_one_refused_edit_and_one_note(
     plays the deal out from there.  Closed DMs are his choice, not a failure: no
     warning is logged."""
     async with discord_world(tmp_path) as world:
-        await world.start_bot()
         fake = world.fake
-        anna, bert = world["anna"], world["bert"]
-        table_id, _ = await start_zweier(world, anna, bert)
-        table = world.service.tables[table_id]
-        await move(world, table_id)
-        await world.settle()
+        bert = world["bert"]
+        table_id, table = await anna_and_bert_after(world, 1)
         hand = world.hand_message(bert, table_id)
         assert hand is not None
         bert.dms_closed = True
