@@ -83,6 +83,23 @@ def current_ids(world: World, table_id: str, message: FakeMessage) -> list[str]:
     return [b.custom_id for b in message.buttons if b.custom_id and is_current(b.custom_id, table)]
 
 
+async def new_table_with_no_such_preset(world: World, user: FakeUser) -> FakeInteraction:
+    """`/schnapsen new` in the channel, refused: the answer is public until the core
+    has refused it (a bot started with ``ack_budget=0`` "thinks" in public first)."""
+    return await world.fake.slash(
+        user, world.channel, "schnapsen new", game="zweier", preset="nonsense"
+    )
+
+
+async def assert_refused_in_private(world: World, refused: FakeInteraction) -> None:
+    """The refusal of `new_table_with_no_such_preset` reached its user alone: nothing
+    of it in the channel."""
+    [answer] = await refused.wait_followups()
+    assert answer.ephemeral_for is refused.user and answer.content.startswith("Unknown preset")
+    public = [m.content for m in world.fake.channel_messages(world.channel)]
+    assert not any("Unknown preset" in c for c in public)
+
+
 # --------------------------------------------------------------------------- commands
 
 
@@ -649,15 +666,10 @@ async def test_a_slow_new_table_refusal_stays_private(tmp_path: Path) -> None:
     async with discord_world(tmp_path) as world:
         await world.start_bot(ack_budget=0)  # every answer is deferred first
         anna = world["anna"]
-        refused = await world.fake.slash(
-            anna, world.channel, "schnapsen new", game="zweier", preset="nonsense"
-        )
+        refused = await new_table_with_no_such_preset(world, anna)
         assert await refused.wait_acknowledged() == 5
-        [answer] = await refused.wait_followups()
-        assert answer.ephemeral_for is anna and answer.content.startswith("Unknown preset")
+        await assert_refused_in_private(world, refused)
         assert refused.original is not None and refused.original.deleted
-        public = [m.content for m in world.fake.channel_messages(world.channel)]
-        assert not any("Unknown preset" in c for c in public)
 
         # a table it opens is still shown to everybody, deferred or not
         table_id, lobby = await world.open_table(anna, "zweier")

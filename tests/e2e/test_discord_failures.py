@@ -36,7 +36,13 @@ from tests.e2e.fakes.discord.failures import RESET, InjectedFailure
 from tests.e2e.fakes.discord.interaction import FakeInteraction
 from tests.e2e.fakes.discord.messages import FakeMessage
 from tests.e2e.fakes.discord.protocol import Limits, Permission
-from tests.e2e.test_discord import current_ids, next_press, start_zweier
+from tests.e2e.test_discord import (
+    assert_refused_in_private,
+    current_ids,
+    new_table_with_no_such_preset,
+    next_press,
+    start_zweier,
+)
 
 MESSAGES = "/channels/{channel_id}/messages"
 EDITS = "/channels/{channel_id}/messages/{message_id}"
@@ -796,6 +802,29 @@ async def test_a_command_discord_cannot_be_answered_for_is_one_warning(
         assert "could not answer /leaderboard" in line
         board = await world.slash(world["anna"], "leaderboard")
         assert board.content.startswith("No rated games")
+
+
+async def test_a_thinking_answer_a_moderator_deleted_first_still_leaves_a_private_refusal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anna's slow `/schnapsen new` is refused; a moderator deletes its public
+    "thinking…" just before the bot does, so Discord refuses the bot's delete (404
+    10008 Unknown Message).  Anna still gets the refusal, seen by her alone (the
+    thinking message is gone all the same), and one warning says the thinking answer
+    could not be removed: the command is not taken for failed."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ack_budget=0)  # every answer is deferred first
+        delete = world.fake.hold("DELETE", "/webhooks/{webhook_id}/{token}/messages/{message_id}")
+        refused = await new_table_with_no_such_preset(world, world["anna"])
+        await delete.wait_held()
+        assert refused.original is not None
+        refused.original.deleted = True  # the moderator
+        delete.release()
+
+        await assert_refused_in_private(world, refused)
+        [line] = adapter_lines(caplog)
+        assert "thinking answer could not be removed" in line and "10008" in line
+        assert not refused.failed
 
 
 async def test_a_stop_lets_a_command_answer_on_its_way_arrive(
