@@ -634,3 +634,24 @@ async def test_her_hand_follows_a_move_made_while_her_reminder_waits_in_the_dm(
 
         shown = service.hand(table_id, key)
         assert shown is not None and hand.content == render.content(shown.message)
+
+
+async def test_a_nickname_that_reads_as_a_mass_mention_rings_nobody(tmp_path: Path) -> None:
+    """Bert's nickname is "@here" and the mention of a role Anna has (a prank:
+    Discord takes a nickname as typed).  The channel's messages that name him, up to
+    the summary after he resigns, ring nobody: neither the server nor the role."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        anna, bert = world["anna"], world["bert"]
+        guild = world.channel.guild
+        assert guild is not None
+        role = world.fake.add_role(guild, "Kartenrunde", 0)
+        guild.members[anna.id].roles.append(role)
+        prank = guild.members[bert.id].nick = f"@here<@&{role.id}>"
+        await world.start_match(anna, bert)
+        await world.resign(bert)
+        await world.settle()
+
+        said = world.fake.channel_messages(world.channel)
+        [summary] = [m for m in said if f"{prank} resigned" in m.content]
+        assert summary.pinged == [] and [m.content for m in said if m.pinged] == []

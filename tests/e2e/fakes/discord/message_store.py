@@ -270,16 +270,29 @@ class MessageStore(FakeDiscordState):
         ids = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
         return [self.users[user_id] for user_id in ids if user_id in self.users]
 
-    def _pinged(self, content: str, allowed: Json | None) -> list[FakeUser]:
-        """Who a new message notifies: without `allowed_mentions` every user it
-        mentions; with it, those its "parse" (``users``) or its "users" list allow."""
-        mentioned = self._mentions(content)
-        if not isinstance(allowed, dict):
-            return mentioned
-        if "users" in (allowed.get("parse") or []):
-            return mentioned
-        ids = {int(u) for u in allowed.get("users") or []}
-        return [user for user in mentioned if user.id in ids]
+    def _pinged(self, channel: FakeChannel, content: str, allowed: Json | None) -> list[FakeUser]:
+        """Who a new message notifies: the users it mentions, the members of the roles
+        it mentions, and for "@everyone" or "@here" the whole server.  Without
+        `allowed_mentions` all of them; with it, those its "parse" (``users``,
+        ``roles``, ``everyone``) or its "users" and "roles" lists allow.  A player's
+        nickname may read as any of these (Discord takes it as typed)."""
+        users = self._mentions(content)
+        roles = {int(found) for found in re.findall(r"<@&(\d+)>", content)}
+        everyone = "@everyone" in content or "@here" in content
+        if isinstance(allowed, dict):
+            parse = allowed.get("parse") or []
+            if "users" not in parse:
+                ids = {int(u) for u in allowed.get("users") or []}
+                users = [user for user in users if user.id in ids]
+            if "roles" not in parse:
+                roles &= {int(r) for r in allowed.get("roles") or []}
+            everyone = everyone and "everyone" in parse
+        pinged = {user.id: user for user in users}
+        members = channel.guild.members.values() if channel.guild is not None else ()
+        for member in members:
+            if everyone or roles & {role.id for role in member.roles}:
+                pinged.setdefault(member.user.id, member.user)
+        return list(pinged.values())
 
     def _store_message(
         self,
@@ -339,7 +352,7 @@ class MessageStore(FakeDiscordState):
             type=message_type,
             ephemeral_for=ephemeral_for,
             mentions=self._mentions(content),
-            pinged=self._pinged(content, body.get("allowed_mentions")),
+            pinged=self._pinged(channel, content, body.get("allowed_mentions")),
         )
         if interaction is not None:
             message.interaction = interaction

@@ -92,8 +92,9 @@ class FakeMessage:
     interaction_metadata: Json | None = None
     mentions: list[FakeUser] = field(default_factory=list)
     pinged: list[FakeUser] = field(default_factory=list)
-    """Those of `mentions` the message notified when sent: its `allowed_mentions`
-    decide (an edit notifies nobody)."""
+    """Those the message notified when sent: of `mentions`, of the roles it mentions,
+    or everybody for "@everyone"; its `allowed_mentions` decide (an edit notifies
+    nobody)."""
     history: list[MessageRevision] = field(default_factory=list)
     nonce: str | None = None
 
