@@ -15,6 +15,7 @@ import pytest
 
 from bot.i18n import t
 from bot.payload import decode as decode_payload
+from bot.table import Status
 from tests.e2e.discord_harness import World, discord_world, is_current
 from tests.e2e.fakes.discord.entities import FakeUser
 from tests.e2e.fakes.discord.messages import FakeMessage
@@ -189,6 +190,53 @@ async def test_a_dm_still_on_its_way_holds_up_nobody_else(tmp_path: Path) -> Non
         await world.settle()
         assert len(table.deal_log.actions) == played + 2
         assert all(is_current(b.custom_id or "", table) for b in hand.buttons)
+
+
+async def test_a_match_that_ends_while_a_dm_hand_is_on_its_way_still_clears_that_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a move, the edit of the mover's DM hand is slow to go through, and the
+    other player resigns meanwhile.  The channel says so at once, without waiting for
+    it; once the edit is through, the mover's hand shows the match as over, without
+    buttons.  Only then is the core told the end went out (told before, the table was
+    forgotten first: that hand kept buttons that only got refusals, and a kill then
+    left it so for good, the restart having nothing more to show)."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot()
+        table_id = await world.start_match(world["anna"], world["bert"])
+        table = world.service.tables[table_id]
+        mover, hand = await next_press(world, table_id)
+        other = world["bert"] if mover is world["anna"] else world["anna"]
+        cleared_when_told: list[bool] = []
+        delivered = world.service.delivered
+
+        async def told(table_id: str, version: int) -> None:
+            cleared_when_told.append(hand.buttons == [])
+            await delivered(table_id, version)
+
+        monkeypatch.setattr(world.service, "delivered", told)
+        slow = world.fake.hold("PATCH", f"/channels/{hand.channel.id}/messages/{hand.id}")
+        await world.click(mover, hand, current_ids(world, table_id, hand)[0])
+        await slow.wait_held()
+        channel = world.adapter._outboxes[(table_id, "")]
+        await world.resign(other)
+        await world.fake.wait_for(  # said, and the channel's queue at the table's close
+            lambda: (
+                not channel.ops
+                and [
+                    m for m in world.fake.channel_messages(world.channel) if "resigned" in m.content
+                ]
+            ),
+            description="the summary",
+        )
+        assert slow.waiting == 1  # the mover's edit is still on its way
+
+        slow.release()
+        await world.settle()
+        assert table.status == Status.FINISHED
+        assert hand.buttons == []
+        assert hand.content.endswith(t(mover.locale, "hand.match_over"))
+        assert cleared_when_told == [True]
 
 
 async def test_a_lobby_pressed_by_everyone_at_once_seats_and_deals_once(tmp_path: Path) -> None:
