@@ -101,16 +101,20 @@ async def test_a_deal_played_out_behind_a_slow_edit_ends_on_its_last_picture(
         assert view is not None and second.content == render.content(view.message)
 
 
-async def test_a_change_that_leaves_a_hand_as_it_is_costs_no_edit_of_it(tmp_path: Path) -> None:
-    """Anna and Bert have each played a card; then the one who waits asks to close
-    the table (/abort, a vote the other must second).  The table changes (a new
-    version), but the voter's DM hand shows what it showed: no edit of it goes to
-    Discord (each one counts against the DM channel's rate limit, and the edit his
-    next turn needs would wait behind it)."""
+@pytest.mark.parametrize("moves", [0, 2], ids=["as_posted", "as_edited"])
+async def test_a_change_that_leaves_a_hand_as_it_is_costs_no_edit_of_it(
+    tmp_path: Path, moves: int
+) -> None:
+    """The deal has just been dealt, or Anna and Bert have each played a card; then
+    the one who waits asks to close the table (/abort, a vote the other must
+    second).  The table changes (a new version), but the voter's DM hand shows what
+    it showed when it was posted or last edited: no edit of it goes to Discord (each
+    one counts against the DM channel's rate limit, and the edit his next turn needs
+    would wait behind it)."""
     async with discord_world(tmp_path) as world:
         fake = world.fake
         anna, bert = world["anna"], world["bert"]
-        table_id, table = await anna_and_bert_after(world, 2)
+        table_id, table = await anna_and_bert_after(world, moves)
         voter = bert if table.to_act() == table.seat_of(f"dc:{anna.id}") else anna
         hand = world.hand_message(voter, table_id)
         assert hand is not None
