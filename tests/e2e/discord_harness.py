@@ -23,7 +23,7 @@ import discord.gateway
 import discord.http
 from pydantic import SecretStr
 
-from adapters.discord import DiscordAdapter
+from adapters.discord import DiscordAdapter, render
 from adapters.discord.errors import ALREADY_ACKNOWLEDGED
 from bot.config import Config
 from bot.i18n import LANGUAGES, card_label
@@ -32,6 +32,7 @@ from bot.payload import decode as decode_payload
 from bot.service import TableService, TableUpdate, Timings
 from bot.store import Store
 from bot.table import DealLog, Table
+from bot.views import Message
 from engine import protocol as P
 from engine.actions import Pass
 from engine.actions import decode as decode_action
@@ -534,6 +535,17 @@ async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> N
 def is_ping(message: FakeMessage) -> bool:
     """A "your turn" reply beside a DM hand (`bot.turn_pings`), no hand itself."""
     return message.content.startswith(("Your turn at table", "Du bist dran am Tisch"))
+
+
+def reads_as(message: FakeMessage, shown: Message) -> bool:
+    """Does the message on Discord show `shown` as the adapter renders it: its text,
+    and its buttons down to their custom ids (which carry the table's version)?"""
+    view = render.view(shown)
+    buttons = [getattr(item, "custom_id", None) for item in view.children] if view else []
+    return (
+        message.content == render.content(shown)
+        and [b.custom_id for b in message.buttons] == buttons
+    )
 
 
 def table_of(message: FakeMessage) -> str | None:

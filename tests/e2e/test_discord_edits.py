@@ -13,7 +13,7 @@ import pytest
 
 from adapters.discord import render
 from bot.table import Table
-from tests.e2e.discord_harness import World, discord_world
+from tests.e2e.discord_harness import World, discord_world, reads_as
 from tests.e2e.test_discord import current_ids, start_zweier
 from tests.e2e.test_discord_failures import adapter_lines
 
@@ -59,12 +59,8 @@ async def test_a_burst_of_moves_is_one_edit_of_the_table_message(tmp_path: Path)
         await world.settle()
 
         view = world.service.table(table_id)
-        assert view is not None and message.content == render.content(view.message)
-        buttons = render.view(view.message)
-        assert buttons is not None  # the button's custom ids too: the last version's
-        assert [b.custom_id for b in message.buttons] == [
-            getattr(item, "custom_id", None) for item in buttons.children
-        ]
+        assert view is not None and message.buttons  # the custom ids: the last version's
+        assert reads_as(message, view.message)
         assert len(fake.requests_to("PATCH", path)) == 2
 
 

@@ -30,7 +30,13 @@ from bot.store import StoreError
 from engine.cards import CARDS
 from tests.bot.test_store_failures import _fail_once
 from tests.e2e.clocks import held, long_turns, remind, run_out
-from tests.e2e.discord_harness import INTERACTION_CALLBACK, World, discord_world, table_of
+from tests.e2e.discord_harness import (
+    INTERACTION_CALLBACK,
+    World,
+    discord_world,
+    reads_as,
+    table_of,
+)
 from tests.e2e.fakes.discord.entities import FakeUser
 from tests.e2e.fakes.discord.failures import RESET, InjectedFailure
 from tests.e2e.fakes.discord.interaction import FakeInteraction
@@ -551,13 +557,16 @@ async def test_a_hand_whose_edit_was_given_up_is_redrawn_when_its_old_button_is_
         )
 
 
+@pytest.mark.parametrize("posted", ["table", "hands"])
 async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_is_now(
-    tmp_path: Path,
+    tmp_path: Path, posted: str
 ) -> None:
-    """The table message of a new deal reaches Discord but the bot is answered 503;
-    before it tries again, a player moves.  The retry keeps the post's nonce, so
-    Discord gives back the message as first sent (the table before the move): the
-    channel must end up showing the table as it is, not the deal's first picture."""
+    """The table message of a new deal (or each DM hand) reaches Discord but the bot
+    is answered 503; before it tries again, the table changes: a player moves (or the
+    one who waits asks to close it, which leaves the other's hand reading the same,
+    with the buttons of the table's new version).  The retry keeps the post's nonce,
+    so Discord gives back the message as first sent: each must end up showing the
+    table as it is, not the deal's first picture, nor buttons only refused as stale."""
     async with discord_world(tmp_path) as world:
         await world.start_bot(retry_delays=(0.5,))
         fake = world.fake
@@ -566,40 +575,59 @@ async def test_a_post_made_despite_a_503_and_tried_again_shows_the_table_as_it_i
         await world.click(bert, lobby, "Join")
         await world.settle()
         long_turns(world.service, table_id)
-        posts = f"/channels/{world.channel.id}/messages"
-        fake.server_error("POST", posts, status=503, processed=True)
-        first_try = fake.hold("POST", posts)
+        channels = (
+            [world.channel]
+            if posted == "table"
+            else [fake.dm_channel(user, create=True) for user in (anna, bert)]
+        )
+        paths = [f"/channels/{c.id}/messages" for c in channels if c is not None]
+        for path in paths:
+            fake.server_error("POST", path, status=503, processed=True)
+        first_tries = [fake.hold("POST", path) for path in paths]
         await world.click(anna, lobby, "Start")
-        await first_try.wait_held()
-        # the retry waits until the player has moved: held before the first try is
+        for first_try in first_tries:
+            await first_try.wait_held()
+        # the retry waits until the table has changed: held before the first try is
         # answered, as the retry may come before a loaded machine's test goes on
-        retry = fake.hold("POST", posts)
-        first_try.release()
+        retries = [fake.hold("POST", path) for path in paths]
+        for first_try in first_tries:
+            first_try.release()
         await fake.wait_for(
-            lambda: any(r.status == 503 for r in fake.requests_to("POST", posts)),
-            description="the table message's post to be answered 503",
+            lambda: all(
+                any(r.status == 503 for r in fake.requests_to("POST", path)) for path in paths
+            ),
+            description="the posts to be answered 503",
         )
         [first] = world.table_messages(table_id)
+        hands = [world.hand_message(user, table_id) for user in (anna, bert)]
         table = world.service.tables[table_id]
 
         # the channel's outbox is busy: not `next_press`
         user, hand = await fake.wait_for(
             lambda: world.pressable(table_id), description="a hand to play"
         )
-        played = table.version
-        await world.click(user, hand, current_ids(world, table_id, hand)[0])
-        await fake.wait_for(lambda: table.version > played, description="the move")
-        await retry.wait_held()
-        retry.release()
+        version = table.version
+        if posted == "table":
+            await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        else:
+            await world.slash(bert if user is anna else anna, "abort")
+        await fake.wait_for(lambda: table.version > version, description="the change")
+        for retry in retries:
+            await retry.wait_held()
+            retry.release()
         await world.settle()
 
         view = world.service.table(table_id)
         assert view is not None
         assert world.table_messages(table_id) == [first]  # made once
-        assert first.content == render.content(view.message)
-
-
-# --------------------------------------------------------------------------- answering presses
+        assert reads_as(first, view.message)
+        for player in (anna, bert):
+            made = world.hand_message(player, table_id)
+            shown = world.service.hand(table_id, f"dc:{player.id}", player.locale)
+            assert made is not None and shown is not None
+            assert reads_as(made, shown.message)
+        if posted == "hands":
+            assert [world.hand_message(p, table_id) for p in (anna, bert)] == hands  # made once
 
 
 async def test_a_press_whose_answer_discord_refuses_is_answered_again(tmp_path: Path) -> None:
