@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord import render
-from bot.table import Table
+from bot.table import Status, Table
 from tests.e2e.discord_harness import World, discord_world, reads_as
 from tests.e2e.test_discord import current_ids, start_zweier
 from tests.e2e.test_discord_failures import adapter_lines
@@ -173,4 +173,29 @@ async def test_the_table_is_posted_while_the_lobby_s_last_edit_is_on_its_way(
         assert slow.waiting == 1  # the lobby's edit is still on its way
         slow.release()
         await world.settle()
+        assert lobby.buttons == [] and "bert" in lobby.content
+
+
+async def test_a_lobby_edit_tried_again_after_the_start_is_not_sent(tmp_path: Path) -> None:
+    """The lobby's edit for Bert's join meets a 503, and Anna starts the match before
+    it is tried again.  The retry sends nothing: a lobby with its Join and Start
+    buttons, back for a moment after the start, would only invite presses refused
+    as stale.  The lobby's one edit after the 503 is its last: who sat down, no
+    buttons."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(retry_delays=(0.05,))
+        fake = world.fake
+        anna, bert = world["anna"], world["bert"]
+        table_id, lobby = await world.open_table(anna, "zweier")
+        path = f"/channels/{world.channel.id}/messages/{lobby.id}"
+        fake.server_error("PATCH", path, status=503)
+        slow = fake.hold("PATCH", path)
+        await world.click(bert, lobby, "Join")
+        await slow.wait_held()
+        await world.click(anna, lobby, "Start")  # from the lobby as she sees it
+        assert world.service.tables[table_id].status == Status.PLAYING
+        slow.release()
+        await world.settle()
+
+        assert [r.status for r in fake.requests_to("PATCH", path)] == [503, 200]
         assert lobby.buttons == [] and "bert" in lobby.content
