@@ -753,3 +753,28 @@ async def test_a_chosen_refusal_is_answered_as_discord_spells_it(
     refusals.end()
     await channel.send("Deal 3")
     assert [m.content for m in fake.channel_messages(world.table)] == ["Table closed", "Deal 3"]
+
+
+async def test_mass_and_role_mentions_ring_as_allowed_mentions_allow(
+    world: World, bot: ThrowawayBot
+) -> None:
+    """ "@here" rings the whole server and a role's mention that role's members, as a
+    user's mention rings him: each only as far as the message's `allowed_mentions`
+    allow (what a nickname that reads as a mention may do to the bot's notes)."""
+    fake = world.fake
+    role = fake.add_role(world.guild, "Kartenrunde", 0)
+    world.guild.members[world.bob.id].roles.append(role)
+    channel = bot.get_partial_messageable(world.table.id)
+    text = f"@here <@&{role.id}> {world.alice.mention}"
+    allowed = {
+        "all": discord.AllowedMentions.all(),
+        "roles": discord.AllowedMentions(everyone=False, users=False, roles=True),
+        "none": discord.AllowedMentions.none(),
+    }
+    sent = {name: await channel.send(text, allowed_mentions=a) for name, a in allowed.items()}
+    stored = {m.id: m for m in fake.channel_messages(world.table)}
+    rung = {name: {u.username for u in stored[s.id].pinged} for name, s in sent.items()}
+    members = {world.alice, world.bob, world.carol, world.moderator}
+    assert rung["all"] >= {u.username for u in members}
+    assert rung["roles"] == {"bob"}
+    assert rung["none"] == set()
