@@ -8,25 +8,23 @@ commands (help, show, rules, resign) answer; anything else is refused with the r
 from __future__ import annotations
 
 import asyncio
-import logging
+from collections.abc import Awaitable
 
 from bot.payload import decode, loggable, table_verb
+from bot.ports import Outcome
 from bot.table import Status
-from bot.told import log_failure
 from bot.views import Button
 from engine.actions import PlayCard
 from engine.actions import encode as encode_action
 from engine.cards import Card
 
 from .choices import card_of, named, parse_card, step_of, value_of
-from .shape import TableShape
+from .guard import CoreFailed, Guard
 from .texts import say
 from .words import _COMMANDS, _HELP, _QUIT, _RESIGN, _RULES, _SHOW, _YES, _number, _verb
 
-log = logging.getLogger("adapters.local")
 
-
-class Play(TableShape):
+class Play(Guard):
     """The commands and presses of `LocalTable` during a match."""
 
     async def _choices_come(self, line: str) -> bool:
@@ -86,7 +84,11 @@ class Play(TableShape):
         if 1 <= n <= len(self.buttons):
             await self._press(self.buttons[n - 1])
             return
-        values = await self._values()
+        try:
+            values = await self._values()
+        except CoreFailed:
+            self.show(full=True)
+            return
         if n in values:
             await self._press(values[n])
             return
@@ -166,22 +168,25 @@ class Play(TableShape):
             self.say("resign_kept")
             self.show(full=True)
             return True
-        try:
-            outcome = await self.service.resign(self.chat, self.user)
-        except Exception as e:
-            self._failed(e, "resigning table %s failed", self.table_id)
-            return True
-        if not outcome.ok:
-            self.say("refused", reason=outcome.text or outcome.code)
+        resigned = self.service.resign(self.chat, self.user)
+        await self._change(resigned, "resigning table %s failed", self.table_id)
         return True
 
-    def _failed(self, error: Exception, msg: str, *args: object) -> None:
-        """A change of his raised a bug, not the database (`not_saved` is refused as
-        any refusal): the core logged it and put the table back as stored.  As a chat
-        tells a press that failed, he is told so and plays on, the program not ended."""
-        log_failure(log, error, msg, *args)
-        self.say("failed")
-        self.show(full=True)
+    async def _change(self, call: Awaitable[Outcome], what: str, *args: object) -> Outcome | None:
+        """The core's answer to a press or a resignation of his, when it went
+        through.  None when it did not (refused, or a bug: `Guard._core`), after he
+        was told why and then shown the table as stored with his prompt, as a chat
+        answers a press beside its redrawn table: the program not ended."""
+        try:
+            outcome = await self._core(call, what, *args)
+        except CoreFailed:
+            self.show(full=True)
+            return None
+        if not outcome.ok:
+            self.say("refused", reason=outcome.text or outcome.code)
+            self.show(full=True)
+            return None
+        return outcome
 
     def _nothing_to_press(self) -> None:
         if self._waiting_for:
@@ -191,14 +196,9 @@ class Play(TableShape):
 
     async def _press(self, button: Button) -> None:
         self.buttons = []  # pressed: the next view brings the next choices
-        try:
-            outcome = await self.service.act(self.user, button.payload)
-        except Exception as e:
-            self._failed(e, "a press (%s) failed", loggable(button.payload))
-            return
-        if not outcome.ok:
-            self.say("refused", reason=outcome.text or outcome.code)
-            self.show(full=True)
+        pressed = self.service.act(self.user, button.payload)
+        outcome = await self._change(pressed, "a press (%s) failed", loggable(button.payload))
+        if outcome is None:
             return
         if outcome.hand is not None:  # a hand menu: the next page, a discard's 2nd card
             menu = decode(button.payload)
@@ -212,7 +212,8 @@ class Play(TableShape):
         """The values (bids) among this turn's choices, on every page of them.
 
         The other pages are asked of the core like a "More…" press, which changes
-        nothing but what a hand would show; none of them is printed.
+        nothing but what a hand would show; none of them is printed.  `CoreFailed`
+        when asking raised a bug (he was told).
         """
         values: dict[int, Button] = {}
         asked: set[str] = set()
@@ -226,7 +227,8 @@ class Play(TableShape):
                 if payload in asked:  # "Back" leads to a page already read
                     continue
                 asked.add(payload)
-                outcome = await self.service.act(self.user, payload)
+                page_asked = self.service.act(self.user, payload)
+                outcome = await self._core(page_asked, "a page (%s) failed", loggable(payload))
                 if outcome.ok and outcome.hand is not None:
                     pages.append(outcome.hand.message.all_buttons())
         return values
@@ -239,6 +241,11 @@ class Play(TableShape):
         table = self.service.tables.get(self.table_id or "")
         if table is None:
             return
-        outcome = await self.service.act(self.user, table_verb(table.id, table.version, "ru"))
+        asked = self.service.act(self.user, table_verb(table.id, table.version, "ru"))
+        try:
+            outcome = await self._core(asked, "the rules of table %s failed", table.id)
+        except CoreFailed:
+            self.show(full=True)
+            return
         self.write(outcome.text or "")
         self._reprompt()

@@ -108,6 +108,11 @@ class Screen(TableShape):
         if kind == "started":
             self.show(full=True)
         elif kind == "action":
+            if self._calling_at is not None and update.version <= self._calling_at:
+                # nothing new: the table put back as stored, a change of his having
+                # failed; the words that tell him come first, then the table (his
+                # call's answer draws it), once
+                return
             if self._full_pending:
                 self.show(full=True)
             else:

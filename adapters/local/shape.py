@@ -53,6 +53,7 @@ class TableShape:
     _full_pending: bool
     _line_task: asyncio.Task[str | None] | None
     _at_prompt: bool
+    _calling_at: int | None
     _last_game: str
     _last_rules: tuple[str | None, dict[str, str] | None]
     _again: bool

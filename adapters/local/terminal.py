@@ -92,6 +92,8 @@ class LocalTable(Session, Play, Screen):
         self._full_pending = False
         self._line_task: asyncio.Task[str | None] | None = None
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
+        #: the version of his table as a call of his into the core began (`Guard._core`)
+        self._calling_at: int | None = None
         self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]
         #: the preset and rule options the last game was opened with: Enter plays the
         #: same rules again (a rematch), not the game's standard ones

@@ -20,6 +20,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -28,7 +29,7 @@ from adapters.local.choices import named, parse_card
 from adapters.local.terminal import CHAT, PROMPT
 from adapters.local.texts import say
 from adapters.local.wrap import columns, fill, terminal_width, wrap
-from bot.i18n import card_label, game_name
+from bot.i18n import card_label, game_name, t
 from bot.payload import decode, table_verb
 from bot.ports import NothingToServe
 from bot.service import ChatRef, TableService, TableUpdate, Timings, UserRef
@@ -136,7 +137,12 @@ class running_service:
 
 
 async def play(
-    service: TableService, answer: Answer, timeout: float = 60.0, *, keyboard: bool = False
+    service: TableService,
+    answer: Answer,
+    timeout: float = 60.0,
+    *,
+    keyboard: bool = False,
+    user: UserRef = USER,
 ) -> Terminal:
     """Run the table with `answer` typing (at a keyboard, or as a script when not)."""
     term = Terminal(answer)
@@ -145,7 +151,7 @@ async def play(
         asyncio.Event(),
         readline=term.next_line,
         out=term,
-        user=USER,
+        user=user,
         keyboard=keyboard,
     )
     await asyncio.wait_for(table.run(), timeout)
@@ -582,81 +588,150 @@ async def test_end_of_input_during_a_game_keeps_it(service: TableService) -> Non
     )
 
 
-@pytest.mark.parametrize(
-    ("failing", "logged_by"),
-    [
-        ("store.append", "bot.service"),  # in its commit: the core logged it, and reloaded
-        ("_game_action", "adapters.local"),  # before any commit: nobody had logged it
-    ],
-)
-async def test_a_move_that_fails_with_a_bug_is_told_and_play_goes_on(
+class Failure(NamedTuple):
+    out: str  # the whole screen
+    after: str  # what the line typed at the failure brought, up to the next prompt
+    table: str  # the id of his table then ("": none)
+    version: int  # its version then (0: none)
+
+
+async def _failing_once(
     service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    failing: str,
+    lines: list[str],
+    at: str | None,
+    *,
+    bug: bool = True,
+    call: int = 1,
+    user: UserRef = USER,
+) -> Failure:
+    """Run the terminal typing `lines` (then q).  Where the screen first shows `at`
+    (None: before the run), `failing` (a method of the service, or of its store:
+    "store.append") fails once, at its `call`-th call from then: with a bug, or
+    (`bug` False) as a locked database."""
+    todo = list(lines)
+    armed: list[tuple[int, str, int]] = []  # the prompt it was armed at, his table then
+    prompts = 0
+    owner, _, method = failing.rpartition(".")
+
+    def arm() -> None:
+        table = next(iter(service.tables.values()), None)
+        armed.append((prompts, *((table.id, table.version) if table else ("", 0))))
+        target = getattr(service, owner) if owner else service
+        error = RuntimeError("a bug") if bug else None  # a new one: the core marks it told
+        _fail_once(monkeypatch, target, method, at=call, error=error)
+
+    def answer(screen: str) -> str:
+        nonlocal prompts
+        prompts += 1
+        if not armed and at is not None and at in screen:
+            arm()
+        return todo.pop(0) if todo else "q"
+
+    if at is None:
+        arm()
+    out = (await play(service, answer, timeout=10, user=user)).text
+    [(prompt, table, version)] = armed
+    return Failure(out, out.split(PROMPT)[prompt], table, version)
+
+
+def _one_error(caplog: pytest.LogCaptureFixture, logged_by: str, bug: bool = True) -> None:
+    """The failure is one ERROR line (with the bug's traceback), of `logged_by`."""
+    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert error.name == logged_by, error.getMessage()
+    if bug:
+        assert error.exc_info is not None and str(error.exc_info[1]) == "a bug"
+
+
+def _told_then_table(failure: Failure, told: str, lang: str = "en") -> None:
+    """After his line, `told` comes first, then his table as stored with his choices,
+    drawn once, then his prompt."""
+    assert failure.after.lstrip("\n").startswith(told + "\n"), failure.after
+    # the table's heading, and his hand's
+    assert failure.after.count(failure.table) == 2, failure.after
+    assert failure.after.count(say(lang, "your_actions")) == 1, failure.after
+
+
+@pytest.mark.parametrize(
+    ("failing", "lines", "bug", "logged_by"),
+    [
+        # a move: in its commit (the core logged it, and read the table back)
+        ("store.append", ["zweier", "1", "1"], True, "bot.service"),
+        ("_game_action", ["zweier", "1", "1"], True, "adapters.local"),  # before any commit
+        ("store.append", ["zweier", "1", "1"], False, "bot.service"),  # not saved: refused
+        ("act", ["zweier", "r", "1"], True, "adapters.local"),  # the rules asked for
+        ("act", ["tausend", "385", "385"], True, "adapters.local"),  # the page holding a bid
+    ],
+    ids=["commit", "before_commit", "not_saved", "rules", "page_of_bids"],
+)
+async def test_what_fails_in_a_match_is_told_then_the_table_once_and_play_goes_on(
+    db: Path,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
     failing: str,
+    lines: list[str],
+    bug: bool,
     logged_by: str,
 ) -> None:
-    """His move raises an error nobody expected (a bug, not the database): as a chat
-    tells a press that failed, the terminal says so, shows the table as stored (the
-    move is not in it) with his choices, and takes the next move.  The bug is one
-    ERROR line with its traceback (the core's, if it logged it), not the end of the
-    program."""
-    answers = ["1", "1", "1"]  # the move that fails, then the next ones
-    at_failure: list[int] = []  # the table's version when he pressed
-    owner, _, method = failing.rpartition(".")
-
-    def answer(screen: str) -> str:
-        if "Choose a game" in screen:
-            return "zweier"
-        if not at_failure:
-            [table] = service.tables.values()
-            at_failure.append(table.version)
-            target = getattr(service, owner) if owner else service
-            _fail_once(monkeypatch, target, method, error=RuntimeError("a bug"))
-        return answers.pop(0) if answers else "q"
-
+    """His move, the rules or Thousand's next page of bids raises an error nobody
+    expected (a bug), or his move is not saved: as a chat tells a press that failed,
+    the terminal says so first, then shows the table as stored (the move is not in
+    it) with his choices, once (the core's redraw of the table read back is not
+    drawn as well), and takes the next line.  The bug is one ERROR line with its
+    traceback (the core's, if it logged it), not the end of the program."""
     caplog.set_level(logging.DEBUG)
-    out = (await play(service, answer, timeout=10)).text
-    failed = say("en", "failed")
-    assert out.count(failed) == 1, out
-    after = out[out.index(failed) :]
-    assert "Your choices:" in after.split(PROMPT)[0], after  # the table as stored
-    [table] = service.tables.values()  # kept, as he quit
-    assert table.version > at_failure[0], out  # the next move went in
-    assert out.rstrip().endswith(say("en", "bye_saved"))
-    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert error.name == logged_by, error.getMessage()
-    assert error.exc_info is not None and str(error.exc_info[1]) == "a bug"
+    async with running_service(db, MARRIAGES if lines[0] == "tausend" else None) as service:
+        failure = await _failing_once(
+            service, monkeypatch, failing, lines, say("en", "your_actions"), bug=bug
+        )
+        [table] = service.tables.values()  # kept, as he quit
+    not_saved = say("en", "refused", reason=t("en", "refuse.not_saved"))
+    _told_then_table(failure, say("en", "failed") if bug else not_saved)
+    assert table.version > failure.version, failure.out  # the next line went in
+    assert failure.out.rstrip().endswith(say("en", "bye_saved"))
+    _one_error(caplog, logged_by, bug)
 
 
-async def test_a_resign_that_fails_with_a_bug_is_told_and_the_match_plays_on(
-    service: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+@pytest.mark.parametrize(
+    ("lang", "bug", "told"),
+    [
+        ("en", True, "✗ Something went wrong, so that did not go through. Please try again."),
+        ("en", False, "✗ That did not go through: the bot could not save it (its database "),
+        ("de", False, "✗ Das hat nicht geklappt: der Bot konnte es nicht speichern (seine "),
+    ],
+    ids=["bug", "not_saved", "not_saved_de"],
+)
+async def test_a_resign_that_does_not_go_through_is_told_and_the_match_plays_on(
+    service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    lang: str,
+    bug: bool,
+    told: str,
 ) -> None:
-    """His resignation's commit raises a bug: the match is not lost (the store has
-    it as before), he is told it did not go through, sees his choices and plays on;
-    the core's ERROR line is the only one."""
-    answers = ["resign", "y", "1"]
-    at_failure: list[int] = []  # the table's version when he resigned
-
-    def answer(screen: str) -> str:
-        if "Choose a game" in screen:
-            return "zweier"
-        if "Resign this match?" in screen:
-            [table] = service.tables.values()
-            at_failure.append(table.version)
-            _fail_once(monkeypatch, service.store, "append", error=RuntimeError("a bug"))
-        return answers.pop(0) if answers else "q"
-
+    """His resignation's commit raises a bug, or the core refuses it (not saved):
+    the match is not lost (the store has it as before); he is told why, in his
+    language, then sees the table and his choices and plays on; the core's ERROR
+    line is the only one."""
     caplog.set_level(logging.DEBUG)
-    out = (await play(service, answer, timeout=10)).text
-    failed = say("en", "failed")
-    assert out.count(failed) == 1, out
-    assert "Your choices:" in out[out.index(failed) :].split(PROMPT)[0], out
+    user = dataclasses.replace(USER, lang=lang)
+    resign, yes = ("resign", "y") if lang == "en" else ("aufgeben", "j")
+    failure = await _failing_once(
+        service,
+        monkeypatch,
+        "store.append",
+        ["zweier", resign, yes, "1"],
+        say(lang, "resign_ask"),
+        bug=bug,
+        user=user,
+    )
+    assert failure.after.lstrip("\n").startswith(told), failure.after
+    _told_then_table(failure, failure.after.lstrip("\n").partition("\n")[0], lang)
     [table] = service.tables.values()  # still playing, kept as he quit
     assert table.status == Status.PLAYING
-    assert table.version > at_failure[0], out  # his next move went in
-    [error] = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert error.name == "bot.service", error.getMessage()
+    assert table.version > failure.version, failure.out  # his next move went in
+    _one_error(caplog, "bot.service", bug)
 
 
 async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:
