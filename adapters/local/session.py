@@ -10,6 +10,7 @@ line that does not come.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
@@ -22,8 +23,8 @@ from bot.views import LobbyView
 from engine.games import game as game_spec
 
 from .choices import typed_rules
+from .guard import CoreFailed, Guard
 from .refs import PLATFORM
-from .shape import TableShape
 from .texts import say
 from .words import (
     _GO_ON,
@@ -47,7 +48,7 @@ class _Stopped(Exception):
     """`stop` was set (Ctrl-C, SIGTERM) while waiting for input."""
 
 
-class Session(TableShape):
+class Session(Guard):
     """The menus and the match loop of `LocalTable`."""
 
     async def run(self) -> None:
@@ -127,7 +128,7 @@ class Session(TableShape):
         """The table to play: an unfinished one of ours, or a new one."""
         typed: str | None = None  # the new game, typed at the question below
         table = self.service.table_of(self.chat.key, self.user.key)
-        if table is not None and await self.service.close_if_abandoned(table.id):
+        if table is not None and await self._closed_if_abandoned(table.id):
             # he had walked away and the bot stopped before it closed the table:
             # it is closed now, and he is told instead of asked to go on
             self.say("resume_closed", game=game_name(table.game, self.lang), table=table.id)
@@ -147,44 +148,28 @@ class Session(TableShape):
                     self.say("bye_saved")  # the table stays open either way
                     return None
                 answer = line.strip().lower()
-                if answer in _GO_ON:
-                    # opened under another locale: the results follow the reader now
-                    await self.service.set_table_language(table.id, self.user, self.lang)
-                    self._start_watching(table.id)
-                    # the name the seat got when the game began (another $USER then)
-                    seat = table.seat_of(self.user.key)
-                    held = table.seats[seat] if seat is not None else None
-                    self.say("playing_as", name=held.name if held else self.user.name)
-                    if not self.service.ends_untold(table.id):
-                        # else a deal's result a kill kept from the screen comes
-                        # first, then this deal (`listen` tells both)
-                        self.show(full=True)
-                    # his turn's clock starts now, with a reminder if it ran out
-                    await self.service.listen(self, PLATFORM)
-                    return table.id
-                first = answer.split()[0]
-                # a game typed by name here is the new one (a script that starts
-                # with its game runs again after it left one unfinished); not by
-                # its number, which could be meant for a choice of the old game
-                # ("66" and "1000" are names, no choice's number or bid)
-                by_name = game_named(first, self.games) is not None or (
-                    _number(first) is None and bool(find_games(first, self.games))
-                )
-                if answer in _NEW or by_name:
-                    await self.service.abort(self.chat, self.user)
-                    self.say("abandoned")
-                    await self._told_here(table)
-                    typed = None if answer in _NEW else line
-                    break
+                try:
+                    if answer in _GO_ON:
+                        return await self._resume(table)
+                    if answer in _NEW or self._names_a_game(answer):
+                        await self._core(self.service.abort(self.chat, self.user), "abandoning")
+                        self.say("abandoned")
+                        await self._told_here(table)
+                        typed = None if answer in _NEW else line
+                        break
+                except CoreFailed:  # told: he is asked again
+                    pass
                 self.say("resume_bad")
         # Only now are the clocks of this platform's turns started (`listen`): a turn
         # of his that waited since the last run does not run out while the question
         # above waits for him, nor is its reminder printed to nobody.
-        await self.service.listen(self, PLATFORM)
+        with contextlib.suppress(CoreFailed):  # logged: what is asked next still works
+            await self._core(self.service.listen(self, PLATFORM), "listen", tell=False)
         if table is not None and table.status == Status.LOBBY:
             # a lobby left over from an interrupted start
             self._start_watching(table.id)
-            return await self._fill_and_start(table.id)
+            with contextlib.suppress(CoreFailed):  # told, and closed: the menu next
+                return await self._fill_and_start(table.id)
         while True:
             if self._again:  # Enter after a match: the same game and rules at once
                 self._again = False
@@ -195,18 +180,57 @@ class Session(TableShape):
             if chosen is None:
                 return None
             game_id, preset, options = chosen
-            await self._speak_my_language()
-            outcome = await self.service.create_table(
-                self.chat, self.user, game_id, preset=preset, options=options, is_admin=True
-            )
-            if outcome.ok and outcome.table_id is not None:
-                break
+            try:
+                await self._speak_my_language()
+                opened = self.service.create_table(
+                    self.chat, self.user, game_id, preset=preset, options=options, is_admin=True
+                )
+                outcome = await self._core(opened, "opening a %s table", game_id)
+                if outcome.ok and outcome.table_id is not None:
+                    self._last_game = game_id
+                    self._last_rules = (preset, options)
+                    self._start_watching(outcome.table_id)
+                    return await self._fill_and_start(outcome.table_id)
+            except CoreFailed:  # told: the menu again, Enter trying the same game
+                self._last_game, self._last_rules = game_id, (preset, options)
+                continue
             # a misspelt option: the menu again, not the end of the program
             self.say("cannot_start", reason=outcome.text or outcome.code)
-        self._last_game = game_id
-        self._last_rules = (preset, options)
-        self._start_watching(outcome.table_id)
-        return await self._fill_and_start(outcome.table_id)
+
+    async def _resume(self, table: Table) -> str:
+        """Play on the unfinished `table` he chose to continue."""
+        # opened under another locale: the results follow the reader now
+        language = self.service.set_table_language(table.id, self.user, self.lang)
+        await self._core(language, "the language of table %s", table.id)
+        self._start_watching(table.id)
+        # the name the seat got when the game began (another $USER then)
+        seat = table.seat_of(self.user.key)
+        held = table.seats[seat] if seat is not None else None
+        self.say("playing_as", name=held.name if held else self.user.name)
+        if not self.service.ends_untold(table.id):
+            # else a deal's result a kill kept from the screen comes
+            # first, then this deal (`listen` tells both)
+            self.show(full=True)
+        # his turn's clock starts now, with a reminder if it ran out
+        await self._core(self.service.listen(self, PLATFORM), "listen")
+        return table.id
+
+    def _names_a_game(self, answer: str) -> bool:
+        """A game typed by name at the "continue it?" question is the new one (a
+        script that starts with its game runs again after it left one unfinished);
+        not by its number, which could be meant for a choice of the old game ("66"
+        and "1000" are names, no choice's number or bid)."""
+        first = answer.split()[0]
+        return game_named(first, self.games) is not None or (
+            _number(first) is None and bool(find_games(first, self.games))
+        )
+
+    async def _closed_if_abandoned(self, table_id: str) -> bool:
+        try:
+            closed = self.service.close_if_abandoned(table_id)
+            return await self._core(closed, "closing table %s if abandoned", table_id, tell=False)
+        except CoreFailed:  # logged: he is asked about it as it is
+            return False
 
     async def _told_here(self, table: Table) -> None:
         """A table of his closed at the resume question, and he was told so there:
@@ -214,7 +238,9 @@ class Session(TableShape):
         `aborted` to confirm, so the next start would tell him again that it closed
         "as the bot stopped"."""
         if table.id not in self.service.tables:
-            await self.service.delivered(table.id, table.version)
+            delivered = self.service.delivered(table.id, table.version)
+            with contextlib.suppress(CoreFailed):  # logged: at worst told again at a start
+                await self._core(delivered, "table %s told", table.id, tell=False)
 
     async def _speak_my_language(self) -> None:
         """Make the terminal's chat speak the user's language before a table opens.
@@ -224,11 +250,13 @@ class Session(TableShape):
         reader's, so without this a German locale would get German menus but
         English results.
         """
-        if (await self.service.settings(self.chat)).language == self.lang:
+        settings = await self._core(self.service.settings(self.chat), "the settings")
+        if settings.language == self.lang:
             return
-        outcome = await self.service.update_setting(
+        setting = self.service.update_setting(
             self.chat, self.user, "language", self.lang, is_admin=True
         )
+        outcome = await self._core(setting, "the language setting")
         if not outcome.ok:  # not expected: `lang` is one of the languages we speak
             self.write(outcome.text or outcome.code)
 
@@ -238,6 +266,7 @@ class Session(TableShape):
         self._shown = []
         self._full_pending = False
         self._over.clear()
+        self._aborted = False  # a lobby closed after a failed start is not this table
         self._missed = self._missed_turns()
 
     async def _choose_game(self, typed: str | None = None) -> _Choice | None:
@@ -321,14 +350,26 @@ class Session(TableShape):
         return None
 
     async def _fill_and_start(self, table_id: str) -> str | None:
-        """Computer players in every free seat, then start."""
+        """Computer players in every free seat, then start.  `CoreFailed` when
+        either raised a bug: he was told, and the lobby is closed, so the game menu
+        (Enter: this game again) opens another, where it would still hold his seat."""
+        try:
+            return await self._start(table_id)
+        except CoreFailed:
+            closed = self.service.abort(self.chat, self.user)
+            with contextlib.suppress(CoreFailed):  # logged: the next start finds it
+                await self._core(closed, "closing lobby %s", table_id, tell=False)
+            raise
+
+    async def _start(self, table_id: str) -> str | None:
         while True:
             lobby = self.service.lobby(table_id, self.lang)
             if lobby is None:
                 return None
             if lobby.can_start:
                 break
-            outcome = await self.service.act(self.user, table_verb(table_id, _version(lobby), "ai"))
+            computer = self.service.act(self.user, table_verb(table_id, _version(lobby), "ai"))
+            outcome = await self._core(computer, "a computer for lobby %s", table_id)
             if not outcome.ok:
                 self.say("cannot_start", reason=outcome.text or outcome.code)
                 return None
@@ -338,7 +379,8 @@ class Session(TableShape):
         self.say("created", game=game_name(lobby.game, self.lang), n=computers)
         # the table names every seat in the third person, this one too: say which it is
         self.say("playing_as", name=self.user.name)
-        outcome = await self.service.act(self.user, table_verb(table_id, _version(lobby), "st"))
+        started = self.service.act(self.user, table_verb(table_id, _version(lobby), "st"))
+        outcome = await self._core(started, "starting table %s", table_id)
         if not outcome.ok:
             self.say("cannot_start", reason=outcome.text or outcome.code)
             return None

@@ -734,6 +734,93 @@ async def test_a_resign_that_does_not_go_through_is_told_and_the_match_plays_on(
     _one_error(caplog, "bot.service", bug)
 
 
+@pytest.mark.parametrize(
+    ("failing", "call"),
+    [("settings", 1), ("create_table", 1), ("act", 1), ("act", 3)],
+    ids=["language", "open", "computer", "start"],
+)
+async def test_a_game_that_fails_to_open_is_told_and_the_menu_offers_it_again(
+    service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: str,
+    call: int,
+) -> None:
+    """Opening the game chosen at the menu raises a bug (the chat's language read,
+    the table opened, a computer seated, the start): he is told, and the menu comes
+    again with that game on Enter; a lobby left half filled is closed, so Enter opens
+    it anew and it plays (a match over, not "closed").  One ERROR line; the program
+    not ended."""
+    caplog.set_level(logging.DEBUG)
+    lines = ["dreier", "", "resign", "y"]
+    failure = await _failing_once(service, monkeypatch, failing, lines, "Choose a game", call=call)
+    again = "Choose a game (Enter: 2 Dreierschnapsen (3 players) · h: help · q: quit)"
+    assert again in failure.after.partition(say("en", "failed") + "\n")[2], failure.after
+    assert "Match over." in failure.out and "No result" not in failure.out, failure.out
+    assert service.tables == {}  # the lobby closed, the match resigned
+    _one_error(caplog, "adapters.local")
+
+
+@pytest.mark.parametrize(
+    ("failing", "typed", "then"),
+    [
+        ("set_table_language", "", "The table calls you Tester."),
+        ("listen", "", "The table calls you Tester."),
+        ("abort", "n", "The unfinished game is closed."),
+    ],
+)
+async def test_what_fails_at_the_continue_question_is_told_and_it_is_asked_again(
+    db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: str,
+    typed: str,
+    then: str,
+) -> None:
+    """Continuing his unfinished game (its language, its clocks) or abandoning it
+    raises a bug: he is told, then asked again, and the same answer then does it."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        caplog.set_level(logging.DEBUG)
+        failure = await _failing_once(
+            service, monkeypatch, failing, [typed, typed], "is still open"
+        )
+    told = say("en", "failed") + "\n" + say("en", "resume_bad") + "\n"
+    if failing != "listen":  # (the table is shown before its clocks start)
+        assert failure.after.lstrip("\n") == told, failure.after
+    assert then in failure.out.partition(told)[2], failure.out
+    _one_error(caplog, "adapters.local")
+
+
+@pytest.mark.parametrize(
+    ("failing", "at", "typed"),
+    [("close_if_abandoned", None, ""), ("_tell_closed", "is still open", "n")]
+    + [("delivered", "is still open", "n")],
+    ids=["walked_away", "clocks", "told"],
+)
+async def test_a_failure_of_no_call_of_his_is_logged_and_the_session_goes_on(
+    db: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failing: str,
+    at: str | None,
+    typed: str,
+) -> None:
+    """Closing a game he walked away from before asking about it, the clocks started
+    after the question, an abandoned game noted as told: a bug there is nothing he
+    asked for or could try again, so it is only logged (one ERROR line), and the
+    session goes on: the game continued, or the new one played."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+        caplog.set_level(logging.DEBUG)
+        failure = await _failing_once(service, monkeypatch, failing, [typed, "zweier"], at)
+        [table] = service.tables.values()
+    assert "✗" not in failure.out, failure.out
+    assert table.status == Status.PLAYING
+    assert failure.out.rstrip().endswith(say("en", "bye_saved")), failure.out
+    _one_error(caplog, "adapters.local")
+
+
 async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
