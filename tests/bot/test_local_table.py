@@ -221,6 +221,14 @@ async def test_plays_another_match_after_the_end(service: TableService) -> None:
     assert rows == [("zweier", "finished"), ("zweier", "finished")]
 
 
+async def test_enter_after_a_match_plays_the_same_game_again(service: TableService) -> None:
+    """Enter after a Dreier match opens Dreier again, not the first game of the list."""
+    term = await play(service, script("dreier", "resign", "y", "", "q"), keyboard=True)
+    assert term.text.count("Dreierschnapsen (3 players): you and 2 computer players.") == 2
+    [table] = service.tables.values()  # the second, kept as he quit
+    assert table.game == "dreier"
+
+
 async def test_enter_plays_the_same_rules_again(service: TableService) -> None:
     """A game opened with rule options ("zweier auto_claim=off"): Enter after the
     match plays a rematch with the same options at once; m shows the menu, whose
@@ -648,6 +656,8 @@ def _told_then_table(failure: Failure, told: str, lang: str = "en") -> None:
     """After his line, `told` comes first, then his table as stored with his choices,
     drawn once, then his prompt."""
     assert failure.after.lstrip("\n").startswith(told + "\n"), failure.after
+    # said once: not again below his prompt, as news of the table
+    assert failure.out.count(told.removeprefix("✗ ")) == 1, failure.out
     # the table's heading, and his hand's
     assert failure.after.count(failure.table) == 2, failure.after
     assert failure.after.count(say(lang, "your_actions")) == 1, failure.after
