@@ -188,10 +188,6 @@ class ZweierDeal(DealCore, own_lists=("hands", "points", "mpoints", "tricks", "w
         """Cards left in the talon, the face-up trump included."""
         return len(self.stock) - self.tpos + (self.upcard >= 0)
 
-    def strict(self) -> bool:
-        """Stichzwang applies once the talon is closed or gone (RULES.md §2)."""
-        return self.closed_by >= 0 or self.upcard < 0
-
     def total(self, seat: int) -> int:
         """Card points plus marriages, which count only once the seat has a trick."""
         return self.points[seat] + (self.mpoints[seat] if self.tricks[seat] else 0)
@@ -205,6 +201,7 @@ class ZweierDeal(DealCore, own_lists=("hands", "points", "mpoints", "tricks", "w
         hand = self.hands[turn]
         lead = self.lead_card
         if lead >= 0:
+            # Stichzwang once the talon is closed or gone (RULES.md §2).
             if self.closed_by >= 0 or self.upcard < 0:
                 return list(cards_of(allowed_mask(hand, (lead,), self.trump)))
             return list(cards_of(hand))
