@@ -17,7 +17,15 @@ from engine import protocol as P
 from engine import zweier
 from engine.cards import CARDS, Suit, index_of
 from engine.errors import IllegalAction
-from engine.events import CardDrawn, Claimed, redact_all
+from engine.events import (
+    CardDrawn,
+    CardPlayed,
+    Claimed,
+    MarriageDeclared,
+    TalonClosed,
+    TrumpExchanged,
+    redact_all,
+)
 from engine.record import replay_record
 from engine.results import DealResult
 
@@ -64,9 +72,10 @@ def _replay(
 #  T5 1:KC 0:TS -> s0 14 trumps (s0 draws JS, s1 the face-up AS; talon gone)
 #  T6 0:TC 1:JC -> s0 26  T7 0:JS 1:AS -> s1 52  T8 1:AH 0:QS -> s0 40 (must trump)
 #  T9 0:QD 1:AD -> s1 66 exactly, with 6 tricks; s0 has 40 and 3 tricks.
-EXACTLY_66 = _plays(
+EXACTLY_66_SCRIPT = (
     "1:AC 0:JH 1:KH 0:KD 1:QH 0:QC 1:TH 0:JD 1:KC 0:TS 0:TC 1:JC 0:JS 1:AS 1:AH 0:QS 0:QD 1:AD"
 )
+EXACTLY_66 = _plays(EXACTLY_66_SCRIPT)
 
 
 def test_manual_call_with_exactly_66_is_right() -> None:
@@ -181,9 +190,10 @@ def _state_after(
     actions: Sequence[tuple[int, A.Action]],
     hands: list[list[str]] = HANDS,
     talon: list[str] = TALON,
+    opts: zweier.ZweierOptions | None = None,
 ) -> P.DealCore:
     state: P.DealCore = zweier.start_deal(
-        zweier.options(),
+        opts or zweier.options(),
         0,
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in talon],
@@ -195,7 +205,8 @@ def _state_after(
 
 def test_the_exchanged_face_up_trump_stays_known_to_the_opponent() -> None:
     """RULES.md §2 exchange, done face up at the table: the opponent's view knows the
-    exchanger holds the former face-up trump (engine.zweier: `shown`)."""
+    exchanger holds the former face-up trump (engine.zweier: `shown`), and both the
+    exchange and a following close are announced."""
     hands = [["JH", "JD", "AD", "KD", "TD"], ["QD", "TH", "KH", "QH", "JS"]]
     talon = ["AH", "TC", "KC", "QC", "JC", "TS", "KS", "QS", "AC", "AS"]
     state = _state_after([(1, A.ExchangeTrump())], hands, talon)
@@ -204,6 +215,12 @@ def test_the_exchanged_face_up_trump_stays_known_to_the_opponent() -> None:
     view = P.view(state, 1)
     assert view.trump_card == CARDS[index_of("JS")]
     assert sorted(c.id for c in view.hand) == sorted(["QD", "TH", "KH", "QH", "AS"])
+    # and the table is told of it, as it happens; of closing too (RULES.md §2)
+    state, events = P.apply(_state_after([], hands, talon), 1, A.ExchangeTrump())
+    exchanged = TrumpExchanged(1, CARDS[index_of("JS")], CARDS[index_of("AS")])
+    assert redact_all(events, 0) == (exchanged,)
+    _, events = P.apply(state, 1, A.CloseTalon())
+    assert redact_all(events, 0) == (TalonClosed(1),)
 
 
 def test_who_drew_the_face_up_trump_stays_known() -> None:
@@ -245,6 +262,25 @@ def test_a_trump_marriage_counts_40_and_a_plain_one_20() -> None:
     result = P.result(state)
     assert result is not None
     assert (result.points, result.card_points) == ((0, 3), (0, 78))
+
+
+@pytest.mark.parametrize(
+    ("before", "counted"), [([], False), ([_play(1, "AH"), _play(0, "JD")], True)]
+)
+def test_a_declared_marriage_is_announced_with_its_shown_card(
+    before: list[tuple[int, A.Action]], counted: bool
+) -> None:
+    """RULES.md §1 marriage: the player on lead leads the Q and shows the K; the table
+    hears the lead, the 40 in trumps, the shown card, and whether the points count yet
+    (only once he has a trick: not at the first lead, yes after T1 1:AH 0:JD)."""
+    hands, talon = MARRIAGES
+    state = _state_after(before, hands, talon)
+    _, events = P.apply(state, 1, A.PlayCard(CARDS[index_of("QS")], marriage=True))
+    ks = CARDS[index_of("KS")]
+    assert redact_all(events, 0) == (
+        CardPlayed(1, CARDS[index_of("QS")], True),
+        MarriageDeclared(1, Suit.SPADES, 40, counted, ks),
+    )
 
 
 def test_a_marriage_declared_before_a_trick_waits() -> None:
@@ -461,26 +497,26 @@ def test_a_wrong_claim_with_one_trick_costs_the_minimum_of_2() -> None:
 def test_a_right_claim_is_told_with_its_game_points() -> None:
     """RULES.md §1 claims (auto_claim off): the table hears that the claim was right
     and what it won -- EXACTLY_66 then `claim`: right, 1 game point (the loser has 40)."""
-    state: P.DealCore = zweier.start_deal(
-        zweier.options({"auto_claim": False}),
-        0,
-        hands=[[index_of(c) for c in h] for h in HANDS],
-        talon=[index_of(c) for c in TALON],
-    )
-    for act in EXACTLY_66:
-        state, _ = P.apply(state, act["seat"], A.PlayCard(CARDS[index_of(act["card"])]))
+    state = _state_after(_script(EXACTLY_66_SCRIPT), opts=zweier.options({"auto_claim": False}))
     state, events = P.apply(state, 1, A.Claim())
     assert Claimed(1, True, 1) in events
 
 
 def test_the_table_sees_the_last_trick_and_who_took_it() -> None:
     """RULES.md §1: "Winner of a trick leads to the next" -- the table shows the trick
-    just taken, who led what, and who took it.  T1 1:AC 0:JH -> seat 1."""
+    just taken, who led what, and who took it.  T1 1:AC 0:JH -> seat 1; and a trick
+    seat 0 led."""
     state = _state_after([_play(1, "AC"), _play(0, "JH")])
     view = P.view(state, None)
     played = ((1, CARDS[index_of("AC")]), (0, CARDS[index_of("JH")]))
     assert (view.last_trick, view.last_trick_winner) == (played, 1)
     assert view.tricks == (played,)
+    assert view.players == 2
+    # a trick seat 0 led (T6 of LAST_TRICK_OUT: 0:JS 1:KS), taken by seat 1
+    state = _state_after(_script(LAST_TRICK_OUT)[:12])
+    view = P.view(state, None)
+    played = ((0, CARDS[index_of("JS")]), (1, CARDS[index_of("KS")]))
+    assert (view.last_trick, view.last_trick_winner) == (played, 1)
 
 
 def test_only_the_face_up_trump_is_drawn_in_sight_of_the_table() -> None:
@@ -544,3 +580,25 @@ def test_the_second_seat_winning_the_match_gives_the_first_the_bummerl() -> None
         winner = 0 if points[0] else 1
         match.add_result(spec, DealResult(points=points, winners=(winner,), reason="reached_66"))
     assert match.summary() == {"scores": [2, 7], "bummerl": [1, 0], "finished": True}
+
+
+def test_the_dealers_shown_marriage_partner_is_known_to_the_table() -> None:
+    """RULES.md §1 marriage: the declarer "shows" the other card -- also when the
+    declarer is seat 0 (the dealer).  CLOSED_AT_33: seat 0 leads QC declaring 20; seat
+    1 and the channel know seat 0 holds the KC; seat 0's view lists only seat 1's
+    shown QH (of the KH declared at T2), not his own card."""
+    hands, talon, script = CLOSED_AT_33
+    state = _state_after(_script(script)[:8], hands, talon)  # ... 0:QC*
+    kc = (0, CARDS[index_of("KC")])
+    assert kc in P.view(state, 1).known and kc in P.view(state, None).known
+    assert P.view(state, 0).known == ((1, CARDS[index_of("QH")]),)
+
+
+def test_the_view_tells_whose_turn_it_is_and_the_hand_sizes() -> None:
+    """RULES.md §2: forehand leads, then the other follows.  After 1:AC seat 0 (the
+    dealer) is to act with 5 cards to seat 1's 4; once the deal is over (EXACTLY_66)
+    nobody is."""
+    view = P.view(_state_after([_play(1, "AC")]), None)
+    assert (view.phase, view.to_act, view.hand_sizes) == ("play", 0, (5, 4))
+    view = P.view(_state_after(_script(EXACTLY_66_SCRIPT)), 1)
+    assert (view.phase, view.to_act) == ("over", None)
