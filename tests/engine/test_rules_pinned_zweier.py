@@ -602,3 +602,11 @@ def test_the_view_tells_whose_turn_it_is_and_the_hand_sizes() -> None:
     assert (view.phase, view.to_act, view.hand_sizes) == ("play", 0, (5, 4))
     view = P.view(_state_after(_script(EXACTLY_66_SCRIPT)), 1)
     assert (view.phase, view.to_act) == ("over", None)
+
+
+def test_the_manual_claims_preset_turns_auto_claim_off() -> None:
+    """RULES.md §1 claims: `auto_claim` is on by default; docs/rules/zweier.md names the
+    presets a table picks from: `standard` (defaults) and `manual_claims`."""
+    presets = zweier.GAME.presets
+    assert zweier.options(presets["standard"]).auto_claim is True
+    assert zweier.options(presets["manual_claims"]).auto_claim is False

@@ -42,21 +42,27 @@ def _refusal(state: P.DealCore, seat: int, action: A.Action) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("before", "seat", "action", "code", "why"),
+    ("deal", "before", "seat", "action", "code", "why"),
     [
-        ("1:QD", 0, A.ExchangeTrump(), "exchange_not_allowed", "only before leading"),
-        ("1:close", 1, A.ExchangeTrump(), "exchange_not_allowed", "closed"),
-        ("1:QD", 0, A.CloseTalon(), "close_not_allowed", "only before leading"),
-        ("1:close", 1, A.CloseTalon(), "close_not_allowed", "already closed"),
+        (MARRIAGES, "1:AH", 0, A.ExchangeTrump(), "exchange_not_allowed", "only before leading"),
+        (JACK_HELD, "1:close", 1, A.ExchangeTrump(), "exchange_not_allowed", "closed"),
+        (MARRIAGES, "1:AH", 0, A.CloseTalon(), "close_not_allowed", "only before leading"),
+        (JACK_HELD, "1:close", 1, A.CloseTalon(), "close_not_allowed", "already closed"),
     ],
     ids=["exchange-following", "exchange-closed", "close-following", "close-twice"],
 )
 def test_an_exchange_or_close_refusal_says_why(
-    before: str, seat: int, action: A.Action, code: str, why: str
+    deal: tuple[list[list[str]], list[str]],
+    before: str,
+    seat: int,
+    action: A.Action,
+    code: str,
+    why: str,
 ) -> None:
     """RULES.md §2: exchange and close belong to the player on lead, before he leads,
-    while the talon is open.  The table is told which of these the player missed."""
-    hands, talon = JACK_HELD
+    while the talon is open.  The table is told which of these the player missed (the
+    led card being the AH, card 0, too)."""
+    hands, talon = deal
     state = _state_after(_script(before), hands, talon)
     got_code, message = _refusal(state, seat, action)
     assert got_code == code and why in message, message
