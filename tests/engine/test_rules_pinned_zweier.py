@@ -23,6 +23,7 @@ from engine.events import (
     Claimed,
     MarriageDeclared,
     TalonClosed,
+    TrickTaken,
     TrumpExchanged,
     redact_all,
 )
@@ -522,11 +523,17 @@ def test_the_table_sees_the_last_trick_and_who_took_it() -> None:
 def test_only_the_face_up_trump_is_drawn_in_sight_of_the_table() -> None:
     """RULES.md §2: after each trick its winner draws first, then the other -- both
     face down, except the last card, the turned-up trump, which everyone sees taken.
-    T1 1:AC 0:JH: seat 1 draws AD, seat 0 TC, and the group sees neither card."""
+    T1 1:AC 0:JH: the table sees the JH played and seat 1 take the trick; seat 1 draws
+    AD, seat 0 TC, and the group sees neither card."""
     state = _state_after([_play(1, "AC")])
     _, events = P.apply(state, 0, A.PlayCard(CARDS[index_of("JH")]))
-    drawn = [e for e in redact_all(events, None) if isinstance(e, CardDrawn)]
-    assert drawn == [CardDrawn(1, None), CardDrawn(0, None)]
+    ac, jh = CARDS[index_of("AC")], CARDS[index_of("JH")]
+    assert redact_all(events, None) == (
+        CardPlayed(0, jh),
+        TrickTaken(1, ((1, ac), (0, jh)), 13),  # RULES.md §1: 11 + 2 card points
+        CardDrawn(1, None),
+        CardDrawn(0, None),
+    )
     plays = [_play(int(p["seat"]), p["card"]) for p in _plays(LAST_TRICK_OUT)[:9]]
     state = _state_after(plays)
     _, events = P.apply(state, 0, A.PlayCard(CARDS[index_of("TS")]))  # T5: s0 draws JS
@@ -604,9 +611,11 @@ def test_the_view_tells_whose_turn_it_is_and_the_hand_sizes() -> None:
     assert (view.phase, view.to_act) == ("over", None)
 
 
-def test_the_manual_claims_preset_turns_auto_claim_off() -> None:
-    """RULES.md §1 claims: `auto_claim` is on by default; docs/rules/zweier.md names the
-    presets a table picks from: `standard` (defaults) and `manual_claims`."""
+def test_the_game_seats_two_and_its_manual_claims_preset_turns_auto_claim_off() -> None:
+    """RULES.md: `zweier` is for 2 players; §1 claims: `auto_claim` is on by default;
+    docs/rules/zweier.md names the presets a table picks from: `standard` (defaults)
+    and `manual_claims`."""
+    assert zweier.GAME.players == 2
     presets = zweier.GAME.presets
     assert zweier.options(presets["standard"]).auto_claim is True
     assert zweier.options(presets["manual_claims"]).auto_claim is False
