@@ -619,3 +619,19 @@ def test_the_game_seats_two_and_its_manual_claims_preset_turns_auto_claim_off() 
     presets = zweier.GAME.presets
     assert zweier.options(presets["standard"]).auto_claim is True
     assert zweier.options(presets["manual_claims"]).auto_claim is False
+
+
+def test_the_view_shows_the_led_card_tricks_won_and_a_closed_talon() -> None:
+    """What the table sees (RULES.md §1-2): the card led so far (here the AH, card 0),
+    the tricks each seat won, and whether the talon is closed -- closed by seat 0 in
+    CLOSED_AT_33, after T2; seat 0 then took T3 (0:AS 1:TS) too."""
+    hands, talon = MARRIAGES
+    view = P.view(_state_after([_play(1, "AH")], hands, talon), None)
+    assert (view.trick, view.tricks_won, view.talon_closed) == (
+        ((1, CARDS[index_of("AH")]),),
+        (0, 0),
+        False,
+    )
+    hands, talon, script = CLOSED_AT_33
+    view = P.view(_state_after(_script(script)[:7], hands, talon), None)  # ... 1:TS
+    assert (view.trick, view.tricks_won, view.talon_closed) == ((), (2, 1), True)
