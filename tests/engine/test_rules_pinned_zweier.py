@@ -635,3 +635,16 @@ def test_the_view_shows_the_led_card_tricks_won_and_a_closed_talon() -> None:
     hands, talon, script = CLOSED_AT_33
     view = P.view(_state_after(_script(script)[:7], hands, talon), None)  # ... 1:TS
     assert (view.trick, view.tricks_won, view.talon_closed) == ((), (2, 1), True)
+
+
+def test_a_close_by_seat_0_shows_its_snapshot_and_only_the_closer_may_act() -> None:
+    """RULES.md §2 closed talon: the closer's game points are scaled by the opponent's
+    points and tricks when he closed -- the table sees that snapshot.  CLOSED_AT_33:
+    seat 0 closes with seat 1 at 33 (13 + the counted 20) and one trick; seat 1's 20
+    no longer waits.  Seat 0 is still to lead: only his view offers actions."""
+    hands, talon, script = CLOSED_AT_33
+    state = _state_after(_script(script)[:5], hands, talon)  # ... 0:close
+    extra = dict(P.view(state, None).extra)
+    assert (extra["closed_by"], extra["closing_snapshot"]) == (0, (33, 1))
+    assert extra["pending_marriage_points"] == (0, 0)
+    assert P.view(state, 0).legal and P.view(state, 1).legal == P.view(state, None).legal == ()
