@@ -481,6 +481,13 @@ def test_a_closer_reaching_exactly_66_with_the_last_trick_wins_without_claiming(
     assert answer["deals"][0]["points"] == [2, 0]
 
 
+WRONG_CLAIM = (
+    [["QC", "KH", "JD", "KS", "TH"], ["QH", "TD", "KD", "QD", "KC"]],
+    ["JC", "AS", "QS", "JS", "TC", "AD", "JH", "TS", "AH", "AC"],
+    "1:TD 0:KS 1:QH 0:JD 1:KD 0:AS 1:JC 0:QC",
+)
+
+
 def test_a_wrong_claim_with_one_trick_costs_the_minimum_of_2() -> None:
     """RULES.md §1 claims: a wrong claim gives the other side "the points the claim
     would have won (at least 2 in `zweier`, 3 if the claimer had no trick)".  Trumps
@@ -488,11 +495,19 @@ def test_a_wrong_claim_with_one_trick_costs_the_minimum_of_2() -> None:
     tricks: the claim would have won 1, so seat 1 gets 2 -- not 3, seat 0 has a trick.
     T1 1:TD 0:KS -> s1 14   T2 1:QH 0:JD -> s1 19   T3 1:KD 0:AS -> s1 34
     T4 1:JC 0:QC -> s0 5."""
-    hands = [["QC", "KH", "JD", "KS", "TH"], ["QH", "TD", "KD", "QD", "KC"]]
-    talon = ["JC", "AS", "QS", "JS", "TC", "AD", "JH", "TS", "AH", "AC"]
-    actions = [*_plays("1:TD 0:KS 1:QH 0:JD 1:KD 0:AS 1:JC 0:QC"), {"seat": 0, "do": "claim"}]
+    hands, talon, script = WRONG_CLAIM
+    actions = [*_plays(script), {"seat": 0, "do": "claim"}]
     answer = _replay(actions, {"auto_claim": False}, hands, talon)
     assert answer["deals"][0]["points"] == [0, 2]
+
+
+def test_a_wrong_claim_is_told_with_what_it_cost() -> None:
+    """RULES.md §1 claims: the table hears that seat 0's claim was wrong and that it
+    cost him 2 game points (the deal of the test above)."""
+    hands, talon, script = WRONG_CLAIM
+    state = _state_after(_script(script), hands, talon, zweier.options({"auto_claim": False}))
+    _, events = P.apply(state, 0, A.Claim())
+    assert Claimed(0, False, 2) in events
 
 
 def test_a_right_claim_is_told_with_its_game_points() -> None:
