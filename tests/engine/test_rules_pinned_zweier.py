@@ -192,10 +192,11 @@ def _state_after(
     hands: list[list[str]] = HANDS,
     talon: list[str] = TALON,
     opts: zweier.ZweierOptions | None = None,
+    dealer: int = 0,
 ) -> P.DealCore:
     state: P.DealCore = zweier.start_deal(
         opts or zweier.options(),
-        0,
+        dealer,
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in talon],
     )
@@ -663,3 +664,15 @@ def test_a_close_by_seat_0_shows_its_snapshot_and_only_the_closer_may_act() -> N
     assert (extra["closed_by"], extra["closing_snapshot"]) == (0, (33, 1))
     assert extra["pending_marriage_points"] == (0, 0)
     assert P.view(state, 0).legal and P.view(state, 1).legal == P.view(state, None).legal == ()
+
+
+def test_a_forehands_marriage_keeps_waiting_when_he_loses_the_first_trick() -> None:
+    """RULES.md §1 marriage: declared before a trick, the points wait until the side
+    wins one.  Seat 1 deals, so seat 0 leads first: QH declaring 20 (holding the KH);
+    seat 1 takes it with the AH.  Seat 0's 20 still waits, seat 1 has 14 points."""
+    hands = [["QH", "KH", "JD", "QD", "KD"], ["AH", "TH", "AC", "TC", "KC"]]
+    talon = ["JH", "AD", "TD", "QC", "JC", "TS", "KS", "QS", "JS", "AS"]
+    state = _state_after([_play(0, "QH", True), _play(1, "AH")], hands, talon, dealer=1)
+    view = P.view(state, None)
+    assert (view.points, view.tricks_won) == ((0, 14), (0, 1))
+    assert dict(view.extra)["pending_marriage_points"] == (20, 0)
