@@ -10,7 +10,7 @@ import pytest
 from engine import protocol as P
 from engine.actions import action_from_json
 from engine.cards import index_of
-from engine.events import Redealt
+from engine.events import BidMade, Event, Passed, Redealt
 from engine.record import replay_record
 from engine.tausend import start_deal
 from engine.tausend.rules import TausendOptions, stock_value
@@ -36,12 +36,33 @@ HANDS = [
 STOCK = ["QS", "JS", "9S"]
 
 
-def _replay(actions: list[dict[str, Any]]) -> tuple[int, Any]:
+def _replay(actions: list[dict[str, Any]], **options: object) -> tuple[int, Any]:
+    """Replay `actions` on the deal of HANDS and STOCK (dealer 0) with the given
+    ``tausend.<name>`` options."""
     record = {
         "game": "tausend",
+        "options": {f"tausend.{k}": v for k, v in options.items()},
         "deals": [{"dealer": 0, "hands": HANDS, "talon": STOCK, "actions": actions}],
     }
     return replay_record(record)
+
+
+def _run(
+    actions: list[dict[str, Any]], hands: list[list[str]] = HANDS, stock: list[str] = STOCK
+) -> tuple[P.DealCore, list[Event]]:
+    """`actions` (as in a record) applied through the protocol to the deal of `hands`
+    and `stock` (dealer 0): the state and every event, in order."""
+    state: P.DealCore = start_deal(
+        TausendOptions(),
+        0,
+        hands=[[index_of(c) for c in h] for h in hands],
+        talon=[index_of(c) for c in stock],
+    )
+    events: list[Event] = []
+    for act in actions:
+        state, new = P.apply(state, int(act["seat"]), action_from_json(act))
+        events += new
+    return state, events
 
 
 def _bid(seat: int, value: int | None = None) -> dict[str, Any]:
@@ -55,6 +76,31 @@ def test_the_first_bid_above_120_needs_a_marriage(value: int, error: str | None)
     """RULES.md §5 Bidding: a bid above 120 needs a marriage in hand -- 120 is free,
     125 (the very next bid) is refused for seat 2, who holds no King-Queen pair."""
     code, answer = _replay([_bid(1, 100), _bid(2, value)])
+    if error is None:
+        assert code == 0, answer
+    else:
+        assert code == 1 and answer["error"] == error, answer
+
+
+def test_the_table_hears_each_bid_and_pass_and_sees_the_high_bid() -> None:
+    """RULES.md §5 Bidding: bids and passes are said aloud -- each is told to the
+    table as it is made, and the view names the high bid and its bidder (a later
+    seat's, not forehand's)."""
+    state, events = _run([_bid(1, 100), _bid(2, 110), _bid(0)])
+    assert events == [BidMade(1, value=100), BidMade(2, value=110), Passed(0)]
+    extra = dict(P.view(state, 0).extra)
+    assert (extra["bid"], extra["bidder"]) == (110, 2)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(100, "bid_too_low"), (105, None), (120, None), (125, "bid_needs_marriage")],
+)
+def test_a_blind_bid_raises_by_5_up_to_120(value: int, error: str | None) -> None:
+    """RULES.md §5 Bidding with tausend.blind_bid: a seat bidding before it looks
+    still raises -- seat 2, blind, may not bid forehand's 100 again; 105 and 120
+    are fine, 125 is not (he cannot know he holds a marriage, docs/rules/tausend.md)."""
+    code, answer = _replay([_bid(1, 100), _bid(2, value)], blind_bid=True)
     if error is None:
         assert code == 0, answer
     else:
@@ -111,15 +157,7 @@ def test_a_redeal_for_a_given_nine_names_its_reason() -> None:
         {"seat": 1, "do": "play", "card": "AH"},
         {"seat": 2, "do": "redeal"},
     ]
-    state: P.DealCore = start_deal(
-        TausendOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in ("9S", "KS", "QS")],
-    )
-    events: tuple[Any, ...] = ()
-    for act in actions:
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+    _, events = _run(actions, hands, ["9S", "KS", "QS"])
     assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(2, "given_nine")]
 
 
@@ -172,13 +210,6 @@ def test_a_redeal_for_two_nines_in_the_stock_names_its_reason() -> None:
         ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
         ["9C", "9S", "KD", "QD", "JD", "AC", "TC"],
     ]
-    state: P.DealCore = start_deal(
-        TausendOptions(),
-        0,
-        hands=[[index_of(c) for c in h] for h in hands],
-        talon=[index_of(c) for c in ("9H", "9D", "AS")],
-    )
-    events: tuple[Any, ...] = ()
-    for act in [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}]:
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+    actions = [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}]
+    _, events = _run(actions, hands, ["9H", "9D", "AS"])
     assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(1, "stock_nines")]

@@ -102,6 +102,15 @@ def _played(deal: dict[str, Any]) -> TausendDeal:
     return state
 
 
+def test_every_seat_sees_the_auction_in_order() -> None:
+    """RULES.md §5 Bidding: the bids and passes are said aloud, so every seat's view
+    keeps them in order after the auction -- forehand's 100 and the two passes of
+    TWO_MARRIAGES, while the declarer gives."""
+    state = _played({**TWO_MARRIAGES, "actions": TWO_MARRIAGES["actions"][:3]})
+    for seat in (0, 2, None):
+        assert P.view(state, seat).bids == ((1, Bid(value=100)), (2, Pass()), (0, Pass()))
+
+
 def _cards(text: str) -> list[int]:
     return [index_of(c) for c in text.split()]
 
