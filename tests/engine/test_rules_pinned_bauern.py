@@ -588,27 +588,27 @@ def test_after_the_trump_ace_any_lower_trump_will_do() -> None:
     assert view.points == (28, 20, 0, 0)
 
 
+@pytest.mark.parametrize("worth", [4, 5])
 @pytest.mark.parametrize(
-    ("first", "points", "reason"),
-    [("JH", (4, 0, 4, 0), "no_trick"), ("AH", (0, 4, 0, 4), "took_trick")],
+    ("first", "team", "reason"), [("JH", 0, "no_trick"), ("AH", 1, "took_trick")]
 )
 def test_a_bettler_of_forehands_team_is_scored_for_the_right_team(
-    first: str, points: tuple[int, ...], reason: str
+    first: str, team: int, reason: str, worth: int
 ) -> None:
-    """RULES.md §4 Bettler: the declarer must lose all tricks (4 points); his team wins
-    or the other does -- here a declarer of team 0.  Forehand seat 0 bids Bettler with
-    JH JD JC JS QS: no card of his can take a trick, whatever is played, and his team
-    scores 4; with the AH instead of the JH he leads it, takes the trick and team 1
-    scores 4."""
+    """RULES.md §4 Bettler: the declarer must lose all tricks (4 points, or 5 with
+    option bauern.bettler_points: a table may choose either); his team wins or the
+    other does -- here a declarer of team 0.  Forehand seat 0 bids Bettler with JH JD
+    JC JS QS: no card of his can take a trick, whatever is played, and his team
+    scores; with the AH instead of the JH he leads it, takes the trick and team 1
+    scores."""
     hands = [
         [first, "JD", "JC", "JS", "QS"],
         ["AH" if first == "JH" else "JH", "TH", "KH", "QH", "AD"],
         ["TD", "KD", "QD", "AC", "TC"],
         ["KC", "QC", "AS", "TS", "KS"],
     ]
-    state: P.DealCore = bauern.start_deal(
-        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
-    )
+    opts = bauern.options({"bauern.bettler_points": worth})
+    state: P.DealCore = bauern.start_deal(opts, 3, hands=[[index_of(c) for c in h] for h in hands])
     script: list[tuple[int, A.Action]] = [
         (0, A.ChooseTrump(Suit.HEARTS)),
         (0, A.Bid("bettler")),
@@ -623,4 +623,17 @@ def test_a_bettler_of_forehands_team_is_scored_for_the_right_team(
     result = P.result(state)
     assert result is not None
     assert (result.contract, result.declarer) == ("bettler", 0)
+    points = tuple(worth if s % 2 == team else 0 for s in range(4))
     assert (result.points, result.reason) == (points, reason)
+
+
+def test_each_preset_sets_the_options_it_names() -> None:
+    """docs/rules/bauern.md "Options": a table picks a rule set by name, and each
+    named set turns on (or off) what its name says and nothing else."""
+    assert {name: bauern.options(raw) for name, raw in bauern.PRESETS.items()} == {
+        "standard": BauernOptions(),
+        "manual_claims": BauernOptions(auto_claim=False),
+        "all_contracts": BauernOptions(assbettler=True, zehnergang=True),
+        "no_bettler": BauernOptions(bettler=False),
+        "kontra_beats_bettler": BauernOptions(kontra_beats_bettler=True),
+    }

@@ -9,8 +9,17 @@ import pytest
 
 from engine import protocol as P
 from engine.actions import action_from_json
-from engine.cards import index_of
-from engine.events import BidMade, Event, Passed, Redealt
+from engine.cards import Card, index_of
+from engine.events import (
+    BidMade,
+    CardGiven,
+    ContractSettled,
+    Event,
+    Passed,
+    Redealt,
+    TalonTaken,
+    redact,
+)
 from engine.record import replay_record
 from engine.tausend import start_deal
 from engine.tausend.rules import TausendOptions, stock_value
@@ -36,24 +45,33 @@ HANDS = [
 STOCK = ["QS", "JS", "9S"]
 
 
-def _replay(actions: list[dict[str, Any]], **options: object) -> tuple[int, Any]:
-    """Replay `actions` on the deal of HANDS and STOCK (dealer 0) with the given
+def _replay(
+    actions: list[dict[str, Any]],
+    hands: list[list[str]] = HANDS,
+    stock: list[str] = STOCK,
+    **options: object,
+) -> tuple[int, Any]:
+    """Replay `actions` on the deal of `hands` and `stock` (dealer 0) with the given
     ``tausend.<name>`` options."""
     record = {
         "game": "tausend",
         "options": {f"tausend.{k}": v for k, v in options.items()},
-        "deals": [{"dealer": 0, "hands": HANDS, "talon": STOCK, "actions": actions}],
+        "deals": [{"dealer": 0, "hands": hands, "talon": stock, "actions": actions}],
     }
     return replay_record(record)
 
 
 def _run(
-    actions: list[dict[str, Any]], hands: list[list[str]] = HANDS, stock: list[str] = STOCK
+    actions: list[dict[str, Any]],
+    hands: list[list[str]] = HANDS,
+    stock: list[str] = STOCK,
+    **options: Any,
 ) -> tuple[P.DealCore, list[Event]]:
     """`actions` (as in a record) applied through the protocol to the deal of `hands`
-    and `stock` (dealer 0): the state and every event, in order."""
+    and `stock` (dealer 0) with the given `TausendOptions`: the state and every
+    event, in order."""
     state: P.DealCore = start_deal(
-        TausendOptions(),
+        TausendOptions(**options),
         0,
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in stock],
@@ -82,14 +100,38 @@ def test_the_first_bid_above_120_needs_a_marriage(value: int, error: str | None)
         assert code == 1 and answer["error"] == error, answer
 
 
-def test_the_table_hears_each_bid_and_pass_and_sees_the_high_bid() -> None:
-    """RULES.md §5 Bidding: bids and passes are said aloud -- each is told to the
-    table as it is made, and the view names the high bid and its bidder (a later
-    seat's, not forehand's)."""
+def test_the_table_hears_each_bid_and_pass_and_sees_the_stock_taken() -> None:
+    """RULES.md §5 Bidding and Stock: bids and passes are said aloud -- each is told
+    to the table as it is made, the view names the high bid and its bidder (a later
+    seat's, not forehand's); when the others have passed the contract is told, and
+    the stock is shown to all as the declarer takes it."""
     state, events = _run([_bid(1, 100), _bid(2, 110), _bid(0)])
     assert events == [BidMade(1, value=100), BidMade(2, value=110), Passed(0)]
     extra = dict(P.view(state, 0).extra)
     assert (extra["bid"], extra["bidder"]) == (110, 2)
+    _, events = _run([_bid(1, 100), _bid(2, 110), _bid(0), _bid(1)])
+    assert events[3:] == [
+        Passed(1),
+        ContractSettled(2, "bid", value=110),
+        TalonTaken(2, tuple(Card.from_id(c) for c in STOCK), shown=True),
+    ]
+
+
+def test_a_seat_that_passed_is_not_asked_again() -> None:
+    """RULES.md §5 Bidding: a pass is for good -- after seat 0 passes, the turn goes
+    from seat 2 straight back to seat 1."""
+    state, _ = _run([_bid(1, 100), _bid(2, 105), _bid(0), _bid(1, 110), _bid(2, 115)])
+    assert P.to_act(state) == 1
+
+
+def test_a_blind_winner_is_shown_as_blind_and_counts_double() -> None:
+    """RULES.md §5 option tausend.blind_bid: "bid before looking: doubled" -- the
+    table sees the contract marked blind and its multiplier 2 (the scenario record
+    blind-bid-doubles plays such a deal out)."""
+    look = [{"seat": s, "do": "look"} for s in range(3)]
+    state, _ = _run([_bid(1, 100), look[2], _bid(2), look[0], _bid(0)], blind_bid=True)
+    view = P.view(state, 2)
+    assert (dict(view.extra)["blind"], view.multiplier) == (True, 2)
 
 
 @pytest.mark.parametrize(
@@ -191,25 +233,45 @@ def test_four_dealt_nines_kept_past_the_first_look_give_no_redeal_at_the_first_c
         {"seat": 1, "do": "play", "card": "AH"},
         {"seat": 2, "do": "redeal"},
     ]
-    record = {
-        "game": "tausend",
-        "deals": [{"dealer": 0, "hands": hands, "talon": ["KS", "QS", "JS"], "actions": actions}],
-    }
-    code, answer = replay_record(record)
+    code, answer = _replay(actions, hands, ["KS", "QS", "JS"])
     assert isinstance(answer, dict), answer
     assert code == 1, answer
     assert (answer["action"], answer["error"]) == (9, "redeal_not_allowed")
+
+
+#: The deal of the scenario record redeal-two-nines-in-stock (stock 9H 9D AS).
+TWO_NINES_HANDS = [
+    ["KC", "QC", "JC", "KS", "QS", "JS", "TS"],
+    ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+    ["9C", "9S", "KD", "QD", "JD", "AC", "TC"],
+]
 
 
 def test_a_redeal_for_two_nines_in_the_stock_names_its_reason() -> None:
     """RULES.md §5 Deal: the bid winner who finds two 9s in the stock may demand a
     redeal; the table is told that reason ("stock_nines").  The deal of the scenario
     record redeal-two-nines-in-stock."""
-    hands = [
-        ["KC", "QC", "JC", "KS", "QS", "JS", "TS"],
-        ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
-        ["9C", "9S", "KD", "QD", "JD", "AC", "TC"],
-    ]
     actions = [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}]
-    _, events = _run(actions, hands, ["9H", "9D", "AS"])
+    _, events = _run(actions, TWO_NINES_HANDS, ["9H", "9D", "AS"])
     assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(1, "stock_nines")]
+
+
+def test_the_two_nines_claim_is_gone_after_the_first_give() -> None:
+    """docs/rules/tausend.md "Redeal claims" (RULES.md §5 Deal): the declarer claims a
+    redeal for two 9s in the stock before his first give; having given a card he
+    plays the deal (redeal_not_allowed)."""
+    give = {"seat": 1, "do": "give", "card": "AS", "to": 2}
+    actions = [_bid(1, 100), _bid(2), _bid(0), give, {"seat": 1, "do": "redeal"}]
+    code, answer = _replay(actions, TWO_NINES_HANDS, ["9H", "9D", "AS"])
+    assert code == 1, answer
+    assert (answer["action"], answer["error"]) == (4, "redeal_not_allowed")
+
+
+def test_a_given_card_is_told_to_the_table_and_seen_by_giver_and_receiver_only() -> None:
+    """RULES.md §5 Stock: the declarer gives one card to each opponent, face down --
+    the table is told that he gave, the receiver (and the giver) which card."""
+    _, events = _run(
+        [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "give", "card": "JS", "to": 2}]
+    )
+    assert events[-1] == CardGiven(1, 2, Card.from_id("JS"))
+    assert [redact(events[-1], s) for s in (0, None)] == [CardGiven(1, 2, None)] * 2
