@@ -14,7 +14,7 @@ from engine.actions import action_from_json
 from engine.bauern import BauernOptions
 from engine.cards import CARDS, DECK20, Suit, index_of
 from engine.errors import IllegalAction
-from engine.events import Claimed, Event
+from engine.events import Claimed, ContractSettled, Event
 from engine.record import replay_record
 
 #: The deal of the scenario records kontra-beats-bettler / error-bettler-after-kontra.
@@ -637,3 +637,44 @@ def test_each_preset_sets_the_options_it_names() -> None:
         "no_bettler": BauernOptions(bettler=False),
         "kontra_beats_bettler": BauernOptions(kontra_beats_bettler=True),
     }
+
+
+@pytest.mark.parametrize(
+    ("hands", "script", "trump"),
+    [
+        (
+            [
+                ["AH", "TH", "KH", "AD", "TD"],
+                ["QH", "JH", "KD", "QD", "JD"],
+                ["AC", "TC", "KC", "QC", "JC"],
+                ["AS", "TS", "KS", "QS", "JS"],
+            ],
+            "0:normal 1:- 2:farbengang 3:- 0:-",
+            None,
+        ),
+        (
+            [
+                ["AH", "TH", "KH", "QH", "JH"],
+                ["AD", "TD", "KD", "QD", "JD"],
+                ["AC", "TC", "KC", "QC", "JC"],
+                ["AS", "TS", "KS", "QS", "JS"],
+            ],
+            "0:herrenschnapser 1:- 2:- 3:-",
+            Suit.HEARTS,
+        ),
+    ],
+    ids=["farbengang", "herrenschnapser"],
+)
+def test_a_contract_won_on_showing_names_trumps_only_if_it_has_them(
+    hands: list[list[str]], script: str, trump: Suit | None
+) -> None:
+    """RULES.md §4 table: a Farbengang has no trumps (its column is "—"), while a
+    Herrenschnapser is forehand's five trumps -- the table is told the contract with
+    (or without) trumps, and the result keeps it (the deals of the scenario records
+    farbengang-shown and herrenschnapser-aufschlagen-schneider; forehand named H)."""
+    state, events = _scripted(hands, script)
+    settled = [e for e in events if isinstance(e, ContractSettled)]
+    assert [e.trump for e in settled] == [trump]
+    result = P.result(state)
+    assert result is not None
+    assert result.detail("trump") == (None if trump is None else trump.letter)

@@ -14,8 +14,10 @@ from engine.events import (
     BidMade,
     CardGiven,
     ContractSettled,
+    Discarded,
     Event,
     Passed,
+    Raised,
     Redealt,
     TalonTaken,
     redact,
@@ -275,3 +277,33 @@ def test_a_given_card_is_told_to_the_table_and_seen_by_giver_and_receiver_only()
     )
     assert events[-1] == CardGiven(1, 2, Card.from_id("JS"))
     assert [redact(events[-1], s) for s in (0, None)] == [CardGiven(1, 2, None)] * 2
+
+
+def test_a_declarer_after_forehand_states_his_final_bid_and_leads() -> None:
+    """RULES.md §5 Stock: the declarer states his final bid (told to the table) and
+    leads first -- seat 2 here, not forehand: his card opens the first trick."""
+    gives = [{"seat": 2, "do": "give", "card": c, "to": s} for c, s in (("QS", 0), ("JS", 1))]
+    raise_ = {"seat": 2, "do": "raise", "value": 110}
+    auction = [_bid(1, 100), _bid(2, 110), _bid(0), _bid(1)]
+    _, events = _run([*auction, *gives, raise_])
+    assert events[-1] == Raised(2, value=110)
+    state, _ = _run([*auction, *gives, raise_, {"seat": 2, "do": "play", "card": "AH"}])
+    assert P.view(state, None).trick == ((2, Card.from_id("AH")),)
+
+
+def test_two_players_the_laid_cards_are_told_but_seen_by_the_declarer_only() -> None:
+    """RULES.md §5 option tausend.players 2: the declarer lays 3 cards face down on
+    the other stock -- the table is told that he laid 3, only he sees which (the
+    deal of the scenario record two-players-two-stocks)."""
+    hands = [
+        ["9H", "KD", "QD", "JD", "9D", "AC", "TC", "JC", "9C"],
+        ["AH", "KH", "QH", "JH", "AD", "TD", "KC", "QC", "QS"],
+    ]
+    cards = ["QS", "KS", "9S"]
+    laid = {"seat": 1, "do": "discard", "cards": cards}
+    stocks = ["TH", "KS", "9S", "AS", "TS", "JS"]
+    _, events = _run([_bid(1, 100), _bid(0), laid], hands, stocks, players=2)
+    event = events[-1]
+    assert isinstance(event, Discarded) and event.count == 3
+    assert set(event.cards or ()) == {Card.from_id(c) for c in cards}
+    assert redact(event, 0) == Discarded(1, None, 3)
