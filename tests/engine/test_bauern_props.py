@@ -61,6 +61,7 @@ def test_played_out_deals_count_120() -> None:
         assert isinstance(state, BauernDeal)
         res = P.result(state)
         assert res is not None and res.reason == "last_trick" and state.ntricks == 5
+        assert P.legal_actions(state) == ()  # RULES.md §1: nothing more may be done
         locations = state.locations()
         assert not any(m for k, m in locations.items() if not k.startswith("won"))
         total = sum(POINTS[c] for k, m in locations.items() for c in cards_of(m))
@@ -111,12 +112,3 @@ def test_aufschlag_card_is_public_and_first_packet_only_while_naming_trumps() ->
         assert v.trump_card == CARDS[index_of("AD")]
         assert (0, CARDS[index_of("AD")]) in v.known
         assert all(s == 0 and c.id == "AD" for s, c in v.known)
-
-
-def test_a_finished_deal_offers_no_action() -> None:
-    """RULES.md §1 "Ending a deal": once the result is certain nothing more may be
-    done, so no seat is offered a move (a table would otherwise show buttons)."""
-    for n in range(8):
-        state = check_random_deal(bauern.GAME, BauernOptions(), n % 4, bytes([n]), n)
-        assert P.result(state) is not None
-        assert P.legal_actions(state) == ()
