@@ -307,3 +307,57 @@ def test_two_players_the_laid_cards_are_told_but_seen_by_the_declarer_only() -> 
     assert isinstance(event, Discarded) and event.count == 3
     assert set(event.cards or ()) == {Card.from_id(c) for c in cards}
     assert redact(event, 0) == Discarded(1, None, 3)
+
+
+def test_in_the_golden_round_a_declarer_with_four_nines_claims_at_his_first_give() -> None:
+    """RULES.md §5 Deal and option tausend.golden_round: a player holding four 9s may
+    demand a redeal; with no bidding, forehand -- the declarer at 120 -- claims at
+    his first decision, his first give (docs/rules/tausend.md "Redeal claims")."""
+    hands = [
+        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
+        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
+        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
+    ]
+    stock = ["QS", "JS", "QC"]
+    code, answer = _replay([{"seat": 1, "do": "redeal"}], hands, stock, golden_round=True)
+    assert code == 0, answer
+    assert "open" not in answer["deals"][0], answer
+
+
+_TWO_PLAYER_HANDS = [
+    ["AC", "TC", "KC", "QC", "JC", "AS", "TS", "KS", "QS"],
+    ["AH", "TH", "KH", "QH", "JH", "AD", "TD", "KD", "QD"],
+]
+
+
+@pytest.mark.parametrize(
+    ("hands", "stocks", "golden", "allowed"),
+    [
+        (_TWO_PLAYER_HANDS, "9H 9D JD JS 9C 9S", False, True),
+        (_TWO_PLAYER_HANDS, "9H JD JS 9D 9C 9S", False, False),
+        (
+            [
+                ["AD", "TD", "KD", "QD", "JD", "AC", "TC", "KC", "QC"],
+                ["9H", "9D", "9C", "9S", "AH", "TH", "KH", "QH", "JH"],
+            ],
+            "JC AS TS KS QS JS",
+            True,
+            True,
+        ),
+    ],
+    ids=["two-nines-in-the-stock", "one-nine-in-the-stock", "golden-four-nines-in-hand"],
+)
+def test_two_players_the_declarer_claims_a_redeal_at_his_discard(
+    hands: list[list[str]], stocks: str, golden: bool, allowed: bool
+) -> None:
+    """RULES.md §5 Deal, option tausend.players 2: the declarer claims a redeal for
+    two 9s in the stock he took (not for one), or -- in the golden round, with no
+    bidding -- for four 9s in hand, at his first decision: the discard onto the other
+    stock (docs/rules/tausend.md "Redeal claims")."""
+    auction = [] if golden else [_bid(1, 100), _bid(0)]
+    actions = [*auction, {"seat": 1, "do": "redeal"}]
+    code, answer = _replay(actions, hands, stocks.split(), players=2, golden_round=golden)
+    if allowed:
+        assert code == 0 and "open" not in answer["deals"][0], answer
+    else:
+        assert code == 1 and answer["error"] == "redeal_not_allowed", answer

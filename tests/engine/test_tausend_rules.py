@@ -111,6 +111,17 @@ def test_every_seat_sees_the_auction_in_order() -> None:
         assert P.view(state, seat).bids == ((1, Bid(value=100)), (2, Pass()), (0, Pass()))
 
 
+def test_a_marriage_may_be_declared_by_leading_the_queen() -> None:
+    """RULES.md §5 Play: a player on lead with a trick may lead the K *or Q* of a
+    marriage he holds and declare it -- in TWO_MARRIAGES seat 1, having taken the
+    first trick, leads QH instead of KH: Hearts become trumps and he scores 100."""
+    state = _played({**TWO_MARRIAGES, "actions": TWO_MARRIAGES["actions"][:9]})
+    state, _ = P.apply(state, 1, PlayCard(Card.from_id("QH"), True))
+    view = P.view(state, None)
+    assert view.trump is not None and view.trump.letter == "H"
+    assert view.marriages == ((1, view.trump, 100),)
+
+
 def _cards(text: str) -> list[int]:
     return [index_of(c) for c in text.split()]
 
