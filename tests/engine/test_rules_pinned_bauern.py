@@ -233,6 +233,7 @@ def test_the_aufschlag_card_is_public() -> None:
     state: P.DealCore = bauern.start_deal(
         BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in HANDS]
     )
+    assert P.view(state, 0).multiplier == 1  # nothing doubled before the auction
     state, _ = P.apply(state, 0, A.ChooseTrump(blind=4))  # HANDS[0][4]: the AS
     for seat in (1, 2, 3):
         assert (0, CARDS[index_of("AS")]) in P.view(state, seat).known
