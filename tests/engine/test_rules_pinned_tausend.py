@@ -14,8 +14,10 @@ from engine.events import (
     BidMade,
     CardGiven,
     ContractSettled,
+    DealEnded,
     Discarded,
     Event,
+    HandShown,
     Passed,
     Raised,
     Redealt,
@@ -181,28 +183,48 @@ def test_marriage_values_by_suit(suit: str, marriage: int) -> None:
     assert stock_value(stock) == 7 + marriage
 
 
+#: The deal of the scenario records redeal-given-nine-makes-four / -declined: seat 1
+#: declares and gives the 9S to seat 2, who then holds four 9s; seat 1 leads AH.
+GIVEN_NINE_HANDS = [
+    ["TC", "KC", "QC", "JC", "AS", "TS", "JS"],
+    ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
+    ["9H", "9D", "9C", "KD", "QD", "JD", "AC"],
+]
+GIVEN_NINE_STOCK = ["9S", "KS", "QS"]
+GIVEN_NINE_ACTIONS: list[dict[str, Any]] = [
+    _bid(1, 100),
+    _bid(2),
+    _bid(0),
+    {"seat": 1, "do": "give", "card": "9S", "to": 2},
+    {"seat": 1, "do": "give", "card": "KS", "to": 0},
+    {"seat": 1, "do": "raise", "value": 100},
+    {"seat": 1, "do": "play", "card": "AH"},
+]
+
+
 def test_a_redeal_for_a_given_nine_names_its_reason() -> None:
     """RULES.md §5 Deal: a player who receives a 9 from the declarer and so holds four
     9s may demand a redeal; the table is told that reason (`Redealt.reason`
     "given_nine", not the stock's or a dealt hand's).  The deal of the scenario record
     redeal-given-nine-makes-four."""
-    hands = [
-        ["TC", "KC", "QC", "JC", "AS", "TS", "JS"],
-        ["AH", "TH", "KH", "QH", "JH", "AD", "TD"],
-        ["9H", "9D", "9C", "KD", "QD", "JD", "AC"],
-    ]
-    actions: list[dict[str, Any]] = [
-        _bid(1, 100),
-        _bid(2),
-        _bid(0),
-        {"seat": 1, "do": "give", "card": "9S", "to": 2},
-        {"seat": 1, "do": "give", "card": "KS", "to": 0},
-        {"seat": 1, "do": "raise", "value": 100},
-        {"seat": 1, "do": "play", "card": "AH"},
-        {"seat": 2, "do": "redeal"},
-    ]
-    _, events = _run(actions, hands, ["9S", "KS", "QS"])
-    assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(2, "given_nine")]
+    actions = [*GIVEN_NINE_ACTIONS, {"seat": 2, "do": "redeal"}]
+    state, events = _run(actions, GIVEN_NINE_HANDS, GIVEN_NINE_STOCK)
+    nines = tuple(Card.from_id("9" + s) for s in "HDCS")
+    after = events[events.index(Redealt(2, "given_nine")) :]
+    assert [type(e) for e in after] == [Redealt, HandShown, DealEnded]  # no card played
+    assert after[1] == HandShown(2, nines)
+    assert P.to_act(state) is None
+
+
+def test_a_given_nine_claim_not_made_at_once_is_gone() -> None:
+    """docs/rules/tausend.md "Redeal claims" (RULES.md §5 Deal): the receiver of a
+    fourth 9 claims at his first card or not at all -- seat 2 plays 9H instead, and
+    at his next card `redeal` is refused."""
+    plays = [{"seat": s, "do": "play", "card": c} for s, c in ((2, "9H"), (0, "TC"), (1, "TH"))]
+    actions = [*GIVEN_NINE_ACTIONS, *plays, {"seat": 2, "do": "redeal"}]
+    code, answer = _replay(actions, GIVEN_NINE_HANDS, GIVEN_NINE_STOCK)
+    assert code == 1, answer
+    assert (answer["action"], answer["error"]) == (len(actions) - 1, "redeal_not_allowed")
 
 
 def test_one_nine_in_the_stock_gives_the_declarer_no_redeal() -> None:
