@@ -344,9 +344,9 @@ def test_failing_a_bid_on_the_barrel_and_the_third_fall_are_told(falls: int, sco
     assert m.notes == [(0, "barrel_failed"), *reset]
 
 
-@pytest.mark.parametrize("bad", [{"players": 5}, {"players": 1}, {"barrel_fine": 130}])
-def test_options_outside_the_rules_are_refused_on_construction(bad: dict[str, int]) -> None:
+@pytest.mark.parametrize(("players", "fine"), [(5, 120), (1, 120), (3, 130)])
+def test_options_outside_the_rules_are_refused_on_construction(players: int, fine: int) -> None:
     """RULES.md §5 Options: 2, 3 or 4 players, a barrel fine of 120 or 125 -- an
     options object with anything else cannot be made, even without the parser."""
     with pytest.raises(ValueError):
-        TausendOptions(**bad)
+        TausendOptions(players=players, barrel_fine=fine)
