@@ -64,11 +64,17 @@ def test_kontra_over_a_bettler_still_lets_higher_contracts_be_bid() -> None:
     assert answer["deals"][0]["open"] is True
 
 
-def test_declare_and_go_out_leads_the_card_named() -> None:
+@pytest.mark.parametrize(
+    ("doubling", "mult"),
+    [("1:pass 3:pass", 1), ("1:double 0:pass 2:pass", 2)],
+    ids=["undoubled", "kontra"],
+)
+def test_declare_and_go_out_leads_the_card_named(doubling: str, mult: int) -> None:
     """RULES.md §1 (auto_claim off): "forty, and I'm out" -- the marriage is declared
     by leading the K or Q named, which stays on the table while the claim ends the
     deal.  Leading the Queen shows the Queen, not the King (the deal of the scenario
-    record normal-manual-marriage-claim: team 0 has 48 and claims 68)."""
+    record normal-manual-marriage-claim: team 0 has 48 and claims 68).  The claim is
+    told at what it wins: 3, or 6 after a Kontra (RULES.md §4)."""
     hands = [
         ["AH", "TH", "AD", "KC", "QC"],
         ["KH", "TD", "JD", "TC", "TS"],
@@ -81,8 +87,11 @@ def test_declare_and_go_out_leads_the_card_named() -> None:
     script: list[tuple[int, A.Action]] = [
         (0, A.ChooseTrump(Suit.HEARTS)),
         (0, A.Bid("normal")),
-        *((s, A.Pass()) for s in (1, 2, 3, 1, 3)),
+        *((s, A.Pass()) for s in (1, 2, 3)),
     ]
+    for text in doubling.split():
+        who, said = text.split(":")
+        script.append((int(who), A.Double() if said == "double" else A.Pass()))
     for text in ["0:AH", "1:KH", "2:QH", "3:JH", "0:AD", "1:TD", "2:KD", "3:QD"]:
         who, card = text.split(":")
         script.append((int(who), A.PlayCard(CARDS[index_of(card)])))
@@ -91,8 +100,8 @@ def test_declare_and_go_out_leads_the_card_named() -> None:
     for seat, action in script:
         state, events = P.apply(state, seat, action)
     result = P.result(state)
-    assert result is not None and result.points == (3, 0, 3, 0)
-    assert Claimed(0, True, 3) in events  # the table is told the claim was right
+    assert result is not None and result.points == (3 * mult, 0, 3 * mult, 0)
+    assert Claimed(0, True, 3 * mult) in events  # the table is told the claim was right
     assert P.view(state, None).trick == ((0, CARDS[index_of("QC")]),)
 
 

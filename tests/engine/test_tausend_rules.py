@@ -14,6 +14,7 @@ from engine.cards import Card, index_of
 from engine.record import replay_record
 from engine.results import DealResult
 from engine.tausend import TausendDeal, TausendMatch, TausendOptions, start_deal
+from engine.tausend.rules import PRESETS, options
 
 
 def _play(seat: int, card: str, marriage: bool = False) -> dict[str, Any]:
@@ -350,3 +351,16 @@ def test_options_outside_the_rules_are_refused_on_construction(players: int, fin
     options object with anything else cannot be made, even without the parser."""
     with pytest.raises(ValueError):
         TausendOptions(players=players, barrel_fine=fine)
+
+
+def test_each_preset_sets_the_options_it_names() -> None:
+    """RULES.md §5 Options: a table picks a rule set by name, and each named set turns
+    on what its name says and nothing else."""
+    assert {name: options(raw) for name, raw in PRESETS.items()} == {
+        "standard": TausendOptions(),
+        "golden": TausendOptions(golden_round=True),
+        "blind": TausendOptions(blind_bid=True),
+        "fine_125": TausendOptions(barrel_fine=125),
+        "two_players": TausendOptions(players=2),
+        "four_players": TausendOptions(players=4),
+    }
