@@ -351,10 +351,16 @@ def test_the_result_names_seat_0_as_sitting_out() -> None:
 
 
 def _normal_game(
-    hands: list[list[str]], dealer: int, trump: str, plays: str, auto_claim: bool = True
+    hands: list[list[str]],
+    dealer: int,
+    trump: str,
+    plays: str,
+    auto_claim: bool = True,
+    kontra: bool = False,
 ) -> P.DealCore:
-    """Forehand names `trump` and plays the normal game, nobody bids or doubles, then
-    the cards of `plays` ("2:QD* 3:AH ... 2:claim"; ``*`` declares the marriage)."""
+    """Forehand names `trump` and plays the normal game, nobody bids, nobody doubles
+    (or, with `kontra`, forehand's left doubles and forehand's team lets it stand),
+    then the cards of `plays` ("2:QD* 3:AH ... 2:claim"; ``*`` declares the marriage)."""
     fh = (dealer + 1) % 4
     state: P.DealCore = bauern.start_deal(
         BauernOptions(auto_claim=auto_claim),
@@ -365,8 +371,11 @@ def _normal_game(
         (fh, A.ChooseTrump(Suit.parse(trump))),
         (fh, A.Bid("normal")),
         *(((fh + k) % 4, A.Pass()) for k in (1, 2, 3)),
-        *(((fh + k) % 4, A.Pass()) for k in (1, 3)),  # no Kontra from either opponent
     ]
+    if kontra:
+        script += [((fh + 1) % 4, A.Double()), (fh, A.Pass()), ((fh + 2) % 4, A.Pass())]
+    else:
+        script += [((fh + k) % 4, A.Pass()) for k in (1, 3)]  # no Kontra from either
     for item in plays.split():
         who, card = item.split(":")
         if card == "claim":
@@ -461,22 +470,26 @@ def test_a_claim_with_exactly_66_is_right() -> None:
     assert P.view(state, None).phase == "over"
 
 
-def test_a_wrong_claim_by_the_second_team_scores_for_the_first() -> None:
+@pytest.mark.parametrize("mult", [1, 2], ids=["undoubled", "kontra"])
+def test_a_wrong_claim_by_the_second_team_scores_for_the_first(mult: int) -> None:
     """RULES.md §4 claims: "wrong claim: opponents win the value" -- for a claim by
     team 1 (seats 1 and 3) too.  Dealer 3, Hearts trumps; T1 -> seat 2 (JH), T2 ->
     seat 1 (KH); seat 1 claims with his team's 22: wrong.  The claim would have won 2
-    (team 0 has 19, under 33), so seats 0 and 2 score 2."""
+    (team 0 has 19, under 33), so seats 0 and 2 score 2 -- 4 after a Kontra -- and
+    the table is told the claim was wrong and what it cost."""
     hands = [
         ["QS", "QH", "QD", "AH", "JD"],
         ["KC", "KH", "KD", "JC", "TD"],
         ["TS", "JH", "KS", "TC", "QC"],
         ["AS", "TH", "AD", "JS", "AC"],
     ]
-    plays = "0:JD 1:KD 2:JH 3:AD 2:KS 3:AS 0:QS 1:KH 1:claim"
-    state = _normal_game(hands, 3, "H", plays, auto_claim=False)
+    plays = "0:JD 1:KD 2:JH 3:AD 2:KS 3:AS 0:QS 1:KH"
+    state = _normal_game(hands, 3, "H", plays, auto_claim=False, kontra=mult == 2)
+    state, events = P.apply(state, 1, A.Claim())
+    assert Claimed(1, False, 2 * mult) in events
     result = P.result(state)
     assert result is not None
-    assert (result.points, result.reason) == ((2, 0, 2, 0), "wrong_claim")
+    assert (result.points, result.reason) == ((2 * mult, 0, 2 * mult, 0), "wrong_claim")
     assert result.winners == (0, 2)
 
 
