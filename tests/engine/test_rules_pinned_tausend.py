@@ -383,3 +383,11 @@ def test_two_players_the_declarer_claims_a_redeal_at_his_discard(
         assert code == 0 and "open" not in answer["deals"][0], answer
     else:
         assert code == 1 and answer["error"] == "redeal_not_allowed", answer
+
+
+def test_a_wrong_opening_is_refused_naming_the_100() -> None:
+    """RULES.md §5 Bidding: forehand "must open with exactly 100" -- the refusal of
+    his 105 tells him so, with the number he must bid."""
+    code, answer = _replay([_bid(1, 105)])
+    assert code == 1 and answer["error"] == "invalid_bid", answer
+    assert "exactly 100" in answer["message"], answer
