@@ -77,6 +77,7 @@ def _run(
     state: P.DealCore = start_deal(
         TausendOptions(**options),
         0,
+        golden=bool(options.get("golden_round")),  # the match's first deal
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in stock],
     )
@@ -130,9 +131,11 @@ def test_a_seat_that_passed_is_not_asked_again() -> None:
 
 def test_a_blind_winner_is_shown_as_blind_and_counts_double() -> None:
     """RULES.md §5 option tausend.blind_bid: "bid before looking: doubled" -- the
-    table sees the contract marked blind and its multiplier 2 (the scenario record
+    table sees who has looked, then the contract marked blind and its multiplier 2 (the scenario record
     blind-bid-doubles plays such a deal out)."""
     look = [{"seat": s, "do": "look"} for s in range(3)]
+    state, _ = _run([_bid(1, 100), look[2]], blind_bid=True)
+    assert dict(P.view(state, 0).extra)["looked"] == (False, False, True)  # who bids blind
     state, _ = _run([_bid(1, 100), look[2], _bid(2), look[0], _bid(0)], blind_bid=True)
     view = P.view(state, 2)
     assert (dict(view.extra)["blind"], view.multiplier) == (True, 2)
@@ -340,10 +343,10 @@ def test_in_the_golden_round_a_declarer_with_four_nines_claims_at_his_first_give
         ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
         ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
     ]
-    stock = ["QS", "JS", "QC"]
-    code, answer = _replay([{"seat": 1, "do": "redeal"}], hands, stock, golden_round=True)
-    assert code == 0, answer
-    assert "open" not in answer["deals"][0], answer
+    state, events = _run(
+        [{"seat": 1, "do": "redeal"}], hands, ["QS", "JS", "QC"], golden_round=True
+    )
+    assert Redealt(1, "four_nines") in events and P.to_act(state) is None
 
 
 _TWO_PLAYER_HANDS = [
