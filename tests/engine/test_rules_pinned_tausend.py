@@ -216,6 +216,9 @@ def test_a_redeal_for_a_given_nine_names_its_reason() -> None:
     after = events[events.index(Redealt(2, "given_nine")) :]
     assert [type(e) for e in after] == [Redealt, HandShown, DealEnded]  # no card played
     assert after[1] == HandShown(2, nines)
+    result = P.result(state)  # the deal counts for nothing: no points, no tricks
+    assert result is not None and result.reason == "redeal"
+    assert (result.points, result.card_points, result.tricks) == ((0, 0, 0),) * 3
     assert P.to_act(state) is None
 
 
@@ -274,13 +277,24 @@ TWO_NINES_HANDS = [
 ]
 
 
-def test_a_redeal_for_two_nines_in_the_stock_names_its_reason() -> None:
+@pytest.mark.parametrize("declarer", [1, 0])
+def test_a_redeal_for_two_nines_in_the_stock_names_its_reason(declarer: int) -> None:
     """RULES.md §5 Deal: the bid winner who finds two 9s in the stock may demand a
-    redeal; the table is told that reason ("stock_nines").  The deal of the scenario
-    record redeal-two-nines-in-stock."""
-    actions = [_bid(1, 100), _bid(2), _bid(0), {"seat": 1, "do": "redeal"}]
-    _, events = _run(actions, TWO_NINES_HANDS, ["9H", "9D", "AS"])
-    assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [(1, "stock_nines")]
+    redeal; the table is told that reason ("stock_nines") and the result names the
+    contract and its declarer -- seat 0 too.  The deal of the scenario record
+    redeal-two-nines-in-stock (seat 0 outbids forehand with 105 in the second case)."""
+    auction = (
+        [_bid(1, 100), _bid(2), _bid(0)]
+        if declarer
+        else [_bid(1, 100), _bid(2), _bid(0, 105), _bid(1)]
+    )
+    actions = [*auction, {"seat": declarer, "do": "redeal"}]
+    state, events = _run(actions, TWO_NINES_HANDS, ["9H", "9D", "AS"])
+    assert [(e.seat, e.reason) for e in events if isinstance(e, Redealt)] == [
+        (declarer, "stock_nines")
+    ]
+    result = P.result(state)
+    assert result is not None and (result.contract, result.declarer) == ("bid", declarer)
 
 
 def test_the_two_nines_claim_is_gone_after_the_first_give() -> None:
