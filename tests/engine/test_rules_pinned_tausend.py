@@ -219,6 +219,7 @@ def test_a_redeal_for_a_given_nine_names_its_reason() -> None:
     result = P.result(state)  # the deal counts for nothing: no points, no tricks
     assert result is not None and result.reason == "redeal"
     assert (result.points, result.card_points, result.tricks) == ((0, 0, 0),) * 3
+    assert result.detail("bolts") == (0, 0, 0) and P.view(state, 0).phase == "over"
     assert P.to_act(state) is None
 
 
