@@ -329,6 +329,7 @@ def test_a_declarer_after_forehand_states_his_final_bid_and_leads() -> None:
     assert events[-1] == Raised(2, value=110)
     state, _ = _run([*auction, *gives, raise_, {"seat": 2, "do": "play", "card": "AH"}])
     assert P.view(state, None).trick == ((2, Card.from_id("AH")),)
+    assert "discarded" not in dict(P.view(state, 2).extra)  # three players lay nothing away
 
 
 def test_two_players_the_laid_cards_are_told_but_seen_by_the_declarer_only() -> None:
@@ -409,3 +410,18 @@ def test_a_wrong_opening_is_refused_naming_the_100() -> None:
     code, answer = _replay([_bid(1, 105)])
     assert code == 1 and answer["error"] == "invalid_bid", answer
     assert "exactly 100" in answer["message"], answer
+
+
+def test_the_last_bidder_with_four_nines_claims_at_his_first_turn() -> None:
+    """RULES.md §5 Deal: a player holding four 9s may demand a redeal -- at the
+    bidding turn he first sees his hand, for the dealer (the last to bid) too: seat 0
+    claims after forehand's 100 and seat 2's pass (docs/rules/tausend.md)."""
+    hands = [
+        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
+        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
+        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
+    ]
+    state, events = _run(
+        [_bid(1, 100), _bid(2), {"seat": 0, "do": "redeal"}], hands, ["QS", "JS", "QC"]
+    )
+    assert Redealt(0, "four_nines") in events and P.to_act(state) is None
