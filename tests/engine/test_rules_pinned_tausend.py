@@ -425,3 +425,21 @@ def test_the_last_bidder_with_four_nines_claims_at_his_first_turn() -> None:
         [_bid(1, 100), _bid(2), {"seat": 0, "do": "redeal"}], hands, ["QS", "JS", "QC"]
     )
     assert Redealt(0, "four_nines") in events and P.to_act(state) is None
+
+
+@pytest.mark.parametrize(
+    ("hands", "why"),
+    [
+        ([[*HANDS[0], HANDS[1][0]], HANDS[1][1:], HANDS[2]], "hand 0 must have 7 cards"),
+        ([HANDS[0], HANDS[1] + HANDS[2]], "needs 3 hands"),
+    ],
+    ids=["uneven-hands", "two-hands"],
+)
+def test_a_record_dealing_other_than_7_cards_to_each_of_3_is_refused(
+    hands: list[list[str]], why: str
+) -> None:
+    """RULES.md §5 Deal: 7 cards each, 3 to the stock (§6: a record that is not such a
+    deal exits 2) -- 8 and 6 cards are refused though all 24 cards are there, and so
+    are two hands for three players, each saying what is wrong."""
+    code, answer = _replay([], hands)
+    assert code == 2 and why in answer, answer
