@@ -110,10 +110,16 @@ def test_the_table_hears_each_bid_and_pass_and_sees_the_stock_taken() -> None:
     to the table as it is made, the view names the high bid and its bidder (a later
     seat's, not forehand's); when the others have passed the contract is told, and
     the stock is shown to all as the declarer takes it."""
+    state, _ = _run([_bid(1, 100), _bid(2, 110)])
+    extra = dict(P.view(state, 0).extra)  # seat 0's first turn: nothing blind, no claim
+    assert (extra["bid"], extra["bidder"], extra["blind"], extra["redeal_claim"]) == (
+        110,
+        2,
+        False,
+        None,
+    )
     state, events = _run([_bid(1, 100), _bid(2, 110), _bid(0)])
     assert events == [BidMade(1, value=100), BidMade(2, value=110), Passed(0)]
-    extra = dict(P.view(state, 0).extra)
-    assert (extra["bid"], extra["bidder"]) == (110, 2)
     _, events = _run([_bid(1, 100), _bid(2, 110), _bid(0), _bid(1)])
     assert events[3:] == [
         Passed(1),
