@@ -438,14 +438,15 @@ def test_the_last_bidder_with_four_nines_claims_at_his_first_turn() -> None:
     [
         ([[*HANDS[0], HANDS[1][0]], HANDS[1][1:], HANDS[2]], "hand 0 must have 7 cards"),
         ([HANDS[0], HANDS[1] + HANDS[2]], "needs 3 hands"),
+        ([[*HANDS[0][:6], "9S"], HANDS[1], HANDS[2]], "each card of the 24-card deck exactly once"),
     ],
-    ids=["uneven-hands", "two-hands"],
+    ids=["uneven-hands", "two-hands", "a-card-twice"],
 )
 def test_a_record_dealing_other_than_7_cards_to_each_of_3_is_refused(
     hands: list[list[str]], why: str
 ) -> None:
     """RULES.md §5 Deal: 7 cards each, 3 to the stock (§6: a record that is not such a
     deal exits 2) -- 8 and 6 cards are refused though all 24 cards are there, and so
-    are two hands for three players, each saying what is wrong."""
+    are two hands for three players and a 9S dealt twice, each saying what is wrong."""
     code, answer = _replay([], hands)
     assert code == 2 and why in answer, answer
