@@ -25,7 +25,17 @@ from engine.actions import (
 from engine.cards import DECK20, Card, Suit, index_of, mask_of
 from engine.dreier.deal import DreierDeal
 from engine.errors import IllegalAction, OptionError
-from engine.events import Event, HandShown, TalonTaken, TrumpChosen, redact
+from engine.events import (
+    Discarded,
+    Doubled,
+    Event,
+    HandShown,
+    Passed,
+    Raised,
+    TalonTaken,
+    TrumpChosen,
+    redact,
+)
 from engine.games import available, game
 from engine.options import option_ids
 from engine.results import DealResult
@@ -81,12 +91,34 @@ def test_seeded_deal_follows_the_documented_split(dealer: int) -> None:
     assert state.dealt[3] == tuple(d[9:11])
 
 
-def test_explicit_cards_are_checked() -> None:
-    with pytest.raises(ValueError, match="three hands of 6"):
-        dreier.start_deal(dreier.DreierOptions(), 0, hands=[[0]], talon=[1, 2])
-    hands = [_cards("AH TH KH QH JH AD"), _cards("TD KD QD JD AC TC"), _cards("KC QC JC AS TS KS")]
-    with pytest.raises(ValueError, match="exactly once"):
-        dreier.start_deal(dreier.DreierOptions(), 0, hands=hands, talon=_cards("AH JS"))
+#: Six cards for each seat; with QS JS as the talon, the whole 20-card deck.
+SIX_EACH = ["AH TH KH QH JH AD", "TD KD QD JD AC TC", "KC QC JC AS TS KS"]
+
+
+@pytest.mark.parametrize(
+    ("dealer", "hands", "talon", "why"),
+    [
+        (0, ["AH"], "QS JS", "three hands of 6"),
+        (0, [*SIX_EACH[:2], "KC QC JC AS TS"], "KS QS JS", "three hands of 6"),
+        (0, SIX_EACH, "QS", "talon has 2 cards"),
+        (0, SIX_EACH, "AH JS", "exactly once"),
+        (3, SIX_EACH, "QS JS", "dealer is a seat 0..2"),
+        (-1, SIX_EACH, "QS JS", "dealer is a seat 0..2"),
+    ],
+    ids=["one-hand", "a-hand-of-5", "talon-of-1", "a-card-twice", "dealer-3", "dealer-minus-1"],
+)
+def test_explicit_cards_are_checked(dealer: int, hands: list[str], talon: str, why: str) -> None:
+    """RULES.md §3 Deal / §6 records: three hands of 6 and a talon of 2, each card of the
+    20-card deck once, dealt by a seat of the table -- anything else is no deal, and the
+    refusal says which part is wrong (all 20 cards in a 6-6-5 split with a 3-card
+    talon are still not a deal)."""
+    with pytest.raises(ValueError, match=why):
+        dreier.start_deal(
+            dreier.DreierOptions(), dealer, hands=[_cards(h) for h in hands], talon=_cards(talon)
+        )
+    assert dreier.start_deal(
+        dreier.DreierOptions(), 0, hands=[_cards(h) for h in SIX_EACH], talon=_cards("QS JS")
+    )
 
 
 # --- trumps and hidden information -------------------------------------------------------
@@ -246,6 +278,35 @@ def test_view_lists_the_auction_and_doubling() -> None:
     assert v.bids == ((1, Bid("normal")), (2, Pass()), (0, Pass()))
     assert v.multiplier == 8 and v.phase == "play" and v.contract == "normal"
     assert len(dict(v.extra)["spritzen"]) == 5  # type: ignore[arg-type]
+
+
+def test_spritzen_is_told_double_by_double() -> None:
+    """RULES.md §3 Spritzen / §6 doubling order: the table hears each double with the
+    multiplier it makes (x2, x4, x8) and each pass, in the order they are said."""
+    state, acts = _start("spritzen-x8")
+    _, events = _run(state, acts[:10])
+    assert [e for i, e in events if i >= 5] == [
+        Passed(2),
+        Doubled(0, 2),
+        Doubled(1, 4),
+        Passed(2),
+        Doubled(0, 8),
+    ]
+
+
+def test_a_raise_is_told_with_the_discard_whose_cards_only_the_declarer_sees() -> None:
+    """RULES.md §3 Talon (raise_after_talon): middlehand lays TS JS away and names the
+    Gang with them; everyone is told that he discarded and what he now plays, but the
+    two cards only he sees (they count for nobody, face down)."""
+    state, acts = _start("raise-after-talon")
+    state, events = _run(state, acts[:6])
+    discarded, raised = [e for i, e in events if i == 5]
+    assert raised == Raised(2, contract="gang")
+    assert isinstance(discarded, Discarded) and discarded.seat == 2
+    assert set(discarded.cards or ()) == set(Card.parse("TS JS"))
+    for seat in (0, 1, None):
+        assert redact(discarded, seat) == Discarded(2, None)
+    assert P.view(state, None).contract == "gang"
 
 
 def test_discard_legal_set_with_and_without_raise() -> None:

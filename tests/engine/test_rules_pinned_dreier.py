@@ -10,8 +10,8 @@ import pytest
 
 from engine import dreier
 from engine import protocol as P
-from engine.actions import action_from_json
-from engine.cards import CARDS, Suit, index_of
+from engine.actions import Claim, Discard, PlayCard, action_from_json
+from engine.cards import CARDS, Card, Suit, index_of
 from engine.events import Claimed, MarriageDeclared
 from engine.record import replay_record
 from engine.results import DealResult
@@ -591,3 +591,58 @@ def test_herrenschnapser_needs_all_five_trumps_not_any_full_suit() -> None:
     code, answer = replay_record(record)
     assert isinstance(answer, dict), answer
     assert code == 1 and answer["error"] == "contract_not_allowed", answer
+
+
+#: Dealer 0: seat 1 (forehand) holds the Hearts and AS, seat 2 the Diamonds and TS,
+#: dealer 0 the Clubs and KS; each of 1 and 2 holds a King and Queen.
+KQ_HANDS = [
+    ["AC", "TC", "KC", "QC", "JC", "KS"],
+    ["AH", "TH", "KH", "QH", "JH", "AS"],
+    ["AD", "TD", "KD", "QD", "JD", "TS"],
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "leader", "extras"),
+    [
+        ("1:trump=H 1:bid=normal 2:- 0:- 1:discard=QS,JS 2:- 0:-", 1, True),
+        ("1:trump=H 1:bid=normal 2:bid=gang 0:- 1:- 2:discard=QS,JS 1:- 0:-", 2, False),
+    ],
+    ids=["normal", "gang"],
+)
+def test_marriages_and_claims_belong_to_the_normal_game(
+    script: str, leader: int, extras: bool
+) -> None:
+    """docs/rules/dreier.md (after RULES.md §1, §3): marriages count only in the normal
+    game and the Schnapser types, and a claim (auto_claim off) only in the normal game.
+    The player on lead holding K+Q is offered the marriage and the claim in the normal
+    game; the Gang's declarer, holding KD QD, is offered neither -- only his cards."""
+    options = dreier.options({"auto_claim": False})
+    state, _ = _played(KQ_HANDS, ["QS", "JS"], _script(script), options)
+    assert P.to_act(state) == leader
+    legal = P.legal_actions(state)
+    offered = [a for a in legal if not (isinstance(a, PlayCard) and a == PlayCard(a.card))]
+    assert bool(offered) is extras, offered
+    if extras:
+        assert Claim() in legal
+        assert PlayCard(Card.from_id("KH"), marriage=True) in legal
+
+
+@pytest.mark.parametrize(("discard", "allowed"), [("AD JS", False), ("TS JS", True)])
+def test_a_raise_to_the_ass_bettler_needs_an_ace_among_the_cards_kept(
+    discard: str, allowed: bool
+) -> None:
+    """RULES.md §3: Ass-Bettler needs an ace when named, and a raise names it with the
+    discard (raise_after_talon), so the ace must be among the 6 cards kept.  Middlehand
+    2 wins the bidding with a Bettler and takes TD JS: his only ace is AD.  Laying AD
+    away with JS leaves no ace (refused); laying TS JS away keeps it."""
+    hands = [
+        ["AC", "TC", "KC", "QC", "JC", "KS"],
+        ["AH", "TH", "KH", "QH", "JH", "AS"],
+        ["AD", "KD", "QD", "JD", "TS", "QS"],
+    ]
+    script = "1:trump=H 1:bid=normal 2:bid=bettler 0:- 1:-"
+    options = dreier.DreierOptions(assbettler=True)
+    state, _ = _played(hands, ["TD", "JS"], _script(script), options)
+    raise_to = Discard(Card.parse(discard), contract="assbettler")
+    assert (raise_to in P.legal_actions(state)) is allowed
