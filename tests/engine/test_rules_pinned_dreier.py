@@ -646,3 +646,26 @@ def test_a_raise_to_the_ass_bettler_needs_an_ace_among_the_cards_kept(
     state, _ = _played(hands, ["TD", "JS"], _script(script), options)
     raise_to = Discard(Card.parse(discard), contract="assbettler")
     assert (raise_to in P.legal_actions(state)) is allowed
+
+
+def test_the_defenders_marriages_are_added_up() -> None:
+    """RULES.md §1 auto-claim: "the partners' points are added up" -- marriages too.
+    Dealer 0; forehand 1 names Hearts and plays the normal game.  T1 1:TC 2:AC 0:QC ->
+    defenders 24; seat 2 leads KD declaring 20 (44), seat 0 trumps with TH (T2: 60);
+    seat 0 leads KS declaring 20: 40 in tricks and two 20s make 80, out at once.  The
+    declarer has no trick: 3 game points to each defender."""
+    hands = [
+        ["KS", "QS", "AS", "TS", "QC", "TH"],
+        ["JH", "JD", "TC", "QH", "JC", "KC"],
+        ["KD", "QD", "AD", "TD", "AC", "AH"],
+    ]
+    script = (
+        "1:trump=H 1:bid=normal 2:- 0:- 1:discard=JS,JC 2:- 0:- "
+        "1:TC 2:AC 0:QC 2:KD* 0:TH 1:JD 0:KS*"
+    )
+    state, _ = _played(hands, ["KH", "JS"], _script(script))
+    result = P.result(state)
+    assert result is not None
+    assert (result.points, result.reason) == ((3, 0, 3), "reached_66")
+    assert result.detail("side_points") == (0, 80)
+    assert P.view(state, None).phase == "over"
