@@ -24,6 +24,7 @@ from engine.actions import (
 )
 from engine.cards import DECK20, Card, Suit, index_of, mask_of
 from engine.dreier.deal import DreierDeal
+from engine.dreier.rules import enabled_rows
 from engine.errors import IllegalAction, OptionError
 from engine.events import (
     Discarded,
@@ -37,7 +38,7 @@ from engine.events import (
     redact,
 )
 from engine.games import available, game
-from engine.options import option_ids
+from engine.options import option_ids, options_to_json
 from engine.results import DealResult
 from engine.selfplay import play_random_deals
 from engine.shuffle import shuffled
@@ -378,9 +379,10 @@ def test_options_ids_defaults_and_errors() -> None:
         "dreier.zehnergang",
         "dreier.bauernloch",
     } == ids
-    o = dreier.options()
-    assert o.auto_claim and o.without_talon and o.raise_after_talon
-    assert not (o.caller_first or o.carinthian or o.count_down or o.plauderer)
+    # RULES.md §3: auto-claim, without talon and the raise are on by default; every
+    # *option* (the five optional contracts, the regional orders, the display ones) off
+    on = {k for k, v in options_to_json(dreier.options(), "dreier").items() if v}
+    assert on == {"auto_claim", "dreier.without_talon", "dreier.raise_after_talon"}
     with pytest.raises(OptionError, match=r"unknown option 'dreier\.gangl'"):
         dreier.options({"dreier.gangl": True})
     with pytest.raises(OptionError, match="true or false") as refused:
@@ -401,6 +403,19 @@ def test_options_ids_defaults_and_errors() -> None:
 @pytest.mark.parametrize("preset", sorted(dreier.PRESETS))
 def test_presets_are_valid_option_sets(preset: str) -> None:
     dreier.options(dreier.PRESETS[preset])
+
+
+def test_each_preset_plays_what_it_is_named_for() -> None:
+    """docs/rules/dreier.md presets: each one is a different table; all_contracts
+    enables every row of RULES.md §3's contract table, and the others turn on (or, for
+    manual_claims, off) the option they are named after."""
+    tables = {name: dreier.options(raw) for name, raw in dreier.PRESETS.items()}
+    assert len(set(tables.values())) == len(tables)
+    assert enabled_rows(tables["all_contracts"]) == tuple(range(len(dreier.CONTRACTS)))
+    assert tables["standard"] == dreier.DreierOptions()
+    assert not tables["manual_claims"].auto_claim
+    for name in ("carinthian", "caller_first", "count_down"):
+        assert getattr(tables[name], name) is True
 
 
 def test_registry_and_selfplay() -> None:
