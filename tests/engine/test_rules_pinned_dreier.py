@@ -669,3 +669,4 @@ def test_the_defenders_marriages_are_added_up() -> None:
     assert (result.points, result.reason) == ((3, 0, 3), "reached_66")
     assert result.detail("side_points") == (0, 80)
     assert P.view(state, None).phase == "over"
+    assert P.legal_actions(state) == ()  # the led KS is not played out (§1)
