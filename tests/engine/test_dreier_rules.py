@@ -239,6 +239,31 @@ def test_view_lists_every_completed_trick() -> None:
     assert v.trick == ((1, Card.from_id("KH")),)
 
 
+def test_the_view_counts_a_marriage_once_its_side_has_a_trick() -> None:
+    """RULES.md §1 marriage, docs/rules/dreier.md (views): a seat's `points` count its
+    marriage only once its side has a trick -- until then it is pending; the side
+    points are shown during the play only.  normal-marriage-waits-for-trick: the
+    declarer (seat 1) leads KD declaring 20 before his first trick; T1 goes to
+    middlehand (17), T2 to the declarer (25 + the 20)."""
+    state, acts = _start("normal-marriage-waits-for-trick")
+    doubling, _ = _run(state, acts[:6])
+    assert P.view(doubling, None).phase == "doubling"
+    assert "side_points" not in dict(P.view(doubling, None).extra)
+    waiting, _ = _run(state, acts[:9])  # KD declaring 20, then AD: no trick yet
+    v = P.view(waiting, None)
+    assert v.points == (0, 0, 0)
+    assert dict(v.extra)["pending_marriage_points"] == (0, 20, 0)
+    assert dict(v.extra)["side_points"] == (0, 0)
+    counted, _ = _run(state, acts[:13])
+    v = P.view(counted, None)
+    assert v.points == (0, 45, 17)
+    assert dict(v.extra)["pending_marriage_points"] == (0, 0, 0)
+    assert dict(v.extra)["side_points"] == (45, 17)
+    state, acts = _start("bettler-won")  # the dealer, seat 0, declares and leads
+    state, _ = _run(state, acts[:9])
+    assert dict(P.view(state, None).extra)["side_points"] == (0, 0)
+
+
 def test_marriage_partner_is_known_until_played() -> None:
     state, acts = _start("normal-won-1")
     state, _ = _run(state, acts[:14])  # ... forehand leads KH declaring 40

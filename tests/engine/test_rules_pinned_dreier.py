@@ -551,6 +551,7 @@ def test_the_contract_table_says_whether_trumps_take_tricks(
     state, _ = _played(TRUMP_TEST_HANDS, ["KH", "QH"], _script(script), options)
     view = P.view(state, None)
     assert view.trump == (Suit.HEARTS if trumps else None)
+    assert dict(view.extra)["named_trump"] == Suit.HEARTS  # named, if not played
     assert view.last_trick_winner == (2 if trumps else 1)
     result = P.result(state)
     if lost:
