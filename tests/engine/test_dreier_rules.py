@@ -249,11 +249,11 @@ def test_the_view_counts_a_marriage_once_its_side_has_a_trick() -> None:
     doubling, _ = _run(state, acts[:6])
     assert P.view(doubling, None).phase == "doubling"
     assert "side_points" not in dict(P.view(doubling, None).extra)
-    waiting, _ = _run(state, acts[:9])  # KD declaring 20, then AD: no trick yet
+    waiting, _ = _run(state, acts[:10])  # KD declaring 20; T1 to middlehand
     v = P.view(waiting, None)
-    assert v.points == (0, 0, 0)
+    assert v.points == (0, 0, 17)
     assert dict(v.extra)["pending_marriage_points"] == (0, 20, 0)
-    assert dict(v.extra)["side_points"] == (0, 0)
+    assert dict(v.extra)["side_points"] == (0, 17)
     counted, _ = _run(state, acts[:13])
     v = P.view(counted, None)
     assert v.points == (0, 45, 17)

@@ -176,9 +176,13 @@ def test_retourschneider_for_every_winner(winner: int) -> None:
 
 def test_a_deal_needs_a_seed_or_cards() -> None:
     """engine.dreier.start_deal: without a seed and without explicit cards there is
-    no deal (ValueError), rather than a deal of nothing."""
+    no deal (ValueError), rather than a deal of nothing -- hands without a talon are
+    not explicit cards either."""
     with pytest.raises(ValueError, match="seed"):
         dreier.start_deal(dreier.DreierOptions(), 0)
+    hands = [[index_of(c) for c in h] for h in KQ_HANDS]
+    with pytest.raises(ValueError, match="seed"):
+        dreier.start_deal(dreier.DreierOptions(), 0, hands=hands)
 
 
 def test_no_retourschneider_when_another_player_scored_in_the_last_deal() -> None:
@@ -671,3 +675,15 @@ def test_the_defenders_marriages_are_added_up() -> None:
     assert result.detail("side_points") == (0, 80)
     assert P.view(state, None).phase == "over"
     assert P.legal_actions(state) == ()  # the led KS is not played out (§1)
+
+
+def test_a_blind_ace_of_hearts_is_shown_as_the_trump_card() -> None:
+    """RULES.md §3 Deal: a card turned blind is trumps and everyone has seen it -- the
+    first card of the deck (AH) too.  Forehand 1 turns the 4th card he was dealt."""
+    hands = [KQ_HANDS[0], ["TH", "KH", "QH", "AH", "JH", "AS"], KQ_HANDS[2]]
+    state, _ = _played(hands, ["QS", "JS"], _script("1:blind=3"))
+    ah = Card.from_id("AH")
+    for seat in (0, 2, None):
+        view = P.view(state, seat)
+        assert (view.players, view.trump, view.trump_card) == (3, Suit.HEARTS, ah)
+    assert (1, ah) in P.view(state, 0).known
