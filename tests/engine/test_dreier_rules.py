@@ -254,11 +254,13 @@ def test_the_view_counts_a_marriage_once_its_side_has_a_trick() -> None:
     assert v.points == (0, 0, 17)
     assert dict(v.extra)["pending_marriage_points"] == (0, 20, 0)
     assert dict(v.extra)["side_points"] == (0, 17)
+    assert v.tricks_won == (0, 0, 1)
     counted, _ = _run(state, acts[:13])
     v = P.view(counted, None)
     assert v.points == (0, 45, 17)
     assert dict(v.extra)["pending_marriage_points"] == (0, 0, 0)
     assert dict(v.extra)["side_points"] == (45, 17)
+    assert v.tricks_won == (0, 1, 1)
     state, acts = _start("bettler-won")  # the dealer, seat 0, declares and leads
     state, _ = _run(state, acts[:9])
     assert dict(P.view(state, None).extra)["side_points"] == (0, 0)
@@ -349,6 +351,37 @@ def test_discard_legal_set_with_and_without_raise() -> None:
     )
     state2, _ = _run(state2, acts[:5])
     assert all(isinstance(a, Discard) and a.contract is None for a in P.legal_actions(state2))
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (ChooseTrump(suit=Suit.SPADES), "trump_not_in_first_packet"),
+        (ChooseTrump(blind=2), "invalid_blind"),
+        (ChooseTrump(suit=Suit.HEARTS, blind=3), "invalid_trump"),
+        (ChooseTrump(), "invalid_trump"),
+        (Redeal(), "redeal_not_allowed"),
+        (Bid("normal"), "action_not_allowed"),
+    ],
+)
+def test_naming_trumps_refusals_say_why(action: Action, code: str) -> None:
+    """docs/rules/dreier.md refusal codes before trumps are named: forehand's first
+    packet is AH TH KH (no Spades, no three Jacks); a blind card is one of 3, 4, 5; a
+    suit and a blind card at once is neither; bidding waits for trumps."""
+    state, _ = _start("trump-blind-card")
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, 1, action)
+    assert refused.value.code == code
+
+
+def test_while_spritzen_only_double_or_pass() -> None:
+    """RULES.md §3 Spritzen comes before the first lead: a card played then is
+    refused as an action of another phase (action_not_allowed)."""
+    state, acts = _start("spritzen-x8")
+    state, _ = _run(state, acts[:5])
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, 2, PlayCard(Card.from_id("AD")))
+    assert refused.value.code == "action_not_allowed"
 
 
 def test_refusals_explain_why() -> None:
