@@ -130,6 +130,7 @@ def test_trump_phase_shows_only_the_first_packet() -> None:
     state, _ = _start("trump-blind-card")
     v = P.view(state, 1)
     assert v.phase == "trump" and v.to_act == 1
+    assert v.trump is None and dict(v.extra)["without_talon"] is False  # nothing bid yet
     assert v.hand == Card.parse("AH TH KH")
     assert v.hand_sizes == (3, 3, 3)
     assert P.view(state, 2).hand == Card.parse("AD TD KD")
@@ -174,6 +175,7 @@ def test_talon_is_seen_by_the_declarer_only() -> None:
     v = P.view(state, 1)
     assert v.phase == "discard" and set(v.talon_cards) == set(talon)
     assert len(v.hand) == 8
+    assert "discarded" not in dict(v.extra)  # nothing laid away yet
     state, _ = _run(state, acts[4:5])  # discards JC JS
     v = P.view(state, 1)
     assert v.talon_cards == () and v.phase == "doubling"
