@@ -687,3 +687,29 @@ def test_a_blind_ace_of_hearts_is_shown_as_the_trump_card() -> None:
         view = P.view(state, seat)
         assert (view.players, view.trump, view.trump_card) == (3, Suit.HEARTS, ah)
     assert (1, ah) in P.view(state, 0).known
+
+
+@pytest.mark.parametrize(
+    ("last", "error"),
+    [
+        (("fh", {"do": "bid", "contract": "normal"}), "bid_too_low"),
+        (("fh", {"do": "play", "card": "AH"}), "action_not_allowed"),
+        (("fh", {"do": "bid", "value": 100}), "invalid_bid"),
+    ],
+    ids=["normal-again", "a-card", "a-value"],
+)
+def test_bidding_refusals_say_why(last: tuple[str, dict[str, Any]], error: str) -> None:
+    """RULES.md §6 / docs/rules/dreier.md codes: after middlehand's Bettler, forehand's
+    normal game again is too low (not a contract he may not bid); a card or a bid by
+    value (Thousand's form) is no bid at all."""
+    code, answer = _replay(
+        0,
+        [
+            TRUMP_H,
+            ("fh", {"do": "bid", "contract": "normal"}),
+            ("mh", {"do": "bid", "contract": "bettler"}),
+            ("dl", {"do": "pass"}),
+            last,
+        ],
+    )
+    assert code == 1 and (answer["action"], answer["error"]) == (4, error), answer
