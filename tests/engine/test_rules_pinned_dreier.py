@@ -10,8 +10,9 @@ import pytest
 
 from engine import dreier
 from engine import protocol as P
-from engine.actions import Claim, Discard, PlayCard, action_from_json
+from engine.actions import Action, Claim, Discard, PlayCard, action_from_json
 from engine.cards import CARDS, Card, Suit, index_of
+from engine.errors import IllegalAction
 from engine.events import Claimed, MarriageDeclared
 from engine.record import replay_record
 from engine.results import DealResult
@@ -713,3 +714,34 @@ def test_bidding_refusals_say_why(last: tuple[str, dict[str, Any]], error: str) 
         ],
     )
     assert code == 1 and (answer["action"], answer["error"]) == (4, error), answer
+
+
+NORMAL_KQ = "1:trump=H 1:bid=normal 2:- 0:- 1:discard=QS,JS 2:- 0:-"
+GANG_KQ = "1:trump=H 1:bid=normal 2:bid=gang 0:- 1:- 2:discard=QS,JS 1:- 0:-"
+
+
+@pytest.mark.parametrize(
+    ("script", "auto", "seat", "action", "why"),
+    [
+        (NORMAL_KQ, True, 1, Claim(), ("claim_not_allowed", "automatic")),
+        (f"{NORMAL_KQ} 1:AH", False, 2, Claim(), ("claim_not_allowed", "on lead")),
+        (GANG_KQ, False, 2, Claim(), ("claim_not_allowed", "nothing to claim")),
+        (GANG_KQ, True, 2, "KD*", ("marriage_not_allowed", "do not count")),
+        (f"{NORMAL_KQ} 1:AH", True, 2, "KD*", ("marriage_not_allowed", "leading")),
+    ],
+    ids=["auto-claim", "not-on-lead", "gang-claim", "gang-marriage", "marriage-not-leading"],
+)
+def test_claim_and_marriage_refusals_say_why(
+    script: str, auto: bool, seat: int, action: Action | str, why: tuple[str, str]
+) -> None:
+    """docs/rules/dreier.md codes, in KQ_HANDS' deals: a claim is refused when claims
+    are automatic, when not on lead, and in a Gang (nothing to claim); a marriage in a
+    Gang (marriages do not count there), and when not leading."""
+    options = dreier.options({"auto_claim": auto})
+    state, _ = _played(KQ_HANDS, ["QS", "JS"], _script(script), options)
+    if isinstance(action, str):  # a card as the scripts write it
+        action = action_from_json(_script(f"{seat}:{action}")[0])
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, seat, action)
+    assert refused.value.code == why[0]
+    assert why[1] in refused.value.message
