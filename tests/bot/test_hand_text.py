@@ -408,6 +408,27 @@ async def test_a_waiting_hand_keeps_the_contract_in_view(bot: Bot, game_id: str,
         assert "Contract: " in text and "Waiting for " in text, text
 
 
+def test_a_thousand_hand_names_a_doubled_contract_on_its_turn_only() -> None:
+    """Thousand's hand names the contract where it is not the bid the auction showed
+    (the golden round doubles it), as part of what he decides on his turn; while he
+    waits it says whom he waits for, and the contract line Dreier and Bauern keep in
+    a waiting hand stays out of his."""
+    table, rng = _table("tausend", 3, {"tausend.golden_round": True}), random.Random(1)
+    _deal(table, 0)
+    keys = [s.user for s in table.seats if s is not None and s.user is not None]
+    seen = {True: 0, False: 0}
+    while table.deal is not None and table.to_act() is not None:
+        for key in keys:
+            hv = hand_view(table, key, Style())
+            assert hv is not None and hv.view is not None
+            if hv.view.phase == "bidding" or hv.view.sitting_out == hv.view.seat:
+                continue
+            assert ("Contract: " in hv.message.text) == hv.your_turn, hv.message.text
+            seen[hv.your_turn] += 1
+        _move(table, rng)
+    assert seen[True] and seen[False], seen
+
+
 async def test_a_bid_without_the_talon_to_beat_says_how_bids_rank(bot: Bot) -> None:
     """Over "Bauernschnapser without the talon (13)" the hand offers "Kontraschnapser
     (12)": it says why a bid worth fewer points is a higher one."""
