@@ -320,11 +320,6 @@ class Table:
     def _on_host(self, e: Entry) -> None:
         self.host = e["user"]
 
-    def _on_name(self, e: Entry) -> None:
-        s = self.seats[e["seat"]]
-        if s is not None:
-            s.name = e["name"]
-
     def _on_start(self, e: Entry) -> None:
         self.status = Status.PLAYING
         self.votes.clear()  # the match's own (a log may hold a lobby's, from before)
