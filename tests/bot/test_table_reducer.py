@@ -122,3 +122,18 @@ def test_a_trick_won_on_a_timed_out_card_leaves_the_next_lead_to_him() -> None:
     assert found.playing_out is None
     s = found.seats[timed_out]
     assert s is not None and s.missed == 1
+
+
+@pytest.mark.parametrize("n", [2, 4])
+async def test_a_thousand_table_has_a_seat_for_each_player_its_option_sets(
+    bot: Bot, n: int
+) -> None:
+    """Thousand's `players` option, not the game's usual three, is the number of
+    seats: two people fill a two-player table and start it, with no computer at a
+    third seat that would sit out every deal; four people all find a seat, and every
+    seat is dealt in (the four-player dealer sits out inside the deal)."""
+    players = [bot.player(u) for u in users(n)]
+    tid = await open_table(bot, "tausend", players, options={"tausend.players": n})
+    table = bot.svc.tables[tid]
+    assert [s.user if s is not None else None for s in table.seats] == [p.key for p in players]
+    assert table.deal_log is not None and table.deal_log.spec.seats == tuple(range(n))
