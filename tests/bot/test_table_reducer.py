@@ -12,6 +12,7 @@ import pytest
 from bot.table import Table
 from engine.actions import Give, PlayCard, decode
 from engine.errors import IllegalAction
+from engine.events import CardPlayed
 from engine.record import replay_record
 
 from .fakechat import CHAT, Bot, open_table, users
@@ -137,3 +138,21 @@ async def test_a_thousand_table_has_a_seat_for_each_player_its_option_sets(
     table = bot.svc.tables[tid]
     assert [s.user if s is not None else None for s in table.seats] == [p.key for p in players]
     assert table.deal_log is not None and table.deal_log.spec.seats == tuple(range(n))
+
+
+async def test_a_move_s_update_carries_what_it_did_for_everyone(bot: Bot) -> None:
+    """The update each move sends the adapters carries the public events it caused
+    (`TableUpdate.events`): every card played is there.  Were they lost on the way
+    from the table's reducer, the leak checks over them (test_leaks) would pass
+    without looking at anything."""
+    players = [bot.player(u) for u in users(2)]
+    tid = await open_table(bot, "zweier", players)
+    told = len(bot.fc.updates)
+    for _ in range(6):
+        for p in players:
+            await p.take_turn(tid)
+    log = bot.svc.tables[tid].deal_log
+    assert log is not None
+    played = [a.card for _, a in log.actions if isinstance(a, PlayCard)]
+    events = [e for u in bot.fc.updates[told:] for e in u.events if isinstance(e, CardPlayed)]
+    assert len(played) >= 4 and [e.card for e in events] == played
