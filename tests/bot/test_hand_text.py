@@ -649,6 +649,20 @@ def test_the_play_out_line_goes_once_he_is_back_or_the_turn_is_over() -> None:
     assert t("en", "hand.computer_plays", button=t("en", "button.take_back")) in hv.message.text
 
 
+def test_another_seat_taken_back_leaves_his_timed_out_turn_to_the_computer() -> None:
+    """The other player, whose seat the computer held, takes it back while the
+    computer is finishing his timed-out turn: that turn is still the computer's to
+    finish, on no clock, not handed back to him with a clock of its own to be missed
+    again; his hand still says so."""
+    table, keys, seat = _closed_for_him()
+    other = 1 - seat
+    table.apply({"k": "replace", "seat": other, "level": "random"})
+    table.apply({"k": "back", "seat": other})
+    assert table.computer_move(seat) == "out"
+    hv = hand_view(table, keys[seat], Style())
+    assert hv is not None and PLAYING_OUT["en"] in hv.message.text
+
+
 def test_a_hand_names_the_cards_it_saw_go_into_the_other_hand() -> None:
     """A card both players saw go into a hand (the face-up trump taken by an exchange,
     a marriage's partner) is what the other decides against: his hand says who holds
