@@ -163,8 +163,7 @@ class Session(Guard):
         # Only now are the clocks of this platform's turns started (`listen`): a turn
         # of his that waited since the last run does not run out while the question
         # above waits for him, nor is its reminder printed to nobody.
-        with contextlib.suppress(CoreFailed):  # logged: what is asked next still works
-            await self._core(self.service.listen(self, PLATFORM), "listen", tell=False)
+        await self._aside(self.service.listen(self, PLATFORM), "listen")
         if table is not None and table.status == Status.LOBBY:
             # a lobby left over from an interrupted start
             self._start_watching(table.id)
@@ -226,11 +225,9 @@ class Session(Guard):
         )
 
     async def _closed_if_abandoned(self, table_id: str) -> bool:
-        try:
-            closed = self.service.close_if_abandoned(table_id)
-            return await self._core(closed, "closing table %s if abandoned", table_id, tell=False)
-        except CoreFailed:  # logged: he is asked about it as it is
-            return False
+        # after a bug he is asked about it as it is
+        closed = self.service.close_if_abandoned(table_id)
+        return bool(await self._aside(closed, "closing table %s if abandoned", table_id))
 
     async def _told_here(self, table: Table) -> None:
         """A table of his closed at the resume question, and he was told so there:
@@ -239,8 +236,7 @@ class Session(Guard):
         "as the bot stopped"."""
         if table.id not in self.service.tables:
             delivered = self.service.delivered(table.id, table.version)
-            with contextlib.suppress(CoreFailed):  # logged: at worst told again at a start
-                await self._core(delivered, "table %s told", table.id, tell=False)
+            await self._aside(delivered, "table %s told", table.id)  # else told again at a start
 
     async def _speak_my_language(self) -> None:
         """Make the terminal's chat speak the user's language before a table opens.
@@ -357,8 +353,7 @@ class Session(Guard):
             return await self._start(table_id)
         except CoreFailed:
             closed = self.service.abort(self.chat, self.user)
-            with contextlib.suppress(CoreFailed):  # logged: the next start finds it
-                await self._core(closed, "closing lobby %s", table_id, tell=False)
+            await self._aside(closed, "closing lobby %s", table_id)  # else the next start finds it
             raise
 
     async def _start(self, table_id: str) -> str | None:
