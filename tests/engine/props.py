@@ -21,12 +21,24 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine import protocol as P
-from engine.actions import Action
+from engine.actions import Action, action_from_json
 from engine.cards import CARDS, POINTS, Card, cards_of
 from engine.errors import IllegalAction
-from engine.events import redact
+from engine.events import Event, redact
 from engine.protocol import DealCore, GameSpec
 from engine.record import deal_json, replay_record
+
+
+def played_through(
+    state: DealCore, actions: Iterable[dict[str, Any]]
+) -> tuple[DealCore, list[tuple[Event, ...]]]:
+    """`actions`, as a record writes them ({"seat": 1, "do": "bid", ...}), applied in
+    turn through the public protocol: the state after, and each action's events."""
+    told: list[tuple[Event, ...]] = []
+    for act in actions:
+        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
+        told.append(events)
+    return state, told
 
 
 def cards_in(obj: object) -> Iterable[Card]:

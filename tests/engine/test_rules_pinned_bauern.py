@@ -10,12 +10,13 @@ import pytest
 from engine import actions as A
 from engine import bauern
 from engine import protocol as P
-from engine.actions import action_from_json
 from engine.bauern import BauernOptions
 from engine.cards import CARDS, DECK20, Suit, index_of
 from engine.errors import IllegalAction
 from engine.events import Claimed, ContractSettled, Event
 from engine.record import replay_record
+
+from .props import played_through
 
 #: The deal of the scenario records kontra-beats-bettler / error-bettler-after-kontra.
 HANDS = [
@@ -123,10 +124,8 @@ def _scripted(hands: list[list[str]], script: str) -> tuple[P.DealCore, tuple[Ev
     state: P.DealCore = bauern.start_deal(
         BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
     )
-    events: tuple[Event, ...] = ()
-    for act in actions:
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
-    return state, events
+    state, told = played_through(state, actions)
+    return state, told[-1]
 
 
 #: (hands, actions, points) of two deals won by a marriage declared on the lead: the
@@ -342,8 +341,7 @@ def test_the_result_names_seat_0_as_sitting_out() -> None:
         BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
     )
     plays = [{"seat": s, "do": "play", "card": c} for s, c in ((2, "AD"), (3, "AS"), (1, "QD"))]
-    for act in [*actions, *plays]:
-        state, _ = P.apply(state, int(act["seat"]), action_from_json(act))
+    state, _ = played_through(state, [*actions, *plays])
     result = P.result(state)
     assert result is not None
     assert (result.reason, result.winners) == ("took_trick", (1, 3))

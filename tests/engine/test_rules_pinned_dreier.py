@@ -17,6 +17,8 @@ from engine.events import Claimed, MarriageDeclared
 from engine.record import replay_record
 from engine.results import DealResult
 
+from .props import played_through
+
 #: Hands of the dreier scenario records by role: forehand, middlehand, dealer.
 FOREHAND = ["AH", "KC", "QC", "JC", "KD", "QD"]
 MIDDLEHAND = ["TH", "KH", "QH", "JH", "AD", "TD"]
@@ -55,11 +57,7 @@ def _played(
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in talon],
     )
-    told = []
-    for act in actions:
-        state, events = P.apply(state, int(act["seat"]), action_from_json(act))
-        told.append(events)
-    return state, told
+    return played_through(state, actions)
 
 
 TRUMP_H = ("fh", {"do": "trump", "suit": "H"})

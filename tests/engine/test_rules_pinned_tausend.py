@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from engine import protocol as P
-from engine.actions import action_from_json
 from engine.cards import Card, index_of
 from engine.events import (
     BidMade,
@@ -27,6 +26,8 @@ from engine.events import (
 from engine.record import replay_record
 from engine.tausend import start_deal
 from engine.tausend.rules import TausendOptions, stock_value
+
+from .props import played_through
 
 
 def test_golden_round_contract_is_120_by_forehand() -> None:
@@ -81,11 +82,8 @@ def _run(
         hands=[[index_of(c) for c in h] for h in hands],
         talon=[index_of(c) for c in stock],
     )
-    events: list[Event] = []
-    for act in actions:
-        state, new = P.apply(state, int(act["seat"]), action_from_json(act))
-        events += new
-    return state, events
+    state, told = played_through(state, actions)
+    return state, [e for events in told for e in events]
 
 
 def _bid(seat: int, value: int | None = None) -> dict[str, Any]:
