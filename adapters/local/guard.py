@@ -6,14 +6,16 @@ version it had), and the bug is raised on.  A chat answers such a press with "th
 did not go through" beside the redrawn table; the terminal says so too, and the
 caller (its ``except CoreFailed``) puts the player back where he was, to go on: at a
 match, the table as stored below those words, drawn once (the redraw that came
-while the call ran is not drawn: `Screen._on_update`).  Only the call into the core
-is guarded: a bug in the terminal's own code still ends the program, to be found.
+while the call ran is not drawn: `Screen._on_update`).  A query that reads the core
+without changing it (his table, a lobby, a hand, why a card is refused) is guarded
+the same way (`_ask`).  Only the call into the core is guarded: a bug in the
+terminal's own code still ends the program, to be found.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bot.told import log_failure
@@ -30,7 +32,7 @@ class CoreFailed(Exception):
 
 
 class Guard(TableShape):
-    """`_core`, for the parts of `LocalTable` that call into the core."""
+    """`_core` and `_ask`, for the parts of `LocalTable` that call into the core."""
 
     async def _core(self, call: Awaitable[_T], what: str, *args: object, tell: bool = True) -> _T:
         """`call`'s answer; `CoreFailed` after a bug, logged once (`log_failure`: not
@@ -42,12 +44,36 @@ class Guard(TableShape):
         try:
             return await call
         except Exception as e:
-            log_failure(log, e, what, *args)
-            if tell:
-                self.say("failed")
-            raise CoreFailed from e
+            raise self._failed(e, what, *args, tell=tell) from e
         finally:
             self._calling_at = None
+
+    def _ask(self, query: Callable[[], _T], what: str, *args: object, tell: bool = True) -> _T:
+        """`query`'s answer: a view or a fact the core reads for him, changing
+        nothing; `CoreFailed` after a bug, logged once and told (unless `tell` is
+        False: the caller has words of its own), as `_core`'s.  (No version is
+        noted: nothing of his is put back that a redraw could repeat.)"""
+        try:
+            return query()
+        except Exception as e:
+            raise self._failed(e, what, *args, tell=tell) from e
+
+    def _ask_aside(self, query: Callable[[], _T], default: _T, what: str, *args: object) -> _T:
+        """`query`'s answer, or `default` after a bug, logged and not told: a fact
+        the terminal reads for itself (the cards last shown, is it his turn), whose
+        default does no harm, which he could not ask again."""
+        try:
+            return self._ask(query, what, *args, tell=False)
+        except CoreFailed:
+            return default
+
+    def _failed(self, error: Exception, what: str, *args: object, tell: bool = True) -> CoreFailed:
+        """The `CoreFailed` to raise after `error`, once it is logged (`log_failure`:
+        not again when the core logged it) and, if `tell`, told."""
+        log_failure(log, error, what, *args)
+        if tell:
+            self.say("failed")
+        return CoreFailed()
 
     async def _aside(self, call: Awaitable[_T], what: str, *args: object) -> _T | None:
         """`call`'s answer, or None after a bug, logged and not told: a call that is

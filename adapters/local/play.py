@@ -137,18 +137,28 @@ class Play(Guard):
             more = any(_verb(b.payload) == "dp" and decode(b.payload).arg for b in self.buttons)
             self.say("card_picked" if more else "card_picked_all", card=label)
         else:
-            why = self._why_not(card)
+            try:
+                why = self._why_not(card)
+            except CoreFailed:  # told: his table and choices again
+                self.show(full=True)
+                return
             self.say("card_not_now_why" if why else "card_not_now", card=label, why=why)
         self.prompt()
 
     def _why_not(self, card: Card) -> str | None:
         """The rule that keeps `card` from being played now (follow suit, take the
         trick), as the core words a refused play; None when playing a card is not the
-        question (a bid is asked for)."""
+        question (a bid is asked for).  `CoreFailed` when asking raised a bug (he
+        was told)."""
         if not any(card_of(b, 0) is not None for b in self.buttons):
             return None
         code = encode_action(PlayCard(card))
-        return self.service.why_not(self.table_id or "", self.user.key, code, self.lang)
+        tid = self.table_id or ""
+        return self._ask(
+            lambda: self.service.why_not(tid, self.user.key, code, self.lang),
+            "why a card is not a choice at table %s",
+            tid,
+        )
 
     async def _resign(self) -> bool:
         """Give up the match, after asking: it counts as lost.  False when the input

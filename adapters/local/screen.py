@@ -16,8 +16,8 @@ from bot.views import Button, HandView, ResultView, SeatLine, Style, TableView
 from engine.cards import Card
 
 from .choices import plays_card
+from .guard import CoreFailed, Guard
 from .refs import PLATFORM
-from .shape import TableShape
 from .texts import say
 from .words import _verb
 from .wrap import fill, wrap
@@ -25,7 +25,7 @@ from .wrap import fill, wrap
 PROMPT = "> "
 
 
-class Screen(TableShape):
+class Screen(Guard):
     """The output of `LocalTable`: printing, the prompt, the table and the hand."""
 
     # --- output ------------------------------------------------------------------------
@@ -150,18 +150,36 @@ class Screen(TableShape):
         return s.missed if s is not None else 0
 
     def _my_turn(self) -> bool:
+        """Whether it is his turn: the table is drawn whole (so too after a bug, logged)."""
         if self.table_id is None:
             return False
-        hand = self.service.hand(self.table_id, self.user.key, self.lang)
-        return hand is not None and hand.your_turn
+        hand = self._ask_aside(self._hand, None, "his hand at table %s", self.table_id)
+        return hand is None or hand.your_turn
+
+    def _hand(self) -> HandView | None:
+        return self.service.hand(self.table_id or "", self.user.key, self.lang)
 
     def show(self, *, full: bool = True, compact: bool = False) -> None:
         """Print the table and your hand (full), or only the table lines that changed;
         `compact`: the lines that changed and the hand, unless a new deal began."""
         if self.table_id is None:
             return
-        table = self.service.table(self.table_id, self.lang)
-        hand = self.service.hand(self.table_id, self.user.key, self.lang)
+        table_id = self.table_id
+        try:
+            table = self._ask(
+                lambda: self.service.table(table_id, self.lang),
+                "drawing table %s",
+                table_id,
+                tell=False,
+            )
+            hand = self._ask(self._hand, "drawing his hand at table %s", table_id, tell=False)
+        except CoreFailed:
+            # (logged) he is told, and asked again if his choices stand; the next
+            # update draws the table whole, or "s" now
+            self.say("not_shown")
+            self._full_pending = True
+            self._reprompt()
+            return
         if table is None or hand is None:
             # a change is being stored ("s" typed as a computer's move is saved): no
             # view yet, so the one asked for comes with the next update, not never
@@ -268,18 +286,26 @@ class Screen(TableShape):
         return joined
 
     def _style(self) -> Style | None:
-        """The language and card pictures this table is shown with."""
-        if self.table_id not in self.service.tables:
+        """The language and card pictures this table is shown with (None after a
+        bug, logged: the reader's language, the usual pictures)."""
+        table_id = self.table_id
+        if table_id is None or table_id not in self.service.tables:
             return None
-        return self.service.style_for(self.table_id, self.lang)
+        return self._ask_aside(
+            lambda: self.service.style_for(table_id, self.lang),
+            None,
+            "the style of table %s",
+            table_id,
+        )
 
     def _card_label(self, card: Card) -> str:
         style = self._style() or Style(self.lang)
         return card_label(card, style.lang, style.suits)
 
     def _hand_cards(self) -> tuple[Card, ...]:
-        """The cards the player's hand shows (none while they are not looked at)."""
-        hand = self.service.hand(self.table_id or "", self.user.key, self.lang)
+        """The cards the player's hand shows (none while they are not looked at,
+        or after a bug, logged)."""
+        hand = self._ask_aside(self._hand, None, "the cards at table %s", self.table_id)
         return hand.view.hand if hand is not None and hand.view is not None else ()
 
     def _reprompt(self) -> None:

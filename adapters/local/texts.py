@@ -77,6 +77,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "resign_not_now": "There is no running match to resign.",
         "refused": "✗ {reason}",
         "failed": "✗ Something went wrong, so that did not go through. Please try again.",
+        "not_shown": "✗ Something went wrong, so the table could not be shown: type s to see it.",
         "timed_out": "Your time ran out: the computer played for you ({n} of {limit} turns missed; "
         "at {limit} the table closes).",
         "match_over": "Match over. Enter: the same game again · m: choose another · q: quit",
@@ -175,6 +176,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "resign_not_now": "Es läuft keine Partie, die du aufgeben könntest.",
         "failed": "✗ Da ist etwas schiefgegangen, das hat nicht geklappt. Bitte noch einmal "
         "versuchen.",
+        "not_shown": "✗ Da ist etwas schiefgegangen, der Tisch konnte nicht gezeigt werden: s "
+        "zeigt ihn.",
         "timed_out": "Deine Zeit ist um: der Computer hat für dich gespielt ({n} von {limit} "
         "Zügen verpasst; bei {limit} wird der Tisch geschlossen).",
         "match_over": "Partie vorbei. Enter: dasselbe Spiel noch einmal · m: ein anderes · q: Ende",

@@ -703,6 +703,83 @@ async def test_what_fails_in_a_match_is_told_then_the_table_once_and_play_goes_o
     _one_error(caplog, logged_by, bug)
 
 
+async def test_a_card_refused_for_a_reason_that_fails_is_told_then_the_table_and_play_goes_on(
+    db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Following suit in Thousand he types a card of his hand that is no choice now,
+    and asking the core for the rule that keeps it raises a bug: he is told, then
+    sees his table and choices once, and the card he types next is played.  One
+    ERROR line; the program not ended."""
+    cards: dict[str, str] = {}
+    at: list[tuple[int, str, int]] = []  # the prompt the card was typed at, the table
+
+    def answer(screen: str) -> str:
+        if "Choose a game" in screen:
+            return "tausend"
+        if "Bidding — Tester to bid" in screen:
+            return "1"  # pass: a computer declares and leads, Tester follows suit
+        allowed = plain_cards(screen)
+        if allowed and not cards:
+            cards["not_now"] = next(c for c in hand(screen) if c not in allowed)
+            cards["played"] = allowed[0]
+            [table] = service.tables.values()
+            at.append((term.prompts, table.id, table.version))
+            _fail_once(monkeypatch, service, "why_not", error=RuntimeError("a bug"))
+            return letters(cards["not_now"])
+        if cards and term.prompts == at[0][0] + 1:
+            return letters(cards["played"])
+        return "q" if cards else "1"
+
+    caplog.set_level(logging.DEBUG)
+    term = Terminal(answer)
+    async with running_service(db, NO_MARRIAGE) as service:
+        table = LocalTable(service, asyncio.Event(), readline=term.next_line, out=term, user=USER)
+        await asyncio.wait_for(table.run(), 60)
+        [(prompt, table_id, version)] = at
+        assert service.tables[table_id].version > version, term.text  # the card went in
+    failure = Failure(term.text, term.text.split(PROMPT)[prompt], table_id, version)
+    _told_then_table(failure, say("en", "failed"))
+    assert "cannot be played now" not in failure.out, failure.out
+    _one_error(caplog, "adapters.local")
+
+
+async def test_a_table_that_cannot_be_shown_is_told_and_his_choices_stand(
+    service: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "s" at his turn, and the core's view of his hand raises a bug: he is told
+    the table could not be shown, his prompt comes again, and the choice he types
+    next is played.  One ERROR line; the program not ended."""
+    caplog.set_level(logging.DEBUG)
+    lines = ["zweier", "s", "1"]
+    failure = await _failing_once(service, monkeypatch, "hand", lines, say("en", "your_actions"))
+    [table] = service.tables.values()
+    assert failure.after.lstrip("\n") == say("en", "not_shown") + "\n", failure.after
+    assert table.version > failure.version, failure.out  # his "1"
+    assert failure.out.count("✗") == 1, failure.out
+    _one_error(caplog, "adapters.local")
+
+
+async def test_news_that_cannot_be_drawn_is_told_and_the_next_move_draws_the_table(
+    db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The core's view of the table raises a bug as the match starts (its first deal
+    drawn as news, not at a line of his): he is told it could not be shown, and the
+    next move (the computer's lead) draws the whole table with his choices, and he
+    plays on.  One ERROR line, the terminal's (not the core's "a listener failed"),
+    and the program not ended."""
+    caplog.set_level(logging.DEBUG)
+    async with running_service(db, SCHNAPSEN) as service:  # he deals: the computer leads
+        failure = await _failing_once(service, monkeypatch, "table", ["zweier", "1"], "Choose")
+        [table] = service.tables.values()
+    told = say("en", "not_shown")
+    assert failure.out.count(told) == 1, failure.out
+    drawn = failure.out.partition(told)[2].partition(say("en", "your_actions"))[0]
+    assert f"— {table.id}\nDeal 1 — dealer Tester\n" in drawn, failure.out
+    assert f"Your hand at table {table.id}" in drawn, failure.out
+    assert table.version > failure.version + 2, failure.out  # started, his lead, his "1"
+    _one_error(caplog, "adapters.local")
+
+
 @pytest.mark.parametrize(
     ("lang", "bug", "told"),
     [
@@ -746,8 +823,11 @@ async def test_a_resign_that_does_not_go_through_is_told_and_the_match_plays_on(
 
 @pytest.mark.parametrize(
     ("failing", "call"),
-    [("settings", 1), ("create_table", 1), ("act", 1), ("act", 3)],
-    ids=["language", "open", "computer", "start"],
+    [("settings", 1), ("create_table", 1), ("act", 1), ("act", 3)]
+    # the lobby read (the core's own read as it opens is the 1st), when it is empty
+    # and when it is full
+    + [("lobby", 2), ("lobby", 5)],
+    ids=["language", "open", "computer", "start", "lobby", "lobby_full"],
 )
 async def test_a_game_that_fails_to_open_is_told_and_the_menu_offers_it_again(
     service: TableService,
@@ -757,10 +837,10 @@ async def test_a_game_that_fails_to_open_is_told_and_the_menu_offers_it_again(
     call: int,
 ) -> None:
     """Opening the game chosen at the menu raises a bug (the chat's language read,
-    the table opened, a computer seated, the start): he is told, and the menu comes
-    again with that game on Enter; a lobby left half filled is closed, so Enter opens
-    it anew and it plays (a match over, not "closed").  One ERROR line; the program
-    not ended."""
+    the table opened, its lobby read, a computer seated, the start): he is told, and
+    the menu comes again with that game on Enter; a lobby left half filled is closed,
+    so Enter opens it anew and it plays (a match over, not "closed").  One ERROR
+    line; the program not ended."""
     caplog.set_level(logging.DEBUG)
     lines = ["dreier", "", "resign", "y"]
     failure = await _failing_once(service, monkeypatch, failing, lines, "Choose a game", call=call)
@@ -776,6 +856,7 @@ async def test_a_game_that_fails_to_open_is_told_and_the_menu_offers_it_again(
     [
         ("set_table_language", "", "The table calls you Tester."),
         ("listen", "", "The table calls you Tester."),
+        ("ends_untold", "", "The table calls you Tester."),
         ("abort", "n", "The unfinished game is closed."),
     ],
 )
@@ -787,8 +868,9 @@ async def test_what_fails_at_the_continue_question_is_told_and_it_is_asked_again
     typed: str,
     then: str,
 ) -> None:
-    """Continuing his unfinished game (its language, its clocks) or abandoning it
-    raises a bug: he is told, then asked again, and the same answer then does it."""
+    """Continuing his unfinished game (its language, its clocks, whether a result
+    waits to be told first) or abandoning it raises a bug: he is told, then asked
+    again, and the same answer then does it."""
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
         caplog.set_level(logging.DEBUG)
@@ -796,7 +878,9 @@ async def test_what_fails_at_the_continue_question_is_told_and_it_is_asked_again
             service, monkeypatch, failing, [typed, typed], "is still open"
         )
     told = say("en", "failed") + "\n" + say("en", "resume_bad") + "\n"
-    if failing != "listen":  # (the table is shown before its clocks start)
+    # (the seat's name comes before the check for a result to tell, the table before
+    # its clocks)
+    if failing not in ("ends_untold", "listen"):
         assert failure.after.lstrip("\n") == told, failure.after
     assert then in failure.out.partition(told)[2], failure.out
     _one_error(caplog, "adapters.local")
@@ -827,6 +911,21 @@ async def test_a_failure_of_no_call_of_his_is_logged_and_the_session_goes_on(
         [table] = service.tables.values()
     assert "✗" not in failure.out, failure.out
     assert table.status == Status.PLAYING
+    assert failure.out.rstrip().endswith(say("en", "bye_saved")), failure.out
+    _one_error(caplog, "adapters.local")
+
+
+async def test_his_table_not_found_for_a_bug_at_the_start_is_told_and_the_menu_comes(
+    service: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Asking the core for his unfinished table as the terminal starts raises a bug:
+    he is told, then the game menu comes as with no table, and the game he chooses
+    there opens and plays.  One ERROR line; the program not ended."""
+    caplog.set_level(logging.DEBUG)
+    failure = await _failing_once(service, monkeypatch, "table_of", ["zweier", "1"], None)
+    before_menu = failure.out.partition("\nGames (type")[0]
+    assert before_menu.endswith("\n" + say("en", "failed") + "\n"), failure.out
+    assert failure.out.count("✗") == 1, failure.out  # his move went in
     assert failure.out.rstrip().endswith(say("en", "bye_saved")), failure.out
     _one_error(caplog, "adapters.local")
 
@@ -884,6 +983,24 @@ async def test_stop_at_the_resume_question_says_the_game_is_kept(db: Path) -> No
         out = await _stopped_while_waiting(service, "is still open")
         assert out.rstrip().endswith("your game is kept; run the bot again to continue it.")
         assert any(t.status.value == "playing" for t in service.tables.values())
+
+
+async def test_a_stop_whose_table_is_not_found_for_a_bug_says_bye(
+    db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ctrl-C at "continue it?", and asking the core for his table (to say whether
+    it is kept) raises a bug: a goodbye all the same, not a traceback, and the game
+    is kept; one ERROR line."""
+    async with running_service(db) as service:
+        await play(service, script("zweier", "q"))
+    async with running_service(db) as service:
+        caplog.set_level(logging.DEBUG)
+        # the 1st call finds the table to ask about
+        _fail_once(monkeypatch, service, "table_of", at=2, error=RuntimeError("a bug"))
+        out = await _stopped_while_waiting(service, "is still open")
+        assert any(t.status == Status.PLAYING for t in service.tables.values())
+    assert out.rstrip().endswith("Bye.") and "✗" not in out, out
+    _one_error(caplog, "adapters.local")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -8,6 +8,7 @@ holds the write lock (``BEGIN EXCLUSIVE``) for as long as the test wants.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import os
 import re
@@ -445,19 +446,27 @@ def _fail_once(
 ) -> None:
     """`store.method` fails once (at its `at`-th call) as a locked database would (or
     with `error`, a bug), then works again: the moment between two writes of one press
-    that cannot be held open from outside.  (Any object's async method: the service's,
-    for a bug before any write.)"""
+    that cannot be held open from outside.  (Any object's method: the service's, for a
+    bug before any write; a query, such as `TableService.hand`, that is not async.)"""
     real = getattr(store, method)
     calls = 0
 
-    async def failing(*args: Any, **kwargs: Any) -> Any:
+    def count() -> None:
         nonlocal calls
         calls += 1
         if calls == at:
             raise error or StoreError("cannot write to the database: database is locked")
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        count()
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(store, method, failing)
+    def failing_query(*args: Any, **kwargs: Any) -> Any:
+        count()
+        return real(*args, **kwargs)
+
+    query = not inspect.iscoroutinefunction(real)
+    monkeypatch.setattr(store, method, failing_query if query else failing)
 
 
 async def test_an_end_shown_whose_mark_the_store_refuses_leaves_play_going_on(
