@@ -67,7 +67,8 @@ class Screen(Guard):
     async def table_update(self, update: TableUpdate) -> None:
         if update.platform != PLATFORM:
             return
-        watched = update.table_id == self.table_id
+        # (a lobby closed after a failed start he was told of is not drawn closed)
+        watched = update.table_id == self.table_id and update.table_id != self._closing
         if watched:
             self._on_update(update)
         elif update.kind in ("finished", "aborted") and self.table_id is None:

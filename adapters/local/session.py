@@ -272,7 +272,7 @@ class Session(Guard):
         self._shown = []
         self._full_pending = False
         self._over.clear()
-        self._aborted = False  # a lobby closed after a failed start is not this table
+        self._aborted = False  # the close of the table before is not this one's
         self._missed = self._missed_turns()
 
     async def _choose_game(self, typed: str | None = None) -> _Choice | None:
@@ -362,8 +362,12 @@ class Session(Guard):
         try:
             return await self._start(table_id)
         except CoreFailed:
-            closed = self.service.abort(self.chat, self.user)
-            await self._aside(closed, "closing lobby %s", table_id)  # else the next start finds it
+            closed = self.service.abort(self.chat, self.user)  # else the next start finds it
+            self._closing = table_id  # not news: "The table was closed: the host closed it"
+            try:
+                await self._aside(closed, "closing lobby %s", table_id)
+            finally:
+                self._closing = None
             raise
 
     async def _start(self, table_id: str) -> str | None:

@@ -839,13 +839,15 @@ async def test_a_game_that_fails_to_open_is_told_and_the_menu_offers_it_again(
     """Opening the game chosen at the menu raises a bug (the chat's language read,
     the table opened, its lobby read, a computer seated, the start): he is told, and
     the menu comes again with that game on Enter; a lobby left half filled is closed,
-    so Enter opens it anew and it plays (a match over, not "closed").  One ERROR
-    line; the program not ended."""
+    so Enter opens it anew and it plays (a match over, not "closed").  That close is
+    not his news: no "The table was closed: the host closed it" (he did not).  One
+    ERROR line; the program not ended."""
     caplog.set_level(logging.DEBUG)
     lines = ["dreier", "", "resign", "y"]
     failure = await _failing_once(service, monkeypatch, failing, lines, "Choose a game", call=call)
     again = "Choose a game (Enter: 2 Dreierschnapsen (3 players) · h: help · q: quit)"
     assert again in failure.after.partition(say("en", "failed") + "\n")[2], failure.after
+    assert "The table was closed" not in failure.out, failure.out
     assert "Match over." in failure.out and "No result" not in failure.out, failure.out
     assert service.tables == {}  # the lobby closed, the match resigned
     _one_error(caplog, "adapters.local")
