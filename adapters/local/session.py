@@ -360,6 +360,7 @@ class Session(Guard):
         either raised a bug: he was told, and the lobby is closed, so the game menu
         (Enter: this game again) opens another, where it would still hold his seat."""
         try:
+            await self._listening()
             return await self._start(table_id)
         except CoreFailed:
             closed = self.service.abort(self.chat, self.user)  # else the next start finds it
@@ -369,6 +370,13 @@ class Session(Guard):
             finally:
                 self._closing = None
             raise
+
+    async def _listening(self) -> None:
+        """`listen` again, as his call, if the one before the menu raised a bug
+        before it added the terminal: it would be told nothing of the table he
+        starts, which would wait for him with nothing on the screen."""
+        if self not in self.service.listeners:
+            await self._core(self.service.listen(self, PLATFORM), "listen")
 
     async def _start(self, table_id: str) -> str | None:
         while True:

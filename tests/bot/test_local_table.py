@@ -932,6 +932,35 @@ async def test_his_table_not_found_for_a_bug_at_the_start_is_told_and_the_menu_c
     _one_error(caplog, "adapters.local")
 
 
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_bug_before_he_listens_is_tried_again_as_his_game_starts(
+    service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failures: int,
+) -> None:
+    """`listen` (the clocks started before the menu) raises a bug at its very top,
+    before the terminal is among its listeners: logged, not told, it is called again
+    as the game he chooses starts, so its table is drawn and plays (before, nothing
+    was drawn: the table waited for him, the terminal for the table).  When that
+    fails too he is told, as for any game that fails to open, and the menu offers
+    the game again."""
+    caplog.set_level(logging.DEBUG)
+    # Enter: the game again, after it failed to open
+    lines = ["dreier", "resign", "y"] if failures == 1 else ["dreier", "", "resign", "y"]
+    if failures == 2:  # the 1st call fails in here, the 2nd in `_failing_once`
+        _fail_once(monkeypatch, service, "listen", error=RuntimeError("a bug"))
+    failure = await _failing_once(service, monkeypatch, "listen", lines, None, call=failures)
+    told = say("en", "failed")
+    assert failure.out.count(told) == failures - 1, failure.out
+    again = "Choose a game (Enter: 2 Dreierschnapsen (3 players) · h: help · q: quit)"
+    assert failures == 1 or again in failure.out.partition(told)[2], failure.out
+    assert "The table was closed" not in failure.out, failure.out
+    assert "Match over." in failure.out and "No result" not in failure.out, failure.out
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [(r.name, r.getMessage()) for r in errors] == [("adapters.local", "listen")] * failures
+
+
 async def test_end_of_input_at_the_resume_prompt_says_the_game_is_kept(db: Path) -> None:
     async with running_service(db) as service:
         await play(service, script("zweier", "q"))
