@@ -58,16 +58,16 @@ class Guard(TableShape):
         except Exception as e:
             raise self._failed(e, what, *args, tell=tell) from e
 
-    def _ask_aside(self, query: Callable[[], _T], default: _T, what: str, *args: object) -> _T:
-        """`query`'s answer, or `default` after a bug, logged and not told: a fact
-        the terminal reads for itself (the cards last shown, is it his turn), whose
-        default does no harm, which he could not ask again."""
+    def _ask_aside(self, query: Callable[[], _T], what: str, *args: object) -> _T | None:
+        """`query`'s answer, or None after a bug, logged and not told: a fact the
+        terminal reads for itself (the cards last shown, is it his turn), whose
+        None does no harm, which he could not ask again."""
         try:
             return self._ask(query, what, *args, tell=False)
         except CoreFailed:
-            return default
+            return None
 
-    def _failed(self, error: Exception, what: str, *args: object, tell: bool = True) -> CoreFailed:
+    def _failed(self, error: Exception, what: str, *args: object, tell: bool) -> CoreFailed:
         """The `CoreFailed` to raise after `error`, once it is logged (`log_failure`:
         not again when the core logged it) and, if `tell`, told."""
         log_failure(log, error, what, *args)

@@ -68,7 +68,7 @@ class Screen(Guard):
         if update.platform != PLATFORM:
             return
         # (a lobby closed after a failed start he was told of is not drawn closed)
-        watched = update.table_id == self.table_id and update.table_id != self._closing
+        watched = update.table_id == self.table_id and update.table_id != self._lobby_closed
         if watched:
             self._on_update(update)
         elif update.kind in ("finished", "aborted") and self.table_id is None:
@@ -154,7 +154,7 @@ class Screen(Guard):
         """Whether it is his turn: the table is drawn whole (so too after a bug, logged)."""
         if self.table_id is None:
             return False
-        hand = self._ask_aside(self._hand, None, "his hand at table %s", self.table_id)
+        hand = self._ask_aside(self._hand, "his hand at table %s", self.table_id)
         return hand is None or hand.your_turn
 
     def _hand(self) -> HandView | None:
@@ -294,7 +294,6 @@ class Screen(Guard):
             return None
         return self._ask_aside(
             lambda: self.service.style_for(table_id, self.lang),
-            None,
             "the style of table %s",
             table_id,
         )
@@ -306,7 +305,7 @@ class Screen(Guard):
     def _hand_cards(self) -> tuple[Card, ...]:
         """The cards the player's hand shows (none while they are not looked at,
         or after a bug, logged)."""
-        hand = self._ask_aside(self._hand, None, "the cards at table %s", self.table_id)
+        hand = self._ask_aside(self._hand, "the cards at table %s", self.table_id)
         return hand.view.hand if hand is not None and hand.view is not None else ()
 
     def _reprompt(self) -> None:

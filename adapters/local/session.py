@@ -66,7 +66,7 @@ class Session(Guard):
             # at the "continue it?" question no table is watched yet: his is kept all
             # the same
             # (a bug there is logged: "Bye." at worst, for a table that is kept)
-            mine = self._ask_aside(self._my_table, None, "the table of the terminal's user")
+            mine = self._ask_aside(self._my_table, "the table of the terminal's user")
             kept = self.table_id in self.service.tables or (
                 mine is not None and mine.status == Status.PLAYING
             )
@@ -364,11 +364,8 @@ class Session(Guard):
             return await self._start(table_id)
         except CoreFailed:
             closed = self.service.abort(self.chat, self.user)  # else the next start finds it
-            self._closing = table_id  # not news: "The table was closed: the host closed it"
-            try:
-                await self._aside(closed, "closing lobby %s", table_id)
-            finally:
-                self._closing = None
+            self._lobby_closed = table_id  # not news: "The table was closed: the host closed it"
+            await self._aside(closed, "closing lobby %s", table_id)
             raise
 
     async def _listening(self) -> None:

@@ -54,7 +54,7 @@ class TableShape:
     _line_task: asyncio.Task[str | None] | None
     _at_prompt: bool
     _calling_at: int | None
-    _closing: str | None
+    _lobby_closed: str | None
     _last_game: str
     _last_rules: tuple[str | None, dict[str, str] | None]
     _again: bool

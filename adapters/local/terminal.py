@@ -94,9 +94,9 @@ class LocalTable(Session, Play, Screen):
         self._at_prompt = False  # the cursor is after the prompt: nothing typed since
         #: the version of his table as a call of his into the core began (`Guard._core`)
         self._calling_at: int | None = None
-        #: the lobby closed after a failed start (`Session._fill_and_start`): he was
-        #: told the start failed, and its close is no news of his table
-        self._closing: str | None = None
+        #: the lobby closed last after a failed start (`Session._fill_and_start`): he
+        #: was told the start failed, and its close is no news of his table
+        self._lobby_closed: str | None = None
         self._last_game = DEFAULT_GAME if DEFAULT_GAME in self.games else self.games[0]
         #: the preset and rule options the last game was opened with: Enter plays the
         #: same rules again (a rematch), not the game's standard ones
