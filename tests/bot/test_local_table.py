@@ -748,14 +748,44 @@ async def test_a_table_that_cannot_be_shown_is_told_and_his_choices_stand(
 ) -> None:
     """ "s" at his turn, and the core's view of his hand raises a bug: he is told
     the table could not be shown, his prompt comes again, and the choice he types
-    next is played.  One ERROR line; the program not ended."""
+    next is played; its news is the whole table he did not see, not only the lines
+    that changed.  One ERROR line; the program not ended."""
     caplog.set_level(logging.DEBUG)
     lines = ["zweier", "s", "1"]
     failure = await _failing_once(service, monkeypatch, "hand", lines, say("en", "your_actions"))
     [table] = service.tables.values()
     assert failure.after.lstrip("\n") == say("en", "not_shown") + "\n", failure.after
     assert table.version > failure.version, failure.out  # his "1"
+    after_his_move = failure.out.partition(failure.after)[2].split(PROMPT)[1]
+    assert f"— {table.id}\nDeal 1 — dealer " in after_his_move, after_his_move
     assert failure.out.count("✗") == 1, failure.out
+    _one_error(caplog, "adapters.local")
+
+
+@pytest.mark.parametrize(
+    ("lines", "call"),
+    [(["zweier", "1", "1"], 1), (["zweier", "s", "1"], 2)],
+    ids=["is_it_his_turn", "the_cards_shown"],
+)
+async def test_a_bug_in_what_the_terminal_reads_for_itself_is_logged_not_told(
+    service: TableService,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    lines: list[str],
+    call: int,
+) -> None:
+    """The core's view of his hand raises a bug where the terminal only reads it for
+    itself: whether the news after his move is his turn (drawn whole then), or the
+    cards his hand showed (to name a card new in it next time, after "s"): nothing
+    he asked for fails, so he is not told; it is logged once, and he plays on."""
+    caplog.set_level(logging.DEBUG)
+    failure = await _failing_once(
+        service, monkeypatch, "hand", lines, say("en", "your_actions"), call=call
+    )
+    [table] = service.tables.values()
+    assert "✗" not in failure.out, failure.out
+    assert say("en", "your_actions") in failure.after, failure.after
+    assert table.version > failure.version, failure.out  # his move went in
     _one_error(caplog, "adapters.local")
 
 
@@ -772,7 +802,7 @@ async def test_news_that_cannot_be_drawn_is_told_and_the_next_move_draws_the_tab
         failure = await _failing_once(service, monkeypatch, "table", ["zweier", "1"], "Choose")
         [table] = service.tables.values()
     told = say("en", "not_shown")
-    assert failure.out.count(told) == 1, failure.out
+    assert failure.out.count(told) == 1 and failure.out.count("✗") == 1, failure.out
     drawn = failure.out.partition(told)[2].partition(say("en", "your_actions"))[0]
     assert f"— {table.id}\nDeal 1 — dealer Tester\n" in drawn, failure.out
     assert f"Your hand at table {table.id}" in drawn, failure.out
