@@ -99,6 +99,8 @@ class TableMessages(AdapterShape):
             elif st.table is not None:
                 self.outbox.freeze(st.table)
             if kind == "finished":
+                if st.lobby is not None:  # its buttons, if its edit at the start failed
+                    self.outbox.freeze(st.lobby)
                 self._settle(tid, st, "hand_match_over", u.result)
             elif u.result is not None:
                 self._settle(tid, st, "hand_deal_over", u.result, deal=u.result.deal_no)

@@ -24,6 +24,7 @@ from bot.app import App
 from bot.app import run as run_app
 from bot.payload import decode as decode_payload
 from bot.ports import ChatRef, Outcome, UserRef
+from bot.views import started_lobby_text
 from engine.__main__ import verify_text
 from tests.bot.fakechat import until_idle, waits_at
 from tests.bot.test_store_failures import _fail_once
@@ -36,8 +37,10 @@ from tests.e2e.fakes.telegram.ptb import LogErrorGuard
 from tests.e2e.fakes.telegram.server import FakeTelegram
 from tests.e2e.fakes.telegram.users import FakeUser
 from tests.e2e.telegram_harness import (
+    Players,
     Rig,
     config_for,
+    confirmed,
     deal_over,
     fake,
     hand_message,
@@ -372,6 +375,203 @@ async def test_a_message_whose_answer_holds_a_result_of_the_wrong_type_arrived_a
         assert len(said) == 1 and "not in the Bot API's shape" in said[0], said
         assert method in said[0] and "chat " in said[0], said
         assert not [r for r in caplog.records if r.exc_info or CARD.search(r.getMessage())]
+    finally:
+        await stop_rig(rig)
+
+
+def unreadable_answer_next(fake: FakeTelegram, log_guard: LogErrorGuard, spoil: str) -> None:
+    """The next ``sendMessage`` is carried out, but its answer cannot be read: cut short
+    (PTB logs that at ERROR, allowed here) or holding a result of the wrong type.
+    Either way the bot never learns the message's id."""
+    if spoil == "garbled":
+        log_guard.allow("Can not load invalid JSON data")
+        fake.garble_answer_next("sendMessage")
+    else:
+        fake.answer_with_wrong_result_next("sendMessage", "oops")
+
+
+STALE = "That button is out of date — use the newest message."
+CLOSED = "That table is closed."
+
+
+@pytest.mark.parametrize("spoil", ["garbled", "wrong_result"])
+async def test_buttons_left_on_a_table_and_a_hand_posted_again_after_an_unreadable_answer(
+    fake: FakeTelegram, tmp_path: Path, log_guard: LogErrorGuard, spoil: str
+) -> None:
+    """Telegram posts the group's table message and the first player's hand at the
+    start, but its answers cannot be read: the bot never learns their ids, so their
+    next change posts each anew, and the first copies keep their buttons (no request
+    can reach a message whose id nobody knows).  A move pressed on the old hand while
+    it is current counts, once: pressed again there it is out of date, and so says
+    the answer.  The old table's "Show my hand" shows his current hand, as the new
+    one's would; once the table is closed, both old copies say it is closed, and
+    nothing more is played."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        everyone = make_players(fake, ["Cilli", "Anna", "Berti"])
+        cilli, *seated = everyone.users  # Cilli, the group's creator, does not play
+        group = everyone.group
+        players = Players(group, seated)
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        held = {u.id: fake.hold("sendMessage", chat=u.private_chat) for u in seated}
+        unreadable_answer_next(fake, log_guard, spoil)  # the table's post: the one not held
+        assert not (await press(fake, seated[0], lobby, "Start")).show_alert
+        old_table = await fake.wait_for(
+            lambda: next(iter(table_messages(group, table_id)), None), what="the table"
+        )
+        table = rig.table(table_id)
+        assert table is not None
+        actor = players.users[table.to_act() or 0]
+        other = next(u for u in players.users if u is not actor)
+        unreadable_answer_next(fake, log_guard, spoil)  # his hand's post, first in his chat
+        held[actor.id].release()
+        old_hand = await fake.wait_for(lambda: hand_message(actor, table_id), what="his hand")
+        held[other.id].release()
+        assert await rig.adapter.outbox.drain(5)
+
+        # "Show my hand" asks Telegram to show it: posted anew, the old copy as it was
+        answer = await press(fake, actor, old_table, "Show my hand")
+        assert (answer.text, answer.show_alert) == ("Your hand is in our private chat.", False)
+        new_hand = await fake.wait_for(
+            lambda: m if (m := hand_message(actor, table_id)) is not old_hand else None,
+            what="his hand posted anew",
+        )
+        assert new_hand.keyboard() == old_hand.keyboard()  # both current: either counts
+        version = table.version
+        move = next(b.data for b in old_hand.buttons() if decode_payload(b.data).verb == "a")
+        assert not (await press(fake, actor, old_hand, move)).show_alert
+        await fake.wait_for(lambda: table.version > version, what="his move")
+        assert await rig.adapter.outbox.drain(5)
+        answer = await press(fake, actor, old_hand, move)  # the old copy, pressed again
+        assert (answer.text, answer.show_alert) == (STALE, True)
+        assert table.version == version + 1
+        log = await rig.store.table_log(table_id)
+        assert len([e for e in log if e["k"] == "act"]) == 1  # played once
+
+        # the move posted the table anew; the first copy kept the start and its buttons
+        new_table = table_messages(group, table_id)[-1]
+        view = rig.service.table(table_id)
+        assert view is not None and new_table is not old_table
+        assert new_table.text == view.message.text != old_table.text
+        assert [b.text for b in old_table.buttons()] == [b.text for b in new_table.buttons()]
+        answer = await press(fake, other, old_table, "Show my hand")
+        assert (answer.text, answer.show_alert) == ("Your hand is in our private chat.", False)
+        assert table.version == version + 1
+
+        cilli.send(group, "/abort")
+        await fake.wait_for_message(group, contains="an admin closed it", after=new_table)
+        assert await rig.adapter.outbox.drain(5)
+        assert new_table.buttons() == [] and new_hand.buttons() == []
+        for user, message, button in (
+            (actor, old_hand, move),
+            (other, old_table, "Show my hand"),
+        ):
+            answer = await press(fake, user, message, button)
+            assert (answer.text, answer.show_alert) == (CLOSED, True)
+        assert len([e for e in await rig.store.table_log(table_id) if e["k"] == "act"]) == 1
+        rig.witness.check_group(table_id, group)
+    finally:
+        await stop_rig(rig)
+
+
+async def test_buttons_left_on_a_lobby_posted_again_after_an_unreadable_answer(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram posts Anna's lobby but its answer cannot be read: Berti's Join there
+    seats him and posts the lobby anew, the first copy keeping Anna alone and its
+    buttons.  Her Start there starts the match (the table is full, whichever copy she
+    reads it in); after that its buttons only say the game has started, and once
+    the table is closed, that it is closed: nobody is seated or started twice."""
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        anna, berti, cilli = (fake.create_user(n, started=True) for n in ("Anna", "Berti", "Cilli"))
+        group = fake.create_group("Schnapsen", members=[anna, berti, cilli], creator=cilli)
+        greeting = fake.hold("sendMessage", chat=anna.private_chat)
+        fake.answer_with_wrong_result_next("sendMessage", "oops")  # the lobby's post
+        anna.send(group, "/new zweier")
+        old = await fake.wait_for_message(group, contains="Host: Anna")
+        greeting.release()
+        table_id = decode_payload(old.buttons()[0].data).table
+        assert [c.status for c in fake.calls_to("sendMessage")] == [200]  # that post
+
+        answer = await press(fake, berti, old, "Join")
+        assert not answer.show_alert, answer.text
+        new = await fake.wait_for(
+            lambda: next((m for m in group.bot_messages() if "Berti" in m.text), None),
+            what="the lobby posted anew",
+        )
+        assert new is not old and "Berti" not in old.text
+        assert "Start" in [b.text for b in old.buttons()]
+        assert not (await press(fake, anna, old, "Start")).show_alert
+        for user in (anna, berti):
+            await fake.wait_for_message(user.private_chat, contains=f"hand at table {table_id}")
+        assert await rig.adapter.outbox.drain(5)
+        table = rig.table(table_id)
+        assert table is not None and table.deals
+        version = table.version
+        assert "has already started" in new.text and new.buttons() == []
+        assert "Start" in [b.text for b in old.buttons()]  # no id to take them off with
+        for user, button in ((cilli, "Join"), (anna, "Start")):
+            answer = await press(fake, user, old, button)
+            assert (answer.text, answer.show_alert) == ("The game has already started.", True)
+        assert table.version == version and table.seat_of(f"{PLATFORM}:{cilli.id}") is None
+
+        cilli.send(group, "/abort")  # the group's creator
+        await fake.wait_for_message(group, contains="an admin closed it", after=new)
+        answer = await press(fake, cilli, old, "Join")
+        assert (answer.text, answer.show_alert) == (CLOSED, True)
+        assert not rig.service.tables_in(f"{PLATFORM}:{group.id}")
+    finally:
+        await stop_rig(rig)
+
+
+@pytest.mark.parametrize("end", ["deal_over", "resigned"])
+@pytest.mark.parametrize("restarted", [False, True], ids=["same_run", "after_a_kill"])
+async def test_a_lobby_whose_start_edit_failed_loses_its_buttons_by_the_match_s_end(
+    fake: FakeTelegram, tmp_path: Path, restarted: bool, end: str
+) -> None:
+    """The lobby's last edit at Anna's Start is refused (a kill at that moment leaves
+    it so too: the restarted bot redraws the table and the hands, not a lobby whose
+    text it never drew), so the lobby still offers Join and Start, which say only
+    that the game has started.  The next deal's start shows its last words without
+    buttons; a match that ends before that, Berti resigning in the first deal, takes
+    its buttons off at its end, as an abort does: a lobby that offers Start after the
+    match would say nothing true.  (A restarted bot that never knew its last words
+    keeps the text it shows.)  The table messages end without buttons either way."""
+    db = tmp_path / "bot.sqlite3"
+    rig = await start_rig(fake, db)
+    try:
+        players = make_players(fake, ["Anna", "Berti"])
+        anna, berti = players.users
+        group = players.group
+        table_id, lobby = await open_table(rig, players, "/new zweier")
+        offered = lobby.text
+        fake.fail_next("editMessageText", error_code=400, description="Bad Request: odd")
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        assert await rig.adapter.outbox.drain(5)
+        if restarted:
+            await stop_rig(rig)
+            rig = await start_rig(fake, db)
+            assert await rig.adapter.outbox.drain(5)
+        assert lobby.text == offered and "Start" in [b.text for b in lobby.buttons()]
+        for user, button in ((berti, "Join"), (anna, "Start")):
+            answer = await press(fake, user, lobby, button)
+            assert (answer.text, answer.show_alert) == ("The game has already started.", True)
+
+        view = rig.service.lobby(table_id)
+        assert view is not None  # its last words, as a lobby that never failed shows them
+        last_words = started_lobby_text(view.message.text, "en", rig.service.timings.lobby_expiry)
+        assert "has already started" in last_words, last_words
+        if end == "deal_over":
+            await play(rig, table_id, players.users, until=deal_over(rig, table_id))
+        else:
+            await confirmed(fake, berti, group, "/resign")
+            await fake.wait_for(lambda: rig.table(table_id) is None, what="the match's end")
+        assert await rig.adapter.outbox.drain(5)
+        assert lobby.buttons() == [], lobby.keyboard()
+        assert lobby.text == (offered if restarted and end == "resigned" else last_words)
+        if end == "resigned":
+            assert all(m.buttons() == [] for m in table_messages(group, table_id))
     finally:
         await stop_rig(rig)
 
