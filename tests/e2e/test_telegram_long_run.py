@@ -83,6 +83,32 @@ async def test_idle_private_chats_leave_the_outbox_and_still_get_messages(
         await outbox.close()
 
 
+async def test_a_chat_let_go_of_while_blocked_gets_messages_once_it_lets_the_bot_in(
+    fake: FakeTelegram,
+) -> None:
+    """Berti blocked the bot; the outbox let go of his idle chat and kept only that it
+    refuses the bot.  When he lets the bot in again (his /start unblocks the chat),
+    what is sent to him arrives: a block remembered past its end would drop every
+    message to him for good."""
+    berti = fake.create_user("Berti", started=True)
+    async with fake.make_bot() as bot:
+        outbox = Outbox(bot, throttle=Throttle.off(), idle_after=0.02)
+        berti.block_bot()
+        outbox.send(berti.id, Content("refused"))
+        assert await outbox.drain(5)
+        assert outbox.blocked(berti.id)
+        await held_none(outbox)
+        assert outbox.blocked(berti.id)  # remembered without its queue
+
+        berti.start_bot()
+        outbox.unblock(berti.id)
+        assert not outbox.blocked(berti.id)
+        outbox.send(berti.id, Content("welcome back"))
+        assert await outbox.drain(5)
+        assert [m.text for m in berti.private_chat.bot_messages()] == ["welcome back"]
+        await outbox.close()
+
+
 async def test_the_adapter_forgets_old_users_but_still_greets_and_speaks_to_them(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
