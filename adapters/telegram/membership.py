@@ -114,6 +114,9 @@ class GroupMembership(AdapterShape):
                 closed = await self.service.close_chat(ChatRef(PLATFORM, str(chat_id)), GROUP_LOST)
             except Exception as e:  # the store failed (the core said so): try next time
                 self.lost.discard(chat_id)
+                # the next message there is that next time (refused), or shows the bot
+                # is back: a chat left blocked would hear nothing, even once added back
+                self.outbox.unblock(chat_id)
                 log.warning("could not close the tables of group %s: %s", chat_id, e)
                 return
             log.warning(

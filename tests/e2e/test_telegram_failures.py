@@ -144,6 +144,45 @@ async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
         await stop_rig(rig)
 
 
+async def test_a_group_whose_tables_the_store_would_not_close_is_tried_again(
+    fake: FakeTelegram,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    log_guard: LogErrorGuard,
+) -> None:
+    """Kicked mid-match while the database is locked, the bot cannot close the table
+    and says so in the log; the next message for the group is the next try: the
+    move's edit is refused (403), and this time the table closes as an abort does,
+    the players told privately.  Added back, the bot serves the group again: the
+    group is not left shut out for good by a close that failed."""
+    caplog.set_level(logging.INFO)
+    log_guard.allow("database is locked")
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake, presses=2)
+        anna, _ = players.users
+        group = players.group
+        assert await rig.adapter.outbox.drain(5)
+        _fail_once(monkeypatch, rig.store, "append")  # the close's write
+        fake.set_bot_status(group, "kicked", by=anna)
+        await fake.wait_for(
+            lambda: any("could not close the tables" in m for m in warned(caplog)),
+            what="the close that failed",
+        )
+        assert rig.table(table_id) is not None
+        since = len(fake.calls)
+
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await closed_for_the_group(rig, table_id, players.users)
+        assert to_group(fake, group, since) == [("editMessageText", 403)]
+
+        fake.set_bot_status(group, "member", by=anna)
+        await back_in_the_group(rig, group, anna)
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_lobby_being_opened_as_the_group_removes_the_bot_closes_unseen(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
