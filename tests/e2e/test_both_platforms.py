@@ -377,6 +377,11 @@ async def test_a_channel_and_a_group_play_at_once_and_go_on_after_a_restart(
         assert mentions(dc_said, [dc_table]) and mentions(tg_said, [tg_table])
         assert mentions(dc_said, [tg_table, "Resi", "Sepp"]) == []
         assert mentions(tg_said, [dc_table, "anna", "bert"]) == []
+        # the restarted Telegram adapter took up its own table only: it asked Telegram
+        # nothing about the Discord one (whose channel id is no chat of Telegram's)
+        ours = {players.group.id, *(u.id for u in players.users)}
+        asked = {c.params["chat_id"] for c in both.tg.calls if "chat_id" in c.params}
+        assert asked <= ours, asked - ours
         # hands went to their owners only (Discord's are checked as they are sent)
         assert world.fake.hands_checked > 0
         assert telegram_hands_are_their_own(both, tg_table, players) > 0

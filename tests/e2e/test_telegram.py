@@ -1549,6 +1549,54 @@ async def test_a_lobby_the_last_run_left_with_its_buttons_loses_them_when_its_ta
         await stop_rig(rig)
 
 
+async def test_a_lobby_and_a_table_the_last_run_left_behind_are_redrawn_by_the_restart(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """Berti's Join, and later a card, each changed a group message whose edit
+    Telegram refused (a kill at that moment leaves it so too): the lobby still says
+    Anna waits alone, the table shows the deal before the card.  The restarted bot
+    draws both as they are, so the players read the table they play at."""
+    db = tmp_path / "bot.sqlite3"
+    players = make_players(fake, ["Anna", "Berti"])
+    anna, berti = players.users
+    group = players.group
+    rig = await start_rig(fake, db)
+    try:
+        anna.send(group, "/new zweier")
+        lobby = await fake.wait_for_message(group, contains="Host: Anna")
+        assert await rig.adapter.outbox.drain(5)
+        group.refuses_with = "Bad Request: odd"  # the group's messages, for a moment
+        assert not (await press(fake, berti, lobby, "Join")).show_alert
+        assert await rig.adapter.outbox.drain(5)
+        group.refuses_with = None
+        assert "Berti" not in lobby.text
+    finally:
+        await stop_rig(rig)
+
+    rig = await start_rig(fake, db)
+    try:
+        await fake.wait_for(lambda: "Berti" in lobby.text, what="the lobby as it is")
+        table_id = decode_payload(lobby.buttons()[0].data).table
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        assert await rig.adapter.outbox.drain(5)
+        [board] = table_messages(group.bot_messages(), table_id)
+        group.refuses_with = "Bad Request: odd"
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        assert await rig.adapter.outbox.drain(5)
+        group.refuses_with = None
+        view = rig.service.table(table_id)
+        assert view is not None and board.text != view.message.text
+    finally:
+        await stop_rig(rig)
+
+    rig = await start_rig(fake, db)
+    try:
+        await fake.wait_for(lambda: board.text == view.message.text, what="the table as it is")
+        assert table_messages(group.bot_messages(), table_id) == [board]
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_group_admin_closes_a_table_he_does_not_sit_at(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
