@@ -1668,8 +1668,8 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     """Dreierschnapsen's rules are longer than an alert (200 characters).  For one the
-    bot cannot write to privately (yet) the alert says where the rest is; for one who
-    started the bot they go to the private chat whole."""
+    bot cannot write to privately (yet, or any more: he blocked it) the alert says
+    where the rest is; for one who started the bot they go to the private chat whole."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players = make_players(fake, ["Anna", "Berti", "Cilli"], started=False)
@@ -1689,6 +1689,14 @@ async def test_the_rules_button_says_where_the_rest_is_when_they_do_not_fit(
         # the table waits for the two the bot still cannot write to, named apart
         answer = await press(fake, anna, lobby, "Start")
         assert answer.show_alert and "Anna, Cilli" in (answer.text or ""), answer.text
+        # Berti blocks the bot: the rules cannot follow privately any more, so the
+        # alert says where they are again, not that they went to a chat they cannot
+        berti.block_bot()
+        await fake.wait_for(
+            lambda: re.search(r"Waiting for .*Berti", lobby.text), what="the lobby naming him"
+        )
+        again = await press(fake, berti, lobby, "Rules")
+        assert (again.text, again.show_alert) == (cut.text, True)
     finally:
         await stop_rig(rig)
 
