@@ -272,7 +272,8 @@ async def test_a_closed_topic_closes_its_table_only(
     """An admin closes one table's topic (or the General topic, where a /new typed
     outside any topic put its table): that table closes, its players told privately
     why (nobody can read it there), while the table in the other topic of the same
-    group plays on there."""
+    group plays on there.  Reopened and closed again, the topic closes its new table
+    too."""
     rig = await start_rig(fake, tmp_path / "bot.sqlite3")
     try:
         players, (first, second), (one, lobby_one), (two, lobby_two) = await two_topics(
@@ -302,6 +303,16 @@ async def test_a_closed_topic_closes_its_table_only(
         fresh = [m for m in group.bot_messages() if m.message_id > last]
         assert fresh and all(m.message_thread_id == second for m in fresh), group.transcript()
         assert rig.table(two) is not None
+
+        # reopened, the topic gets a new table; closed again, that one closes too
+        group.reopen_topic(first)
+        again, lobby = await open_in_topic(rig, group, first, anna, berti)
+        assert not (await press(fake, anna, lobby, "Start")).show_alert
+        group.close_topic(first)
+        await play(rig, again, [anna, berti], until=lambda: rig.table(again) is None, limit=40)
+        await fake.wait_for_message(
+            anna.private_chat, contains=f"Table {again} was closed: its topic"
+        )
     finally:
         await stop_rig(rig)
 
