@@ -144,6 +144,39 @@ async def test_a_group_that_removes_the_bot_mid_match_loses_its_table(
         await stop_rig(rig)
 
 
+async def test_a_group_that_says_twice_it_removed_the_bot_is_closed_and_logged_once(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Kicked while the table's edit was on its way: Telegram says so twice, by the
+    update and by refusing that edit (403).  The table closes once, the players are
+    told once, and the log has one line about it, not one per way of saying it."""
+    caplog.set_level(logging.INFO)
+    rig = await start_rig(fake, tmp_path / "bot.sqlite3")
+    try:
+        players, table_id = await started_match(rig, fake, presses=2)
+        anna, _ = players.users
+        group = players.group
+        assert await rig.adapter.outbox.drain(5)
+        on_its_way = fake.hold("editMessageText", chat=group)
+        since = len(fake.calls)
+        await play(rig, table_id, players.users, until=lambda: False, limit=1)
+        await on_its_way.wait_held()
+        fake.set_bot_status(group, "kicked", by=anna)
+        await fake.wait_for(lambda: rig.table(table_id) is None, what="the table to close")
+        on_its_way.release()
+        await fake.wait_for(
+            lambda: ("editMessageText", 403) in to_group(fake, group, since), what="the 403"
+        )
+        await closed_for_the_group(rig, table_id, players.users)
+        await until_idle(lambda: bool(rig.adapter._background), lambda: "a close still running")
+        assert len(warned(caplog)) == 1 and table_id in warned(caplog)[0], warned(caplog)
+        for user in players.users:
+            notes = [m for m in user.private_chat.bot_messages() if "was closed:" in m.text]
+            assert len(notes) == 1, [m.text for m in notes]
+    finally:
+        await stop_rig(rig)
+
+
 async def test_a_group_whose_tables_the_store_would_not_close_is_tried_again(
     fake: FakeTelegram,
     tmp_path: Path,
