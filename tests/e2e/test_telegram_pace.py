@@ -125,3 +125,22 @@ def test_a_bucket_refills_at_its_rate_up_to_its_capacity() -> None:
     assert b.reserve(100.0) == 0.0  # capped at 2, not 43: one left
     assert b.reserve(101.0) == 0.0  # 1.5 then: one taken, half a token left, no wait
     assert b.reserve(101.0) == pytest.approx(1.0)  # -0.5: a second to refill
+
+
+async def test_a_chat_is_let_go_of_only_once_its_pace_has_refilled(
+    fake: FakeTelegram, clock: Clock
+) -> None:
+    """An idle chat's queue is dropped to save memory, but not while its pace still
+    holds back what comes next: a queue made anew starts full, and would let a burst
+    through that Telegram refuses.  Two went at once, the third a second later: the
+    chat is kept until its bucket is full again, two seconds after that."""
+    user = fake.create_user("Anna", started=True)
+    outbox = Outbox(cast(Bot, None))
+    chat = outbox._chat(user.id)
+    for _ in range(3):
+        await outbox._pace(chat)
+    assert not outbox._forget_idle(chat) and outbox.held == 1
+    clock.now += 1.9
+    assert not outbox._forget_idle(chat) and outbox.held == 1
+    clock.now += 0.1
+    assert outbox._forget_idle(chat) and outbox.held == 0
