@@ -27,7 +27,7 @@ from bot.service import Outcome, UserRef
 from bot.told import log_failure
 
 from . import render
-from .errors import ALREADY_ACKNOWLEDGED, OUTAGES
+from .errors import ALREADY_ACKNOWLEDGED, OUTAGES, UNKNOWN_MESSAGE
 from .shape import AdapterShape
 from .texts import as_on_discord, text
 
@@ -52,7 +52,8 @@ ACK_RETRY_DELAYS = (0.1, 0.25)
 
 
 class NotAnswered(Exception):
-    """The first answer to an interaction did not reach Discord within its window."""
+    """The first answer to an interaction did not reach Discord within its window, or
+    a private answer could not be given privately (`_drop_public_thinking`)."""
 
 
 class Answering(AdapterShape):
@@ -215,11 +216,32 @@ class Answering(AdapterShape):
         slow `/schnapsen new`).  Discord makes the first follow-up fill in the
         thinking message with the defer's visibility, whatever its own flags say: it
         would show the refusal to the whole channel.  With the thinking message
-        deleted first, the follow-up is a message of its own, seen by the user only."""
-        try:
-            await interaction.delete_original_response()
-        except (discord.HTTPException, *OUTAGES) as e:
-            log.warning("a thinking answer could not be removed: %s", e)
+        deleted first, the follow-up is a message of its own, seen by the user only;
+        while it stays, nothing is sent (`NotAnswered`): no answer, rather than his
+        refusal (what he tried) shown to everybody."""
+        delays = iter(ACK_RETRY_DELAYS)
+        while True:
+            try:
+                await interaction.delete_original_response()
+                return
+            except OUTAGES as e:
+                # a delete cut off on the way is tried again: one that reached Discord
+                # makes the next a 10008, gone all the same
+                delay = next(delays, None)
+                if delay is None:
+                    # still there: a follow-up would fill it in for the whole channel,
+                    # so he is told nothing rather than in public
+                    raise NotAnswered(
+                        f"thinking answer not removed: {type(e).__name__}: {e}"
+                    ) from e
+                await asyncio.sleep(delay)
+            except discord.HTTPException as e:
+                if e.code != UNKNOWN_MESSAGE:
+                    raise NotAnswered(
+                        f"thinking answer not removed: {type(e).__name__}: {e}"
+                    ) from e
+                log.warning("a thinking answer could not be removed: %s", e)
+                return
 
     async def ask(
         self, interaction: discord.Interaction[Any], outcome: Outcome, user: UserRef

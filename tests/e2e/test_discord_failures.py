@@ -855,6 +855,39 @@ async def test_a_thinking_answer_a_moderator_deleted_first_still_leaves_a_privat
         assert not refused.failed
 
 
+@pytest.mark.parametrize("cut", [2, 50])
+async def test_a_refusal_whose_thinking_answer_cannot_be_deleted_is_never_public(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, cut: int
+) -> None:
+    """Anna's slow `/schnapsen new` is refused; the connection is cut on the bot's
+    delete of its public "thinking…" (Discord never got it).  Twice (aiohttp tries a
+    cut DELETE again once by itself): the bot tries again, and Anna gets the refusal
+    seen by her alone.  Every time: the refusal is not sent at all, as Discord would
+    fill the thinking message in with it, for the whole channel to read what she
+    tried; one warning says the command could not be answered."""
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(ack_budget=0)  # every answer is deferred first
+        world.fake.server_error(
+            "DELETE",
+            "/webhooks/{webhook_id}/{token}/messages/{message_id}",
+            status=RESET,
+            times=cut,
+        )
+        refused = await new_table_with_no_such_preset(world, world["anna"])
+        if cut == 2:
+            await assert_refused_in_private(world, refused)
+            assert refused.original is not None and refused.original.deleted
+            assert adapter_lines(caplog) == []
+            return
+        await world.fake.wait_for(lambda: adapter_lines(caplog) or None, description="the warning")
+        await world.settle()
+        assert refused.followups == []
+        public = [m.content for m in world.fake.channel_messages(world.channel)]
+        assert not any("Unknown preset" in c for c in public), public
+        [line] = adapter_lines(caplog)
+        assert "could not answer /schnapsen new" in line and "thinking" in line, line
+
+
 async def test_a_stop_lets_a_command_answer_on_its_way_arrive(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
