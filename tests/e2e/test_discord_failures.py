@@ -855,26 +855,27 @@ async def test_a_thinking_answer_a_moderator_deleted_first_still_leaves_a_privat
         assert not refused.failed
 
 
-@pytest.mark.parametrize("cut", [2, 50])
+@pytest.mark.parametrize("failure", ["cut twice", "cut always", "refused"])
 async def test_a_refusal_whose_thinking_answer_cannot_be_deleted_is_never_public(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, cut: int
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, failure: str
 ) -> None:
-    """Anna's slow `/schnapsen new` is refused; the connection is cut on the bot's
-    delete of its public "thinking…" (Discord never got it).  Twice (aiohttp tries a
-    cut DELETE again once by itself): the bot tries again, and Anna gets the refusal
-    seen by her alone.  Every time: the refusal is not sent at all, as Discord would
-    fill the thinking message in with it, for the whole channel to read what she
-    tried; one warning says the command could not be answered."""
+    """Anna's slow `/schnapsen new` is refused; the bot's delete of its public
+    "thinking…" fails.  Its connection cut twice (Discord never got it; aiohttp
+    tries a cut DELETE again once by itself): the bot tries again, and Anna gets the
+    refusal seen by her alone.  Cut every time, or refused (403, not 10008: the
+    message is still there): the refusal is not sent at all, as Discord would fill
+    the thinking message in with it, for the whole channel to read what she tried;
+    one warning says the command could not be answered."""
     async with discord_world(tmp_path) as world:
         await world.start_bot(ack_budget=0)  # every answer is deferred first
-        world.fake.server_error(
-            "DELETE",
-            "/webhooks/{webhook_id}/{token}/messages/{message_id}",
-            status=RESET,
-            times=cut,
-        )
+        delete = "/webhooks/{webhook_id}/{token}/messages/{message_id}"
+        if failure == "refused":
+            world.fake.refuse("DELETE", delete, 50013)
+        else:
+            times = 2 if failure == "cut twice" else 50
+            world.fake.server_error("DELETE", delete, status=RESET, times=times)
         refused = await new_table_with_no_such_preset(world, world["anna"])
-        if cut == 2:
+        if failure == "cut twice":
             await assert_refused_in_private(world, refused)
             assert refused.original is not None and refused.original.deleted
             assert adapter_lines(caplog) == []
