@@ -64,6 +64,24 @@ async def test_a_burst_of_moves_is_one_edit_of_the_table_message(tmp_path: Path)
         assert len(fake.requests_to("PATCH", path)) == 2
 
 
+async def test_a_new_deal_costs_one_post_of_each_of_its_messages(tmp_path: Path) -> None:
+    """Anna and Bert's match starts: the table message and each DM hand are made with
+    one request each.  A post carried out is not sent again (with its nonce it would
+    be no second message, but a request more against the channel's rate limit, that
+    the first move's edit would wait behind)."""
+    async with discord_world(tmp_path) as world:
+        anna, bert = world["anna"], world["bert"]
+        table_id, _ = await anna_and_bert_after(world, 0)
+        fake = world.fake
+        channels = [world.channel, fake.dm_channel(anna), fake.dm_channel(bert)]
+        for channel in channels:
+            assert channel is not None
+            made = [m for m in fake.channel_messages(channel) if m.interaction is None]
+            assert made, channel  # the lobby answers /schnapsen new: not a post
+            assert len(fake.requests_to("POST", f"/channels/{channel.id}/messages")) == len(made)
+        assert len(world.table_messages(table_id)) == 1
+
+
 async def test_a_deal_played_out_behind_a_slow_edit_ends_on_its_last_picture(
     tmp_path: Path,
 ) -> None:

@@ -21,6 +21,7 @@ import discord
 import pytest
 
 from adapters.discord import adapter as adapter_module
+from adapters.discord import outbox as outbox_module
 from adapters.discord import render
 from adapters.discord.texts import text
 from bot import results as R
@@ -49,6 +50,7 @@ from tests.e2e.test_discord import (
     next_press,
     start_zweier,
 )
+from tests.e2e.test_telegram import HeldPauses
 
 MESSAGES = "/channels/{channel_id}/messages"
 EDITS = "/channels/{channel_id}/messages/{message_id}"
@@ -514,6 +516,48 @@ async def test_server_errors_are_tried_again_and_lose_nothing(
         over = [m for m in fake.channel_messages(world.channel) if "Deal 1 over" in m.content]
         assert len(over) == 1
         assert adapter_lines(caplog) == []  # retried quietly
+
+
+async def test_a_table_edit_discord_fails_is_tried_again_after_each_pause_with_the_newest_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers 503 twice to the edit of the table message after a move: the
+    bot pauses before each new try, as long as its delays say (an outage is given
+    time to pass, not met with three tries in a moment), tries nothing during a
+    pause, and a move made during the first pause goes out in the next try (the
+    table as it is then), with no edit more after it."""
+    pauses = HeldPauses()
+    monkeypatch.setattr(outbox_module, "asyncio", pauses)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(retry_delays=(2.0, 5.0))
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        long_turns(world.service, table_id)
+        [message] = world.table_messages(table_id)
+        edits = f"/channels/{world.channel.id}/messages/{message.id}"
+        fake.server_error("PATCH", edits, status=503, times=2)
+        table = world.service.tables[table_id]
+        user, hand = await next_press(world, table_id)
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        first = await pauses.paused()
+        assert [r.status for r in fake.requests_to("PATCH", edits)] == [503]
+
+        version = table.version
+        user, hand = await fake.wait_for(  # the channel's outbox is busy: not `next_press`
+            lambda: world.pressable(table_id), description="a hand to play"
+        )
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        assert table.version > version
+        first.set()
+        second = await pauses.paused()
+        assert [r.status for r in fake.requests_to("PATCH", edits)] == [503, 503]
+        second.set()
+        await world.settle()
+
+        assert pauses.seconds == [2.0, 5.0]
+        assert [r.status for r in fake.requests_to("PATCH", edits)] == [503, 503, 200]
+        view = world.service.table(table_id)
+        assert view is not None and reads_as(message, view.message)
 
 
 @pytest.mark.parametrize("answer", ["given", "too_late", "refused"])
