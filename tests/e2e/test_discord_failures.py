@@ -560,6 +560,44 @@ async def test_a_table_edit_discord_fails_is_tried_again_after_each_pause_with_t
         assert view is not None and reads_as(message, view.message)
 
 
+async def test_a_table_edit_discord_fails_on_every_try_is_given_up_and_the_queue_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answers 503 to both tries the bot makes of the table message's edit
+    after a move: it is given up with one warning naming the table and the message
+    (no card), and the edit a move made during the pause queued behind it still goes
+    out: the table shows that move, without waiting for a change more."""
+    pauses = HeldPauses()
+    monkeypatch.setattr(outbox_module, "asyncio", pauses)
+    async with discord_world(tmp_path) as world:
+        await world.start_bot(retry_delays=(2.0,))
+        fake = world.fake
+        table_id, _ = await start_zweier(world, world["anna"], world["bert"])
+        long_turns(world.service, table_id)
+        [message] = world.table_messages(table_id)
+        edits = f"/channels/{world.channel.id}/messages/{message.id}"
+        fake.server_error("PATCH", edits, status=503, times=2)
+        table = world.service.tables[table_id]
+        user, hand = await next_press(world, table_id)
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        pause = await pauses.paused()
+        version = table.version
+        user, hand = await fake.wait_for(  # the channel's outbox is busy: not `next_press`
+            lambda: world.pressable(table_id), description="a hand to play"
+        )
+        await world.click(user, hand, current_ids(world, table_id, hand)[0])
+        assert table.version > version
+        pause.set()
+        await world.settle()
+
+        assert pauses.seconds == [2.0]
+        assert [r.status for r in fake.requests_to("PATCH", edits)] == [503, 503, 200]
+        view = world.service.table(table_id)
+        assert view is not None and reads_as(message, view.message)
+        [line] = adapter_lines(caplog)
+        assert line.startswith(f"table {table_id}: could not edit table: 503"), line
+
+
 @pytest.mark.parametrize("answer", ["given", "too_late", "refused"])
 async def test_a_hand_whose_edit_was_given_up_is_redrawn_when_its_old_button_is_pressed(
     tmp_path: Path, answer: str
