@@ -338,12 +338,15 @@ async def test_what_waits_for_a_channel_its_first_refusal_lost_is_not_tried(
         hands_without_buttons(world)
 
 
+@pytest.mark.parametrize("failure", ["store", "bug"])
 async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, failure: str
 ) -> None:
-    """The bot loses the right to see the table's channel just when the store fails:
-    the table cannot be closed then.  It is not given up on: the channel's next refusal
-    (the next move's edit) closes it, its players are told, and nothing counts."""
+    """The bot loses the right to see the table's channel just when the store fails
+    (or the closing meets a bug): the table cannot be closed then.  One line says so,
+    a warning for the store, an ERROR with the traceback for a bug.  It is not given
+    up on: the channel's next refusal (the next move's edit) closes it, its players
+    are told, and nothing counts."""
     async with anna_and_bert_at_zweier(tmp_path, caplog) as (world, table_id):
         service = world.service
         await press_once(world, table_id)
@@ -353,15 +356,25 @@ async def test_a_lost_channel_whose_closing_failed_is_closed_at_its_next_refusal
         async def failing_once(table_ids: list[str], reason: str) -> list[str]:
             tries.append(list(table_ids))
             if len(tries) == 1:
+                if failure == "bug":
+                    raise RuntimeError("injected fault")
                 raise StoreError("disk I/O error")
             return await real(table_ids, reason)
 
+        if failure == "bug":
+            assert world.guard is not None
+            world.guard.allow("injected fault")
         monkeypatch.setattr(service, "close_tables", failing_once)
         world.fake.deny_bot(world.channel, Permission.VIEW_CHANNEL)
         await press_once(world, table_id)  # its edit is refused; the closing fails
         assert tries == [[table_id]] and table_id in service.tables
         [line] = adapter_lines(caplog)
-        assert "could not close" in line and table_id in line and "disk I/O error" in line
+        if failure == "bug":
+            assert "closing table(s)" in line and table_id in line and "failed" in line
+            [record] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+            assert record.exc_info is not None and "injected fault" in str(record.exc_info[1])
+        else:
+            assert "could not close" in line and table_id in line and "disk I/O error" in line
         user, hand = await next_press(world, table_id)  # its edit is refused again
         await world.click(user, hand, current_ids(world, table_id, hand)[0])
         await world.settle()
@@ -375,7 +388,8 @@ async def test_a_deleted_channel_closes_its_tables_there_only(
 ) -> None:
     """The table's channel is deleted (CHANNEL_DELETE): its table closes at once, with
     one log line and a DM to each player, and nothing is sent to the dead channel; a
-    table in another channel of the server plays on."""
+    table in another channel of the server plays on.  A channel without a table
+    deleted before is no concern of the bot's: nothing closes, nothing is logged."""
     caplog.set_level(logging.INFO)
     async with discord_world(tmp_path) as world:
         await world.start_bot()
@@ -385,6 +399,11 @@ async def test_a_deleted_channel_closes_its_tables_there_only(
         other = await world.start_match(clara, dora, where=world.outsider_channel)
         await press_once(world, table_id)
         seen = len(fake.requests)
+        chat = fake.add_text_channel(world.guild, "plaudern")
+        await fake.wait_for(
+            lambda: world.adapter.client.get_channel(chat.id), description="the new channel"
+        )
+        await fake.delete_channel(chat)
         await fake.delete_channel(world.channel)
         await fake.wait_for(lambda: table_id not in world.service.tables)
         await world.settle()
