@@ -891,11 +891,12 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         assert question.ephemeral_for is anna and [b.label for b in question.buttons] == ["Resign"]
         await world.settle()
         assert table_id in world.service.tables
-        await world.click(anna, question, "Resign")
+        press = await world.click(anna, question, "Resign")
         await world.settle()
-        # the question became the answer, without its button
+        # the question became the answer, without its button, and is the only answer
         assert question.content.startswith("You resigned: you lose the match")
         assert not question.buttons
+        assert press.followups == []
         result = world.fake.channel_messages(world.channel)[-1].content
         assert "anna resigned." in result and "Winner: bert" in result
         for p, lang in ((anna, "en"), (bert, "de")):  # no hand waits for a move any more
@@ -911,9 +912,10 @@ async def test_resign_and_forget_me(tmp_path: Path) -> None:
         assert asked.content.startswith("Delete your data: results, ratings and settings?")
         assert asked.ephemeral_for is anna
         assert (await world.slash(anna, "stats")).content != "anna has no finished games yet."
-        await world.click(anna, asked, "Delete my data")
+        press = await world.click(anna, asked, "Delete my data")
         await world.settle()
         assert asked.content.startswith("Your data is deleted") and not asked.buttons
+        assert press.followups == []
         assert (await world.slash(anna, "stats")).content == "anna has no finished games yet."
 
 
