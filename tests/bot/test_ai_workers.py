@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
@@ -269,6 +270,24 @@ async def test_a_burst_of_decisions_waits_its_turn(caplog: pytest.LogCaptureFixt
         assert replaced(caplog) == []
     finally:
         own.close()
+
+
+async def test_without_workers_the_computer_decides_on_a_thread() -> None:
+    """`AI_WORKERS=0` (the terminal's default), or workers stopped with the bot: the
+    decision is made on a thread, off the loop and in no process, and the move it
+    picks is the one played (not a random one for a missing answer)."""
+    threads: list[int] = []
+
+    def decide() -> int:
+        threads.append(threading.get_ident())
+        return 7
+
+    assert await AIWorkers(0).run(decide) == 7
+    stopped = AIWorkers(2)
+    stopped.close()
+    assert await stopped.run(decide) == 7
+    assert stopped.pids() == []  # no pool started after the stop
+    assert len(threads) == 2 and threading.get_ident() not in threads
 
 
 def test_the_loop_lag_bench_runs() -> None:
