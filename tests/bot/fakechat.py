@@ -340,6 +340,12 @@ STALL = 30.0
 #: Changes (moves, messages) a match may make before `play_out` calls it endless: a
 #: whole Thousand match makes up to 2,400.
 MATCH_STEPS = 20_000
+#: Looks in a row (each waits half a second for a change) at a table nobody can move:
+#: nothing is under way in the core or due before `STALL` (`_under_way`), or it is
+#: a player's own turn and his hand does not offer it (`_unoffered`: only his clock
+#: would move the table, a turn each `turn_timeout`, and `STALL` never comes).
+#: Waiting for either only puts the failure off, or hangs the test.
+IDLE_LOOKS = 4
 
 
 async def play_out(
@@ -349,24 +355,34 @@ async def play_out(
     *,
     after_press: Callable[[Outcome], Awaitable[None]] | None = None,
     walkers: list[Player] | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> None:
     """Let the players take their turns (AI seats move on their own) until the table
-    is gone from the service (finished or aborted).  The turns of `walkers`, who
-    never press, run out at once (`run_out`).  Bounded in steps, not in time: it
-    fails when the table stands still for `STALL` seconds or runs on for
-    `MATCH_STEPS` changes, however slowly the machine plays it."""
+    is gone from the service (finished or aborted), or `until()` holds.  The turns
+    of `walkers`, who never press, run out at once (`run_out`).  Bounded in steps,
+    not in time: it fails when the table stands still for `STALL` seconds or runs on
+    for `MATCH_STEPS` changes, however slowly the machine plays it, and at once when
+    nobody can move it (`IDLE_LOOKS`)."""
     loop = asyncio.get_running_loop()
     svc = chat.service
-    steps = 0
+    steps = idle = 0
     seen: tuple[int, int] | None = None
     still_since = loop.time()
-    while table_id in svc.tables:
+    while table_id in svc.tables and not (until is not None and until()):
         now = (svc.tables[table_id].version, len(chat.updates))
         if now != seen:
-            seen, still_since, steps = now, loop.time(), steps + 1
+            seen, still_since, steps, idle = now, loop.time(), steps + 1, 0
         assert steps <= MATCH_STEPS, f"the match did not end in {MATCH_STEPS} steps"
         if loop.time() - still_since > STALL:
             raise AssertionError(f"the table stood still for {STALL:g} s: {chat.describe()}")
+        if idle >= IDLE_LOOKS:
+            unoffered = _unoffered(chat, table_id, players)
+            why = (
+                f"{unoffered.key}'s turn, and his hand does not offer it"
+                if unoffered
+                else "no press, no computer's move, nothing under way but its clocks"
+            )
+            raise AssertionError(f"nobody can move the table ({why}): {chat.describe()}")
         pressed = False
         for pl in players:
             out = await pl.take_turn(table_id)
@@ -389,6 +405,45 @@ async def play_out(
                 run_out(svc, table_id, walker)
             with suppress(TimeoutError):
                 await asyncio.wait_for(chat.changed.wait(), 0.5)
+            moving = walkers or _under_way(svc, table_id, still_since + STALL)
+            unoffered = _unoffered(chat, table_id, players)
+            idle = idle + 1 if unoffered or not moving else 0
+
+
+def _unoffered(chat: FakeChat, table_id: str, players: list[Player]) -> Player | None:
+    """The one of `players` whose own turn it is (he plays his seat, and the computer
+    is not finishing a turn of his that ran out) but whose hand does not offer it: the
+    table waits for a press that cannot come, and only his clock would move it."""
+    table = chat.service.tables.get(table_id)
+    seat = table.to_act() if table is not None else None
+    if table is None or seat is None:
+        return None
+    s = table.seats[seat]
+    if s is None or not s.human_playing or table.playing_out == seat:
+        return None
+    pl = next((p for p in players if p.key == s.user), None)
+    hv = pl.hand(table_id) if pl is not None else None
+    return pl if pl is not None and (hv is None or not hv.your_turn) else None
+
+
+def _under_way(svc: TableService, table_id: str, before: float) -> bool:
+    """Whether the core may still move the table without a press: a task (a timer
+    fired, a computer thinking), a change not yet stored, or a timer of the table
+    that fires before the loop time `before` (a timer just past its time counts: the
+    loop may not have run it yet).  A computer to move moves `ai_delay` after its
+    turn began: a timer later than that is not its move but a clock (its seat's turn
+    left to a turn timeout moves the table once each `turn_timeout`)."""
+    table = svc.tables.get(table_id)
+    if table is None or svc._tasks or svc._work or table.unsaved:
+        return True
+    now = asyncio.get_running_loop().time()
+    seat = table.to_act()
+    s = table.seats[seat] if seat is not None else None
+    if s is not None and (not s.human_playing or table.playing_out == seat):
+        before = min(before, now + svc.timings.ai_delay + 1.0)
+    timers = svc._timers.get(table_id)
+    handles = timers.handles if timers else []
+    return any(not h.cancelled() and now - 1.0 < h.when() < before for h in handles)
 
 
 #: For random sessions (tests/bot/test_fuzz_*.py, test_crash_hunt.py): nothing fires on
@@ -690,13 +745,23 @@ async def open_table(
     for pl in players[1:]:
         res = await pl.press(button(bot.fc.lobbies[tid].message, "j"))
         assert res.ok, res
-    while not bot.fc.lobbies[tid].can_start:
-        res = await host.press(button(bot.fc.lobbies[tid].message, "ai"))
-        assert res.ok, res
+    await seat_computers(bot, tid, host)
     if start:
         res = await host.press(button(bot.fc.lobbies[tid].message, "st"))
         assert res.ok, res
     return tid
+
+
+async def seat_computers(bot: Bot, table_id: str, host: Player) -> None:
+    """The host fills the lobby's free seats with computers (its "Add computer"
+    button) until it can start: one press a seat at most, then it fails, where
+    pressing on would loop for ever."""
+    for _ in bot.svc.tables[table_id].seats:
+        if bot.fc.lobbies[table_id].can_start:
+            return
+        res = await host.press(button(bot.fc.lobbies[table_id].message, "ai"))
+        assert res.ok, res
+    assert bot.fc.lobbies[table_id].can_start, f"seats filled, no start: {bot.fc.describe()}"
 
 
 async def open_bauern_partners(bot: Bot, host: Player, partner: Player) -> str:
@@ -740,7 +805,9 @@ async def until_discard_menu(
     for _ in range(20):  # tables, each played until a discard menu shows
         players = [bot.player(u) for u in users(n)]
         tid = await open_table(bot, game_id, players, options=options)
-        while tid in bot.svc.tables:
+        for _ in range(MATCH_STEPS):  # turns, until the match ends
+            if tid not in bot.svc.tables:
+                break
             for pl in players:
                 hv = pl.hand(tid)
                 if hv is not None and any(

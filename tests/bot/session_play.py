@@ -96,7 +96,9 @@ class PlaySteps(SessionMachine):
             if join:
                 out, unchanged = self.run(self.press(user, join[0].payload, chat))
                 assert out.ok or unchanged, out
-        while not self.fc.lobbies[table.id].can_start:
+        for _ in table.seats:  # one computer a seat at most: no endless pressing
+            if self.fc.lobbies[table.id].can_start:
+                break
             ai = next(
                 b for b in buttons(self.fc.lobbies[table.id].message) if verb(b.payload) == "ai"
             )

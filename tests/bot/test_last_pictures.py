@@ -267,9 +267,8 @@ async def test_a_resignation_with_points_or_without_schneider_takes_one_bummerl(
     with a point, or with Schneider off, one."""
     players = [bot.player(u) for u in users(2)]
     tid = await open_table(bot, "zweier", players, options={"schneider": schneider})
-    while not bot.svc.tables[tid].deal_points:  # one deal scored: 1 to 3 points
-        for pl in players:
-            await pl.take_turn(tid)
+    # one deal scored: 1 to 3 points
+    await play_out(bot.fc, tid, players, until=lambda: bool(bot.svc.tables[tid].deal_points))
     table = bot.svc.tables[tid]
     assert table.match is not None
     scores = table.match.summary()["scores"]

@@ -40,7 +40,7 @@ from engine.options import option_id
 from engine.views import SeatView
 
 from ..engine.props import option_values
-from .fakechat import CHAT, Bot, Player, button, play_out, seeds, users
+from .fakechat import CHAT, Bot, Player, button, play_out, seat_computers, seeds, users
 from .policies import ai_for, finisher, heuristic, near_the_barrel
 from .test_leaks import Watch, _label_cards_in
 from .test_texts_audit import PLACEHOLDER, foreign_words
@@ -266,8 +266,7 @@ async def _seat(bot: Bot, tid: str, people: list[Person], lang: str) -> list[Per
     sitting = people[:1] if lang == "de" and table.players == 2 else people
     for pl in sitting[1:]:
         assert (await pl.press(button(bot.fc.lobbies[tid].message, "j"))).ok
-    while not bot.fc.lobbies[tid].can_start:
-        assert (await people[0].press(button(bot.fc.lobbies[tid].message, "ai"))).ok
+    await seat_computers(bot, tid, people[0])
     return sitting
 
 

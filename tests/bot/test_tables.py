@@ -450,9 +450,7 @@ async def test_the_host_cannot_close_a_running_match_alone(bot: Bot) -> None:
     the scored deals off the record (he may resign); alone with computers he may."""
     a, b = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [a, b])
-    while not bot.svc.tables[tid].deal_points:
-        for pl in (a, b):
-            await pl.take_turn(tid)
+    await play_out(bot.fc, tid, [a, b], until=lambda: bool(bot.svc.tables[tid].deal_points))
     out = await bot.svc.abort(CHAT, a.user)
     assert out.ok and "1/2" in (out.text or "")
     assert tid in bot.svc.tables
@@ -606,9 +604,7 @@ async def test_a_vote_to_close_lasts_the_deal_it_was_cast_in(bot: Bot) -> None:
     out = await bot.svc.abort(CHAT, b.user)
     assert out.ok and "until this deal ends" in (out.text or "")
     assert bot.svc.tables[tid].votes == {b.key}
-    while not bot.svc.tables[tid].deal_points:
-        for pl in (a, b):
-            await pl.take_turn(tid)
+    await play_out(bot.fc, tid, [a, b], until=lambda: bool(bot.svc.tables[tid].deal_points))
     table = bot.svc.tables[tid]
     assert table.votes == set()
     assert "Votes to close" not in bot.fc.tables[tid].message.text
@@ -624,9 +620,7 @@ async def test_an_agree_button_from_the_deal_before_opens_no_vote(bot: Bot) -> N
     tid = await open_table(bot, "zweier", [anna, bert])
     assert (await bot.svc.abort(CHAT, anna.user)).ok
     agree = button(bot.fc.tables[tid].message, "ab")
-    while len(bot.svc.tables[tid].deals) == 1:
-        for pl in (anna, bert):
-            await pl.take_turn(tid)
+    await play_out(bot.fc, tid, [anna, bert], until=lambda: len(bot.svc.tables[tid].deals) > 1)
     table = bot.svc.tables[tid]
     out = await bert.press(agree)
     assert not out.ok and out.code == "vote_lapsed", out
@@ -640,9 +634,9 @@ async def test_an_agree_button_from_the_deal_before_opens_no_vote(bot: Bot) -> N
 async def test_resign_ends_the_match(bot: Bot, deals_first: int) -> None:
     a, b = (bot.player(u) for u in users(2))
     tid = await open_table(bot, "zweier", [a, b])
-    while len(bot.svc.tables[tid].deal_points) < deals_first:
-        for pl in (a, b):
-            await pl.take_turn(tid)
+    await play_out(
+        bot.fc, tid, [a, b], until=lambda: len(bot.svc.tables[tid].deal_points) >= deals_first
+    )
     assert (await bot.svc.resign(CHAT, a.user)).ok
     assert tid not in bot.svc.tables
     kinds = bot.fc.kinds(tid)
