@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from bot import app
-from bot.ai_workers import AIWorkers, cpu_quota, default_workers
+from bot.ai_workers import WORKER_NICENESS, AIWorkers, cpu_quota, default_workers
 from bot.config import Config
 from bot.service import ChatRef, TableService
 from tests.test_run import CHOICES, PYTHON, Pty, clean_env
@@ -131,6 +131,9 @@ async def test_a_table_plays_out_with_its_computers_in_workers(
         assert bot.fc.kinds(tid)[-1] == "finished"
         assert workers.pids()  # they thought in worker processes ...
         assert failures(caplog) == []  # ... every time, never falling back to random play
+        # at a lower priority than the bot's, which answers presses first
+        nice = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers.pids()} == {nice}
     finally:
         await bot.stop()
 
