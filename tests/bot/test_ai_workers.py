@@ -223,7 +223,10 @@ async def test_a_hung_worker_does_not_stall_the_table(
         await play_until(bot.fc, tid, [human], lambda: len(made) >= 2)
         assert stopped and await gone(stopped)
         assert len(failures(caplog)) == 1 and "TimeoutError" in failures(caplog)[0]
-        assert len(replaced(caplog)) == 1
+        # given up after the hang limit: its pool had started, no start's grace on top
+        assert [r.getMessage() for r in replaced(caplog)] == [
+            "the computer players' worker processes are replaced: a decision took over 2 s"
+        ]
         assert own.pids() and not set(own.pids()) & set(stopped)
     finally:
         await bot.stop()
