@@ -196,6 +196,30 @@ async def test_a_worker_killed_while_thinking_does_not_stall_the_table(
         own.close()
 
 
+async def test_decisions_on_a_pool_that_broke_are_made_again_with_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two tables' decisions on the pool when its worker dies: each is made again on
+    one new pool, which the second does not throw away in turn, and the log says it
+    once."""
+    own = AIWorkers(1)
+    killed: list[int] = []
+    try:
+        await own.run(int)  # the worker is up
+        think: Any = partial(time.sleep, 0.05)  # a 50 ms decision (its code is None)
+        deciding = asyncio.gather(own.run(think), own.run(think))
+        await asyncio.sleep(0)  # handed to the pool
+        killed.extend(own.pids())
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        codes: list[Any] = list(await deciding)
+        assert codes == [None, None]  # each made, once
+        assert len(replaced(caplog)) == 1
+        assert own.pids() and not set(own.pids()) & set(killed)
+    finally:
+        own.close()
+
+
 async def test_a_hung_worker_does_not_stall_the_table(
     make_bot: Callable[..., Bot], caplog: pytest.LogCaptureFixture
 ) -> None:
