@@ -20,6 +20,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
@@ -28,7 +29,7 @@ from typing import Any
 import pytest
 
 from bot import app
-from bot.ai_workers import WORKER_NICENESS, AIWorkers, cpu_quota, default_workers
+from bot.ai_workers import RETRIES, WORKER_NICENESS, AIWorkers, cpu_quota, default_workers
 from bot.config import Config
 from bot.service import ChatRef, TableService
 from tests.test_run import CHOICES, PYTHON, Pty, clean_env
@@ -216,6 +217,23 @@ async def test_decisions_on_a_pool_that_broke_are_made_again_with_one_warning(
         assert codes == [None, None]  # each made, once
         assert len(replaced(caplog)) == 1
         assert own.pids() and not set(own.pids()) & set(killed)
+    finally:
+        own.close()
+
+
+async def test_a_decision_that_kills_every_worker_is_given_up(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A decision whose every try kills its worker (a bug that crashes the process):
+    tried again on one fresh pool, then given up (the service plays at random), not
+    tried for ever with a new pool each time; the next decision is made."""
+    own = AIWorkers(1)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            # bounded: given up after RETRIES pools, not after a minute of new ones
+            await asyncio.wait_for(own.run(partial(os._exit, 1)), 60)
+        assert len(replaced(caplog)) == 1 + RETRIES
+        assert await own.run(int) == 0
     finally:
         own.close()
 
