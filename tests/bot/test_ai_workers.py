@@ -31,7 +31,7 @@ import pytest
 from bot import app
 from bot.ai_workers import RETRIES, WORKER_NICENESS, AIWorkers, cpu_quota, default_workers
 from bot.config import Config
-from bot.service import ChatRef, TableService
+from bot.service import ChatRef, Outcome, TableService
 from tests.test_run import CHOICES, PYTHON, Pty, clean_env
 
 from .fakechat import Bot, FakeChat, Player, open_table, play_out, users
@@ -128,7 +128,13 @@ async def test_a_table_plays_out_with_its_computers_in_workers(
     try:
         human = bot.player(users(1)[0])
         tid = await open_table(bot, "dreier", [human])
-        await play_out(bot.fc, tid, [human])
+
+        async def decided(_: Outcome) -> None:
+            # at his next turn: a decision given up fails the test then, not after a
+            # match whose every computer's move waited out the hang limit
+            assert failures(caplog) == []
+
+        await play_out(bot.fc, tid, [human], after_press=decided)
         assert bot.fc.kinds(tid)[-1] == "finished"
         assert workers.pids()  # they thought in worker processes ...
         assert failures(caplog) == []  # ... every time, never falling back to random play
