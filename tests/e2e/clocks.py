@@ -1,11 +1,13 @@
-"""Turn clocks a test sets or ends itself, so that nothing it does must beat a short
-timer: on a loaded 2-core machine a click or a press can come a second or more late,
-and a short turn (or grace) then runs out under it."""
+"""Turn clocks, and the outboxes' pauses before a try again, that a test sets or ends
+itself, so that nothing it does must beat a short timer: on a loaded 2-core machine a
+click or a press can come a second or more late, and a short turn (or grace) then runs
+out under it; a pause it ends itself costs no real seconds."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
 
 from adapters.discord import DiscordAdapter
 from adapters.discord.outbox import Op
@@ -104,3 +106,26 @@ async def computer_moves(service: TableService, table_id: str) -> bool:
         return False
     await service._on_timer(table_id, table.version, "ai")
     return True
+
+
+class HeldPauses:
+    """`asyncio` as the outbox's `sending` module sees it, but for its pauses (before
+    a try again, a 429's wait): each is noted and lasts until the test ends it, so
+    what happens during one is no race, and no test waits out real seconds."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self._pausing: asyncio.Queue[asyncio.Event] = asyncio.Queue()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        go_on = asyncio.Event()
+        self._pausing.put_nowait(go_on)
+        await go_on.wait()
+
+    async def paused(self) -> asyncio.Event:
+        """Wait for the next pause; setting the event returned ends it."""
+        return await asyncio.wait_for(self._pausing.get(), 5)

@@ -30,7 +30,7 @@ from bot.service import Timings
 from bot.store import StoreError
 from engine.cards import CARDS
 from tests.bot.test_store_failures import _fail_once
-from tests.e2e.clocks import held, long_turns, remind, run_out
+from tests.e2e.clocks import HeldPauses, held, long_turns, remind, run_out
 from tests.e2e.discord_harness import (
     INTERACTION_CALLBACK,
     World,
@@ -50,7 +50,6 @@ from tests.e2e.test_discord import (
     next_press,
     start_zweier,
 )
-from tests.e2e.test_telegram import HeldPauses
 
 MESSAGES = "/channels/{channel_id}/messages"
 EDITS = "/channels/{channel_id}/messages/{message_id}"

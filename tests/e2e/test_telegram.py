@@ -15,7 +15,6 @@ import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -27,7 +26,7 @@ from bot.config import Config
 from bot.payload import decode as decode_payload
 from bot.store import StoreError
 from tests.app_logs import retry_warnings, run_logged, the_one_error
-from tests.e2e.clocks import remind, run_out
+from tests.e2e.clocks import HeldPauses, remind, run_out
 from tests.e2e.fakes.telegram.chats import FakeChat
 from tests.e2e.fakes.telegram.errors import _bad_request
 from tests.e2e.fakes.telegram.failures import Hold
@@ -1108,29 +1107,6 @@ async def test_a_message_telegram_keeps_failing_on_is_given_up_and_its_chat_goes
         assert [m.text for m in group.bot_messages()] == ["deal 2", "deal 3"]
         assert outbox.stats.failed == 2
         await outbox.close()
-
-
-class HeldPauses:
-    """`asyncio` as the outbox's `sending` module sees it, but for its pauses (before
-    a try again, a 429's wait): each is noted and lasts until the test ends it, so
-    what happens during one is no race, and no test waits out real seconds."""
-
-    def __init__(self) -> None:
-        self.seconds: list[float] = []
-        self._pausing: asyncio.Queue[asyncio.Event] = asyncio.Queue()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(asyncio, name)
-
-    async def sleep(self, seconds: float) -> None:
-        self.seconds.append(seconds)
-        go_on = asyncio.Event()
-        self._pausing.put_nowait(go_on)
-        await go_on.wait()
-
-    async def paused(self) -> asyncio.Event:
-        """Wait for the next pause; setting the event returned ends it."""
-        return await asyncio.wait_for(self._pausing.get(), 5)
 
 
 async def test_an_edit_whose_answer_is_lost_is_tried_again_later_each_time_with_the_newest_text(
