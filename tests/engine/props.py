@@ -7,8 +7,9 @@ protocol (`engine.protocol.apply`) and checks, after every action:
 - no seat's view (nor the public view) shows a card that seat has not legitimately
   seen: its own hand as dealt, the public cards the game names, and the cards in the
   events as redacted for that seat;
-and at the end: the card points in tricks (plus discards) come to 120 when all cards
-were played, and replaying the deal's record gives the same result.
+and at the end: the finished deal offers no action to anyone and refuses every one as
+`deal_over`; the card points in tricks (plus discards) come to 120 when all cards were
+played, and replaying the deal's record gives the same result.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine import protocol as P
-from engine.actions import Action, action_from_json
+from engine.actions import Action, PlayCard, action_from_json
 from engine.cards import CARDS, POINTS, Card, cards_of
 from engine.errors import IllegalAction
 from engine.events import Event, redact
@@ -98,6 +99,7 @@ def check_random_deal(
         raise AssertionError("the deal did not end")
     res = P.result(state)
     assert res is not None
+    _check_deal_over(state, [a for _, a in actions])
     _check_points(state)
     _check_replay(spec, options, dealer, state, deal_seed, actions, res)
     return state
@@ -131,8 +133,6 @@ def _check_refusal(
         assert e.code == "not_your_turn"
     else:
         raise AssertionError("a seat acted out of turn")
-    from engine.actions import PlayCard
-
     for c in CARDS:
         a = PlayCard(c)
         if a not in legal:
@@ -144,6 +144,29 @@ def _check_refusal(
                 raise AssertionError(f"illegal {a} accepted")
             break
     assert _fingerprint(state) == before, "a refused action changed the state"
+
+
+def _check_deal_over(state: DealCore, tried: Iterable[Action]) -> None:
+    """A finished deal offers no action: nobody is to act, no action is legal (to the
+    protocol, the core or any seat's view), and each action tried, by every seat, is
+    refused with the reason `deal_over` (an `IllegalAction` a chat can say, nothing
+    raised from deeper), leaving the deal as it was.  `tried`: the actions played in
+    the deal, each legal once, and every card is tried too."""
+    before = _fingerprint(state)
+    players = len(state.dealt) - 1
+    assert P.to_act(state) is None
+    assert P.legal_actions(state) == () and state.legal() == []
+    for seat in range(players):
+        assert P.view(state, seat).legal == ()
+        assert P.view(state, seat).to_act is None
+        for action in dict.fromkeys([*tried, *(PlayCard(c) for c in CARDS)]):
+            try:
+                P.apply(state, seat, action)
+            except IllegalAction as e:
+                assert (e.code, e.message) == ("deal_over", "the deal is over"), action
+            else:
+                raise AssertionError(f"seat {seat}'s {action} accepted after the deal ended")
+    assert _fingerprint(state) == before, "a refused action changed the finished deal"
 
 
 def _check_points(state: DealCore) -> None:
