@@ -48,17 +48,16 @@ def deal_from_deck(
 def validate_cards(
     players: int, dealer: int, hands: Sequence[Sequence[int]], talon: Sequence[int]
 ) -> str | None:
-    """Why explicit cards do not make a deal of this size, or None."""
-    if not 0 <= dealer < players:
-        return f"the dealer must be a seat 0..{players - 1}, not {dealer}"
+    """Why explicit cards do not make a deal of this size, or None (`dealer`, a seat
+    of the table, sits out with four players; `start_deal` has checked it is one)."""
     if len(hands) != players:
         return f"tausend for {players} needs {players} hands"
     size = hand_size(players)
     for seat, h in enumerate(hands):
         want = 0 if players == 4 and seat == dealer else size
         if len(h) != want:
-            what = "the sitting-out dealer holds no cards" if want == 0 else f"{want} cards"
-            return f"hand {seat} must have {want} cards ({what})"
+            why = " (the sitting-out dealer holds no cards)" if want == 0 else ""
+            return f"hand {seat} must have {want} cards{why}"
     stock = 6 if players == 2 else 3
     if len(talon) != stock:
         return f"the stock has {stock} cards" + (" (two stocks of 3)" if players == 2 else "")

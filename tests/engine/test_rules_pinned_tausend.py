@@ -432,19 +432,53 @@ def test_the_last_bidder_with_four_nines_claims_at_his_first_turn() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hands", "why"),
+    ("hands", "stock", "why"),
     [
-        ([[*HANDS[0], HANDS[1][0]], HANDS[1][1:], HANDS[2]], "hand 0 must have 7 cards"),
-        ([HANDS[0], HANDS[1] + HANDS[2]], "needs 3 hands"),
-        ([[*HANDS[0][:6], "9S"], HANDS[1], HANDS[2]], "each card of the 24-card deck exactly once"),
+        ([[*HANDS[0], HANDS[1][0]], HANDS[1][1:], HANDS[2]], STOCK, "hand 0 must have 7 cards"),
+        ([HANDS[0], HANDS[1] + HANDS[2]], STOCK, "tausend for 3 needs 3 hands"),
+        (
+            [[*HANDS[0][:6], "9S"], HANDS[1], HANDS[2]],
+            STOCK,
+            "the hands and stock must hold each card of the 24-card deck exactly once",
+        ),
+        (HANDS, STOCK[:2], "the stock has 3 cards"),
     ],
-    ids=["uneven-hands", "two-hands", "a-card-twice"],
+    ids=["uneven-hands", "two-hands", "a-card-twice", "a-short-stock"],
 )
 def test_a_record_dealing_other_than_7_cards_to_each_of_3_is_refused(
-    hands: list[list[str]], why: str
+    hands: list[list[str]], stock: list[str], why: str
 ) -> None:
     """RULES.md §5 Deal: 7 cards each, 3 to the stock (§6: a record that is not such a
     deal exits 2) -- 8 and 6 cards are refused though all 24 cards are there, and so
-    are two hands for three players and a 9S dealt twice, each saying what is wrong."""
-    code, answer = _replay([], hands)
-    assert code == 2 and why in answer, answer
+    are two hands for three players, a 9S dealt twice and a stock of 2, each saying
+    what is wrong, once."""
+    code, answer = _replay([], hands, stock)
+    assert (code, answer) == (2, f"not a valid record: deals[0]: {why}")
+
+
+@pytest.mark.parametrize(
+    ("players", "hands", "stock", "why"),
+    [
+        (
+            2,
+            [HANDS[0] + HANDS[2][:2], HANDS[1] + HANDS[2][2:4]],
+            STOCK,
+            "the stock has 6 cards (two stocks of 3)",
+        ),
+        (
+            4,
+            [*HANDS, []],
+            STOCK,
+            "hand 0 must have 0 cards (the sitting-out dealer holds no cards)",
+        ),
+    ],
+    ids=["two-players-one-stock", "four-players-the-dealer-dealt-in"],
+)
+def test_a_record_dealing_other_than_the_table_size_s_deal_is_refused(
+    players: int, hands: list[list[str]], stock: list[str], why: str
+) -> None:
+    """RULES.md §5 Deal: two players get 9 cards each and two stocks of 3; with four
+    the dealer (seat 0 here) sits out with no cards.  A record with one stock of 3 for
+    two, or the four-player dealer dealt 7, is refused saying so."""
+    code, answer = _replay([], hands, stock, players=players)
+    assert (code, answer) == (2, f"not a valid record: deals[0]: {why}")
