@@ -11,7 +11,7 @@ from engine import actions as A
 from engine import bauern
 from engine import protocol as P
 from engine.bauern import BauernOptions
-from engine.cards import CARDS, DECK20, Suit, index_of
+from engine.cards import CARDS, DECK20, Card, Suit, index_of
 from engine.errors import IllegalAction
 from engine.events import Claimed, ContractSettled, Event
 from engine.record import replay_record
@@ -106,14 +106,19 @@ def test_declare_and_go_out_leads_the_card_named(doubling: str, mult: int) -> No
     assert P.view(state, None).trick == ((0, CARDS[index_of("QC")]),)
 
 
-def _scripted(hands: list[list[str]], script: str) -> tuple[P.DealCore, tuple[Event, ...]]:
+def _scripted(
+    hands: list[list[str]], script: str, options: BauernOptions | None = None
+) -> tuple[P.DealCore, tuple[Event, ...]]:
     """Dealer 3; forehand seat 0 names Hearts, then `script` ("0:normal 1:- 0:KD 1:KH*":
-    a lower-case word is a bid, ``-`` a pass, ``*`` declares the marriage)."""
+    a lower-case word is a bid, ``-`` a pass, ``kontra`` a double, ``*`` declares the
+    marriage)."""
     actions: list[dict[str, Any]] = [{"seat": 0, "do": "trump", "suit": "H"}]
     for item in script.split():
         seat, what = item.split(":")
         if what == "-":
             actions.append({"seat": int(seat), "do": "pass"})
+        elif what == "kontra":
+            actions.append({"seat": int(seat), "do": "double"})
         elif what.islower():
             actions.append({"seat": int(seat), "do": "bid", "contract": what})
         else:
@@ -122,7 +127,7 @@ def _scripted(hands: list[list[str]], script: str) -> tuple[P.DealCore, tuple[Ev
                 act["marriage"] = True
             actions.append(act)
     state: P.DealCore = bauern.start_deal(
-        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+        options or BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
     )
     state, told = played_through(state, actions)
     return state, told[-1]
@@ -699,3 +704,169 @@ def test_a_contract_won_on_showing_names_trumps_only_if_it_has_them(
     result = P.result(state)
     assert result is not None
     assert result.detail("trump") == (None if trump is None else trump.letter)
+
+
+#: The deal of the scenario records error-equal-bid-without-priority and
+#: error-bid-too-low: each seat holds five cards of one suit or so, Gang for all.
+GANG_HANDS = [
+    ["AH", "TH", "KH", "AD", "TD"],
+    ["QH", "JH", "KD", "QD", "JD"],
+    ["AC", "TC", "KC", "QC", "JC"],
+    ["AS", "TS", "KS", "QS", "JS"],
+]
+#: Forehand (seat 0) plays the normal game (with GANG_HANDS: a Gang), nobody bids or
+#: doubles: seat 0 leads.
+NORMAL = "0:normal 1:- 2:- 3:- 1:- 3:-"
+GANG = "0:gang 1:- 2:- 3:- 1:- 3:-"
+
+
+@pytest.mark.parametrize(
+    ("hands", "script", "options", "seat", "action", "why"),
+    [
+        (HANDS, None, {}, 0, A.Bid("normal"), "forehand names trumps first"),
+        (HANDS, "", {}, 0, A.ChooseTrump(Suit.SPADES), "trumps are named once, before the auction"),
+        (
+            HANDS,
+            "",
+            {},
+            0,
+            A.Bid(value=100),
+            "Bauernschnapsen bids name a contract (there is no talon)",
+        ),
+        (
+            HANDS,
+            "",
+            {},
+            0,
+            A.Bid("normal", without_talon=True),
+            "Bauernschnapsen bids name a contract (there is no talon)",
+        ),
+        (HANDS, "", {}, 0, A.Bid("bogus"), "there is no contract 'bogus'"),
+        (HANDS, "", {}, 0, A.Claim(), "only a normal game is claimed"),
+        (HANDS, "0:normal 1:- 2:bettler", {}, 3, A.Double(), "Kontra comes after the auction"),
+        (
+            HANDS,
+            "",
+            {"kontra_beats_bettler": True},
+            0,
+            A.Double(),
+            "in the auction, only forehand's opponents Kontra, over a Bettler of his team",
+        ),
+        (
+            HANDS,
+            "0:normal 1:- 2:bettler 3:kontra",
+            {"kontra_beats_bettler": True},
+            2,
+            A.Bid("bettler"),
+            "after a Kontra over a Bettler no Bettler may be bid",
+        ),
+        (
+            GANG_HANDS,
+            "0:normal 1:- 2:- 3:gang 0:gang",
+            {},
+            3,
+            A.Bid("gang"),
+            "the Gang was bid by a player with higher priority",
+        ),
+        (GANG_HANDS, "0:gang", {}, 1, A.Bid("bettler"), "bid higher than the Gang, or pass"),
+        (HANDS, NORMAL, {}, 0, A.Bid("gang"), "the auction is over"),
+        (HANDS, NORMAL, {}, 0, A.Pass(), "passing is for the auction and the doubling"),
+        (HANDS, NORMAL, {}, 0, A.Double(), "doubling is over once the play starts"),
+        (HANDS, NORMAL, {}, 0, A.Claim(), "claims are automatic at this table (auto_claim)"),
+        (
+            HANDS,
+            f"{NORMAL} 0:AH",
+            {"auto_claim": False},
+            1,
+            A.Claim(),
+            "you may claim only when you are on lead",
+        ),
+        (GANG_HANDS, GANG, {"auto_claim": False}, 0, A.Claim(), "only a normal game is claimed"),
+        (
+            GANG_HANDS,
+            GANG,
+            {"auto_claim": False},
+            0,
+            A.PlayCard(Card.from_id("AH"), True, claim=True),
+            "only a normal game is claimed",
+        ),
+        (
+            HANDS,
+            f"{NORMAL} 0:AH",
+            {},
+            1,
+            A.PlayCard(Card.from_id("KH"), marriage=True),
+            "a marriage is declared only when leading",
+        ),
+        (
+            [
+                ["JH", "KD", "QD", "JD", "JC"],
+                ["AH", "TH", "KH", "QH", "AD"],
+                ["TD", "AC", "TC", "KC", "QC"],
+                ["AS", "TS", "KS", "QS", "JS"],
+            ],
+            "0:normal 1:kontraschnapser 2:- 3:- 0:- 0:- 2:-",
+            {},
+            0,
+            A.PlayCard(Card.from_id("KD"), marriage=True),
+            "only the declarer's marriages count here",
+        ),
+        (
+            GANG_HANDS,
+            GANG,
+            {},
+            0,
+            A.PlayCard(Card.from_id("KH"), marriage=True),
+            "marriages count only in normal games and Schnapser",
+        ),
+        (
+            HANDS,
+            NORMAL,
+            {},
+            0,
+            A.PlayCard(Card.from_id("KH"), marriage=True),
+            "KH is not in your hand",
+        ),
+        (
+            HANDS,
+            NORMAL,
+            {},
+            0,
+            A.PlayCard(Card.from_id("AH"), True, claim=True),
+            "claims are automatic at this table (auto_claim)",
+        ),
+        (
+            HANDS,
+            NORMAL,
+            {"auto_claim": False},
+            0,
+            A.PlayCard(Card.from_id("AH"), claim=True),
+            "a card goes with a claim only to declare a marriage",
+        ),
+    ],
+)
+def test_refusals_say_why(
+    hands: list[list[str]],
+    script: str | None,
+    options: dict[str, bool],
+    seat: int,
+    action: A.Action,
+    why: str,
+) -> None:
+    """RULES.md §6 / docs/rules/bauern.md codes, in the words a player pressing a stale
+    or forged button reads: out of turn of the phases (a bid before trumps, trumps named
+    twice, a bid, a pass or a Kontra in the play), malformed bids, bids too low after a
+    Kontra over a Bettler, against a bid of higher priority and below the bid, claims
+    where there is nothing to claim or claims are automatic, a card not held, and
+    marriages out of turn: not leading, by a Kontraschnapser's defender, in a Gang."""
+    opts = BauernOptions(**options)
+    if script is None:
+        state: P.DealCore = bauern.start_deal(
+            opts, 3, hands=[[index_of(c) for c in h] for h in hands]
+        )
+    else:
+        state, _ = _scripted(hands, script, opts)
+    assert P.to_act(state) == seat
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, seat, action)
+    assert refused.value.message == why
