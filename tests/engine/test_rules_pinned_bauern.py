@@ -870,3 +870,32 @@ def test_refusals_say_why(
     with pytest.raises(IllegalAction) as refused:
         P.apply(state, seat, action)
     assert refused.value.message == why
+
+
+#: Forehand (seat 0) names Hearts and leads AC; seat 2 holds no Club but two Hearts.
+VOID_IN_CLUBS = [
+    ["AH", "AD", "AC", "AS", "TD"],
+    ["JH", "QH", "KC", "QD", "JD"],
+    ["KH", "TH", "QS", "JS", "KD"],
+    ["TC", "QC", "JC", "TS", "KS"],
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "may_play", "winner"),
+    [(NORMAL, "KH TH", 2), (GANG, "KH TH QS JS KD", 0)],
+    ids=["normal-game-hearts-trump", "gang-no-trumps"],
+)
+def test_in_a_no_trump_contract_the_named_suit_neither_must_be_played_nor_wins(
+    script: str, may_play: str, winner: int
+) -> None:
+    """RULES.md §4 table, "trumps" column (engine.tricks.NO_TRUMP): in the normal game
+    the suit forehand named is trumps -- seat 2, void in the Clubs led, must trump and
+    his KH takes the trick; in a Gang there are no trumps -- he may play any card, and
+    the KH he plays is a discard: the AC, the highest card of the suit led, wins."""
+    state, _ = _scripted(VOID_IN_CLUBS, f"{script} 0:AC 1:KC")
+    assert P.to_act(state) == 2
+    assert set(P.legal_actions(state)) == {A.PlayCard(Card.from_id(c)) for c in may_play.split()}
+    state, _ = _scripted(VOID_IN_CLUBS, f"{script} 0:AC 1:KC 2:KH 3:TC")
+    view = P.view(state, None)
+    assert (view.last_trick_winner, view.to_act) == (winner, winner)
