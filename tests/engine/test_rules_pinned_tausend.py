@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from engine import actions as A
 from engine import protocol as P
 from engine.cards import Card, index_of
+from engine.errors import IllegalAction
 from engine.events import (
     BidMade,
     CardGiven,
@@ -482,3 +484,184 @@ def test_a_record_dealing_other_than_the_table_size_s_deal_is_refused(
     two, or the four-player dealer dealt 7, is refused saying so."""
     code, answer = _replay([], hands, stock, players=players)
     assert (code, answer) == (2, f"not a valid record: deals[0]: {why}")
+
+
+#: HANDS' deal to the play: seat 1 wins the bidding at 100, gives JS and 9S, keeps 100.
+AUCTION = [_bid(1, 100), _bid(2), _bid(0)]
+GIVES = [
+    {"seat": 1, "do": "give", "card": "JS", "to": 2},
+    {"seat": 1, "do": "give", "card": "9S", "to": 0},
+]
+KEPT = [{"seat": 1, "do": "raise", "value": 100}]
+#: Two players: seat 1 wins at 100 and takes the stock 9H 9D JD, to lay 3 away.
+TWO_PLAYERS: tuple[list[list[str]], list[str]] = (
+    _TWO_PLAYER_HANDS,
+    ["9H", "9D", "JD", "JS", "9C", "9S"],
+)
+#: Seat 2 is dealt four 9s.
+FOUR_NINES: tuple[list[list[str]], list[str]] = (
+    [
+        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
+        ["KH", "QH", "KD", "QD", "KC", "QC", "KS"],
+        ["9H", "9D", "9C", "9S", "AD", "AC", "AS"],
+    ],
+    ["AH", "QS", "JS"],
+)
+_C = Card.from_id
+
+
+@pytest.mark.parametrize(
+    ("actions", "deal", "options", "seat", "action", "why"),
+    [
+        ([], None, {}, 1, A.Look(), "this table does not bid blind (tausend.blind_bid)"),
+        (
+            [{"seat": 1, "do": "look"}],
+            None,
+            {"blind_bid": True},
+            1,
+            A.Look(),
+            "you have already looked at your hand",
+        ),
+        (
+            [],
+            None,
+            {},
+            1,
+            A.Bid(),
+            "a Thousand bid is a number of points, e.g. {'do': 'bid', 'value': 100}",
+        ),
+        (
+            [],
+            None,
+            {},
+            1,
+            A.Bid("normal"),
+            "a Thousand bid is a number of points, e.g. {'do': 'bid', 'value': 100}",
+        ),
+        ([], None, {}, 1, A.Bid(value=103), "bids go in steps of 5, not 103"),
+        ([_bid(1, 100)], None, {}, 2, A.Bid(value=405), "no deal can score more than 400"),
+        (AUCTION, None, {}, 1, A.Pass(), "the declarer gives one card to each opponent now (give)"),
+        (AUCTION, None, {}, 1, A.Give(_C("AH"), 2), "AH is not in your hand"),
+        ([*AUCTION, *GIVES], None, {}, 1, A.Raise(103), "bids go in steps of 5, not 103"),
+        ([*AUCTION, *GIVES], None, {}, 1, A.Raise(405), "no deal can score more than 400"),
+        (
+            [*AUCTION, *GIVES],
+            None,
+            {},
+            1,
+            A.Pass(),
+            "the declarer states his final bid now (raise)",
+        ),
+        (
+            [_bid(1, 100), _bid(0)],
+            TWO_PLAYERS,
+            {"players": 2},
+            1,
+            A.Pass(),
+            "the declarer lays 3 cards face down on the other stock now",
+        ),
+        (
+            [_bid(1, 100), _bid(0)],
+            TWO_PLAYERS,
+            {"players": 2},
+            1,
+            A.Discard((_C("AC"), _C("AH"), _C("TH"))),
+            "AC is not in your hand",
+        ),
+        (
+            [_bid(1, 100), _bid(0)],
+            TWO_PLAYERS,
+            {"players": 2},
+            1,
+            A.Discard((_C("AH"), _C("TH"))),
+            "lay exactly 3 different cards on the other stock",
+        ),
+        (
+            [*AUCTION, *GIVES, *KEPT],
+            None,
+            {},
+            1,
+            A.Pass(),
+            "the cards are being played: play a card",
+        ),
+        (
+            [*AUCTION, *GIVES, *KEPT],
+            None,
+            {},
+            1,
+            A.PlayCard(_C("AH"), marriage=True),
+            "AH is not in your hand",
+        ),
+        (
+            [_bid(1, 100), _bid(2, 105), _bid(0), _bid(1, 110)],
+            FOUR_NINES,
+            {},
+            2,
+            A.Redeal(),
+            "four 9s are claimed at the bidding turn you first see your hand",
+        ),
+        (
+            [*AUCTION, {"seat": 1, "do": "give", "card": "AS", "to": 2}],
+            (TWO_NINES_HANDS, ["9H", "9D", "AS"]),
+            {},
+            1,
+            A.Redeal(),
+            "two 9s in the stock are claimed before the first card is given away",
+        ),
+        *(
+            (
+                before,
+                None,
+                {},
+                1,
+                A.Redeal(),
+                "a redeal needs four 9s in your hand (at your first look, or at your first card "
+                "after receiving a 9) or, for the declarer, two 9s in the stock",
+            )
+            for before in ([], AUCTION)
+        ),
+    ],
+    ids=[
+        "look-not-blind",
+        "look-twice",
+        "bid-nothing",
+        "bid-a-contract",
+        "bid-103",
+        "bid-405",
+        "pass-at-the-give",
+        "give-a-card-not-held",
+        "raise-103",
+        "raise-405",
+        "pass-at-the-raise",
+        "pass-at-the-discard",
+        "discard-a-card-not-held",
+        "discard-2-cards",
+        "pass-in-the-play",
+        "marriage-of-a-card-not-held",
+        "four-nines-past-the-first-look",
+        "two-nines-after-a-give",
+        "no-nines",
+        "one-nine-in-the-stock",
+    ],
+)
+def test_refusals_say_why(
+    actions: list[dict[str, Any]],
+    deal: tuple[list[list[str]], list[str]] | None,
+    options: dict[str, Any],
+    seat: int,
+    action: A.Action,
+    why: str,
+) -> None:
+    """RULES.md §5 / docs/rules/tausend.md codes, in the words a player pressing a stale
+    or forged button reads: an action of another phase (a look at a table that does
+    not bid blind or by a seat that has looked, a pass at the give, the final bid, the
+    discard or in the play), malformed bids and final bids (no number, off the steps
+    of 5, above the 400 a deal can score), a give or a discard of a card not held, a
+    discard of 2 cards, a marriage of a card not held, and a redeal whose moment is
+    gone or that has no 9s to claim (none at the bidding, one in the stock)."""
+    hands, stock = deal or (HANDS, STOCK)
+    state, _ = _run(actions, hands, stock, **options)
+    assert P.to_act(state) == seat
+    with pytest.raises(IllegalAction) as refused:
+        P.apply(state, seat, action)
+    assert refused.value.message == why
