@@ -163,11 +163,8 @@ def explain(deal: TausendDeal, seat: int, action: Action, code: int) -> tuple[st
         if isinstance(action, A.Give):
             if not deal.hands[seat] >> action.card.index & 1:
                 return "card_not_in_hand", f"{action.card} is not in your hand"
-            todo = [s for s in deal.active if deal.to_give >> s & 1]
-            return (
-                "give_not_allowed",
-                f"give one card to each opponent; still to receive: seat {todo}",
-            )
+            todo = " and ".join(f"seat {s}" for s in deal.active if deal.to_give >> s & 1)
+            return "give_not_allowed", f"give one card to each opponent; still to receive: {todo}"
         return "action_not_allowed", "the declarer gives one card to each opponent now (give)"
     if phase == DISCARD:
         if isinstance(action, A.Discard):

@@ -542,6 +542,46 @@ _C = Card.from_id
         ([_bid(1, 100)], None, {}, 2, A.Bid(value=405), "no deal can score more than 400"),
         (AUCTION, None, {}, 1, A.Pass(), "the declarer gives one card to each opponent now (give)"),
         (AUCTION, None, {}, 1, A.Give(_C("AH"), 2), "AH is not in your hand"),
+        (
+            AUCTION,
+            None,
+            {},
+            1,
+            A.Give(_C("9S"), 1),
+            "give one card to each opponent; still to receive: seat 2 and seat 0",
+        ),
+        (
+            [*AUCTION, GIVES[0]],
+            None,
+            {},
+            1,
+            A.Give(_C("9S"), 2),
+            "give one card to each opponent; still to receive: seat 0",
+        ),
+        (
+            [_bid(1, 100)],
+            None,
+            {"blind_bid": True},
+            2,
+            A.Bid(value=125),
+            "a blind bid may not exceed 120: you have not seen your hand",
+        ),
+        (
+            [*AUCTION, *GIVES, *KEPT],
+            None,
+            {},
+            1,
+            A.PlayCard(_C("KS"), marriage=True),
+            "you may declare the S marriage only once you have won a trick",
+        ),
+        (
+            [_bid(1, 100), {"seat": 2, "do": "look"}],
+            None,
+            {"blind_bid": True},
+            2,
+            A.Bid(value=125),
+            "a bid above 120 needs a marriage in hand",
+        ),
         ([*AUCTION, *GIVES], None, {}, 1, A.Raise(103), "bids go in steps of 5, not 103"),
         ([*AUCTION, *GIVES], None, {}, 1, A.Raise(405), "no deal can score more than 400"),
         (
@@ -573,7 +613,7 @@ _C = Card.from_id
             TWO_PLAYERS,
             {"players": 2},
             1,
-            A.Discard((_C("AH"), _C("TH"))),
+            A.Discard((_C("9D"), _C("AH"))),
             "lay exactly 3 different cards on the other stock",
         ),
         (
@@ -630,6 +670,11 @@ _C = Card.from_id
         "bid-405",
         "pass-at-the-give",
         "give-a-card-not-held",
+        "give-to-himself",
+        "give-twice-to-one",
+        "blind-bid-125",
+        "marriage-before-a-trick",
+        "looked-bid-125-without-a-marriage",
         "raise-103",
         "raise-405",
         "pass-at-the-raise",
@@ -656,9 +701,10 @@ def test_refusals_say_why(
     or forged button reads: an action of another phase (a look at a table that does
     not bid blind or by a seat that has looked, a pass at the give, the final bid, the
     discard or in the play), malformed bids and final bids (no number, off the steps
-    of 5, above the 400 a deal can score), a give or a discard of a card not held, a
-    discard of 2 cards, a marriage of a card not held, and a redeal whose moment is
-    gone or that has no 9s to claim (none at the bidding, one in the stock)."""
+    of 5, above the 400 a deal can score, a blind one above 120), a give or a discard
+    of a card not held, a give to himself or twice to one opponent, a discard of 2
+    cards, a marriage of a card not held or before a trick is won, and a redeal whose
+    moment is gone or that has no 9s to claim (none at the bidding, one in the stock)."""
     hands, stock = deal or (HANDS, STOCK)
     state, _ = _run(actions, hands, stock, **options)
     assert P.to_act(state) == seat
