@@ -899,3 +899,42 @@ def test_in_a_no_trump_contract_the_named_suit_neither_must_be_played_nor_wins(
     state, _ = _scripted(VOID_IN_CLUBS, f"{script} 0:AC 1:KC 2:KH 3:TC")
     view = P.view(state, None)
     assert (view.last_trick_winner, view.to_act) == (winner, winner)
+
+
+def test_while_trumps_are_named_each_seat_holds_its_first_packet_of_three() -> None:
+    """RULES.md §4: only the first packet of 3 is dealt while forehand names trumps --
+    every view says four hands of 3 at a table of 4; a blind AH (the deck's first card)
+    turned up as trumps is shown to all."""
+    hands = [["TH", "AD", "AC", "AS", "AH"], *HANDS[1:]]
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+    )
+    view = P.view(state, 0)
+    assert (view.players, view.hand_sizes) == (4, (3, 3, 3, 3))
+    assert view.hand == tuple(Card.from_id(c) for c in ("TH", "AD", "AC"))
+    state, _ = P.apply(state, 0, A.ChooseTrump(blind=4))
+    assert P.view(state, None).trump_card == Card.from_id("AH")
+
+
+def test_the_auction_s_high_bid_and_a_kontra_over_a_bettler_are_shown_until_settled() -> None:
+    """RULES.md §4 (option bauern.kontra_beats_bettler): the table sees the bid to beat
+    and its holder while the auction runs, and that a Kontra over a Bettler was said;
+    once the contract is settled there is no bid to beat any more."""
+    state, _ = _scripted(HANDS, "0:normal 1:- 2:bettler", BauernOptions(kontra_beats_bettler=True))
+    extra = dict(P.view(state, None).extra)
+    assert (extra["high_bid"], extra["kontra_over_bettler"]) == (("bettler", 2), False)
+    state, _ = P.apply(state, 3, A.Double())
+    assert dict(P.view(state, None).extra)["kontra_over_bettler"] is True
+    state, _ = _scripted(HANDS, NORMAL)
+    assert dict(P.view(state, None).extra)["high_bid"] is None
+
+
+def test_the_view_names_seat_0_as_sitting_out() -> None:
+    """RULES.md §4: the Bettler's partner sits the deal out, and every view says who
+    -- seat 0 too (SEAT_0_SITS_OUT's deal)."""
+    hands, actions = SEAT_0_SITS_OUT
+    state: P.DealCore = bauern.start_deal(
+        BauernOptions(), 3, hands=[[index_of(c) for c in h] for h in hands]
+    )
+    state, _ = played_through(state, actions)
+    assert P.view(state, None).sitting_out == 0
