@@ -938,3 +938,12 @@ def test_the_view_names_seat_0_as_sitting_out() -> None:
     )
     state, _ = played_through(state, actions)
     assert P.view(state, None).sitting_out == 0
+
+
+def test_the_doubling_round_is_shown_during_the_doubling_only() -> None:
+    """RULES.md §6 doubling order: the table sees which round of the doubling it is in
+    while it runs (the first, after forehand's normal game), and none once play starts."""
+    state, _ = _scripted(HANDS, "0:normal 1:- 2:- 3:-")
+    assert dict(P.view(state, None).extra)["doubling_round"] == 1
+    state, _ = _scripted(HANDS, NORMAL)
+    assert dict(P.view(state, None).extra)["doubling_round"] is None
