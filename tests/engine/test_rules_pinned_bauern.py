@@ -947,3 +947,14 @@ def test_the_doubling_round_is_shown_during_the_doubling_only() -> None:
     assert dict(P.view(state, None).extra)["doubling_round"] == 1
     state, _ = _scripted(HANDS, NORMAL)
     assert dict(P.view(state, None).extra)["doubling_round"] is None
+
+
+def test_the_view_shows_who_passed_and_each_team_s_points() -> None:
+    """RULES.md §4 auction, §1 partners' points added up: the table sees who has passed
+    (seats 1 and 3, with forehand's normal game and seat 2's Bettler standing), and in
+    the play each team's points -- forehand's AH takes KH QH JH: 20 for his team."""
+    state, _ = _scripted(HANDS, "0:normal 1:- 2:bettler 3:-")
+    assert dict(P.view(state, None).extra)["passed"] == (1, 3)
+    state, _ = _scripted(HANDS, f"{NORMAL} 0:AH 1:KH 2:QH 3:JH")
+    extra = dict(P.view(state, None).extra)
+    assert (extra["passed"], extra["team_points"]) == ((1, 2, 3), (20, 0))
