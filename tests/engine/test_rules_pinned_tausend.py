@@ -356,18 +356,22 @@ def test_two_players_the_laid_cards_are_told_but_seen_by_the_declarer_only() -> 
     assert redact(event, 0) == Discarded(1, None, 3)
 
 
+#: Forehand (seat 1) is dealt four 9s.
+GOLDEN_FOUR_NINES: tuple[list[list[str]], list[str]] = (
+    [
+        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
+        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
+        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
+    ],
+    ["QS", "JS", "QC"],
+)
+
+
 def test_in_the_golden_round_a_declarer_with_four_nines_claims_at_his_first_give() -> None:
     """RULES.md §5 Deal and option tausend.golden_round: a player holding four 9s may
     demand a redeal; with no bidding, forehand -- the declarer at 120 -- claims at
     his first decision, his first give (docs/rules/tausend.md "Redeal claims")."""
-    hands = [
-        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
-        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
-        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
-    ]
-    state, events = _run(
-        [{"seat": 1, "do": "redeal"}], hands, ["QS", "JS", "QC"], golden_round=True
-    )
+    state, events = _run([{"seat": 1, "do": "redeal"}], *GOLDEN_FOUR_NINES, golden_round=True)
     assert Redealt(1, "four_nines") in events and P.to_act(state) is None
 
 
@@ -418,17 +422,23 @@ def test_a_wrong_opening_is_refused_naming_the_100() -> None:
     assert "exactly 100" in answer["message"], answer
 
 
+#: Seat 0, the dealer (the last to bid), is dealt four 9s.
+FOUR_NINES_AT_SEAT_0: tuple[list[list[str]], list[str]] = (
+    [
+        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
+        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
+        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
+    ],
+    ["QS", "JS", "QC"],
+)
+
+
 def test_the_last_bidder_with_four_nines_claims_at_his_first_turn() -> None:
     """RULES.md §5 Deal: a player holding four 9s may demand a redeal -- at the
     bidding turn he first sees his hand, for the dealer (the last to bid) too: seat 0
     claims after forehand's 100 and seat 2's pass (docs/rules/tausend.md)."""
-    hands = [
-        ["9H", "9D", "9C", "9S", "KH", "QH", "KS"],
-        ["JH", "TH", "JD", "TD", "JC", "TC", "TS"],
-        ["AH", "AD", "AC", "AS", "KD", "QD", "KC"],
-    ]
     state, events = _run(
-        [_bid(1, 100), _bid(2), {"seat": 0, "do": "redeal"}], hands, ["QS", "JS", "QC"]
+        [_bid(1, 100), _bid(2), {"seat": 0, "do": "redeal"}], *FOUR_NINES_AT_SEAT_0
     )
     assert Redealt(0, "four_nines") in events and P.to_act(state) is None
 
@@ -726,3 +736,40 @@ def test_the_table_sees_the_last_trick_and_with_four_the_stock_s_value() -> None
     state, _ = _run([_bid(1, 100), _bid(2), _bid(3)], [[], *HANDS], STOCK, players=4)
     assert P.view(state, None).declarer == 1
     assert dict(P.view(state, 1).extra)["stock_value"] == 5
+
+
+@pytest.mark.parametrize(
+    ("actions", "deal", "golden", "claim"),
+    [
+        (GIVEN_NINE_ACTIONS, (GIVEN_NINE_HANDS, GIVEN_NINE_STOCK), False, "given_nine"),
+        (AUCTION, (TWO_NINES_HANDS, ["9H", "9D", "AS"]), False, "stock_nines"),
+        ([_bid(1, 100), _bid(2)], FOUR_NINES_AT_SEAT_0, False, "four_nines"),
+        ([], GOLDEN_FOUR_NINES, True, "four_nines"),
+        ([], (HANDS, STOCK), False, None),
+        (AUCTION, (HANDS, STOCK), False, None),
+    ],
+    ids=[
+        "given-nine",
+        "stock-nines",
+        "four-nines",
+        "golden-four-nines",
+        "none",
+        "none-at-the-give",
+    ],
+)
+def test_the_seat_to_act_is_offered_the_redeal_it_may_claim(
+    actions: list[dict[str, Any]],
+    deal: tuple[list[list[str]], list[str]],
+    golden: bool,
+    claim: str | None,
+) -> None:
+    """docs/rules/tausend.md "Redeal claims": the seat to act -- and only he, since
+    that he may claim tells where 9s are -- sees which redeal he may claim now: the
+    receiver of a fourth 9 at his first card, the declarer with two 9s in the stock at
+    the give, the dealer holding four 9s at his first bid, the golden round's declarer
+    holding four 9s at his first give; nobody in an ordinary deal."""
+    state, _ = _run(actions, *deal, golden_round=golden)
+    seat = P.to_act(state)
+    assert seat is not None
+    for s in (*range(3), None):
+        assert dict(P.view(state, s).extra)["redeal_claim"] == (claim if s == seat else None)
