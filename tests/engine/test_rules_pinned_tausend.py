@@ -724,15 +724,17 @@ def test_refusals_say_why(
 
 
 def test_the_table_sees_the_last_trick_and_with_four_the_stock_s_value() -> None:
-    """RULES.md §5: the table sees the trick just taken (seat 2's AH over KH and JH);
-    with four players the sitting-out dealer scores the stock, so once it is taken
-    every view shows what it is worth (QS JS 9S: 5 card points, no marriage)."""
+    """RULES.md §5: the table sees the final bid and the trick just taken (seat 2's AH
+    over KH and JH); with four players the sitting-out dealer scores the stock, so
+    once it is taken every view shows what it is worth (QS JS 9S: 5 card points, no
+    marriage)."""
     plays = [{"seat": s, "do": "play", "card": c} for s, c in ((1, "KH"), (2, "AH"), (0, "JH"))]
     state, _ = _run([*AUCTION, *GIVES, *KEPT, *plays])
     view = P.view(state, None)
     trick = tuple((s, Card.from_id(c)) for s, c in ((1, "KH"), (2, "AH"), (0, "JH")))
     assert (view.last_trick, view.last_trick_winner) == (trick, 2)
     assert "stock_value" not in dict(view.extra)  # three players: the stock is the declarer's
+    assert dict(view.extra)["value"] == 100  # the final bid, kept
     state, _ = _run([_bid(1, 100), _bid(2), _bid(3)], [[], *HANDS], STOCK, players=4)
     assert P.view(state, None).declarer == 1
     assert dict(P.view(state, 1).extra)["stock_value"] == 5
