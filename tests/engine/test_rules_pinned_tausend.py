@@ -775,3 +775,17 @@ def test_the_seat_to_act_is_offered_the_redeal_it_may_claim(
     assert seat is not None
     for s in (*range(3), None):
         assert dict(P.view(state, s).extra)["redeal_claim"] == (claim if s == seat else None)
+
+
+def test_seat_0_winning_the_bidding_is_shown_as_bidder_and_declarer() -> None:
+    """RULES.md §5 Bidding: seat 0 outbids forehand's 100 with 105 and seats 1 and 2
+    have passed -- every view names him as the high bidder and the declarer of a bid
+    worth 105 (seat 0 is a seat like any other, not "nobody"), and only his own view
+    lists what he may do now (give a card)."""
+    state, _ = _run([_bid(1, 100), _bid(2), _bid(0, 105), _bid(1)])
+    view = P.view(state, None)
+    extra = dict(view.extra)
+    assert (view.contract, view.declarer) == ("bid", 0)
+    assert (extra["bid"], extra["bidder"], extra["value"], extra["passed"]) == (105, 0, 105, (1, 2))
+    assert P.view(state, 0).legal == P.legal_actions(state) != ()
+    assert P.view(state, 1).legal == P.view(state, None).legal == ()
